@@ -1,0 +1,11 @@
+/* sectorccd — rotation-aware continuous collision detection.
+ * The umbrella header: include this one. */
+#ifndef SECTORCCD_H
+#define SECTORCCD_H
+
+#include "sectorccd/base.h"
+#include "sectorccd/math_functions.h"
+#include "sectorccd/shapes.h"
+#include "sectorccd/motion.h"
+
+#endif

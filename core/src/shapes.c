@@ -1,0 +1,152 @@
+/* Validity checks and small helpers for the plain shape structs. */
+#include "sectorccd/shapes.h"
+
+static bool valid_radius(sccd_real r) { return sccd_is_valid_real(r) && r >= 0.0; }
+
+static bool valid_half2(sccd_v2 h) { return valid_radius(h.x) && valid_radius(h.y); }
+
+static bool valid_half3(sccd_v3 h) { return valid_radius(h.x) && valid_radius(h.y) && valid_radius(h.z); }
+
+bool sccd_is_valid_circle(sccd_circle s) { return sccd_is_valid_v2(s.c) && valid_radius(s.r); }
+
+bool sccd_is_valid_capsule2(sccd_capsule2 s)
+{
+    return sccd_is_valid_v2(s.a) && sccd_is_valid_v2(s.b) && valid_radius(s.r);
+}
+
+bool sccd_is_valid_box2(sccd_box2 s) { return sccd_is_valid_v2(s.c) && sccd_is_valid_rot2(s.q) && valid_half2(s.h); }
+
+bool sccd_is_valid_poly2(const sccd_poly2 *s)
+{
+    if (!s || s->n < 1 || s->n > SCCD_POLY_MAX || !valid_radius(s->r))
+        return false;
+    for (int i = 0; i < s->n; ++i)
+        if (!sccd_is_valid_v2(s->v[i]))
+            return false;
+    /* Convex and counter-clockwise: every vertex lies on or left of every
+     * edge. Tolerance relative to the polygon's size so that collinear
+     * vertices from rounding are accepted. */
+    sccd_real scale = 0.0;
+    for (int i = 0; i < s->n; ++i)
+        scale = sccd_max(scale, sccd_max(fabs(s->v[i].x), fabs(s->v[i].y)));
+    sccd_real tol = 1e-12 * (1.0 + scale * scale);
+    for (int i = 0; i < s->n; ++i) {
+        sccd_v2 a = s->v[i], b = s->v[(i + 1) % s->n];
+        for (int j = 0; j < s->n; ++j)
+            if (sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(s->v[j], a)) < -tol)
+                return false;
+    }
+    return true;
+}
+
+bool sccd_is_valid_aabb2(sccd_aabb2 s)
+{
+    return sccd_is_valid_v2(s.lo) && sccd_is_valid_v2(s.hi) && s.lo.x <= s.hi.x && s.lo.y <= s.hi.y;
+}
+
+bool sccd_is_valid_sphere(sccd_sphere s) { return sccd_is_valid_v3(s.c) && valid_radius(s.r); }
+
+bool sccd_is_valid_capsule3(sccd_capsule3 s)
+{
+    return sccd_is_valid_v3(s.a) && sccd_is_valid_v3(s.b) && valid_radius(s.r);
+}
+
+bool sccd_is_valid_box3(sccd_box3 s) { return sccd_is_valid_v3(s.c) && sccd_is_valid_quat(s.q) && valid_half3(s.h); }
+
+bool sccd_is_valid_aabb3(sccd_aabb3 s)
+{
+    return sccd_is_valid_v3(s.lo) && sccd_is_valid_v3(s.hi) && s.lo.x <= s.hi.x && s.lo.y <= s.hi.y &&
+           s.lo.z <= s.hi.z;
+}
+
+bool sccd_is_valid_triangle(sccd_triangle s)
+{
+    return sccd_is_valid_v3(s.a) && sccd_is_valid_v3(s.b) && sccd_is_valid_v3(s.c);
+}
+
+bool sccd_is_valid_cylinder(sccd_cylinder s)
+{
+    return sccd_is_valid_v3(s.a) && sccd_is_valid_v3(s.b) && valid_radius(s.r);
+}
+
+bool sccd_is_valid_cone(sccd_cone s)
+{
+    return sccd_is_valid_v3(s.apex) && sccd_is_valid_v3(s.base) && valid_radius(s.r);
+}
+
+bool sccd_is_valid_ray3(sccd_ray3 s) { return sccd_is_valid_v3(s.o) && sccd_is_valid_v3(s.d); }
+
+bool sccd_is_valid_segment3(sccd_segment3 s) { return sccd_is_valid_v3(s.a) && sccd_is_valid_v3(s.b); }
+
+bool sccd_is_valid_plane(sccd_plane s)
+{
+    return sccd_is_valid_v3(s.n) && sccd_is_valid_real(s.d) && fabs(sccd_v3_len2(s.n) - 1.0) < 1e-6;
+}
+
+bool sccd_is_valid_shape2(const sccd_shape2 *s)
+{
+    if (!s)
+        return false;
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: return sccd_is_valid_circle(s->circle);
+    case SCCD_SHAPE_CAPSULE: return sccd_is_valid_capsule2(s->capsule);
+    case SCCD_SHAPE_BOX: return sccd_is_valid_box2(s->box);
+    case SCCD_SHAPE_POLY: return sccd_is_valid_poly2(&s->poly);
+    }
+    return false;
+}
+
+bool sccd_is_valid_shape3(const sccd_shape3 *s)
+{
+    if (!s)
+        return false;
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: return sccd_is_valid_sphere(s->sphere);
+    case SCCD_SHAPE_CAPSULE: return sccd_is_valid_capsule3(s->capsule);
+    case SCCD_SHAPE_BOX: return sccd_is_valid_box3(s->box);
+    case SCCD_SHAPE_POLY: return false;
+    }
+    return false;
+}
+
+void sccd_box2_corners(sccd_box2 b, sccd_v2 out[4])
+{
+    static const sccd_real sx[4] = {-1.0, 1.0, 1.0, -1.0};
+    static const sccd_real sy[4] = {-1.0, -1.0, 1.0, 1.0};
+    for (int i = 0; i < 4; ++i)
+        out[i] = sccd_v2_add(b.c, sccd_rot2_apply(b.q, (sccd_v2){sx[i] * b.h.x, sy[i] * b.h.y}));
+}
+
+void sccd_box3_corners(sccd_box3 b, sccd_v3 out[8])
+{
+    for (int i = 0; i < 8; ++i) {
+        sccd_v3 l = {(i & 1) ? b.h.x : -b.h.x, (i & 2) ? b.h.y : -b.h.y, (i & 4) ? b.h.z : -b.h.z};
+        out[i] = sccd_v3_add(b.c, sccd_quat_apply(b.q, l));
+    }
+}
+
+sccd_aabb2 sccd_box2_aabb(sccd_box2 b)
+{
+    /* Half extent along a world axis = |row of the rotation| · h. */
+    sccd_v2 e = {fabs(b.q.c) * b.h.x + fabs(b.q.s) * b.h.y, fabs(b.q.s) * b.h.x + fabs(b.q.c) * b.h.y};
+    return (sccd_aabb2){sccd_v2_sub(b.c, e), sccd_v2_add(b.c, e)};
+}
+
+sccd_aabb3 sccd_box3_aabb(sccd_box3 b)
+{
+    sccd_v3 ex = sccd_v3_abs(sccd_quat_apply(b.q, (sccd_v3){b.h.x, 0.0, 0.0}));
+    sccd_v3 ey = sccd_v3_abs(sccd_quat_apply(b.q, (sccd_v3){0.0, b.h.y, 0.0}));
+    sccd_v3 ez = sccd_v3_abs(sccd_quat_apply(b.q, (sccd_v3){0.0, 0.0, b.h.z}));
+    sccd_v3 e = sccd_v3_add(sccd_v3_add(ex, ey), ez);
+    return (sccd_aabb3){sccd_v3_sub(b.c, e), sccd_v3_add(b.c, e)};
+}
+
+sccd_aabb2 sccd_aabb2_union(sccd_aabb2 a, sccd_aabb2 b)
+{
+    return (sccd_aabb2){sccd_v2_min(a.lo, b.lo), sccd_v2_max(a.hi, b.hi)};
+}
+
+sccd_aabb3 sccd_aabb3_union(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return (sccd_aabb3){sccd_v3_min(a.lo, b.lo), sccd_v3_max(a.hi, b.hi)};
+}

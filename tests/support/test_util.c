@@ -1,0 +1,64 @@
+#include "test_util.h"
+
+sccd_rng sccd_rng_make(uint64_t seed) { return (sccd_rng){seed ? seed : 0x9E3779B97F4A7C15ull}; }
+
+uint64_t sccd_rng_next(sccd_rng *g)
+{
+    g->s ^= g->s >> 12;
+    g->s ^= g->s << 25;
+    g->s ^= g->s >> 27;
+    return g->s * 0x2545F4914F6CDD1Dull;
+}
+
+double sccd_rng_uniform(sccd_rng *g, double lo, double hi)
+{
+    double u = (double)(sccd_rng_next(g) >> 11) * (1.0 / 9007199254740992.0);
+    return lo + (hi - lo) * u;
+}
+
+int sccd_rng_int(sccd_rng *g, int n) { return (int)(sccd_rng_next(g) % (uint64_t)n); }
+
+sccd_v2 sccd_rng_unit2(sccd_rng *g)
+{
+    double a = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
+    return (sccd_v2){cos(a), sin(a)};
+}
+
+sccd_v3 sccd_rng_unit3(sccd_rng *g)
+{
+    double z = sccd_rng_uniform(g, -1.0, 1.0);
+    double a = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
+    double s = sqrt(sccd_max(0.0, 1.0 - z * z));
+    return (sccd_v3){s * cos(a), s * sin(a), z};
+}
+
+sccd_quat sccd_rng_quat(sccd_rng *g)
+{
+    /* Shoemake's uniform random rotation. */
+    double u1 = sccd_rng_uniform(g, 0.0, 1.0);
+    double u2 = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
+    double u3 = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
+    double a = sqrt(1.0 - u1), b = sqrt(u1);
+    return sccd_quat_normalize((sccd_quat){a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)});
+}
+
+sccd_v2 sccd_rng_v2(sccd_rng *g, double s) { return (sccd_v2){sccd_rng_uniform(g, -s, s), sccd_rng_uniform(g, -s, s)}; }
+
+sccd_v3 sccd_rng_v3(sccd_rng *g, double s)
+{
+    return (sccd_v3){sccd_rng_uniform(g, -s, s), sccd_rng_uniform(g, -s, s), sccd_rng_uniform(g, -s, s)};
+}
+
+static int assert_count;
+
+static void counting_handler(const char *condition, const char *file, int line)
+{
+    (void)condition;
+    (void)file;
+    (void)line;
+    ++assert_count;
+}
+
+void sccd_test_count_asserts(void) { sccd_set_assert_handler(counting_handler); }
+int sccd_test_assert_count(void) { return assert_count; }
+void sccd_test_assert_reset(void) { assert_count = 0; }

@@ -1,0 +1,38 @@
+/* Shared helpers for the test programs and benchmarks: a seeded random
+ * generator (so every failure reproduces) and a counting assert handler. */
+#ifndef SCCD_TEST_UTIL_H
+#define SCCD_TEST_UTIL_H
+
+#include <stdint.h>
+#include "sectorccd/sectorccd.h"
+
+/// A small, fast, seeded generator (xorshift64*).
+typedef struct sccd_rng { uint64_t s; } sccd_rng;
+
+/// A generator seeded with seed (0 is replaced by a fixed non-zero value).
+sccd_rng sccd_rng_make(uint64_t seed);
+/// The next 64 random bits.
+uint64_t sccd_rng_next(sccd_rng *g);
+/// Uniform in [lo, hi).
+double sccd_rng_uniform(sccd_rng *g, double lo, double hi);
+/// Uniform integer in [0, n).
+int sccd_rng_int(sccd_rng *g, int n);
+/// A uniformly distributed unit vector.
+sccd_v2 sccd_rng_unit2(sccd_rng *g);
+/// A uniformly distributed unit vector.
+sccd_v3 sccd_rng_unit3(sccd_rng *g);
+/// A uniformly distributed rotation.
+sccd_quat sccd_rng_quat(sccd_rng *g);
+/// A point uniform in the box [−s, s]².
+sccd_v2 sccd_rng_v2(sccd_rng *g, double s);
+/// A point uniform in the box [−s, s]³.
+sccd_v3 sccd_rng_v3(sccd_rng *g, double s);
+
+/// Install a handler that counts failed checks instead of printing.
+void sccd_test_count_asserts(void);
+/// Failed checks counted since the last reset.
+int sccd_test_assert_count(void);
+/// Reset the count to zero.
+void sccd_test_assert_reset(void);
+
+#endif
