@@ -4,6 +4,7 @@
 #define SECTORCCD_BASE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <math.h>
 
 /// The scalar of the library: double, as both Debian engines build in double.
@@ -15,6 +16,9 @@ typedef double sccd_real;
 /// Relative tolerance of "exact" tests: touching within this fraction of the
 /// scene size counts as overlap (shared/DESIGN.md "The sector").
 #define SCCD_EPS 1e-9
+
+/// Most radial bands a sweep may hold (shared/DESIGN.md "Sweeps").
+#define SCCD_MAX_BANDS 8
 
 /// Signature of an assert handler: the failed condition, file and line.
 typedef void sccd_assert_fn(const char *condition, const char *file, int line);

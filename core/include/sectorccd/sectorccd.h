@@ -7,5 +7,6 @@
 #include "sectorccd/math_functions.h"
 #include "sectorccd/shapes.h"
 #include "sectorccd/motion.h"
+#include "sectorccd/geometry.h"
 
 #endif

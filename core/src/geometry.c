@@ -1,0 +1,163 @@
+/* Closest points and distances of points and segments (seed 000 §2.9).
+ * The segment–segment solver follows the standard clamped two-parameter
+ * minimisation (Ericson, Real-Time Collision Detection §5.1.9): minimise
+ * |p1 + s·d1 − p2 − t·d2|² over [0,1]², clamping one parameter and then
+ * re-solving the other, with the degenerate (point) cases handled first. */
+#include "sectorccd/geometry.h"
+
+/* Below this squared length (relative to the squared coordinates involved)
+ * a segment counts as a point: the division by its length is not safe. */
+static sccd_real degenerate_len2(sccd_real scale2) { return 1e-30 * (1.0 + scale2); }
+
+static sccd_real segment_param(sccd_real num, sccd_real len2, sccd_real scale2)
+{
+    if (len2 <= degenerate_len2(scale2))
+        return 0.0;
+    return sccd_clamp(num / len2, 0.0, 1.0);
+}
+
+sccd_v2 sccd_closest_point_segment2(sccd_v2 p, sccd_v2 a, sccd_v2 b, sccd_real *t)
+{
+    if (!sccd_is_valid_v2(p) || !sccd_is_valid_v2(a) || !sccd_is_valid_v2(b)) {
+        SCCD_ASSERT(sccd_is_valid_v2(p) && sccd_is_valid_v2(a) && sccd_is_valid_v2(b));
+        if (t)
+            *t = 0.0;
+        return (sccd_v2){0.0, 0.0};
+    }
+    sccd_v2 d = sccd_v2_sub(b, a);
+    sccd_real u = segment_param(sccd_v2_dot(sccd_v2_sub(p, a), d), sccd_v2_len2(d), sccd_v2_len2(a));
+    if (t)
+        *t = u;
+    return sccd_v2_mad(a, u, d);
+}
+
+sccd_v3 sccd_closest_point_segment3(sccd_v3 p, sccd_v3 a, sccd_v3 b, sccd_real *t)
+{
+    if (!sccd_is_valid_v3(p) || !sccd_is_valid_v3(a) || !sccd_is_valid_v3(b)) {
+        SCCD_ASSERT(sccd_is_valid_v3(p) && sccd_is_valid_v3(a) && sccd_is_valid_v3(b));
+        if (t)
+            *t = 0.0;
+        return (sccd_v3){0.0, 0.0, 0.0};
+    }
+    sccd_v3 d = sccd_v3_sub(b, a);
+    sccd_real u = segment_param(sccd_v3_dot(sccd_v3_sub(p, a), d), sccd_v3_len2(d), sccd_v3_len2(a));
+    if (t)
+        *t = u;
+    return sccd_v3_mad(a, u, d);
+}
+
+sccd_real sccd_distance_point_segment2(sccd_v2 p, sccd_v2 a, sccd_v2 b)
+{
+    if (!sccd_is_valid_v2(p) || !sccd_is_valid_v2(a) || !sccd_is_valid_v2(b)) {
+        SCCD_ASSERT(sccd_is_valid_v2(p) && sccd_is_valid_v2(a) && sccd_is_valid_v2(b));
+        return INFINITY;
+    }
+    return sccd_v2_dist(p, sccd_closest_point_segment2(p, a, b, NULL));
+}
+
+sccd_real sccd_distance_point_segment3(sccd_v3 p, sccd_v3 a, sccd_v3 b)
+{
+    if (!sccd_is_valid_v3(p) || !sccd_is_valid_v3(a) || !sccd_is_valid_v3(b)) {
+        SCCD_ASSERT(sccd_is_valid_v3(p) && sccd_is_valid_v3(a) && sccd_is_valid_v3(b));
+        return INFINITY;
+    }
+    return sccd_v3_dist(p, sccd_closest_point_segment3(p, a, b, NULL));
+}
+
+/* The dimension-free core: the two parameters from the dot products of the
+ * direction vectors d1, d2 and r = p1 − p2. scale2 sets the degeneracy
+ * threshold. */
+static void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_real c, sccd_real f,
+                                   sccd_real scale2, sccd_real *s_out, sccd_real *t_out)
+{
+    /* a = d1·d1, e = d2·d2, b = d1·d2, c = d1·r, f = d2·r */
+    sccd_real eps = degenerate_len2(scale2);
+    sccd_real s, t;
+    if (a <= eps && e <= eps) {
+        s = t = 0.0;
+    } else if (a <= eps) {
+        s = 0.0;
+        t = sccd_clamp(f / e, 0.0, 1.0);
+    } else if (e <= eps) {
+        t = 0.0;
+        s = sccd_clamp(-c / a, 0.0, 1.0);
+    } else {
+        sccd_real denom = a * e - b * b;
+        /* Parallel (denom ~ 0): any s works; take s = 0 and solve for t. */
+        s = denom > 1e-14 * a * e ? sccd_clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
+        t = (b * s + f) / e;
+        if (t < 0.0) {
+            t = 0.0;
+            s = sccd_clamp(-c / a, 0.0, 1.0);
+        } else if (t > 1.0) {
+            t = 1.0;
+            s = sccd_clamp((b - c) / a, 0.0, 1.0);
+        }
+    }
+    *s_out = s;
+    *t_out = t;
+}
+
+sccd_real sccd_closest_segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real *s, sccd_real *t,
+                                        sccd_v2 *c1, sccd_v2 *c2)
+{
+    sccd_real ss = 0.0, tt = 0.0, d2 = INFINITY;
+    sccd_v2 x1 = {0.0, 0.0}, x2 = {0.0, 0.0};
+    if (sccd_is_valid_v2(p1) && sccd_is_valid_v2(q1) && sccd_is_valid_v2(p2) && sccd_is_valid_v2(q2)) {
+        sccd_v2 d1 = sccd_v2_sub(q1, p1), dd = sccd_v2_sub(q2, p2), r = sccd_v2_sub(p1, p2);
+        sccd_real scale2 = sccd_max(sccd_v2_len2(p1), sccd_v2_len2(p2));
+        segment_segment_params(sccd_v2_len2(d1), sccd_v2_len2(dd), sccd_v2_dot(d1, dd), sccd_v2_dot(d1, r),
+                               sccd_v2_dot(dd, r), scale2, &ss, &tt);
+        x1 = sccd_v2_mad(p1, ss, d1);
+        x2 = sccd_v2_mad(p2, tt, dd);
+        d2 = sccd_v2_len2(sccd_v2_sub(x1, x2));
+    } else {
+        SCCD_ASSERT(sccd_is_valid_v2(p1) && sccd_is_valid_v2(q1) && sccd_is_valid_v2(p2) && sccd_is_valid_v2(q2));
+    }
+    if (s)
+        *s = ss;
+    if (t)
+        *t = tt;
+    if (c1)
+        *c1 = x1;
+    if (c2)
+        *c2 = x2;
+    return d2;
+}
+
+sccd_real sccd_closest_segment_segment3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2, sccd_real *s, sccd_real *t,
+                                        sccd_v3 *c1, sccd_v3 *c2)
+{
+    sccd_real ss = 0.0, tt = 0.0, d2 = INFINITY;
+    sccd_v3 x1 = {0.0, 0.0, 0.0}, x2 = {0.0, 0.0, 0.0};
+    if (sccd_is_valid_v3(p1) && sccd_is_valid_v3(q1) && sccd_is_valid_v3(p2) && sccd_is_valid_v3(q2)) {
+        sccd_v3 d1 = sccd_v3_sub(q1, p1), dd = sccd_v3_sub(q2, p2), r = sccd_v3_sub(p1, p2);
+        sccd_real scale2 = sccd_max(sccd_v3_len2(p1), sccd_v3_len2(p2));
+        segment_segment_params(sccd_v3_len2(d1), sccd_v3_len2(dd), sccd_v3_dot(d1, dd), sccd_v3_dot(d1, r),
+                               sccd_v3_dot(dd, r), scale2, &ss, &tt);
+        x1 = sccd_v3_mad(p1, ss, d1);
+        x2 = sccd_v3_mad(p2, tt, dd);
+        d2 = sccd_v3_len2(sccd_v3_sub(x1, x2));
+    } else {
+        SCCD_ASSERT(sccd_is_valid_v3(p1) && sccd_is_valid_v3(q1) && sccd_is_valid_v3(p2) && sccd_is_valid_v3(q2));
+    }
+    if (s)
+        *s = ss;
+    if (t)
+        *t = tt;
+    if (c1)
+        *c1 = x1;
+    if (c2)
+        *c2 = x2;
+    return d2;
+}
+
+sccd_real sccd_distance_segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2)
+{
+    return sqrt(sccd_closest_segment_segment2(p1, q1, p2, q2, NULL, NULL, NULL, NULL));
+}
+
+sccd_real sccd_distance_segment_segment3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2)
+{
+    return sqrt(sccd_closest_segment_segment3(p1, q1, p2, q2, NULL, NULL, NULL, NULL));
+}
