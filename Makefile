@@ -82,7 +82,8 @@ $(shell mkdir -p $(BUILD); echo '$(CC) $(CFLAGS_ALL) $(LDSAN)' | cmp -s - $(FLAG
 
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(LIB_A): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
