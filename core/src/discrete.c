@@ -4,15 +4,7 @@
  * cross product of an edge of each (Gottschalk et al. 1996, "OBBTree"). */
 #include "sectorccd/discrete.h"
 #include "sectorccd/geometry.h"
-
-/* Largest coordinate magnitude of a point: a measure of the rounding in the
- * differences and dot products formed from it. */
-static sccd_real mag2(sccd_v2 v) { return sccd_max(fabs(v.x), fabs(v.y)); }
-
-static sccd_real mag3(sccd_v3 v) { return sccd_max(fabs(v.x), sccd_max(fabs(v.y), fabs(v.z))); }
-
-/* The gap accepted as touching for a scene of the given size. */
-static sccd_real touch_slack(sccd_real scene) { return SCCD_EPS * scene; }
+#include "tolerance.h"
 
 bool sccd_circle_vs_circle(sccd_circle a, sccd_circle b)
 {
@@ -21,7 +13,7 @@ bool sccd_circle_vs_circle(sccd_circle a, sccd_circle b)
         return false;
     }
     sccd_real r = a.r + b.r;
-    return sccd_v2_dist(a.c, b.c) <= r + touch_slack(mag2(a.c) + mag2(b.c) + r);
+    return sccd_v2_dist(a.c, b.c) <= r + sccd_touch_slack(sccd_mag2(a.c) + sccd_mag2(b.c) + r);
 }
 
 bool sccd_capsule2_vs_capsule2(sccd_capsule2 a, sccd_capsule2 b)
@@ -31,8 +23,8 @@ bool sccd_capsule2_vs_capsule2(sccd_capsule2 a, sccd_capsule2 b)
         return false;
     }
     sccd_real r = a.r + b.r;
-    sccd_real scene = mag2(a.a) + mag2(a.b) + mag2(b.a) + mag2(b.b) + r;
-    return sccd_distance_segment_segment2(a.a, a.b, b.a, b.b) <= r + touch_slack(scene);
+    sccd_real scene = sccd_mag2(a.a) + sccd_mag2(a.b) + sccd_mag2(b.a) + sccd_mag2(b.b) + r;
+    return sccd_distance_segment_segment2(a.a, a.b, b.a, b.b) <= r + sccd_touch_slack(scene);
 }
 
 bool sccd_aabb2_vs_aabb2(sccd_aabb2 a, sccd_aabb2 b)
@@ -57,7 +49,7 @@ bool sccd_box2_vs_box2(sccd_box2 a, sccd_box2 b)
     sccd_v2 t = sccd_rot2_inv_apply(a.q, sccd_v2_sub(b.c, a.c));
     sccd_v2 tb = sccd_rot2_inv_apply(r, t);
     sccd_real ac = fabs(r.c), as = fabs(r.s);
-    sccd_real slack = touch_slack(mag2(a.c) + mag2(b.c) + a.h.x + a.h.y + b.h.x + b.h.y);
+    sccd_real slack = sccd_touch_slack(sccd_mag2(a.c) + sccd_mag2(b.c) + a.h.x + a.h.y + b.h.x + b.h.y);
     return fabs(t.x) <= a.h.x + ac * b.h.x + as * b.h.y + slack &&
            fabs(t.y) <= a.h.y + as * b.h.x + ac * b.h.y + slack &&
            fabs(tb.x) <= b.h.x + ac * a.h.x + as * a.h.y + slack &&
@@ -71,7 +63,7 @@ bool sccd_sphere_vs_sphere(sccd_sphere a, sccd_sphere b)
         return false;
     }
     sccd_real r = a.r + b.r;
-    return sccd_v3_dist(a.c, b.c) <= r + touch_slack(mag3(a.c) + mag3(b.c) + r);
+    return sccd_v3_dist(a.c, b.c) <= r + sccd_touch_slack(sccd_mag3(a.c) + sccd_mag3(b.c) + r);
 }
 
 bool sccd_capsule3_vs_capsule3(sccd_capsule3 a, sccd_capsule3 b)
@@ -81,8 +73,8 @@ bool sccd_capsule3_vs_capsule3(sccd_capsule3 a, sccd_capsule3 b)
         return false;
     }
     sccd_real r = a.r + b.r;
-    sccd_real scene = mag3(a.a) + mag3(a.b) + mag3(b.a) + mag3(b.b) + r;
-    return sccd_distance_segment_segment3(a.a, a.b, b.a, b.b) <= r + touch_slack(scene);
+    sccd_real scene = sccd_mag3(a.a) + sccd_mag3(a.b) + sccd_mag3(b.a) + sccd_mag3(b.b) + r;
+    return sccd_distance_segment_segment3(a.a, a.b, b.a, b.b) <= r + sccd_touch_slack(scene);
 }
 
 bool sccd_aabb3_vs_aabb3(sccd_aabb3 a, sccd_aabb3 b)
@@ -128,7 +120,7 @@ bool sccd_box3_vs_box3(sccd_box3 a, sccd_box3 b)
             ar[i][j] = fabs(r[i][j]) + SCCD_EPS;
         }
     }
-    sccd_real slack = touch_slack(mag3(a.c) + mag3(b.c) + ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]);
+    sccd_real slack = sccd_touch_slack(sccd_mag3(a.c) + sccd_mag3(b.c) + ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]);
     for (int i = 0; i < 3; ++i) /* a's face normals */
         if (fabs(t[i]) > ha[i] + hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2] + slack)
             return false;

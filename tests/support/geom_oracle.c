@@ -69,6 +69,18 @@ double sccd_oracle_segment_distance3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3
     return golden_min(outer, &g);
 }
 
+double sccd_oracle_point_segment_distance2(sccd_v2 p, sccd_v2 a, sccd_v2 b)
+{
+    seg_pair g = {{p.x, p.y}, {p.x, p.y}, {a.x, a.y}, {b.x, b.y}, 2, 0.0};
+    return golden_min(inner, &g);
+}
+
+double sccd_oracle_point_segment_distance3(sccd_v3 p, sccd_v3 a, sccd_v3 b)
+{
+    seg_pair g = {{p.x, p.y, p.z}, {p.x, p.y, p.z}, {a.x, a.y, a.z}, {b.x, b.y, b.z}, 3, 0.0};
+    return golden_min(inner, &g);
+}
+
 bool sccd_oracle_segment_meets_box(const double *p, const double *q, const double *h, int dim)
 {
     double lo = 0.0, hi = 1.0;
