@@ -141,7 +141,7 @@ bool sccd_sphere_vs_point(sccd_sphere s, sccd_v3 p)
         return false;
     }
     /* seed 004 "点と球": squared distance against squared radius. */
-    sccd_real R = s.r + sccd_cat_tol(sccd_max(sccd_cat_mag(s.c) + s.r, sccd_cat_mag(p)));
+    sccd_real R = s.r + sccd_touch_slack(sccd_max(sccd_mag3(s.c) + s.r, sccd_mag3(p)));
     return sccd_v3_len2(sccd_v3_sub(p, s.c)) <= R * R;
 }
 
@@ -152,12 +152,12 @@ bool sccd_aabb3_vs_point(sccd_aabb3 box, sccd_v3 p)
         return false;
     }
     /* seed 004 "点と AABB": between both faces on every axis. */
-    sccd_real tol = sccd_cat_tol(sccd_max(sccd_cat_mag(p), sccd_max(sccd_cat_mag(box.lo), sccd_cat_mag(box.hi))));
+    sccd_real tol = sccd_touch_slack(sccd_max(sccd_mag3(p), sccd_max(sccd_mag3(box.lo), sccd_mag3(box.hi))));
     return p.x >= box.lo.x - tol && p.x <= box.hi.x + tol && p.y >= box.lo.y - tol && p.y <= box.hi.y + tol &&
            p.z >= box.lo.z - tol && p.z <= box.hi.z + tol;
 }
 
-static sccd_real cylinder_mag(sccd_cylinder c) { return sccd_max(sccd_cat_mag(c.a), sccd_cat_mag(c.b)) + c.r; }
+static sccd_real cylinder_mag(sccd_cylinder c) { return sccd_max(sccd_mag3(c.a), sccd_mag3(c.b)) + c.r; }
 
 /* Distance from p to a valid solid cylinder. In the half-plane through the
  * axis and p (axial z, radial ρ) the cylinder is the rectangle
@@ -178,7 +178,7 @@ bool sccd_cylinder_vs_point(sccd_cylinder c, sccd_v3 p)
         return false;
     }
     /* seed 004 "円柱と点": 0 ≤ v·a ≤ a² and the squared foot length within r². */
-    return distance_point_cylinder(p, c) <= sccd_cat_tol(sccd_max(cylinder_mag(c), sccd_cat_mag(p)));
+    return distance_point_cylinder(p, c) <= sccd_touch_slack(sccd_max(cylinder_mag(c), sccd_mag3(p)));
 }
 
 bool sccd_sphere_vs_cylinder(sccd_sphere s, sccd_cylinder c)
@@ -190,7 +190,7 @@ bool sccd_sphere_vs_cylinder(sccd_sphere s, sccd_cylinder c)
     /* seed 004 "円柱と球" splits into three cases (beside the side, beyond a
      * cap, near a rim: the circle cut by the cap plane); all three are the
      * distance to the rectangle of distance_point_cylinder. */
-    sccd_real tol = sccd_cat_tol(sccd_max(cylinder_mag(c), sccd_cat_mag(s.c) + s.r));
+    sccd_real tol = sccd_touch_slack(sccd_max(cylinder_mag(c), sccd_mag3(s.c) + s.r));
     return distance_point_cylinder(s.c, c) <= s.r + tol;
 }
 
@@ -210,8 +210,8 @@ bool sccd_sphere_vs_cone(sccd_sphere s, sccd_cone c)
     sccd_cat_axis ax = sccd_cat_axis_make(c.apex, c.base);
     sccd_real x;
     sccd_real rho = sccd_v3_len(sccd_cat_axis_split(ax, s.c, &x));
-    sccd_real tol = sccd_cat_tol(sccd_max(sccd_max(sccd_cat_mag(c.apex), sccd_cat_mag(c.base)) + c.r,
-                                          sccd_cat_mag(s.c) + s.r));
+    sccd_real tol = sccd_touch_slack(sccd_max(sccd_max(sccd_mag3(c.apex), sccd_mag3(c.base)) + c.r,
+                                          sccd_mag3(s.c) + s.r));
     if (x >= 0.0 && x <= ax.h && rho <= c.r && rho * ax.h <= x * c.r)
         return true;
     sccd_v2 q = {x, rho}, rim = {ax.h, c.r};
@@ -228,7 +228,7 @@ bool sccd_sphere_vs_triangle(sccd_sphere s, sccd_triangle tri)
     }
     /* seed 004 "球と三角形": the distance to the triangle's closest point. */
     sccd_real u, v;
-    sccd_real tol = sccd_cat_tol(sccd_max(sccd_cat_tri_mag(tri), sccd_cat_mag(s.c) + s.r));
+    sccd_real tol = sccd_touch_slack(sccd_max(sccd_cat_tri_mag(tri), sccd_mag3(s.c) + s.r));
     return sccd_v3_dist(s.c, closest_on_triangle(s.c, tri, &u, &v)) <= s.r + tol;
 }
 
@@ -240,7 +240,7 @@ bool sccd_sphere_vs_capsule3(sccd_sphere s, sccd_capsule3 c)
     }
     /* seed 004 "球の軌跡と球": grow the sphere by the capsule's radius and
      * test it against the capsule's segment. */
-    sccd_real tol = sccd_cat_tol(sccd_max(sccd_max(sccd_cat_mag(c.a), sccd_cat_mag(c.b)) + c.r, sccd_cat_mag(s.c) + s.r));
+    sccd_real tol = sccd_touch_slack(sccd_max(sccd_max(sccd_mag3(c.a), sccd_mag3(c.b)) + c.r, sccd_mag3(s.c) + s.r));
     return sccd_distance_point_segment3(s.c, c.a, c.b) <= s.r + c.r + tol;
 }
 
@@ -252,7 +252,7 @@ bool sccd_capsule3_vs_triangle(sccd_capsule3 c, sccd_triangle tri)
     }
     /* seed 004 "球の軌跡と三角形": the triangle grown by r against the
      * segment, i.e. the segment–triangle distance against r. */
-    sccd_real tol = sccd_cat_tol(sccd_max(sccd_max(sccd_cat_mag(c.a), sccd_cat_mag(c.b)) + c.r, sccd_cat_tri_mag(tri)));
+    sccd_real tol = sccd_touch_slack(sccd_max(sccd_max(sccd_mag3(c.a), sccd_mag3(c.b)) + c.r, sccd_cat_tri_mag(tri)));
     sccd_real R = c.r + tol;
     return segment_triangle_d2(c.a, c.b, tri) <= R * R;
 }
@@ -272,7 +272,7 @@ bool sccd_cylinder_vs_plane(sccd_cylinder c, sccd_plane p)
     sccd_real cu = sccd_v3_dot(p.n, ax.u);
     sccd_real reach = fabs(cu) * 0.5 * ax.h + c.r * sqrt(sccd_max(0.0, 1.0 - cu * cu));
     sccd_real mid = sccd_v3_dot(p.n, sccd_v3_mad(c.a, 0.5 * ax.h, ax.u)) - p.d;
-    return fabs(mid) <= reach + sccd_cat_tol(sccd_max(cylinder_mag(c), fabs(p.d)));
+    return fabs(mid) <= reach + sccd_touch_slack(sccd_max(cylinder_mag(c), fabs(p.d)));
 }
 
 /* A point where the solid cylinder meets the plane n·x = k (unit n), if any.
@@ -313,7 +313,7 @@ bool sccd_cylinder_vs_triangle(sccd_cylinder c, sccd_triangle tri)
      * C ∩ plane meets T's interior and avoids its boundary, so it lies wholly
      * inside T: any P of it will do. A degenerate T is its edges. */
     if (!sccd_cat_tri_degenerate(tri)) {
-        sccd_real tol = sccd_cat_tol(sccd_max(cylinder_mag(c), sccd_cat_tri_mag(tri)));
+        sccd_real tol = sccd_touch_slack(sccd_max(cylinder_mag(c), sccd_cat_tri_mag(tri)));
         sccd_v3 n = sccd_v3_normalize(sccd_v3_cross(sccd_v3_sub(tri.b, tri.a), sccd_v3_sub(tri.c, tri.a)));
         sccd_v3 p;
         if (!cylinder_plane_point(c, n, sccd_v3_dot(n, tri.a), tol, &p))

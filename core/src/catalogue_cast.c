@@ -87,8 +87,8 @@ static sccd_cast3 clip_result(const clip *c, sccd_v3 o, sccd_v3 d)
 /* The tolerance scale of the cast itself: its start and, when bounded, its end. */
 static sccd_real cast_mag(sccd_v3 o, sccd_v3 d, sccd_real tmax)
 {
-    sccd_real m = sccd_cat_mag(o);
-    return isfinite(tmax) ? sccd_max(m, sccd_cat_mag(sccd_v3_mad(o, tmax, d))) : m;
+    sccd_real m = sccd_mag3(o);
+    return isfinite(tmax) ? sccd_max(m, sccd_mag3(sccd_v3_mad(o, tmax, d))) : m;
 }
 
 static sccd_cast3 cast_sphere(sccd_v3 o, sccd_v3 d, sccd_real tmax, sccd_sphere s)
@@ -96,7 +96,7 @@ static sccd_cast3 cast_sphere(sccd_v3 o, sccd_v3 d, sccd_real tmax, sccd_sphere 
     /* seed 004 "線分と球"/"半直線と球" decide hit or miss by the foot of the
      * perpendicular; the first hit parameter is the smaller root of
      * |o + t·d − c|² = r². */
-    sccd_real tol = sccd_cat_tol(sccd_max(cast_mag(o, d, tmax), sccd_cat_mag(s.c) + s.r));
+    sccd_real tol = sccd_touch_slack(sccd_max(cast_mag(o, d, tmax), sccd_mag3(s.c) + s.r));
     clip c = {0.0, tmax, {0.0, 0.0, 0.0}, false};
     clip_round(&c, sccd_v3_sub(o, s.c), d, s.r + tol);
     return clip_result(&c, o, d);
@@ -114,15 +114,15 @@ static sccd_cast3 cast_aabb(sccd_v3 o, sccd_v3 d, sccd_real tmax, sccd_v3 lo, sc
 
 static sccd_cast3 cast_aabb3(sccd_v3 o, sccd_v3 d, sccd_real tmax, sccd_aabb3 box)
 {
-    sccd_real mag = sccd_max(cast_mag(o, d, tmax), sccd_max(sccd_cat_mag(box.lo), sccd_cat_mag(box.hi)));
-    return cast_aabb(o, d, tmax, box.lo, box.hi, sccd_cat_tol(mag));
+    sccd_real mag = sccd_max(cast_mag(o, d, tmax), sccd_max(sccd_mag3(box.lo), sccd_mag3(box.hi)));
+    return cast_aabb(o, d, tmax, box.lo, box.hi, sccd_touch_slack(mag));
 }
 
 static sccd_cast3 cast_box3(sccd_v3 o, sccd_v3 d, sccd_real tmax, sccd_box3 box)
 {
-    sccd_real mag = sccd_max(cast_mag(o, d, tmax), sccd_cat_mag(box.c) + box.h.x + box.h.y + box.h.z);
+    sccd_real mag = sccd_max(cast_mag(o, d, tmax), sccd_mag3(box.c) + box.h.x + box.h.y + box.h.z);
     sccd_v3 lo = sccd_quat_inv_apply(box.q, sccd_v3_sub(o, box.c)), ld = sccd_quat_inv_apply(box.q, d);
-    sccd_cast3 r = cast_aabb(lo, ld, tmax, sccd_v3_neg(box.h), box.h, sccd_cat_tol(mag));
+    sccd_cast3 r = cast_aabb(lo, ld, tmax, sccd_v3_neg(box.h), box.h, sccd_touch_slack(mag));
     if (r.hit) {
         /* Back to the world: the point straight from the world ray, so it
          * carries no rotation round-off. */
@@ -137,8 +137,8 @@ sccd_cast3 sccd_cat_cast_cylinder(sccd_v3 o, sccd_v3 d, sccd_real tmax, sccd_cyl
     /* seed 004 "円柱と半直線"/"円柱と線分" test the common perpendicular against
      * the radius, then the axial range; here the same two conditions are
      * intervals of t: the slab between the caps and the infinite tube. */
-    sccd_real mag = sccd_max(cast_mag(o, d, tmax), sccd_max(sccd_cat_mag(cyl.a), sccd_cat_mag(cyl.b)) + cyl.r);
-    sccd_real tol = sccd_cat_tol(mag);
+    sccd_real mag = sccd_max(cast_mag(o, d, tmax), sccd_max(sccd_mag3(cyl.a), sccd_mag3(cyl.b)) + cyl.r);
+    sccd_real tol = sccd_touch_slack(mag);
     sccd_cat_axis ax = sccd_cat_axis_make(cyl.a, cyl.b);
     sccd_real z0, dz = sccd_v3_dot(d, ax.u);
     sccd_v3 w0 = sccd_cat_axis_split(ax, o, &z0);
@@ -230,7 +230,7 @@ sccd_cast3 sccd_cat_cast_triangle(sccd_v3 o, sccd_v3 d, sccd_real tmax, sccd_tri
 {
     if (sccd_cat_tri_degenerate(tri))
         return cast_degenerate_triangle(o, d, tmax, tri);
-    sccd_real tol = sccd_cat_tol(sccd_max(cast_mag(o, d, tmax), sccd_cat_tri_mag(tri)));
+    sccd_real tol = sccd_touch_slack(sccd_max(cast_mag(o, d, tmax), sccd_cat_tri_mag(tri)));
     sccd_v3 e1 = sccd_v3_sub(tri.b, tri.a), e2 = sccd_v3_sub(tri.c, tri.a);
     sccd_v3 n = sccd_v3_cross(e1, e2);
     sccd_real nlen = sccd_v3_len(n);

@@ -1,22 +1,17 @@
 /* Private helpers shared by the catalogue sources (catalogue_cast.c,
- * catalogue.c): the tolerance, the cast cores on a parameter interval
+ * catalogue.c): the cast cores on a parameter interval
  * [0, tmax], and the frames of cylinders and cones. */
 #ifndef SCCD_CATALOGUE_INTERNAL_H
 #define SCCD_CATALOGUE_INTERNAL_H
 
 #include "sectorccd/catalogue.h"
 #include "sectorccd/geometry.h"
-
-/// Largest absolute component of a.
-static inline sccd_real sccd_cat_mag(sccd_v3 a) { return sccd_max(fabs(a.x), sccd_max(fabs(a.y), fabs(a.z))); }
-
-/// The touching tolerance for a scene whose coordinates and sizes are at most scale.
-static inline sccd_real sccd_cat_tol(sccd_real scale) { return SCCD_EPS * scale; }
+#include "tolerance.h"
 
 /// Largest absolute coordinate of a triangle's corners.
 static inline sccd_real sccd_cat_tri_mag(sccd_triangle t)
 {
-    return sccd_max(sccd_cat_mag(t.a), sccd_max(sccd_cat_mag(t.b), sccd_cat_mag(t.c)));
+    return sccd_max(sccd_mag3(t.a), sccd_max(sccd_mag3(t.b), sccd_mag3(t.c)));
 }
 
 /// The "no hit" result (all fields zero).

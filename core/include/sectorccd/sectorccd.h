@@ -8,6 +8,7 @@
 #include "sectorccd/shapes.h"
 #include "sectorccd/motion.h"
 #include "sectorccd/geometry.h"
+#include "sectorccd/discrete.h"
 #include "sectorccd/catalogue.h"
 
 #endif
