@@ -415,6 +415,38 @@ static void test_cast_degenerate(void **state)
     assert_true(r.hit && fabs(r.t - 4.0) < 1e-8 && fabs(r.normal.x + 1.0) < 1e-12);
 }
 
+static bool finite_cast(sccd_cast3 r)
+{
+    return isfinite(r.t) && sccd_is_valid_v3(r.point) && sccd_is_valid_v3(r.normal) && isfinite(r.u) && isfinite(r.v);
+}
+
+/* Valid but extreme input: tiny and huge directions, far shapes. No NaN or
+ * infinity comes out, and a cast that cannot reach the shape misses. */
+static void test_cast_extreme(void **state)
+{
+    (void)state;
+    sccd_v3 tiny = {1e-305, 0, 0}, huge = {1e150, 1e150, 0}; /* 1e6 / 1e-305 overflows */
+    sccd_v3 far = {-1e6, 0.5, 0.5};
+    sccd_aabb3 b = {{0, 0, 0}, {1, 1, 1}};
+    sccd_cast3 r = sccd_raycast_aabb3((sccd_ray3){far, tiny}, b);
+    assert_true(finite_cast(r));
+    r = sccd_raycast_aabb3((sccd_ray3){far, huge}, b);
+    assert_true(finite_cast(r));
+    sccd_triangle t = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    r = sccd_raycast_triangle((sccd_ray3){{0.2, 0.2, -1e6}, {0, 0, 1e-300}}, t);
+    assert_true(finite_cast(r));
+    r = sccd_raycast_triangle((sccd_ray3){{0.2, 0.2, 1}, {1e-200, 1e-200, -1e-300}}, t);
+    assert_true(finite_cast(r));
+    sccd_cylinder c = {{0, 0, 0}, {0, 0, 1}, 1};
+    assert_true(finite_cast(sccd_raycast_cylinder((sccd_ray3){far, tiny}, c)));
+    assert_true(finite_cast(sccd_raycast_capsule3((sccd_ray3){far, tiny}, (sccd_capsule3){c.a, c.b, c.r})));
+    assert_true(finite_cast(sccd_raycast_sphere((sccd_ray3){far, tiny}, (sccd_sphere){c.a, 1})));
+    assert_true(finite_cast(sccd_raycast_box3((sccd_ray3){far, tiny}, (sccd_box3){c.a, {0, 0, 0, 1}, {1, 1, 1}})));
+    /* The same far-away scene reached with an ordinary direction hits. */
+    r = sccd_raycast_aabb3((sccd_ray3){far, {1, 0, 0}}, b);
+    assert_true(r.hit && fabs(r.t - 1e6) <= 1e-2 && r.normal.x == -1.0);
+}
+
 static void test_cast_invalid(void **state)
 {
     (void)state;
@@ -450,7 +482,7 @@ int main(void)
         cmocka_unit_test(test_cast_capsule),         cmocka_unit_test(test_cast_grazing),
         cmocka_unit_test(test_cast_triangle),        cmocka_unit_test(test_cast_triangle_near_edges),
         cmocka_unit_test(test_cast_triangle_parallel), cmocka_unit_test(test_cast_degenerate),
-        cmocka_unit_test(test_cast_invalid),
+        cmocka_unit_test(test_cast_extreme),         cmocka_unit_test(test_cast_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

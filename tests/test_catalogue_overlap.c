@@ -379,6 +379,20 @@ static void test_degenerate(void **state)
     assert_false(sccd_cylinder_vs_plane((sccd_cylinder){{0, 0, 0.01}, {0, 0, 1}, 0.5}, ground));
 }
 
+/* Valid but far: no false contact from squares overflowing to ∞. */
+static void test_extreme(void **state)
+{
+    (void)state;
+    sccd_v3 far = {1e160, 0, 0};
+    sccd_sphere s = {{0, 0, 0}, 1};
+    assert_false(sccd_sphere_vs_point(s, far));
+    assert_false(sccd_capsule3_vs_triangle((sccd_capsule3){far, far, 1}, (sccd_triangle){{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}));
+    assert_false(sccd_sphere_vs_capsule3(s, (sccd_capsule3){far, far, 1}));
+    assert_false(sccd_sphere_vs_cylinder(s, (sccd_cylinder){far, far, 1}));
+    assert_false(sccd_sphere_vs_cone(s, (sccd_cone){far, far, 1}));
+    assert_false(sccd_sphere_vs_triangle(s, (sccd_triangle){far, far, far}));
+}
+
 static void test_invalid(void **state)
 {
     (void)state;
@@ -408,7 +422,8 @@ int main(void)
         cmocka_unit_test(test_point_tests),       cmocka_unit_test(test_sphere_capsule_triangle),
         cmocka_unit_test(test_sphere_cylinder_cone), cmocka_unit_test(test_cylinder_triangle),
         cmocka_unit_test(test_cylinder_plane),    cmocka_unit_test(test_near_touching),
-        cmocka_unit_test(test_degenerate),        cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_degenerate),        cmocka_unit_test(test_extreme),
+        cmocka_unit_test(test_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

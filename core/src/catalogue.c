@@ -140,9 +140,9 @@ bool sccd_sphere_vs_point(sccd_sphere s, sccd_v3 p)
         SCCD_ASSERT(sccd_is_valid_sphere(s) && sccd_is_valid_v3(p));
         return false;
     }
-    /* seed 004 "点と球": squared distance against squared radius. */
-    sccd_real R = s.r + sccd_touch_slack(sccd_max(sccd_mag3(s.c) + s.r, sccd_mag3(p)));
-    return sccd_v3_len2(sccd_v3_sub(p, s.c)) <= R * R;
+    /* seed 004 "点と球" compares squares; the distance itself is compared
+     * here so that a square overflowing to ∞ cannot equal an overflowed R². */
+    return sccd_v3_dist(p, s.c) <= s.r + sccd_touch_slack(sccd_max(sccd_mag3(s.c) + s.r, sccd_mag3(p)));
 }
 
 bool sccd_aabb3_vs_point(sccd_aabb3 box, sccd_v3 p)
@@ -253,8 +253,7 @@ bool sccd_capsule3_vs_triangle(sccd_capsule3 c, sccd_triangle tri)
     /* seed 004 "球の軌跡と三角形": the triangle grown by r against the
      * segment, i.e. the segment–triangle distance against r. */
     sccd_real tol = sccd_touch_slack(sccd_max(sccd_max(sccd_mag3(c.a), sccd_mag3(c.b)) + c.r, sccd_cat_tri_mag(tri)));
-    sccd_real R = c.r + tol;
-    return segment_triangle_d2(c.a, c.b, tri) <= R * R;
+    return sqrt(segment_triangle_d2(c.a, c.b, tri)) <= c.r + tol;
 }
 
 bool sccd_cylinder_vs_plane(sccd_cylinder c, sccd_plane p)

@@ -78,7 +78,9 @@ static void clip_round(clip *c, sccd_v3 w0, sccd_v3 wd, sccd_real R)
 
 static sccd_cast3 clip_result(const clip *c, sccd_v3 o, sccd_v3 d)
 {
-    if (!(c->t0 <= c->t1))
+    /* A first hit at t = ∞ (a direction so small that the entry parameter
+     * overflows) is no hit: the ray never gets there. */
+    if (!(c->t0 <= c->t1) || !isfinite(c->t0))
         return sccd_cat_miss();
     sccd_v3 n = c->entered ? c->n : sccd_v3_normalize(sccd_v3_neg(d));
     return (sccd_cast3){true, c->t0, sccd_v3_mad(o, c->t0, d), n, 0.0, 0.0};
@@ -252,7 +254,7 @@ sccd_cast3 sccd_cat_cast_triangle(sccd_v3 o, sccd_v3 d, sccd_real tmax, sccd_tri
      * 1 per altitude |n| / |e2| of b, and so on. */
     sccd_real su = tol * sccd_v3_len(e2) / nlen, sv = tol * sccd_v3_len(e1) / nlen;
     sccd_real sw = tol * sccd_v3_dist(tri.c, tri.b) / nlen;
-    if (t < 0.0 || t > tmax || u < -su || v < -sv || u + v > 1.0 + sw)
+    if (!(t >= 0.0 && t <= tmax) || !isfinite(t) || u < -su || v < -sv || u + v > 1.0 + sw)
         return sccd_cat_miss();
     sccd_v3 normal = sccd_v3_dot(n, d) > 0.0 ? sccd_v3_neg(nhat) : nhat;
     return (sccd_cast3){true, t, sccd_v3_mad(o, t, d), normal, u, v};

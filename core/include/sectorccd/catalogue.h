@@ -38,7 +38,8 @@
  * Invalid input (NaN, infinity, negative radius, non-unit plane normal, box
  * rotation not unit): SCCD_ASSERT fires, then overlap tests return false,
  * casts return "no hit" (all fields zero), distances return +INFINITY and
- * closest points the zero vector. Never NaN. */
+ * closest points the zero vector. Never NaN. Coordinates and sizes are
+ * meant to stay below ~1e150 (squares of larger ones overflow). */
 #ifndef SECTORCCD_CATALOGUE_H
 #define SECTORCCD_CATALOGUE_H
 
