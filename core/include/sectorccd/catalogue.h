@@ -16,9 +16,10 @@
  * Distances are sccd_distance_<a>_<b>, closest points sccd_closest_point_<shape>.
  *
  * Exactness. Every overlap test is exact up to a tolerance of SCCD_EPS (1e-9)
- * times the largest coordinate or size involved: a pair is reported touching
- * when its distance is at most that tolerance, never missed because of
- * rounding. Casts are against the shape grown by the same tolerance, so a
+ * times the scene size (largest coordinate magnitude plus the shapes' sizes,
+ * the rule of discrete.h): a pair is reported touching when its distance is
+ * at most that tolerance, so rounding errors below it cannot turn a contact
+ * into a miss. Casts are against the shape grown by the same tolerance, so a
  * grazing ray counts as a hit.
  *
  * Casts. A ray {o, d} covers o + t·d, t ≥ 0 (t in units of |d|, so the
@@ -55,7 +56,7 @@ typedef struct sccd_cast3 {
 
 /* ---- casts: first hit of a ray or segment ---- */
 
-/// First hit of a ray on triangle tri by Möller–Trumbore / Cramer's rule (seed 004 "半直線と三角形"); a ray in the triangle's plane hits where it enters it; normal faces the ray.
+/// First hit of a ray on triangle tri by Möller–Trumbore / Cramer's rule (seed 004 "半直線と三角形"); normal ±(b − a)×(c − a) unit, facing the ray; a ray in the triangle's plane hits where it enters the triangle (normal +(b − a)×(c − a) unit).
 sccd_cast3 sccd_raycast_triangle(sccd_ray3 ray, sccd_triangle tri);
 /// First hit of segment seg on triangle tri, t in [0, 1] (seed 004 "線分と三角形", Möller–Trumbore / Cramer's rule).
 sccd_cast3 sccd_segment_vs_triangle(sccd_segment3 seg, sccd_triangle tri);
