@@ -263,22 +263,22 @@ sccd_cast3 sccd_cat_cast_triangle(sccd_v3 o, sccd_v3 d, sccd_real tmax, sccd_tri
 /* Each public cast pair validates its input and calls the core on a ray
  * (tmax = ∞) or a segment (d = b − a, tmax = 1); one macro so the twelve
  * wrappers cannot drift apart. */
-#define SCCD_CAT_CASTS(shape, shape_type, is_valid, core)                                               \
-    sccd_cast3 sccd_raycast_##shape(sccd_ray3 ray, shape_type s)                                          \
-    {                                                                                                   \
-        if (!sccd_is_valid_ray3(ray) || !is_valid(s)) {                                                 \
-            SCCD_ASSERT(sccd_is_valid_ray3(ray) && is_valid(s));                                        \
-            return sccd_cat_miss();                                                                     \
-        }                                                                                               \
-        return core(ray.o, ray.d, INFINITY, s);                                                         \
-    }                                                                                                   \
-    sccd_cast3 sccd_segment_vs_##shape(sccd_segment3 seg, shape_type s)                                   \
-    {                                                                                                   \
-        if (!sccd_is_valid_segment3(seg) || !is_valid(s)) {                                             \
-            SCCD_ASSERT(sccd_is_valid_segment3(seg) && is_valid(s));                                    \
-            return sccd_cat_miss();                                                                     \
-        }                                                                                               \
-        return core(seg.a, sccd_v3_sub(seg.b, seg.a), 1.0, s);                                          \
+#define SCCD_CAT_CASTS(shape, shape_type, is_valid, core)                                           \
+    sccd_cast3 sccd_raycast_##shape(sccd_ray3 ray, shape_type s)                                    \
+    {                                                                                               \
+        if (!sccd_is_valid_ray3(ray) || !is_valid(s)) {                                             \
+            SCCD_ASSERT(sccd_is_valid_ray3(ray) && is_valid(s));                                    \
+            return sccd_cat_miss();                                                                 \
+        }                                                                                           \
+        return core(ray.o, ray.d, INFINITY, s);                                                     \
+    }                                                                                               \
+    sccd_cast3 sccd_segment_vs_##shape(sccd_segment3 seg, shape_type s)                             \
+    {                                                                                               \
+        if (!sccd_is_valid_segment3(seg) || !is_valid(s)) {                                         \
+            SCCD_ASSERT(sccd_is_valid_segment3(seg) && is_valid(s));                                \
+            return sccd_cat_miss();                                                                 \
+        }                                                                                           \
+        return core(seg.a, sccd_v3_sub(seg.b, seg.a), 1.0, s);                                      \
     }
 
 SCCD_CAT_CASTS(triangle, sccd_triangle, sccd_is_valid_triangle, sccd_cat_cast_triangle)
