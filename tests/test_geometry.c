@@ -299,6 +299,12 @@ static void test_intersect_segments_degenerate(void **state)
     r = sccd_intersect_segment_segment2(o, x, p2, q2);
     assert_true(r.state != SCCD_INTERSECT_NONE);
     check_points_on_segments(r, o, x, p2, q2, 1e-8);
+    /* A short segment along a long one, tilted so that it lies within the
+     * slack of the long one's line but not the other way round: overlap. */
+    r = sccd_intersect_segment_segment2((sccd_v2){-100, 0}, (sccd_v2){100, 0}, o, (sccd_v2){1, 1e-7});
+    assert_true(r.state == SCCD_INTERSECT_OVERLAP && fabs(r.s[0] - 0.5) < 1e-12 && fabs(r.s[1] - 0.505) < 1e-12);
+    sccd_intersection2 w = sccd_intersect_segment_segment2(o, (sccd_v2){1, 1e-7}, (sccd_v2){100, 0}, (sccd_v2){-100, 0});
+    assert_true(w.state == SCCD_INTERSECT_OVERLAP && w.s[0] == 0.0 && fabs(w.s[1] - 1.0) < 1e-12 && fabs(w.t[0] - 0.5) < 1e-12);
     /* Large coordinates: a crossing far from the origin. */
     sccd_v2 big = {1e6, -3e6};
     r = sccd_intersect_segment_segment2(sccd_v2_sub(big, x), sccd_v2_add(big, x), sccd_v2_sub(big, y), sccd_v2_add(big, y));
@@ -532,6 +538,13 @@ static void test_point_in_rectangle(void **state)
         bool want = area_excess(c, p) <= 1e-9 * scene * scene;
         assert_true(got == want);
         inside += want;
+        /* The boundary: a corner and an edge point are inside, the corner
+         * pushed out by the band along its diagonal is not. */
+        int k = sccd_rng_int(&g, 4);
+        sccd_v2 diag = sccd_v2_normalize(sccd_v2_sub(c[k], b.c)), edge = sccd_v2_lerp(c[k], c[(k + 1) % 4], sccd_rng_uniform(&g, 0, 1));
+        scene = 2 * mag2(b.c) + 2 * (b.h.x + b.h.y) + 8;
+        assert_true(sccd_point_in_box2(b, c[k]) && sccd_point_in_box2(b, edge) && sccd_point_in_quad2(c, edge));
+        assert_false(sccd_point_in_box2(b, sccd_v2_mad(c[k], BAND * scene, diag)) || sccd_point_in_quad2(c, sccd_v2_mad(c[k], BAND * scene, diag)));
     }
     print_message("point in rectangle: %d inside, %d ambiguous of %d\n", inside, amb, N);
     assert_true(inside > N / 10 && inside < N - N / 10 && amb < N / 100);
