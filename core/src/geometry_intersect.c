@@ -1,7 +1,8 @@
 /* Intersection points of segments and circles, and points in rectangles
  * (seed 000 §2.9.1–2.9.3, seed 002 §2.3–2.4). Every decision compares a
  * distance with the touching slack of tolerance.h, so a touch survives
- * rounding and the answer does not depend on the argument order. */
+ * rounding, and swapping the arguments changes a decision only for a gap
+ * within rounding of the slack. */
 #include "sectorccd/geometry.h"
 #include "tolerance.h"
 
