@@ -119,6 +119,9 @@ static void test_capsule_random(void **state)
             b.b = sccd_v2_add(b.a, sccd_v2_scale(sccd_v2_sub(a.b, a.a), sccd_rng_uniform(&g, -1, 1)));
         if (i % 10 == 1) /* a point capsule (circle) */
             a.b = a.a;
+        if (i % 10 == 2) /* nearly parallel, b starting near a's segment */
+            b.b = sccd_v2_add(b.a = sccd_v2_mad(a.a, sccd_rng_uniform(&g, -0.5, 1.5), sccd_v2_sub(a.b, a.a)),
+                              sccd_rot2_apply(sccd_rot2_make(1e-8), sccd_v2_sub(a.b, a.a)));
         double margin = sccd_oracle_segment_distance2(a.a, a.b, b.a, b.b) - a.r - b.r;
         bool ab = sccd_capsule2_vs_capsule2(a, b);
         hits2 += ab;
@@ -130,6 +133,9 @@ static void test_capsule_random(void **state)
             d.b = sccd_v3_add(d.a, sccd_v3_scale(sccd_v3_sub(c.b, c.a), sccd_rng_uniform(&g, -1, 1)));
         if (i % 10 == 1)
             c.b = c.a;
+        if (i % 10 == 2)
+            d.b = sccd_v3_add(d.a = sccd_v3_mad(c.a, sccd_rng_uniform(&g, -0.5, 1.5), sccd_v3_sub(c.b, c.a)),
+                              sccd_quat_apply(sccd_quat_axis_angle(sccd_rng_unit3(&g), 1e-8), sccd_v3_sub(c.b, c.a)));
         margin = sccd_oracle_segment_distance3(c.a, c.b, d.a, d.b) - c.r - d.r;
         ab = sccd_capsule3_vs_capsule3(c, d);
         hits3 += ab;

@@ -61,7 +61,13 @@ static void test_point_segment(void **state)
     assert_true(sccd_distance_point_segment3((sccd_v3){0.5, 0, 0}, (sccd_v3){0, 0, 0}, (sccd_v3){1, 0, 0}) == 0.0);
 }
 
-/* Segment pairs: random, parallel, collinear, zero-length, crossing. */
+/* ±10^u, u uniform in [−12, −3]: small angles and offsets. */
+static double near_zero(sccd_rng *g) { return (sccd_rng_int(g, 2) ? 1 : -1) * pow(10.0, sccd_rng_uniform(g, -12, -3)); }
+
+/* Segment pairs: random, parallel, collinear, zero-length, crossing or a
+ * shared end, nearly parallel (5), nearly parallel and nearly touching (6).
+ * Cases 5–6 caught a cancellation in the lead's first version (distance off
+ * by up to 9e-7). */
 static void random_pair2(sccd_rng *g, int i, sccd_v2 *p1, sccd_v2 *q1, sccd_v2 *p2, sccd_v2 *q2)
 {
     *p1 = sccd_rng_v2(g, 5), *q1 = sccd_rng_v2(g, 5), *p2 = sccd_rng_v2(g, 5), *q2 = sccd_rng_v2(g, 5);
@@ -75,6 +81,10 @@ static void random_pair2(sccd_rng *g, int i, sccd_v2 *p1, sccd_v2 *q1, sccd_v2 *
     case 4: *p2 = *q1; break;                                                        /* shared end */
     default: break;
     }
+    if (i % 10 == 6) /* start near the line of p1–q1 */
+        *p2 = sccd_v2_mad(sccd_v2_lerp(*p1, *q1, sccd_rng_uniform(g, -0.5, 1.5)), near_zero(g), sccd_rng_unit2(g));
+    if (i % 10 == 5 || i % 10 == 6) /* nearly parallel */
+        *q2 = sccd_v2_add(*p2, sccd_rot2_apply(sccd_rot2_make(near_zero(g)), sccd_v2_scale(d1, sccd_rng_uniform(g, -1.5, 1.5))));
 }
 
 static void random_pair3(sccd_rng *g, int i, sccd_v3 *p1, sccd_v3 *q1, sccd_v3 *p2, sccd_v3 *q2)
@@ -92,6 +102,11 @@ static void random_pair3(sccd_rng *g, int i, sccd_v3 *p1, sccd_v3 *q1, sccd_v3 *
         break;
     default: break;
     }
+    if (i % 10 == 6)
+        *p2 = sccd_v3_mad(sccd_v3_lerp(*p1, *q1, sccd_rng_uniform(g, -0.5, 1.5)), near_zero(g), sccd_rng_unit3(g));
+    if (i % 10 == 5 || i % 10 == 6)
+        *q2 = sccd_v3_add(*p2, sccd_quat_apply(sccd_quat_axis_angle(sccd_rng_unit3(g), near_zero(g)),
+                                               sccd_v3_scale(d1, sccd_rng_uniform(g, -1.5, 1.5))));
 }
 
 static void test_segment_segment2(void **state)
@@ -212,7 +227,9 @@ static void test_intersect_segments_random(void **state)
             assert_true(r.state == SCCD_INTERSECT_ONE && sccd_v2_dist(r.p[0], q1) <= 1e-12 * 10);
             assert_true(sccd_intersect_segment_segment2(q2, p2, q1, p1).state == SCCD_INTERSECT_ONE);
         }
-        amb += check_segment_intersection(p1, q1, p2, q2) && i % 10 != 4;
+        /* Cases 4 and 6 sit in the band on purpose; their points are still
+         * checked on both segments. */
+        amb += check_segment_intersection(p1, q1, p2, q2) && i % 10 != 4 && i % 10 != 6;
         hits += sccd_intersect_segment_segment2(p1, q1, p2, q2).state != SCCD_INTERSECT_NONE;
     }
     print_message("segment pairs: %d meet, %d ambiguous of %d\n", hits, amb, N);
@@ -282,6 +299,12 @@ static void test_intersect_segments_degenerate(void **state)
     r = sccd_intersect_segment_segment2(o, x, p2, q2);
     assert_true(r.state != SCCD_INTERSECT_NONE);
     check_points_on_segments(r, o, x, p2, q2, 1e-8);
+    /* A short segment along a long one, tilted so that it lies within the
+     * slack of the long one's line but not the other way round: overlap. */
+    r = sccd_intersect_segment_segment2((sccd_v2){-100, 0}, (sccd_v2){100, 0}, o, (sccd_v2){1, 1e-7});
+    assert_true(r.state == SCCD_INTERSECT_OVERLAP && fabs(r.s[0] - 0.5) < 1e-12 && fabs(r.s[1] - 0.505) < 1e-12);
+    sccd_intersection2 w = sccd_intersect_segment_segment2(o, (sccd_v2){1, 1e-7}, (sccd_v2){100, 0}, (sccd_v2){-100, 0});
+    assert_true(w.state == SCCD_INTERSECT_OVERLAP && w.s[0] == 0.0 && fabs(w.s[1] - 1.0) < 1e-12 && fabs(w.t[0] - 0.5) < 1e-12);
     /* Large coordinates: a crossing far from the origin. */
     sccd_v2 big = {1e6, -3e6};
     r = sccd_intersect_segment_segment2(sccd_v2_sub(big, x), sccd_v2_add(big, x), sccd_v2_sub(big, y), sccd_v2_add(big, y));
@@ -515,6 +538,13 @@ static void test_point_in_rectangle(void **state)
         bool want = area_excess(c, p) <= 1e-9 * scene * scene;
         assert_true(got == want);
         inside += want;
+        /* The boundary: a corner and an edge point are inside, the corner
+         * pushed out by the band along its diagonal is not. */
+        int k = sccd_rng_int(&g, 4);
+        sccd_v2 diag = sccd_v2_normalize(sccd_v2_sub(c[k], b.c)), edge = sccd_v2_lerp(c[k], c[(k + 1) % 4], sccd_rng_uniform(&g, 0, 1));
+        scene = 2 * mag2(b.c) + 2 * (b.h.x + b.h.y) + 8;
+        assert_true(sccd_point_in_box2(b, c[k]) && sccd_point_in_box2(b, edge) && sccd_point_in_quad2(c, edge));
+        assert_false(sccd_point_in_box2(b, sccd_v2_mad(c[k], BAND * scene, diag)) || sccd_point_in_quad2(c, sccd_v2_mad(c[k], BAND * scene, diag)));
     }
     print_message("point in rectangle: %d inside, %d ambiguous of %d\n", inside, amb, N);
     assert_true(inside > N / 10 && inside < N - N / 10 && amb < N / 100);

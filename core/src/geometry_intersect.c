@@ -1,7 +1,8 @@
 /* Intersection points of segments and circles, and points in rectangles
  * (seed 000 §2.9.1–2.9.3, seed 002 §2.3–2.4). Every decision compares a
  * distance with the touching slack of tolerance.h, so a touch survives
- * rounding and the answer does not depend on the argument order. */
+ * rounding, and swapping the arguments changes a decision only for a gap
+ * within rounding of the slack. */
 #include "sectorccd/geometry.h"
 #include "tolerance.h"
 
@@ -60,23 +61,26 @@ static sccd_intersection2 collinear_overlap(sccd_v2 p1, sccd_v2 d1, sccd_v2 p2, 
     return r;
 }
 
-/* The ends of a segment lie strictly on opposite sides of a line, by their
- * signed distances o0, o1 (times a common length). */
-static bool straddles(sccd_real o0, sccd_real o1) { return (o0 < 0.0 && o1 > 0.0) || (o0 > 0.0 && o1 < 0.0); }
-
-/* Where a segment meets a line: the crossing ratio when it straddles the
- * line, else the end nearer to it. */
-static sccd_real crossing_param(sccd_real o0, sccd_real o1)
+/* The same result seen from the other segment: s and t trade places, and
+ * the points are reordered by the new s. */
+static sccd_intersection2 swap_roles(sccd_intersection2 r)
 {
-    if (straddles(o0, o1))
-        return o0 / (o0 - o1);
-    return fabs(o0) <= fabs(o1) ? 0.0 : 1.0;
+    sccd_intersection2 w = r;
+    for (int k = 0; k < r.count; ++k) {
+        int j = r.count == 2 && r.t[0] > r.t[1] ? 1 - k : k;
+        w.p[k] = r.p[j];
+        w.s[k] = r.t[j];
+        w.t[k] = r.s[j];
+    }
+    return w;
 }
 
-/* Both ends of a segment lie beyond the slack on the same side of a line. */
-static bool one_side(sccd_real o0, sccd_real o1, sccd_real tol)
+/* Both ends of segment p–p+d lie within the slack of the line a + u·v. */
+static bool along_line(sccd_v2 p, sccd_v2 d, sccd_v2 a, sccd_v2 v, sccd_real slack)
 {
-    return (o0 > tol && o1 > tol) || (o0 < -tol && o1 < -tol);
+    sccd_real tol = slack * sccd_v2_len(v);
+    return fabs(sccd_v2_cross(v, sccd_v2_sub(p, a))) <= tol &&
+           fabs(sccd_v2_cross(v, sccd_v2_sub(sccd_v2_add(p, d), a))) <= tol;
 }
 
 sccd_intersection2 sccd_intersect_segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2)
@@ -87,31 +91,26 @@ sccd_intersection2 sccd_intersect_segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_
     }
     sccd_real slack = sccd_touch_slack(sccd_mag2(p1) + sccd_mag2(q1) + sccd_mag2(p2) + sccd_mag2(q2));
     sccd_v2 d1 = sccd_v2_sub(q1, p1), d2 = sccd_v2_sub(q2, p2);
-    sccd_real l1 = sccd_v2_len(d1), l2 = sccd_v2_len(d2);
-    if (l1 <= slack)
+    if (sccd_v2_len(d1) <= slack)
         return point_vs_segment(p1, p2, q2, slack, true);
-    if (l2 <= slack)
+    if (sccd_v2_len(d2) <= slack)
         return point_vs_segment(p2, p1, q1, slack, false);
-    /* Thesis eq 2.32–2.34: P = p1 + s·d1 = p2 + t·d2. Cramer's rule gives
-     * t = (r × d1)/(d1 × d2) with r = p2 − p1, which is o0/(o0 − o1) for the
-     * signed distances o0, o1 (times l1) of p2 and q2 from the line of
-     * p1–q1; that form is exact in sign and keeps the point accurate for
-     * nearly parallel segments, where the two cross products nearly cancel. */
-    sccd_real o0 = sccd_v2_cross(d1, sccd_v2_sub(p2, p1)), o1 = sccd_v2_cross(d1, sccd_v2_sub(q2, p1));
-    sccd_real o2 = sccd_v2_cross(d2, sccd_v2_sub(p1, p2)), o3 = sccd_v2_cross(d2, sccd_v2_sub(q1, p2));
-    /* Eq 2.35 (0 ≤ s, t ≤ 1) as sides: each segment must reach the other's line. */
-    if (one_side(o0, o1, slack * l1) || one_side(o2, o3, slack * l2))
-        return no_intersection();
-    bool on1 = fabs(o0) <= slack * l1 && fabs(o1) <= slack * l1;
-    bool on2 = fabs(o2) <= slack * l2 && fabs(o3) <= slack * l2;
-    if (on1 && on2)
+    /* Thesis eq 2.34 is Cramer's rule for P = p1 + s·d1 = p2 + t·d2 (eq
+     * 2.32); it has no answer for parallel segments, and for nearly parallel
+     * ones a crossing of the lines says little about the segments. So: a
+     * segment lying along the other's line is an overlap on that line;
+     * otherwise the closest points (whose unclamped solution is eq 2.34,
+     * computed without cancellation) are the crossing when they are within
+     * the slack, which is eq 2.35 with a tolerance. */
+    if (along_line(p2, d2, p1, d1, slack))
         return collinear_overlap(p1, d1, p2, d2, slack);
+    if (along_line(p1, d1, p2, d2, slack))
+        return swap_roles(collinear_overlap(p2, d2, p1, d1, slack));
     sccd_intersection2 r = no_intersection();
-    sccd_real s = crossing_param(o2, o3), t = crossing_param(o0, o1);
-    /* A segment that only reaches the other's line with an end gives that
-     * end exactly; a point from a crossing ratio is off by rounding/sin θ. */
-    sccd_v2 x = straddles(o0, o1) ? sccd_v2_mad(p1, s, d1) : sccd_v2_mad(p2, t, d2);
-    add_point(&r, x, s, t);
+    sccd_real s, t;
+    sccd_v2 c1, c2;
+    if (sccd_closest_segment_segment2(p1, q1, p2, q2, &s, &t, &c1, &c2) <= slack * slack)
+        add_point(&r, c1, s, t);
     return r;
 }
 

@@ -52,9 +52,9 @@ typedef struct sccd_intersection2 {
     sccd_real s[2], t[2];
 } sccd_intersection2;
 
-/// Segments p1–q1 and p2–q2 (seed 000 §2.9.1, eq 2.32–2.35): ONE crossing point, OVERLAP (collinear; p[0]–p[1] the shared piece, ordered by s) or NONE. A zero-length segment is a point.
+/// Segments p1–q1 and p2–q2 (seed 000 §2.9.1, eq 2.32–2.35; seed 002 §2.3.1): ONE crossing point, OVERLAP (collinear; p[0]–p[1] the shared piece, ordered by s) or NONE. A zero-length segment is a point.
 sccd_intersection2 sccd_intersect_segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2);
-/// Segment a–b against the circle (the curve, not the disc) (seed 000 §2.9.2, eq 2.36–2.39): NONE, ONE (a tangent or one crossing) or TWO points, ordered by s; a segment inside the disc has none. Radius 0 is a point.
+/// Segment a–b against the circle (the curve, not the disc) (seed 000 §2.9.2, eq 2.36–2.39; seed 002 §2.3.2): NONE, ONE (a tangent or one crossing) or TWO points, ordered by s; a segment inside the disc has none. Radius 0 is a point.
 sccd_intersection2 sccd_intersect_segment_circle2(sccd_v2 a, sccd_v2 b, sccd_circle c);
 /// Circles a and b (seed 002 §2.4.1): NONE, ONE (tangent, inside or outside), TWO (p[0] left of the line from a.c to b.c, p[1] right) or OVERLAP (the same circle, no points).
 sccd_intersection2 sccd_intersect_circle_circle2(sccd_circle a, sccd_circle b);
