@@ -1,0 +1,85 @@
+/* sectorccd for Chipmunk2D 7 — rotation-aware continuous collision for cpSpace
+ * (shared/DESIGN.md "Adapters"). */
+#ifndef SECTORCCD_CHIPMUNK_H
+#define SECTORCCD_CHIPMUNK_H
+
+#include <stdint.h>
+#include <chipmunk/chipmunk.h>
+#include "sectorccd/sectorccd.h"
+
+/* ===================================================================== CCD ==
+ * The user keeps calling cpSpaceStep. Chipmunk integrates every body's pose
+ * (position_func), then finds contacts between overlapping shapes, then solves
+ * velocities. A CCD body gets a position_func of ours: after all poses of the
+ * step are known it bounds what the body sweeps (sectors about its pivot),
+ * finds the first time of impact with anything in that sweep and, on a hit,
+ * places the body at the impact pose with a small overlap, so Chipmunk's own
+ * contact forms in the same step: begin/pre-solve/post-solve handlers fire,
+ * elasticity and friction apply.
+ *
+ * Kinematic CCD bodies (animated swords, bats) are placed at the impact pose
+ * too, so what they hit gets the contact and their surface velocity; the pose
+ * they missed is remembered and caught up in the next step (the animation
+ * keeps its timing, lagging at most one step).
+ *
+ * State lives in the sccd_cp_world (never in user-data fields). Call
+ * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body. */
+
+/// Which shapes a CCD body is tested against.
+typedef enum sccd_cp_candidates {
+    SCCD_CP_CANDIDATES_SWEEP,     ///< everything the rotational sweep may touch (the library's method; never misses)
+    SCCD_CP_CANDIDATES_START_END, ///< only what the box around the start and end poses touches (what speculative CCD sees; a baseline)
+} sccd_cp_candidates;
+
+/// Tuning of a world; lengths in the space's units.
+typedef struct sccd_cp_options {
+    int bands;                     ///< radial bands per sweep, 1..SCCD_MAX_BANDS (default 4)
+    cpFloat overlap;               ///< overlap depth at the impact pose, > 0 (default 0.2·collision slop)
+    cpFloat toi_tolerance;         ///< TOI distance tolerance, > 0 (default overlap/4)
+    int toi_max_iterations;        ///< cap on TOI re-runs per pair and clash rounds, ≥ 1 (default 8)
+    sccd_cp_candidates candidates; ///< candidate set (default SCCD_CP_CANDIDATES_SWEEP)
+} sccd_cp_options;
+
+/// Counters since attach or the last reset.
+typedef struct sccd_cp_counters {
+    uint64_t steps;       ///< steps in which the CCD ran
+    uint64_t sweeps;      ///< shape sweeps built
+    uint64_t candidates;  ///< candidate shape pairs after filters
+    uint64_t tois;        ///< time-of-impact computations
+    uint64_t clamps;      ///< bodies placed at an impact pose
+    uint64_t overlapped;  ///< pairs already deeper than the skin at the start (left to Chipmunk)
+    uint64_t failed;      ///< TOIs that hit the iteration cap (clamped at their safe time)
+    uint64_t errors;      ///< bad calls and bad states reported
+    double seconds;       ///< wall time spent in the CCD
+} sccd_cp_counters;
+
+/// The CCD state of one space.
+typedef struct sccd_cp_world sccd_cp_world;
+
+/// The default options.
+sccd_cp_options sccd_cp_options_default(void);
+/// Attach CCD to a space (once per space, space unlocked). NULL space, a locked space or a second attach: NULL.
+sccd_cp_world *sccd_cp_attach(cpSpace *space);
+/// Enable CCD on a dynamic or kinematic body that is in the world's space (space unlocked). Bad use: reported, nothing changes.
+void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body);
+/// Disable CCD on a body and restore its position function. Unknown body: reported, nothing changes.
+void sccd_cp_body_disable(sccd_cp_world *w, cpBody *body);
+/// Set the rotation centre of a CCD body (body coordinates, e.g. the hand or hinge; default the centre of gravity).
+void sccd_cp_body_set_pivot(sccd_cp_world *w, cpBody *body, cpVect local_pivot);
+/// True when body has CCD enabled in w.
+bool sccd_cp_body_is_enabled(const sccd_cp_world *w, const cpBody *body);
+/// Replace the options (invalid fields: reported, that field keeps its value).
+void sccd_cp_set_options(sccd_cp_world *w, sccd_cp_options options);
+/// The current options (NULL world: the defaults).
+sccd_cp_options sccd_cp_get_options(const sccd_cp_world *w);
+/// The counters (NULL world: zeros).
+sccd_cp_counters sccd_cp_get_counters(const sccd_cp_world *w);
+/// The message of the last bad call or bad state reported by w ("" when none).
+const char *sccd_cp_last_error(const sccd_cp_world *w);
+/// Zero the counters.
+void sccd_cp_reset_counters(sccd_cp_world *w);
+/// Detach from the space and free the world; every CCD body still in the space gets its position function back. Not while the space is stepping (reported, nothing happens). NULL: nothing.
+void sccd_cp_detach(sccd_cp_world *w);
+/* ================================================================= end CCD == */
+
+#endif
