@@ -67,8 +67,8 @@ bool demo_touching(cpBody *a, cpBody *b);
 /// The unwrapped difference b − a of two angles, in (−π, π].
 double demo_wrap(double d);
 
-/// A strobe over the view box (world units).
-demo_strobe *demo_strobe_new(cpBB view, const char *title);
+/// A strobe over the view box (world units) drawing at most max_frames steps.
+demo_strobe *demo_strobe_new(cpBB view, int max_frames, const char *title);
 /// Free a strobe (NULL: nothing).
 void demo_strobe_free(demo_strobe *s);
 /// Write two strobes side by side as a PNG with a caption; false on failure.
@@ -84,6 +84,7 @@ typedef struct demo_scene {
     double speed;       ///< default swing speed, rad/s
     int trials;         ///< default number of trials
     cpBB view;          ///< picture box
+    int frames;         ///< steps drawn in the strobe
     demo_scene_fn *run;
 } demo_scene;
 

@@ -10,7 +10,6 @@
 #include "demo.h"
 
 #define DEMO_HZ 60.0
-#define STROBE_FRAMES_MAX 90
 
 /* ---- stepping ---- */
 
@@ -109,6 +108,8 @@ static void strobe_capture(demo_strobe *s, cpSpace *space, int frame);
 void demo_step(demo_ctx *c)
 {
     int n = c->cfg.mode == DEMO_SUBSTEP ? c->cfg.substeps : 1;
+    if (c->strobe != NULL && c->frame == 0) /* the start pose too */
+        strobe_capture(c->strobe, c->space, c->frame++);
     double t0 = now_seconds();
     for (int i = 0; i < n; ++i)
         cpSpaceStep(c->space, c->dt / n);
@@ -166,6 +167,7 @@ typedef struct strobe_item {
 
 struct demo_strobe {
     cpBB view;
+    int max_frames;
     char title[96];
     strobe_item *items;
     int n, cap, frames;
@@ -173,10 +175,11 @@ struct demo_strobe {
     int nmarks;
 };
 
-demo_strobe *demo_strobe_new(cpBB view, const char *title)
+demo_strobe *demo_strobe_new(cpBB view, int max_frames, const char *title)
 {
     demo_strobe *s = calloc(1, sizeof *s);
     s->view = view;
+    s->max_frames = max_frames;
     snprintf(s->title, sizeof s->title, "%s", title);
     return s;
 }
@@ -249,7 +252,7 @@ static void capture_shape(cpShape *shape, void *data)
 
 static void strobe_capture(demo_strobe *s, cpSpace *space, int frame)
 {
-    if (frame >= STROBE_FRAMES_MAX)
+    if (frame >= s->max_frames)
         return;
     capture_ctx k = {s, -1};
     if (frame == 0)
@@ -298,7 +301,7 @@ static void draw_panel(cairo_t *cr, const demo_strobe *s, double x0, double y0, 
     for (int i = 0; i < s->n; ++i) {
         const strobe_item *it = &s->items[i];
         double age = it->frame < 0 ? 1.0 : (double)(it->frame + 1) / sccd_max(1, s->frames);
-        draw_item(cr, it, it->frame < 0 ? 1.0 : 0.08 + 0.6 * age * age, px);
+        draw_item(cr, it, it->frame < 0 ? 1.0 : 0.15 + 0.6 * age * age, px);
     }
     cairo_set_line_width(cr, 3.0 * px);
     for (int i = 0; i < s->nmarks; ++i) {

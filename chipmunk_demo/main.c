@@ -78,9 +78,9 @@ static row compare(const demo_scene *sc, const run_opts *o)
     char name[32], title[96], caption[256], path[512];
     double speed = o->speed > 0 ? o->speed : sc->speed;
     demo_cfg off = {DEMO_OFF, 1, 0, 0};
-    demo_strobe *left = demo_strobe_new(sc->view, "no CCD");
+    demo_strobe *left = demo_strobe_new(sc->view, sc->frames, "no CCD");
     snprintf(title, sizeof title, "%s", mode_name(o->mode, name, sizeof name));
-    demo_strobe *right = demo_strobe_new(sc->view, title);
+    demo_strobe *right = demo_strobe_new(sc->view, sc->frames, title);
     row out = {sc->name, speed, run_scene(sc, o, off, left), run_scene(sc, o, o->mode, right)};
     snprintf(caption, sizeof caption, "%s, %.0f rad/s at 60 Hz — pass-throughs (red): off %d/%d, %s %d/%d",
              sc->what, speed, out.off.passes, out.off.trials, name, out.on.passes, out.on.trials);

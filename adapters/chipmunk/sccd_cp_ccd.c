@@ -56,7 +56,8 @@ typedef struct cp_body_rec {
     sccd_motion2 motion;
     sccd_real t;       /* clamp time, 1 = free */
     sccd_v2 push;      /* translation added at the impact pose */
-    sccd_motion2 carry; /* the motion of what it hit: it rides along for the rest of the step */
+    cpBody *target;     /* the non-CCD body it hit first (NULL: none, static, or a CCD partner) */
+    sccd_motion2 tmotion; /* that body's motion this step */
     int first, count;  /* its shapes in world->shapes */
     sccd_aabb2 box;    /* union of its shapes' boxes */
     /* kinematic catch-up: the animation pose it missed and the pose it was held at */
@@ -64,6 +65,8 @@ typedef struct cp_body_rec {
     cpVect lag_pos, held_pos;
     cpFloat lag_angle, held_angle;
 } cp_body_rec;
+
+typedef struct cp_hold { cpBody *body; sccd_real t; } cp_hold;
 
 struct sccd_cp_world {
     cpSpace *space;
@@ -77,6 +80,8 @@ struct sccd_cp_world {
     int npending, cappending;
     cp_shape_entry *shapes;
     int nshapes, capshapes;
+    cp_hold *holds; /* targets held at an impact this step */
+    int nholds, capholds;
     cpShape **cands;
     int ncands, capcands;
     const char *error;
@@ -367,9 +372,8 @@ static bool pair_collides(cpSpace *space, cpShape *a, cpShape *b)
 
 /* ---- the time of impact of one shape pair ---- */
 
-/* An impact: time t, normal (A to B), the translation that makes the
- * overlap, and the target's motion (a still motion for CCD partners). */
-typedef struct pair_hit { bool hit; sccd_real t; sccd_v2 normal, push; sccd_motion2 target; } pair_hit;
+/* An impact: time t, normal (A to B), the translation that makes the overlap. */
+typedef struct pair_hit { bool hit; sccd_real t; sccd_v2 normal, push; } pair_hit;
 
 /* Rate bound of the distance between the two (|dp| + |dθ|·extent, per unit t). */
 static sccd_real approach_bound(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb)
@@ -414,7 +418,7 @@ static sccd_real separating_span(const sccd_shape2 *a, sccd_motion2 ma, const sc
 static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b,
                          sccd_motion2 mb)
 {
-    pair_hit out = {false, 1.0, {0.0, 0.0}, {0.0, 0.0}, mb};
+    pair_hit out = {false, 1.0, {0.0, 0.0}, {0.0, 0.0}};
     sccd_real overlap = w->opt.overlap, tol = w->opt.toi_tolerance, skin = SKIN_OVERLAPS * overlap;
     sccd_shape2 ca = *a, cb = *b;
     sccd_real shrunk = shrink(&ca, skin);
@@ -447,14 +451,14 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
                                         r.normal);
         if (r.state == SCCD_TOI_FAILED || closing > 0.0 || rate <= 0.0) {
             w->cnt.failed += r.state == SCCD_TOI_FAILED; /* stopped at a safe time without contact */
-            out = (pair_hit){true, t, r.normal, sccd_v2_scale(r.normal, extra), mb};
+            out = (pair_hit){true, t, r.normal, sccd_v2_scale(r.normal, extra)};
             return out;
         }
         t0 = t + separating_span(&ca, ma, &cb, mb, t, r.normal, tol, rate);
     }
     if (t0 < 1.0) { /* out of rounds: stop where it is still known safe */
         ++w->cnt.failed;
-        out = (pair_hit){true, t0, {0.0, 0.0}, {0.0, 0.0}, mb};
+        out = (pair_hit){true, t0, {0.0, 0.0}, {0.0, 0.0}};
     }
     return out;
 }
@@ -565,7 +569,7 @@ static void integrate(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
     r->stamp = w->space->stamp;
     r->t = 1.0;
     r->push = (sccd_v2){0.0, 0.0};
-    r->carry = motion_still(sccd_xf2_identity(), r->pivot);
+    r->target = NULL;
     r->motion = motion_joining(start, a0, body_xf(b), cpBodyGetAngle(b), r->pivot);
     if (!CP_CHECK(w, sccd_is_valid_motion2(r->motion), "sccd_cp: a CCD body's pose is not finite; no CCD for it")) {
         r->active = false;
@@ -627,7 +631,7 @@ static void clamp(cp_body_rec *r, pair_hit h)
     if (h.hit && h.t < r->t) {
         r->t = h.t;
         r->push = h.push;
-        r->carry = h.target;
+        r->target = NULL;
     }
 }
 
@@ -654,7 +658,12 @@ static void resolve_targets(sccd_cp_world *w, cp_body_rec *r, sccd_real margin, 
             if (!boxes_overlap(e->box, tbox) || !pair_collides(w->space, e->shape, target))
                 continue;
             ++w->cnt.candidates;
+            sccd_real t = r->t;
             clamp(r, pair_toi(w, &e->geom, r->motion, &tg, mt));
+            if (r->t < t && cpBodyGetType(target->body) != CP_BODY_TYPE_STATIC && !cpBodyIsSleeping(target->body)) {
+                r->target = target->body;
+                r->tmotion = mt;
+            }
         }
     }
 }
@@ -663,7 +672,7 @@ static void resolve_targets(sccd_cp_world *w, cp_body_rec *r, sccd_real margin, 
 static pair_hit bodies_toi(sccd_cp_world *w, const cp_body_rec *a, sccd_motion2 ma, const cp_body_rec *b,
                            sccd_motion2 mb)
 {
-    pair_hit best = {false, 1.0, {0.0, 0.0}, {0.0, 0.0}, mb};
+    pair_hit best = {false, 1.0, {0.0, 0.0}, {0.0, 0.0}};
     for (int i = a->first; i < a->first + a->count; ++i)
         for (int j = b->first; j < b->first + b->count; ++j) {
             if (!pair_collides(w->space, w->shapes[i].shape, w->shapes[j].shape))
@@ -689,12 +698,11 @@ static bool clash_round(sccd_cp_world *w)
                 continue;
             sccd_real t = sccd_min(a->t, b->t);
             pair_hit h = bodies_toi(w, a, motion_part(a->motion, 0.0, t), b, motion_part(b->motion, 0.0, t));
-            h.target = motion_still(sccd_xf2_identity(), h.target.center); /* both stop at t: no ride along */
             if (h.hit) {
                 h.t *= t;
                 changed |= h.t < a->t || h.t < b->t;
                 clamp(a, h);
-                clamp(b, (pair_hit){true, h.t, sccd_v2_neg(h.normal), sccd_v2_neg(h.push), h.target});
+                clamp(b, (pair_hit){true, h.t, sccd_v2_neg(h.normal), sccd_v2_neg(h.push)});
                 continue;
             }
             if (a->t == b->t)
@@ -702,7 +710,6 @@ static bool clash_round(sccd_cp_world *w)
             cp_body_rec *late = a->t > b->t ? a : b, *held = late == a ? b : a;
             sccd_motion2 still = motion_still(sccd_motion2_at(held->motion, held->t), held->motion.center);
             h = bodies_toi(w, late, motion_part(late->motion, held->t, late->t), held, still);
-            h.target = still;
             if (h.hit) {
                 h.t = held->t + h.t * (late->t - held->t);
                 changed |= h.t < late->t;
@@ -729,23 +736,55 @@ static void resolve_clashes(sccd_cp_world *w)
             w->recs[i].t = t;
 }
 
-/* Place a stopped body at its impact pose. When what it hit moves on after
- * the impact (a non-CCD target's step is not changed), the body rides along
- * with it for the rest of the step, so the pair is in that same touching
- * configuration at the end, where Chipmunk looks: pose = B(1)·B(t)⁻¹·A(t).
+/* Hold a dynamic non-CCD target at its pose at time t (the earliest of the
+ * impacts it takes this step). One that has not been integrated yet gets
+ * the pose from which its own integration lands there. */
+static void hold_target(sccd_cp_world *w, cpBody *b, sccd_motion2 m, sccd_real t, cpFloat dt)
+{
+    for (int i = 0; i < w->nholds; ++i)
+        if (w->holds[i].body == b) {
+            if (w->holds[i].t <= t)
+                return;
+            w->holds[i].t = t;
+            break;
+        }
+    if (!reserve((void **)&w->holds, &w->capholds, w->nholds + 1, sizeof *w->holds))
+        return;
+    w->holds[w->nholds++] = (cp_hold){b, t};
+    bool pending = is_pending(w, b);
+    sccd_xf2 at = sccd_motion2_at(m, t);
+    cpFloat angle = (pending ? b->a : b->a - m.dtheta) + t * m.dtheta;
+    if (pending) {
+        angle -= (b->w + b->w_bias) * dt;
+        sccd_v2 p = sccd_v2_sub(sccd_xf2_apply(at, v2_of(b->cog)), v2_of(cpvmult(cpvadd(b->v, b->v_bias), dt)));
+        at.p = origin_for(b, p, angle);
+    }
+    set_pose(b, cpv_of(at.p), angle);
+}
+
+/* Place a stopped body at its impact pose, so Chipmunk finds the pair
+ * touching at the end of the step. What it hit must be in the impact
+ * configuration too: a dynamic target is held at its own pose at the impact
+ * time (as a TOI sub-step would: both stop at the impact, the solver decides
+ * what follows); a kinematic target cannot be held, so the body rides along
+ * with it for the rest of the step: pose = B(1)·B(t)⁻¹·A(t).
  * A kinematic body remembers the animation pose it reached, to catch up next
  * step, unless this step was already a catch-up: then the old deficit is
  * given up (the animation is shifted), so a body pinned step after step never
  * builds a growing deficit that it would later cover in one huge jump. */
-static void apply(sccd_cp_world *w, cp_body_rec *r)
+static void apply(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
 {
     if (!r->active || r->t >= 1.0)
         return;
     cpBody *b = r->body;
-    sccd_xf2 hit = sccd_motion2_at(r->motion, r->t);
-    hit.p = sccd_v2_add(hit.p, r->push);
-    sccd_xf2 pose = sccd_xf2_mul(sccd_motion2_at(r->carry, 1.0), sccd_xf2_inv_mul(sccd_motion2_at(r->carry, r->t), hit));
-    cpFloat angle = cpBodyGetAngle(b) - (1.0 - r->t) * r->motion.dtheta + (1.0 - r->t) * r->carry.dtheta;
+    sccd_xf2 pose = sccd_motion2_at(r->motion, r->t);
+    pose.p = sccd_v2_add(pose.p, r->push);
+    cpFloat angle = cpBodyGetAngle(b) - (1.0 - r->t) * r->motion.dtheta;
+    bool rides = r->target != NULL && cpBodyGetType(r->target) == CP_BODY_TYPE_KINEMATIC;
+    if (rides) {
+        pose = sccd_xf2_mul(sccd_motion2_at(r->tmotion, 1.0), sccd_xf2_inv_mul(sccd_motion2_at(r->tmotion, r->t), pose));
+        angle += (1.0 - r->t) * r->tmotion.dtheta;
+    }
     if (cpBodyGetType(b) == CP_BODY_TYPE_KINEMATIC && !r->caught_up) {
         r->lag = true;
         r->lag_pos = cpBodyGetPosition(b);
@@ -754,6 +793,8 @@ static void apply(sccd_cp_world *w, cp_body_rec *r)
     set_pose(b, cpv_of(pose.p), angle);
     r->held_pos = cpBodyGetPosition(b);
     r->held_angle = cpBodyGetAngle(b);
+    if (r->target != NULL && !rides)
+        hold_target(w, r->target, r->tmotion, r->t, dt);
     ++w->cnt.clamps;
 }
 
@@ -786,6 +827,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     double t_start = now_seconds();
     w->stamp = w->space->stamp;
     w->nshapes = 0;
+    w->nholds = 0;
     bool ok = collect(w, first);
     for (int i = 0; i < w->nrec; ++i)
         if (w->recs[i].active)
@@ -801,7 +843,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     if (ok)
         resolve_clashes(w);
     for (int i = 0; ok && i < w->nrec; ++i)
-        apply(w, &w->recs[i]);
+        apply(w, &w->recs[i], dt);
     cpSpaceAddPostStepCallback(w->space, keep_ccd_last, w, NULL);
     ++w->cnt.steps;
     w->cnt.seconds += now_seconds() - t_start;
@@ -958,5 +1000,6 @@ void sccd_cp_detach(sccd_cp_world *w)
     free(w->pending);
     free(w->shapes);
     free(w->cands);
+    free(w->holds);
     free(w);
 }
