@@ -30,6 +30,7 @@
  * measure against. */
 #include "sectorccd/sector2.h"
 #include "sectorccd/geometry.h"
+#include "convex2.h"
 
 /* The clip output of a convex n-gon by one half-plane has at most n + 1
  * vertices (a line crosses a convex boundary twice); any polygon at most 2n.
@@ -174,36 +175,6 @@ sccd_aabb2 sccd_sector2_aabb(const sccd_sector2 *s)
 }
 
 /* ---- convex sets: containment, distances, clipping, hull ---- */
-
-/* p in the closed counter-clockwise convex polygon v. A polygon of zero area
- * (a point or a segment, possibly with repeated vertices) contains nothing
- * here: every cross product is zero or they have both signs, and callers
- * fall back to edge distances, which are exact for such sets. */
-static bool convex_contains(const sccd_v2 *v, int n, sccd_v2 p)
-{
-    bool positive = false;
-    for (int i = 0; i < n; ++i) {
-        sccd_v2 a = v[i], b = v[(i + 1) % n];
-        sccd_real c = sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(p, a));
-        if (c < 0.0)
-            return false;
-        positive = positive || c > 0.0;
-    }
-    return positive;
-}
-
-/* Edges of a convex polygon: a segment (n = 2) has one, a point none. */
-static int edge_count(int n) { return n > 2 ? n : n - 1; }
-
-static sccd_real convex_point_distance(const sccd_v2 *v, int n, sccd_v2 p)
-{
-    if (convex_contains(v, n, p))
-        return 0.0;
-    sccd_real d = sccd_v2_dist(v[0], p);
-    for (int i = 0; i < edge_count(n); ++i)
-        d = sccd_min(d, sccd_distance_point_segment2(p, v[i], v[(i + 1) % n]));
-    return d;
-}
 
 static sccd_real convex_segment_distance(const sccd_v2 *v, int n, sccd_v2 a, sccd_v2 b)
 {
@@ -487,11 +458,13 @@ bool sccd_sector2_vs_sector2(const sccd_sector2 *s, const sccd_sector2 *t)
 
 /* ---- the thesis' own tests, kept to compare against ---- */
 
-/* Thesis §2.2, eqs 2.5–2.7 (with eq 2.6 multiplied out so |P| = 0 divides by nothing). */
+/* Thesis §2.2, eqs 2.5–2.7 (eq 2.6 multiplied out so |P| = 0 divides by
+ * nothing), with the library's 1e-9 tolerance: §2.3 feeds it crossing points
+ * that lie on the sector's boundary, where the exact test is a coin toss. */
 static bool thesis_point_inside(const local_sector *ls, sccd_v2 p)
 {
-    sccd_real d2 = sccd_v2_len2(p);
-    return ls->r * ls->r <= d2 && d2 <= ls->R * ls->R && p.x >= ls->c * sqrt(d2);
+    sccd_real d = sccd_v2_len(p), tol = SCCD_EPS * sccd_max(ls->R, d);
+    return ls->r - tol <= d && d <= ls->R + tol && p.x >= ls->c * d - tol;
 }
 
 bool sccd_sector2_vs_circle_thesis(const sccd_sector2 *s, sccd_circle c)
