@@ -11,5 +11,7 @@
 #include "sectorccd/support.h"
 #include "sectorccd/distance.h"
 #include "sectorccd/toi.h"
+#include "sectorccd/sector2.h"
+#include "sectorccd/sweep2.h"
 
 #endif
