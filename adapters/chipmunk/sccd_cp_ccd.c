@@ -33,16 +33,20 @@
 
 #include "sectorccd_chipmunk.h"
 #include "sectorccd/toi.h"
+#include "sectorccd/sweep2.h"
 
 /* The skin is this many overlaps deep: the resting overlap of one step (one
  * overlap) plus room for the solver's residual approach. */
 #define SKIN_OVERLAPS 3.0
+/* The query margin as a fraction of the smallest CCD box (split_targets). */
+#define SLOW_FRACTION 0.1
 /* Most clash rounds between CCD bodies before all involved stop together. */
 #define CLASH_ROUNDS_MAX 16
 
 typedef struct cp_shape_entry {
     cpShape *shape;
     sccd_shape2 geom; /* body coordinates */
+    sccd_sweep2 sweep; /* bound of what it covers this step */
     sccd_aabb2 box; /* what the candidate query uses */
 } cp_shape_entry;
 
@@ -84,6 +88,9 @@ struct sccd_cp_world {
     int nholds, capholds;
     cpShape **cands;
     int ncands, capcands;
+    sccd_real slow;   /* reach below which a body is found by the index query */
+    cpBody **fast;    /* non-CCD bodies that may move farther */
+    int nfast, capfast;
     const char *error;
 };
 
@@ -122,7 +129,7 @@ static void report(sccd_cp_world *w, const char *msg)
 static double now_seconds(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -331,6 +338,9 @@ static sccd_aabb2 aabb_of(cpBB bb, sccd_real margin)
     return (sccd_aabb2){{bb.l - margin, bb.b - margin}, {bb.r + margin, bb.t + margin}};
 }
 
+/* The intersection of two overlapping boxes. */
+static sccd_aabb2 boxes_meet(sccd_aabb2 a, sccd_aabb2 b) { return (sccd_aabb2){sccd_v2_max(a.lo, b.lo), sccd_v2_min(a.hi, b.hi)}; }
+
 static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
 {
     return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y;
@@ -519,18 +529,30 @@ static sccd_real body_reach(const cpBody *b, cpFloat dt)
     return (v + om * rho) * dt;
 }
 
-/* The largest reach of a non-CCD body: the candidate query box is grown by
- * it, as the shapes' boxes are at the start poses. */
-static sccd_real target_margin(const sccd_cp_world *w, cpFloat dt)
+/* Split the non-CCD bodies by how far they may move this step. The shapes'
+ * boxes are at the start poses, so a CCD body's candidate query is grown by
+ * the slow bodies' largest reach (`slow`, a fraction of the smallest CCD
+ * box); the few faster ones are listed and tested one by one. Every body is
+ * in one of the two, so no candidate is lost. */
+static bool split_targets(sccd_cp_world *w, cpFloat dt)
 {
+    sccd_real extent = INFINITY;
+    for (int i = 0; i < w->nrec; ++i)
+        if (w->recs[i].active && w->recs[i].count > 0)
+            extent = sccd_min(extent, sccd_max(w->recs[i].box.hi.x - w->recs[i].box.lo.x,
+                                               w->recs[i].box.hi.y - w->recs[i].box.lo.y));
+    w->slow = SLOW_FRACTION * (sccd_is_valid_real(extent) ? extent : 0.0);
+    w->nfast = 0;
     cpArray *arr = w->space->dynamicBodies;
-    sccd_real margin = 0.0;
     for (int i = 0; i < arr->num; ++i) {
-        sccd_real m = body_reach(arr->arr[i], dt);
-        if (m > margin && sccd_is_valid_real(m) && find_rec(w, arr->arr[i]) == NULL) /* the look-up only when it matters */
-            margin = m;
+        cpBody *b = arr->arr[i];
+        if (body_reach(b, dt) <= w->slow || find_rec(w, b) != NULL) /* the look-up only when it matters */
+            continue;
+        if (!reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
+            return false;
+        w->fast[w->nfast++] = b;
     }
-    return margin;
+    return true;
 }
 
 static void set_pose(cpBody *body, cpVect origin, cpFloat angle)
@@ -577,6 +599,37 @@ static void integrate(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
     }
 }
 
+/* Sweep bound of shape s (body coordinates) under m (sweep2.h). */
+static void sweep_shape(sccd_sweep2 *out, const sccd_shape2 *s, sccd_motion2 m, int bands)
+{
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: sccd_sweep2_circle(out, s->circle, m, bands); break;
+    case SCCD_SHAPE_CAPSULE: sccd_sweep2_capsule(out, s->capsule, m, bands); break;
+    case SCCD_SHAPE_POLY: sccd_sweep2_poly(out, &s->poly, m, bands); break;
+    default: sccd_sweep2_box(out, s->box.h, m, bands); break; /* never made from a Chipmunk shape */
+    }
+}
+
+/* Whether the sweep can meet target t (body coordinates) standing still at
+ * pose xf. Moving targets skip this test: the sectors against the capsule
+ * a moving target sweeps cost more than the TOI that settles them. */
+static bool sweep_meets(const sccd_sweep2 *w, const sccd_shape2 *t, sccd_xf2 xf)
+{
+    switch (t->type) {
+    case SCCD_SHAPE_CIRCLE: return sccd_sweep2_vs_circle(w, (sccd_circle){sccd_xf2_apply(xf, t->circle.c), t->circle.r});
+    case SCCD_SHAPE_CAPSULE:
+        return sccd_sweep2_vs_capsule(
+            w, (sccd_capsule2){sccd_xf2_apply(xf, t->capsule.a), sccd_xf2_apply(xf, t->capsule.b), t->capsule.r});
+    case SCCD_SHAPE_POLY: {
+        sccd_poly2 p = t->poly;
+        for (int i = 0; i < p.n; ++i)
+            p.v[i] = sccd_xf2_apply(xf, p.v[i]);
+        return sccd_sweep2_vs_poly(w, &p);
+    }
+    default: return true; /* never made from a Chipmunk shape: no filter */
+    }
+}
+
 /* A box holding everything shape s covers under motion m: the start and end
  * boxes (whose hull holds each point's chord) grown by how far a point's arc
  * strays from its chord, the sagitta ρ(1 − cos(φ/2)) for a turn |φ| ≤ π (ρ
@@ -607,9 +660,10 @@ static bool build_shapes(sccd_cp_world *w, cp_body_rec *r)
         cp_shape_entry *e = &w->shapes[w->nshapes++];
         e->shape = s;
         e->geom = shape_of(s);
+        sweep_shape(&e->sweep, &e->geom, r->motion, w->opt.bands);
         ++w->cnt.sweeps;
         if (w->opt.candidates == SCCD_CP_CANDIDATES_SWEEP)
-            e->box = motion_box(&e->geom, r->motion);
+            e->box = boxes_meet(e->sweep.aabb, motion_box(&e->geom, r->motion)); /* both hold the sweep */
         else
             e->box = sccd_aabb2_union(shape_box(&e->geom, r->motion.start), shape_box(&e->geom, sccd_motion2_at(r->motion, 1.0)));
         r->box = have ? sccd_aabb2_union(r->box, e->box) : e->box;
@@ -635,36 +689,53 @@ static void clamp(cp_body_rec *r, pair_hit h)
     }
 }
 
-/* Impacts of one CCD body with everything that is not a CCD body. */
-static void resolve_targets(sccd_cp_world *w, cp_body_rec *r, sccd_real margin, cpFloat dt)
+/* Impacts of CCD body r with one target shape whose body may move `reach`. */
+static void resolve_target(sccd_cp_world *w, cp_body_rec *r, cpShape *target, sccd_real reach, cpFloat dt)
+{
+    /* first the cheap test: its start box grown by its own reach */
+    if (!boxes_overlap(r->box, aabb_of(target->bb, reach)))
+        return;
+    cp_body_rec *other = find_rec(w, target->body);
+    if (other != NULL && other->active)
+        return; /* a clash: resolve_clashes */
+    sccd_shape2 tg = shape_of(target);
+    sccd_motion2 mt = target_motion(w, target->body, dt);
+    sccd_aabb2 tbox = motion_box(&tg, mt);
+    if (!boxes_overlap(r->box, tbox))
+        return;
+    bool still = mt.dtheta == 0.0 && mt.dp.x == 0.0 && mt.dp.y == 0.0;
+    for (int i = r->first; i < r->first + r->count; ++i) {
+        cp_shape_entry *e = &w->shapes[i];
+        if (!boxes_overlap(e->box, tbox) || !pair_collides(w->space, e->shape, target))
+            continue;
+        /* the sweep's bands; speculative candidates (start+end boxes) have no such test */
+        if (w->opt.candidates == SCCD_CP_CANDIDATES_SWEEP && still && !sweep_meets(&e->sweep, &tg, mt.start))
+            continue;
+        ++w->cnt.candidates;
+        sccd_real t = r->t;
+        clamp(r, pair_toi(w, &e->geom, r->motion, &tg, mt));
+        if (r->t < t && cpBodyGetType(target->body) != CP_BODY_TYPE_STATIC && !cpBodyIsSleeping(target->body)) {
+            r->target = target->body;
+            r->tmotion = mt;
+        }
+    }
+}
+
+/* Impacts of one CCD body with everything that is not a CCD body: the slow
+ * bodies and static shapes through the space's index, the fast ones from
+ * their list. */
+static void resolve_targets(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
 {
     w->ncands = 0;
-    cpSpaceBBQuery(w->space, bb_of(r->box, margin), CP_SHAPE_FILTER_ALL, collect_candidate, w);
+    cpSpaceBBQuery(w->space, bb_of(r->box, w->slow), CP_SHAPE_FILTER_ALL, collect_candidate, w);
     for (int c = 0; c < w->ncands; ++c) {
-        cpShape *target = w->cands[c];
-        /* first the cheap test: its start box grown by its own reach */
-        if (!boxes_overlap(r->box, aabb_of(target->bb, body_reach(target->body, dt))))
-            continue;
-        cp_body_rec *other = find_rec(w, target->body);
-        if (other != NULL && other->active)
-            continue; /* a clash: resolve_clashes */
-        sccd_shape2 tg = shape_of(target);
-        sccd_motion2 mt = target_motion(w, target->body, dt);
-        sccd_aabb2 tbox = motion_box(&tg, mt);
-        if (!boxes_overlap(r->box, tbox))
-            continue;
-        for (int i = r->first; i < r->first + r->count; ++i) {
-            cp_shape_entry *e = &w->shapes[i];
-            if (!boxes_overlap(e->box, tbox) || !pair_collides(w->space, e->shape, target))
-                continue;
-            ++w->cnt.candidates;
-            sccd_real t = r->t;
-            clamp(r, pair_toi(w, &e->geom, r->motion, &tg, mt));
-            if (r->t < t && cpBodyGetType(target->body) != CP_BODY_TYPE_STATIC && !cpBodyIsSleeping(target->body)) {
-                r->target = target->body;
-                r->tmotion = mt;
-            }
-        }
+        sccd_real reach = body_reach(w->cands[c]->body, dt);
+        if (reach <= w->slow) /* the fast ones come below */
+            resolve_target(w, r, w->cands[c], reach, dt);
+    }
+    for (int f = 0; f < w->nfast; ++f) {
+        sccd_real reach = body_reach(w->fast[f], dt);
+        CP_BODY_FOREACH_SHAPE(w->fast[f], s) resolve_target(w, r, s, reach, dt);
     }
 }
 
@@ -832,14 +903,14 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     for (int i = 0; i < w->nrec; ++i)
         if (w->recs[i].active)
             integrate(w, &w->recs[i], dt);
-    sccd_real margin = target_margin(w, dt);
     for (int i = 0; ok && i < w->nrec; ++i)
         if (w->recs[i].active)
             ok = build_shapes(w, &w->recs[i]);
+    ok = ok && split_targets(w, dt);
     CP_CHECK(w, ok, "sccd_cp: out of memory; CCD skipped this step");
     for (int i = 0; ok && i < w->nrec; ++i)
         if (w->recs[i].active)
-            resolve_targets(w, &w->recs[i], margin, dt);
+            resolve_targets(w, &w->recs[i], dt);
     if (ok)
         resolve_clashes(w);
     for (int i = 0; ok && i < w->nrec; ++i)
@@ -1001,5 +1072,6 @@ void sccd_cp_detach(sccd_cp_world *w)
     free(w->shapes);
     free(w->cands);
     free(w->holds);
+    free(w->fast);
     free(w);
 }

@@ -50,7 +50,7 @@ typedef struct sccd_cp_counters {
     uint64_t overlapped;  ///< pairs already deeper than the skin at the start (left to Chipmunk)
     uint64_t failed;      ///< TOIs that hit the iteration cap (clamped at their safe time)
     uint64_t errors;      ///< bad calls and bad states reported
-    double seconds;       ///< wall time spent in the CCD
+    double seconds;       ///< CPU time (this thread) spent in the CCD
 } sccd_cp_counters;
 
 /// The CCD state of one space.
