@@ -444,6 +444,7 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
     sccd_real t0 = 0.0;
     for (int round = 0; round < w->opt.toi_max_iterations && t0 < 1.0; ++round) {
         sccd_toi2 r = sccd_toi2_compute(&ca, motion_part(ma, t0, 1.0), &cb, motion_part(mb, t0, 1.0), target, tol);
+        sccd_real t = t0 + r.t * (1.0 - t0);
         ++w->cnt.tois;
         if (r.state == SCCD_TOI_SEPARATED)
             return out;
@@ -451,7 +452,6 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
             ++w->cnt.overlapped;
             return out;
         }
-        sccd_real t = t0 + r.t * (1.0 - t0);
         bool last = round + 1 == w->opt.toi_max_iterations;
         if (r.state == SCCD_TOI_FAILED && r.t > 0.0 && !last) {
             t0 = t; /* the TOI's own cap (SCCD_TOI_MAX_ITERATIONS): no contact before t, go on from there */
@@ -465,6 +465,12 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
             return out;
         }
         t0 = t + separating_span(&ca, ma, &cb, mb, t, r.normal, tol, rate);
+        /* A pair in touching contact that is not closing (sliding, resting,
+         * leaving) is Chipmunk's contact to handle: from here on it may go one
+         * overlap deeper (still inside the skin) before that counts as an
+         * impact, which lets the search advance in real steps. */
+        if (target - overlap >= 2.0 * tol && target == shrunk - overlap)
+            target -= overlap;
     }
     if (t0 < 1.0) { /* out of rounds: stop where it is still known safe */
         ++w->cnt.failed;
@@ -610,11 +616,20 @@ static void sweep_shape(sccd_sweep2 *out, const sccd_shape2 *s, sccd_motion2 m, 
     }
 }
 
-/* Whether the sweep can meet target t (body coordinates) standing still at
- * pose xf. Moving targets skip this test: the sectors against the capsule
- * a moving target sweeps cost more than the TOI that settles them. */
-static bool sweep_meets(const sccd_sweep2 *w, const sccd_shape2 *t, sccd_xf2 xf)
+/* Whether the sweep can meet target t (body coordinates) under motion m.
+ * A moving target by the relative-motion trick (shared/DESIGN.md "Sweeps"):
+ * at time t the target lies in the circle of its farthest extent ρ about its
+ * moving centre c0 + t·dpB, and the CCD shape in bands + t·dpA, so a contact
+ * needs (bands ⊕ [0, dpA − dpB]) to meet the circle (c0, ρ). A still target
+ * is tested as it stands, placed by m.start. */
+static bool sweep_meets(const sccd_sweep2 *w, const sccd_shape2 *t, sccd_motion2 m)
 {
+    if (m.dtheta != 0.0 || m.dp.x != 0.0 || m.dp.y != 0.0) {
+        sccd_sweep2 rel = *w;
+        rel.dp = sccd_v2_sub(w->dp, m.dp);
+        return sccd_sweep2_vs_circle(&rel, (sccd_circle){sccd_xf2_apply(m.start, m.center), sccd_shape2_farthest(t, m.center)});
+    }
+    sccd_xf2 xf = m.start;
     switch (t->type) {
     case SCCD_SHAPE_CIRCLE: return sccd_sweep2_vs_circle(w, (sccd_circle){sccd_xf2_apply(xf, t->circle.c), t->circle.r});
     case SCCD_SHAPE_CAPSULE:
@@ -703,13 +718,12 @@ static void resolve_target(sccd_cp_world *w, cp_body_rec *r, cpShape *target, sc
     sccd_aabb2 tbox = motion_box(&tg, mt);
     if (!boxes_overlap(r->box, tbox))
         return;
-    bool still = mt.dtheta == 0.0 && mt.dp.x == 0.0 && mt.dp.y == 0.0;
     for (int i = r->first; i < r->first + r->count; ++i) {
         cp_shape_entry *e = &w->shapes[i];
         if (!boxes_overlap(e->box, tbox) || !pair_collides(w->space, e->shape, target))
             continue;
         /* the sweep's bands; speculative candidates (start+end boxes) have no such test */
-        if (w->opt.candidates == SCCD_CP_CANDIDATES_SWEEP && still && !sweep_meets(&e->sweep, &tg, mt.start))
+        if (w->opt.candidates == SCCD_CP_CANDIDATES_SWEEP && !sweep_meets(&e->sweep, &tg, mt))
             continue;
         ++w->cnt.candidates;
         sccd_real t = r->t;
