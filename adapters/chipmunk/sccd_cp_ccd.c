@@ -459,18 +459,20 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
         }
         sccd_real closing = sccd_v2_dot(sccd_v2_sub(point_velocity(ma, t, r.point), point_velocity(mb, t, r.point)),
                                         r.normal);
-        if (r.state == SCCD_TOI_FAILED || closing > 0.0 || rate <= 0.0) {
+        bool deep = target <= 2.0 * tol;
+        if (r.state == SCCD_TOI_FAILED || closing > 0.0 || rate <= 0.0 || deep) {
             w->cnt.failed += r.state == SCCD_TOI_FAILED; /* stopped at a safe time without contact */
             out = (pair_hit){true, t, r.normal, sccd_v2_scale(r.normal, extra)};
             return out;
         }
+        /* Touching but not closing (sliding, resting, leaving): Chipmunk's
+         * contact handles that. The search goes on from where the pair may
+         * approach again, and lets it sink to the skin's depth (core distance
+         * 2·tol, real overlap about the skin) before that counts as an
+         * impact; passing through needs the cores to cross first. */
         t0 = t + separating_span(&ca, ma, &cb, mb, t, r.normal, tol, rate);
-        /* A pair in touching contact that is not closing (sliding, resting,
-         * leaving) is Chipmunk's contact to handle: from here on it may go one
-         * overlap deeper (still inside the skin) before that counts as an
-         * impact, which lets the search advance in real steps. */
-        if (target - overlap >= 2.0 * tol && target == shrunk - overlap)
-            target -= overlap;
+        target = 2.0 * tol;
+        extra = 0.0;
     }
     if (t0 < 1.0) { /* out of rounds: stop where it is still known safe */
         ++w->cnt.failed;
