@@ -16,56 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sectorccd_chipmunk.h"
+#include "cp_support.h"
 
 #define BODIES 1000
 #define SWORDS 10
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 typedef struct run { double step_us, ccd_share; sccd_cp_counters k; bool finite; } run;
-
-typedef struct list { void **p; int n; } list;
-static void push(void *o, void *d)
-{
-    list *l = d;
-    l->p = realloc(l->p, (size_t)(l->n + 1) * sizeof *l->p);
-    l->p[l->n++] = o;
-}
-static void push_s(cpShape *s, void *d) { push(s, d); }
-static void push_b(cpBody *b, void *d) { push(b, d); }
-static void push_c(cpConstraint *c, void *d) { push(c, d); }
-
-static void free_space(cpSpace *space)
-{
-    list s = {0}, b = {0}, c = {0};
-    cpSpaceEachShape(space, push_s, &s);
-    cpSpaceEachConstraint(space, push_c, &c);
-    cpSpaceEachBody(space, push_b, &b);
-    for (int i = 0; i < s.n; ++i) {
-        cpSpaceRemoveShape(space, s.p[i]);
-        cpShapeFree(s.p[i]);
-    }
-    for (int i = 0; i < c.n; ++i) {
-        cpSpaceRemoveConstraint(space, c.p[i]);
-        cpConstraintFree(c.p[i]);
-    }
-    for (int i = 0; i < b.n; ++i) {
-        cpSpaceRemoveBody(space, b.p[i]);
-        cpBodyFree(b.p[i]);
-    }
-    free(s.p);
-    free(b.p);
-    free(c.p);
-    cpSpaceFree(space);
-}
 
 static void check_finite(cpBody *b, void *d)
 {
@@ -109,15 +67,15 @@ static run run_scene(bool ccd, int steps, double sword_y)
     }
     double total = 0.0;
     for (int s = 0; s < steps; ++s) {
-        double t0 = now_seconds();
+        double t0 = sccd_cpu_seconds();
         cpSpaceStep(space, 1.0 / 60.0);
-        total += now_seconds() - t0;
+        total += sccd_cpu_seconds() - t0;
     }
     run r = {1e6 * total / steps, 0.0, sccd_cp_get_counters(w), true};
     r.ccd_share = total > 0.0 ? r.k.seconds / total : 0.0;
     cpSpaceEachBody(space, check_finite, &r.finite);
     sccd_cp_detach(w);
-    free_space(space);
+    sccd_cp_space_free_all(space);
     return r;
 }
 

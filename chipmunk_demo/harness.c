@@ -8,17 +8,11 @@
 #include <chipmunk/chipmunk_private.h>
 
 #include "demo.h"
+#include "cp_support.h"
 
 #define DEMO_HZ 60.0
 
 /* ---- stepping ---- */
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void demo_space_begin(demo_ctx *c, cpVect gravity)
 {
@@ -49,48 +43,13 @@ static void add_counters(sccd_cp_counters *sum, sccd_cp_counters a)
     sum->seconds += a.seconds;
 }
 
-typedef struct ptr_list { void **p; int n, cap; } ptr_list;
-
-static void push_ptr(void *obj, void *data)
-{
-    ptr_list *l = data;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 64;
-        l->p = realloc(l->p, (size_t)l->cap * sizeof *l->p);
-    }
-    l->p[l->n++] = obj;
-}
-
-static void each_shape(cpShape *s, void *d) { push_ptr(s, d); }
-static void each_body(cpBody *b, void *d) { push_ptr(b, d); }
-static void each_constraint(cpConstraint *k, void *d) { push_ptr(k, d); }
-
 void demo_space_end(demo_ctx *c)
 {
     if (c->ccd != NULL) {
         add_counters(&c->result->ccd, sccd_cp_get_counters(c->ccd));
         sccd_cp_detach(c->ccd);
     }
-    ptr_list shapes = {0}, bodies = {0}, constraints = {0};
-    cpSpaceEachShape(c->space, each_shape, &shapes);
-    cpSpaceEachConstraint(c->space, each_constraint, &constraints);
-    cpSpaceEachBody(c->space, each_body, &bodies);
-    for (int i = 0; i < shapes.n; ++i) {
-        cpSpaceRemoveShape(c->space, shapes.p[i]);
-        cpShapeFree(shapes.p[i]);
-    }
-    for (int i = 0; i < constraints.n; ++i) {
-        cpSpaceRemoveConstraint(c->space, constraints.p[i]);
-        cpConstraintFree(constraints.p[i]);
-    }
-    for (int i = 0; i < bodies.n; ++i) {
-        cpSpaceRemoveBody(c->space, bodies.p[i]);
-        cpBodyFree(bodies.p[i]);
-    }
-    free(shapes.p);
-    free(bodies.p);
-    free(constraints.p);
-    cpSpaceFree(c->space);
+    sccd_cp_space_free_all(c->space);
     c->space = NULL;
     c->strobe = NULL; /* only the first trial is drawn */
 }
@@ -110,10 +69,10 @@ void demo_step(demo_ctx *c)
     int n = c->cfg.mode == DEMO_SUBSTEP ? c->cfg.substeps : 1;
     if (c->strobe != NULL && c->frame == 0) /* the start pose too */
         strobe_capture(c->strobe, c->space, c->frame++);
-    double t0 = now_seconds();
+    double t0 = sccd_cpu_seconds();
     for (int i = 0; i < n; ++i)
         cpSpaceStep(c->space, c->dt / n);
-    double spent = now_seconds() - t0;
+    double spent = sccd_cpu_seconds() - t0;
     c->result->step_seconds += spent;
     ++c->result->steps;
     sccd_cp_counters k = sccd_cp_get_counters(c->ccd);

@@ -13,6 +13,7 @@
 #include <chipmunk/chipmunk_private.h> /* white-box: a body's fields */
 #include "sectorccd_chipmunk.h"
 #include "test_util.h"
+#include "cp_support.h"
 
 #define DT (1.0 / 60.0)
 #define PHASES 50
@@ -32,42 +33,6 @@ static cpBool count_begin(cpArbiter *arb, cpSpace *space, cpDataPointer data)
     (void)space;
     ++*(int *)data;
     return cpTrue;
-}
-
-typedef struct ptr_list { void **p; int n; } ptr_list;
-static void push(void *obj, void *data)
-{
-    ptr_list *l = data;
-    l->p = realloc(l->p, (size_t)(l->n + 1) * sizeof *l->p);
-    l->p[l->n++] = obj;
-}
-static void push_shape(cpShape *s, void *d) { push(s, d); }
-static void push_body(cpBody *b, void *d) { push(b, d); }
-static void push_constraint(cpConstraint *c, void *d) { push(c, d); }
-
-/* Free a space and everything in it. */
-static void free_space(cpSpace *space)
-{
-    ptr_list s = {0}, b = {0}, c = {0};
-    cpSpaceEachShape(space, push_shape, &s);
-    cpSpaceEachConstraint(space, push_constraint, &c);
-    cpSpaceEachBody(space, push_body, &b);
-    for (int i = 0; i < s.n; ++i) {
-        cpSpaceRemoveShape(space, s.p[i]);
-        cpShapeFree(s.p[i]);
-    }
-    for (int i = 0; i < c.n; ++i) {
-        cpSpaceRemoveConstraint(space, c.p[i]);
-        cpConstraintFree(c.p[i]);
-    }
-    for (int i = 0; i < b.n; ++i) {
-        cpSpaceRemoveBody(space, b.p[i]);
-        cpBodyFree(b.p[i]);
-    }
-    free(s.p);
-    free(b.p);
-    free(c.p);
-    cpSpaceFree(space);
 }
 
 /* A dynamic rod from 5 to `len` along its x axis, on a motorised hinge at
@@ -139,7 +104,7 @@ static void rod_swing(bool ccd, double w, double phase, rod_stats *st)
     st->impacts_with_begin += begin_at_impact;
     ++st->trials;
     sccd_cp_detach(cw);
-    free_space(space);
+    sccd_cp_space_free_all(space);
 }
 
 static void test_rod_vs_thin_wall(void **state)
@@ -198,7 +163,7 @@ static bool bat_swing(bool ccd, double w, double phase, bool *begin_fired)
     bool hit = cpvlength(cpvsub(cpBodyGetVelocity(ball), pitch)) >= 0.3 * 80.0 * w;
     *begin_fired = begins > 0;
     sccd_cp_detach(cw);
-    free_space(space);
+    sccd_cp_space_free_all(space);
     return hit;
 }
 
@@ -265,7 +230,7 @@ static bool clash(bool ccd, double w, double phase)
         crossed = blades_crossed(pa, a0, cpBodyGetAngle(a), pb, b0, cpBodyGetAngle(b), 100);
     }
     sccd_cp_detach(cw);
-    free_space(space);
+    sccd_cp_space_free_all(space);
     return crossed;
 }
 
@@ -321,7 +286,7 @@ static bool moving_plank(bool ccd, double w, double v, double phase)
         crossed = side0 * side1 < 0;
     }
     sccd_cp_detach(cw);
-    free_space(space);
+    sccd_cp_space_free_all(space);
     return crossed;
 }
 
@@ -375,7 +340,7 @@ static int rod_through_ignored_wall(int how)
         passes += (int)(floor((cpBodyGetAngle(rod) - WALL_ANGLE) / (2 * SCCD_PI)) - floor((a0 - WALL_ANGLE) / (2 * SCCD_PI)));
     }
     sccd_cp_detach(cw);
-    free_space(space);
+    sccd_cp_space_free_all(space);
     return passes;
 }
 
@@ -390,6 +355,14 @@ static void test_respects_sensors_filters_handlers(void **state)
 }
 
 /* ---- a long mixed run: no NaN, safe add/remove ---- */
+
+static void check_finite(cpBody *b, void *data)
+{
+    bool *finite = data;
+    *finite &= sccd_is_valid_real(cpBodyGetPosition(b).x) && sccd_is_valid_real(cpBodyGetPosition(b).y) &&
+               sccd_is_valid_real(cpBodyGetAngle(b)) && sccd_is_valid_real(cpBodyGetVelocity(b).x) &&
+               sccd_is_valid_real(cpBodyGetVelocity(b).y) && sccd_is_valid_real(cpBodyGetAngularVelocity(b));
+}
 
 typedef struct mixed { sccd_cp_world *ccd; cpBody *last; int removed, added; bool churn; } mixed;
 
@@ -483,15 +456,7 @@ static void test_long_mixed_run_is_finite(void **state)
         }
     }
     bool finite = true;
-    ptr_list bodies = {0};
-    cpSpaceEachBody(space, push_body, &bodies);
-    for (int i = 0; i < bodies.n; ++i) {
-        cpBody *b = bodies.p[i];
-        finite &= sccd_is_valid_real(cpBodyGetPosition(b).x) && sccd_is_valid_real(cpBodyGetPosition(b).y) &&
-                  sccd_is_valid_real(cpBodyGetAngle(b)) && sccd_is_valid_real(cpBodyGetVelocity(b).x) &&
-                  sccd_is_valid_real(cpBodyGetAngularVelocity(b));
-    }
-    free(bodies.p);
+    cpSpaceEachBody(space, check_finite, &finite);
     sccd_cp_counters k = sccd_cp_get_counters(cw);
     print_message("10,000 mixed steps: %llu TOIs, %llu stops, %llu capped, %d CCD bodies added\n",
                   (unsigned long long)k.tois, (unsigned long long)k.clamps, (unsigned long long)k.failed, m.added);
@@ -500,7 +465,7 @@ static void test_long_mixed_run_is_finite(void **state)
     assert_true(k.clamps > 0);
     assert_true(m.added + m.removed >= 25); /* 10 between steps, most of 20 from post-step callbacks */
     sccd_cp_detach(cw);
-    free_space(space);
+    sccd_cp_space_free_all(space);
 }
 
 /* ---- bad use ---- */
@@ -588,7 +553,7 @@ static void test_bad_use(void **state)
     assert_int_equal(sccd_test_assert_count(), 0);
     assert_true(rod->position_func == cpBodyUpdatePosition); /* given back */
     cpBodyFree(outside);
-    free_space(space);
+    sccd_cp_space_free_all(space);
     sccd_set_assert_handler(NULL);
 }
 

@@ -1,0 +1,54 @@
+#include <stdlib.h>
+#include <time.h>
+
+#include "cp_support.h"
+
+typedef struct ptr_list { void **p; int n, cap; } ptr_list;
+
+static void push(void *obj, void *data)
+{
+    ptr_list *l = data;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        l->p = realloc(l->p, (size_t)l->cap * sizeof *l->p);
+    }
+    l->p[l->n++] = obj;
+}
+
+static void push_shape(cpShape *s, void *d) { push(s, d); }
+static void push_body(cpBody *b, void *d) { push(b, d); }
+static void push_constraint(cpConstraint *c, void *d) { push(c, d); }
+
+void sccd_cp_space_free_all(cpSpace *space)
+{
+    if (space == NULL)
+        return;
+    /* Collected first: a space must not change while it is iterated. */
+    ptr_list shapes = {0}, bodies = {0}, constraints = {0};
+    cpSpaceEachShape(space, push_shape, &shapes);
+    cpSpaceEachConstraint(space, push_constraint, &constraints);
+    cpSpaceEachBody(space, push_body, &bodies);
+    for (int i = 0; i < shapes.n; ++i) {
+        cpSpaceRemoveShape(space, shapes.p[i]);
+        cpShapeFree(shapes.p[i]);
+    }
+    for (int i = 0; i < constraints.n; ++i) {
+        cpSpaceRemoveConstraint(space, constraints.p[i]);
+        cpConstraintFree(constraints.p[i]);
+    }
+    for (int i = 0; i < bodies.n; ++i) {
+        cpSpaceRemoveBody(space, bodies.p[i]);
+        cpBodyFree(bodies.p[i]);
+    }
+    free(shapes.p);
+    free(bodies.p);
+    free(constraints.p);
+    cpSpaceFree(space);
+}
+
+double sccd_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
