@@ -67,7 +67,24 @@ static sccd_cp_world *maybe_ccd(cpSpace *space, bool ccd, cpBody *body)
 
 #define WALL_ANGLE (0.5 * SCCD_PI)
 
-typedef struct rod_stats { int trials, passes, impacts, impacts_with_begin; } rod_stats;
+typedef struct rod_stats { int trials, passes, impacts, impacts_with_begin, stop_steps, stop_steps_touching; } rod_stats;
+
+typedef struct touch_query { cpBody *other; bool found; } touch_query;
+
+static void touch_each(cpBody *body, cpArbiter *arb, void *data)
+{
+    touch_query *q = data;
+    CP_ARBITER_GET_BODIES(arb, a, b);
+    q->found |= (a == body && b == q->other) || (b == body && a == q->other);
+}
+
+/* A contact (arbiter) between a and b exists after the last step. */
+static bool touching(cpBody *a, cpBody *b)
+{
+    touch_query q = {b, false};
+    cpBodyEachArbiter(a, touch_each, &q);
+    return q.found;
+}
 
 /* One swing of a 100-long rod into a wall 2 thick (1/50) on the ray at 90°
  * from r = 40 to 105. Pass-through: the rod's angle gets past the wall's far
@@ -88,12 +105,16 @@ static void rod_swing(bool ccd, double w, double phase, rod_stats *st)
     int steps = (int)ceil(0.1 / turn) + 20;
     bool impact = false, begin_at_impact = false;
     for (int s = 0; s < steps; ++s) {
-        uint64_t clamps = sccd_cp_get_counters(cw).clamps;
+        sccd_cp_counters k0 = sccd_cp_get_counters(cw);
         int b0 = begins;
         cpSpaceStep(space, DT);
-        if (!impact && sccd_cp_get_counters(cw).clamps > clamps) {
+        sccd_cp_counters k1 = sccd_cp_get_counters(cw);
+        if (k1.clamps > k0.clamps && k1.failed == k0.failed) { /* stopped at an impact (not at a capped TOI) */
+            st->stop_steps_touching += touching(rod, cpSpaceGetStaticBody(space));
+            ++st->stop_steps;
+            if (!impact)
+                begin_at_impact = begins > b0; /* Chipmunk's own contact formed in the same step */
             impact = true;
-            begin_at_impact = begins > b0; /* Chipmunk's own contact formed in the same step */
         }
         if (cpBodyGetAngle(rod) > WALL_ANGLE + 0.1) {
             ++st->passes;
@@ -117,13 +138,17 @@ static void test_rod_vs_thin_wall(void **state)
             rod_swing(false, speeds[i], phase, &off);
             rod_swing(true, speeds[i], phase, &on);
         }
-    print_message("rod vs wall: without CCD %d/%d pass through, with CCD %d/%d (%d impacts, %d with begin)\n",
-                  off.passes, off.trials, on.passes, on.trials, on.impacts, on.impacts_with_begin);
+    print_message("rod vs wall: without CCD %d/%d pass through, with CCD %d/%d (%d impacts, %d with begin; "
+                  "%d stopping steps, %d with a contact)\n",
+                  off.passes, off.trials, on.passes, on.trials, on.impacts, on.impacts_with_begin, on.stop_steps,
+                  on.stop_steps_touching);
     assert_int_equal(on.passes, 0);
     assert_true(off.passes > off.trials / 2);
     /* Every swing is stopped by the CCD, and Chipmunk's begin fires in that step. */
     assert_int_equal(on.impacts, on.trials);
     assert_int_equal(on.impacts_with_begin, on.impacts);
+    /* and every step in which the CCD stops the rod leaves Chipmunk a contact */
+    assert_int_equal(on.stop_steps_touching, on.stop_steps);
 }
 
 /* ---- kinematic bat vs ball ---- */
@@ -184,6 +209,39 @@ static void test_bat_hits_ball_every_swing(void **state)
     assert_int_equal(hits_on, trials);
     assert_int_equal(begins_on, trials);
     assert_true(hits_off < trials / 2);
+}
+
+/* A kinematic blade spinning at w through a stream of balls keeps its
+ * animation: after n steps its angle is within one step's turn of w·n·dt,
+ * though it was stopped at many impacts. */
+static void test_kinematic_keeps_animation(void **state)
+{
+    (void)state;
+    const double w = 90.0;
+    const int n = 300;
+    cpSpace *space = cpSpaceNew();
+    sccd_cp_world *cw = sccd_cp_attach(space);
+    cpBody *blade = cpSpaceAddBody(space, cpBodyNewKinematic());
+    cpBodySetAngularVelocity(blade, w);
+    cpSpaceAddShape(space, cpSegmentShapeNew(blade, cpv(-60, 0), cpv(60, 0), 2));
+    sccd_cp_body_enable(cw, blade);
+    for (int s = 0; s < n; ++s) {
+        if (s % 3 == 0) { /* a ball every third step, shot at the blade */
+            cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0, 3, cpvzero)));
+            cpBodySetPosition(ball, cpv(-40 + (s % 80), 80));
+            cpBodySetVelocity(ball, cpv(0, -600));
+            cpShapeSetElasticity(cpSpaceAddShape(space, cpCircleShapeNew(ball, 3, cpvzero)), 0.5);
+        }
+        cpSpaceStep(space, DT);
+    }
+    sccd_cp_counters k = sccd_cp_get_counters(cw);
+    double lag = w * n * DT - cpBodyGetAngle(blade);
+    print_message("kinematic blade: %llu stops, lag behind its animation %.4f rad (one step = %.2f)\n",
+                  (unsigned long long)k.clamps, lag, w * DT);
+    assert_true(k.clamps > 10);
+    assert_true(lag >= -1e-9 && lag <= w * DT);
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
 }
 
 /* ---- two swords ---- */
@@ -562,6 +620,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rod_vs_thin_wall),
         cmocka_unit_test(test_bat_hits_ball_every_swing),
+        cmocka_unit_test(test_kinematic_keeps_animation),
         cmocka_unit_test(test_swords_never_pass),
         cmocka_unit_test(test_moving_target),
         cmocka_unit_test(test_respects_sensors_filters_handlers),

@@ -61,16 +61,15 @@ typedef struct cp_body_rec {
     sccd_real t;       /* clamp time, 1 = free */
     sccd_v2 push;      /* translation added at the impact pose */
     cpBody *target;     /* the non-CCD body it hit first (NULL: none, static, or a CCD partner) */
+    cpShape *target_shape; /* and the shape of it, hit by w->shapes[hit_shape] */
+    int hit_shape;
     sccd_motion2 tmotion; /* that body's motion this step */
     int first, count;  /* its shapes in world->shapes */
     sccd_aabb2 box;    /* union of its shapes' boxes */
-    /* kinematic catch-up: the animation pose it missed and the pose it was held at */
-    bool lag, caught_up; /* caught_up: this step's motion includes last step's deficit */
-    cpVect lag_pos, held_pos;
-    cpFloat lag_angle, held_angle;
 } cp_body_rec;
 
-typedef struct cp_hold { cpBody *body; sccd_real t; } cp_hold;
+/* A non-CCD body placed at an impact: its final pose (origin, angle) and the impact time. */
+typedef struct cp_hold { cpBody *body; sccd_real t; sccd_v2 origin; cpFloat angle; } cp_hold;
 
 struct sccd_cp_world {
     cpSpace *space;
@@ -576,9 +575,7 @@ static bool velocity_ok(const cpBody *b)
 }
 
 /* Integrate one CCD body with its own position function and record the
- * motion. A kinematic body held back last step first catches up: it is
- * integrated from the animation pose it missed, and moves there from where
- * it was held. NaN velocities: reported, zeroed (the body holds its pose). */
+ * motion. NaN velocities: reported, zeroed (the body holds its pose). */
 static void integrate(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
 {
     cpBody *b = r->body;
@@ -586,15 +583,8 @@ static void integrate(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
         b->v = b->v_bias = cpvzero;
         b->w = b->w_bias = 0.0;
     }
-    cpVect p0 = cpBodyGetPosition(b);
     cpFloat a0 = cpBodyGetAngle(b);
     sccd_xf2 start = body_xf(b);
-    bool catch_up = r->lag && cpBodyGetType(b) == CP_BODY_TYPE_KINEMATIC && cpveql(p0, r->held_pos) &&
-                    a0 == r->held_angle;
-    if (catch_up)
-        set_pose(b, r->lag_pos, r->lag_angle);
-    r->lag = false;
-    r->caught_up = catch_up;
     r->orig(b, dt);
     r->stamp = w->space->stamp;
     r->t = 1.0;
@@ -706,6 +696,70 @@ static void clamp(cp_body_rec *r, pair_hit h)
     }
 }
 
+/* Place non-CCD body b at (origin, angle) at the end of the step, for an
+ * impact at time t; of several, the earliest wins. */
+static void place_target(sccd_cp_world *w, cpBody *b, sccd_real t, sccd_v2 origin, cpFloat angle)
+{
+    cp_hold *h = NULL;
+    for (int i = 0; i < w->nholds && h == NULL; ++i)
+        if (w->holds[i].body == b)
+            h = &w->holds[i];
+    if (h == NULL) {
+        if (!reserve((void **)&w->holds, &w->capholds, w->nholds + 1, sizeof *w->holds))
+            return;
+        h = &w->holds[w->nholds++];
+        h->t = INFINITY;
+    }
+    if (t < h->t)
+        *h = (cp_hold){b, t, origin, angle};
+}
+
+/* The angle of target b at time t of its motion m (Chipmunk's unwrapped angle). */
+static cpFloat target_angle_at(const sccd_cp_world *w, const cpBody *b, sccd_motion2 m, sccd_real t)
+{
+    return (is_pending(w, b) ? b->a : b->a - m.dtheta) + t * m.dtheta;
+}
+
+/* Hold target b at its own pose at time t. */
+static void hold_target(sccd_cp_world *w, cpBody *b, sccd_motion2 m, sccd_real t)
+{
+    place_target(w, b, t, sccd_motion2_at(m, t).p, target_angle_at(w, b, m, t));
+}
+
+/* A kinematic CCD body is never held back: it keeps its animation exactly.
+ * What it hits at time t instead rides along with it for the rest of the
+ * step, B(t)·(A(1)·A(t)⁻¹), so the pair touches (overlapping by `overlap`)
+ * at the end, where Chipmunk makes the contact and gives the target the
+ * body's surface velocity. Moving the target, not the body: an animated body
+ * has infinite mass and would push it there anyway, and a body held back
+ * would have to catch up later, faster than the target it just pushed. */
+static void carry_target(sccd_cp_world *w, const cp_body_rec *r, cpBody *b, sccd_motion2 m, pair_hit h)
+{
+    sccd_xf2 at = sccd_motion2_at(m, h.t);
+    at.p = sccd_v2_sub(at.p, h.push);
+    sccd_xf2 carried = sccd_xf2_mul(sccd_motion2_at(r->motion, 1.0), sccd_xf2_inv_mul(sccd_motion2_at(r->motion, h.t), at));
+    place_target(w, b, h.t, carried.p, target_angle_at(w, b, m, h.t) + (1.0 - h.t) * r->motion.dtheta);
+    ++w->cnt.clamps;
+}
+
+/* Set the placed targets' poses. One not integrated yet gets the pose from
+ * which its own integration (cpBodyUpdatePosition) lands on the placed one. */
+static void apply_holds(sccd_cp_world *w, cpFloat dt)
+{
+    for (int i = 0; i < w->nholds; ++i) {
+        cp_hold *h = &w->holds[i];
+        cpBody *b = h->body;
+        sccd_v2 origin = h->origin;
+        cpFloat angle = h->angle;
+        if (is_pending(w, b)) {
+            sccd_v2 cog = sccd_v2_add(origin, sccd_rot2_apply(sccd_rot2_make(angle), v2_of(b->cog)));
+            angle -= (b->w + b->w_bias) * dt;
+            origin = origin_for(b, sccd_v2_sub(cog, v2_of(cpvmult(cpvadd(b->v, b->v_bias), dt))), angle);
+        }
+        set_pose(b, cpv_of(origin), angle);
+    }
+}
+
 /* Impacts of CCD body r with one target shape whose body may move `reach`. */
 static void resolve_target(sccd_cp_world *w, cp_body_rec *r, cpShape *target, sccd_real reach, cpFloat dt)
 {
@@ -728,10 +782,18 @@ static void resolve_target(sccd_cp_world *w, cp_body_rec *r, cpShape *target, sc
         if (w->opt.candidates == SCCD_CP_CANDIDATES_SWEEP && !sweep_meets(&e->sweep, &tg, mt))
             continue;
         ++w->cnt.candidates;
+        if (cpBodyGetType(r->body) == CP_BODY_TYPE_KINEMATIC) { /* only dynamic targets reach here */
+            pair_hit h = pair_toi(w, &e->geom, r->motion, &tg, mt);
+            if (h.hit)
+                carry_target(w, r, target->body, mt, h);
+            continue;
+        }
         sccd_real t = r->t;
         clamp(r, pair_toi(w, &e->geom, r->motion, &tg, mt));
         if (r->t < t && cpBodyGetType(target->body) != CP_BODY_TYPE_STATIC && !cpBodyIsSleeping(target->body)) {
             r->target = target->body;
+            r->target_shape = target;
+            r->hit_shape = i;
             r->tmotion = mt;
         }
     }
@@ -772,6 +834,28 @@ static pair_hit bodies_toi(sccd_cp_world *w, const cp_body_rec *a, sccd_motion2 
     return best;
 }
 
+/* Two CCD bodies meet at h.t: both stop there; one that is kinematic
+ * keeps going and the other rides along with it. Returns whether a stop time
+ * changed. */
+static bool clash_stop(cp_body_rec *a, cp_body_rec *b, pair_hit h)
+{
+    bool ka = cpBodyGetType(a->body) == CP_BODY_TYPE_KINEMATIC, kb = cpBodyGetType(b->body) == CP_BODY_TYPE_KINEMATIC;
+    bool changed = (!ka && h.t < a->t) || (!kb && h.t < b->t);
+    if (!ka)
+        clamp(a, h);
+    if (!kb)
+        clamp(b, (pair_hit){true, h.t, sccd_v2_neg(h.normal), sccd_v2_neg(h.push)});
+    if (ka && a->t >= 1.0 && b->t == h.t) {
+        b->target = a->body;
+        b->tmotion = a->motion;
+    }
+    if (kb && b->t >= 1.0 && a->t == h.t) {
+        a->target = b->body;
+        a->tmotion = b->motion;
+    }
+    return changed;
+}
+
 /* One round over the CCD pairs. Both bodies of a pair run until the earlier of
  * their stop times; the later one then moves on alone against the other held
  * still, which may stop it sooner. Returns whether any stop time changed. */
@@ -787,14 +871,14 @@ static bool clash_round(sccd_cp_world *w)
             pair_hit h = bodies_toi(w, a, motion_part(a->motion, 0.0, t), b, motion_part(b->motion, 0.0, t));
             if (h.hit) {
                 h.t *= t;
-                changed |= h.t < a->t || h.t < b->t;
-                clamp(a, h);
-                clamp(b, (pair_hit){true, h.t, sccd_v2_neg(h.normal), sccd_v2_neg(h.push)});
+                changed |= clash_stop(a, b, h);
                 continue;
             }
             if (a->t == b->t)
                 continue;
             cp_body_rec *late = a->t > b->t ? a : b, *held = late == a ? b : a;
+            if (cpBodyGetType(late->body) == CP_BODY_TYPE_KINEMATIC)
+                continue; /* never held; the other rides along with it */
             sccd_motion2 still = motion_still(sccd_motion2_at(held->motion, held->t), held->motion.center);
             h = bodies_toi(w, late, motion_part(late->motion, held->t, late->t), held, still);
             if (h.hit) {
@@ -823,43 +907,26 @@ static void resolve_clashes(sccd_cp_world *w)
             w->recs[i].t = t;
 }
 
-/* Hold a dynamic non-CCD target at its pose at time t (the earliest of the
- * impacts it takes this step). One that has not been integrated yet gets
- * the pose from which its own integration lands there. */
-static void hold_target(sccd_cp_world *w, cpBody *b, sccd_motion2 m, sccd_real t, cpFloat dt)
+/* A dynamic target that would run on into the body held at its impact pose
+ * (the TOI of the rest of its step against that pose) is held where it
+ * meets it. One moving off (a ball riding a paddle) keeps its step: holding
+ * it too would freeze the two in contact. */
+static void hold_coming_target(sccd_cp_world *w, const cp_body_rec *r, sccd_xf2 held)
 {
-    for (int i = 0; i < w->nholds; ++i)
-        if (w->holds[i].body == b) {
-            if (w->holds[i].t <= t)
-                return;
-            w->holds[i].t = t;
-            break;
-        }
-    if (!reserve((void **)&w->holds, &w->capholds, w->nholds + 1, sizeof *w->holds))
-        return;
-    w->holds[w->nholds++] = (cp_hold){b, t};
-    bool pending = is_pending(w, b);
-    sccd_xf2 at = sccd_motion2_at(m, t);
-    cpFloat angle = (pending ? b->a : b->a - m.dtheta) + t * m.dtheta;
-    if (pending) {
-        angle -= (b->w + b->w_bias) * dt;
-        sccd_v2 p = sccd_v2_sub(sccd_xf2_apply(at, v2_of(b->cog)), v2_of(cpvmult(cpvadd(b->v, b->v_bias), dt)));
-        at.p = origin_for(b, p, angle);
-    }
-    set_pose(b, cpv_of(at.p), angle);
+    sccd_shape2 tg = shape_of(r->target_shape);
+    sccd_motion2 rest = motion_part(r->tmotion, r->t, 1.0);
+    pair_hit h = pair_toi(w, &w->shapes[r->hit_shape].geom, motion_still(held, r->motion.center), &tg, rest);
+    if (h.hit)
+        hold_target(w, r->target, r->tmotion, r->t + h.t * (1.0 - r->t));
 }
 
 /* Place a stopped body at its impact pose, so Chipmunk finds the pair
- * touching at the end of the step. What it hit must be in the impact
- * configuration too: a dynamic target is held at its own pose at the impact
- * time (as a TOI sub-step would: both stop at the impact, the solver decides
- * what follows); a kinematic target cannot be held, so the body rides along
- * with it for the rest of the step: pose = B(1)·B(t)⁻¹·A(t).
- * A kinematic body remembers the animation pose it reached, to catch up next
- * step, unless this step was already a catch-up: then the old deficit is
- * given up (the animation is shifted), so a body pinned step after step never
- * builds a growing deficit that it would later cover in one huge jump. */
-static void apply(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
+ * touching at the end of the step. What it hit must not pass through that
+ * pose in the rest of the step: a dynamic target is held where it meets it
+ * (as a TOI sub-step would stop both; the solver decides what follows); a
+ * kinematic target cannot be held, so the body rides along with it for the
+ * rest of the step: pose = B(1)·B(t)⁻¹·A(t) (a kinematic CCD partner too). */
+static void apply(sccd_cp_world *w, cp_body_rec *r)
 {
     if (!r->active || r->t >= 1.0)
         return;
@@ -872,16 +939,9 @@ static void apply(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
         pose = sccd_xf2_mul(sccd_motion2_at(r->tmotion, 1.0), sccd_xf2_inv_mul(sccd_motion2_at(r->tmotion, r->t), pose));
         angle += (1.0 - r->t) * r->tmotion.dtheta;
     }
-    if (cpBodyGetType(b) == CP_BODY_TYPE_KINEMATIC && !r->caught_up) {
-        r->lag = true;
-        r->lag_pos = cpBodyGetPosition(b);
-        r->lag_angle = cpBodyGetAngle(b);
-    }
     set_pose(b, cpv_of(pose.p), angle);
-    r->held_pos = cpBodyGetPosition(b);
-    r->held_angle = cpBodyGetAngle(b);
     if (r->target != NULL && !rides)
-        hold_target(w, r->target, r->tmotion, r->t, dt);
+        hold_coming_target(w, r, pose);
     ++w->cnt.clamps;
 }
 
@@ -930,7 +990,8 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     if (ok)
         resolve_clashes(w);
     for (int i = 0; ok && i < w->nrec; ++i)
-        apply(w, &w->recs[i], dt);
+        apply(w, &w->recs[i]);
+    apply_holds(w, dt);
     cpSpaceAddPostStepCallback(w->space, keep_ccd_last, w, NULL);
     ++w->cnt.steps;
     w->cnt.seconds += now_seconds() - t_start;

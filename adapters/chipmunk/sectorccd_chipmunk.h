@@ -17,10 +17,14 @@
  * contact forms in the same step: begin/pre-solve/post-solve handlers fire,
  * elasticity and friction apply.
  *
- * Kinematic CCD bodies (animated swords, bats) are placed at the impact pose
- * too, so what they hit gets the contact and their surface velocity; the pose
- * they missed is remembered and caught up in the next step (the animation
- * keeps its timing, lagging at most one step).
+ * Kinematic CCD bodies (animated swords, bats) are never held back: they
+ * keep their animation exactly. What they hit (only dynamic bodies collide
+ * with them) is moved instead: it rides along with the body from the impact
+ * to the end of the step, so it touches the body's end pose, Chipmunk's
+ * contact forms and the target leaves with the body's surface velocity.
+ * A dynamic target hit by a dynamic CCD body is held where it meets the
+ * body's impact pose when it would otherwise run into or through it; a
+ * dynamic CCD body hitting a kinematic target rides along with that one.
  *
  * State lives in the sccd_cp_world (never in user-data fields). Call
  * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body. */
@@ -46,7 +50,7 @@ typedef struct sccd_cp_counters {
     uint64_t sweeps;      ///< shape sweeps built
     uint64_t candidates;  ///< candidate shape pairs after filters
     uint64_t tois;        ///< time-of-impact computations
-    uint64_t clamps;      ///< bodies placed at an impact pose
+    uint64_t clamps;      ///< bodies placed at an impact pose (CCD bodies stopped, targets carried by kinematic ones)
     uint64_t overlapped;  ///< pairs already deeper than the skin at the start (left to Chipmunk)
     uint64_t failed;      ///< TOIs that hit the iteration cap (clamped at their safe time)
     uint64_t errors;      ///< bad calls and bad states reported
