@@ -40,7 +40,7 @@ typedef struct sccd_cp_options {
     int bands;                     ///< radial bands per sweep, 1..SCCD_MAX_BANDS (default 4)
     cpFloat overlap;               ///< overlap depth at the impact pose, > 0 (default 0.2·collision slop)
     cpFloat toi_tolerance;         ///< TOI distance tolerance, > 0 (default overlap/4)
-    int toi_max_iterations;        ///< cap on TOI re-runs per pair and clash rounds, ≥ 1 (default 8)
+    int toi_max_iterations;        ///< cap on TOI runs per shape pair (each of up to SCCD_TOI_MAX_ITERATIONS distance steps), ≥ 1 (default 8)
     sccd_cp_candidates candidates; ///< candidate set (default SCCD_CP_CANDIDATES_SWEEP)
 } sccd_cp_options;
 
