@@ -20,8 +20,10 @@
  * X ⊕ segment[0, −dp] (the relative-motion trick: X swept by −dp, which for a
  * convex X is the convex hull of X and X − dp, rounded alike); the pair tests
  * below are exactly that. Floating-point error is covered by widening every
- * arc by 1e-12 rad and every band by 1e-12 of ρmax: far above the rounding of
- * the quantities involved, far below the 1e-9 tolerance of the tests.
+ * arc by 1e-12 rad and every band by 1e-12 of ρmax plus 1e-6 of the world
+ * coordinates |c0| + |dp| (a world point's rounding, about 1e-16 of them, is
+ * then within the tests' 1e-9 tolerance of the band, even for a band of zero
+ * width about a point-sized shape).
  *
  * The arc Φ of one band. For the core K: the directions of points of K with
  * |q| in [a, b]. As the direction turns, the ray's chord through K changes
@@ -46,6 +48,8 @@
 /* Outward rounding of arcs (radians) and bands (relative to ρmax). */
 #define ARC_PAD 1e-12
 #define BAND_PAD 1e-12
+/* Outward rounding of bands relative to the world coordinates (see sweep_build). */
+#define WORLD_PAD 1e-6
 
 /* Directions from lo counter-clockwise over span (span ≥ 2π: all). */
 typedef struct arc { sccd_real lo, span; } arc;
@@ -184,7 +188,10 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
         dmax = sccd_max(dmax, sccd_v2_len(q[i]));
     }
     sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
-    sccd_real pad = BAND_PAD * (dmax + rho);
+    /* A world point carries rounding of about 1e-16 of the world coordinates;
+     * with bands at least 1e-6 of them thick the tests' 1e-9 tolerance
+     * (relative to the band's radius) absorbs it, whatever its direction. */
+    sccd_real pad = BAND_PAD * (dmax + rho) + WORLD_PAD * (sccd_v2_len(c0) + sccd_v2_len(m.dp));
     sccd_real rmin = sccd_max(0.0, dmin - rho), rmax = dmax + rho;
     out->count = bands;
     out->dp = m.dp;
