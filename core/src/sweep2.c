@@ -173,15 +173,16 @@ static int piece_arcs(sccd_v2 x, sccd_v2 y, bool through, arc *out)
     return k;
 }
 
-/* Parameters s in [0, 1] where |p + s·e| ≤ rad (eq 2.39): false when none. */
+/* The parameters s (of the whole line) where |p + s·e| ≤ rad are [s0, s1]
+ * (eq 2.39); false when there are none. */
 static bool within_circle(sccd_v2 p, sccd_v2 e, sccd_real rad, sccd_real *s0, sccd_real *s1)
 {
     sccd_real a = sccd_v2_len2(e), b = sccd_v2_dot(e, p), disc = b * b - a * (sccd_v2_len2(p) - rad * rad);
     if (disc < 0.0)
         return false;
-    *s0 = sccd_max(0.0, (-b - sqrt(disc)) / a);
-    *s1 = sccd_min(1.0, (-b + sqrt(disc)) / a);
-    return *s0 <= *s1;
+    *s0 = (-b - sqrt(disc)) / a;
+    *s1 = (-b + sqrt(disc)) / a;
+    return true;
 }
 
 /* Φ for a core without area: its longest chord p–q (a segment, or a point).
@@ -198,6 +199,8 @@ static arc segment_arc(sccd_v2 p, sccd_v2 q, sccd_real lo, sccd_real hi)
     sccd_real a0, a1, c0, c1;
     if (!within_circle(p, e, hi, &a0, &a1))
         return full_arc; /* only by rounding (the band meets K): stay conservative */
+    a0 = sccd_max(a0, 0.0);
+    a1 = sccd_min(a1, 1.0);
     sccd_real cuts[2][2] = {{a0, a1}, {1.0, 0.0}};
     if (lo > 0.0 && within_circle(p, e, lo, &c0, &c1)) {
         cuts[0][1] = sccd_min(a1, c0);
