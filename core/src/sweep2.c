@@ -338,60 +338,44 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     out->aabb = sccd_aabb2_union(out->aabb, moved);
 }
 
+/* The public boundary of the builders: false (and out emptied when there is
+ * one) on bad input. */
+static bool start_sweep(sccd_sweep2 *out, bool shape_ok, sccd_motion2 m)
+{
+    bool ok = out != NULL && shape_ok && sccd_is_valid_motion2(m);
+    SCCD_ASSERT(ok);
+    if (!ok && out)
+        empty_sweep(out);
+    return ok;
+}
+
 void sccd_sweep2_box(sccd_sweep2 *out, sccd_v2 half, sccd_motion2 m, int bands)
 {
-    SCCD_ASSERT(out != NULL);
-    if (!out)
-        return;
     sccd_box2 b = {{0.0, 0.0}, {1.0, 0.0}, half};
-    if (!sccd_is_valid_box2(b) || !sccd_is_valid_motion2(m)) {
-        SCCD_ASSERT(sccd_is_valid_box2(b) && sccd_is_valid_motion2(m));
-        empty_sweep(out);
-        return;
+    if (start_sweep(out, sccd_is_valid_box2(b), m)) {
+        sccd_v2 v[4];
+        sccd_box2_corners(b, v);
+        sweep_build(out, v, 4, 0.0, m, checked_bands(bands));
     }
-    sccd_v2 v[4];
-    sccd_box2_corners(b, v);
-    sweep_build(out, v, 4, 0.0, m, checked_bands(bands));
 }
 
 void sccd_sweep2_circle(sccd_sweep2 *out, sccd_circle c, sccd_motion2 m, int bands)
 {
-    SCCD_ASSERT(out != NULL);
-    if (!out)
-        return;
-    if (!sccd_is_valid_circle(c) || !sccd_is_valid_motion2(m)) {
-        SCCD_ASSERT(sccd_is_valid_circle(c) && sccd_is_valid_motion2(m));
-        empty_sweep(out);
-        return;
-    }
-    sweep_build(out, &c.c, 1, c.r, m, checked_bands(bands));
+    if (start_sweep(out, sccd_is_valid_circle(c), m))
+        sweep_build(out, &c.c, 1, c.r, m, checked_bands(bands));
 }
 
 void sccd_sweep2_capsule(sccd_sweep2 *out, sccd_capsule2 c, sccd_motion2 m, int bands)
 {
-    SCCD_ASSERT(out != NULL);
-    if (!out)
-        return;
-    if (!sccd_is_valid_capsule2(c) || !sccd_is_valid_motion2(m)) {
-        SCCD_ASSERT(sccd_is_valid_capsule2(c) && sccd_is_valid_motion2(m));
-        empty_sweep(out);
-        return;
-    }
     sccd_v2 v[2] = {c.a, c.b};
-    sweep_build(out, v, 2, c.r, m, checked_bands(bands));
+    if (start_sweep(out, sccd_is_valid_capsule2(c), m))
+        sweep_build(out, v, 2, c.r, m, checked_bands(bands));
 }
 
 void sccd_sweep2_poly(sccd_sweep2 *out, const sccd_poly2 *p, sccd_motion2 m, int bands)
 {
-    SCCD_ASSERT(out != NULL);
-    if (!out)
-        return;
-    if (!sccd_is_valid_poly2(p) || !sccd_is_valid_motion2(m)) {
-        SCCD_ASSERT(sccd_is_valid_poly2(p) && sccd_is_valid_motion2(m));
-        empty_sweep(out);
-        return;
-    }
-    sweep_build(out, p->v, p->n, p->r, m, checked_bands(bands));
+    if (start_sweep(out, sccd_is_valid_poly2(p), m))
+        sweep_build(out, p->v, p->n, p->r, m, checked_bands(bands));
 }
 
 /* ---- pair tests: a band meets the target swept by −dp ---- */
