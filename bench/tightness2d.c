@@ -23,7 +23,7 @@
 #define METHODS 5 /* 1, 2, 4, 8 bands, the thesis' sector */
 
 static const int band_counts[4] = {1, 2, 4, 8};
-static const char *method_names[METHODS] = {"sweep, 1 band", "sweep, 2 bands", "sweep, 4 bands", "sweep, 8 bands",
+static const char *method_names[METHODS] = {"sweep 1 band", "sweep 2 bands", "sweep 4 bands", "sweep 8 bands",
                                             "thesis sector (eq 2.1)"};
 
 typedef struct tally {
@@ -115,13 +115,15 @@ static void run_trial(sccd_rng *g, const trial *t, int points, tally *out)
 
 static void write_results(FILE *csv, FILE *md, const char *scenario, const tally *t, int methods)
 {
-    fprintf(md, "\n| %s | truly swept / bound area | mean Jaccard per trial | truly swept points missed |\n", scenario);
+    fprintf(md, "\n| %s: method | truly swept / bound area | mean Jaccard per trial | truly swept points missed |\n",
+            scenario);
     fprintf(md, "|---|---:|---:|---:|\n");
     for (int k = 0; k < methods; ++k) {
         double area = t[k].bound > 0 ? (double)t[k].both / t[k].bound : 0.0;
         double jac = t[k].trials > 0 ? t[k].ratio_sum / t[k].trials : 0.0;
         double miss = t[k].truth > 0 ? (double)t[k].misses / t[k].truth : 0.0;
-        fprintf(csv, "%s,%s,%d,%ld,%ld,%ld,%ld,%.6f,%.6f,%.6f\n", scenario, method_names[k], t[k].trials, t[k].truth,
+        fprintf(csv, "%s,%s,%d,%d,%ld,%ld,%ld,%ld,%.6f,%.6f,%.6f\n", scenario, method_names[k], k < 4 ? band_counts[k] : 0,
+                t[k].trials, t[k].truth,
                 t[k].bound, t[k].both, t[k].misses, area, jac, miss);
         fprintf(md, "| %s | %.1f %% | %.1f %% | %ld (%.2f %%) |\n", method_names[k], 100.0 * area, 100.0 * jac,
                 t[k].misses, 100.0 * miss);
@@ -155,8 +157,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "tightness2d: cannot write into %s\n", out);
         return 1;
     }
-    fprintf(csv, "scenario,method,trials,truth_points,bound_points,both_points,missed_points,area_ratio,mean_jaccard,"
-                 "miss_rate\n");
+    fprintf(csv, "scenario,method,bands,trials,truth_points,bound_points,both_points,missed_points,area_ratio,"
+                 "mean_jaccard,miss_rate\n");
     fprintf(md, "## 2D sweep tightness (`bench/tightness2d.c`)\n\n");
     fprintf(md, "Fraction of each bound's area that the body truly sweeps (pure rotation, exact ground truth by "
                 "closed-form arcs), %d trials per scenario, %d uniform points per trial in the AABB of the bounds. "
@@ -167,6 +169,7 @@ int main(int argc, char **argv)
             trials, points);
     write_results(csv, md, "thesis", thesis, METHODS);
     write_results(csv, md, "general", general, 4);
+    fprintf(md, "\n![tightness against bands](img/tightness2d_area.png)\n");
     fclose(csv);
     fclose(md);
     long misses = 0;
