@@ -437,8 +437,10 @@ sccd_bp_stats sccd_bpi_ray(sccd_bp_index *bp, const sccd_real a[3], const sccd_r
         if (!(tmax > 0)) {
             break;
         }
-        /* The clipped segment reaches less far along the sweep axis. */
-        reach = sccd_max(a[ax], a[ax] + tmax * d[ax]);
+        /* The clipped segment reaches less far along the sweep axis (widened
+         * by a few ulps so rounding never drops a box entered at tmax). */
+        sccd_real end = a[ax] + tmax * d[ax];
+        reach = sccd_max(a[ax], end) + (fabs(a[ax]) + fabs(end)) * 0x1p-48;
     }
     bp->locked = false;
     return st;

@@ -63,7 +63,10 @@ sccd_bp_stats sccd_bp_distance_sort(const sccd_sphere *s, int n, sccd_v3 centre,
                                     void *context)
 {
     sccd_bp_stats st = {0, 0};
-    bool ok = check_spheres(s, n) && sccd_is_valid_v3(centre);
+    if (!check_spheres(s, n)) {
+        return st;
+    }
+    bool ok = sccd_is_valid_v3(centre);
     SCCD_ASSERT(ok);
     if (!ok || n < 2) {
         return st;
