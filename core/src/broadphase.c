@@ -10,6 +10,8 @@
  *    boxes share an interval there); it is re-chosen only when another axis'
  *    spread exceeds the current one's by SWITCH_RATIO, so jitter does not
  *    cause full re-sorts;
+ *  - the sweep runs per cell of a coarse grid over the other two axes
+ *    (sccd_bp_sweep_cells), which cuts the candidates of dense scenes;
  *  - every candidate gets the full box test before it is reported (the seed
  *    passed axis candidates straight to the narrow phase, 001 §3.3 step 7). */
 #include <stdlib.h>
@@ -37,6 +39,7 @@ void sccd_bpi_destroy(sccd_bp_index *bp)
     free(bp->entries_tmp);
     free(bp->ids_tmp);
     free(bp->pairs);
+    sccd_bp_cells_free(&bp->cells);
     sccd_bpi_init(bp, bp->dim);
 }
 
@@ -316,7 +319,7 @@ sccd_bp_stats sccd_bpi_update_pairs(sccd_bp_index *bp, sccd_bp_pair_fn *fn, void
     }
     update(bp);
     bp->locked = true;
-    sccd_bp_stats st = sccd_bp_sweep_sorted(bp->entries, bp->ids, bp->entry_count, fn, context);
+    sccd_bp_stats st = sccd_bp_sweep_cells(bp->entries, bp->ids, bp->entry_count, &bp->cells, fn, context);
     bp->locked = false;
     return st;
 }

@@ -237,7 +237,9 @@ sccd_bp_stats sccd_bp3_sweep(const sccd_aabb3 *boxes, int n, sccd_bp_pair_fn *fn
             sorted[k] = e[keys[k].index];
             ids[k] = keys[k].index;
         }
-        st = sccd_bp_sweep_sorted(sorted, ids, n, fn, context);
+        sccd_bp_cells cells = {0};
+        st = sccd_bp_sweep_cells(sorted, ids, n, &cells, fn, context);
+        sccd_bp_cells_free(&cells);
     }
     free(e);
     free(sorted);

@@ -18,10 +18,14 @@ sccd_bp_entry sccd_bp_make_entry(const sccd_real lo[3], const sccd_real hi[3], i
 /// Variance of the box centres and widest box per permuted entry axis.
 void sccd_bp_spread(const sccd_bp_entry *e, int n, sccd_real var[3], sccd_real extent[3]);
 
-/// Sweep entries sorted by lo0: test every pair whose lo0..hi0 intervals
-/// meet on the other two axes, report (min id, max id) of those that touch.
-sccd_bp_stats sccd_bp_sweep_sorted(const sccd_bp_entry *e, const int *ids, int n, sccd_bp_pair_fn *fn,
-                                   void *context);
+/// Sweep entries sorted by lo0 and call fn(min id, max id) for every pair of
+/// touching boxes, per cell of a grid over entry axes 1 and 2 sized from the boxes (falls back to the plain sweep when
+/// a grid would not pay or scratch cannot grow). cells keeps its capacity.
+sccd_bp_stats sccd_bp_sweep_cells(const sccd_bp_entry *e, const int *ids, int n, sccd_bp_cells *cells,
+                                  sccd_bp_pair_fn *fn, void *context);
+
+/// Free the scratch of sccd_bp_sweep_cells.
+void sccd_bp_cells_free(sccd_bp_cells *cells);
 
 /// The lowest lo0 a box may have and still reach x: x − extent, widened by a
 /// few ulps so rounding of hi0 − lo0 can never exclude a touching box.

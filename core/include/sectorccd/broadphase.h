@@ -8,7 +8,9 @@
  *  - our index: a caller-owned object (sccd_bp2 / sccd_bp3) holding boxes under
  *    integer proxy ids, with the lower end points on one axis kept sorted
  *    between frames by insertion sort (time coherence), the axis of largest
- *    spread, and a full box test before a pair is reported.
+ *    spread, the sweep run per cell of a coarse grid over the other two axes
+ *    (the sorted order splits into sorted cells in one linear pass), and a
+ *    full box test before a pair is reported.
  * Touching counts as overlap everywhere (equal end points are reported). */
 #ifndef SECTORCCD_BROADPHASE_H
 #define SECTORCCD_BROADPHASE_H
@@ -49,7 +51,8 @@ sccd_bp_stats sccd_bp_xyz_sweep(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn
 sccd_bp_stats sccd_bp_best_axis(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn, void *context);
 
 /// Our sweep, stateless: sort lower end points on the axis of largest spread,
-/// scan forward, full box test. Reports every pair of touching or overlapping
+/// scan forward within the cells of a coarse grid over the other two axes,
+/// full box test, each pair reported from one cell only. Reports every pair of touching or overlapping
 /// boxes. Any invalid box (NaN, infinite, inverted): SCCD_ASSERT, nothing
 /// reported. Allocates O(n) scratch per call.
 sccd_bp_stats sccd_bp3_sweep(const sccd_aabb3 *boxes, int n, sccd_bp_pair_fn *fn, void *context);
@@ -83,6 +86,16 @@ typedef struct sccd_bp_key {
     int index;
 } sccd_bp_key;
 
+/// Per-frame scratch of the cell sweep (private): entries grouped by grid
+/// cell across the two non-sweep axes, each cell still sorted by lo0.
+typedef struct sccd_bp_cells {
+    int *start;              ///< cell c holds [start[c], start[c + 1])
+    int cell_capacity;
+    sccd_bp_entry *entries;
+    int *ids;
+    int capacity, ids_capacity;
+} sccd_bp_cells;
+
 /// A reported pair of proxy ids, a < b.
 typedef struct sccd_bp_pair {
     int a, b;
@@ -101,6 +114,7 @@ typedef struct sccd_bp_index {
     sccd_bp_key *keys, *keys_tmp; ///< full-sort scratch (entry_capacity each)
     sccd_bp_entry *entries_tmp;
     int *ids_tmp;
+    sccd_bp_cells cells;     ///< cell-sweep scratch, rebuilt each update
     sccd_bp_pair *pairs;     ///< the list sccd_bp*_pairs fills
     int pair_count, pair_capacity;
     sccd_real max_extent0;   ///< widest box on the sweep axis (query window)
