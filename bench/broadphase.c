@@ -18,8 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <chipmunk/chipmunk_private.h>
-
 #include "sectorccd_chipmunk.h"
 #include "sectorccd_ode.h"
 #include "test_util.h"
@@ -478,24 +476,10 @@ static result run2_index(int method, int n, int frames, int runs)
 }
 
 /* Whole step: a space of n circles between four walls, no gravity. */
-static cpBB shape_bb(void *obj) { return cpShapeGetBB(obj); }
-
-static void copy_shape(void *obj, void *data)
-{
-    cpShape *s = obj;
-    cpSpatialIndexInsert(data, s, s->hashid);
-}
-
-/* Swap in cpSweep1D the way cpSpaceUseSpatialHash swaps in a hash. */
 static void use_sweep1d(cpSpace *space)
 {
-    cpSpatialIndex *stat = cpSweep1DNew(shape_bb, NULL), *dyn = cpSweep1DNew(shape_bb, stat);
-    cpSpatialIndexEach(space->staticShapes, copy_shape, stat);
-    cpSpatialIndexEach(space->dynamicShapes, copy_shape, dyn);
-    cpSpatialIndexFree(space->staticShapes);
-    space->staticShapes = stat;
-    cpSpatialIndexFree(space->dynamicShapes);
-    space->dynamicShapes = dyn;
+    cpSpatialIndex *stat = cpSweep1DNew(sccd_cp_shape_bb, NULL);
+    sccd_cp_space_swap_indexes(space, stat, cpSweep1DNew(sccd_cp_shape_bb, stat));
 }
 
 static cpBool count_contact(cpArbiter *arb, cpSpace *space, cpDataPointer data)
