@@ -13,5 +13,6 @@
 #include "sectorccd/toi.h"
 #include "sectorccd/sector2.h"
 #include "sectorccd/sweep2.h"
+#include "sectorccd/broadphase.h"
 
 #endif
