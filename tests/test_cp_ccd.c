@@ -89,9 +89,11 @@ static bool touching(cpBody *a, cpBody *b)
 /* One swing of a 100-long rod into a wall 2 thick (1/50) on the ray at 90°
  * from r = 40 to 105. Pass-through: the rod's angle gets past the wall's far
  * face (1/40 + rod radius ≈ 0.04 rad past 90° at r = 40; 0.1 is used). */
-static void rod_swing(bool ccd, double w, double phase, rod_stats *st)
+static void rod_swing(bool ccd, bool sap, double w, double phase, rod_stats *st)
 {
     cpSpace *space = cpSpaceNew();
+    if (sap)
+        sccd_cp_space_use_sap(space); /* the broadphase's index instead of Chipmunk's tree */
     cpSpaceSetIterations(space, 20);
     int begins = 0;
     cpCollisionHandler *h = cpSpaceAddCollisionHandler(space, TYPE_ROD, TYPE_WALL);
@@ -135,8 +137,8 @@ static void test_rod_vs_thin_wall(void **state)
     for (int i = 0; i < NSPEEDS; ++i)
         for (int p = 0; p < PHASES; ++p) {
             double phase = (p + 0.5) / PHASES;
-            rod_swing(false, speeds[i], phase, &off);
-            rod_swing(true, speeds[i], phase, &on);
+            rod_swing(false, false, speeds[i], phase, &off);
+            rod_swing(true, false, speeds[i], phase, &on);
         }
     print_message("rod vs wall: without CCD %d/%d pass through, with CCD %d/%d (%d impacts, %d with begin; "
                   "%d stopping steps, %d with a contact)\n",
@@ -149,6 +151,19 @@ static void test_rod_vs_thin_wall(void **state)
     assert_int_equal(on.impacts_with_begin, on.impacts);
     /* and every step in which the CCD stops the rod leaves Chipmunk a contact */
     assert_int_equal(on.stop_steps_touching, on.stop_steps);
+}
+
+/* The same swings with the sort-and-sweep index (sccd_cp_space_use_sap) in
+ * the space: the CCD only asks the space for candidates, so it holds there too. */
+static void test_rod_with_sap_index(void **state)
+{
+    (void)state;
+    rod_stats on = {0};
+    for (int i = 0; i < NSPEEDS; ++i)
+        for (int p = 0; p < 10; ++p)
+            rod_swing(true, true, speeds[i], (p + 0.5) / 10, &on);
+    assert_int_equal(on.passes, 0);
+    assert_int_equal(on.impacts_with_begin, on.trials);
 }
 
 /* ---- kinematic bat vs ball ---- */
@@ -619,6 +634,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rod_vs_thin_wall),
+        cmocka_unit_test(test_rod_with_sap_index),
         cmocka_unit_test(test_bat_hits_ball_every_swing),
         cmocka_unit_test(test_kinematic_keeps_animation),
         cmocka_unit_test(test_swords_never_pass),
