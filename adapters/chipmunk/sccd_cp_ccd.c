@@ -114,15 +114,18 @@ static bool reserve(void **buf, int *cap, int need, size_t size)
     return true;
 }
 
-/* Report bad use: the assert handler gets the condition, the world keeps a message. */
-#define CP_CHECK(w, cond, msg) ((cond) ? true : (report((w), (msg)), SCCD_ASSERT(cond), false))
+/* Check a precondition: on failure the assert handler gets the message (as
+ * SCCD_ASSERT's condition text) and the world keeps it for
+ * sccd_cp_last_error; the caller then returns its defined result. */
+#define CP_CHECK(w, cond, msg) ((cond) ? true : (report((w), (msg), __FILE__, __LINE__), false))
 
-static void report(sccd_cp_world *w, const char *msg)
+static void report(sccd_cp_world *w, const char *msg, const char *file, int line)
 {
     if (w != NULL) {
         w->error = msg;
         ++w->cnt.errors;
     }
+    sccd_assert_failed(msg, file, line);
 }
 
 static double now_seconds(void)
