@@ -19,6 +19,7 @@
 
 #include "sectorccd_chipmunk.h"
 #include "cp_support.h"
+#include "bench_util.h"
 
 #define BODIES 1000
 #define SWORDS 10
@@ -79,29 +80,15 @@ static run run_scene(bool ccd, int steps, double sword_y)
     return r;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 typedef struct layout { const char *name; double sword_y; } layout;
 
 int main(int argc, char **argv)
 {
     bool quick = false;
     const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
+    if (!sccd_bench_args(argc, argv, &quick, &out)) {
+        fprintf(stderr, "usage: cp_overhead [--quick] [--out DIR]\n");
+        return 2;
     }
     const layout layouts[] = {{"above", 400.0}, {"buried", 120.0}};
     int reps = quick ? 1 : 5, steps = quick ? 120 : 600;
@@ -137,7 +124,7 @@ int main(int argc, char **argv)
                         b.ccd_share, (unsigned long long)b.k.sweeps, (unsigned long long)b.k.candidates,
                         (unsigned long long)b.k.tois, (unsigned long long)b.k.clamps);
         }
-        double m_off = median(off, reps), m_on = median(on, reps), m_share = median(share, reps);
+        double m_off = sccd_median(off, reps), m_on = sccd_median(on, reps), m_share = sccd_median(share, reps);
         double tois = (double)last.k.tois / steps;
         printf("cp_overhead %-6s: %d bodies + %d CCD swords, %d steps x %d reps: %.1f us/step without CCD, %.1f with "
                "(x%.2f); CCD share of the step %.1f %%; %.1f TOIs/step, %llu stops\n",

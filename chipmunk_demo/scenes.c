@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "demo.h"
+#include "cp_support.h"
 
 enum { TYPE_BLADE = 1, TYPE_TARGET = 2 };
 
@@ -217,15 +218,6 @@ static void blade_pellets(demo_ctx *c)
 
 /* ---- two swords clashing ---- */
 
-static cpVect blade_point(cpVect pivot, double angle, double r) { return cpvadd(pivot, cpvmult(cpvforangle(angle), r)); }
-
-/* Proper intersection of segments ab and cd (orientation signs differ). */
-static bool segments_cross(cpVect a, cpVect b, cpVect c, cpVect d)
-{
-    double d1 = cpvcross(cpvsub(b, a), cpvsub(c, a)), d2 = cpvcross(cpvsub(b, a), cpvsub(d, a));
-    double d3 = cpvcross(cpvsub(d, c), cpvsub(a, c)), d4 = cpvcross(cpvsub(d, c), cpvsub(b, c));
-    return d1 * d2 < 0.0 && d3 * d4 < 0.0;
-}
 
 /* Independent check: the blades' centre lines cross at one of 64 poses
  * interpolated through the step (rotation about the hinges, Chipmunk's
@@ -234,9 +226,9 @@ static bool clash_crossed(cpVect pa, double a0, double a1, cpVect pb, double b0,
 {
     for (int k = 0; k <= 64; ++k) {
         double s = k / 64.0, a = a0 + s * (a1 - a0), b = b0 + s * (b1 - b0);
-        cpVect p = blade_point(pa, a, 8), q = blade_point(pa, a, 100);
-        cpVect u = blade_point(pb, b, 8), v = blade_point(pb, b, 100);
-        if (segments_cross(p, q, u, v)) {
+        cpVect p = sccd_cp_blade_point(pa, a, 8), q = sccd_cp_blade_point(pa, a, 100);
+        cpVect u = sccd_cp_blade_point(pb, b, 8), v = sccd_cp_blade_point(pb, b, 100);
+        if (sccd_cp_segments_cross(p, q, u, v)) {
             *where = cpvlerp(p, q, 0.5);
             return true;
         }

@@ -261,14 +261,6 @@ static void test_kinematic_keeps_animation(void **state)
 
 /* ---- two swords ---- */
 
-static cpVect blade_point(cpVect pivot, double angle, double r) { return cpvadd(pivot, cpvmult(cpvforangle(angle), r)); }
-
-static bool segments_cross(cpVect a, cpVect b, cpVect c, cpVect d)
-{
-    double d1 = cpvcross(cpvsub(b, a), cpvsub(c, a)), d2 = cpvcross(cpvsub(b, a), cpvsub(d, a));
-    double d3 = cpvcross(cpvsub(d, c), cpvsub(a, c)), d4 = cpvcross(cpvsub(d, c), cpvsub(b, c));
-    return d1 * d2 < 0.0 && d3 * d4 < 0.0;
-}
 
 /* The centre lines of two blades (hinged at pa, pb; angles a0→a1, b0→b1)
  * cross at one of 64 poses interpolated through a step. */
@@ -276,7 +268,7 @@ static bool blades_crossed(cpVect pa, double a0, double a1, cpVect pb, double b0
 {
     for (int k = 0; k <= 64; ++k) {
         double s = k / 64.0, a = a0 + s * (a1 - a0), b = b0 + s * (b1 - b0);
-        if (segments_cross(blade_point(pa, a, 5), blade_point(pa, a, len), blade_point(pb, b, 5), blade_point(pb, b, len)))
+        if (sccd_cp_segments_cross(sccd_cp_blade_point(pa, a, 5), sccd_cp_blade_point(pa, a, len), sccd_cp_blade_point(pb, b, 5), sccd_cp_blade_point(pb, b, len)))
             return true;
     }
     return false;

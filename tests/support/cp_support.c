@@ -52,3 +52,12 @@ double sccd_cpu_seconds(void)
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+cpVect sccd_cp_blade_point(cpVect pivot, double angle, double r) { return cpvadd(pivot, cpvmult(cpvforangle(angle), r)); }
+
+bool sccd_cp_segments_cross(cpVect a, cpVect b, cpVect c, cpVect d)
+{
+    double d1 = cpvcross(cpvsub(b, a), cpvsub(c, a)), d2 = cpvcross(cpvsub(b, a), cpvsub(d, a));
+    double d3 = cpvcross(cpvsub(d, c), cpvsub(a, c)), d4 = cpvcross(cpvsub(d, c), cpvsub(b, c));
+    return d1 * d2 < 0.0 && d3 * d4 < 0.0;
+}
