@@ -492,6 +492,14 @@ static void test_long_mixed_run_is_finite(void **state)
     cpBody *sword = add_rod(space, cpv(100, 0), 0, 150, 90, 1.0);
     sccd_cp_body_enable(cw, sword);
     sccd_cp_body_set_pivot(cw, sword, cpvzero);
+    /* CCD bodies with nothing solid: no shape at all, a sensor only */
+    cpBody *bare = cpSpaceAddBody(space, cpBodyNew(1.0, 1.0));
+    cpBodySetAngularVelocity(bare, 50.0);
+    sccd_cp_body_enable(cw, bare);
+    cpBody *ghost = cpSpaceAddBody(space, cpBodyNew(1.0, 1.0));
+    cpBodySetAngularVelocity(ghost, 50.0);
+    cpShapeSetSensor(cpSpaceAddShape(space, cpSegmentShapeNew(ghost, cpv(-50, 0), cpv(50, 0), 1)), cpTrue);
+    sccd_cp_body_enable(cw, ghost);
     sccd_rng g = sccd_rng_make(7);
     for (int i = 0; i < 30; ++i) {
         cpBody *b = cpSpaceAddBody(space, cpBodyNew(1.0, 50.0));

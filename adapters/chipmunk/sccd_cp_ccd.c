@@ -868,7 +868,7 @@ static bool clash_round(sccd_cp_world *w)
     for (int i = 0; i < w->nrec; ++i)
         for (int j = i + 1; j < w->nrec; ++j) {
             cp_body_rec *a = &w->recs[i], *b = &w->recs[j];
-            if (!a->active || !b->active || !boxes_overlap(a->box, b->box))
+            if (!a->active || !b->active || a->count == 0 || b->count == 0 || !boxes_overlap(a->box, b->box))
                 continue;
             sccd_real t = sccd_min(a->t, b->t);
             pair_hit h = bodies_toi(w, a, motion_part(a->motion, 0.0, t), b, motion_part(b->motion, 0.0, t));
@@ -988,7 +988,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     ok = ok && split_targets(w, dt);
     CP_CHECK(w, ok, "sccd_cp: out of memory; CCD skipped this step");
     for (int i = 0; ok && i < w->nrec; ++i)
-        if (w->recs[i].active)
+        if (w->recs[i].active && w->recs[i].count > 0) /* no solid shape: nothing to stop it */
             resolve_targets(w, &w->recs[i], dt);
     if (ok)
         resolve_clashes(w);
