@@ -162,5 +162,6 @@ clean:
 
 .PHONY: bench-quick
 bench-quick: deps
+	@scripts/deps.sh --bench
 	@$(MAKE) --no-print-directory all $(BENCHES)
 	@BUILD=$(BUILD) scripts/bench.sh --quick
