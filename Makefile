@@ -133,7 +133,7 @@ test: deps
 	@scripts/run_tests.sh $(TESTS)
 
 demo: deps
-	@$(MAKE) --no-print-directory all $(DEMOS) $(BENCHES)
+	@$(MAKE) --no-print-directory all $(DEMOS)
 	@BUILD=$(BUILD) scripts/demo.sh
 
 bench: deps
