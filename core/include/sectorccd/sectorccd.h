@@ -10,5 +10,8 @@
 #include "sectorccd/geometry.h"
 #include "sectorccd/discrete.h"
 #include "sectorccd/catalogue.h"
+#include "sectorccd/support.h"
+#include "sectorccd/distance.h"
+#include "sectorccd/toi.h"
 
 #endif
