@@ -8,5 +8,7 @@
 #include "sectorccd/shapes.h"
 #include "sectorccd/motion.h"
 #include "sectorccd/geometry.h"
+#include "sectorccd/sector3.h"
+#include "sectorccd/sweep3.h"
 
 #endif
