@@ -202,14 +202,13 @@ bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
         return false;
     }
     sccd_v3 q = to_local(&S, p);
-    sccd_real tol = SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q));
-    if (q.z < S.zlo - tol || q.z > S.zhi + tol) /* eq 2.4 */
-        return false;
     sccd_real rho = hypot(q.x, q.y);
-    if (rho < S.r - tol || rho > S.R + tol) /* eq 2.5 */
-        return false;
-    /* eqs 2.6–2.7, Pc = x/ρ ≥ cos θ, multiplied by ρ (no division at the axis). */
-    return q.x >= rho * S.c - tol;
+    /* eq 2.4, eq 2.5, and eqs 2.6–2.7 (Pc = x/ρ ≥ cos θ, times ρ: no
+     * division at the axis), exactly; a point that fails them by rounding
+     * only is caught by the distance, within the relative tolerance. */
+    if (q.z >= S.zlo && q.z <= S.zhi && rho >= S.r && rho <= S.R && q.x >= rho * S.c)
+        return true;
+    return local_distance(&S, q) <= SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q));
 }
 
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
@@ -311,11 +310,9 @@ static int slab_points(const sect *S, const sccd_v3 *v, const sccd_polytope *p, 
     return n;
 }
 
-bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p)
+static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
 {
-    sect S;
-    if (!prepare(s, &S))
-        return false;
+    const sect S = *Sp;
     sccd_v3 v[SCCD_POLYTOPE_MAX_V];
     sccd_real scale = sector_scale(&S);
     for (int i = 0; i < p->nv; ++i) {
@@ -349,10 +346,15 @@ bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p)
     return false;
 }
 
-void sccd_polytope_box(sccd_polytope *p, sccd_box3 b)
+bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p)
 {
-    sccd_box3_corners(b, p->v);
-    p->nv = 8;
+    sect S;
+    return prepare(s, &S) && polytope_vs_sect(&S, p);
+}
+
+/* The 12 edges of 8 corners indexed by sign bits: corners one bit apart. */
+static void box_edges(sccd_polytope *p)
+{
     p->ne = 0;
     for (int i = 0; i < 8; ++i)
         for (int bit = 1; bit < 8; bit <<= 1)
@@ -361,6 +363,13 @@ void sccd_polytope_box(sccd_polytope *p, sccd_box3 b)
                 p->e[p->ne][1] = (unsigned char)(i | bit);
                 p->ne++;
             }
+}
+
+void sccd_polytope_box(sccd_polytope *p, sccd_box3 b)
+{
+    sccd_box3_corners(b, p->v);
+    p->nv = 8;
+    box_edges(p);
 }
 
 void sccd_polytope_triangle(sccd_polytope *p, sccd_triangle t)
@@ -677,7 +686,7 @@ bool sccd_sector3_vs_capsule_thesis(const sccd_sector3 *s, sccd_capsule3 cap)
         /* eqs 2.23–2.31: the 2D capsule C' around the pseudo-capsule. */
         sccd_v3 Qh = sccd_v3_mad(Sp, (h - Sp.z) / V.z, V);      /* eq 2.23 */
         sccd_real w = rc / -V.z * vxy;                           /* eq 2.26 */
-        sccd_real sp = w / sqrt(w * w + rc * rc);                /* eq 2.28 */
+        sccd_real sp = rc > 0.0 ? w / sqrt(w * w + rc * rc) : 1.0; /* eq 2.28 (rc = 0: L(s) = s·w) */
         sccd_real Gz = Qh.z + sp * rc, Hz = -Gz;                 /* eq 2.29 */
         sccd_v3 S2 = sccd_v3_mad(Sp, (sccd_min(Sp.z, Gz) - Sp.z) / V.z, V); /* eq 2.30 */
         sccd_v3 E2 = sccd_v3_mad(Sp, (sccd_max(E.z, Hz) - Sp.z) / V.z, V);
@@ -696,62 +705,54 @@ bool sccd_sector3_vs_capsule_thesis(const sccd_sector3 *s, sccd_capsule3 cap)
 
 /* ---- sector against sector ---- */
 
-/* A cell of the parameter box (ρ, φ, z) of a sector, with the distance from
- * its centre point to the other sector and a radius that holds the cell. */
-typedef struct cell { sccd_real r0, r1, p0, p1, z0, z1, d, rad; } cell;
-
-static void eval_cell(const sect *A, const sect *B, cell *c)
+/* The prism over the quadrilateral holding A's piece of angles [p0, p1]
+ * (p1 − p0 < π): the inner chord at radius r, the sides, and the outer
+ * tangent at radius R, corners at R / cos(half). It exceeds the piece by at
+ * most R·(1/cos(half) − 1) ≈ R·half²/2. Corner bits as for a box: bit 0 side,
+ * bit 1 inner/outer, bit 2 bottom/top, so the box's edges are its edges. */
+static void piece_prism(const sect *A, sccd_real p0, sccd_real p1, sccd_polytope *P)
 {
-    sccd_real rm = 0.5 * (c->r0 + c->r1), pm = 0.5 * (c->p0 + c->p1), zm = 0.5 * (c->z0 + c->z1);
-    sccd_v3 q = {rm * cos(pm), rm * sin(pm), zm};
-    c->d = local_distance(B, to_local(B, from_local(A, q)));
-    /* Farthest point of the cell from its centre: a corner (the distance
-     * grows with the angle difference and is convex in the radius). */
-    sccd_real ch = cos(0.5 * (c->p1 - c->p0));
-    sccd_real e0 = rm * rm + c->r0 * c->r0 - 2.0 * rm * c->r0 * ch;
-    sccd_real e1 = rm * rm + c->r1 * c->r1 - 2.0 * rm * c->r1 * ch;
-    sccd_real hz = 0.5 * (c->z1 - c->z0);
-    c->rad = sqrt(sccd_max(0.0, sccd_max(e0, e1)) + hz * hz);
+    const sccd_real ang[2] = {p0, p1}, rad[2] = {A->r, A->R / cos(0.5 * (p1 - p0))}, z[2] = {A->zlo, A->zhi};
+    for (int i = 0; i < 8; ++i) {
+        sccd_real rho = rad[(i >> 1) & 1], phi = ang[i & 1];
+        P->v[i] = from_local(A, (sccd_v3){rho * cos(phi), rho * sin(phi), z[(i >> 2) & 1]});
+    }
+    P->nv = 8;
+    box_edges(P);
 }
 
-static void split_cell(const cell *c, cell *lo, cell *hi)
-{
-    *lo = *hi = *c;
-    sccd_real er = c->r1 - c->r0, ep = c->r1 * (c->p1 - c->p0), ez = c->z1 - c->z0;
-    if (er >= ep && er >= ez)
-        lo->r1 = hi->r0 = 0.5 * (c->r0 + c->r1);
-    else if (ep >= ez)
-        lo->p1 = hi->p0 = 0.5 * (c->p0 + c->p1);
-    else
-        lo->z1 = hi->z0 = 0.5 * (c->z0 + c->z1);
-}
+#define PIECE_STACK 128
+#define PIECE_BUDGET 100000
 
-#define CELL_STACK 512
-#define CELL_BUDGET 200000
-
-/* Depth first, nearer child first: touching is found fast; a cell is dropped
- * when its centre's distance minus its radius exceeds the tolerance, or when
- * it is smaller than half the tolerance (then its distance is > tol/2 > 0). */
+/* Branch-and-bound over A's angle: a piece whose prism misses B is dropped
+ * (exact polytope test); a piece whose prism is within tol of the piece
+ * itself and meets B decides "touching". Depth first. */
 static bool sector_bnb(const sect *A, const sect *B, sccd_real tol)
 {
-    cell stack[CELL_STACK];
+    sccd_real stack[PIECE_STACK][2];
     int n = 0;
-    stack[n] = (cell){A->r, A->R, -A->th, A->th, A->zlo, A->zhi, 0.0, 0.0};
-    eval_cell(A, B, &stack[n++]);
+    int k = (int)ceil(2.0 * A->th / (0.5 * SCCD_PI));
+    k = k < 1 ? 1 : k;
+    for (int i = 0; i < k; ++i) {
+        stack[n][0] = -A->th + 2.0 * A->th * i / k;
+        stack[n++][1] = -A->th + 2.0 * A->th * (i + 1) / k;
+    }
     for (int budget = 0; n > 0; ++budget) {
-        cell c = stack[--n];
-        if (c.d <= tol)
-            return true;
-        if (c.d - c.rad > tol || c.rad <= 0.5 * tol)
+        sccd_real p0 = stack[n - 1][0], p1 = stack[n - 1][1];
+        n--;
+        sccd_polytope P;
+        piece_prism(A, p0, p1, &P);
+        if (!polytope_vs_sect(B, &P))
             continue;
-        if (budget >= CELL_BUDGET || n + 2 > CELL_STACK)
+        if (A->R * (1.0 / cos(0.5 * (p1 - p0)) - 1.0) <= tol)
+            return true;
+        if (budget >= PIECE_BUDGET || n + 2 > PIECE_STACK)
             return true; /* undecided within the budget: answer conservatively */
-        cell lo, hi;
-        split_cell(&c, &lo, &hi);
-        eval_cell(A, B, &lo);
-        eval_cell(A, B, &hi);
-        stack[n++] = lo.d < hi.d ? hi : lo;
-        stack[n++] = lo.d < hi.d ? lo : hi;
+        sccd_real m = 0.5 * (p0 + p1);
+        stack[n][0] = m;
+        stack[n++][1] = p1;
+        stack[n][0] = p0;
+        stack[n++][1] = m;
     }
     return false;
 }
@@ -764,7 +765,8 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
     bool okA = prepare(s, &A), okB = prepare(other, &B);
     if (!okA || !okB)
         return false;
-    /* Subdivide the smaller sector; a fixed order keeps the answer symmetric. */
+    /* Subdivide the sector of smaller diameter (fewer pieces); a fixed order
+     * keeps the answer symmetric. */
     sccd_real da = sector_diameter(&A), db = sector_diameter(&B);
     if (db < da || (db == da && memcmp(s, other, sizeof *s) > 0)) {
         sect t = A;
