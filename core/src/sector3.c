@@ -44,6 +44,10 @@ typedef struct sect {
     sccd_real th, c, s, r, R, zlo, zhi;
 } sect;
 
+/* sqrt(x² + y²) without hypot's overflow care (slow, and scenes are far
+ * from 1e154). */
+static sccd_real len2d(sccd_real x, sccd_real y) { return sqrt(x * x + y * y); }
+
 /* ---- validation and the canonical frame ---- */
 
 static bool finite_sector(const sccd_sector3 *s)
@@ -171,17 +175,17 @@ static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
 {
     sccd_real dx = x < S->r ? S->r - x : (x > S->R ? x - S->R : 0.0);
     sccd_real dz = z < S->zlo ? S->zlo - z : (z > S->zhi ? z - S->zhi : 0.0);
-    return hypot(dx, dz);
+    return len2d(dx, dz);
 }
 
 /* Fact 1 of the file comment. */
 static sccd_real local_distance(const sect *S, sccd_v3 q)
 {
-    sccd_real rho = hypot(q.x, q.y);
+    sccd_real rho = len2d(q.x, q.y);
     sccd_real delta = fabs(atan2(q.y, q.x)) - S->th;
     if (delta <= 0.0)
         return rect_distance(S, rho, q.z);
-    return hypot(rho * sin(delta), rect_distance(S, rho * cos(delta), q.z));
+    return len2d(rho * sin(delta), rect_distance(S, rho * cos(delta), q.z));
 }
 
 sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
@@ -202,7 +206,7 @@ bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
         return false;
     }
     sccd_v3 q = to_local(&S, p);
-    sccd_real rho = hypot(q.x, q.y);
+    sccd_real rho = len2d(q.x, q.y);
     /* eq 2.4, eq 2.5, and eqs 2.6–2.7 (Pc = x/ρ ≥ cos θ, times ρ: no
      * division at the axis), exactly; a point that fails them by rounding
      * only is caught by the distance, within the relative tolerance. */
@@ -457,7 +461,7 @@ static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real a
         if (rect_distance(S, x.x, x.z) <= thr)
             return true;
     }
-    if (hypot(a.y, rect_distance(S, a.x, a.z)) <= thr || hypot(b.y, rect_distance(S, b.x, b.z)) <= thr)
+    if (len2d(a.y, rect_distance(S, a.x, a.z)) <= thr || len2d(b.y, rect_distance(S, b.x, b.z)) <= thr)
         return true;
     const sccd_v3 corner[4] = {{S->r, 0.0, S->zlo}, {S->R, 0.0, S->zlo}, {S->R, 0.0, S->zhi}, {S->r, 0.0, S->zhi}};
     for (int i = 0; i < 4; ++i)
@@ -476,7 +480,7 @@ typedef struct seg_local {
 static sccd_real annulus_d2(const sect *S, const seg_local *g, sccd_real t)
 {
     sccd_v3 p = sccd_v3_mad(g->p0, t, g->d);
-    sccd_real d = rect_distance(S, hypot(p.x, p.y), p.z);
+    sccd_real d = rect_distance(S, len2d(p.x, p.y), p.z);
     return d * d;
 }
 
@@ -492,15 +496,20 @@ static void add_break(sccd_real *t, int *n, sccd_real x, sccd_real lo, sccd_real
         t[(*n)++] = x;
 }
 
-/* Golden-section search of a convex piece; true once a value ≤ thr2 shows. */
+/* Golden-section search of a convex piece; true once a value ≤ thr2 shows,
+ * false once the Lipschitz bound (the distance changes by at most |d| per
+ * unit of t) puts the whole remaining bracket above sqrt(thr2). */
 static bool convex_piece_reaches(const sect *S, const seg_local *g, sccd_real lo, sccd_real hi, sccd_real thr2)
 {
     const sccd_real k = 0.3819660112501051;
+    sccd_real lip = sccd_v3_len(g->d), thr = sqrt(thr2);
     sccd_real x1 = lo + k * (hi - lo), x2 = hi - k * (hi - lo);
     sccd_real f1 = annulus_d2(S, g, x1), f2 = annulus_d2(S, g, x2);
     for (int it = 0; it < 80 && hi - lo > 1e-15; ++it) {
         if (f1 <= thr2 || f2 <= thr2)
             return true;
+        if (sqrt(sccd_min(f1, f2)) - lip * (hi - lo) > thr)
+            return false;
         if (f1 < f2) {
             hi = x2;
             x2 = x1;
@@ -561,7 +570,7 @@ static bool annulus_reaches(const sect *S, const seg_local *g, sccd_real ta, scc
             continue;
         /* Which terms are active on this piece (from its middle). */
         sccd_v3 pm = sccd_v3_mad(g->p0, 0.5 * (lo + hi), g->d);
-        sccd_real rho = hypot(pm.x, pm.y);
+        sccd_real rho = len2d(pm.x, pm.y);
         sccd_real c = rho > S->R ? S->R : (rho < S->r ? S->r : -1.0);
         sccd_real alpha = (pm.z > S->zhi || pm.z < S->zlo) ? g->d.z : 0.0;
         sccd_real w = c >= 0.0 ? concave_halfwidth(g, c, alpha) : 0.0;
@@ -615,7 +624,7 @@ static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
         g.tm = -(p0.x * g.d.x + p0.y * g.d.y) / g.A;
         g.b = fabs(p0.x * g.d.y - p0.y * g.d.x) / sqrt(g.A);
     } else {
-        g.b = hypot(p0.x, p0.y);
+        g.b = len2d(p0.x, p0.y);
     }
     wedge w[2];
     int nw = sector_wedges(S, w);
@@ -678,7 +687,7 @@ bool sccd_sector3_vs_capsule_thesis(const sccd_sector3 *s, sccd_capsule3 cap)
     if (Sp.z + rc < -h || E.z - rc > h) /* eq 2.21 */
         return false;
     sccd_v3 V = sccd_v3_sub(E, Sp);
-    sccd_real vxy = hypot(V.x, V.y);
+    sccd_real vxy = len2d(V.x, V.y);
     /* eq 2.22 */
     sccd_real rcp = (Sp.z >= -h && E.z <= h) ? rc : sccd_max(slice_radius(Sp.z, h, rc), slice_radius(E.z, h, rc));
     sccd_v3 s2 = Sp, e2 = E;
@@ -757,7 +766,7 @@ static bool sector_bnb(const sect *A, const sect *B, sccd_real tol)
     return false;
 }
 
-static sccd_real sector_diameter(const sect *S) { return hypot(2.0 * S->R, S->zhi - S->zlo); }
+static sccd_real sector_diameter(const sect *S) { return len2d(2.0 * S->R, S->zhi - S->zlo); }
 
 bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
 {
@@ -790,7 +799,7 @@ static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
 {
     sccd_real best = -INFINITY;
     if (fabs(atan2(dy, dx)) <= S->th)
-        best = S->R * hypot(dx, dy);
+        best = S->R * len2d(dx, dy);
     for (int sgn = -1; sgn <= 1; sgn += 2) {
         sccd_real e = dx * S->c + dy * sgn * S->s;
         best = sccd_max(best, sccd_max(S->r * e, S->R * e));

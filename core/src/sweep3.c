@@ -369,6 +369,8 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
     sccd_real lo, hi;
     outline_rho_range(o, &lo, &hi);
     sccd_real tol = PAD * (1.0 + hi + fabs(o->zlo) + fabs(o->zhi));
+    if (hi - lo <= tol) /* a shape at one distance from the axis needs one band */
+        nb = 1;
     band bands[SCCD_MAX_BANDS];
     int total = 0;
     for (int i = 0; i < nb; ++i) {
