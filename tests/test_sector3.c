@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "sector3_oracle.h"
@@ -85,6 +86,7 @@ static void run_pairs(const char *name, uint64_t seed, int n, make_fn *make, pro
 {
     sccd_rng g = sccd_rng_make(seed);
     int hit = 0, sep = 0, unsure = 0;
+    clock_t t0 = clock();
     for (int i = 0; i < n; ++i) {
         pair_case c;
         c.s = sccd_oracle_random_sector(&g);
@@ -102,7 +104,8 @@ static void run_pairs(const char *name, uint64_t seed, int n, make_fn *make, pro
         hit += want;
         sep += !want;
     }
-    printf("  %s: %d cases, %d overlap, %d separated, %d undecided by the oracle (skipped)\n", name, n, hit, sep, unsure);
+    printf("  %s: %d cases, %d overlap, %d separated, %d undecided by the oracle (skipped); %.2f s with the oracle\n", name,
+           n, hit, sep, unsure, (double)(clock() - t0) / CLOCKS_PER_SEC);
     assert_true(unsure <= n / 100);
     assert_true(hit > n / 20 && sep > n / 20);
 }

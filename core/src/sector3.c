@@ -41,7 +41,7 @@
 /* A checked sector in canonical form: frame vectors and cleaned numbers. */
 typedef struct sect {
     sccd_v3 o, a, k, u;
-    sccd_real th, c, s, r, R, zlo, zhi;
+    sccd_real th, c, s, ch, sh, r, R, zlo, zhi; /* c, s: cos, sin θ; ch, sh: of θ/2 */
 } sect;
 
 /* sqrt(x² + y²) without hypot's overflow care (slow, and scenes are far
@@ -88,6 +88,8 @@ static bool prepare(const sccd_sector3 *s, sect *out)
     out->th = sccd_clamp(s->half_angle, 0.0, SCCD_PI);
     out->c = cos(out->th);
     out->s = sin(out->th);
+    out->ch = cos(0.5 * out->th);
+    out->sh = sin(0.5 * out->th);
     out->r = sccd_max(s->r, 0.0);
     out->R = s->R;
     out->zlo = s->zlo;
@@ -236,13 +238,12 @@ bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
 /* One convex part of the wedge: half-planes n·p ≥ 0 (none: the whole plane). */
 typedef struct wedge { int n; sccd_v2 nrm[3]; } wedge;
 
-/* The convex wedge of directions from angle a1 to a2 (a2 − a1 ≤ π): left of
- * the first side, right of the second, and in front (the bisector's side),
- * which a zero-width wedge needs. */
-static wedge make_wedge(sccd_real a1, sccd_real a2)
+/* The convex wedge of directions from (c1, s1) to (c2, s2), at most π apart:
+ * left of the first side, right of the second, and in front (the bisector
+ * (cm, sm)'s side), which a zero-width wedge needs. */
+static wedge make_wedge(sccd_real c1, sccd_real s1, sccd_real c2, sccd_real s2, sccd_real cm, sccd_real sm)
 {
-    sccd_real m = 0.5 * (a1 + a2);
-    return (wedge){3, {{-sin(a1), cos(a1)}, {sin(a2), -cos(a2)}, {cos(m), sin(m)}}};
+    return (wedge){3, {{-s1, c1}, {s2, -c2}, {cm, sm}}};
 }
 
 static int sector_wedges(const sect *S, wedge out[2])
@@ -252,11 +253,11 @@ static int sector_wedges(const sect *S, wedge out[2])
         return 1;
     }
     if (S->th <= 0.5 * SCCD_PI) {
-        out[0] = make_wedge(-S->th, S->th);
+        out[0] = make_wedge(S->c, -S->s, S->c, S->s, 1.0, 0.0);
         return 1;
     }
-    out[0] = make_wedge(-S->th, 0.0);
-    out[1] = make_wedge(0.0, S->th);
+    out[0] = make_wedge(S->c, -S->s, 1.0, 0.0, S->ch, -S->sh);
+    out[1] = make_wedge(1.0, 0.0, S->c, S->s, S->ch, S->sh);
     return 2;
 }
 
@@ -275,6 +276,15 @@ static int clip_polygon(const sccd_v2 *in, int n, sccd_v2 nrm, sccd_real tol, sc
     return m;
 }
 
+/* Distance from the origin to segment a–b. */
+static sccd_real origin_segment_distance(sccd_v2 a, sccd_v2 b)
+{
+    sccd_v2 d = sccd_v2_sub(b, a);
+    sccd_real l2 = sccd_v2_len2(d);
+    sccd_real t = l2 > 0.0 ? sccd_clamp(-sccd_v2_dot(a, d) / l2, 0.0, 1.0) : 0.0;
+    return sccd_v2_len(sccd_v2_mad(a, t, d));
+}
+
 /* Range of |p| over a convex polygon (counter-clockwise, may be degenerate). */
 static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real *lo, sccd_real *hi)
 {
@@ -283,7 +293,7 @@ static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real *lo, sccd_real 
     for (int i = 0; i < n; ++i) {
         sccd_v2 a = p[i], b = p[(i + 1) % n];
         mx = sccd_max(mx, sccd_v2_len(a));
-        mn = sccd_min(mn, sccd_distance_point_segment2((sccd_v2){0.0, 0.0}, a, b));
+        mn = sccd_min(mn, origin_segment_distance(a, b));
         inside = inside && sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_neg(a)) > 0.0;
     }
     *lo = inside ? 0.0 : mn;
@@ -398,18 +408,18 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
     p->ne = 2 * ne + nv;
 }
 
-static int cmp_v2(const void *pa, const void *pb)
-{
-    const sccd_v2 *a = pa, *b = pb;
-    if (a->x != b->x)
-        return a->x < b->x ? -1 : 1;
-    return (a->y > b->y) - (a->y < b->y);
-}
+static bool v2_less(sccd_v2 a, sccd_v2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
 
 int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out)
 {
-    /* Andrew's monotone chain. */
-    qsort(pts, (size_t)n, sizeof(sccd_v2), cmp_v2);
+    /* Andrew's monotone chain; insertion sort suits these few points. */
+    for (int i = 1; i < n; ++i) {
+        sccd_v2 x = pts[i];
+        int j = i;
+        for (; j > 0 && v2_less(x, pts[j - 1]); --j)
+            pts[j] = pts[j - 1];
+        pts[j] = x;
+    }
     int k = 0;
     for (int i = 0; i < n; ++i) {
         while (k >= 2 && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
@@ -714,20 +724,53 @@ bool sccd_sector3_vs_capsule_thesis(const sccd_sector3 *s, sccd_capsule3 cap)
 
 /* ---- sector against sector ---- */
 
-/* The prism over the quadrilateral holding A's piece of angles [p0, p1]
- * (p1 − p0 < π): the inner chord at radius r, the sides, and the outer
- * tangent at radius R, corners at R / cos(half). It exceeds the piece by at
- * most R·(1/cos(half) − 1) ≈ R·half²/2. Corner bits as for a box: bit 0 side,
- * bit 1 inner/outer, bit 2 bottom/top, so the box's edges are its edges. */
+/* Outer tangent segments of a piece's prism. */
+#define PIECE_TANGENTS 5
+
+/* A convex prism holding A's piece of angles [p0, p1] (p1 − p0 ≤ π/2): its
+ * section is the inner chord at radius r, the two sides, and PIECE_TANGENTS
+ * tangents to the outer circle (corners at R / cos(Δ / 2k)); heights zlo, zhi.
+ * It reaches beyond the piece by at most piece_excess(). */
 static void piece_prism(const sect *A, sccd_real p0, sccd_real p1, sccd_polytope *P)
 {
-    const sccd_real ang[2] = {p0, p1}, rad[2] = {A->r, A->R / cos(0.5 * (p1 - p0))}, z[2] = {A->zlo, A->zhi};
-    for (int i = 0; i < 8; ++i) {
-        sccd_real rho = rad[(i >> 1) & 1], phi = ang[i & 1];
-        P->v[i] = from_local(A, (sccd_v3){rho * cos(phi), rho * sin(phi), z[(i >> 2) & 1]});
+    const int ring = PIECE_TANGENTS + 3;
+    sccd_real step = (p1 - p0) / PIECE_TANGENTS, ro = A->R / cos(0.5 * step);
+    sccd_v2 sec[PIECE_TANGENTS + 3];
+    sec[0] = (sccd_v2){A->r * cos(p0), A->r * sin(p0)};
+    for (int j = 0; j <= PIECE_TANGENTS; ++j)
+        sec[j + 1] = (sccd_v2){ro * cos(p0 + j * step), ro * sin(p0 + j * step)};
+    sec[ring - 1] = (sccd_v2){A->r * cos(p1), A->r * sin(p1)};
+    P->nv = 2 * ring;
+    P->ne = 0;
+    for (int i = 0; i < ring; ++i) {
+        P->v[i] = from_local(A, (sccd_v3){sec[i].x, sec[i].y, A->zlo});
+        P->v[ring + i] = from_local(A, (sccd_v3){sec[i].x, sec[i].y, A->zhi});
+        const int e[3][2] = {{i, (i + 1) % ring}, {ring + i, ring + (i + 1) % ring}, {i, ring + i}};
+        for (int k = 0; k < 3; ++k) {
+            P->e[P->ne][0] = (unsigned char)e[k][0];
+            P->e[P->ne++][1] = (unsigned char)e[k][1];
+        }
     }
-    P->nv = 8;
-    box_edges(P);
+}
+
+/* How far piece_prism reaches beyond the piece: past the outer arc
+ * R·(1/cos(Δ/2k) − 1), inside the inner arc up to r·(1 − cos(Δ/2)). */
+static sccd_real piece_excess(const sect *A, sccd_real p0, sccd_real p1)
+{
+    sccd_real h = 0.5 * (p1 - p0);
+    return sccd_max(A->R * (1.0 / cos(h / PIECE_TANGENTS) - 1.0), A->r * (1.0 - cos(h)));
+}
+
+/* Distance from the centre point of A's piece [p0, p1] to B, and the radius
+ * of a ball about that point holding the piece: the farthest piece point is
+ * a corner, |corner − centre|² = (rm − ρ)² + 4·rm·ρ·sin²(Δφ/4) + (Δz/2)²
+ * (no cancellation for small Δφ). */
+static void piece_ball(const sect *A, const sect *B, sccd_real p0, sccd_real p1, sccd_real *d, sccd_real *rad)
+{
+    sccd_real rm = 0.5 * (A->r + A->R), pm = 0.5 * (p0 + p1), zm = 0.5 * (A->zlo + A->zhi);
+    *d = local_distance(B, to_local(B, from_local(A, (sccd_v3){rm * cos(pm), rm * sin(pm), zm})));
+    sccd_real sh = sin(0.25 * (p1 - p0)), hr = 0.5 * (A->R - A->r), hz = 0.5 * (A->zhi - A->zlo);
+    *rad = sqrt(hr * hr + 4.0 * rm * A->R * sh * sh + hz * hz);
 }
 
 #define PIECE_STACK 128
@@ -749,11 +792,18 @@ static bool sector_bnb(const sect *A, const sect *B, sccd_real tol)
     for (int budget = 0; n > 0; ++budget) {
         sccd_real p0 = stack[n - 1][0], p1 = stack[n - 1][1];
         n--;
+        /* Cheap first: the piece's centre point and a radius holding it. */
+        sccd_real d, rad;
+        piece_ball(A, B, p0, p1, &d, &rad);
+        if (d <= tol)
+            return true;
+        if (d - rad > tol)
+            continue;
         sccd_polytope P;
         piece_prism(A, p0, p1, &P);
         if (!polytope_vs_sect(B, &P))
             continue;
-        if (A->R * (1.0 / cos(0.5 * (p1 - p0)) - 1.0) <= tol)
+        if (piece_excess(A, p0, p1) <= tol)
             return true;
         if (budget >= PIECE_BUDGET || n + 2 > PIECE_STACK)
             return true; /* undecided within the budget: answer conservatively */
