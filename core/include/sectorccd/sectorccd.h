@@ -13,5 +13,7 @@
 #include "sectorccd/support.h"
 #include "sectorccd/distance.h"
 #include "sectorccd/toi.h"
+#include "sectorccd/sector3.h"
+#include "sectorccd/sweep3.h"
 
 #endif
