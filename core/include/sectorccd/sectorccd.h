@@ -15,5 +15,6 @@
 #include "sectorccd/toi.h"
 #include "sectorccd/sector3.h"
 #include "sectorccd/sweep3.h"
+#include "sectorccd/broadphase.h"
 
 #endif
