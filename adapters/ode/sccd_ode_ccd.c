@@ -416,8 +416,13 @@ static sccd_real separating_span(const sccd_shape3 *a, sccd_motion3 ma, const sc
 }
 
 /* First impact of a (CCD shape) and b under ma, mb on [0, 1]. A touch where
- * the two are separating (a body leaving last step's impact) is no impact:
- * the search goes on from where they may approach again. */
+ * the two are separating (a body leaving last step's impact, a ball leaving
+ * the bat) is no impact: the search goes on from where they may approach
+ * again, aiming at half the target distance from then on. Two bodies that
+ * leave each other at nearly equal speed (the ball and the bat face) stay
+ * near the target distance for a while; aiming lower gives conservative
+ * advancement a gap to cross, so it gets through the step, and a hit there
+ * is still a shallow overlap, far from a pass-through. */
 static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b,
                          sccd_motion3 mb)
 {
@@ -426,18 +431,14 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
     sccd_shape3 ca = *a, cb = *b;
     sccd_real shrunk = shrink(&ca, skin);
     shrunk += shrink(&cb, skin - shrunk);
-    /* At a hit the core distance is at most target + tol, so the real
-     * distance is at most target + tol − shrunk: −overlap when the skin
-     * allows, else the push makes up the difference. */
-    sccd_real target = shrunk - overlap - tol, extra = 0.0;
-    if (target < 2.0 * tol) {
-        target = 2.0 * tol;
-        extra = target + tol - shrunk + overlap;
-    }
+    /* At a hit the core distance is at most goal + tol, so the real distance
+     * is at most goal + tol − shrunk: −overlap or less when the skin allows,
+     * else a push along the normal makes up the difference. */
+    sccd_real goal = sccd_max(shrunk - overlap - tol, 2.0 * tol);
     sccd_real rate = approach_bound(&ca, ma, &cb, mb);
     sccd_real t0 = 0.0;
     for (int round = 0; round < w->opt.toi_max_iterations && t0 < 1.0; ++round) {
-        sccd_toi3 r = sccd_toi3_compute(&ca, motion_part(ma, t0, 1.0), &cb, motion_part(mb, t0, 1.0), target, tol);
+        sccd_toi3 r = sccd_toi3_compute(&ca, motion_part(ma, t0, 1.0), &cb, motion_part(mb, t0, 1.0), goal, tol);
         ++w->cnt.tois;
         if (r.state == SCCD_TOI_SEPARATED)
             return out;
@@ -455,9 +456,11 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
                                         r.normal);
         if (r.state == SCCD_TOI_FAILED || closing > 0.0 || rate <= 0.0) {
             w->cnt.failed += r.state == SCCD_TOI_FAILED;
+            sccd_real extra = sccd_max(goal + tol - shrunk + overlap, 0.0);
             return (pair_hit){true, t, r.normal, sccd_v3_scale(r.normal, extra)};
         }
         t0 = t + separating_span(&ca, ma, &cb, mb, t, r.normal, tol, rate);
+        goal = sccd_max(0.5 * goal, tol);
     }
     if (t0 < 1.0) { /* out of rounds: stop where it is still known safe */
         ++w->cnt.failed;
