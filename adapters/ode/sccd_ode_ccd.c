@@ -677,13 +677,14 @@ static void begin_body(sccd_ode_world *w, ode_body *r)
     if (!r->active)
         return;
     sccd_xf3 end = body_pose(r->body);
-    r->motion = sccd_motion3_between(r->start, end, r->pivot);
-    if (!ODE_CHECK(w, sccd_is_valid_motion3(r->motion), "sccd_ode: a CCD body's pose is not finite; put back at rest")) {
+    if (!ODE_CHECK(w, sccd_is_valid_xf3(end), "sccd_ode: a CCD body's pose is not finite; put back at rest")) {
         set_body_pose(r->body, r->start);
         dBodySetLinearVel(r->body, 0.0, 0.0, 0.0);
         dBodySetAngularVel(r->body, 0.0, 0.0, 0.0);
         r->active = false;
+        return;
     }
+    r->motion = sccd_motion3_between(r->start, end, r->pivot);
 }
 
 /* The world-space shape of a static target for the sweep's exact test. */
