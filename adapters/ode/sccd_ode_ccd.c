@@ -49,6 +49,7 @@ typedef struct ode_geom {
     sccd_plane plane;    /* KIND_PLANE: solid where n·x ≤ d */
     sccd_xf3 start;      /* world pose before the step (placeable geoms) */
     sccd_aabb3 box0;     /* AABB before the step */
+    sccd_xf3 body0;      /* its body's pose before the step */
     unsigned long cat, col;
     int ccd;             /* index of its CCD body record, -1 */
     /* after_step */
@@ -78,6 +79,7 @@ typedef struct ode_body {
 typedef struct ode_piece {
     int geom;
     sccd_motion3 motion; /* geom-frame motion about the pivot */
+    bool swept;          /* sweep built (on first use: only static targets need it) */
     sccd_sweep3 sweep;
     sccd_aabb3 box;      /* candidate box */
 } ode_piece;
@@ -537,6 +539,8 @@ static bool add_geom(sccd_ode_world *w, dGeomID g)
     e->start = e->kind == KIND_SHAPE || e->kind == KIND_MESH ? geom_pose(g) : sccd_xf3_identity();
     if (e->kind != KIND_PLANE)
         e->box0 = aabb_of_geom(g);
+    if (body != NULL)
+        e->body0 = body_pose(body);
     return true;
 }
 
@@ -602,14 +606,44 @@ static sccd_aabb3 motion_box(sccd_aabb3 box0, sccd_aabb3 box1, sccd_v3 center1, 
     return aabb_grow(hull, rho * sccd_min(phi * phi / 8.0, 2.0));
 }
 
+/* A cheap box holding all geom e covers this step, read from its body's
+ * poses only (no geom update): every point moves at most |Δc| + 2ρ·sin(φ/2),
+ * with Δc the centre of mass' displacement, φ the turn (sin(φ/2) is
+ * √(1 − (q0·q1)²) for the unit quaternions) and ρ ≤ |box centre − c| + half
+ * the box diagonal the point's distance from c. */
+static sccd_aabb3 quick_reach(const ode_geom *e)
+{
+    sccd_xf3 b1 = body_pose(e->body);
+    sccd_quat a = e->body0.q, b = b1.q;
+    sccd_real dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    sccd_real half_sin = sqrt(sccd_max(0.0, 1.0 - dot * dot));
+    sccd_v3 mid = sccd_v3_scale(sccd_v3_add(e->box0.lo, e->box0.hi), 0.5);
+    sccd_real rho = sccd_v3_dist(mid, e->body0.p) + 0.5 * sccd_v3_dist(e->box0.lo, e->box0.hi);
+    return aabb_grow(e->box0, sccd_v3_dist(b1.p, e->body0.p) + 2.0 * rho * half_sin);
+}
+
+/* True when box b meets the box of some active CCD body. */
+static bool near_ccd(const sccd_ode_world *w, sccd_aabb3 b)
+{
+    for (int i = 0; i < w->nbodies; ++i)
+        if (w->bodies[i].active && w->bodies[i].count > 0 && boxes_overlap(b, w->bodies[i].box))
+            return true;
+    return false;
+}
+
 /* The motion of a non-CCD geom from its start pose to its pose now, about its
- * body's centre of mass; static geoms (and those of disabled bodies) stay. */
-static void target_motion(ode_geom *e)
+ * body's centre of mass; static geoms (and those of disabled bodies) stay.
+ * Geoms that cannot reach any CCD body keep their quick reach and no motion:
+ * they are never candidates. */
+static void target_motion(const sccd_ode_world *w, ode_geom *e)
 {
     e->moving = false;
     e->motion = motion_still(e->start);
     e->reach = e->box0;
     if (e->body == NULL || !dBodyIsEnabled(e->body) || (e->kind != KIND_SHAPE && e->kind != KIND_MESH))
+        return;
+    e->reach = quick_reach(e);
+    if (!near_ccd(w, e->reach))
         return;
     sccd_xf3 end = geom_pose(e->geom);
     sccd_v3 com = v3_of(dBodyGetPosition(e->body));
@@ -643,17 +677,10 @@ static bool build_pieces(sccd_ode_world *w, int bi)
         p->motion = motion_of_frame(r->motion, e->start);
         e->moving = true;
         e->motion = p->motion;
-        ++w->cnt.sweeps;
-        const sccd_shape3 *s = &e->shape;
-        if (s->type == SCCD_SHAPE_CIRCLE)
-            sccd_sweep3_sphere(&p->sweep, s->sphere, p->motion, w->opt.bands);
-        else if (s->type == SCCD_SHAPE_CAPSULE)
-            sccd_sweep3_capsule(&p->sweep, s->capsule, p->motion, w->opt.bands);
-        else
-            sccd_sweep3_box(&p->sweep, s->box.h, p->motion, w->opt.bands);
-        sccd_aabb3 box1 = sccd_shape3_aabb(s, sccd_motion3_at(p->motion, 1.0));
+        p->swept = false;
+        sccd_aabb3 box1 = sccd_shape3_aabb(&e->shape, sccd_motion3_at(p->motion, 1.0));
         if (w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP)
-            p->box = p->sweep.aabb;
+            p->box = motion_box(e->box0, box1, sccd_motion3_center_at(p->motion, 1.0), p->motion.angle);
         else
             p->box = sccd_aabb3_union(e->box0, box1);
         e->reach = p->box;
@@ -687,6 +714,23 @@ static void begin_body(sccd_ode_world *w, ode_body *r)
     r->motion = sccd_motion3_between(r->start, end, r->pivot);
 }
 
+/* The piece's sweep, built on first use. */
+static const sccd_sweep3 *piece_sweep(sccd_ode_world *w, ode_piece *p)
+{
+    if (!p->swept) {
+        const sccd_shape3 *s = &w->geoms[p->geom].shape;
+        if (s->type == SCCD_SHAPE_CIRCLE)
+            sccd_sweep3_sphere(&p->sweep, s->sphere, p->motion, w->opt.bands);
+        else if (s->type == SCCD_SHAPE_CAPSULE)
+            sccd_sweep3_capsule(&p->sweep, s->capsule, p->motion, w->opt.bands);
+        else
+            sccd_sweep3_box(&p->sweep, s->box.h, p->motion, w->opt.bands);
+        p->swept = true;
+        ++w->cnt.sweeps;
+    }
+    return &p->sweep;
+}
+
 /* The world-space shape of a static target for the sweep's exact test. */
 static bool sweep_touches(const sccd_sweep3 *sw, const sccd_shape3 *s, sccd_xf3 x)
 {
@@ -703,11 +747,11 @@ static bool sweep_touches(const sccd_sweep3 *sw, const sccd_shape3 *s, sccd_xf3 
 
 /* Earliest impact of piece p with one target shape ts (in the frame moved by
  * mt); static targets first face the sweep's exact test. */
-static pair_hit piece_vs_shape(sccd_ode_world *w, const ode_piece *p, const sccd_shape3 *ts, sccd_motion3 mt,
+static pair_hit piece_vs_shape(sccd_ode_world *w, ode_piece *p, const sccd_shape3 *ts, sccd_motion3 mt,
                                bool moving)
 {
     pair_hit none = {false, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-    if (!moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sweep_touches(&p->sweep, ts, mt.start))
+    if (!moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sweep_touches(piece_sweep(w, p), ts, mt.start))
         return none;
     ++w->cnt.candidates;
     return pair_toi(w, &w->geoms[p->geom].shape, p->motion, ts, mt);
@@ -716,7 +760,7 @@ static pair_hit piece_vs_shape(sccd_ode_world *w, const ode_piece *p, const sccd
 static pair_hit earlier(pair_hit a, pair_hit b) { return b.hit && (!a.hit || b.t < a.t) ? b : a; }
 
 /* Earliest impact of piece p with target geom e (every triangle of a mesh). */
-static pair_hit piece_vs_geom(sccd_ode_world *w, const ode_piece *p, const ode_geom *e)
+static pair_hit piece_vs_geom(sccd_ode_world *w, ode_piece *p, const ode_geom *e)
 {
     pair_hit best = {false, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     if (e->kind == KIND_SHAPE)
@@ -734,7 +778,7 @@ static pair_hit piece_vs_geom(sccd_ode_world *w, const ode_piece *p, const ode_g
         sccd_aabb3 tb = {sccd_v3_min(tw.a, sccd_v3_min(tw.b, tw.c)), sccd_v3_max(tw.a, sccd_v3_max(tw.b, tw.c))};
         if (!e->moving && !boxes_overlap(tb, p->box))
             continue;
-        if (!e->moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sccd_sweep3_vs_triangle(&p->sweep, tw))
+        if (!e->moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sccd_sweep3_vs_triangle(piece_sweep(w, p), tw))
             continue;
         sccd_triangle tl = {sccd_xf3_apply(end_inv, tw.a), sccd_xf3_apply(end_inv, tw.b), sccd_xf3_apply(end_inv, tw.c)};
         sccd_shape3 b = triangle_box(tl);
@@ -937,15 +981,13 @@ void sccd_ode_after_step(sccd_ode_world *w)
         any |= w->bodies[i].active;
     }
     bool ok = true;
-    if (any) {
-        for (int k = 0; k < w->ngeoms; ++k)
-            if (w->geoms[k].ccd < 0)
-                target_motion(&w->geoms[k]);
-        for (int i = 0; ok && i < w->nbodies; ++i)
-            if (w->bodies[i].active)
-                ok = build_pieces(w, i);
-        ODE_CHECK(w, ok, "sccd_ode: out of memory; CCD skipped this step");
-    }
+    for (int i = 0; ok && any && i < w->nbodies; ++i)
+        if (w->bodies[i].active)
+            ok = build_pieces(w, i);
+    ODE_CHECK(w, ok, "sccd_ode: out of memory; CCD skipped this step");
+    for (int k = 0; ok && any && k < w->ngeoms; ++k)
+        if (w->geoms[k].ccd < 0)
+            target_motion(w, &w->geoms[k]);
     for (int i = 0; ok && any && i < w->nbodies; ++i)
         if (w->bodies[i].active && w->bodies[i].count > 0)
             resolve_targets(w, i);

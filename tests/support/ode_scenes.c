@@ -192,6 +192,15 @@ static dBodyID hinged_blade(ode_world *w, double len, double thick, double width
     return b;
 }
 
+/* Fill the trial's totals and free the world. */
+static void finish(ode_world *w, ode_trial *out)
+{
+    out->steps = w->steps;
+    out->seconds = w->step_seconds;
+    out->ccd = sccd_ode_get_counters(w->ccd);
+    ode_world_free(w);
+}
+
 static void observe(ode_observer *obs, void *user, const ode_world *w)
 {
     if (obs != NULL)
@@ -224,8 +233,7 @@ ode_trial ode_trial_blade(ode_ccd_mode mode, int substeps, double speed, double 
             out.px = 0.4;
         }
     }
-    out.steps = w.steps;
-    ode_world_free(&w);
+    finish(&w, &out);
     return out;
 }
 
@@ -277,8 +285,7 @@ ode_trial ode_trial_bat(ode_ccd_mode mode, int substeps, double speed, double ph
         out.passed = true;
         out.px = ball_x;
     }
-    out.steps = w.steps;
-    ode_world_free(&w);
+    finish(&w, &out);
     return out;
 }
 
@@ -357,8 +364,7 @@ ode_trial ode_trial_rotor(ode_ccd_mode mode, int substeps, double speed, int sph
     if (passes != NULL)
         *passes = count;
     free(d);
-    out.steps = w.steps;
-    ode_world_free(&w);
+    finish(&w, &out);
     return out;
 }
 
@@ -414,7 +420,6 @@ ode_trial ode_trial_swords(ode_ccd_mode mode, int substeps, double speed, double
             out.py = 0.35 * sin(angle_z(a));
         }
     }
-    out.steps = w.steps;
-    ode_world_free(&w);
+    finish(&w, &out);
     return out;
 }

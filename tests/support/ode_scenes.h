@@ -40,6 +40,8 @@ typedef struct ode_trial {
     bool touched;       ///< ODE made a contact between the two parties
     double px, py, pz;  ///< where the pass-through happened (when passed)
     long steps;
+    double seconds;          ///< wall time of the steps (collide + step + CCD)
+    sccd_ode_counters ccd;   ///< the adapter's counters (zeros without CCD)
 } ode_trial;
 
 /// ODE messages (dMessage) swallowed since start: the scenes silence them.
