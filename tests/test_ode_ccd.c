@@ -342,6 +342,9 @@ static void test_same_body_and_disable(void **state)
     dGeomSetPosition(plate, 0.3, 0.0, 0.0);
     ode_world_step(&w);
     assert_int_equal(sccd_ode_get_counters(w.ccd).candidates, 0);
+    dBodySetPosition(b, 0.0, 0.0, 0.0); /* back in front of the plate, spinning */
+    dBodySetLinearVel(b, 0.0, 0.0, 0.0);
+    dBodySetAngularVel(b, 0.0, 0.0, 300.0);
     sccd_ode_body_enable(w.ccd, b);
     ode_world_step(&w); /* joins at the next before_step */
     ode_world_step(&w);
