@@ -31,11 +31,11 @@ typedef struct scene {
 
 static const scene scenes[] = {
     {SCENE_BLADE, "blade", "blade on a hinge motor vs a plate 1/50 of its length thick", 200.0, 50,
-     {0.35, 0.45, 0.0, 0.0, 0.0, 0.75}, 12},
-    {SCENE_BAT, "bat", "kinematic bat vs a pitched ball 1/20 of its length", 120.0, 50, {0.3, 0.4, 0.3, 0.15, 0.0, 0.95}, 5},
+     {0.25, 0.3, 0.1, 0.0, 0.0, 0.7}, 12},
+    {SCENE_BAT, "bat", "kinematic bat vs a pitched ball 1/20 of its length", 120.0, 50, {0.15, 0.2, 0.3, 0.2, 0.0, 1.0}, 8},
     {SCENE_ROTOR, "rotor", "kinematic rotor under falling spheres", 200.0, 5, {0.5, 0.55, 0.0, -0.3, 0.0, 1.0}, 8},
     {SCENE_SWORDS, "swords", "two swords on one hinge axis swung at each other", 200.0, 50,
-     {0.35, 0.45, 0.2, 0.0, 0.0, 0.65}, 12},
+     {0.2, 0.25, 0.0, 0.0, 0.0, 0.7}, 12},
 };
 enum { SCENES = sizeof scenes / sizeof *scenes, ROTOR_SPHERES = 20 };
 
