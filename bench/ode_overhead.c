@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "ode_scenes.h"
+#include "bench_util.h"
 #include "test_util.h"
 
 enum { BODIES = 1000, ROTORS = 5, BLADES = 5, MAX_REPS = 9 };
@@ -100,32 +101,12 @@ static run run_once(ode_ccd_mode mode, int steps, unsigned seed, double height)
     return r;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 int main(int argc, char **argv)
 {
     bool quick = false;
     const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else {
-            fprintf(stderr, "usage: ode_overhead [--quick] [--out DIR]\n");
-            return 2;
-        }
-    }
+    if (!sccd_bench_args(argc, argv, "ode_overhead", &quick, &out))
+        return 2;
     mkdir(out, 0755);
     int steps = quick ? 120 : 600, reps = quick ? 3 : 7;
     dInitODE2(0);
@@ -156,9 +137,9 @@ int main(int argc, char **argv)
                 fprintf(csv, "%s,%d,%.1f,%.1f,%.4f,%llu,%llu\n", scenes[sc].name, k, a.us_per_step, b.us_per_step,
                         b.ccd_share, (unsigned long long)b.ccd.tois, (unsigned long long)b.ccd.clamps);
         }
-        m_off[sc] = median(off, reps);
-        m_on[sc] = median(on, reps);
-        m_share[sc] = median(share, reps);
+        m_off[sc] = sccd_median(off, reps);
+        m_on[sc] = sccd_median(on, reps);
+        m_share[sc] = sccd_median(share, reps);
         printf("ode_overhead (%s): %d bodies + %d CCD bodies, %d steps x %d reps: %.0f us/step without CCD, %.0f "
                "with (x%.3f); CCD share of the step %.1f %% (median); %.1f TOIs and %.2f placements per step\n",
                scenes[sc].name, BODIES, ROTORS + BLADES, steps, reps, m_off[sc], m_on[sc], m_on[sc] / m_off[sc],
