@@ -47,12 +47,13 @@ typedef struct ode_geom {
     geom_kind kind;
     sccd_shape3 shape;   /* KIND_SHAPE, geom coordinates (a cylinder: its box) */
     sccd_plane plane;    /* KIND_PLANE: solid where n·x ≤ d */
+    sccd_xf3 body0;      /* its body's pose before the step (the only thing before_step reads) */
+    /* after_step */
     sccd_xf3 start;      /* world pose before the step (placeable geoms) */
-    sccd_aabb3 box0;     /* AABB before the step */
-    sccd_xf3 body0;      /* its body's pose before the step */
+    sccd_aabb3 box0;     /* AABB before the step (shapes), else its box now */
+    sccd_aabb3 box1;     /* AABB now */
     unsigned long cat, col;
     int ccd;             /* index of its CCD body record, -1 */
-    /* after_step */
     bool moving;         /* on an enabled dynamic or kinematic body */
     sccd_motion3 motion; /* geom-frame motion about the body's centre of mass */
     sccd_aabb3 reach;    /* holds all it covers this step */
@@ -174,14 +175,16 @@ static void set_body_pose(dBodyID b, sccd_xf3 x)
     dBodySetQuaternion(b, q);
 }
 
-/* Where the body sits when geom g (of that body) is at pose gx: gx·offset⁻¹. */
-static sccd_xf3 body_from_geom(dGeomID g, sccd_xf3 gx)
+/* The pose of geom g in its body's frame (identity without an offset). */
+static sccd_xf3 geom_offset(dGeomID g)
 {
     dQuaternion q;
     dGeomGetOffsetQuaternion(g, q);
-    sccd_xf3 off = {v3_of(dGeomGetOffsetPosition(g)), quat_of(q)};
-    return sccd_xf3_mul(gx, xf3_inv(off));
+    return (sccd_xf3){v3_of(dGeomGetOffsetPosition(g)), quat_of(q)};
 }
+
+/* Where the body sits when geom g (of that body) is at pose gx: gx·offset⁻¹. */
+static sccd_xf3 body_from_geom(dGeomID g, sccd_xf3 gx) { return sccd_xf3_mul(gx, xf3_inv(geom_offset(g))); }
 
 static sccd_aabb3 aabb_of_geom(dGeomID g)
 {
@@ -531,14 +534,8 @@ static bool add_geom(sccd_ode_world *w, dGeomID g)
     e->geom = g;
     e->body = body;
     e->ccd = ccd;
-    e->kind = classify(g, &e->shape, &e->plane);
     e->cat = dGeomGetCategoryBits(g);
     e->col = dGeomGetCollideBits(g);
-    /* Only the classes we use are asked for a pose (planes and some user
-     * classes are not placeable). */
-    e->start = e->kind == KIND_SHAPE || e->kind == KIND_MESH ? geom_pose(g) : sccd_xf3_identity();
-    if (e->kind != KIND_PLANE)
-        e->box0 = aabb_of_geom(g);
     if (body != NULL)
         e->body0 = body_pose(body);
     return true;
@@ -606,20 +603,40 @@ static sccd_aabb3 motion_box(sccd_aabb3 box0, sccd_aabb3 box1, sccd_v3 center1, 
     return aabb_grow(hull, rho * sccd_min(phi * phi / 8.0, 2.0));
 }
 
-/* A cheap box holding all geom e covers this step, read from its body's
- * poses only (no geom update): every point moves at most |Δc| + 2ρ·sin(φ/2),
- * with Δc the centre of mass' displacement, φ the turn (sin(φ/2) is
- * √(1 − (q0·q1)²) for the unit quaternions) and ρ ≤ |box centre − c| + half
- * the box diagonal the point's distance from c. */
+/* A cheap box holding all geom e covers this step, from its box now and its
+ * body's two poses (no geom update): every point moves at most
+ * |Δc| + 2ρ·sin(φ/2), with Δc the centre of mass' displacement, φ the turn
+ * (sin(φ/2) = √(1 − (q0·q1)²) for the unit quaternions) and ρ ≤ |box centre
+ * − c| + half the box diagonal the point's distance from the centre c. */
 static sccd_aabb3 quick_reach(const ode_geom *e)
 {
     sccd_xf3 b1 = body_pose(e->body);
     sccd_quat a = e->body0.q, b = b1.q;
     sccd_real dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
     sccd_real half_sin = sqrt(sccd_max(0.0, 1.0 - dot * dot));
-    sccd_v3 mid = sccd_v3_scale(sccd_v3_add(e->box0.lo, e->box0.hi), 0.5);
-    sccd_real rho = sccd_v3_dist(mid, e->body0.p) + 0.5 * sccd_v3_dist(e->box0.lo, e->box0.hi);
-    return aabb_grow(e->box0, sccd_v3_dist(b1.p, e->body0.p) + 2.0 * rho * half_sin);
+    sccd_v3 mid = sccd_v3_scale(sccd_v3_add(e->box1.lo, e->box1.hi), 0.5);
+    sccd_real rho = sccd_v3_dist(mid, b1.p) + 0.5 * sccd_v3_dist(e->box1.lo, e->box1.hi);
+    return aabb_grow(e->box1, sccd_v3_dist(b1.p, e->body0.p) + 2.0 * rho * half_sin);
+}
+
+/* What after_step needs of every geom: its class, its box now, and (for the
+ * classes we use) its pose before the step: on a body, the body's start pose
+ * times the geom's offset; static, its pose now. The box before the step is
+ * the shape's box at the start pose, for the others the box now. */
+static void prepare_geom(ode_geom *e)
+{
+    e->kind = classify(e->geom, &e->shape, &e->plane);
+    bool posed = e->kind == KIND_SHAPE || e->kind == KIND_MESH;
+    if (!posed)
+        e->start = sccd_xf3_identity(); /* planes and some user classes are not placeable */
+    else
+        e->start = e->body != NULL ? sccd_xf3_mul(e->body0, geom_offset(e->geom)) : geom_pose(e->geom);
+    if (e->kind != KIND_PLANE)
+        e->box1 = aabb_of_geom(e->geom);
+    e->box0 = e->kind == KIND_SHAPE ? sccd_shape3_aabb(&e->shape, e->start) : e->box1;
+    e->moving = false;
+    e->motion = motion_still(e->start);
+    e->reach = e->box1;
 }
 
 /* True when box b meets the box of some active CCD body. */
@@ -637,10 +654,7 @@ static bool near_ccd(const sccd_ode_world *w, sccd_aabb3 b)
  * they are never candidates. */
 static void target_motion(const sccd_ode_world *w, ode_geom *e)
 {
-    e->moving = false;
-    e->motion = motion_still(e->start);
-    e->reach = e->box0;
-    if (e->body == NULL || !dBodyIsEnabled(e->body) || (e->kind != KIND_SHAPE && e->kind != KIND_MESH))
+    if (e->body == NULL || (e->kind != KIND_SHAPE && e->kind != KIND_MESH))
         return;
     e->reach = quick_reach(e);
     if (!near_ccd(w, e->reach))
@@ -652,7 +666,8 @@ static void target_motion(const sccd_ode_world *w, ode_geom *e)
         return;
     e->moving = true;
     e->motion = m;
-    e->reach = motion_box(e->box0, aabb_of_geom(e->geom), com, m.angle);
+    if (e->kind == KIND_SHAPE) /* a mesh keeps its quick reach */
+        e->reach = motion_box(e->box0, e->box1, com, m.angle);
 }
 
 /* The motion of an active CCD body and its pieces with their sweeps. */
@@ -837,7 +852,7 @@ static void resolve_targets(sccd_ode_world *w, int bi)
         if (e->ccd >= 0 && w->bodies[e->ccd].active && (r->kinematic || !w->bodies[e->ccd].kinematic))
             continue; /* a clash, or the kinematic CCD body is this one's target from the other side */
         if (e->kind == KIND_IGNORED) {
-            w->cnt.unsupported += boxes_overlap(e->box0, r->box);
+            w->cnt.unsupported += boxes_overlap(e->box1, r->box);
             continue;
         }
         if (e->kind == KIND_PLANE ? !plane_reachable(e, r->box) : !boxes_overlap(e->reach, r->box))
@@ -980,6 +995,8 @@ void sccd_ode_after_step(sccd_ode_world *w)
         begin_body(w, &w->bodies[i]);
         any |= w->bodies[i].active;
     }
+    for (int k = 0; any && k < w->ngeoms; ++k)
+        prepare_geom(&w->geoms[k]);
     bool ok = true;
     for (int i = 0; ok && any && i < w->nbodies; ++i)
         if (w->bodies[i].active)
