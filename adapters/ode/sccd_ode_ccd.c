@@ -54,6 +54,7 @@ typedef struct ode_geom {
     sccd_aabb3 box1;     /* AABB now */
     unsigned long cat, col;
     int ccd;             /* index of its CCD body record, -1 */
+    bool full;           /* shape, plane, start, box0 and motion made (complete_geom) */
     bool moving;         /* on an enabled dynamic or kinematic body */
     sccd_motion3 motion; /* geom-frame motion about the body's centre of mass */
     sccd_aabb3 reach;    /* holds all it covers this step */
@@ -143,7 +144,7 @@ static void report(sccd_ode_world *w, const char *msg)
 static double now_seconds(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: steady on a shared machine */
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -263,10 +264,28 @@ static sccd_shape3 box_shape(sccd_v3 c, sccd_quat q, sccd_v3 h)
 
 /* ---- geoms as shapes ---- */
 
+/* What the CCD does with a geom class. */
+static geom_kind kind_of(int cls)
+{
+    switch (cls) {
+    case dSphereClass:
+    case dBoxClass:
+    case dCapsuleClass:
+    case dCylinderClass:
+        return KIND_SHAPE;
+    case dPlaneClass:
+        return KIND_PLANE;
+    case dTriMeshClass:
+        return KIND_MESH;
+    default:
+        return KIND_IGNORED;
+    }
+}
+
 /* The class of geom g as a shape in geom coordinates. Capsules and cylinders
  * lie along their local z; a cylinder is bounded by its box (flat caps exact,
  * the round side within (√2 − 1)·r). */
-static geom_kind classify(dGeomID g, sccd_shape3 *s, sccd_plane *plane)
+static void classify(dGeomID g, sccd_shape3 *s, sccd_plane *plane)
 {
     dReal r, len;
     dVector3 l;
@@ -276,28 +295,26 @@ static geom_kind classify(dGeomID g, sccd_shape3 *s, sccd_plane *plane)
     case dSphereClass:
         s->type = SCCD_SHAPE_CIRCLE;
         s->sphere = (sccd_sphere){{0.0, 0.0, 0.0}, dGeomSphereGetRadius(g)};
-        return KIND_SHAPE;
+        return;
     case dBoxClass:
         dGeomBoxGetLengths(g, l);
         *s = box_shape((sccd_v3){0.0, 0.0, 0.0}, sccd_quat_identity(), sccd_v3_scale(v3_of(l), 0.5));
-        return KIND_SHAPE;
+        return;
     case dCapsuleClass:
         dGeomCapsuleGetParams(g, &r, &len);
         s->type = SCCD_SHAPE_CAPSULE;
         s->capsule = (sccd_capsule3){{0.0, 0.0, -0.5 * len}, {0.0, 0.0, 0.5 * len}, r};
-        return KIND_SHAPE;
+        return;
     case dCylinderClass:
         dGeomCylinderGetParams(g, &r, &len);
         *s = box_shape((sccd_v3){0.0, 0.0, 0.0}, sccd_quat_identity(), (sccd_v3){r, r, 0.5 * len});
-        return KIND_SHAPE;
+        return;
     case dPlaneClass:
         dGeomPlaneGetParams(g, p);
         *plane = (sccd_plane){{p[0], p[1], p[2]}, p[3]};
-        return KIND_PLANE;
-    case dTriMeshClass:
-        return KIND_MESH;
-    default:
-        return KIND_IGNORED;
+        return;
+    default: /* meshes are read triangle by triangle; other classes are ignored */
+        return;
     }
 }
 
@@ -397,37 +414,63 @@ static sccd_real approach_bound(const sccd_shape3 *a, sccd_motion3 ma, const scc
            fabs(mb.angle) * sccd_shape3_farthest(b, mb.center);
 }
 
-/* How long after t a pair that touches with normal n (A to B) at t provably
- * keeps its gap along n (toi.c's quadratic bound): g(t + Δ) ≥ g(t) − βΔ − ½κΔ²
- * with β the approach rate of the supporting points (translation along n
- * plus σA + σB, support values about the centres along n × ω) and
- * κ = Σ |n × ω|·|ω|·ρ. When β < 0 the gap stays ≥ g(t) for Δ ≤ 2|β|/κ
- * (forever when nothing turns); otherwise only one tolerance's crawl is safe. */
-static sccd_real separating_span(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
-                                 sccd_real t, sccd_v3 n, sccd_real tol, sccd_real rate)
+/* The bound of toi.c on the gap along a fixed normal n (A to B) from time
+ * t on: g(t + Δ) ≥ g(t) − βΔ − ½κΔ², with β the approach rate of the
+ * supporting points (translation along n plus σA + σB, support values about
+ * the centres along n × ω) and κ = Σ |n × ω|·|ω|·ρ. */
+static void gap_rates(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb, sccd_real t,
+                      sccd_v3 n, sccd_real *beta, sccd_real *kappa)
 {
     sccd_v3 ua = sccd_v3_cross(n, sccd_v3_scale(ma.axis, ma.angle));
     sccd_v3 ub = sccd_v3_neg(sccd_v3_cross(n, sccd_v3_scale(mb.axis, mb.angle)));
     sccd_v3 ca = sccd_motion3_center_at(ma, t), cb = sccd_motion3_center_at(mb, t);
     sccd_real sa = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support(a, sccd_motion3_at(ma, t), ua), ca), ua);
     sccd_real sb = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support(b, sccd_motion3_at(mb, t), ub), cb), ub);
-    sccd_real beta = sccd_v3_dot(n, sccd_v3_sub(ma.dp, mb.dp)) + sa + sb;
-    sccd_real kappa = sccd_v3_len(ua) * fabs(ma.angle) * sccd_shape3_farthest(a, ma.center) +
-                      sccd_v3_len(ub) * fabs(mb.angle) * sccd_shape3_farthest(b, mb.center);
+    *beta = sccd_v3_dot(n, sccd_v3_sub(ma.dp, mb.dp)) + sa + sb;
+    *kappa = sccd_v3_len(ua) * fabs(ma.angle) * sccd_shape3_farthest(a, ma.center) +
+             sccd_v3_len(ub) * fabs(mb.angle) * sccd_shape3_farthest(b, mb.center);
+}
+
+/* How long after t a pair that touches with normal n at t provably keeps its
+ * gap along n: when β < 0 the gap stays ≥ g(t) for Δ ≤ 2|β|/κ (forever when
+ * nothing turns); otherwise only one tolerance's crawl is safe. */
+static sccd_real separating_span(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
+                                 sccd_real t, sccd_v3 n, sccd_real tol, sccd_real rate)
+{
+    sccd_real beta, kappa;
+    gap_rates(a, ma, b, mb, t, n, &beta, &kappa);
     sccd_real crawl = sccd_max(tol / rate, 1e-9);
     if (beta >= 0.0)
         return crawl;
     return kappa > 0.0 ? sccd_max(2.0 * -beta / kappa, crawl) : 1.0;
 }
 
-/* First impact of a (CCD shape) and b under ma, mb on [0, 1]. A touch where
- * the two are separating (a body leaving last step's impact, a ball leaving
- * the bat) is no impact: the search goes on from where they may approach
- * again, aiming at half the target distance from then on. Two bodies that
- * leave each other at nearly equal speed (the ball and the bat face) stay
- * near the target distance for a while; aiming lower gives conservative
- * advancement a gap to cross, so it gets through the step, and a hit there
- * is still a shallow overlap, far from a pass-through. */
+/* True when cores a and b, apart at the start, provably stay apart for the
+ * whole step: the gap along their closest direction n starts at the distance
+ * d and is at least d − βΔ − ½κΔ², concave in Δ, so its least value on
+ * [0, 1] is min(d, d − β − ½κ); a plane between them all step long means
+ * they never meet. */
+static bool stays_apart(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb)
+{
+    sccd_distance3 d = sccd_shape3_distance(a, ma.start, b, mb.start);
+    if (d.overlap || !(d.distance > 0.0))
+        return false;
+    sccd_real beta, kappa;
+    gap_rates(a, ma, b, mb, 0.0, d.normal, &beta, &kappa);
+    return d.distance - beta - 0.5 * kappa > 0.0;
+}
+
+/* First impact of a (CCD shape) and b under ma, mb on [0, 1]. A pair within
+ * the target distance at the start is in ODE's contact already (resting, or
+ * placed there last step): it is left to ODE when its cores provably stay
+ * apart all step. A touch where the two are separating (a body leaving last
+ * step's impact, a ball leaving the bat) is no impact: the search goes on
+ * from where they may approach again, aiming at half the target distance
+ * from then on. Two bodies that leave each other at nearly equal speed (the
+ * ball and the bat face) stay near the target distance for a while; aiming
+ * lower gives conservative advancement a gap to cross, so it gets through
+ * the step, and a hit there is still a shallow overlap, far from a
+ * pass-through. */
 static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b,
                          sccd_motion3 mb)
 {
@@ -452,6 +495,8 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
             return out;
         }
         sccd_real t = t0 + r.t * (1.0 - t0);
+        if (t == 0.0 && r.state == SCCD_TOI_HIT && stays_apart(&ca, ma, &cb, mb))
+            return out; /* in ODE's contact already (resting, or last step's placement), and no deeper this step */
         bool last = round + 1 == w->opt.toi_max_iterations;
         if (r.state == SCCD_TOI_FAILED && r.t > 0.0 && !last) {
             t0 = t; /* the TOI's own cap: no contact before t, go on from there */
@@ -619,24 +664,33 @@ static sccd_aabb3 quick_reach(const ode_geom *e)
     return aabb_grow(e->box1, sccd_v3_dist(b1.p, e->body0.p) + 2.0 * rho * half_sin);
 }
 
-/* What after_step needs of every geom: its class, its box now, and (for the
- * classes we use) its pose before the step: on a body, the body's start pose
- * times the geom's offset; static, its pose now. The box before the step is
- * the shape's box at the start pose, for the others the box now. */
+/* What after_step needs of every geom: its kind and its box now. */
 static void prepare_geom(ode_geom *e)
 {
-    e->kind = classify(e->geom, &e->shape, &e->plane);
-    bool posed = e->kind == KIND_SHAPE || e->kind == KIND_MESH;
-    if (!posed)
+    e->kind = kind_of(dGeomGetClass(e->geom));
+    e->full = false;
+    e->moving = false;
+    if (e->kind != KIND_PLANE)
+        e->box1 = aabb_of_geom(e->geom);
+    e->reach = e->box1;
+}
+
+/* What a geom near a CCD body needs too: its shape (or plane), and for the
+ * classes we use its pose before the step: on a body, the body's start pose
+ * times the geom's offset; static, its pose now. The box before the step is
+ * the shape's box at the start pose, for the others the box now. */
+static void complete_geom(ode_geom *e)
+{
+    if (e->full)
+        return;
+    e->full = true;
+    classify(e->geom, &e->shape, &e->plane);
+    if (e->kind != KIND_SHAPE && e->kind != KIND_MESH)
         e->start = sccd_xf3_identity(); /* planes and some user classes are not placeable */
     else
         e->start = e->body != NULL ? sccd_xf3_mul(e->body0, geom_offset(e->geom)) : geom_pose(e->geom);
-    if (e->kind != KIND_PLANE)
-        e->box1 = aabb_of_geom(e->geom);
     e->box0 = e->kind == KIND_SHAPE ? sccd_shape3_aabb(&e->shape, e->start) : e->box1;
-    e->moving = false;
     e->motion = motion_still(e->start);
-    e->reach = e->box1;
 }
 
 /* True when box b meets the box of some active CCD body. */
@@ -659,6 +713,7 @@ static void target_motion(const sccd_ode_world *w, ode_geom *e)
     e->reach = quick_reach(e);
     if (!near_ccd(w, e->reach))
         return;
+    complete_geom(e);
     sccd_xf3 end = geom_pose(e->geom);
     sccd_v3 com = v3_of(dBodyGetPosition(e->body));
     sccd_motion3 m = sccd_motion3_between(e->start, end, sccd_xf3_inv_apply(end, com));
@@ -685,6 +740,7 @@ static bool build_pieces(sccd_ode_world *w, int bi)
             ++w->cnt.unsupported;
             continue;
         }
+        complete_geom(e);
         if (!reserve((void **)&w->pieces, &w->cappieces, w->npieces + 1, sizeof *w->pieces))
             return false;
         ode_piece *p = &w->pieces[w->npieces++];
@@ -855,8 +911,11 @@ static void resolve_targets(sccd_ode_world *w, int bi)
             w->cnt.unsupported += boxes_overlap(e->box1, r->box);
             continue;
         }
+        if (e->kind == KIND_PLANE)
+            complete_geom(e);
         if (e->kind == KIND_PLANE ? !plane_reachable(e, r->box) : !boxes_overlap(e->reach, r->box))
             continue;
+        complete_geom(e);
         for (int i = r->first; i < r->first + r->count; ++i) {
             ode_piece *p = &w->pieces[i];
             if (!pair_collides(&w->geoms[p->geom], e))

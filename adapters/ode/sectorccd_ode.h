@@ -87,7 +87,7 @@ typedef struct sccd_ode_counters {
     uint64_t unsupported; ///< geoms of classes the CCD ignores, seen in the candidate search
     uint64_t forgotten;   ///< CCD bodies dropped because they left the space or were destroyed
     uint64_t errors;      ///< bad calls and bad states reported
-    double seconds;       ///< wall time spent in before_step and after_step
+    double seconds;       ///< CPU time (this thread's) spent in before_step and after_step
 } sccd_ode_counters;
 
 /// The CCD state of one world and space.

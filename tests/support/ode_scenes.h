@@ -27,7 +27,7 @@ typedef struct ode_world {
     int substeps;
     double dt;            ///< step, s (1/60)
     bool quick;           ///< dWorldQuickStep instead of dWorldStep
-    double step_seconds;  ///< wall time of all steps so far (collide + step + CCD)
+    double step_seconds;  ///< thread CPU time of all steps so far (collide + step + CCD)
     long steps;
 } ode_world;
 
@@ -40,7 +40,7 @@ typedef struct ode_trial {
     bool touched;       ///< ODE made a contact between the two parties
     double px, py, pz;  ///< where the pass-through happened (when passed)
     long steps;
-    double seconds;          ///< wall time of the steps (collide + step + CCD)
+    double seconds;          ///< thread CPU time of the steps (collide + step + CCD)
     sccd_ode_counters ccd;   ///< the adapter's counters (zeros without CCD)
 } ode_trial;
 
