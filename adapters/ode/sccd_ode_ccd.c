@@ -109,6 +109,8 @@ struct sccd_ode_world {
     int npieces, cappieces;
     ode_event *events;
     int nevents, capevents;
+    int *near; /* geoms that may reach a CCD body this step */
+    int nnear, capnear;
     bool scanned; /* before_step ran since the last after_step */
     const char *error;
 };
@@ -579,8 +581,6 @@ static bool add_geom(sccd_ode_world *w, dGeomID g)
     e->geom = g;
     e->body = body;
     e->ccd = ccd;
-    e->cat = dGeomGetCategoryBits(g);
-    e->col = dGeomGetCollideBits(g);
     if (body != NULL)
         e->body0 = body_pose(body);
     return true;
@@ -675,7 +675,7 @@ static void prepare_geom(ode_geom *e)
     e->reach = e->box1;
 }
 
-/* What a geom near a CCD body needs too: its shape (or plane), and for the
+/* What a geom near a CCD body needs too: its filter bits, its shape (or plane), and for the
  * classes we use its pose before the step: on a body, the body's start pose
  * times the geom's offset; static, its pose now. The box before the step is
  * the shape's box at the start pose, for the others the box now. */
@@ -684,6 +684,8 @@ static void complete_geom(ode_geom *e)
     if (e->full)
         return;
     e->full = true;
+    e->cat = dGeomGetCategoryBits(e->geom);
+    e->col = dGeomGetCollideBits(e->geom);
     classify(e->geom, &e->shape, &e->plane);
     if (e->kind != KIND_SHAPE && e->kind != KIND_MESH)
         e->start = sccd_xf3_identity(); /* planes and some user classes are not placeable */
@@ -704,25 +706,43 @@ static bool near_ccd(const sccd_ode_world *w, sccd_aabb3 b)
 
 /* The motion of a non-CCD geom from its start pose to its pose now, about its
  * body's centre of mass; static geoms (and those of disabled bodies) stay.
- * Geoms that cannot reach any CCD body keep their quick reach and no motion:
- * they are never candidates. */
-static void target_motion(const sccd_ode_world *w, ode_geom *e)
+ * Returns whether it may reach a CCD body this step; geoms that cannot keep
+ * their quick reach and no motion. */
+static bool target_motion(const sccd_ode_world *w, ode_geom *e)
 {
-    if (e->body == NULL || (e->kind != KIND_SHAPE && e->kind != KIND_MESH))
-        return;
+    if (e->kind == KIND_PLANE)
+        return true;
+    if (e->body == NULL || e->kind == KIND_IGNORED)
+        return near_ccd(w, e->reach);
     e->reach = quick_reach(e);
     if (!near_ccd(w, e->reach))
-        return;
+        return false;
     complete_geom(e);
     sccd_xf3 end = geom_pose(e->geom);
     sccd_v3 com = v3_of(dBodyGetPosition(e->body));
     sccd_motion3 m = sccd_motion3_between(e->start, end, sccd_xf3_inv_apply(end, com));
     if (!sccd_is_valid_motion3(m))
-        return;
+        return true;
     e->moving = true;
     e->motion = m;
     if (e->kind == KIND_SHAPE) /* a mesh keeps its quick reach */
         e->reach = motion_box(e->box0, e->box1, com, m.angle);
+    return true;
+}
+
+/* The geoms that may reach a CCD body: those target_motion lets through, and
+ * the CCD bodies' own (a kinematic one is a dynamic one's target). */
+static bool collect_near(sccd_ode_world *w)
+{
+    w->nnear = 0;
+    for (int k = 0; k < w->ngeoms; ++k) {
+        if (w->geoms[k].ccd < 0 && !target_motion(w, &w->geoms[k]))
+            continue;
+        if (!reserve((void **)&w->near, &w->capnear, w->nnear + 1, sizeof *w->near))
+            return false;
+        w->near[w->nnear++] = k;
+    }
+    return true;
 }
 
 /* The motion of an active CCD body and its pieces with their sweeps. */
@@ -901,7 +921,8 @@ static void take_hit(sccd_ode_world *w, ode_body *r, const ode_piece *p, int tar
 static void resolve_targets(sccd_ode_world *w, int bi)
 {
     ode_body *r = &w->bodies[bi];
-    for (int k = 0; k < w->ngeoms; ++k) {
+    for (int j = 0; j < w->nnear; ++j) {
+        int k = w->near[j];
         ode_geom *e = &w->geoms[k];
         if (e->ccd == bi)
             continue;
@@ -1060,10 +1081,9 @@ void sccd_ode_after_step(sccd_ode_world *w)
     for (int i = 0; ok && any && i < w->nbodies; ++i)
         if (w->bodies[i].active)
             ok = build_pieces(w, i);
+    if (ok && any)
+        ok = collect_near(w);
     ODE_CHECK(w, ok, "sccd_ode: out of memory; CCD skipped this step");
-    for (int k = 0; ok && any && k < w->ngeoms; ++k)
-        if (w->geoms[k].ccd < 0)
-            target_motion(w, &w->geoms[k]);
     for (int i = 0; ok && any && i < w->nbodies; ++i)
         if (w->bodies[i].active && w->bodies[i].count > 0)
             resolve_targets(w, i);
@@ -1202,5 +1222,6 @@ void sccd_ode_detach(sccd_ode_world *w)
     free(w->geoms);
     free(w->pieces);
     free(w->events);
+    free(w->near);
     free(w);
 }
