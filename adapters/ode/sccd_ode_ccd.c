@@ -6,9 +6,8 @@
  * orientation by q += ½·dt·ω·q, normalised (dxStepBody, default mode), which
  * is a turn about ω of 2·atan(|ω|·dt/2) < π. So the pose after the step is
  * reached from the pose before it by one rigid motion whose turn is the
- * short way: sccd_motion3_between about the body's pivot. (A body in finite
- * rotation mode turning more than π per step is seen turning the short way:
- * see the report in the header's weak points.)
+ * short way: sccd_motion3_between about the body's pivot (the header's
+ * "Limits" say what that means for finite rotation mode).
  *
  * before_step records the start pose (and AABB) of every geom of the space
  * and of every CCD body; after_step builds each CCD geom's sweep, collects the

@@ -58,7 +58,14 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * State lives in the sccd_ode_world (never in dGeomSetData/dBodySetData).
  * ODE gives no callback when a body or geom is destroyed: before_step scans
  * the space and forgets CCD bodies that no longer have a geom in it. Do not
- * destroy bodies or geoms between before_step and after_step. */
+ * destroy bodies or geoms between before_step and after_step.
+ *
+ * Limits. A body's motion over a step is taken as the short turn from its
+ * pose before to its pose after (ODE's default integration turns less than π
+ * per step; a body in finite rotation mode turning more than π is seen
+ * turning the short way). Pairs already deeper than the skin (3 overlaps) at
+ * the start are left to ODE. Bounded targets (cylinders, mesh triangles) may
+ * stop a body up to the bound's gap short of the real surface. */
 
 /// Which geoms a CCD body is tested against.
 typedef enum sccd_ode_candidates {
