@@ -208,6 +208,60 @@ static void test_geom_classes_stop_fast_sphere(void **state)
     }
 }
 
+/* Bounded targets must not hold a body short of the real surface: a sphere
+ * dropped on a lying cylinder off its crest (where its box sticks out) and
+ * beside a triangle (inside the triangle's rectangles' first one) ends
+ * resting on the cylinder or gone past; a body held in the gap would hover
+ * with a growing speed. */
+static const float tri_verts[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+static const dTriIndex tri_index[3] = {0, 2, 1};
+
+static void test_bounded_targets_do_not_hover(void **state)
+{
+    (void)state;
+    const double offsets[] = {0.0, 0.12, 0.2, 0.27, 0.32};
+    for (int k = 0; k < 6; ++k) {
+        ode_world w;
+        ode_world_init(&w, ODE_CCD_SECTOR, 1, -9.81);
+        dTriMeshDataID mesh = NULL;
+        double x = 0.0, z = 0.0;
+        if (k < 5) {
+            dGeomID c = dCreateCylinder(w.space, 0.3, 1.0);
+            dMatrix3 r;
+            dRFromAxisAndAngle(r, 0.0, 1.0, 0.0, 0.5 * M_PI); /* axis along x, crest at y = 0.3 */
+            dGeomSetRotation(c, r);
+            z = offsets[k];
+        } else {
+            mesh = dGeomTriMeshDataCreate();
+            dGeomTriMeshDataBuildSingle(mesh, tri_verts, 3 * sizeof(float), 3, tri_index, 3, 3 * sizeof(dTriIndex));
+            dCreateTriMesh(w.space, mesh, NULL, NULL, NULL);
+            x = z = 0.7; /* beyond the hypotenuse, inside the smallest rectangle */
+        }
+        dBodyID b = dBodyCreate(w.world);
+        dMass m;
+        dMassSetSphereTotal(&m, 0.1, 0.05);
+        dBodySetMass(b, &m);
+        dGeomSetBody(dCreateSphere(w.space, 0.05), b);
+        dBodySetPosition(b, x, 1.0, z);
+        dBodySetLinearVel(b, 0.0, -6.0, 0.0);
+        ode_world_ccd_body(&w, b, 0.0, 0.0, 0.0);
+        for (int s = 0; s < 120; ++s)
+            ode_world_step(&w);
+        const dReal *p = dBodyGetPosition(b), *v = dBodyGetLinearVel(b);
+        double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        bool resting = speed < 0.5 && p[1] > 0.0, gone = p[1] < -0.5;
+        if (!(resting || gone))
+            print_message("case %d: y %.3f, speed %.2f\n", k, p[1], speed);
+        assert_true(resting || gone);
+        if (k == 5)
+            assert_true(gone); /* nothing under it */
+        assert_int_equal(sccd_ode_get_counters(w.ccd).errors, 0);
+        ode_world_free(&w);
+        if (mesh != NULL)
+            dGeomTriMeshDataDestroy(mesh);
+    }
+}
+
 /* ---- long run ---- */
 
 /* 10,000 steps of a busy scene with every CCD case: a kinematic rotor, a
@@ -443,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_rotor_never_lets_sphere_through),
         cmocka_unit_test(test_swords_never_pass_each_other),
         cmocka_unit_test(test_geom_classes_stop_fast_sphere),
+        cmocka_unit_test(test_bounded_targets_do_not_hover),
         cmocka_unit_test(test_long_run_no_nan),
         cmocka_unit_test(test_destroyed_bodies_forgotten),
         cmocka_unit_test(test_same_body_and_disable),

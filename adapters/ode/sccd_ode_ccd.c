@@ -39,12 +39,22 @@
 
 typedef enum geom_kind { KIND_IGNORED, KIND_SHAPE, KIND_PLANE, KIND_MESH } geom_kind;
 
+/* Most convex bounds a target is the intersection of. */
+#define MAX_BOUNDS 3
+
+/* A target as the intersection of n convex shapes that each hold it: one
+ * for spheres, boxes and capsules; a cylinder is exactly its box ∩ its
+ * capsule; a triangle exactly the ∩ of its three edge-aligned rectangles. */
+typedef struct target3 { int n; sccd_shape3 s[MAX_BOUNDS]; } target3;
+
 /* One enabled geom of the space, as seen by before_step. */
 typedef struct ode_geom {
     dGeomID geom;
     dBodyID body;        /* NULL: static */
     geom_kind kind;
     sccd_shape3 shape;   /* KIND_SHAPE, geom coordinates (a cylinder: its box) */
+    bool cylinder;       /* then `side` (its capsule) bounds it too */
+    sccd_shape3 side;
     sccd_plane plane;    /* KIND_PLANE: solid where n·x ≤ d */
     sccd_xf3 body0;      /* its body's pose before the step (the only thing before_step reads) */
     /* after_step */
@@ -284,9 +294,9 @@ static geom_kind kind_of(int cls)
 }
 
 /* The class of geom g as a shape in geom coordinates. Capsules and cylinders
- * lie along their local z; a cylinder is bounded by its box (flat caps exact,
- * the round side within (√2 − 1)·r). */
-static void classify(dGeomID g, sccd_shape3 *s, sccd_plane *plane)
+ * lie along their local z; a cylinder is its box (flat caps exact) with its
+ * capsule (round side exact) as a second bound. */
+static void classify(dGeomID g, sccd_shape3 *s, sccd_plane *plane, sccd_shape3 *side)
 {
     dReal r, len;
     dVector3 l;
@@ -309,6 +319,8 @@ static void classify(dGeomID g, sccd_shape3 *s, sccd_plane *plane)
     case dCylinderClass:
         dGeomCylinderGetParams(g, &r, &len);
         *s = box_shape((sccd_v3){0.0, 0.0, 0.0}, sccd_quat_identity(), (sccd_v3){r, r, 0.5 * len});
+        side->type = SCCD_SHAPE_CAPSULE;
+        side->capsule = (sccd_capsule3){{0.0, 0.0, -0.5 * len}, {0.0, 0.0, 0.5 * len}, r};
         return;
     case dPlaneClass:
         dGeomPlaneGetParams(g, p);
@@ -319,26 +331,24 @@ static void classify(dGeomID g, sccd_shape3 *s, sccd_plane *plane)
     }
 }
 
-/* Triangle tri as the smallest of the three rectangles (zero-thickness boxes)
- * that hold it with one side along an edge: exact for a rectangle split into
- * two right triangles, else a bound (the part outside the triangle may stop a
- * body early, never late). */
-static sccd_shape3 triangle_box(sccd_triangle tri)
+/* Triangle tri as the three rectangles (zero-thickness boxes) that hold it
+ * with one side along an edge, smallest first: their intersection is the
+ * triangle (each has an edge's line as a side). A degenerate triangle: the
+ * box of its points. */
+static target3 triangle_bounds(sccd_triangle tri)
 {
+    target3 out = {0};
     sccd_v3 v[3] = {tri.a, tri.b, tri.c};
     sccd_v3 n = sccd_v3_cross(sccd_v3_sub(tri.b, tri.a), sccd_v3_sub(tri.c, tri.a));
-    sccd_shape3 best = box_shape(tri.a, sccd_quat_identity(), (sccd_v3){0.0, 0.0, 0.0});
-    sccd_real best_area = INFINITY;
-    if (!(sccd_v3_len(n) > 0.0)) { /* degenerate: the box of the points */
+    if (!(sccd_v3_len(n) > 0.0)) {
         sccd_v3 lo = sccd_v3_min(tri.a, sccd_v3_min(tri.b, tri.c)), hi = sccd_v3_max(tri.a, sccd_v3_max(tri.b, tri.c));
-        return box_shape(sccd_v3_scale(sccd_v3_add(lo, hi), 0.5), sccd_quat_identity(), sccd_v3_scale(sccd_v3_sub(hi, lo), 0.5));
+        out.s[out.n++] = box_shape(sccd_v3_scale(sccd_v3_add(lo, hi), 0.5), sccd_quat_identity(), sccd_v3_scale(sccd_v3_sub(hi, lo), 0.5));
+        return out;
     }
     n = sccd_v3_normalize(n);
+    sccd_real area[3];
     for (int i = 0; i < 3; ++i) {
-        sccd_v3 o = v[i], e = sccd_v3_sub(v[(i + 1) % 3], o);
-        if (!(sccd_v3_len(e) > 0.0))
-            continue;
-        sccd_v3 e1 = sccd_v3_normalize(e), e2 = sccd_v3_cross(n, e1);
+        sccd_v3 o = v[i], e1 = sccd_v3_normalize(sccd_v3_sub(v[(i + 1) % 3], o)), e2 = sccd_v3_cross(n, e1);
         sccd_real lo1 = 0.0, hi1 = 0.0, lo2 = 0.0, hi2 = 0.0;
         for (int k = 0; k < 3; ++k) {
             sccd_v3 d = sccd_v3_sub(v[k], o);
@@ -347,14 +357,19 @@ static sccd_shape3 triangle_box(sccd_triangle tri)
             lo2 = sccd_min(lo2, sccd_v3_dot(d, e2));
             hi2 = sccd_max(hi2, sccd_v3_dot(d, e2));
         }
-        sccd_real area = (hi1 - lo1) * (hi2 - lo2);
-        if (area < best_area) {
-            best_area = area;
-            sccd_v3 c = sccd_v3_add(o, sccd_v3_add(sccd_v3_scale(e1, 0.5 * (lo1 + hi1)), sccd_v3_scale(e2, 0.5 * (lo2 + hi2))));
-            best = box_shape(c, quat_from_basis(e1, e2, n), (sccd_v3){0.5 * (hi1 - lo1), 0.5 * (hi2 - lo2), 0.0});
+        sccd_v3 c = sccd_v3_add(o, sccd_v3_add(sccd_v3_scale(e1, 0.5 * (lo1 + hi1)), sccd_v3_scale(e2, 0.5 * (lo2 + hi2))));
+        sccd_shape3 b = box_shape(c, quat_from_basis(e1, e2, n), (sccd_v3){0.5 * (hi1 - lo1), 0.5 * (hi2 - lo2), 0.0});
+        int at = out.n++; /* insertion by area */
+        area[at] = (hi1 - lo1) * (hi2 - lo2);
+        for (; at > 0 && area[at - 1] > area[at]; --at) {
+            sccd_real ta = area[at - 1];
+            area[at - 1] = area[at];
+            area[at] = ta;
+            out.s[at] = out.s[at - 1];
         }
+        out.s[at] = b;
     }
-    return best;
+    return out;
 }
 
 /* The part of the half-space n·x ≤ d that the box `reach` can meet, as a box:
@@ -461,7 +476,70 @@ static bool stays_apart(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3
     return d.distance - beta - 0.5 * kappa > 0.0;
 }
 
-/* First impact of a (CCD shape) and b under ma, mb on [0, 1]. A pair within
+/* First time from t0 on at which core a comes within goal of the
+ * intersection of the cores b->s[0..n), by conservative advancement against
+ * each bound in turn: contact with the intersection needs contact with every
+ * bound, so no bound's TOI from a time before that contact passes it, and
+ * the search advances while any bound is still apart (touching all bounds
+ * at one time is close to touching their intersection: for a cylinder's box
+ * and capsule the larger of the two distances is at least 1/√2 of the
+ * distance to the cylinder). `last` gets the bound of the result. */
+static sccd_toi3 toi_bounds(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
+                            sccd_motion3 mb, sccd_real goal, sccd_real t0, int *last)
+{
+    sccd_toi3 out = {SCCD_TOI_FAILED, t0, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0};
+    sccd_real t = t0;
+    *last = 0;
+    for (int pass = 0; pass < CLASH_ROUNDS_MAX; ++pass) {
+        bool moved = false;
+        int overlapped = 0;
+        for (int i = 0; i < b->n; ++i) {
+            sccd_toi3 r = sccd_toi3_compute(a, motion_part(ma, t, 1.0), &b->s[i], motion_part(mb, t, 1.0), goal,
+                                            w->opt.toi_tolerance);
+            ++w->cnt.tois;
+            if (r.state == SCCD_TOI_SEPARATED || (r.state == SCCD_TOI_OVERLAPPED && b->n == 1))
+                return r; /* never reaches this bound, so never the target; or plainly overlapped */
+            if (r.state == SCCD_TOI_OVERLAPPED) { /* this bound says nothing here: the others decide */
+                ++overlapped;
+                continue;
+            }
+            sccd_real ti = t + r.t * (1.0 - t);
+            moved |= ti > t;
+            t = ti;
+            out = r;
+            out.t = t;
+            *last = i;
+            if (r.state == SCCD_TOI_FAILED)
+                return out; /* no contact before t */
+        }
+        if (overlapped == b->n) { /* deeper than the skin in every bound */
+            out.state = t == 0.0 ? SCCD_TOI_OVERLAPPED : SCCD_TOI_HIT;
+            out.t = t;
+            return out;
+        }
+        if (!moved || b->n == 1)
+            return out;
+    }
+    out.state = SCCD_TOI_FAILED; /* still advancing: t is safe */
+    return out;
+}
+
+/* Shrink every bound of b by the same amount, at most want (erosion
+ * distributes over intersection: the cores' intersection is the target
+ * shrunk by it). */
+static sccd_real shrink_target(target3 *b, sccd_real want)
+{
+    sccd_real d = want;
+    for (int i = 0; i < b->n; ++i) {
+        sccd_shape3 probe = b->s[i];
+        d = sccd_min(d, shrink(&probe, want));
+    }
+    for (int i = 0; i < b->n; ++i)
+        shrink(&b->s[i], d);
+    return d;
+}
+
+/* First impact of a (CCD shape) and target b under ma, mb on [0, 1]. A pair within
  * the target distance at the start is in ODE's contact already (resting, or
  * placed there last step): it is left to ODE when its cores provably stay
  * apart all step. A touch where the two are separating (a body leaving last
@@ -472,34 +550,35 @@ static bool stays_apart(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3
  * lower gives conservative advancement a gap to cross, so it gets through
  * the step, and a hit there is still a shallow overlap, far from a
  * pass-through. */
-static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b,
+static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
                          sccd_motion3 mb)
 {
     pair_hit out = {false, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     sccd_real overlap = w->opt.overlap, tol = w->opt.toi_tolerance, skin = SKIN_OVERLAPS * overlap;
-    sccd_shape3 ca = *a, cb = *b;
+    sccd_shape3 ca = *a;
+    target3 cb = *b;
     sccd_real shrunk = shrink(&ca, skin);
-    shrunk += shrink(&cb, skin - shrunk);
+    shrunk += shrink_target(&cb, skin - shrunk);
     /* At a hit the core distance is at most goal + tol, so the real distance
      * is at most goal + tol − shrunk: −overlap or less when the skin allows,
      * else a push along the normal makes up the difference. */
     sccd_real goal = sccd_max(shrunk - overlap - tol, 2.0 * tol);
-    sccd_real rate = approach_bound(&ca, ma, &cb, mb);
+    sccd_real rate = approach_bound(&ca, ma, &cb.s[0], mb);
     sccd_real t0 = 0.0;
     for (int round = 0; round < w->opt.toi_max_iterations && t0 < 1.0; ++round) {
-        sccd_toi3 r = sccd_toi3_compute(&ca, motion_part(ma, t0, 1.0), &cb, motion_part(mb, t0, 1.0), goal, tol);
-        ++w->cnt.tois;
+        int k;
+        sccd_toi3 r = toi_bounds(w, &ca, ma, &cb, mb, goal, t0, &k);
         if (r.state == SCCD_TOI_SEPARATED)
             return out;
         if (r.state == SCCD_TOI_OVERLAPPED) { /* deeper than the skin already: ODE's contact has it */
             ++w->cnt.overlapped;
             return out;
         }
-        sccd_real t = t0 + r.t * (1.0 - t0);
-        if (t == 0.0 && r.state == SCCD_TOI_HIT && stays_apart(&ca, ma, &cb, mb))
+        sccd_real t = r.t;
+        if (t == 0.0 && r.state == SCCD_TOI_HIT && stays_apart(&ca, ma, &cb.s[k], mb))
             return out; /* in ODE's contact already (resting, or last step's placement), and no deeper this step */
         bool last = round + 1 == w->opt.toi_max_iterations;
-        if (r.state == SCCD_TOI_FAILED && r.t > 0.0 && !last) {
+        if (r.state == SCCD_TOI_FAILED && t > t0 && !last) {
             t0 = t; /* the TOI's own cap: no contact before t, go on from there */
             continue;
         }
@@ -510,7 +589,7 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
             sccd_real extra = sccd_max(goal + tol - shrunk + overlap, 0.0);
             return (pair_hit){true, t, r.normal, sccd_v3_scale(r.normal, extra)};
         }
-        t0 = t + separating_span(&ca, ma, &cb, mb, t, r.normal, tol, rate);
+        t0 = t + separating_span(&ca, ma, &cb.s[k], mb, t, r.normal, tol, rate);
         goal = sccd_max(0.5 * goal, tol);
     }
     if (t0 < 1.0) { /* out of rounds: stop where it is still known safe */
@@ -685,13 +764,23 @@ static void complete_geom(ode_geom *e)
     e->full = true;
     e->cat = dGeomGetCategoryBits(e->geom);
     e->col = dGeomGetCollideBits(e->geom);
-    classify(e->geom, &e->shape, &e->plane);
+    classify(e->geom, &e->shape, &e->plane, &e->side);
+    e->cylinder = dGeomGetClass(e->geom) == dCylinderClass;
     if (e->kind != KIND_SHAPE && e->kind != KIND_MESH)
         e->start = sccd_xf3_identity(); /* planes and some user classes are not placeable */
     else
         e->start = e->body != NULL ? sccd_xf3_mul(e->body0, geom_offset(e->geom)) : geom_pose(e->geom);
     e->box0 = e->kind == KIND_SHAPE ? sccd_shape3_aabb(&e->shape, e->start) : e->box1;
     e->motion = motion_still(e->start);
+}
+
+/* A completed KIND_SHAPE geom as a target: its shape, and a cylinder's side. */
+static target3 geom_target(const ode_geom *e)
+{
+    target3 t = {1, {e->shape}};
+    if (e->cylinder)
+        t.s[t.n++] = e->side;
+    return t;
 }
 
 /* True when box b meets the box of some active CCD body. */
@@ -837,11 +926,11 @@ static bool sweep_touches(const sccd_sweep3 *sw, const sccd_shape3 *s, sccd_xf3 
 
 /* Earliest impact of piece p with one target shape ts (in the frame moved by
  * mt); static targets first face the sweep's exact test. */
-static pair_hit piece_vs_shape(sccd_ode_world *w, ode_piece *p, const sccd_shape3 *ts, sccd_motion3 mt,
+static pair_hit piece_vs_shape(sccd_ode_world *w, ode_piece *p, const target3 *ts, sccd_motion3 mt,
                                bool moving)
 {
     pair_hit none = {false, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-    if (!moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sweep_touches(piece_sweep(w, p), ts, mt.start))
+    if (!moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sweep_touches(piece_sweep(w, p), &ts->s[0], mt.start))
         return none;
     ++w->cnt.candidates;
     return pair_toi(w, &w->geoms[p->geom].shape, p->motion, ts, mt);
@@ -853,10 +942,12 @@ static pair_hit earlier(pair_hit a, pair_hit b) { return b.hit && (!a.hit || b.t
 static pair_hit piece_vs_geom(sccd_ode_world *w, ode_piece *p, const ode_geom *e)
 {
     pair_hit best = {false, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-    if (e->kind == KIND_SHAPE)
-        return piece_vs_shape(w, p, &e->shape, e->motion, e->moving);
+    if (e->kind == KIND_SHAPE) {
+        target3 t = geom_target(e);
+        return piece_vs_shape(w, p, &t, e->motion, e->moving);
+    }
     if (e->kind == KIND_PLANE) {
-        sccd_shape3 b = plane_box(e->plane, p->box, SKIN_OVERLAPS * w->opt.overlap);
+        target3 b = {1, {plane_box(e->plane, p->box, SKIN_OVERLAPS * w->opt.overlap)}};
         return piece_vs_shape(w, p, &b, motion_still(sccd_xf3_identity()), false);
     }
     /* A mesh: its triangles at the current (end) pose, taken back into the
@@ -871,7 +962,7 @@ static pair_hit piece_vs_geom(sccd_ode_world *w, ode_piece *p, const ode_geom *e
         if (!e->moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sccd_sweep3_vs_triangle(piece_sweep(w, p), tw))
             continue;
         sccd_triangle tl = {sccd_xf3_apply(end_inv, tw.a), sccd_xf3_apply(end_inv, tw.b), sccd_xf3_apply(end_inv, tw.c)};
-        sccd_shape3 b = triangle_box(tl);
+        target3 b = triangle_bounds(tl);
         ++w->cnt.candidates;
         best = earlier(best, pair_toi(w, &w->geoms[p->geom].shape, p->motion, &b, e->motion));
     }
@@ -961,8 +1052,9 @@ static pair_hit bodies_toi(sccd_ode_world *w, const ode_body *a, sccd_real ta0, 
             if (!pair_collides(&w->geoms[pa->geom], &w->geoms[pb->geom]) || !boxes_overlap(pa->box, pb->box))
                 continue;
             ++w->cnt.candidates;
-            best = earlier(best, pair_toi(w, &w->geoms[pa->geom].shape, motion_part(pa->motion, ta0, ta1),
-                                          &w->geoms[pb->geom].shape, motion_part(pb->motion, tb0, tb1)));
+            target3 tb = geom_target(&w->geoms[pb->geom]);
+            best = earlier(best, pair_toi(w, &w->geoms[pa->geom].shape, motion_part(pa->motion, ta0, ta1), &tb,
+                                          motion_part(pb->motion, tb0, tb1)));
         }
     return best;
 }

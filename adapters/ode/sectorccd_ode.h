@@ -50,10 +50,11 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  *
  * Pairs follow dSpaceCollide's rules (enabled geoms, category and collide
  * bits, geoms of one body skipped) plus the usual near-callback rule: bodies
- * joined by a non-contact joint do not collide. Geoms: sphere, box, capsule
- * exact; cylinder bounded by its box; static planes; triangle meshes (each
- * triangle bounded by its smallest rectangle, exact for rectangles split in
- * two); other classes are ignored (counted in `unsupported`).
+ * joined by a non-contact joint do not collide. Targets: spheres, boxes and
+ * capsules exactly; a cylinder as its box ∩ its capsule and a mesh triangle
+ * as the ∩ of its three edge-aligned rectangles (conservative advancement
+ * against each bound in turn); static planes; other classes are ignored
+ * (counted in `unsupported`). A CCD body's own cylinder is bounded by its box.
  *
  * State lives in the sccd_ode_world (never in dGeomSetData/dBodySetData).
  * ODE gives no callback when a body or geom is destroyed: before_step scans
@@ -64,8 +65,10 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * pose before to its pose after (ODE's default integration turns less than π
  * per step; a body in finite rotation mode turning more than π is seen
  * turning the short way). Pairs already deeper than the skin (3 overlaps) at
- * the start are left to ODE. Bounded targets (cylinders, mesh triangles) may
- * stop a body up to the bound's gap short of the real surface. */
+ * the start are left to ODE. Against a cylinder or triangle the placement
+ * overlap may be shallower than `overlap` (touching every bound at once is
+ * near, not at, touching the target); a CCD body's own cylinder may stop up
+ * to (√2 − 1)·r short of a target. */
 
 /// Which geoms a CCD body is tested against.
 typedef enum sccd_ode_candidates {
