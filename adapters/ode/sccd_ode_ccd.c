@@ -584,7 +584,11 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
         }
         sccd_real closing = sccd_v3_dot(sccd_v3_sub(point_velocity(ma, t, r.point), point_velocity(mb, t, r.point)),
                                         r.normal);
-        if (r.state == SCCD_TOI_FAILED || closing > 0.0 || rate <= 0.0) {
+        /* Approaching by more than the tolerance over the step: an impact.
+         * Moving with each other (a body the bat carried last step, now
+         * at the bat's speed) is not: the search goes on and finds where the
+         * two really close in (the body then slides along, as it should). */
+        if (r.state == SCCD_TOI_FAILED || closing > tol || rate <= 0.0) {
             w->cnt.failed += r.state == SCCD_TOI_FAILED;
             sccd_real extra = sccd_max(goal + tol - shrunk + overlap, 0.0);
             return (pair_hit){true, t, r.normal, sccd_v3_scale(r.normal, extra)};
