@@ -246,6 +246,7 @@ static void test_toi2_degenerate(void **state)
 
     /* Invalid input: FAILED at t = 0, a check fires, no NaN out. */
     sccd_test_count_asserts();
+    sccd_test_assert_reset();
     sccd_motion2 bad = still;
     bad.dtheta = NAN;
     sccd_shape2 nan_circle = {.type = SCCD_SHAPE_CIRCLE, .circle = {{NAN, 0.0}, 1.0}};

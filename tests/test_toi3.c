@@ -212,6 +212,7 @@ static void test_toi3_degenerate(void **state)
     assert_int_equal(r.state, SCCD_TOI_OVERLAPPED);
 
     sccd_test_count_asserts();
+    sccd_test_assert_reset();
     sccd_motion3 bad = still;
     bad.axis = (sccd_v3){0.0, 0.0, 0.0};
     sccd_shape3 poly = {.type = SCCD_SHAPE_POLY};
