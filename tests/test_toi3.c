@@ -10,74 +10,19 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "shape_oracle.h"
-#include "toi_reference.h"
+#include "toi_cases.h"
 
 #define N_CASES 100000
 #define N_GRID_CASES 100
 #define GRID 10000
 
-typedef struct toi_case3 {
-    sccd_shape3 a, b;
-    sccd_motion3 ma, mb;
-    double target, tol, lip;
-} toi_case3;
-
-static double dist_at(const void *ctx, double t)
-{
-    const toi_case3 *c = ctx;
-    sccd_distance3 d = sccd_shape3_distance(&c->a, sccd_motion3_at(c->ma, t), &c->b, sccd_motion3_at(c->mb, t));
-    return sccd_v3_dot(sccd_v3_sub(d.pb, d.pa), d.normal);
-}
-
-static double reach3(const sccd_shape3 *s, sccd_v3 p)
-{
-    sccd_v3 v[8];
-    int n = 0;
-    double r = 0.0;
-    switch (s->type) {
-    case SCCD_SHAPE_CIRCLE: v[n++] = s->sphere.c, r = s->sphere.r; break;
-    case SCCD_SHAPE_CAPSULE: v[n++] = s->capsule.a, v[n++] = s->capsule.b, r = s->capsule.r; break;
-    default: sccd_box3_corners(s->box, v), n = 8; break;
-    }
-    double m = 0.0;
-    for (int i = 0; i < n; ++i)
-        m = fmax(m, sccd_v3_dist(v[i], p));
-    return m + r;
-}
-
-static double lipschitz(const toi_case3 *c)
-{
-    return sccd_v3_len(sccd_v3_sub(c->ma.dp, c->mb.dp)) + fabs(c->ma.angle) * reach3(&c->a, c->ma.center) +
-           fabs(c->mb.angle) * reach3(&c->b, c->mb.center);
-}
-
-static sccd_motion3 random_motion(sccd_rng *g, sccd_v3 at)
-{
-    sccd_v3 centre = sccd_rng_int(g, 2) ? sccd_rng_v3(g, 0.3) : sccd_rng_v3(g, 2.0);
-    double spin = sccd_rng_int(g, 8) == 0 ? 0.0 : sccd_rng_uniform(g, -4.0 * SCCD_PI, 4.0 * SCCD_PI);
-    return (sccd_motion3){{at, sccd_rng_quat(g)}, centre, sccd_rng_v3(g, 3.0), sccd_rng_unit3(g), spin};
-}
-
-static toi_case3 random_case(sccd_rng *g)
-{
-    toi_case3 c;
-    c.a = sccd_rng_shape3(g, (sccd_shape_type)sccd_rng_int(g, 3), 1.0);
-    c.b = sccd_rng_shape3(g, (sccd_shape_type)sccd_rng_int(g, 3), 1.0);
-    c.ma = random_motion(g, sccd_rng_v3(g, 1.0));
-    c.mb = random_motion(g, sccd_v3_mad(sccd_rng_v3(g, 1.0), sccd_rng_uniform(g, 1.0, 4.0), sccd_rng_unit3(g)));
-    c.target = sccd_rng_int(g, 2) ? 0.0 : sccd_rng_uniform(g, 0.0, 0.05);
-    c.tol = sccd_rng_int(g, 2) ? 1e-3 : 1e-6;
-    c.lip = lipschitz(&c);
-    return c;
-}
 
 static bool check_case(const toi_case3 *c, sccd_toi3 r, int *undecided)
 {
     assert_true(sccd_is_valid_real(r.t) && r.t >= 0.0 && r.t <= 1.0);
     assert_true(sccd_is_valid_v3(r.point) && fabs(sccd_v3_len(r.normal) - 1.0) < 1e-9);
     int steps;
-    double late = sccd_ref_first_contact(dist_at, c, c->lip, fmax(0.0, c->target - 0.5 * c->tol), &steps);
+    double late = sccd_ref_first_contact(sccd_toi_case3_distance, c, c->lip, fmax(0.0, c->target - 0.5 * c->tol), &steps);
     *undecided += late < 0.0;
     bool contact = late >= 0.0 && late <= 1.0;
     switch (r.state) {
@@ -86,16 +31,16 @@ static bool check_case(const toi_case3 *c, sccd_toi3 r, int *undecided)
         assert_true(r.t == 1.0);
         return false;
     case SCCD_TOI_OVERLAPPED:
-        assert_true(r.t == 0.0 && dist_at(c, 0.0) <= 1e-9);
+        assert_true(r.t == 0.0 && sccd_toi_case3_distance(c, 0.0) <= 1e-9);
         return false;
     case SCCD_TOI_HIT:
-        assert_true(dist_at(c, r.t) <= c->target + c->tol + 1e-9);
+        assert_true(sccd_toi_case3_distance(c, r.t) <= c->target + c->tol + 1e-9);
         break;
     case SCCD_TOI_FAILED:
         break;
     }
     assert_true(!contact || r.t <= late + 1e-9);
-    double strict = sccd_ref_first_contact(dist_at, c, c->lip, c->target, &steps);
+    double strict = sccd_ref_first_contact(sccd_toi_case3_distance, c, c->lip, c->target, &steps);
     return strict >= 0.0 && strict <= 1.0 && r.t > strict + 1e-9;
 }
 
@@ -106,7 +51,7 @@ static void test_toi3_random(void **state)
     static int iters[N_CASES];
     int count[4] = {0}, strict_late = 0, undecided = 0, swapped_late = 0;
     for (int i = 0; i < N_CASES; ++i) {
-        toi_case3 c = random_case(&g);
+        toi_case3 c = sccd_rng_toi_case3(&g);
         sccd_toi3 r = sccd_toi3_compute(&c.a, c.ma, &c.b, c.mb, c.target, c.tol);
         iters[i] = r.iterations;
         count[r.state]++;
@@ -134,14 +79,14 @@ static void test_toi3_grid(void **state)
     const char *e = getenv("SCCD_TOI_GRID_CASES");
     int n = e ? atoi(e) : N_GRID_CASES, hits = 0;
     for (int i = 0; i < n; ++i) {
-        toi_case3 c = random_case(&g);
+        toi_case3 c = sccd_rng_toi_case3(&g);
         sccd_toi3 r = sccd_toi3_compute(&c.a, c.ma, &c.b, c.mb, c.target, c.tol);
-        double grid = sccd_ref_grid_contact(dist_at, &c, fmax(0.0, c.target - 0.5 * c.tol), GRID);
+        double grid = sccd_ref_grid_contact(sccd_toi_case3_distance, &c, fmax(0.0, c.target - 0.5 * c.tol), GRID);
         hits += grid <= 1.0;
         if (grid <= 1.0)
             assert_true(r.state != SCCD_TOI_SEPARATED && r.t <= grid + 1e-9);
         if (r.state == SCCD_TOI_HIT)
-            assert_true(dist_at(&c, r.t) <= c.target + c.tol + 1e-9);
+            assert_true(sccd_toi_case3_distance(&c, r.t) <= c.target + c.tol + 1e-9);
     }
     printf("toi3 grid: %d cases x %d samples, %d with contact\n", n, GRID + 1, hits);
 }
@@ -165,15 +110,15 @@ static void test_toi3_thin_wall(void **state)
                 toi_case3 c = {blade, wall, {{{0.0, 0.0, 0.0}, q0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, axis, dir * 10000.0 / 60.0},
                                {{{wall_x[w], 0.0, 0.0}, {0.0, 0.0, 0.0, 1.0}}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, axis, 0.0},
                                0.0, 1e-4, 0.0};
-                c.lip = lipschitz(&c);
+                c.lip = sccd_toi_case3_lipschitz(&c);
                 sccd_toi3 r = sccd_toi3_compute(&c.a, c.ma, &c.b, c.mb, c.target, c.tol);
                 iters[n++] = r.iterations;
                 int steps;
-                double first = sccd_ref_first_contact(dist_at, &c, c.lip, 0.0, &steps);
+                double first = sccd_ref_first_contact(sccd_toi_case3_distance, &c, c.lip, 0.0, &steps);
                 if (w < 2) {
                     assert_int_equal(r.state, SCCD_TOI_HIT);
                     assert_true(first <= 1.0 && r.t <= first + 1e-9);
-                    double d = dist_at(&c, r.t);
+                    double d = sccd_toi_case3_distance(&c, r.t);
                     assert_true(d >= -1e-9 && d <= c.tol + 1e-9);
                 } else {
                     assert_true(first > 1.0);
