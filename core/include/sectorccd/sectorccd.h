@@ -8,6 +8,8 @@
 #include "sectorccd/shapes.h"
 #include "sectorccd/motion.h"
 #include "sectorccd/geometry.h"
+#include "sectorccd/sector2.h"
+#include "sectorccd/sweep2.h"
 #include "sectorccd/support.h"
 #include "sectorccd/distance.h"
 #include "sectorccd/toi.h"
