@@ -257,6 +257,27 @@ static void test_tightness_floor(void **state)
     assert_true(ratio > 0.9);
 }
 
+/* Axes accepted as unit (|axis|² within 1e-6) turn bodies by the normalised
+ * quaternion (sccd_motion3_at): points posed by the library stay inside. */
+static void test_axis_not_quite_unit(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(307);
+    for (int k = 0; k < 500; ++k) {
+        sccd_shape3 s = random_shape(&g);
+        sccd_motion3 m = random_motion(&g);
+        m.axis = sccd_v3_scale(m.axis, 1.0 + sccd_rng_uniform(&g, -4e-7, 4e-7));
+        assert_true(sccd_is_valid_motion3(m));
+        sccd_sweep3 w;
+        build_sweep(&w, &s, m, 4);
+        for (int i = 0; i < 100; ++i) {
+            sccd_real t = sccd_rng_uniform(&g, 0, 1);
+            sccd_v3 p = sccd_xf3_apply(sccd_motion3_at(m, t), sccd_truth3_shape_point(&s, &g));
+            assert_true(sccd_sweep3_vs_point(&w, p));
+        }
+    }
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -349,7 +370,8 @@ int main(void)
         cmocka_unit_test(test_property_points),   cmocka_unit_test(test_property_shapes),
         cmocka_unit_test(test_far_shapes_missed), cmocka_unit_test(test_truth_vs_sampling),
         cmocka_unit_test(test_truth_points_inside), cmocka_unit_test(test_tightness_floor),
-        cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_axis_not_quite_unit), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_degenerate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

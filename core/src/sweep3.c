@@ -267,11 +267,11 @@ static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real t
     return all ? -1 : m;
 }
 
-/* Widen arcs by the turn, pad them, merge on the circle. Returns the count
+/* Widen arcs by the turn, pad them (and by slack), merge on the circle. Returns the count
  * of disjoint arcs (sorted, lo in [0, 2π)), or −1 for the full circle. */
-static int widen_and_merge(arc *a, int n, sccd_real angle)
+static int widen_and_merge(arc *a, int n, sccd_real angle, sccd_real slack)
 {
-    sccd_real pad = PAD * (1.0 + fabs(angle));
+    sccd_real pad = PAD * (1.0 + fabs(angle)) + slack;
     for (int i = 0; i < n; ++i) {
         a[i].lo += sccd_min(0.0, angle) - pad;
         a[i].hi += sccd_max(0.0, angle) + pad;
@@ -369,6 +369,9 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
     sccd_real lo, hi;
     outline_rho_range(o, &lo, &hi);
     sccd_real tol = PAD * (1.0 + hi + fabs(o->zlo) + fabs(o->zhi));
+    /* sccd_motion3_at turns by the normalised quaternion of (axis·sin, cos):
+     * with |axis| = 1 + e the turn differs from t·angle by at most |e| rad. */
+    sccd_real axis_slack = 2.0 * fabs(sccd_v3_len(m.axis) - 1.0);
     if (hi - lo <= tol) /* a shape at one distance from the axis needs one band */
         nb = 1;
     band bands[SCCD_MAX_BANDS];
@@ -382,7 +385,7 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
         if (b->n == 0) /* cannot happen for a connected shape; stay safe */
             b->n = -1;
         if (b->n > 0)
-            b->n = widen_and_merge(b->arcs, b->n, m.angle);
+            b->n = widen_and_merge(b->arcs, b->n, m.angle, axis_slack);
         total += b->n < 0 ? 1 : b->n;
     }
     /* Fit the budget: fill the smallest gap of the band with most arcs. */
@@ -414,7 +417,7 @@ static mframe motion_frame(sccd_motion3 m)
 {
     mframe f;
     f.c0 = sccd_xf3_apply(m.start, m.center);
-    f.u = m.axis;
+    f.u = sccd_v3_normalize(m.axis);
     sccd_v3_basis(f.u, &f.e1, &f.e2);
     return f;
 }
