@@ -31,26 +31,6 @@ enum { M_SCCD, M_THESIS, M_OURS, N_METHODS = M_OURS + N_BANDS };
 
 typedef struct tally { double jacc_sum, over_sum, under_sum; long inter, uni, misses, sample_misses; } tally;
 
-static sccd_quat quat_from_axes(sccd_v3 x, sccd_v3 y, sccd_v3 z)
-{
-    /* columns x, y, z (right-handed, orthonormal) */
-    sccd_real m[3][3] = {{x.x, y.x, z.x}, {x.y, y.y, z.y}, {x.z, y.z, z.z}};
-    sccd_real tr = m[0][0] + m[1][1] + m[2][2];
-    if (tr > 0.0) {
-        sccd_real w = 0.5 * sqrt(1.0 + tr);
-        return sccd_quat_normalize((sccd_quat){(m[2][1] - m[1][2]) / (4 * w), (m[0][2] - m[2][0]) / (4 * w),
-                                               (m[1][0] - m[0][1]) / (4 * w), w});
-    }
-    int a = m[0][0] > m[1][1] ? (m[0][0] > m[2][2] ? 0 : 2) : (m[1][1] > m[2][2] ? 1 : 2);
-    int b = (a + 1) % 3, c = (a + 2) % 3;
-    sccd_real s = 0.5 * sqrt(1.0 + m[a][a] - m[b][b] - m[c][c]);
-    sccd_real v[3];
-    v[a] = s;
-    v[b] = (m[b][a] + m[a][b]) / (4 * s);
-    v[c] = (m[c][a] + m[a][c]) / (4 * s);
-    return sccd_quat_normalize((sccd_quat){v[0], v[1], v[2], (m[c][b] - m[b][c]) / (4 * s)});
-}
-
 static bool in_aabb(sccd_aabb3 b, sccd_v3 p)
 {
     return p.x >= b.lo.x && p.x <= b.hi.x && p.y >= b.lo.y && p.y <= b.hi.y && p.z >= b.lo.z && p.z <= b.hi.z;
@@ -64,7 +44,7 @@ static void trial(sccd_rng *g, int points, int samples, tally *t, double bins[AN
     sccd_v3_basis(u, &x, &y);
     sccd_real d = sccd_rng_uniform(g, 12.5, 25.0), angle = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
     sccd_v3 h = {0.5 * sccd_rng_uniform(g, 0, 25), 0.5 * sccd_rng_uniform(g, 0, 25), 0.5 * sccd_rng_uniform(g, 0, 25)};
-    sccd_quat q = quat_from_axes(x, y, u);
+    sccd_quat q = sccd_truth3_quat_from_axes(x, y, u);
     sccd_box3 box = {sccd_v3_scale(y, d), q, h};
     sccd_motion3 m = {{box.c, q}, sccd_quat_inv_apply(q, sccd_v3_scale(y, -d)), {0, 0, 0}, u, angle};
     sccd_sweep3 w[N_BANDS];

@@ -604,18 +604,12 @@ static bool wedge_interval(const wedge *w, const seg_local *g, sccd_real *ta, sc
     for (int j = 0; j < w->n; ++j) {
         sccd_real f0 = w->nrm[j].x * g->p0.x + w->nrm[j].y * g->p0.y;
         sccd_real fd = w->nrm[j].x * g->d.x + w->nrm[j].y * g->d.y;
-        if (fd == 0.0) {
-            if (f0 < 0.0)
-                return false;
-        } else if (fd > 0.0) {
-            lo = sccd_max(lo, -f0 / fd);
-        } else {
-            hi = sccd_min(hi, -f0 / fd);
-        }
+        if (!sccd_clip_param(f0, fd, &lo, &hi))
+            return false;
     }
     *ta = lo;
     *tb = hi;
-    return lo <= hi;
+    return true;
 }
 
 static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)

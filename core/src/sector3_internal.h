@@ -30,6 +30,19 @@ bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p);
 /* Exact sector–capsule test without the input checks. */
 bool sccd_sector3_vs_capsule_unchecked(const sccd_sector3 *s, sccd_capsule3 c);
 
+/* One Cyrus–Beck step: restrict [*lo, *hi] to the t with f0 + t·fd ≥ 0.
+ * False when no t is left in it. */
+static inline bool sccd_clip_param(sccd_real f0, sccd_real fd, sccd_real *lo, sccd_real *hi)
+{
+    if (fd == 0.0)
+        return f0 >= 0.0 && *lo <= *hi;
+    if (fd > 0.0)
+        *lo = sccd_max(*lo, -f0 / fd);
+    else
+        *hi = sccd_min(*hi, -f0 / fd);
+    return *lo <= *hi;
+}
+
 /* 2D convex hull of n points (counter-clockwise, collinear points dropped,
  * at least one point kept); pts is sorted in place; returns the count. */
 int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);

@@ -15,8 +15,8 @@
  * sector plus t·dp. Hence the swept set ⊂ (∪ sectors) ⊕ segment[0, dp], and
  * "the sweep touches X" ⟸ "some sector touches X ⊕ segment[0, −dp]"
  * (the relative-motion trick): a sphere becomes a capsule, a box or a
- * triangle a prism (exact tests), a capsule a rounded parallelogram (covered
- * by capsules). Nothing here assumes where the centre is or how far it turns.
+ * triangle a prism (exact tests), a capsule a rounded parallelogram (a
+ * branch and bound over capsules covering it, exact to the tolerance). Nothing here assumes where the centre is or how far it turns.
  *
  * Φ_i is computed exactly: ρ and φ depend only on the projection along u,
  * and every point of the projection lifts to a shape point with the same ρ
@@ -140,21 +140,14 @@ static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real
         return sccd_distance_segment_segment2(p, q, o->v[0], o->v[o->n - 1]) <= tol;
     /* Cyrus–Beck: clip p–q against every edge's inner half-plane. */
     sccd_real lo = 0.0, hi = 1.0;
-    for (int i = 0; i < o->n && lo <= hi; ++i) {
+    for (int i = 0; i < o->n; ++i) {
         sccd_v2 a = o->v[i], d = sccd_v2_sub(o->v[(i + 1) % o->n], a);
         sccd_real len = sccd_v2_len(d);
         sccd_real f0 = sccd_v2_cross(d, sccd_v2_sub(p, a)) / len + tol;
-        sccd_real fd = sccd_v2_cross(d, sccd_v2_sub(q, p)) / len;
-        if (fd == 0.0) {
-            if (f0 < 0.0)
-                return false;
-        } else if (fd > 0.0) {
-            lo = sccd_max(lo, -f0 / fd);
-        } else {
-            hi = sccd_min(hi, -f0 / fd);
-        }
+        if (!sccd_clip_param(f0, sccd_v2_cross(d, sccd_v2_sub(q, p)) / len, &lo, &hi))
+            return false;
     }
-    return lo <= hi;
+    return true;
 }
 
 static void add_angle(sccd_real *c, int *n, sccd_v2 p)
@@ -479,27 +472,50 @@ static bool sweep_usable(const sccd_sweep3 *w)
     return w && w->count > 0;
 }
 
-/* Sector vs the capsule a–b (radius r) swept by −dp. */
+static bool any_band_hits_capsule(const sccd_sweep3 *w, sccd_capsule3 c)
+{
+    for (int i = 0; i < w->count; ++i)
+        if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], c))
+            return true;
+    return false;
+}
+
+#define PIECE_BUDGET 512
+
+/* The bands against the capsule a–b (radius r) swept by −dp: a rounded
+ * parallelogram, the union over s in [0, 1] of capsules along its longer
+ * side shifted by s times its shorter side. The shifts of [s0, s1] lie in
+ * the capsule at the middle shift with radius r + |short|·(s1 − s0)/2:
+ * branch and bound on s, dropping pieces that miss, deciding "touching" once
+ * that slack is below the relative tolerance (the budget, rarely reached near
+ * grazing contact, answers true: conservative). */
 static bool capsule_swept_hits(const sccd_sweep3 *w, sccd_capsule3 c)
 {
-    sccd_v3 back = sccd_v3_neg(w->dp);
-    sccd_v3 axis = sccd_v3_sub(c.b, c.a);
-    /* The rounded parallelogram (segment ⊕ segment ⊕ ball) is covered by k
-     * capsules along its longer side, each thickened by half a slice of the
-     * shorter side. */
-    sccd_v3 lon = axis, sho = back, base = c.a;
+    sccd_v3 back = sccd_v3_neg(w->dp), axis = sccd_v3_sub(c.b, c.a);
+    sccd_v3 lon = axis, sho = back;
     if (sccd_v3_len2(back) > sccd_v3_len2(axis)) {
         lon = back;
         sho = axis;
     }
     sccd_real ls = sccd_v3_len(sho);
-    int k = ls > 0.0 ? (int)sccd_clamp(ceil(ls / sccd_max(0.25 * c.r, 1e-300)), 1.0, 8.0) : 1;
-    for (int j = 0; j < k; ++j) {
-        sccd_v3 p = sccd_v3_mad(base, (j + 0.5) / k, sho);
-        sccd_capsule3 piece = {p, sccd_v3_add(p, lon), c.r + 0.5 * ls / k};
-        for (int i = 0; i < w->count; ++i)
-            if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], piece))
-                return true;
+    sccd_v3 e = sccd_v3_abs(c.a);
+    sccd_real tol = PAD * (1.0 + sccd_max(e.x, sccd_max(e.y, e.z)) + sccd_v3_len(lon) + ls + c.r);
+    sccd_real stack[64][2] = {{0.0, 1.0}};
+    int n = 1;
+    for (int budget = 0; n > 0; ++budget) {
+        sccd_real s0 = stack[n - 1][0], s1 = stack[n - 1][1];
+        n--;
+        sccd_real slack = 0.5 * ls * (s1 - s0);
+        sccd_v3 p = sccd_v3_mad(c.a, 0.5 * (s0 + s1), sho);
+        if (!any_band_hits_capsule(w, (sccd_capsule3){p, sccd_v3_add(p, lon), c.r + slack}))
+            continue;
+        if (slack <= tol || budget >= PIECE_BUDGET || n + 2 > 64)
+            return true;
+        sccd_real m = 0.5 * (s0 + s1);
+        stack[n][0] = m;
+        stack[n++][1] = s1;
+        stack[n][0] = s0;
+        stack[n++][1] = m;
     }
     return false;
 }
@@ -522,11 +538,7 @@ bool sccd_sweep3_vs_sphere(const sccd_sweep3 *w, sccd_sphere s)
     sccd_v3 e = {s.r, s.r, s.r};
     if (aabb_apart(w->aabb, (sccd_aabb3){sccd_v3_sub(s.c, e), sccd_v3_add(s.c, e)}))
         return false;
-    sccd_capsule3 c = {s.c, sccd_v3_sub(s.c, w->dp), s.r};
-    for (int i = 0; i < w->count; ++i)
-        if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], c))
-            return true;
-    return false;
+    return any_band_hits_capsule(w, (sccd_capsule3){s.c, sccd_v3_sub(s.c, w->dp), s.r});
 }
 
 bool sccd_sweep3_vs_capsule(const sccd_sweep3 *w, sccd_capsule3 c)
