@@ -32,7 +32,6 @@
  *    with a golden-section search on the convex parts, no sampling. */
 #include "sectorccd/sector3.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "sectorccd/geometry.h"
@@ -494,12 +493,6 @@ static sccd_real annulus_d2(const sect *S, const seg_local *g, sccd_real t)
     return d * d;
 }
 
-static int cmp_real(const void *pa, const void *pb)
-{
-    sccd_real a = *(const sccd_real *)pa, b = *(const sccd_real *)pb;
-    return (a > b) - (a < b);
-}
-
 static void add_break(sccd_real *t, int *n, sccd_real x, sccd_real lo, sccd_real hi)
 {
     if (x > lo && x < hi)
@@ -570,7 +563,7 @@ static bool annulus_reaches(const sect *S, const seg_local *g, sccd_real ta, scc
                 add_break(t, &n, g->tm + h, ta, tb);
             }
     }
-    qsort(t, (size_t)n, sizeof(sccd_real), cmp_real);
+    sccd_sort_small(t, n);
     for (int i = 0; i < n; ++i)
         if (annulus_d2(S, g, t[i]) <= thr2)
             return true;

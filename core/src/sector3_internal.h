@@ -43,6 +43,18 @@ static inline bool sccd_clip_param(sccd_real f0, sccd_real fd, sccd_real *lo, sc
     return *lo <= *hi;
 }
 
+/* Sorts the few numbers of v ascending (insertion sort: n is small here). */
+static inline void sccd_sort_small(sccd_real *v, int n)
+{
+    for (int i = 1; i < n; ++i) {
+        sccd_real x = v[i];
+        int j = i;
+        for (; j > 0 && x < v[j - 1]; --j)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
 /* 2D convex hull of n points (counter-clockwise, collinear points dropped,
  * at least one point kept); pts is sorted in place; returns the count. */
 int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);

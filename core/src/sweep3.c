@@ -48,6 +48,7 @@ typedef struct outline {
     outline_kind kind;
     int n;
     sccd_v2 v[8];      /* polygon, counter-clockwise */
+    sccd_v2 in[8];     /* unit inward normal of edge v[i]–v[i+1] */
     sccd_v2 a, b;      /* stadium segment */
     sccd_real radius;  /* stadium radius */
     sccd_real zlo, zhi; /* the shape's height range */
@@ -83,6 +84,8 @@ static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 hal
         o->zhi = sccd_max(o->zhi, q.z);
     }
     o->n = sccd_hull2(p, 8, o->v);
+    for (int i = 0; i < o->n; ++i)
+        o->in[i] = sccd_v2_perp(sccd_v2_normalize(sccd_v2_sub(o->v[(i + 1) % o->n], o->v[i])));
 }
 
 static void outline_capsule(outline *o, const mframe *f, sccd_xf3 start, sccd_capsule3 c, bool sphere)
@@ -141,10 +144,8 @@ static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real
     /* Cyrus–Beck: clip p–q against every edge's inner half-plane. */
     sccd_real lo = 0.0, hi = 1.0;
     for (int i = 0; i < o->n; ++i) {
-        sccd_v2 a = o->v[i], d = sccd_v2_sub(o->v[(i + 1) % o->n], a);
-        sccd_real len = sccd_v2_len(d);
-        sccd_real f0 = sccd_v2_cross(d, sccd_v2_sub(p, a)) / len + tol;
-        if (!sccd_clip_param(f0, sccd_v2_cross(d, sccd_v2_sub(q, p)) / len, &lo, &hi))
+        sccd_real f0 = sccd_v2_dot(o->in[i], sccd_v2_sub(p, o->v[i])) + tol;
+        if (!sccd_clip_param(f0, sccd_v2_dot(o->in[i], sccd_v2_sub(q, p)), &lo, &hi))
             return false;
     }
     return true;
@@ -222,12 +223,6 @@ static int candidate_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_r
     return n;
 }
 
-static int cmp_real(const void *pa, const void *pb)
-{
-    sccd_real a = *(const sccd_real *)pa, b = *(const sccd_real *)pb;
-    return (a > b) - (a < b);
-}
-
 static int cmp_arc(const void *pa, const void *pb)
 {
     const arc *a = pa, *b = pb;
@@ -244,7 +239,7 @@ static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real t
         return radial_hits(o, 0.0, r0, r1, tol) ? -1 : 0;
     for (int i = 0; i < n; ++i)
         c[i] = remainder(c[i], 2.0 * SCCD_PI) + SCCD_PI; /* into [0, 2π] */
-    qsort(c, (size_t)n, sizeof(sccd_real), cmp_real);
+    sccd_sort_small(c, n);
     int m = 0;
     bool all = true;
     for (int i = 0; i < n; ++i) {
