@@ -299,25 +299,23 @@ static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real *lo, sccd_real 
     *hi = mx;
 }
 
-#define SLAB_POINTS (SCCD_POLYTOPE_MAX_V + 2 * SCCD_POLYTOPE_MAX_E)
 
-/* Projections of the vertices of (polytope ∩ slab): vertices inside and the
- * edges' crossings of the two planes (fact 2). */
-static int slab_points(const sect *S, const sccd_v3 *v, const sccd_polytope *p, sccd_real tol, sccd_v2 *out)
+int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
+                     sccd_v3 *out)
 {
     int n = 0;
-    for (int i = 0; i < p->nv; ++i)
-        if (v[i].z >= S->zlo - tol && v[i].z <= S->zhi + tol)
-            out[n++] = (sccd_v2){v[i].x, v[i].y};
-    const sccd_real planes[2] = {S->zlo, S->zhi};
+    for (int i = 0; i < p->nv; ++i) {
+        sccd_real h = sccd_v3_dot(dir, v[i]);
+        if (h >= lo - tol && h <= hi + tol)
+            out[n++] = v[i];
+    }
+    const sccd_real planes[2] = {lo, hi};
     for (int i = 0; i < p->ne; ++i) {
         sccd_v3 a = v[p->e[i][0]], b = v[p->e[i][1]];
         for (int k = 0; k < 2; ++k) {
-            sccd_real da = a.z - planes[k], db = b.z - planes[k];
-            if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) {
-                sccd_v3 x = sccd_v3_lerp(a, b, da / (da - db));
-                out[n++] = (sccd_v2){x.x, x.y};
-            }
+            sccd_real da = sccd_v3_dot(dir, a) - planes[k], db = sccd_v3_dot(dir, b) - planes[k];
+            if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0))
+                out[n++] = sccd_v3_lerp(a, b, da / (da - db));
         }
     }
     return n;
@@ -333,15 +331,19 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
         scale = sccd_max(scale, v3_maxabs(v[i]));
     }
     sccd_real tol = SCCD_EPS * scale;
-    sccd_v2 pts[SLAB_POINTS], hull[SLAB_POINTS];
-    int n = slab_points(&S, v, p, tol, pts);
+    /* fact 2: the vertices of (polytope ∩ slab), projected along u */
+    sccd_v3 cut[SCCD_SLAB_POINTS];
+    sccd_v2 pts[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS];
+    int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S.zlo, S.zhi, tol, cut);
     if (n == 0)
         return false;
+    for (int i = 0; i < n; ++i)
+        pts[i] = (sccd_v2){cut[i].x, cut[i].y};
     n = sccd_hull2(pts, n, hull);
     wedge w[2];
     int nw = sector_wedges(&S, w);
     for (int k = 0; k < nw; ++k) {
-        sccd_v2 buf[2][SLAB_POINTS + 3];
+        sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
         int m = n;
         memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
         int cur = 0;

@@ -19,6 +19,16 @@ typedef struct sccd_polytope {
     unsigned char e[SCCD_POLYTOPE_MAX_E][2];
 } sccd_polytope;
 
+/* Most points sccd_slab_points gives. */
+#define SCCD_SLAB_POINTS (SCCD_POLYTOPE_MAX_V + 2 * SCCD_POLYTOPE_MAX_E)
+
+/* The vertices of p ∩ {lo ≤ dir·x ≤ hi} (p's vertices v, given separately so
+ * they may be in another frame): p's vertices inside (within tol) and its
+ * edges' crossings of the two planes; their hull is the clipped polytope.
+ * Returns the count (0: empty). */
+int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
+                     sccd_v3 *out);
+
 /* The 8 corners and 12 edges of box b. */
 void sccd_polytope_box(sccd_polytope *p, sccd_box3 b);
 /* The 3 corners and edges of triangle t. */

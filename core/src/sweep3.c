@@ -54,6 +54,10 @@ typedef struct outline {
     sccd_real zlo, zhi; /* the shape's height range */
     bool sphere;       /* exact band heights from the sphere's centre */
     sccd_real zc;      /* sphere centre height */
+    sccd_v3 a3, b3;    /* stadium: the 3D segment, for band heights */
+    sccd_polytope box; /* polygon: the box in the frame, for band heights */
+    int ndir;
+    sccd_v3 dir[5];    /* horizontal unit directions w: |w·p| ≤ ρ */
 } outline;
 
 typedef struct arc { sccd_real lo, hi; } arc;
@@ -70,15 +74,15 @@ static sccd_v3 frame_local(const mframe *f, sccd_v3 p)
 
 static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 half)
 {
-    sccd_v3 c[8];
-    sccd_box3_corners((sccd_box3){start.p, start.q, half}, c);
+    sccd_polytope_box(&o->box, (sccd_box3){start.p, start.q, half});
     sccd_v2 p[8];
     o->kind = OUTLINE_POLY;
     o->sphere = false;
     o->zlo = INFINITY;
     o->zhi = -INFINITY;
     for (int i = 0; i < 8; ++i) {
-        sccd_v3 q = frame_local(f, c[i]);
+        sccd_v3 q = frame_local(f, o->box.v[i]);
+        o->box.v[i] = q;
         p[i] = (sccd_v2){q.x, q.y};
         o->zlo = sccd_min(o->zlo, q.z);
         o->zhi = sccd_max(o->zhi, q.z);
@@ -86,6 +90,18 @@ static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 hal
     o->n = sccd_hull2(p, 8, o->v);
     for (int i = 0; i < o->n; ++i)
         o->in[i] = sccd_v2_perp(sccd_v2_normalize(sccd_v2_sub(o->v[(i + 1) % o->n], o->v[i])));
+    /* Slab directions for the band heights: the frame's and the box axes'
+     * horizontal parts (where the box's height changes along its length). */
+    o->ndir = 0;
+    o->dir[o->ndir++] = (sccd_v3){1.0, 0.0, 0.0};
+    o->dir[o->ndir++] = (sccd_v3){0.0, 1.0, 0.0};
+    for (int k = 0; k < 3; ++k) {
+        sccd_v3 e = {k == 0, k == 1, k == 2};
+        sccd_v3 ax = frame_local(f, sccd_v3_add(f->c0, sccd_quat_apply(start.q, e)));
+        sccd_real l = sqrt(ax.x * ax.x + ax.y * ax.y);
+        if (l > 1e-3)
+            o->dir[o->ndir++] = (sccd_v3){ax.x / l, ax.y / l, 0.0};
+    }
 }
 
 static void outline_capsule(outline *o, const mframe *f, sccd_xf3 start, sccd_capsule3 c, bool sphere)
@@ -99,6 +115,8 @@ static void outline_capsule(outline *o, const mframe *f, sccd_xf3 start, sccd_ca
     o->zhi = sccd_max(a.z, b.z) + c.r;
     o->sphere = sphere;
     o->zc = a.z;
+    o->a3 = a;
+    o->b3 = b;
 }
 
 static bool polygon_contains_origin(const outline *o)
@@ -311,19 +329,79 @@ static int fill_smallest_gap(arc *a, int n)
     return n - 1;
 }
 
-/* Height range of (shape ∩ band): exact for a sphere (the circle of radius ρ
- * at height z meets the ball iff (ρ − ρc)² + (z − zc)² ≤ r²). */
-static void band_heights(const outline *o, sccd_real r0, sccd_real r1, sccd_real *zlo, sccd_real *zhi)
+/* Parameters t in [0, 1] with |(c + t·d) horizontally| ≤ rad: an interval
+ * (ρ along a segment is convex); false when empty. */
+static bool segment_within(sccd_v3 c, sccd_v3 d, sccd_real rad, sccd_real *t0, sccd_real *t1)
+{
+    sccd_real A = d.x * d.x + d.y * d.y, B = c.x * d.x + c.y * d.y, C = c.x * c.x + c.y * c.y - rad * rad;
+    if (A <= 0.0) {
+        *t0 = 0.0;
+        *t1 = 1.0;
+        return C <= 0.0;
+    }
+    sccd_real disc = B * B - A * C;
+    if (disc < 0.0)
+        return false;
+    sccd_real s = sqrt(disc);
+    *t0 = sccd_max(0.0, (-B - s) / A);
+    *t1 = sccd_min(1.0, (-B + s) / A);
+    return *t0 <= *t1;
+}
+
+/* Capsule: a point q = s(t) + v (|v| ≤ r) with ρ(q) ≤ r1 has ρ(s(t)) ≤ r1 + r,
+ * so its height is within r of the segment's heights over those t. */
+static void capsule_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
+{
+    sccd_real t0, t1;
+    sccd_v3 d = sccd_v3_sub(o->b3, o->a3);
+    if (!segment_within(o->a3, d, r1 + o->radius + tol, &t0, &t1))
+        return;
+    sccd_real z0 = o->a3.z + t0 * d.z, z1 = o->a3.z + t1 * d.z;
+    *zlo = sccd_max(*zlo, sccd_min(z0, z1) - o->radius);
+    *zhi = sccd_min(*zhi, sccd_max(z0, z1) + o->radius);
+}
+
+/* Box: a point with ρ ≤ r1 has |w·p| ≤ r1 for every horizontal unit w, so
+ * its height is in the height range of box ∩ {|w·p| ≤ r1} for each w. */
+static void box_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
+{
+    sccd_v3 pts[SCCD_SLAB_POINTS];
+    for (int k = 0; k < o->ndir; ++k) {
+        int n = sccd_slab_points(o->box.v, &o->box, o->dir[k], -r1, r1, tol, pts);
+        sccd_real lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < n; ++i) {
+            lo = sccd_min(lo, pts[i].z);
+            hi = sccd_max(hi, pts[i].z);
+        }
+        if (n > 0 && lo <= hi) {
+            *zlo = sccd_max(*zlo, lo);
+            *zhi = sccd_min(*zhi, hi);
+        }
+    }
+}
+
+/* Height range of (shape ∩ band) [r0, r1]: exact for a sphere (the circle of
+ * radius ρ at height z meets the ball iff (ρ − ρc)² + (z − zc)² ≤ r²), a
+ * superset from the band's outer radius for boxes and capsules. */
+static void band_heights(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
 {
     *zlo = o->zlo;
     *zhi = o->zhi;
-    if (!o->sphere)
-        return;
-    sccd_real rc = sccd_v2_len(o->a);
-    sccd_real dr = rc < r0 ? r0 - rc : (rc > r1 ? rc - r1 : 0.0);
-    sccd_real h = sqrt(sccd_max(0.0, o->radius * o->radius - dr * dr));
-    *zlo = o->zc - h;
-    *zhi = o->zc + h;
+    if (o->kind == OUTLINE_POLY) {
+        box_heights(o, r1, tol, zlo, zhi);
+    } else if (!o->sphere) {
+        capsule_heights(o, r1, tol, zlo, zhi);
+    } else {
+        sccd_real rc = sccd_v2_len(o->a);
+        sccd_real dr = rc < r0 ? r0 - rc : (rc > r1 ? rc - r1 : 0.0);
+        sccd_real h = sqrt(sccd_max(0.0, o->radius * o->radius - dr * dr));
+        *zlo = o->zc - h;
+        *zhi = o->zc + h;
+    }
+    if (*zlo > *zhi) { /* rounding only: keep the whole range */
+        *zlo = o->zlo;
+        *zhi = o->zhi;
+    }
 }
 
 /* ---- building ---- */
@@ -368,7 +446,7 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
         band *b = &bands[i];
         b->r0 = lo + (hi - lo) * i / nb;
         b->r1 = i + 1 == nb ? hi : lo + (hi - lo) * (i + 1) / nb;
-        band_heights(o, b->r0, b->r1, &b->zlo, &b->zhi);
+        band_heights(o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
         b->n = band_angles(o, b->r0, b->r1, tol, b->arcs);
         if (b->n == 0) /* cannot happen for a connected shape; stay safe */
             b->n = -1;
