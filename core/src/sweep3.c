@@ -39,6 +39,7 @@
 
 #define PAD 1e-9
 #define MAX_ARCS 32
+#define MAX_OUTLINE 16 /* vertices of a box slice's projection (at most 12) */
 
 typedef enum outline_kind { OUTLINE_POLY, OUTLINE_STADIUM } outline_kind;
 
@@ -47,8 +48,8 @@ typedef enum outline_kind { OUTLINE_POLY, OUTLINE_STADIUM } outline_kind;
 typedef struct outline {
     outline_kind kind;
     int n;
-    sccd_v2 v[8];      /* polygon, counter-clockwise */
-    sccd_v2 in[8];     /* unit inward normal of edge v[i]–v[i+1] */
+    sccd_v2 v[MAX_OUTLINE];  /* polygon, counter-clockwise */
+    sccd_v2 in[MAX_OUTLINE]; /* unit inward normal of edge v[i]–v[i+1] */
     sccd_v2 a, b;      /* stadium segment */
     sccd_real radius;  /* stadium radius */
     sccd_real zlo, zhi; /* the shape's height range */
@@ -72,6 +73,12 @@ static sccd_v3 frame_local(const mframe *f, sccd_v3 p)
     return (sccd_v3){sccd_v3_dot(f->e1, d), sccd_v3_dot(f->e2, d), sccd_v3_dot(f->u, d)};
 }
 
+static void polygon_normals(outline *o)
+{
+    for (int i = 0; i < o->n; ++i)
+        o->in[i] = sccd_v2_perp(sccd_v2_normalize(sccd_v2_sub(o->v[(i + 1) % o->n], o->v[i])));
+}
+
 static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 half)
 {
     sccd_polytope_box(&o->box, (sccd_box3){start.p, start.q, half});
@@ -88,8 +95,7 @@ static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 hal
         o->zhi = sccd_max(o->zhi, q.z);
     }
     o->n = sccd_hull2(p, 8, o->v);
-    for (int i = 0; i < o->n; ++i)
-        o->in[i] = sccd_v2_perp(sccd_v2_normalize(sccd_v2_sub(o->v[(i + 1) % o->n], o->v[i])));
+    polygon_normals(o);
     /* Slab directions for the band heights: the frame's and the box axes'
      * horizontal parts (where the box's height changes along its length). */
     o->ndir = 0;
@@ -131,11 +137,15 @@ static bool polygon_contains_origin(const outline *o)
     return true;
 }
 
-static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi)
+/* Range [lo, hi] of ρ over the outline, and the radius of the disc about the
+ * axis that lies inside it (0 when the axis is outside). */
+static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi, sccd_real *inner)
 {
     sccd_v2 z = {0.0, 0.0};
     if (o->kind == OUTLINE_STADIUM) {
-        *lo = sccd_max(0.0, sccd_distance_point_segment2(z, o->a, o->b) - o->radius);
+        sccd_real d = sccd_distance_point_segment2(z, o->a, o->b);
+        *lo = sccd_max(0.0, d - o->radius);
+        *inner = sccd_max(0.0, o->radius - d);
         *hi = sccd_max(sccd_v2_len(o->a), sccd_v2_len(o->b)) + o->radius;
         return;
     }
@@ -144,7 +154,9 @@ static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi)
         mx = sccd_max(mx, sccd_v2_len(o->v[i]));
         mn = sccd_min(mn, sccd_distance_point_segment2(z, o->v[i], o->v[(i + 1) % o->n]));
     }
-    *lo = polygon_contains_origin(o) ? 0.0 : mn;
+    bool in = polygon_contains_origin(o);
+    *lo = in ? 0.0 : mn;
+    *inner = in ? mn : 0.0;
     *hi = mx;
 }
 
@@ -251,7 +263,7 @@ static int cmp_arc(const void *pa, const void *pb)
  * or −1 for the full circle. */
 static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
 {
-    sccd_real c[64];
+    sccd_real c[5 * MAX_OUTLINE + 16];
     int n = candidate_angles(o, r0, r1, c);
     if (n == 0)
         return radial_hits(o, 0.0, r0, r1, tol) ? -1 : 0;
@@ -430,43 +442,131 @@ static void sweep_invalid(sccd_sweep3 *out)
     out->aabb = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
 }
 
+/* The outline of (shape ∩ {za ≤ z ≤ zb}); false when that part is empty.
+ * Box: the projection of the clipped box. Capsule: the part of the segment
+ * within r of the slab, thickened (it holds the capsule's part in the slab). */
+static bool slab_outline(const outline *full, sccd_real za, sccd_real zb, sccd_real tol, outline *o)
+{
+    *o = *full;
+    o->zlo = sccd_max(full->zlo, za - tol);
+    o->zhi = sccd_min(full->zhi, zb + tol);
+    if (full->kind == OUTLINE_POLY) {
+        sccd_v3 pts[SCCD_SLAB_POINTS];
+        sccd_v2 p[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS + 1];
+        int n = sccd_slab_points(full->box.v, &full->box, (sccd_v3){0.0, 0.0, 1.0}, za, zb, tol, pts);
+        if (n == 0)
+            return false;
+        for (int i = 0; i < n; ++i)
+            p[i] = (sccd_v2){pts[i].x, pts[i].y};
+        n = sccd_hull2(p, n, hull);
+        if (n > MAX_OUTLINE) /* cannot happen for a box slice; keep the whole outline */
+            return true;
+        o->n = n;
+        for (int i = 0; i < n; ++i)
+            o->v[i] = hull[i];
+        polygon_normals(o);
+        return true;
+    }
+    sccd_v3 d = sccd_v3_sub(full->b3, full->a3);
+    sccd_real lo = 0.0, hi = 1.0, r = full->radius + tol;
+    if (!sccd_clip_param(full->a3.z - (za - r), d.z, &lo, &hi) || !sccd_clip_param(zb + r - full->a3.z, -d.z, &lo, &hi))
+        return false;
+    o->a3 = sccd_v3_mad(full->a3, lo, d);
+    o->b3 = sccd_v3_mad(full->a3, hi, d);
+    o->a = (sccd_v2){o->a3.x, o->a3.y};
+    o->b = (sccd_v2){o->b3.x, o->b3.y};
+    return true;
+}
+
+/* Volume of a cell's sectors (up to a constant factor). */
+static sccd_real band_volume(const band *b)
+{
+    sccd_real width = b->n < 0 ? 2.0 * SCCD_PI : 0.0;
+    for (int i = 0; i < b->n; ++i)
+        width += b->arcs[i].hi - b->arcs[i].lo;
+    return width * (b->r1 * b->r1 - b->r0 * b->r0) * (b->zhi - b->zlo);
+}
+
+/* The cells of one layout: nz slabs of the shape's height range times nr
+ * radial bands of each slab's part. Returns the count; *volume their sum. */
+static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, sccd_real tol, sccd_real slack,
+                        band *cells, sccd_real *volume)
+{
+    int count = 0;
+    *volume = 0.0;
+    for (int k = 0; k < nz; ++k) {
+        sccd_real za = full->zlo + (full->zhi - full->zlo) * k / nz;
+        sccd_real zb = k + 1 == nz ? full->zhi : full->zlo + (full->zhi - full->zlo) * (k + 1) / nz;
+        outline o;
+        if (!slab_outline(full, za, zb, tol, &o))
+            continue;
+        sccd_real lo, hi, inner;
+        outline_rho_range(&o, &lo, &hi, &inner);
+        int n = hi - lo <= tol ? 1 : nr; /* a part at one distance from the axis needs one band */
+        /* The disc about the axis inside the outline is exact as one band
+         * (every angle is in the shape there); the rest is split evenly. */
+        sccd_real first = n >= 2 && inner > tol && inner < hi ? inner : lo;
+        int rest = first > lo ? n - 1 : n;
+        for (int i = 0; i < n; ++i) {
+            band *b = &cells[count++];
+            int j = i - (n - rest); /* index among the even bands; −1 for the disc */
+            b->r0 = j < 0 ? lo : first + (hi - first) * j / rest;
+            b->r1 = j < 0 ? first : (j + 1 == rest ? hi : first + (hi - first) * (j + 1) / rest);
+            band_heights(&o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
+            b->n = band_angles(&o, b->r0, b->r1, tol, b->arcs);
+            if (b->n == 0) /* cannot happen for a connected shape; stay safe */
+                b->n = -1;
+            if (b->n > 0)
+                b->n = widen_and_merge(b->arcs, b->n, m.angle, slack);
+            *volume += band_volume(b);
+        }
+    }
+    return count;
+}
+
 static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m, int nb)
 {
-    sccd_real lo, hi;
-    outline_rho_range(o, &lo, &hi);
+    sccd_real lo, hi, inner;
+    outline_rho_range(o, &lo, &hi, &inner);
     sccd_real tol = PAD * (1.0 + hi + fabs(o->zlo) + fabs(o->zhi));
     /* sccd_motion3_at turns by the normalised quaternion of (axis·sin, cos):
      * with |axis| = 1 + e the turn differs from t·angle by at most |e| rad. */
-    sccd_real axis_slack = 2.0 * fabs(sccd_v3_len(m.axis) - 1.0);
-    if (hi - lo <= tol) /* a shape at one distance from the axis needs one band */
-        nb = 1;
-    band bands[SCCD_MAX_BANDS];
-    int total = 0;
-    for (int i = 0; i < nb; ++i) {
-        band *b = &bands[i];
-        b->r0 = lo + (hi - lo) * i / nb;
-        b->r1 = i + 1 == nb ? hi : lo + (hi - lo) * (i + 1) / nb;
-        band_heights(o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
-        b->n = band_angles(o, b->r0, b->r1, tol, b->arcs);
-        if (b->n == 0) /* cannot happen for a connected shape; stay safe */
-            b->n = -1;
-        if (b->n > 0)
-            b->n = widen_and_merge(b->arcs, b->n, m.angle, axis_slack);
-        total += b->n < 0 ? 1 : b->n;
+    sccd_real slack = 2.0 * fabs(sccd_v3_len(m.axis) - 1.0);
+    /* Layouts of nb cells: all radial bands, or slabs along the axis too
+     * (a tilted shape's angles change with height); keep the smallest. */
+    band cells[SCCD_MAX_BANDS], trial[SCCD_MAX_BANDS];
+    sccd_real best = INFINITY;
+    int nc = 0;
+    for (int nz = 1; nz <= nb; nz *= 2) {
+        sccd_real volume;
+        int n = layout_cells(o, m, nz, nb / nz, tol, slack, trial, &volume);
+        if (n > 0 && volume < best) {
+            best = volume;
+            nc = n;
+            for (int i = 0; i < n; ++i)
+                cells[i] = trial[i];
+        }
     }
-    /* Fit the budget: fill the smallest gap of the band with most arcs. */
+    if (nc == 0) { /* cannot happen (the whole height range holds the shape): hold everything */
+        sweep_invalid(out);
+        return;
+    }
+    int total = 0;
+    for (int i = 0; i < nc; ++i)
+        total += cells[i].n < 0 ? 1 : cells[i].n;
+    /* Fit the budget: fill the smallest gap of the cell with most arcs. */
     while (total > SCCD_MAX_BANDS) {
         int worst = 0;
-        for (int i = 1; i < nb; ++i)
-            if (bands[i].n > bands[worst].n)
+        for (int i = 1; i < nc; ++i)
+            if (cells[i].n > cells[worst].n)
                 worst = i;
-        bands[worst].n = fill_smallest_gap(bands[worst].arcs, bands[worst].n);
+        cells[worst].n = fill_smallest_gap(cells[worst].arcs, cells[worst].n);
         total--;
     }
     out->count = 0;
     out->dp = m.dp;
-    for (int i = 0; i < nb; ++i)
-        emit(out, f, &bands[i], tol);
+    for (int i = 0; i < nc; ++i)
+        emit(out, f, &cells[i], tol);
     sccd_aabb3 box = sccd_sector3_aabb(&out->bands[0]);
     for (int i = 1; i < out->count; ++i)
         box = sccd_aabb3_union(box, sccd_sector3_aabb(&out->bands[i]));
