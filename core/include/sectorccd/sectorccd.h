@@ -10,8 +10,11 @@
 #include "sectorccd/geometry.h"
 #include "sectorccd/sector2.h"
 #include "sectorccd/sweep2.h"
+#include "sectorccd/sector3.h"
+#include "sectorccd/sweep3.h"
 #include "sectorccd/support.h"
 #include "sectorccd/distance.h"
 #include "sectorccd/toi.h"
+#include "sectorccd/ccd.h"
 
 #endif
