@@ -110,6 +110,35 @@ static sccd_real safe_step(const approach *p, sccd_real rest)
     return step;
 }
 
+/* Whether an evaluation at t ends the search: within target + tolerance (a
+ * hit; an overlap at t = 0 is OVERLAPPED). */
+static bool reached(bool overlap, sccd_real distance, sccd_real t, sccd_real target, sccd_real tolerance,
+                    sccd_toi_state *state)
+{
+    if (!overlap && distance > target + tolerance)
+        return false;
+    *state = overlap && t == 0.0 ? SCCD_TOI_OVERLAPPED : SCCD_TOI_HIT;
+    return true;
+}
+
+/* Advances *t by a proven step; false when the search ends: SEPARATED (the
+ * step covers the rest of [0, 1]; *t = 1) or FAILED (no provable progress:
+ * GJK at its precision; *t stays safe). */
+static bool advance(sccd_real *t, sccd_real step, sccd_toi_state *state)
+{
+    if (!(step > 0.0)) {
+        *state = SCCD_TOI_FAILED;
+        return false;
+    }
+    if (step >= 1.0 - *t) {
+        *state = SCCD_TOI_SEPARATED;
+        *t = 1.0;
+        return false;
+    }
+    *t += step;
+    return true;
+}
+
 static bool valid_tolerances(sccd_real target, sccd_real tolerance)
 {
     return sccd_is_valid_real(target) && target >= 0.0 && sccd_is_valid_real(tolerance) && tolerance > 0.0;
@@ -183,10 +212,8 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
         out.t = t;
         out.point = sccd_v2_add(o, sccd_v2_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;
-        if (d.overlap || d.distance <= target + tolerance) {
-            out.state = d.overlap && t == 0.0 ? SCCD_TOI_OVERLAPPED : SCCD_TOI_HIT;
+        if (reached(d.overlap, d.distance, t, target, tolerance, &out.state))
             return out;
-        }
         k.n = d.normal;
         k.va = n_cross_w2(k.n, ma.dtheta);
         k.vb = n_cross_w2(k.n, mb.dtheta);
@@ -200,16 +227,12 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
         if (step < 1.0 - t && wa + wb > 0.0)
             step = sccd_max(step, envelopes2(&k.a, (sccd_v2){0.0, 0.0}, rho_a, wa, &k.b, k.cb, rho_b, wb,
                                              sccd_v2_len(dp), target));
-        if (!(step > 0.0))
-            return out; /* no provable progress (GJK at its precision): FAILED at a safe t */
-        if (step >= 1.0 - t) {
-            out.state = SCCD_TOI_SEPARATED;
-            out.t = 1.0;
+        if (!advance(&t, step, &out.state)) {
+            out.t = t;
             return out;
         }
-        t += step;
     }
-    return out;
+    return out; /* the iteration cap: FAILED at the last safe t */
 }
 
 /* ---- 3D ---- */
@@ -267,10 +290,8 @@ sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_sh
         out.t = t;
         out.point = sccd_v3_add(o, sccd_v3_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;
-        if (d.overlap || d.distance <= target + tolerance) {
-            out.state = d.overlap && t == 0.0 ? SCCD_TOI_OVERLAPPED : SCCD_TOI_HIT;
+        if (reached(d.overlap, d.distance, t, target, tolerance, &out.state))
             return out;
-        }
         k.n = d.normal;
         k.va = sccd_v3_cross(k.n, omega_a);
         k.vb = sccd_v3_cross(k.n, omega_b);
@@ -285,14 +306,10 @@ sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_sh
         if (step < 1.0 - t && wa + wb > 0.0)
             step = sccd_max(step, envelopes3(&k.a, (sccd_v3){0.0, 0.0, 0.0}, rho_a, wa, &k.b, k.cb, rho_b, wb,
                                              sccd_v3_len(dp), target));
-        if (!(step > 0.0))
-            return out;
-        if (step >= 1.0 - t) {
-            out.state = SCCD_TOI_SEPARATED;
-            out.t = 1.0;
+        if (!advance(&t, step, &out.state)) {
+            out.t = t;
             return out;
         }
-        t += step;
     }
-    return out;
+    return out; /* the iteration cap: FAILED at the last safe t */
 }
