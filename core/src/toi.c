@@ -9,7 +9,7 @@
  *     g(t) = min_{y ∈ B(t)} n·y − max_{x ∈ A(t)} n·x  ≤  distance(t)
  * (the gap along any fixed direction is a lower bound of the distance). For
  * one point, n·x'(t) = n·dp + (x − c)·v with v = n × ω (2D: θ·(n.y, −n.x)),
- * and |d/dt of that| = |v·(ω × (x − c))| ≤ |v|·|ω|·ρ =: κ. Three bounds
+ * and |d/dt of that| = |v·(ω × (x − c))| ≤ |v|·|ω|·ρ =: κ. Five bounds
  * follow, each a proof for every advance Δ ≥ 0:
  *
  *   linear:  g(t0 + Δ) ≥ g(t0) − Δ·μ,   μ = n·(dpA − dpB) + |vA|·ρA + |vB|·ρB.
@@ -26,7 +26,8 @@
  *            advance close to a Newton step near contact: the tight bound for
  *            spinning bodies.
  *
- *   attached: the same with n turning with body A (n_A(t0) = n). A's
+ *   attached: the same with n turning with body A (n_A(t0) = n; the gap
+ *            along n_A(t) still bounds the distance at each t). A's
  *            support along n_A stays hA(n), so A's spin no longer acts
  *            through A's whole extent (a long face turning at its far end)
  *            but on B's points, about cA: for y ∈ B, f(t) = n_A·(y − cA) has
@@ -57,8 +58,8 @@
  *
  * Each right-hand side starts above the target and is linear, concave or
  * monotone, so it stays above the target up to its first crossing; the
- * advance is the largest of the three crossings, each accepted only where
- * the bound was evaluated to be above the target. */
+ * advance is the largest of the crossings, each accepted only where the
+ * bound was evaluated to be above the target. */
 #include "sectorccd/toi.h"
 
 /* A lower bound of the gap minus target after an advance dt (concave in dt). */
