@@ -25,28 +25,14 @@ static const char *method_names[METHODS] = {"sectorccd TOI", "plain CA (baseline
 typedef struct result { int iterations; int state; } result;
 
 /* The baseline: advance by (d − target)/L on the GJK distance. */
-static result plain_ca2(const toi_case2 *c)
+static result plain_ca(sccd_distance_at_fn *f, const void *ctx, double target, double tol, double lip)
 {
     double t = 0.0;
     for (int it = 1; it <= SCCD_TOI_MAX_ITERATIONS; ++it) {
-        sccd_distance2 d = sccd_shape2_distance(&c->a, sccd_motion2_at(c->ma, t), &c->b, sccd_motion2_at(c->mb, t));
-        if (d.overlap || d.distance <= c->target + c->tol)
+        double d = f(ctx, t);
+        if (d <= target + tol)
             return (result){it, SCCD_TOI_HIT};
-        t += (d.distance - c->target) / c->lip;
-        if (t >= 1.0)
-            return (result){it, SCCD_TOI_SEPARATED};
-    }
-    return (result){SCCD_TOI_MAX_ITERATIONS, SCCD_TOI_FAILED};
-}
-
-static result plain_ca3(const toi_case3 *c)
-{
-    double t = 0.0;
-    for (int it = 1; it <= SCCD_TOI_MAX_ITERATIONS; ++it) {
-        sccd_distance3 d = sccd_shape3_distance(&c->a, sccd_motion3_at(c->ma, t), &c->b, sccd_motion3_at(c->mb, t));
-        if (d.overlap || d.distance <= c->target + c->tol)
-            return (result){it, SCCD_TOI_HIT};
-        t += (d.distance - c->target) / c->lip;
+        t += (d - target) / lip;
         if (t >= 1.0)
             return (result){it, SCCD_TOI_SEPARATED};
     }
@@ -56,7 +42,7 @@ static result plain_ca3(const toi_case3 *c)
 static result run2(method m, const toi_case2 *c)
 {
     if (m == M_PLAIN)
-        return plain_ca2(c);
+        return plain_ca(sccd_toi_case2_distance, c, c->target, c->tol, c->lip);
     sccd_toi2 r = m == M_TOI ? sccd_toi2_compute(&c->a, c->ma, &c->b, c->mb, c->target, c->tol)
                              : sccd_ccd2(&c->a, c->ma, &c->b, c->mb, c->target, c->tol, 4, NULL);
     return (result){r.iterations, (int)r.state};
@@ -65,7 +51,7 @@ static result run2(method m, const toi_case2 *c)
 static result run3(method m, const toi_case3 *c)
 {
     if (m == M_PLAIN)
-        return plain_ca3(c);
+        return plain_ca(sccd_toi_case3_distance, c, c->target, c->tol, c->lip);
     sccd_toi3 r = m == M_TOI ? sccd_toi3_compute(&c->a, c->ma, &c->b, c->mb, c->target, c->tol)
                              : sccd_ccd3(&c->a, c->ma, &c->b, c->mb, c->target, c->tol, 4, NULL);
     return (result){r.iterations, (int)r.state};
