@@ -37,6 +37,13 @@ static bool check_case(const toi_case2 *c, sccd_toi2 r, int *undecided)
     if (broken)
         fprintf(stderr, "toi2: %s (state %d, t %.17g)\n", broken, r.state, r.t);
     assert_null(broken);
+    if (r.state == SCCD_TOI_HIT) { /* the point lies midway between the shapes */
+        sccd_shape2 p = {.type = SCCD_SHAPE_CIRCLE, .circle = {r.point, 0.0}};
+        sccd_xf2 id = sccd_xf2_identity();
+        double half = 0.5 * (c->target + c->tol) + 1e-9;
+        assert_true(sccd_shape2_distance(&p, id, &c->a, sccd_motion2_at(c->ma, r.t)).distance <= half);
+        assert_true(sccd_shape2_distance(&p, id, &c->b, sccd_motion2_at(c->mb, r.t)).distance <= half);
+    }
     return late;
 }
 

@@ -28,6 +28,13 @@ static bool check_case(const toi_case3 *c, sccd_toi3 r, int *undecided)
     if (broken)
         fprintf(stderr, "toi3: %s (state %d, t %.17g)\n", broken, r.state, r.t);
     assert_null(broken);
+    if (r.state == SCCD_TOI_HIT) { /* the point lies midway between the shapes */
+        sccd_shape3 p = {.type = SCCD_SHAPE_CIRCLE, .sphere = {r.point, 0.0}};
+        sccd_xf3 id = sccd_xf3_identity();
+        double half = 0.5 * (c->target + c->tol) + 1e-9;
+        assert_true(sccd_shape3_distance(&p, id, &c->a, sccd_motion3_at(c->ma, r.t)).distance <= half);
+        assert_true(sccd_shape3_distance(&p, id, &c->b, sccd_motion3_at(c->mb, r.t)).distance <= half);
+    }
     return late;
 }
 
