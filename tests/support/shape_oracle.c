@@ -116,7 +116,11 @@ static hull2 hull2_of(const sccd_shape2 *s, sccd_xf2 xf)
 /* Inside a counter-clockwise convex hull of at least three points. */
 static bool hull2_contains(const hull2 *h, sccd_v2 p)
 {
-    if (h->n < 3)
+    /* A flat hull (zero area) is its edges: no interior to be inside of. */
+    double area = 0.0;
+    for (int i = 0; i < h->n; ++i)
+        area += h->v[i].x * h->v[(i + 1) % h->n].y - h->v[i].y * h->v[(i + 1) % h->n].x;
+    if (h->n < 3 || !(area > 0.0))
         return false;
     for (int i = 0; i < h->n; ++i) {
         sccd_v2 a = h->v[i], b = h->v[(i + 1) % h->n];

@@ -16,5 +16,8 @@
 #include "sectorccd/sector3.h"
 #include "sectorccd/sweep3.h"
 #include "sectorccd/broadphase.h"
+#include "sectorccd/sector2.h"
+#include "sectorccd/sweep2.h"
+#include "sectorccd/ccd.h"
 
 #endif
