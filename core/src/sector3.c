@@ -796,11 +796,7 @@ static bool sector_bnb(const sect *A, const sect *B, sccd_real tol)
             return true;
         if (budget >= PIECE_BUDGET || n + 2 > PIECE_STACK)
             return true; /* undecided within the budget: answer conservatively */
-        sccd_real m = 0.5 * (p0 + p1);
-        stack[n][0] = m;
-        stack[n++][1] = p1;
-        stack[n][0] = p0;
-        stack[n++][1] = m;
+        sccd_push_halves(stack, &n, p0, p1);
     }
     return false;
 }
