@@ -672,6 +672,51 @@ static void test_query_stop_and_user_data(void **state)
     sccd_bp2_destroy(NULL);
 }
 
+static void count_proxy(int proxy_id, void *user_data, void *context)
+{
+    assert_ptr_equal(user_data, NULL);
+    ((int *)context)[proxy_id]++;
+}
+
+/* The 2D accessors, each, and the pair list, on a tiny hand-made scene:
+ * three boxes, two touching at an edge (equal end points), one apart. */
+static void test_2d_accessors(void **state)
+{
+    (void)state;
+    sccd_bp2 bp;
+    sccd_bp2_init(&bp);
+    sccd_aabb2 boxes[3] = {{{0, 0}, {1, 1}}, {{1, 0.5}, {2, 3}}, {{5, 5}, {6, 6}}};
+    int id, seen[3] = {0, 0, 0};
+    for (int i = 0; i < 3; ++i) {
+        assert_int_equal(sccd_bp2_create_proxy(&bp, boxes[i], NULL, &id), SCCD_BP_OK);
+    }
+    assert_int_equal(sccd_bp2_count(&bp), 3);
+    sccd_bp2_each(&bp, count_proxy, seen);
+    assert_true(seen[0] == 1 && seen[1] == 1 && seen[2] == 1);
+    int count;
+    sccd_bp_stats st;
+    const sccd_bp_pair *p = sccd_bp2_pairs(&bp, &count, &st);
+    assert_int_equal(count, 1);
+    assert_true(p[0].a == 0 && p[0].b == 1 && st.pairs == 1);
+    sccd_aabb2 b = sccd_bp2_box(&bp, 1);
+    assert_true(b.lo.x == 1 && b.hi.y == 3);
+    assert_null(sccd_bp2_user_data(&bp, 2));
+    assert_true(sccd_bp2_sweep_axis(&bp) == 0 || sccd_bp2_sweep_axis(&bp) == 1);
+    assert_int_equal(sccd_bp2_destroy_proxy(&bp, 0), SCCD_BP_OK);
+    p = sccd_bp2_pairs(&bp, &count, NULL);
+    assert_int_equal(count, 0);
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    b = sccd_bp2_box(&bp, 0); /* destroyed */
+    assert_true(b.lo.x == 0 && b.hi.x == 0);
+    assert_int_equal(sccd_bp2_move_proxy(&bp, 0, boxes[0]), SCCD_BP_BAD_PROXY);
+    assert_int_equal(sccd_bp2_move_proxy(&bp, 1, (sccd_aabb2){{1, 1}, {0, 0}}), SCCD_BP_BAD_BOX);
+    assert_int_equal(sccd_test_assert_count(), 3);
+    sccd_set_assert_handler(NULL);
+    (void)p;
+    sccd_bp2_destroy(&bp);
+}
+
 /* ---- bad input ---- */
 
 typedef struct reenter {
@@ -884,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_queries_3d),
         cmocka_unit_test(test_queries_2d),
         cmocka_unit_test(test_query_stop_and_user_data),
+        cmocka_unit_test(test_2d_accessors),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_stateless_sweep),
         cmocka_unit_test(test_million_proxies),

@@ -320,8 +320,9 @@ static void test_queries_match_brute_force(void **state)
     free_all(&w);
 }
 
-/* Reindexing a moved static body, removing and adding shapes, swapping the
- * index of a running space: the queries still agree with brute force. */
+/* Reindexing a moved static body, removing shapes, swapping the index of a
+ * running space (to ours, to cpSweep1D and back): the queries still agree
+ * with brute force. */
 static void test_reindex_remove_and_swap(void **state)
 {
     (void)state;
@@ -357,11 +358,20 @@ static void test_reindex_remove_and_swap(void **state)
         world_step(&w);
     }
     check_queries(&w, &g, 100);
-    /* a locked space refuses the swap */
+    /* any index class can be swapped in and out again */
+    int shapes = cpSpatialIndexCount(w.space->dynamicShapes);
+    cpSpatialIndex *stat = cpSweep1DNew(sccd_cp_shape_bb, NULL);
+    sccd_cp_space_swap_indexes(w.space, stat, cpSweep1DNew(sccd_cp_shape_bb, stat));
+    assert_int_equal(cpSpatialIndexCount(w.space->dynamicShapes), shapes);
+    sccd_cp_space_use_sap(w.space);
+    assert_int_equal(cpSpatialIndexCount(w.space->dynamicShapes), shapes);
+    check_queries(&w, &g, 50);
+    /* missing space or index: refused */
     sccd_test_count_asserts();
     sccd_test_assert_reset();
     sccd_cp_space_use_sap(NULL);
-    assert_int_equal(sccd_test_assert_count(), 1);
+    sccd_cp_space_swap_indexes(w.space, NULL, NULL);
+    assert_int_equal(sccd_test_assert_count(), 2);
     sccd_set_assert_handler(NULL);
     free_all(&w);
 }

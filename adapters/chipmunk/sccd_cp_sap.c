@@ -264,12 +264,27 @@ cpSpatialIndex *sccd_cp_sap_new(cpSpatialIndexBBFunc bbfunc, cpSpatialIndex *sta
 
 /* ---- swapping a space's indexes ---- */
 
-static cpBB shape_bb(void *obj) { return cpShapeGetBB(obj); }
+cpBB sccd_cp_shape_bb(void *obj) { return cpShapeGetBB(obj); }
 
 static void copy_shape(void *obj, void *data)
 {
     cpShape *shape = obj;
     cpSpatialIndexInsert(data, shape, shape->hashid);
+}
+
+void sccd_cp_space_swap_indexes(cpSpace *space, cpSpatialIndex *static_index, cpSpatialIndex *dynamic_index)
+{
+    bool ok = space != NULL && !cpSpaceIsLocked(space) && static_index != NULL && dynamic_index != NULL;
+    SCCD_ASSERT(ok);
+    if (!ok) {
+        return;
+    }
+    cpSpatialIndexEach(space->staticShapes, copy_shape, static_index);
+    cpSpatialIndexEach(space->dynamicShapes, copy_shape, dynamic_index);
+    cpSpatialIndexFree(space->staticShapes);
+    space->staticShapes = static_index;
+    cpSpatialIndexFree(space->dynamicShapes);
+    space->dynamicShapes = dynamic_index;
 }
 
 void sccd_cp_space_use_sap(cpSpace *space)
@@ -279,18 +294,13 @@ void sccd_cp_space_use_sap(cpSpace *space)
     if (!ok) {
         return;
     }
-    cpSpatialIndex *stat = sccd_cp_sap_new(shape_bb, NULL);
-    cpSpatialIndex *dyn = stat != NULL ? sccd_cp_sap_new(shape_bb, stat) : NULL;
+    cpSpatialIndex *stat = sccd_cp_sap_new(sccd_cp_shape_bb, NULL);
+    cpSpatialIndex *dyn = stat != NULL ? sccd_cp_sap_new(sccd_cp_shape_bb, stat) : NULL;
     if (dyn == NULL) {
         if (stat != NULL) {
             cpSpatialIndexFree(stat);
         }
         return;
     }
-    cpSpatialIndexEach(space->staticShapes, copy_shape, stat);
-    cpSpatialIndexEach(space->dynamicShapes, copy_shape, dyn);
-    cpSpatialIndexFree(space->staticShapes);
-    space->staticShapes = stat;
-    cpSpatialIndexFree(space->dynamicShapes);
-    space->dynamicShapes = dyn;
+    sccd_cp_space_swap_indexes(space, stat, dyn);
 }

@@ -21,6 +21,17 @@ cpSpatialIndex *sccd_cp_sap_new(cpSpatialIndexBBFunc bbfunc, cpSpatialIndex *sta
 /// and no change. On no memory the space keeps its indexes.
 void sccd_cp_space_use_sap(cpSpace *space);
 
+/// Install a static and a dynamic index (the dynamic one created with the
+/// static one as its static_index) in a space, moving its shapes into them
+/// and freeing the old ones — how cpSpaceUseSpatialHash swaps, for any index
+/// class (cpSweep1DNew, cpBBTreeNew, sccd_cp_sap_new). Space locked or NULL
+/// argument: SCCD_ASSERT and no change.
+void sccd_cp_space_swap_indexes(cpSpace *space, cpSpatialIndex *static_index, cpSpatialIndex *dynamic_index);
+
+/// cpShapeGetBB with the exact signature of cpSpatialIndexBBFunc (pass it to
+/// an index constructor instead of casting cpShapeGetBB).
+cpBB sccd_cp_shape_bb(void *obj);
+
 /* ==== end of the broadphase section ==== */
 
 #endif
