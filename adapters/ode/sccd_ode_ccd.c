@@ -36,6 +36,8 @@
 #define SKIN_OVERLAPS 3.0
 /* Most clash rounds between dynamic CCD bodies before all involved stop together. */
 #define CLASH_ROUNDS_MAX 16
+/* Most passes over a target's bounds (toi_bounds) before it settles for a safe time. */
+#define BOUND_PASSES_MAX 16
 
 typedef enum geom_kind { KIND_IGNORED, KIND_SHAPE, KIND_PLANE, KIND_MESH } geom_kind;
 
@@ -490,7 +492,7 @@ static sccd_toi3 toi_bounds(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion
     sccd_toi3 out = {SCCD_TOI_FAILED, t0, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0};
     sccd_real t = t0;
     *last = 0;
-    for (int pass = 0; pass < CLASH_ROUNDS_MAX; ++pass) {
+    for (int pass = 0; pass < BOUND_PASSES_MAX; ++pass) {
         bool moved = false;
         int overlapped = 0;
         for (int i = 0; i < b->n; ++i) {
