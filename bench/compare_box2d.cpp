@@ -173,10 +173,8 @@ int main(int argc, char **argv)
 {
     bool quick = false;
     const char *out = "build/bench";
-    if (!sccd_bench_args(argc, argv, &quick, &out)) {
-        std::fprintf(stderr, "usage: compare_box2d [--quick] [--out DIR]\n");
+    if (!sccd_bench_args(argc, argv, "compare_box2d", &quick, &out))
         return 2;
-    }
     const int phases = quick ? 10 : 50;
     char path[512];
     std::snprintf(path, sizeof path, "%s/compare_box2d.csv", out);

@@ -86,10 +86,8 @@ int main(int argc, char **argv)
 {
     bool quick = false;
     const char *out = "build/bench";
-    if (!sccd_bench_args(argc, argv, &quick, &out)) {
-        fprintf(stderr, "usage: cp_overhead [--quick] [--out DIR]\n");
+    if (!sccd_bench_args(argc, argv, "cp_overhead", &quick, &out))
         return 2;
-    }
     const layout layouts[] = {{"above", 400.0}, {"buried", 120.0}};
     int reps = quick ? 1 : 5, steps = quick ? 120 : 600;
     bool ok = true;

@@ -1,17 +1,21 @@
+/* Benchmark protocol helpers (bench_util.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_util.h"
 
-bool sccd_bench_args(int argc, char **argv, bool *quick, const char **out)
+bool sccd_bench_args(int argc, char **argv, const char *name, bool *quick, const char **out)
 {
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0)
             *quick = true;
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
             *out = argv[++i];
-        else
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--out DIR]\n", name);
             return false;
+        }
     }
     return true;
 }

@@ -1,12 +1,13 @@
-/* Helpers for benchmark programs (the bench protocol of the brief). */
+/* Small helpers of the benchmark protocol (helpers/BRIEF.md "The build"):
+ * the command line every bench program takes and the median of repetitions. */
 #ifndef SCCD_BENCH_UTIL_H
 #define SCCD_BENCH_UTIL_H
 
 #include <stdbool.h>
 
-/// Parse the protocol's arguments: --quick sets *quick, --out DIR sets *out; false on anything else.
-bool sccd_bench_args(int argc, char **argv, bool *quick, const char **out);
-/// The median of v[0..n) (n ≥ 1); sorts v.
+/// Parse `[--quick] [--out DIR]` (out keeps its value unless given); prints a usage line naming `name` and returns false on anything else.
+bool sccd_bench_args(int argc, char **argv, const char *name, bool *quick, const char **out);
+/// The median of v[0..n) (n ≥ 1; sorts v in place).
 double sccd_median(double *v, int n);
 
 #endif
