@@ -9,5 +9,6 @@
 #include "sectorccd/motion.h"
 #include "sectorccd/geometry.h"
 #include "sectorccd/mesh.h"
+#include "sectorccd/spherefill.h"
 
 #endif
