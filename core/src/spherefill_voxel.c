@@ -10,7 +10,11 @@
  * edge belongs only to the triangle for which that edge is a "top-left" edge,
  * the rasteriser's fill convention: of two triangles on opposite sides of an
  * edge exactly one owns it, and a fan around a vertex owns the vertex once.
- * At a silhouette the ray grazes two triangles that agree, adding 0 or 2. */
+ * At a silhouette the ray grazes two triangles that agree, adding 0 or 2.
+ *
+ * Open meshes: rays along x, y and z vote; a row with an odd number of
+ * crossings went through a hole and abstains; a tie (all abstaining, or one
+ * each way) is settled by the cell's generalised winding number. */
 #include "sectorccd/spherefill.h"
 
 #include <stdint.h>
@@ -161,6 +165,24 @@ static bool cast_rows(const sccd_voxel_grid *g, const sccd_mesh *m, int a, unsig
     return ok;
 }
 
+/* Generalised winding number of the centre of cell idx: the sum of the
+ * triangles' solid angles (Van Oosterom & Strackee 1983) over 4π. */
+static sccd_real winding_number(const sccd_voxel_grid *g, const sccd_mesh *m, size_t idx)
+{
+    int i = (int)(idx % (size_t)g->nx), j = (int)(idx / (size_t)g->nx % (size_t)g->ny),
+        k = (int)(idx / ((size_t)g->nx * g->ny));
+    sccd_v3 p = sccd_voxel_center(g, i, j, k);
+    sccd_real w = 0.0;
+    for (int t = 0; t < m->nt; ++t) {
+        sccd_v3 a = sccd_v3_sub(m->v[m->t[t][0]], p), b = sccd_v3_sub(m->v[m->t[t][1]], p),
+                c = sccd_v3_sub(m->v[m->t[t][2]], p);
+        sccd_real la = sccd_v3_len(a), lb = sccd_v3_len(b), lc = sccd_v3_len(c);
+        w += 2.0 * atan2(sccd_v3_dot(a, sccd_v3_cross(b, c)),
+                         la * lb * lc + sccd_v3_dot(a, b) * lc + sccd_v3_dot(a, c) * lb + sccd_v3_dot(b, c) * la);
+    }
+    return w / (4.0 * SCCD_PI);
+}
+
 /* Shape of the grid: res cells along the longest side plus one of padding
  * each side, centred on the mesh's box. */
 static bool size_grid(sccd_voxel_grid *g, sccd_aabb3 box, int res)
@@ -200,9 +222,10 @@ bool sccd_voxelize(sccd_voxel_grid *g, const sccd_mesh *m, int res)
     for (int a = 0; ok && a < axes; ++a)
         ok = cast_rows(g, m, a, g->cells);
     for (size_t i = 0; ok && i < n; ++i) {
-        /* inside when more rays say inside than outside (closed: the one ray decides) */
+        /* inside when more rays say inside than outside (closed: the one ray
+         * decides); a tie of an open mesh is settled by the winding number */
         int in = g->cells[i] & 3, abstain = g->cells[i] >> 2, out = axes - in - abstain;
-        g->cells[i] = in > out;
+        g->cells[i] = in > out || (!g->closed && in == out && winding_number(g, m, i) > 0.5);
         g->inside += g->cells[i];
     }
     if (!ok)

@@ -26,7 +26,7 @@ typedef struct sccd_voxel_grid {
     sccd_real h;           ///< cell edge > 0
     unsigned char *cells;  ///< nx·ny·nz flags, 1 = inside
     int inside;            ///< number of inside cells
-    bool closed;           ///< the mesh was closed: parity along x; else a vote of x, y and z rays
+    bool closed;           ///< the mesh was closed: parity along x; else a vote of x, y and z rays (open reported here)
 } sccd_voxel_grid;
 
 /// Which fill (seed 003 §3.1, or the greedy distance-transform fill).
@@ -57,7 +57,8 @@ void sccd_voxel_grid_init(sccd_voxel_grid *g);
 /// Free the cells; NULL accepted.
 void sccd_voxel_grid_destroy(sccd_voxel_grid *g);
 /// Voxelise m with res cells (1..SCCD_VOXEL_MAX_RES) along its longest side; inside by ray parity along x
-/// for a closed mesh, by a vote of x, y and z rays (rows with an odd crossing count abstain) otherwise.
+/// for a closed mesh, by a vote of x, y and z rays (rows with an odd crossing count abstain; ties settled by the
+/// generalised winding number) otherwise.
 /// False (assert) on bad input (no triangles, zero extent, res out of range) or out of memory: the grid is empty.
 bool sccd_voxelize(sccd_voxel_grid *g, const sccd_mesh *m, int res);
 /// Centre of cell (i, j, k) in world units.
