@@ -10,5 +10,6 @@
 #include "sectorccd/geometry.h"
 #include "sectorccd/mesh.h"
 #include "sectorccd/spherefill.h"
+#include "sectorccd/spheretree.h"
 
 #endif
