@@ -309,7 +309,7 @@ static void test_round_trips(void **state)
     assert_true(generate(&m, 5));
     const char *paths[3] = {"build/test_mesh_rt.obj", "build/test_mesh_rt.off", "build/test_mesh_rt.stl"};
     for (int f = 0; f < 3; ++f) {
-        assert_true(sccd_mesh_save_file(&m, paths[f], formats[f]));
+        assert_true(sccd_mesh_save_file(&m, paths[f], SCCD_MESH_AUTO));
         assert_int_equal(sccd_mesh_load_file(&back, paths[f], SCCD_MESH_AUTO).state, SCCD_LOAD_OK);
         assert_int_equal(back.nt, m.nt);
         remove(paths[f]);

@@ -175,6 +175,18 @@ bool sccd_mesh_write(const sccd_mesh *m, FILE *out, sccd_mesh_format format)
     return ok && fflush(out) == 0 && !ferror(out);
 }
 
+sccd_mesh_format sccd_mesh_format_of_path(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    static const struct { const char *ext; sccd_mesh_format f; } known[] = {
+        {".obj", SCCD_MESH_OBJ}, {".OBJ", SCCD_MESH_OBJ}, {".stl", SCCD_MESH_STL},
+        {".STL", SCCD_MESH_STL}, {".off", SCCD_MESH_OFF}, {".OFF", SCCD_MESH_OFF}};
+    for (size_t i = 0; dot && i < sizeof known / sizeof known[0]; ++i)
+        if (strcmp(dot, known[i].ext) == 0)
+            return known[i].f;
+    return SCCD_MESH_AUTO;
+}
+
 bool sccd_mesh_save_file(const sccd_mesh *m, const char *path, sccd_mesh_format format)
 {
     SCCD_ASSERT(m != NULL && path != NULL);
@@ -183,7 +195,7 @@ bool sccd_mesh_save_file(const sccd_mesh *m, const char *path, sccd_mesh_format 
     FILE *f = fopen(path, "wb");
     if (!f)
         return false;
-    bool ok = sccd_mesh_write(m, f, format);
+    bool ok = sccd_mesh_write(m, f, format == SCCD_MESH_AUTO ? sccd_mesh_format_of_path(path) : format);
     return (fclose(f) == 0) && ok;
 }
 

@@ -507,18 +507,6 @@ sccd_load_status sccd_mesh_load_buffer(sccd_mesh *m, const void *data, size_t si
     return s;
 }
 
-static sccd_mesh_format format_of_path(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    static const struct { const char *ext; sccd_mesh_format f; } known[] = {
-        {".obj", SCCD_MESH_OBJ}, {".OBJ", SCCD_MESH_OBJ}, {".stl", SCCD_MESH_STL},
-        {".STL", SCCD_MESH_STL}, {".off", SCCD_MESH_OFF}, {".OFF", SCCD_MESH_OFF}};
-    for (size_t i = 0; dot && i < sizeof known / sizeof known[0]; ++i)
-        if (strcmp(dot, known[i].ext) == 0)
-            return known[i].f;
-    return SCCD_MESH_AUTO;
-}
-
 sccd_load_status sccd_mesh_load_file(sccd_mesh *m, const char *path, sccd_mesh_format format)
 {
     bool ok = m != NULL && path != NULL;
@@ -535,7 +523,7 @@ sccd_load_status sccd_mesh_load_file(sccd_mesh *m, const char *path, sccd_mesh_f
     unsigned char *d = size >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)size + 1) : NULL;
     bool read = d != NULL && fread(d, 1, (size_t)size, f) == (size_t)size;
     fclose(f);
-    sccd_load_status s = read ? sccd_mesh_load_buffer(m, d, (size_t)size, format == SCCD_MESH_AUTO ? format_of_path(path) : format)
+    sccd_load_status s = read ? sccd_mesh_load_buffer(m, d, (size_t)size, format == SCCD_MESH_AUTO ? sccd_mesh_format_of_path(path) : format)
                               : fail(d || size < 0 ? SCCD_LOAD_IO : SCCD_LOAD_NO_MEMORY, 0, 0, "cannot read '%.80s'", path);
     free(d);
     return s;

@@ -88,7 +88,7 @@ sccd_load_status sccd_mesh_load_buffer(sccd_mesh *m, const void *data, size_t si
 sccd_load_status sccd_mesh_load_file(sccd_mesh *m, const char *path, sccd_mesh_format format);
 /// Write in format (AUTO = OBJ) with 17 significant digits (text) so a round trip is exact; false on an I/O error.
 bool sccd_mesh_write(const sccd_mesh *m, FILE *out, sccd_mesh_format format);
-/// Write to a file path (see sccd_mesh_write).
+/// Write to a file path (see sccd_mesh_write); AUTO picks the format from the extension (.stl: ASCII), else OBJ.
 bool sccd_mesh_save_file(const sccd_mesh *m, const char *path, sccd_mesh_format format);
 
 /// Closest point to p on triangle t (Voronoi regions of the vertices, edges and face).
