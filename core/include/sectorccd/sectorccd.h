@@ -8,6 +8,8 @@
 #include "sectorccd/shapes.h"
 #include "sectorccd/motion.h"
 #include "sectorccd/geometry.h"
+#include "sectorccd/sector3.h"
+#include "sectorccd/sweep3.h"
 #include "sectorccd/mesh.h"
 #include "sectorccd/spherefill.h"
 #include "sectorccd/spheretree.h"
