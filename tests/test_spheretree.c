@@ -355,6 +355,165 @@ static void test_raycast(void **state)
     sccd_spheretree_destroy(&t);
 }
 
+
+static sccd_motion3 random_motion(sccd_rng *g)
+{
+    sccd_motion3 m = {random_pose(g, 0.5), sccd_rng_v3(g, 0.6), sccd_rng_v3(g, 0.8), sccd_rng_unit3(g),
+                      sccd_rng_uniform(g, -7.0, 7.0)};
+    if (sccd_rng_int(g, 4) == 0)
+        m.dp = (sccd_v3){0, 0, 0};
+    return m;
+}
+
+static bool shape_touches_sphere(const sccd_shape3 *s, sccd_sphere b)
+{
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: return sccd_v3_dist(s->sphere.c, b.c) <= s->sphere.r + b.r;
+    case SCCD_SHAPE_CAPSULE: return capsule_distance(b.c, s->capsule) <= b.r;
+    default: return box_distance(b.c, s->box) <= b.r;
+    }
+}
+
+static bool sweep_touches_shape(const sccd_sweep3 *w, const sccd_shape3 *s)
+{
+    return s->type == SCCD_SHAPE_CIRCLE ? sccd_sweep3_vs_sphere(w, s->sphere)
+           : s->type == SCCD_SHAPE_CAPSULE ? sccd_sweep3_vs_capsule(w, s->capsule)
+                                           : sccd_sweep3_vs_box(w, s->box);
+}
+
+/* A moving tree (a swung body) against static shapes and a static tree: the
+ * answer equals brute force over the leaves' own sweeps, and never misses a
+ * contact found by sampling the motion at 65 times. */
+static void test_swept_tree(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(55);
+    sccd_spheretree t, o;
+    sccd_spheretree_init(&t);
+    sccd_spheretree_init(&o);
+    sccd_sphere s[40], so[25];
+    int hits = 0, sampled_hits = 0;
+    for (int p = 0; p < 1500; ++p) {
+        if (p % 100 == 0) {
+            random_spheres(&g, s, 40, 0.5);
+            random_spheres(&g, so, 25, 0.3);
+            assert_true(sccd_spheretree_build(&t, s, 40, (sccd_bound_method)(p / 100 % 2)));
+            assert_true(sccd_spheretree_build(&o, so, 25, SCCD_BOUND_TIGHT));
+        }
+        sccd_motion3 m = random_motion(&g);
+        int bands = 1 + sccd_rng_int(&g, SCCD_MAX_BANDS);
+        sccd_shape3 shape;
+        int kind = p % 4;
+        if (kind == 0)
+            shape = (sccd_shape3){.type = SCCD_SHAPE_CIRCLE, .sphere = {sccd_rng_v3(&g, 2.0), sccd_rng_uniform(&g, 0.0, 0.3)}};
+        else if (kind == 1)
+            shape = (sccd_shape3){.type = SCCD_SHAPE_CAPSULE,
+                                  .capsule = {sccd_rng_v3(&g, 2.0), sccd_rng_v3(&g, 2.0), sccd_rng_uniform(&g, 0.0, 0.2)}};
+        else
+            shape = (sccd_shape3){.type = SCCD_SHAPE_BOX,
+                                  .box = {sccd_rng_v3(&g, 2.0), sccd_rng_quat(&g),
+                                          {sccd_rng_uniform(&g, 0.0, 0.4), sccd_rng_uniform(&g, 0.0, 0.4), sccd_rng_uniform(&g, 0.0, 0.4)}}};
+        sccd_xf3 xo = random_pose(&g, 2.0);
+        bool brute = false, brute_tree = false, sampled = false, sampled_tree = false;
+        for (int i = 0; i < t.leaf_count; ++i) {
+            sccd_sweep3 w;
+            sccd_sweep3_sphere(&w, t.leaves[i], m, bands);
+            brute = brute || sweep_touches_shape(&w, &shape);
+            for (int j = 0; j < o.leaf_count && kind == 3; ++j)
+                brute_tree = brute_tree || sccd_sweep3_vs_sphere(&w, leaf_world(&o, xo, j));
+            for (int k = 0; k <= 64; ++k) {
+                sccd_sphere b = leaf_world(&t, sccd_motion3_at(m, k / 64.0), i);
+                sampled = sampled || shape_touches_sphere(&shape, b);
+                for (int j = 0; j < o.leaf_count && kind == 3; ++j) {
+                    sccd_sphere c = leaf_world(&o, xo, j);
+                    sampled_tree = sampled_tree || sccd_v3_dist(b.c, c.c) <= b.r + c.r;
+                }
+            }
+        }
+        bool got = sccd_spheretree_swept_vs_shape(&t, m, bands, &shape);
+        assert_true(got == brute);
+        assert_true(got || !sampled); /* never a miss */
+        if (kind == 3) {
+            bool got_tree = sccd_spheretree_swept_vs_spheretree(&t, m, bands, &o, xo);
+            assert_true(got_tree == brute_tree);
+            assert_true(got_tree || !sampled_tree);
+        }
+        hits += got;
+        sampled_hits += sampled;
+    }
+    assert_true(hits > 100 && hits < 1400 && sampled_hits > 50);
+    sccd_spheretree_destroy(&t);
+    sccd_spheretree_destroy(&o);
+}
+
+/* A static tree against a swept box (a sword swung at a sphere-tree target). */
+static void test_tree_vs_swept_box(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(56);
+    sccd_spheretree t;
+    sccd_spheretree_init(&t);
+    sccd_sphere s[150];
+    int leaves[150], hits = 0;
+    for (int p = 0; p < 1500; ++p) {
+        if (p % 150 == 0) {
+            random_spheres(&g, s, 150, 1.0);
+            assert_true(sccd_spheretree_build(&t, s, 150, (sccd_bound_method)(p / 150 % 2)));
+        }
+        sccd_xf3 xf = random_pose(&g, 0.5);
+        sccd_motion3 m = random_motion(&g);
+        m.start.p = sccd_v3_add(m.start.p, sccd_rng_v3(&g, 1.5));
+        sccd_v3 half = {sccd_rng_uniform(&g, 0.0, 0.1), sccd_rng_uniform(&g, 0.05, 0.6), sccd_rng_uniform(&g, 0.0, 0.1)};
+        sccd_sweep3 w;
+        sccd_sweep3_box(&w, half, m, 1 + p % SCCD_MAX_BANDS);
+        int n = sccd_spheretree_sweep3_leaves(&t, xf, &w, leaves, 150);
+        int brute = 0;
+        bool sampled = false;
+        for (int i = 0; i < t.leaf_count; ++i) {
+            bool in = sccd_sweep3_vs_sphere(&w, leaf_world(&t, xf, i));
+            brute += in;
+            bool listed = false;
+            for (int k = 0; k < n && k < 150; ++k)
+                listed = listed || leaves[k] == i;
+            assert_true(listed == in);
+            for (int k = 0; k <= 64; ++k) {
+                sccd_xf3 pose = sccd_motion3_at(m, k / 64.0);
+                sccd_box3 box = {pose.p, pose.q, half};
+                bool touch = box_distance(leaf_world(&t, xf, i).c, box) <= t.leaves[i].r;
+                sampled = sampled || touch;
+                assert_true(!touch || in); /* never a miss */
+            }
+        }
+        assert_int_equal(n, brute);
+        bool any = sccd_spheretree_vs_sweep3(&t, xf, &w);
+        assert_true(any == (brute > 0));
+        assert_true(any || !sampled);
+        hits += any;
+    }
+    assert_true(hits > 100 && hits < 1400);
+    /* Bad input answers "may touch". */
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_sweep3 w;
+    sccd_sweep3_sphere(&w, (sccd_sphere){{0, 0, 0}, 1}, (sccd_motion3){sccd_xf3_identity(), {0, 0, 0}, {0, 0, 0}, {0, 0, 1}, 1.0}, 2);
+    sccd_spheretree empty;
+    sccd_spheretree_init(&empty);
+    sccd_shape3 sphere = {.type = SCCD_SHAPE_CIRCLE, .sphere = {{0, 0, 0}, 1}}, poly = {.type = SCCD_SHAPE_POLY};
+    sccd_motion3 bad = {sccd_xf3_identity(), {0, 0, 0}, {0, 0, 0}, {0, 0, 2}, 1.0}, good = bad;
+    good.axis = (sccd_v3){0, 0, 1};
+    assert_true(sccd_spheretree_vs_sweep3(&empty, sccd_xf3_identity(), &w));
+    assert_true(sccd_spheretree_vs_sweep3(&t, sccd_xf3_identity(), NULL));
+    assert_int_equal(sccd_spheretree_sweep3_leaves(&t, sccd_xf3_identity(), &w, NULL, 3), 0);
+    assert_true(sccd_spheretree_swept_vs_shape(&t, bad, 2, &sphere));
+    assert_true(sccd_spheretree_swept_vs_shape(&t, good, 0, &sphere));
+    assert_true(sccd_spheretree_swept_vs_shape(&t, good, 2, &poly));
+    assert_true(sccd_spheretree_swept_vs_shape(&t, good, 2, NULL));
+    assert_true(sccd_spheretree_swept_vs_spheretree(&t, good, 2, &empty, sccd_xf3_identity()));
+    assert_int_equal(sccd_test_assert_count(), 8);
+    sccd_set_assert_handler(NULL);
+    sccd_spheretree_destroy(&t);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -410,6 +569,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build),           cmocka_unit_test(test_tree_vs_tree),
         cmocka_unit_test(test_tree_vs_primitives), cmocka_unit_test(test_raycast),
+        cmocka_unit_test(test_swept_tree),      cmocka_unit_test(test_tree_vs_swept_box),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

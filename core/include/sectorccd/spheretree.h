@@ -11,7 +11,7 @@
 #ifndef SECTORCCD_SPHERETREE_H
 #define SECTORCCD_SPHERETREE_H
 
-#include "sectorccd/shapes.h"
+#include "sectorccd/sweep3.h"
 
 /// How node bounding spheres are made.
 typedef enum sccd_bound_method {
@@ -84,5 +84,21 @@ int sccd_spheretree_contacts_plane(const sccd_spheretree *t, sccd_xf3 xf, sccd_p
                                    int cap);
 /// First leaf hit by the ray (world) with 0 ≤ t ≤ max_t.
 sccd_spheretree_ray_result sccd_spheretree_raycast(const sccd_spheretree *t, sccd_xf3 xf, sccd_ray3 ray, sccd_real max_t);
+
+/* Continuous queries with the conservative sweeps of sweep3.h. Never a miss:
+ * a node sphere contains its leaves, so the sweep of a node's sphere contains
+ * the sweeps of its leaves, and pruning on it drops nothing that touches.
+ * Bad input: the check fires and the answer is true ("may touch"). */
+
+/// True when the swept shape w may touch a leaf of the static tree t at pose xf.
+bool sccd_spheretree_vs_sweep3(const sccd_spheretree *t, sccd_xf3 xf, const sccd_sweep3 *w);
+/// The leaves of t (pose xf) that w may touch: returns how many, stores the first cap leaf indices.
+int sccd_spheretree_sweep3_leaves(const sccd_spheretree *t, sccd_xf3 xf, const sccd_sweep3 *w, int *out, int cap);
+/// True when tree t moving by motion m (pose m.start at t = 0; node spheres swept in bands 1..SCCD_MAX_BANDS bands)
+/// may touch the static sphere, capsule or box s (world) — a swung mesh bat as the CCD body.
+bool sccd_spheretree_swept_vs_shape(const sccd_spheretree *t, sccd_motion3 m, int bands, const sccd_shape3 *s);
+/// True when tree t moving by m may touch a leaf of the static tree o at pose xo.
+bool sccd_spheretree_swept_vs_spheretree(const sccd_spheretree *t, sccd_motion3 m, int bands, const sccd_spheretree *o,
+                                         sccd_xf3 xo);
 
 #endif
