@@ -396,6 +396,7 @@ static void test_report_defects(void **state)
     sccd_mesh_clear(&m);
     r = sccd_mesh_report_make(&m);
     assert_int_equal(r.triangles, 0);
+    assert_int_equal(r.boundary_edges, 0);
     assert_false(r.closed);
     assert_true(r.volume == 0.0);
     sccd_mesh_destroy(&m);

@@ -272,6 +272,8 @@ static void count_edge(sccd_mesh_report *r, const edge_use *e, int uses)
 
 static void report_edges(const sccd_mesh *m, sccd_mesh_report *r)
 {
+    if (m->nt <= 0)
+        return;
     size_t n = 3 * (size_t)m->nt;
     edge_use *e = malloc(n * sizeof *e);
     if (!e) {

@@ -72,8 +72,10 @@ static int next_word(text *t, char w[WORD_MAX], bool cross_lines)
     }
     int n = 0;
     while (t->p < t->end && !is_blank(*t->p) && *t->p != '\n') {
-        if (n == WORD_MAX - 1)
+        if (n == WORD_MAX - 1) {
+            w[n] = '\0'; /* the start of the word, for messages */
             return -1;
+        }
         w[n++] = *t->p++;
     }
     w[n] = '\0';

@@ -142,7 +142,7 @@ static bool cast_rows(const sccd_voxel_grid *g, const sccd_mesh *m, int a, unsig
         }
         ok = rasterise(&l, uv, t, dims[b], dims[c]);
     }
-    if (ok)
+    if (ok && l.n > 0)
         qsort(l.c, l.n, sizeof *l.c, crossing_cmp);
     int stride[3] = {1, g->nx, g->nx * g->ny};
     for (size_t s = 0; ok && s < l.n;) {
