@@ -65,33 +65,37 @@ static void cell_ijk(const sccd_voxel_grid *g, size_t idx, int *i, int *j, int *
     *k = (int)(idx / ((size_t)g->nx * g->ny));
 }
 
-/* Call visit on every cell whose centre lies within rho (cells) of the
- * centre of cell c, until it returns false; returns false if it stopped. */
-static bool for_ball(const sccd_voxel_grid *g, size_t c, sccd_real rho, bool (*visit)(size_t idx, void *ctx), void *ctx)
+/* Call visit on every run of cells (along x) whose centres lie within rho
+ * (cells) of the centre of cell c, until it returns false; returns false if
+ * it stopped. Each row's run is solved from the circle equation. */
+typedef bool row_fn(size_t first, int n, void *ctx);
+
+static bool for_ball(const sccd_voxel_grid *g, size_t c, sccd_real rho, row_fn *visit, void *ctx)
 {
     int ci, cj, ck, r = (int)floor(rho);
     cell_ijk(g, c, &ci, &cj, &ck);
     sccd_real r2 = rho * rho + 1e-9; /* cells on the sphere count, whatever the rounding of rho */
     for (int k = sccd_max(0, ck - r); k <= sccd_min(g->nz - 1, ck + r); ++k)
         for (int j = sccd_max(0, cj - r); j <= sccd_min(g->ny - 1, cj + r); ++j) {
-            sccd_real d2jk = (sccd_real)(j - cj) * (j - cj) + (sccd_real)(k - ck) * (k - ck);
-            for (int i = sccd_max(0, ci - r); i <= sccd_min(g->nx - 1, ci + r); ++i)
-                if (d2jk + (sccd_real)(i - ci) * (i - ci) <= r2 &&
-                    !visit((size_t)i + (size_t)g->nx * ((size_t)j + (size_t)g->ny * k), ctx))
-                    return false;
+            sccd_real rest = r2 - ((sccd_real)(j - cj) * (j - cj) + (sccd_real)(k - ck) * (k - ck));
+            if (rest < 0.0)
+                continue;
+            int w = (int)floor(sqrt(rest)), i0 = sccd_max(0, ci - w), i1 = sccd_min(g->nx - 1, ci + w);
+            if (i0 <= i1 && !visit((size_t)i0 + (size_t)g->nx * ((size_t)j + (size_t)g->ny * k), i1 - i0 + 1, ctx))
+                return false;
         }
     return true;
 }
 
-static bool clear_flag(size_t idx, void *flags)
+static bool clear_flags(size_t first, int n, void *flags)
 {
-    ((unsigned char *)flags)[idx] = 0;
+    memset((unsigned char *)flags + first, 0, (size_t)n);
     return true;
 }
 
-static bool set_flag(size_t idx, void *flags)
+static bool set_flags(size_t first, int n, void *flags)
 {
-    ((unsigned char *)flags)[idx] = 1;
+    memset((unsigned char *)flags + first, 1, (size_t)n);
     return true;
 }
 
@@ -228,7 +232,7 @@ static bool seed_round(const sccd_voxel_grid *g, unsigned char *black, const int
     }
     free(o.d);
     for (int s = first; ok && s < out->n; ++s)
-        for_ball(g, sphere_cell(g, out->s[s]), r + 0.5, clear_flag, black);
+        for_ball(g, sphere_cell(g, out->s[s]), r + 0.5, clear_flags, black);
     return ok;
 }
 
@@ -388,25 +392,30 @@ static size_t *order_by_depth(const sccd_voxel_grid *g, const int *d2, size_t *c
 }
 
 /* Coverage multiplicity of the cells, for pruning. */
-static bool count_up(size_t idx, void *count)
+static bool count_up(size_t first, int n, void *count)
 {
-    ((int *)count)[idx]++;
+    for (int i = 0; i < n; ++i)
+        ((int *)count)[first + (size_t)i]++;
     return true;
 }
 
-static bool count_down(size_t idx, void *count)
+static bool count_down(size_t first, int n, void *count)
 {
-    ((int *)count)[idx]--;
+    for (int i = 0; i < n; ++i)
+        ((int *)count)[first + (size_t)i]--;
     return true;
 }
 
 typedef struct prune_ctx { const unsigned char *inside; const int *count; } prune_ctx;
 
 /* True while every inside cell is covered by another sphere too. */
-static bool covered_twice(size_t idx, void *ctx)
+static bool covered_twice(size_t first, int n, void *ctx)
 {
     const prune_ctx *p = ctx;
-    return !p->inside[idx] || p->count[idx] >= 2;
+    for (size_t i = first; i < first + (size_t)n; ++i)
+        if (p->inside[i] && p->count[i] < 2)
+            return false;
+    return true;
 }
 
 static const sccd_sphere *radius_base;
@@ -466,7 +475,7 @@ static bool fill_greedy(const sccd_voxel_grid *g, sccd_sphere_list *out, sccd_fi
         st->rounds++;
         size_t c = climb(g, d2, order[o]);
         sccd_real rho = sqrt((sccd_real)d2[c]);
-        for_ball(g, c, rho, set_flag, covered);
+        for_ball(g, c, rho, set_flags, covered);
         ok = push_sphere(out, cell_sphere(g, c, rho));
     }
     free(d2);
