@@ -201,9 +201,10 @@ bool sccd_mesh_save_file(const sccd_mesh *m, const char *path, sccd_mesh_format 
 
 /* ---- distances ---- */
 
-/* Ericson, Real-Time Collision Detection §5.1.5: find the Voronoi region of
- * p from the dot products with the edges, then project. */
-sccd_v3 sccd_closest_point_triangle(sccd_v3 p, sccd_triangle t)
+/* Closest point to p on t. Ericson, Real-Time Collision Detection §5.1.5:
+ * find the Voronoi region of p from the dot products with the edges, then
+ * project. (Private: the catalogue's point–triangle query may replace it.) */
+static sccd_v3 closest_point_triangle(sccd_v3 p, sccd_triangle t)
 {
     sccd_v3 ab = sccd_v3_sub(t.b, t.a), ac = sccd_v3_sub(t.c, t.a), ap = sccd_v3_sub(p, t.a);
     sccd_real d1 = sccd_v3_dot(ab, ap), d2 = sccd_v3_dot(ac, ap);
@@ -239,7 +240,7 @@ sccd_real sccd_mesh_distance(const sccd_mesh *m, sccd_v3 p)
     SCCD_ASSERT(ok);
     sccd_real best2 = INFINITY;
     for (int i = 0; ok && i < m->nt; ++i)
-        best2 = sccd_min(best2, sccd_v3_len2(sccd_v3_sub(p, sccd_closest_point_triangle(p, sccd_mesh_triangle(m, i)))));
+        best2 = sccd_min(best2, sccd_v3_len2(sccd_v3_sub(p, closest_point_triangle(p, sccd_mesh_triangle(m, i)))));
     return sqrt(best2);
 }
 

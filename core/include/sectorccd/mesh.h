@@ -91,8 +91,6 @@ bool sccd_mesh_write(const sccd_mesh *m, FILE *out, sccd_mesh_format format);
 /// Write to a file path (see sccd_mesh_write); AUTO picks the format from the extension (.stl: ASCII), else OBJ.
 bool sccd_mesh_save_file(const sccd_mesh *m, const char *path, sccd_mesh_format format);
 
-/// Closest point to p on triangle t (Voronoi regions of the vertices, edges and face).
-sccd_v3 sccd_closest_point_triangle(sccd_v3 p, sccd_triangle t);
 /// Distance from p to the nearest triangle of m (brute force over all triangles); +INFINITY when m has none.
 sccd_real sccd_mesh_distance(const sccd_mesh *m, sccd_v3 p);
 
