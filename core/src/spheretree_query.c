@@ -3,7 +3,7 @@
  * the larger sphere is split first (the seed splits both levels in turn;
  * the pairs reached are the same, in fewer tests). Node spheres are moved to
  * world coordinates as they are visited. */
-#include "sectorccd/spheretree.h"
+#include "spheretree_internal.h"
 #include "sectorccd/geometry.h"
 
 /* Where results go: the first cap contacts are stored, all are counted;
@@ -21,8 +21,6 @@ typedef struct prim {
     sccd_shape3 shape;
     sccd_plane plane;
 } prim;
-
-static sccd_sphere world_sphere(sccd_xf3 xf, sccd_sphere s) { return (sccd_sphere){sccd_xf3_apply(xf, s.c), s.r}; }
 
 /* Record c; false when the descent should stop. */
 static bool record(sink *k, sccd_spheretree_contact c)
@@ -100,7 +98,7 @@ static bool descend_prim(const sccd_spheretree *t, sccd_xf3 xf, int node, const 
 {
     const sccd_spheretree_node *n = &t->nodes[node];
     sccd_spheretree_contact c;
-    if (!sphere_prim(world_sphere(xf, n->bound), p, &c))
+    if (!sphere_prim(sccd_node_sphere(n, xf), p, &c))
         return true;
     if (n->count == 0) {
         c.leaf_a = n->leaf_first;
@@ -117,7 +115,7 @@ static bool descend_pair(const sccd_spheretree *a, sccd_xf3 xa, int ia, const sc
                          sink *k)
 {
     const sccd_spheretree_node *na = &a->nodes[ia], *nb = &b->nodes[ib];
-    sccd_sphere sa = world_sphere(xa, na->bound), sb = world_sphere(xb, nb->bound);
+    sccd_sphere sa = sccd_node_sphere(na, xa), sb = sccd_node_sphere(nb, xb);
     sccd_spheretree_contact c;
     if (!sphere_pair(sa, sb.c, sb.r, &c))
         return true;
@@ -247,7 +245,7 @@ static sccd_real ray_sphere(sccd_v3 o, sccd_v3 d, sccd_sphere s)
 static void descend_ray(const sccd_spheretree *t, int node, sccd_v3 o, sccd_v3 d, sccd_spheretree_ray_result *best)
 {
     const sccd_spheretree_node *n = &t->nodes[node];
-    sccd_real te = ray_sphere(o, d, n->bound);
+    sccd_real te = ray_sphere(o, d, sccd_node_sphere(n, sccd_xf3_identity()));
     if (te == INFINITY || te > best->t)
         return;
     if (n->count == 0) {
@@ -275,7 +273,7 @@ sccd_spheretree_ray_result sccd_spheretree_raycast(const sccd_spheretree *t, scc
         r.t = 0.0;
         return r;
     }
-    sccd_sphere leaf = world_sphere(xf, t->leaves[r.leaf]);
+    sccd_sphere leaf = {sccd_xf3_apply(xf, t->leaves[r.leaf].c), t->leaves[r.leaf].r};
     r.point = sccd_v3_mad(ray.o, r.t, ray.d);
     /* Outward normal at the hit; from inside, away from the centre. */
     r.normal = sccd_v3_normalize(sccd_v3_sub(r.point, leaf.c));

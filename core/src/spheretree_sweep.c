@@ -4,7 +4,7 @@
  * Pruning is by containment, so the answer is exactly "some leaf's sweep
  * bound touches", and since the sweep bounds are conservative, no contact
  * during the motion is ever missed. */
-#include "sectorccd/spheretree.h"
+#include "spheretree_internal.h"
 
 typedef struct leaf_sink { int *out, cap, count; bool first_only; } leaf_sink;
 
@@ -20,7 +20,7 @@ static bool add_leaf(leaf_sink *k, int leaf)
 static bool static_vs_sweep(const sccd_spheretree *t, sccd_xf3 xf, int node, const sccd_sweep3 *w, leaf_sink *k)
 {
     const sccd_spheretree_node *n = &t->nodes[node];
-    if (!sccd_sweep3_vs_sphere(w, (sccd_sphere){sccd_xf3_apply(xf, n->bound.c), n->bound.r}))
+    if (!sccd_sweep3_vs_sphere(w, sccd_node_sphere(n, xf)))
         return true;
     if (n->count == 0)
         return add_leaf(k, n->leaf_first);
@@ -58,7 +58,7 @@ typedef struct swept { const sccd_spheretree *t; sccd_motion3 m; int bands; } sw
 
 static void sweep_node(const swept *s, int node, sccd_sweep3 *w)
 {
-    sccd_sweep3_sphere(w, s->t->nodes[node].bound, s->m, s->bands);
+    sccd_sweep3_sphere(w, sccd_node_sphere(&s->t->nodes[node], sccd_xf3_identity()), s->m, s->bands);
 }
 
 static bool sweep_vs_shape(const sccd_sweep3 *w, const sccd_shape3 *shape)
@@ -105,7 +105,7 @@ bool sccd_spheretree_swept_vs_shape(const sccd_spheretree *t, sccd_motion3 m, in
 static bool swept_pair(const swept *s, int a, const sccd_sweep3 *w, const sccd_spheretree *o, sccd_xf3 xo, int b)
 {
     const sccd_spheretree_node *na = &s->t->nodes[a], *nb = &o->nodes[b];
-    if (!sccd_sweep3_vs_sphere(w, (sccd_sphere){sccd_xf3_apply(xo, nb->bound.c), nb->bound.r}))
+    if (!sccd_sweep3_vs_sphere(w, sccd_node_sphere(nb, xo)))
         return false;
     if (na->count == 0 && nb->count == 0)
         return true;
