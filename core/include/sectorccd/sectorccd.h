@@ -13,5 +13,13 @@
 #include "sectorccd/mesh.h"
 #include "sectorccd/spherefill.h"
 #include "sectorccd/spheretree.h"
+#include "sectorccd/discrete.h"
+#include "sectorccd/catalogue.h"
+#include "sectorccd/support.h"
+#include "sectorccd/distance.h"
+#include "sectorccd/toi.h"
+#include "sectorccd/sector2.h"
+#include "sectorccd/sweep2.h"
+#include "sectorccd/broadphase.h"
 
 #endif
