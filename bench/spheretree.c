@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "sectorccd/sectorccd.h"
+#include "bench_util.h"
 #include "test_util.h"
 
 static double now_ms(void)
@@ -28,18 +29,6 @@ static double now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); /* CPU time: the benchmark machine is shared */
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int failures;
@@ -124,10 +113,10 @@ static fill_row measure_fill(const sccd_mesh *m, int res, sccd_fill_method metho
     r.outside_hits = c.outside_hits;
     r.nodes = t.node_count;
     r.depth = t.depth;
-    r.voxel_ms = median(tv, reps);
-    r.fill_ms = median(tf, reps);
-    r.tree_ms[0] = median(tt[0], reps);
-    r.tree_ms[1] = median(tt[1], reps);
+    r.voxel_ms = sccd_median(tv, reps);
+    r.fill_ms = sccd_median(tf, reps);
+    r.tree_ms[0] = sccd_median(tt[0], reps);
+    r.tree_ms[1] = sccd_median(tt[1], reps);
     sccd_spheretree_destroy(&t);
     sccd_voxel_grid_destroy(&g);
     return r;
@@ -264,8 +253,8 @@ static placement_row placements(const sccd_mesh *m, const sccd_sphere_list *l, i
         if (p < brute_checks)
             r.brute_mismatch += tree != leaves_touch(&t, xa, xb);
     }
-    r.tree_median_us = 1e3 * median(tt, count);
-    r.triangle_median_us = 1e3 * median(tm, count);
+    r.tree_median_us = 1e3 * sccd_median(tt, count);
+    r.triangle_median_us = 1e3 * sccd_median(tm, count);
     free(tt);
     free(tm);
     free(pa.v);
@@ -294,15 +283,9 @@ int main(int argc, char **argv)
 {
     bool quick = false;
     const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else {
-            fprintf(stderr, "usage: spheretree [--quick] [--out DIR]\n");
-            return 1;
-        }
+    if (!sccd_bench_args(argc, argv, &quick, &out)) {
+        fprintf(stderr, "usage: spheretree [--quick] [--out DIR]\n");
+        return 1;
     }
     bench_mesh meshes[MAX_MESHES];
     int nm = load_meshes(meshes);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "sectorccd_ode.h"
+#include "fill_support.h"
 #include "test_util.h"
 
 enum { MAXC = 64 };
@@ -201,34 +202,19 @@ static void near_callback(void *data, dGeomID o1, dGeomID o2)
     }
 }
 
-/* A tree from a fill of mesh m at resolution res. */
-static void fill_tree(sccd_spheretree *t, const sccd_mesh *m, int res, sccd_sphere_list *l)
-{
-    sccd_voxel_grid g;
-    sccd_voxel_grid_init(&g);
-    assert_true(sccd_voxelize(&g, m, res));
-    sccd_spherefill(l, &g, SCCD_FILL_GREEDY);
-    assert_true(sccd_spheretree_build(t, l->s, l->n, SCCD_BOUND_TIGHT));
-    sccd_voxel_grid_destroy(&g);
-}
-
 /* Leaves of the bat (a real fill), lying along x. */
 static void bat_tree(sccd_spheretree *t)
 {
     sccd_mesh m;
-    sccd_voxel_grid g;
     sccd_sphere_list l;
     sccd_mesh_init(&m);
-    sccd_voxel_grid_init(&g);
     sccd_sphere_list_init(&l);
     sccd_mesh_bat(&m, 16);
-    sccd_voxelize(&g, &m, 48);
-    sccd_spherefill(&l, &g, SCCD_FILL_GREEDY);
+    assert_true(sccd_test_fill(&m, 48, SCCD_FILL_GREEDY, &l));
     for (int i = 0; i < l.n; ++i)
         l.s[i].c = (sccd_v3){l.s[i].c.z - 0.425, l.s[i].c.y, l.s[i].c.x}; /* along x, centred */
     assert_true(sccd_spheretree_build(t, l.s, l.n, SCCD_BOUND_TIGHT));
     sccd_sphere_list_destroy(&l);
-    sccd_voxel_grid_destroy(&g);
     sccd_mesh_destroy(&m);
 }
 
@@ -245,7 +231,8 @@ static void test_simulation(void **state)
     sccd_mesh_init(&m);
     sccd_sphere_list_init(&l);
     sccd_mesh_box(&m, (sccd_v3){0.3, 0.3, 0.05});
-    fill_tree(&slab, &m, 24, &l);
+    assert_true(sccd_test_fill(&m, 24, SCCD_FILL_GREEDY, &l));
+    assert_true(sccd_spheretree_build(&slab, l.s, l.n, SCCD_BOUND_TIGHT));
     sim s = {dWorldCreate(), dJointGroupCreate(0)};
     dWorldSetGravity(s.world, 0, 0, -9.81);
     /* A simple space: ODE 0.16.2's dHashSpace misses some small-vs-large pairs

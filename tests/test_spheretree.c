@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fill_support.h"
 #include "test_util.h"
 
 enum { PLACEMENTS = 3000 };
@@ -23,14 +24,10 @@ static void random_spheres(sccd_rng *g, sccd_sphere *s, int n, double spread)
 static int filled_bat(sccd_sphere_list *l)
 {
     sccd_mesh m;
-    sccd_voxel_grid g;
     sccd_mesh_init(&m);
-    sccd_voxel_grid_init(&g);
     sccd_mesh_bat(&m, 12);
-    sccd_voxelize(&g, &m, 48);
-    sccd_spherefill(l, &g, SCCD_FILL_SEED);
+    assert_true(sccd_test_fill(&m, 48, SCCD_FILL_SEED, l));
     sccd_mesh_destroy(&m);
-    sccd_voxel_grid_destroy(&g);
     return l->n;
 }
 

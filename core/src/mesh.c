@@ -1,6 +1,7 @@
 /* The mesh container, its writers and its report (vertex and triangle
  * arrays grown by doubling; the report sorts the directed edges). */
 #include "mesh_internal.h"
+#include "sectorccd/catalogue.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -201,47 +202,14 @@ bool sccd_mesh_save_file(const sccd_mesh *m, const char *path, sccd_mesh_format 
 
 /* ---- distances ---- */
 
-/* Closest point to p on t. Ericson, Real-Time Collision Detection §5.1.5:
- * find the Voronoi region of p from the dot products with the edges, then
- * project. (Private: the catalogue's point–triangle query may replace it.) */
-static sccd_v3 closest_point_triangle(sccd_v3 p, sccd_triangle t)
-{
-    sccd_v3 ab = sccd_v3_sub(t.b, t.a), ac = sccd_v3_sub(t.c, t.a), ap = sccd_v3_sub(p, t.a);
-    sccd_real d1 = sccd_v3_dot(ab, ap), d2 = sccd_v3_dot(ac, ap);
-    if (d1 <= 0.0 && d2 <= 0.0)
-        return t.a;
-    sccd_v3 bp = sccd_v3_sub(p, t.b);
-    sccd_real d3 = sccd_v3_dot(ab, bp), d4 = sccd_v3_dot(ac, bp);
-    if (d3 >= 0.0 && d4 <= d3)
-        return t.b;
-    sccd_real vc = d1 * d4 - d3 * d2;
-    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0)
-        return sccd_v3_mad(t.a, d1 / (d1 - d3), ab);
-    sccd_v3 cp = sccd_v3_sub(p, t.c);
-    sccd_real d5 = sccd_v3_dot(ab, cp), d6 = sccd_v3_dot(ac, cp);
-    if (d6 >= 0.0 && d5 <= d6)
-        return t.c;
-    sccd_real vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0)
-        return sccd_v3_mad(t.a, d2 / (d2 - d6), ac);
-    sccd_real va = d3 * d6 - d5 * d4;
-    if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0)
-        return sccd_v3_mad(t.b, (d4 - d3) / ((d4 - d3) + (d5 - d6)), sccd_v3_sub(t.c, t.b));
-    sccd_real sum = va + vb + vc;
-    if (!(sum > 0.0)) /* degenerate triangle not caught above: its nearest vertex */
-        return sccd_v3_dist(p, t.a) <= sccd_v3_dist(p, t.b) ? (sccd_v3_dist(p, t.a) <= sccd_v3_dist(p, t.c) ? t.a : t.c)
-                                                            : (sccd_v3_dist(p, t.b) <= sccd_v3_dist(p, t.c) ? t.b : t.c);
-    return sccd_v3_add(t.a, sccd_v3_add(sccd_v3_scale(ab, vb / sum), sccd_v3_scale(ac, vc / sum)));
-}
-
 sccd_real sccd_mesh_distance(const sccd_mesh *m, sccd_v3 p)
 {
     bool ok = m != NULL && sccd_is_valid_v3(p);
     SCCD_ASSERT(ok);
-    sccd_real best2 = INFINITY;
+    sccd_real best = INFINITY;
     for (int i = 0; ok && i < m->nt; ++i)
-        best2 = sccd_min(best2, sccd_v3_len2(sccd_v3_sub(p, closest_point_triangle(p, sccd_mesh_triangle(m, i)))));
-    return sqrt(best2);
+        best = sccd_min(best, sccd_distance_point_triangle(p, sccd_mesh_triangle(m, i)));
+    return best;
 }
 
 /* ---- report ---- */

@@ -91,7 +91,7 @@ bool sccd_mesh_write(const sccd_mesh *m, FILE *out, sccd_mesh_format format);
 /// Write to a file path (see sccd_mesh_write); AUTO picks the format from the extension (.stl: ASCII), else OBJ.
 bool sccd_mesh_save_file(const sccd_mesh *m, const char *path, sccd_mesh_format format);
 
-/// Distance from p to the nearest triangle of m (brute force over all triangles); +INFINITY when m has none.
+/// Distance from p to the nearest triangle of m (brute force over all triangles, catalogue.h); +INFINITY when m has none.
 sccd_real sccd_mesh_distance(const sccd_mesh *m, sccd_v3 p);
 
 /// Counts, box, closedness, orientation, degenerate triangles, area and volume.
