@@ -107,11 +107,13 @@ static dColliderFn *collider_for(int num)
     return handled ? collide : NULL;
 }
 
-/* The root sphere's box in world coordinates. */
+/* The root sphere's box in world coordinates, grown by 1e-12 relative so
+ * that rounding never makes ODE's box test drop a touching pair. */
 static void tree_aabb(dGeomID g, dReal aabb[6])
 {
     sccd_sphere root = tree_of(g)->nodes[0].bound;
     sccd_v3 c = sccd_xf3_apply(geom_pose(g), root.c);
+    root.r += 1e-12 * (root.r + fabs(c.x) + fabs(c.y) + fabs(c.z));
     aabb[0] = c.x - root.r, aabb[1] = c.x + root.r;
     aabb[2] = c.y - root.r, aabb[3] = c.y + root.r;
     aabb[4] = c.z - root.r, aabb[5] = c.z + root.r;
