@@ -166,3 +166,15 @@ bench-quick: deps
 	@scripts/deps.sh --bench
 	@$(MAKE) --no-print-directory all $(BENCHES)
 	@BUILD=$(BUILD) scripts/bench.sh --quick
+
+# Loader fuzzers (tests/fuzz/fuzz_*.c, clang libFuzzer + ASan/UBSan): each runs
+# FUZZ_SECONDS (default 20) from the seeds in tests/fuzz/corpus; new inputs go
+# to $(BUILD)/fuzz/corpus_NAME.
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+fuzz:
+	@mkdir -p $(BUILD)/fuzz
+	@for f in $(FUZZ_SRC); do n=$$(basename $$f .c); mkdir -p $(BUILD)/fuzz/corpus_$$n; \
+	  clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -Icore/include $$f $(CORE_SRC) -lm \
+	    -o $(BUILD)/fuzz/$$n || exit 1; \
+	  $(BUILD)/fuzz/$$n -max_total_time=$${FUZZ_SECONDS:-20} -max_len=8192 \
+	    $(BUILD)/fuzz/corpus_$$n tests/fuzz/corpus || exit 1; done
