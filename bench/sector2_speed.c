@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "truth2.h"
 
 typedef struct scase { sccd_sector2 s, t; sccd_circle c; sccd_box2 b; sccd_capsule2 k; sccd_poly2 p; sccd_v2 q; } scase;
@@ -23,88 +24,46 @@ typedef struct scase { sccd_sector2 s, t; sccd_circle c; sccd_box2 b; sccd_capsu
 static scase *cases;
 static int ncases;
 
-static long run_point(void)
+static bool t_point(const scase *c) { return sccd_sector2_vs_point(&c->s, c->q); }
+static bool t_circle(const scase *c) { return sccd_sector2_vs_circle(&c->s, c->c); }
+static bool t_circle_thesis(const scase *c) { return sccd_sector2_vs_circle_thesis(&c->s, c->c); }
+static bool t_box(const scase *c) { return sccd_sector2_vs_box(&c->s, c->b); }
+static bool t_box_thesis(const scase *c) { return sccd_sector2_vs_box_thesis(&c->s, c->b); }
+static bool t_capsule(const scase *c) { return sccd_sector2_vs_capsule(&c->s, c->k); }
+static bool t_poly(const scase *c) { return sccd_sector2_vs_poly(&c->s, &c->p); }
+static bool t_sector(const scase *c) { return sccd_sector2_vs_sector2(&c->s, &c->t); }
+
+/* A box turning about the case's point by the sector's half angle, in 4 bands. */
+static bool t_sweep_build(const scase *c)
 {
-    long n = 0;
-    for (int i = 0; i < ncases; ++i)
-        n += sccd_sector2_vs_point(&cases[i].s, cases[i].q);
-    return n;
-}
-static long run_circle(void)
-{
-    long n = 0;
-    for (int i = 0; i < ncases; ++i)
-        n += sccd_sector2_vs_circle(&cases[i].s, cases[i].c);
-    return n;
-}
-static long run_circle_thesis(void)
-{
-    long n = 0;
-    for (int i = 0; i < ncases; ++i)
-        n += sccd_sector2_vs_circle_thesis(&cases[i].s, cases[i].c);
-    return n;
-}
-static long run_box(void)
-{
-    long n = 0;
-    for (int i = 0; i < ncases; ++i)
-        n += sccd_sector2_vs_box(&cases[i].s, cases[i].b);
-    return n;
-}
-static long run_box_thesis(void)
-{
-    long n = 0;
-    for (int i = 0; i < ncases; ++i)
-        n += sccd_sector2_vs_box_thesis(&cases[i].s, cases[i].b);
-    return n;
-}
-static long run_capsule(void)
-{
-    long n = 0;
-    for (int i = 0; i < ncases; ++i)
-        n += sccd_sector2_vs_capsule(&cases[i].s, cases[i].k);
-    return n;
-}
-static long run_poly(void)
-{
-    long n = 0;
-    for (int i = 0; i < ncases; ++i)
-        n += sccd_sector2_vs_poly(&cases[i].s, &cases[i].p);
-    return n;
-}
-static long run_sector(void)
-{
-    long n = 0;
-    for (int i = 0; i < ncases; ++i)
-        n += sccd_sector2_vs_sector2(&cases[i].s, &cases[i].t);
-    return n;
-}
-static long run_sweep_build(void)
-{
-    long n = 0;
-    for (int i = 0; i < ncases; ++i) {
-        sccd_sweep2 w;
-        sccd_motion2 m = {{cases[i].b.c, cases[i].b.q}, cases[i].q, {0.0, 0.0}, cases[i].s.half_angle};
-        sccd_sweep2_box(&w, cases[i].b.h, m, 4);
-        n += w.count;
-    }
-    return n;
+    sccd_sweep2 w;
+    sccd_motion2 m = {{c->b.c, c->b.q}, c->q, {0.0, 0.0}, c->s.half_angle};
+    sccd_sweep2_box(&w, c->b.h, m, 4);
+    return w.count == 4;
 }
 
-typedef struct entry { const char *name; long (*run)(void); } entry;
+typedef struct entry { const char *name; bool (*test)(const scase *); } entry;
 
 static const entry entries[] = {
-    {"sector-rectangle thesis §2.3 (baseline)", run_box_thesis},
-    {"sector-rectangle exact (wedge clip)", run_box},
-    {"sector-point", run_point},
-    {"sector-circle exact", run_circle},
-    {"sector-circle thesis §2.4 as written", run_circle_thesis},
-    {"sector-capsule exact", run_capsule},
-    {"sector-polygon (3 to 8 vertices) exact", run_poly},
-    {"sector-sector exact", run_sector},
-    {"sweep of a box with 4 bands (build)", run_sweep_build},
+    {"sector-rectangle thesis §2.3 (baseline)", t_box_thesis},
+    {"sector-rectangle exact (wedge clip)", t_box},
+    {"sector-point", t_point},
+    {"sector-circle exact", t_circle},
+    {"sector-circle thesis §2.4 as written", t_circle_thesis},
+    {"sector-capsule exact", t_capsule},
+    {"sector-polygon (3 to 8 vertices) exact", t_poly},
+    {"sector-sector exact", t_sector},
+    {"sweep of a box with 4 bands (build)", t_sweep_build},
 };
 #define ENTRIES ((int)(sizeof entries / sizeof entries[0]))
+
+static long run(const entry *e)
+{
+    long n = 0;
+    for (int i = 0; i < ncases; ++i)
+        n += e->test(&cases[i]);
+    return n;
+}
 
 static double now_ms(void)
 {
@@ -142,14 +101,9 @@ static void make_cases(int n)
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
-    const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-    }
+    bool quick;
+    const char *out;
+    sccd_bench_args(argc, argv, &quick, &out);
     int reps = quick ? 1 : 7;
     make_cases(quick ? 10000 : 100000);
     double ms[ENTRIES];
@@ -158,7 +112,7 @@ int main(int argc, char **argv)
         double t[7];
         for (int r = 0; r < reps; ++r) {
             double t0 = now_ms();
-            hits[e] = entries[e].run();
+            hits[e] = run(&entries[e]);
             t[r] = (now_ms() - t0) * 100000.0 / ncases;
         }
         qsort(t, (size_t)reps, sizeof t[0], cmp_double);
@@ -169,15 +123,9 @@ int main(int argc, char **argv)
         if (cases[i].b.h.x > 1e-3 && cases[i].b.h.y > 1e-3 &&
             sccd_sector2_vs_box(&cases[i].s, cases[i].b) != sccd_sector2_vs_box_thesis(&cases[i].s, cases[i].b))
             ++disagree;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/sector2_speed.csv", out);
-    FILE *csv = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/sector2_speed.md", out);
-    FILE *md = fopen(path, "w");
-    if (!csv || !md) {
-        fprintf(stderr, "sector2_speed: cannot write into %s\n", out);
+    FILE *csv = sccd_bench_open(out, "sector2_speed", "csv"), *md = sccd_bench_open(out, "sector2_speed", "md");
+    if (!csv || !md)
         return 1;
-    }
     fprintf(csv, "test,ms_per_100000,ratio_to_thesis_rectangle,hits_percent\n");
     fprintf(md, "## 2D sector tests: speed (`bench/sector2_speed.c`)\n\n");
     fprintf(md, "Median of %d runs over %d random cases (about half overlapping), in ms of CPU time per 100,000 tests as in "
@@ -188,7 +136,7 @@ int main(int argc, char **argv)
     for (int e = 0; e < ENTRIES; ++e) {
         double hp = 100.0 * hits[e] / ncases;
         fprintf(csv, "%s,%.3f,%.3f,%.1f\n", entries[e].name, ms[e], ms[e] / ms[0], hp);
-        if (entries[e].run == run_sweep_build)
+        if (entries[e].test == t_sweep_build)
             fprintf(md, "| %s | %.2f | %.2f× | – |\n", entries[e].name, ms[e], ms[e] / ms[0]);
         else
             fprintf(md, "| %s | %.2f | %.2f× | %.1f %% |\n", entries[e].name, ms[e], ms[e] / ms[0], hp);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include "truth2.h"
 
 #define METHODS 5 /* 1, 2, 4, 8 bands, the thesis' sector */
@@ -132,14 +133,9 @@ static void write_results(FILE *csv, FILE *md, const char *scenario, const tally
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
-    const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-    }
+    bool quick;
+    const char *out;
+    sccd_bench_args(argc, argv, &quick, &out);
     int trials = quick ? 150 : 2000, points = quick ? 1000 : 4000;
     tally thesis[METHODS] = {{0}}, general[METHODS] = {{0}};
     sccd_rng g = sccd_rng_make(20261121);
@@ -148,15 +144,9 @@ int main(int argc, char **argv)
         run_trial(&g, &a, points, thesis);
         run_trial(&g, &b, points, general);
     }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tightness2d.csv", out);
-    FILE *csv = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/tightness2d.md", out);
-    FILE *md = fopen(path, "w");
-    if (!csv || !md) {
-        fprintf(stderr, "tightness2d: cannot write into %s\n", out);
+    FILE *csv = sccd_bench_open(out, "tightness2d", "csv"), *md = sccd_bench_open(out, "tightness2d", "md");
+    if (!csv || !md)
         return 1;
-    }
     fprintf(csv, "scenario,method,bands,trials,truth_points,bound_points,both_points,missed_points,area_ratio,"
                  "mean_jaccard,miss_rate\n");
     fprintf(md, "## 2D sweep tightness (`bench/tightness2d.c`)\n\n");
