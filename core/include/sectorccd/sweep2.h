@@ -3,8 +3,9 @@
  *
  * A sweep is up to SCCD_MAX_BANDS sectors about the motion's centre at t = 0
  * (radial bands of the shape's distance range, each with the angular extent of
- * the shape's part in that band, widened by the turn), plus the translation
- * dp. The set it stands for is (union of the bands) ⊕ segment[0, dp], which
+ * the shape's part in that band, widened by the turn: one sector per band, or
+ * two where that part is seen in two separate directions, as the ends of a
+ * long body turning about its middle), plus the translation dp. The set it stands for is (union of the bands) ⊕ segment[0, dp], which
  * provably holds every point the shape covers for t in [0, 1], for any centre
  * (inside the shape too), any turn (several turns too) and any translation;
  * the proof is in sweep2.c. Pair tests are exact against that set (1e-9
@@ -19,7 +20,7 @@
 #include "sectorccd/motion.h"
 #include "sectorccd/sector2.h"
 
-/// A conservative 2D sweep: count sectors (radial bands about the centre's start position), translation dp (world), AABB of the whole set.
+/// A conservative 2D sweep: count (1…SCCD_MAX_BANDS) sectors about the centre's start position, translation dp (world), AABB of the whole set.
 typedef struct sccd_sweep2 {
     int count;
     sccd_sector2 band[SCCD_MAX_BANDS];
@@ -27,7 +28,7 @@ typedef struct sccd_sweep2 {
     sccd_aabb2 aabb;
 } sccd_sweep2;
 
-/// Sweep of the box of half extents half (centred on the body origin, body axes) under motion m, in bands radial bands (1…SCCD_MAX_BANDS).
+/// Sweep of the box of half extents half (centred on the body origin, body axes) under motion m, in up to bands radial bands (1…SCCD_MAX_BANDS; fewer bands with two sectors each when that encloses less).
 void sccd_sweep2_box(sccd_sweep2 *out, sccd_v2 half, sccd_motion2 m, int bands);
 /// Sweep of circle c (body coordinates) under motion m, in bands radial bands.
 void sccd_sweep2_circle(sccd_sweep2 *out, sccd_circle c, sccd_motion2 m, int bands);
