@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_files.h"
 #include "bench_util.h"
 #include "truth2.h"
 
@@ -87,12 +88,6 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void make_cases(int n)
 {
     sccd_rng g = sccd_rng_make(77);
@@ -119,9 +114,12 @@ static void make_cases(int n)
 
 int main(int argc, char **argv)
 {
-    bool quick;
-    const char *out;
-    sccd_bench_args(argc, argv, &quick, &out);
+    bool quick = false;
+    const char *out = "build/bench";
+    if (!sccd_bench_args(argc, argv, &quick, &out)) {
+        fprintf(stderr, "usage: %s [--quick] [--out DIR]\n", argv[0]);
+        return 2;
+    }
     int reps = quick ? 1 : 7;
     make_cases(quick ? 10000 : 100000);
     double ms[ENTRIES];
@@ -133,8 +131,7 @@ int main(int argc, char **argv)
             hits[e] = run(&entries[e]);
             t[r] = (now_ms() - t0) * 100000.0 / ncases;
         }
-        qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-        ms[e] = t[reps / 2];
+        ms[e] = sccd_median(t, reps);
     }
     int disagree = 0;
     for (int i = 0; i < ncases; ++i)

@@ -65,10 +65,16 @@ sccd_real sccd_distance_point_segment3(sccd_v3 p, sccd_v3 a, sccd_v3 b)
 }
 
 /* The dimension-free core: the two parameters from the dot products of the
- * direction vectors d1, d2 and r = p1 − p2. scale2 sets the degeneracy
- * threshold. */
+ * direction vectors d1, d2 and r = p1 − p2, and from cross = d1 × d2 the
+ * determinant denom = |cross|² = a·e − b² and the numerator of the
+ * unclamped s, num = cross·(d2 × r) = b·f − c·e (Lagrange's identity).
+ * The callers form those two from cross products: as a·e − b² and b·f − c·e
+ * they cancel catastrophically for nearly parallel segments (relative error
+ * ~1e-16 / sin²θ), which put the distance off by up to ~1e-7 of the length.
+ * scale2 sets the degeneracy threshold. */
 static void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_real c, sccd_real f,
-                                   sccd_real scale2, sccd_real *s_out, sccd_real *t_out)
+                                   sccd_real denom, sccd_real num, sccd_real scale2, sccd_real *s_out,
+                                   sccd_real *t_out)
 {
     /* a = d1·d1, e = d2·d2, b = d1·d2, c = d1·r, f = d2·r */
     sccd_real eps = degenerate_len2(scale2);
@@ -82,9 +88,10 @@ static void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_r
         t = 0.0;
         s = sccd_clamp(-c / a, 0.0, 1.0);
     } else {
-        sccd_real denom = a * e - b * b;
-        /* Parallel (denom ~ 0): any s works; take s = 0 and solve for t. */
-        s = denom > 1e-14 * a * e ? sccd_clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
+        /* Exactly parallel (denom 0): any s works; take s = 0 and solve for
+         * t. Nearly parallel: s may be far off, but then the distance
+         * changes along the segments only by |d1|·sin θ per unit of s. */
+        s = denom > 0.0 ? sccd_clamp(num / denom, 0.0, 1.0) : 0.0;
         t = (b * s + f) / e;
         if (t < 0.0) {
             t = 0.0;
@@ -106,8 +113,9 @@ sccd_real sccd_closest_segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd
     if (sccd_is_valid_v2(p1) && sccd_is_valid_v2(q1) && sccd_is_valid_v2(p2) && sccd_is_valid_v2(q2)) {
         sccd_v2 d1 = sccd_v2_sub(q1, p1), dd = sccd_v2_sub(q2, p2), r = sccd_v2_sub(p1, p2);
         sccd_real scale2 = sccd_max(sccd_v2_len2(p1), sccd_v2_len2(p2));
+        sccd_real cross = sccd_v2_cross(d1, dd);
         segment_segment_params(sccd_v2_len2(d1), sccd_v2_len2(dd), sccd_v2_dot(d1, dd), sccd_v2_dot(d1, r),
-                               sccd_v2_dot(dd, r), scale2, &ss, &tt);
+                               sccd_v2_dot(dd, r), cross * cross, cross * sccd_v2_cross(dd, r), scale2, &ss, &tt);
         x1 = sccd_v2_mad(p1, ss, d1);
         x2 = sccd_v2_mad(p2, tt, dd);
         d2 = sccd_v2_len2(sccd_v2_sub(x1, x2));
@@ -133,8 +141,10 @@ sccd_real sccd_closest_segment_segment3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd
     if (sccd_is_valid_v3(p1) && sccd_is_valid_v3(q1) && sccd_is_valid_v3(p2) && sccd_is_valid_v3(q2)) {
         sccd_v3 d1 = sccd_v3_sub(q1, p1), dd = sccd_v3_sub(q2, p2), r = sccd_v3_sub(p1, p2);
         sccd_real scale2 = sccd_max(sccd_v3_len2(p1), sccd_v3_len2(p2));
+        sccd_v3 cross = sccd_v3_cross(d1, dd);
         segment_segment_params(sccd_v3_len2(d1), sccd_v3_len2(dd), sccd_v3_dot(d1, dd), sccd_v3_dot(d1, r),
-                               sccd_v3_dot(dd, r), scale2, &ss, &tt);
+                               sccd_v3_dot(dd, r), sccd_v3_len2(cross), sccd_v3_dot(cross, sccd_v3_cross(dd, r)),
+                               scale2, &ss, &tt);
         x1 = sccd_v3_mad(p1, ss, d1);
         x2 = sccd_v3_mad(p2, tt, dd);
         d2 = sccd_v3_len2(sccd_v3_sub(x1, x2));

@@ -8,7 +8,13 @@
 #include "sectorccd/shapes.h"
 #include "sectorccd/motion.h"
 #include "sectorccd/geometry.h"
+#include "sectorccd/discrete.h"
+#include "sectorccd/catalogue.h"
+#include "sectorccd/support.h"
+#include "sectorccd/distance.h"
+#include "sectorccd/toi.h"
 #include "sectorccd/sector2.h"
 #include "sectorccd/sweep2.h"
+#include "sectorccd/broadphase.h"
 
 #endif
