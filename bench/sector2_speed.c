@@ -114,12 +114,10 @@ static void make_cases(int n)
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
-    const char *out = "build/bench";
-    if (!sccd_bench_args(argc, argv, &quick, &out)) {
-        fprintf(stderr, "usage: %s [--quick] [--out DIR]\n", argv[0]);
+    bool quick;
+    const char *out;
+    if (!sccd_bench_start(argc, argv, "sector2_speed", &quick, &out))
         return 2;
-    }
     int reps = quick ? 1 : 7;
     make_cases(quick ? 10000 : 100000);
     double ms[ENTRIES];

@@ -151,12 +151,10 @@ static void write_results(FILE *csv, FILE *md, const char *scenario, const tally
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
-    const char *out = "build/bench";
-    if (!sccd_bench_args(argc, argv, &quick, &out)) {
-        fprintf(stderr, "usage: %s [--quick] [--out DIR]\n", argv[0]);
+    bool quick;
+    const char *out;
+    if (!sccd_bench_start(argc, argv, "tightness2d", &quick, &out))
         return 2;
-    }
     int trials = quick ? 150 : 2000, points = quick ? 1000 : 4000;
     tally thesis[METHODS] = {{0}}, general[METHODS] = {{0}}, spin[METHODS] = {{0}};
     sccd_rng g = sccd_rng_make(20261121);
