@@ -18,7 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench_files.h"
 #include "bench_util.h"
 #include "truth2.h"
 
@@ -114,9 +113,9 @@ static void make_cases(int n)
 
 int main(int argc, char **argv)
 {
-    bool quick;
-    const char *out;
-    if (!sccd_bench_start(argc, argv, "sector2_speed", &quick, &out))
+    bool quick = false;
+    const char *out = "build/bench";
+    if (!sccd_bench_args(argc, argv, "sector2_speed", &quick, &out))
         return 2;
     int reps = quick ? 1 : 7;
     make_cases(quick ? 10000 : 100000);

@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_files.h"
 #include "bench_util.h"
 #include "truth2.h"
 
@@ -151,9 +150,9 @@ static void write_results(FILE *csv, FILE *md, const char *scenario, const tally
 
 int main(int argc, char **argv)
 {
-    bool quick;
-    const char *out;
-    if (!sccd_bench_start(argc, argv, "tightness2d", &quick, &out))
+    bool quick = false;
+    const char *out = "build/bench";
+    if (!sccd_bench_args(argc, argv, "tightness2d", &quick, &out))
         return 2;
     int trials = quick ? 150 : 2000, points = quick ? 1000 : 4000;
     tally thesis[METHODS] = {{0}}, general[METHODS] = {{0}}, spin[METHODS] = {{0}};

@@ -31,3 +31,13 @@ double sccd_median(double *v, int n)
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+FILE *sccd_bench_open(const char *dir, const char *name, const char *ext)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "%s: cannot write %s\n", name, path);
+    return f;
+}
