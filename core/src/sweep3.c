@@ -489,7 +489,7 @@ static bool slab_outline(const outline *full, sccd_real za, sccd_real zb, sccd_r
     o->zhi = sccd_min(full->zhi, zb + tol);
     if (full->kind == OUTLINE_POLY) {
         sccd_v3 pts[SCCD_SLAB_POINTS];
-        sccd_v2 p[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS + 1];
+        sccd_v2 p[SCCD_SLAB_POINTS], hull[2 * SCCD_SLAB_POINTS];
         int n = sccd_slab_points(full->box.v, &full->box, (sccd_v3){0.0, 0.0, 1.0}, za, zb, tol, pts);
         if (n == 0)
             return false;
