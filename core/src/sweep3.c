@@ -685,14 +685,21 @@ static mframe motion_frame(sccd_motion3 m)
     return f;
 }
 
+/* The public checks: false (after the check fired; out, when given, then
+ * holds everything) when the shape or the motion is invalid. */
+static bool sweep_input_ok(sccd_sweep3 *out, bool shape_ok, sccd_motion3 m)
+{
+    bool ok = out && shape_ok && sccd_is_valid_motion3(m);
+    SCCD_ASSERT(ok);
+    if (!ok && out)
+        sweep_invalid(out);
+    return ok;
+}
+
 void sccd_sweep3_box(sccd_sweep3 *out, sccd_v3 half, sccd_motion3 m, int bands)
 {
-    if (!out || !sccd_is_valid_motion3(m) || !sccd_is_valid_box3((sccd_box3){{0.0, 0.0, 0.0}, m.start.q, half})) {
-        SCCD_ASSERT(out && sccd_is_valid_motion3(m) && sccd_is_valid_box3((sccd_box3){{0.0, 0.0, 0.0}, m.start.q, half}));
-        if (out)
-            sweep_invalid(out);
+    if (!sweep_input_ok(out, sccd_is_valid_box3((sccd_box3){{0.0, 0.0, 0.0}, m.start.q, half}), m))
         return;
-    }
     mframe f = motion_frame(m);
     outline o;
     outline_box(&o, &f, m.start, half);
@@ -701,29 +708,17 @@ void sccd_sweep3_box(sccd_sweep3 *out, sccd_v3 half, sccd_motion3 m, int bands)
 
 void sccd_sweep3_sphere(sccd_sweep3 *out, sccd_sphere s, sccd_motion3 m, int bands)
 {
-    if (!out || !sccd_is_valid_motion3(m) || !sccd_is_valid_sphere(s)) {
-        SCCD_ASSERT(out && sccd_is_valid_motion3(m) && sccd_is_valid_sphere(s));
-        if (out)
-            sweep_invalid(out);
-        return;
-    }
-    mframe f = motion_frame(m);
-    outline o;
-    outline_capsule(&o, &f, m.start, (sccd_capsule3){s.c, s.c, s.r}, true);
-    build(out, &o, &f, m, clamp_bands(bands));
+    sccd_sweep3_capsule(out, (sccd_capsule3){s.c, s.c, s.r}, m, bands);
 }
 
 void sccd_sweep3_capsule(sccd_sweep3 *out, sccd_capsule3 c, sccd_motion3 m, int bands)
 {
-    if (!out || !sccd_is_valid_motion3(m) || !sccd_is_valid_capsule3(c)) {
-        SCCD_ASSERT(out && sccd_is_valid_motion3(m) && sccd_is_valid_capsule3(c));
-        if (out)
-            sweep_invalid(out);
+    if (!sweep_input_ok(out, sccd_is_valid_capsule3(c), m))
         return;
-    }
     mframe f = motion_frame(m);
     outline o;
-    outline_capsule(&o, &f, m.start, c, false);
+    /* a = b: a sphere, whose band heights are exact */
+    outline_capsule(&o, &f, m.start, c, c.a.x == c.b.x && c.a.y == c.b.y && c.a.z == c.b.z);
     build(out, &o, &f, m, clamp_bands(bands));
 }
 
