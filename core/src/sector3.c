@@ -339,7 +339,7 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
     sccd_real tol = SCCD_EPS * scale;
     /* fact 2: the vertices of (polytope ∩ slab), projected along u */
     sccd_v3 cut[SCCD_SLAB_POINTS];
-    sccd_v2 pts[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS];
+    sccd_v2 pts[SCCD_SLAB_POINTS], hull[2 * SCCD_SLAB_POINTS];
     int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S.zlo, S.zhi, tol, cut);
     if (n == 0)
         return false;
