@@ -6,30 +6,34 @@
  * coordinates (ρ, φ, z) about it. A body point at (ρ, φ, z) at t = 0 is at
  *     c0 + t·dp + (ρ, φ + t·angle, z)
  * at time t (sectorccd/motion.h). Its ρ and z never change and its angle
- * moves through φ + [min(0, angle), max(0, angle)]. Split the shape's range
- * of ρ into bands [ρ_i, ρ_i+1]; every shape point lies in some band i, with
- * its angle in the set Φ_i of angles of (shape ∩ band i) and its height in
- * the height range Z_i of that part. So at every t the rotated point lies in
- * the sector with radii [ρ_i, ρ_i+1], slab Z_i and angles Φ_i widened by the
+ * moves through φ + [min(0, angle), max(0, angle)]. Cut the shape into cells:
+ * slabs of height [za, zb] times radial bands [ρ0, ρ1]. Every shape point lies
+ * in some cell, with its angle in the set Φ of angles of (shape ∩ cell), and
+ * with its height in the height range Z of the shape's part in that cell and
+ * in the piece of Φ its angle is in. So at every t the rotated point lies in
+ * the sector with radii [ρ0, ρ1], slab Z and that piece of Φ widened by the
  * turn (a full annulus once that covers 2π), and the moved point in that
  * sector plus t·dp. Hence the swept set ⊂ (∪ sectors) ⊕ segment[0, dp], and
- * "the sweep touches X" ⟸ "some sector touches X ⊕ segment[0, −dp]"
- * (the relative-motion trick): a sphere becomes a capsule, a box or a
- * triangle a prism (exact tests), a capsule a rounded parallelogram (a
- * branch and bound over capsules covering it, exact to the tolerance). Nothing here assumes where the centre is or how far it turns.
+ * "the sweep touches X" ⟸ "some sector touches X ⊕ segment[0, −dp]" (the
+ * relative-motion trick): a sphere becomes a capsule, a box or a triangle a
+ * prism (exact tests), a capsule a rounded parallelogram (a branch and bound
+ * over capsules covering it, exact to the tolerance). Nothing here assumes
+ * where the centre is or how far it turns.
  *
- * Φ_i is computed exactly: ρ and φ depend only on the projection along u,
- * and every point of the projection lifts to a shape point with the same ρ
- * and φ, so Φ_i = {φ : the radial segment [ρ_i, ρ_i+1] at angle φ meets the
- * projected shape}. Its boundary angles are where that segment touches the
- * shape's outline: at a vertex or tangent from the origin, or where a circle
- * ρ = ρ_i, ρ_i+1 crosses the outline. Between consecutive candidate angles
- * membership is constant, so one test at the middle decides each gap. Φ_i
- * may have several parts (the centre inside the shape): each part gets its
- * own sector while the total fits SCCD_MAX_BANDS, else the smallest gaps are
- * filled. Z_i is exact for spheres and the shape's full height range for
- * boxes and capsules (conservative). Every sector is padded by a relative
- * 1e-9 against rounding. */
+ * Φ is computed exactly: ρ and φ depend only on the projection along u, and
+ * every point of the projection of (shape ∩ slab) lifts to a point of it with
+ * the same ρ and φ, so Φ = {φ : the radial segment [ρ0, ρ1] at angle φ meets
+ * that projection}. Its boundary angles are where that segment touches the
+ * outline: at a vertex or tangent from the origin, or where a circle ρ = ρ0,
+ * ρ1 crosses the outline. Between consecutive candidate angles membership is
+ * constant, so one test at the middle decides each gap. Φ may have several
+ * pieces (the centre inside the shape): each piece gets its own sector while
+ * the total fits SCCD_MAX_BANDS, else the smallest gaps are filled. Heights
+ * are supersets: exact for spheres; for boxes and capsules the part with
+ * |w·p| ≤ ρ1 (w horizontal) and, per piece of half-width hw < π/2 about w,
+ * r0·cos(hw) ≤ w·p ≤ ρ1. Among layouts (all radial bands, or 2, 4, ... slabs)
+ * the one of least volume is kept. Every sector is padded by a relative 1e-9
+ * against rounding. */
 #include "sectorccd/sweep3.h"
 
 #include <stdlib.h>
@@ -38,7 +42,7 @@
 #include "sector3_internal.h"
 
 #define PAD 1e-9
-#define MAX_ARCS 32
+#define MAX_ARCS 16
 #define MAX_OUTLINE 16 /* vertices of a box slice's projection (at most 12) */
 
 typedef enum outline_kind { OUTLINE_POLY, OUTLINE_STADIUM } outline_kind;
@@ -264,7 +268,19 @@ static int cmp_arc(const void *pa, const void *pb)
     return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
-/* Φ of the band as arcs with lo in [0, 2π) and hi ≥ lo; returns the count,
+/* Appends [lo, hi] (lo ≥ every earlier lo) to the m arcs: joined to the last
+ * when they touch, and when MAX_ARCS are in use (the gap between is covered
+ * too: a superset, still conservative). */
+static void add_arc(arc *out, int *m, sccd_real lo, sccd_real hi)
+{
+    if (*m > 0 && (lo <= out[*m - 1].hi || *m == MAX_ARCS)) {
+        out[*m - 1].hi = sccd_max(out[*m - 1].hi, hi);
+        return;
+    }
+    out[(*m)++] = (arc){lo, hi, INFINITY, -INFINITY};
+}
+
+/* Φ of the band as arcs (lo ascending, hi ≥ lo); returns the count,
  * or −1 for the full circle. */
 static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
 {
@@ -275,19 +291,23 @@ static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real t
     for (int i = 0; i < n; ++i)
         c[i] = remainder(c[i], 2.0 * SCCD_PI) + SCCD_PI; /* into [0, 2π] */
     sccd_sort_small(c, n);
-    int m = 0;
-    bool all = true;
+    bool gap[5 * MAX_OUTLINE + 16], all = true;
     for (int i = 0; i < n; ++i) {
         sccd_real next = i + 1 < n ? c[i + 1] : c[0] + 2.0 * SCCD_PI;
-        bool gap = radial_hits(o, 0.5 * (c[i] + next) - SCCD_PI, r0, r1, tol);
-        bool at = gap || radial_hits(o, c[i] - SCCD_PI, r0, r1, tol);
-        all = all && gap;
-        if (gap)
-            out[m++] = (arc){c[i] - SCCD_PI, next - SCCD_PI, INFINITY, -INFINITY};
-        else if (at)
-            out[m++] = (arc){c[i] - SCCD_PI, c[i] - SCCD_PI, INFINITY, -INFINITY};
+        gap[i] = radial_hits(o, 0.5 * (c[i] + next) - SCCD_PI, r0, r1, tol);
+        all = all && gap[i];
     }
-    return all ? -1 : m;
+    if (all)
+        return -1;
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        sccd_real next = i + 1 < n ? c[i + 1] : c[0] + 2.0 * SCCD_PI;
+        if (gap[i])
+            add_arc(out, &m, c[i] - SCCD_PI, next - SCCD_PI);
+        else if (!gap[i == 0 ? n - 1 : i - 1] && radial_hits(o, c[i] - SCCD_PI, r0, r1, tol))
+            add_arc(out, &m, c[i] - SCCD_PI, c[i] - SCCD_PI); /* an isolated angle */
+    }
+    return m;
 }
 
 /* a grows to hold b (shifted by shift radians); heights join. */
@@ -469,7 +489,7 @@ static bool slab_outline(const outline *full, sccd_real za, sccd_real zb, sccd_r
     o->zhi = sccd_min(full->zhi, zb + tol);
     if (full->kind == OUTLINE_POLY) {
         sccd_v3 pts[SCCD_SLAB_POINTS];
-        sccd_v2 p[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS + 1];
+        sccd_v2 p[SCCD_SLAB_POINTS], hull[2 * SCCD_SLAB_POINTS];
         int n = sccd_slab_points(full->box.v, &full->box, (sccd_v3){0.0, 0.0, 1.0}, za, zb, tol, pts);
         if (n == 0)
             return false;
@@ -761,11 +781,7 @@ static bool capsule_swept_hits(const sccd_sweep3 *w, sccd_capsule3 c)
             continue;
         if (slack <= tol || budget >= PIECE_BUDGET || n + 2 > 64)
             return true;
-        sccd_real m = 0.5 * (s0 + s1);
-        stack[n][0] = m;
-        stack[n++][1] = s1;
-        stack[n][0] = s0;
-        stack[n++][1] = m;
+        sccd_push_halves(stack, &n, s0, s1);
     }
     return false;
 }
