@@ -12,9 +12,9 @@
  * non-zero when the median iteration count exceeds 8 or the blade misses. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "toi_cases.h"
 
 #define REPS 5
@@ -112,14 +112,9 @@ static toi_case2 blade_case(int k, int n)
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
-    const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-    }
+    bool quick;
+    const char *out;
+    sccd_bench_args(argc, argv, &quick, &out);
     int n = quick ? 2000 : 20000;
     toi_case2 *c2 = malloc(sizeof *c2 * n), *blades = malloc(sizeof *blades * n);
     toi_case3 *c3 = malloc(sizeof *c3 * n);
@@ -130,15 +125,9 @@ int main(int argc, char **argv)
         c3[i] = sccd_rng_toi_case3(&g);
         blades[i] = blade_case(i, n);
     }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/toi.csv", out);
-    FILE *csv = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/toi.md", out);
-    FILE *md = fopen(path, "w");
-    if (!csv || !md || !c2 || !c3 || !blades || !iters) {
-        fprintf(stderr, "toi: cannot write into %s\n", out);
+    FILE *csv = sccd_bench_open(out, "toi", "csv"), *md = sccd_bench_open(out, "toi", "md");
+    if (!csv || !md || !c2 || !c3 || !blades || !iters)
         return 1;
-    }
     fprintf(csv, "scenario,method,cases,median_iterations,p90_iterations,p99_iterations,failed,hits,us_per_query,"
                  "time_ratio_to_baseline\n");
     fprintf(md, "## Time of impact (`bench/toi.c`)\n\n");
