@@ -2,7 +2,7 @@
  * TOI (toi.h: tilted-support, chord and envelope bounds) against plain
  * conservative advancement as a baseline measured in the same run (the same
  * GJK, the plain bound |dpA − dpB| + |θA|·ρA + |θB|·ρB, the same target,
- * tolerance and cap), and the CCD pipeline (ccd.h, 4 bands) for its
+ * tolerance and cap), and the CCD pipeline (ccd.h, 1 and 4 bands) for its
  * pre-filter. Scenarios: the random 2D and 3D cases of the tests
  * (tests/support/toi_cases.c) and the 2D thin wall (a 2 m blade turning 26
  * times in one 60 Hz step).
@@ -12,15 +12,16 @@
  * non-zero when the median iteration count exceeds 8 or the blade misses. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "toi_cases.h"
 
 #define REPS 5
 
-typedef enum { M_TOI, M_PLAIN, M_CCD, METHODS } method;
-static const char *method_names[METHODS] = {"sectorccd TOI", "plain CA (baseline)", "pipeline (sweeps + TOI)"};
+typedef enum { M_TOI, M_PLAIN, M_CCD1, M_CCD4, METHODS } method;
+static const char *method_names[METHODS] = {"sectorccd TOI", "plain CA (baseline)", "pipeline, 1 band", "pipeline, 4 bands"};
+static const int method_bands[METHODS] = {0, 0, 1, 4};
 
 typedef struct result { int iterations; int state; } result;
 
@@ -44,7 +45,7 @@ static result run2(method m, const toi_case2 *c)
     if (m == M_PLAIN)
         return plain_ca(sccd_toi_case2_distance, c, c->target, c->tol, c->lip);
     sccd_toi2 r = m == M_TOI ? sccd_toi2_compute(&c->a, c->ma, &c->b, c->mb, c->target, c->tol)
-                             : sccd_ccd2(&c->a, c->ma, &c->b, c->mb, c->target, c->tol, 4, NULL);
+                             : sccd_ccd2(&c->a, c->ma, &c->b, c->mb, c->target, c->tol, method_bands[m], NULL);
     return (result){r.iterations, (int)r.state};
 }
 
@@ -53,7 +54,7 @@ static result run3(method m, const toi_case3 *c)
     if (m == M_PLAIN)
         return plain_ca(sccd_toi_case3_distance, c, c->target, c->tol, c->lip);
     sccd_toi3 r = m == M_TOI ? sccd_toi3_compute(&c->a, c->ma, &c->b, c->mb, c->target, c->tol)
-                             : sccd_ccd3(&c->a, c->ma, &c->b, c->mb, c->target, c->tol, 4, NULL);
+                             : sccd_ccd3(&c->a, c->ma, &c->b, c->mb, c->target, c->tol, method_bands[m], NULL);
     return (result){r.iterations, (int)r.state};
 }
 
@@ -111,14 +112,9 @@ static toi_case2 blade_case(int k, int n)
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
-    const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-    }
+    bool quick;
+    const char *out;
+    sccd_bench_args(argc, argv, &quick, &out);
     int n = quick ? 2000 : 20000;
     toi_case2 *c2 = malloc(sizeof *c2 * n), *blades = malloc(sizeof *blades * n);
     toi_case3 *c3 = malloc(sizeof *c3 * n);
@@ -129,21 +125,15 @@ int main(int argc, char **argv)
         c3[i] = sccd_rng_toi_case3(&g);
         blades[i] = blade_case(i, n);
     }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/toi.csv", out);
-    FILE *csv = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/toi.md", out);
-    FILE *md = fopen(path, "w");
-    if (!csv || !md || !c2 || !c3 || !blades || !iters) {
-        fprintf(stderr, "toi: cannot write into %s\n", out);
+    FILE *csv = sccd_bench_open(out, "toi", "csv"), *md = sccd_bench_open(out, "toi", "md");
+    if (!csv || !md || !c2 || !c3 || !blades || !iters)
         return 1;
-    }
     fprintf(csv, "scenario,method,cases,median_iterations,p90_iterations,p99_iterations,failed,hits,us_per_query,"
                  "time_ratio_to_baseline\n");
     fprintf(md, "## Time of impact (`bench/toi.c`)\n\n");
     fprintf(md, "Distance evaluations per query and CPU time per query (median of %d runs) of the library's TOI, "
                 "plain conservative advancement (same GJK, plain speed bound; the baseline) and the pipeline "
-                "(sweep pre-filter with 4 bands, then the TOI). %d cases per scenario; iteration cap %d. "
+                "(sweep pre-filter with 1 or 4 bands, then the TOI; its iteration count is 0 for a rejected pair). %d cases per scenario; iteration cap %d. "
                 "*random 2D / 3D*: the test cases of tests/support/toi_cases.c (spins up to 4π, both bodies "
                 "moving); *thin wall*: a 2 m × 2 cm blade turning about its end at 10,000 rad/s for a 60 Hz step "
                 "against a 1 cm wall, over the starting phases.\n\n",
@@ -164,7 +154,7 @@ int main(int argc, char **argv)
                     rows[m].p90, rows[m].p99, rows[m].failed, rows[m].hits, rows[m].us, ratio);
             fprintf(md, "| %s | %s | %d | %d | %d | %d | %d | %.2f | %.2f |\n", scen[s], method_names[m],
                     rows[m].median, rows[m].p90, rows[m].p99, rows[m].failed, rows[m].hits, rows[m].us, ratio);
-            printf("%-13s %-24s median %2d p90 %2d p99 %2d failed %5d hits %5d  %.2f us (x%.2f)\n", scen[s],
+            printf("%-13s %-20s median %2d p90 %2d p99 %2d failed %5d hits %5d  %.2f us (x%.2f)\n", scen[s],
                    method_names[m], rows[m].median, rows[m].p90, rows[m].p99, rows[m].failed, rows[m].hits,
                    rows[m].us, ratio);
         }

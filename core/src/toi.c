@@ -53,8 +53,8 @@
  *     distance(t0 + Δ) ≥ dist(cA, B) − ρA − Δ·(|dpA − dpB| + |ωB|·ρB),
  *            free of A's spin: a blade turning many times near a wall just
  *            out of its reach is cleared in one step. Likewise with A and B
- *            swapped. The point distance is GJK's (an upper bound within its
- *            1e-13 relative termination), so it is shrunk by 1e-12 first.
+ *            swapped. dist(cA, B) is taken as the gap along GJK's normal
+ *            (a lower bound whatever GJK's accuracy), like g(t0) above.
  *
  * Each right-hand side starts above the target and is linear, concave or
  * monotone, so it stays above the target up to its first crossing; the
@@ -173,10 +173,10 @@ static bool valid_tolerances(sccd_real target, sccd_real tolerance)
     return sccd_is_valid_real(target) && target >= 0.0 && sccd_is_valid_real(tolerance) && tolerance > 0.0;
 }
 
-/* The envelope bound's advance from a point distance (see the top). */
+/* The envelope bound's advance from a lower bound of a point's distance. */
 static sccd_real envelope_step(sccd_real point_distance, sccd_real rho, sccd_real rate, sccd_real target)
 {
-    sccd_real gap = point_distance * (1.0 - 1e-12) - rho - target;
+    sccd_real gap = point_distance - rho - target;
     if (!(gap > 0.0))
         return 0.0;
     return rate > 0.0 ? gap / rate : INFINITY;
@@ -184,13 +184,21 @@ static sccd_real envelope_step(sccd_real point_distance, sccd_real rho, sccd_rea
 
 /* ---- 2D ---- */
 
+/* A lower bound of the distance from point p to a shape: the gap along
+ * GJK's normal from p. */
+static sccd_real point_gap2(sccd_v2 p, const sccd_proxy2 *s)
+{
+    sccd_proxy2 pp = {{p}, 1, 0.0};
+    sccd_v2 n = sccd_proxy2_distance(&pp, s).normal;
+    return -sccd_proxy2_support_value(s, sccd_v2_neg(n)) - sccd_v2_dot(n, p);
+}
+
 /* The better envelope advance: A's disc against B, or B's disc against A. */
 static sccd_real envelopes2(const sccd_proxy2 *a, sccd_v2 ca, sccd_real ra, sccd_real wa, const sccd_proxy2 *b,
                             sccd_v2 cb, sccd_real rb, sccd_real wb, sccd_real dp, sccd_real target)
 {
-    sccd_proxy2 pa = {{ca}, 1, 0.0}, pb = {{cb}, 1, 0.0};
-    sccd_real sa = envelope_step(sccd_proxy2_distance(&pa, b).distance, ra, dp + wb * rb, target);
-    sccd_real sb = envelope_step(sccd_proxy2_distance(&pb, a).distance, rb, dp + wa * ra, target);
+    sccd_real sa = envelope_step(point_gap2(ca, b), ra, dp + wb * rb, target);
+    sccd_real sb = envelope_step(point_gap2(cb, a), rb, dp + wa * ra, target);
     return sccd_max(sa, sb);
 }
 
@@ -295,12 +303,18 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
 
 /* ---- 3D ---- */
 
+static sccd_real point_gap3(sccd_v3 p, const sccd_proxy3 *s)
+{
+    sccd_proxy3 pp = {{p}, 1, 0.0};
+    sccd_v3 n = sccd_proxy3_distance(&pp, s).normal;
+    return -sccd_proxy3_support_value(s, sccd_v3_neg(n)) - sccd_v3_dot(n, p);
+}
+
 static sccd_real envelopes3(const sccd_proxy3 *a, sccd_v3 ca, sccd_real ra, sccd_real wa, const sccd_proxy3 *b,
                             sccd_v3 cb, sccd_real rb, sccd_real wb, sccd_real dp, sccd_real target)
 {
-    sccd_proxy3 pa = {{ca}, 1, 0.0}, pb = {{cb}, 1, 0.0};
-    sccd_real sa = envelope_step(sccd_proxy3_distance(&pa, b).distance, ra, dp + wb * rb, target);
-    sccd_real sb = envelope_step(sccd_proxy3_distance(&pb, a).distance, rb, dp + wa * ra, target);
+    sccd_real sa = envelope_step(point_gap3(ca, b), ra, dp + wb * rb, target);
+    sccd_real sb = envelope_step(point_gap3(cb, a), rb, dp + wa * ra, target);
     return sccd_max(sa, sb);
 }
 
