@@ -65,8 +65,9 @@ BENCHES  := $(patsubst bench/%.c,$(BUILD)/bin/%,$(BENCH_C)) $(patsubst bench/%.c
 TOOLS    := $(patsubst tools/%.c,$(BUILD)/bin/%,$(TOOL_SRC))
 DEMOS    := $(if $(CPDEMO),$(BUILD)/bin/chipmunk_demo) $(if $(ODEDEMO),$(BUILD)/bin/ode_demo)
 
-# Everything a program may link: adapters, test support, the core, engines.
-LINK_ALL = $(if $(CP_OBJ),$(CP_A)) $(if $(ODE_OBJ),$(ODE_A)) $(if $(SUP_OBJ),$(SUP_A)) $(LIB_A) \
+# Everything a program may link: test support (which may call the adapters),
+# adapters, the core, engines.
+LINK_ALL = $(if $(SUP_OBJ),$(SUP_A)) $(if $(CP_OBJ),$(CP_A)) $(if $(ODE_OBJ),$(ODE_A)) $(LIB_A) \
            $(LDLIBS_ENG) $(LDLIBS_CAIRO) -lm
 LINK_DEPS = $(if $(CP_OBJ),$(CP_A)) $(if $(ODE_OBJ),$(ODE_A)) $(if $(SUP_OBJ),$(SUP_A)) $(LIB_A)
 

@@ -3,6 +3,7 @@
 #ifndef SECTORCCD_ODE_H
 #define SECTORCCD_ODE_H
 
+#include <stdint.h>
 #include <ode/ode.h>
 #include "sectorccd/sectorccd.h"
 
@@ -22,5 +23,114 @@
 void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback);
 
 /* ==== end of the broadphase section ==== */
+
+/* ===================================================================== CCD ==
+ * Rotation-aware continuous collision for ODE (sccd_ode_ccd.c). The user's
+ * loop stays theirs; two calls bracket it:
+ *
+ *     sccd_ode_before_step(ccd);               // records the poses
+ *     dSpaceCollide(space, data, near_cb);     // or sccd_ode_space_collide
+ *     dWorldQuickStep(world, dt);              // or dWorldStep
+ *     dJointGroupEmpty(contacts);
+ *     sccd_ode_after_step(ccd);                // stops what passed through
+ *
+ * ODE moves bodies only inside the step and clamps negative contact depth to
+ * zero, so a contact with a gap would be a wall, not a speculative contact.
+ * after_step therefore bounds what each CCD body swept from its pose before
+ * the step to its pose after it (sectors about its pivot), finds the first
+ * time of impact with every geom that sweep may touch, and places the body at
+ * that impact pose with a small overlap: the next collision pass makes the
+ * real contact and ODE's solver does the rest (bounce, friction, joints).
+ *
+ * Kinematic CCD bodies keep their motion exactly (no lag, the animation's
+ * timing is the user's): what they hit is carried with them from the impact
+ * to the end of the step, overlapping them, so the next contact gives it the
+ * kinematic body's surface velocity. A dynamic target a dynamic CCD body hits
+ * is held at its own pose at the impact time, as a sub-step would.
+ *
+ * Pairs follow dSpaceCollide's rules (enabled geoms, category and collide
+ * bits, geoms of one body skipped) plus the usual near-callback rule: bodies
+ * joined by a non-contact joint do not collide. Targets: spheres, boxes and
+ * capsules exactly; a cylinder as its box ∩ its capsule and a mesh triangle
+ * as the ∩ of its three edge-aligned rectangles (conservative advancement
+ * against each bound in turn); static planes; other classes are ignored
+ * (counted in `unsupported`). A CCD body's own cylinder is bounded by its box.
+ *
+ * State lives in the sccd_ode_world (never in dGeomSetData/dBodySetData).
+ * ODE gives no callback when a body or geom is destroyed: before_step scans
+ * the space and forgets CCD bodies that no longer have a geom in it. Do not
+ * destroy bodies or geoms between before_step and after_step.
+ *
+ * Limits. A body's motion over a step is taken as the short turn from its
+ * pose before to its pose after (ODE's default integration turns less than π
+ * per step; a body in finite rotation mode turning more than π is seen
+ * turning the short way). Pairs already deeper than the skin (3 overlaps) at
+ * the start are left to ODE. Against a cylinder or triangle the placement
+ * overlap may be shallower than `overlap` (touching every bound at once is
+ * near, not at, touching the target); a CCD body's own cylinder may stop up
+ * to (√2 − 1)·r short of a target. */
+
+/// Which geoms a CCD body is tested against.
+typedef enum sccd_ode_candidates {
+    SCCD_ODE_CANDIDATES_SWEEP,     ///< everything the rotational sweep may touch (the library's method; never misses)
+    SCCD_ODE_CANDIDATES_START_END, ///< only what the box around the start and end poses touches (what speculative CCD sees; a baseline)
+} sccd_ode_candidates;
+
+/// Tuning of a world; lengths in the world's units (metres in the demos).
+typedef struct sccd_ode_options {
+    int bands;                      ///< radial bands per sweep, 1..SCCD_MAX_BANDS (default 4)
+    dReal overlap;                  ///< overlap depth at the impact pose, > 0 (default 0.001)
+    dReal toi_tolerance;            ///< TOI distance tolerance, > 0 (default overlap/4)
+    int toi_max_iterations;         ///< cap on TOI re-runs per pair and clash rounds, >= 1 (default 8)
+    sccd_ode_candidates candidates; ///< candidate set (default SCCD_ODE_CANDIDATES_SWEEP)
+} sccd_ode_options;
+
+/// Counters since attach or the last reset.
+typedef struct sccd_ode_counters {
+    uint64_t steps;       ///< after_step calls that ran the CCD
+    uint64_t sweeps;      ///< geom sweeps built
+    uint64_t candidates;  ///< geom pairs (or triangles) that passed the box and sweep filters
+    uint64_t tois;        ///< time-of-impact computations
+    uint64_t clamps;      ///< bodies placed at an impact pose (CCD bodies stopped, targets held or carried)
+    uint64_t overlapped;  ///< pairs already deeper than the skin at the start (left to ODE)
+    uint64_t failed;      ///< TOIs that hit the iteration cap (stopped at their safe time)
+    uint64_t unsupported; ///< geoms of classes the CCD ignores, seen in the candidate search
+    uint64_t forgotten;   ///< CCD bodies dropped because they left the space or were destroyed
+    uint64_t errors;      ///< bad calls and bad states reported
+    double seconds;       ///< CPU time (this thread's) spent in before_step and after_step
+} sccd_ode_counters;
+
+/// The CCD state of one world and space.
+typedef struct sccd_ode_world sccd_ode_world;
+
+/// The default options.
+sccd_ode_options sccd_ode_options_default(void);
+/// Attach CCD to a world and the space holding its geoms. NULL world or space: reported, NULL.
+sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space);
+/// Enable CCD on a dynamic or kinematic body of the world with at least one geom in the space. Bad use: reported, nothing changes.
+void sccd_ode_body_enable(sccd_ode_world *w, dBodyID body);
+/// Disable CCD on a body. Unknown body: reported, nothing changes.
+void sccd_ode_body_disable(sccd_ode_world *w, dBodyID body);
+/// Set the rotation centre of a CCD body (body coordinates, e.g. the hand or hinge; default the centre of mass).
+void sccd_ode_body_set_pivot(sccd_ode_world *w, dBodyID body, const dReal local_pivot[3]);
+/// True when body has CCD enabled in w.
+bool sccd_ode_body_is_enabled(const sccd_ode_world *w, dBodyID body);
+/// Replace the options (invalid fields: reported, that field keeps its value).
+void sccd_ode_set_options(sccd_ode_world *w, sccd_ode_options options);
+/// The current options (NULL world: the defaults).
+sccd_ode_options sccd_ode_get_options(const sccd_ode_world *w);
+/// The counters (NULL world: zeros).
+sccd_ode_counters sccd_ode_get_counters(const sccd_ode_world *w);
+/// Zero the counters.
+void sccd_ode_reset_counters(sccd_ode_world *w);
+/// The message of the last bad call or bad state reported by w ("" when none).
+const char *sccd_ode_last_error(const sccd_ode_world *w);
+/// Record the poses before the step (call before the user's dSpaceCollide); forgets destroyed CCD bodies; NaN velocities of CCD bodies are reported and zeroed.
+void sccd_ode_before_step(sccd_ode_world *w);
+/// Resolve the step's impacts (call after dWorldStep / dWorldQuickStep); a NaN pose is reported and the body put back at its start pose, at rest.
+void sccd_ode_after_step(sccd_ode_world *w);
+/// Free the world (ODE objects are untouched). NULL: nothing.
+void sccd_ode_detach(sccd_ode_world *w);
+/* ================================================================= end CCD == */
 
 #endif

@@ -15,6 +15,8 @@
 #include "sectorccd/toi.h"
 #include "sectorccd/sector2.h"
 #include "sectorccd/sweep2.h"
+#include "sectorccd/sector3.h"
+#include "sectorccd/sweep3.h"
 #include "sectorccd/broadphase.h"
 
 #endif

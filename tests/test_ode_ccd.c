@@ -1,0 +1,507 @@
+/* The ODE CCD adapter (sectorccd_ode.h, "CCD") on real ODE worlds.
+ *
+ * Oracles: pass-throughs are judged by independent checks on ODE's own poses
+ * (tests/support/ode_scenes.c: which side of the plate, blade or other sword
+ * a body is on, unwrapped over the steps; whether the ball left at the bat's
+ * speed), never by the adapter's counters. Each scene also runs without CCD,
+ * where the same check must see pass-throughs: the check can fail. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ode_scenes.h"
+#include "test_util.h"
+
+enum { PHASES = 50 };
+
+static int setup(void **state)
+{
+    (void)state;
+    dInitODE2(0);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    dCloseODE();
+    return 0;
+}
+
+/* A scene's trial function (ode_scenes.h). */
+typedef ode_trial trial_fn(ode_ccd_mode mode, int substeps, double speed, double phase, ode_observer *obs, void *user);
+
+/* Pass-throughs of a scene with and without CCD over speeds × phases. */
+typedef struct tally { int n, with, without, touched; } tally;
+
+static tally run_trials(trial_fn *trial, const char *what, const double *speeds, int nspeeds, int phases)
+{
+    tally t = {0};
+    for (int s = 0; s < nspeeds; ++s)
+        for (int k = 0; k < phases; ++k) {
+            ode_trial on = trial(ODE_CCD_SECTOR, 1, speeds[s], (double)k / phases, NULL, NULL);
+            ode_trial off = trial(ODE_CCD_OFF, 1, speeds[s], (double)k / phases, NULL, NULL);
+            if (on.passed)
+                print_message("%s: pass-through at %.0f rad/s, phase %d/%d\n", what, speeds[s], k, phases);
+            t.with += on.passed;
+            t.touched += on.touched;
+            t.without += off.passed;
+            ++t.n;
+        }
+    print_message("%s: %d/%d pass-throughs without CCD, %d/%d with\n", what, t.without, t.n, t.with, t.n);
+    return t;
+}
+
+/* With CCD: no pass-through and ODE made the contact in every trial; without:
+ * pass-throughs in most trials (so the check can see them). */
+static void assert_holds(tally t)
+{
+    assert_int_equal(t.with, 0);
+    assert_int_equal(t.touched, t.n);
+    assert_true(2 * t.without > t.n);
+}
+
+/* A blade on a hinge motor against a plate 1/50 of its length thick, swing
+ * speeds 5–400 rad/s at 60 Hz, 50 phases each. */
+static void test_blade_never_passes_plate(void **state)
+{
+    (void)state;
+    const double speeds[] = {5, 10, 20, 50, 100, 200, 400};
+    tally t = run_trials(ode_trial_blade, "blade vs plate", speeds, 7, PHASES);
+    assert_holds(t);
+}
+
+/* A kinematic bat hits a ball of 1/20 its length on every swing (a pass-through
+ * here: the ball did not leave at the bat's speed). */
+static void test_kinematic_bat_hits_every_swing(void **state)
+{
+    (void)state;
+    const double speeds[] = {5, 20, 50, 100, 150};
+    tally t = run_trials(ode_trial_bat, "kinematic bat", speeds, 5, 20);
+    assert_holds(t);
+}
+
+/* A rotor spinning at 200 rad/s never lets a falling sphere through a blade. */
+static void test_rotor_never_lets_sphere_through(void **state)
+{
+    (void)state;
+    int with = 0, without = 0;
+    for (unsigned seed = 1; seed <= 5; ++seed) {
+        int p_on = 0, p_off = 0;
+        ode_trial_rotor(ODE_CCD_SECTOR, 1, 200.0, 20, seed, &p_on, NULL, NULL);
+        ode_trial_rotor(ODE_CCD_OFF, 1, 200.0, 20, seed, &p_off, NULL, NULL);
+        with += p_on;
+        without += p_off;
+    }
+    print_message("rotor at 200 rad/s, 100 spheres: %d through a blade without CCD, %d with\n", without, with);
+    assert_int_equal(with, 0);
+    assert_true(without > 0);
+}
+
+/* Two swords on one hinge axis never pass through each other. */
+static void test_swords_never_pass_each_other(void **state)
+{
+    (void)state;
+    const double speeds[] = {10, 50, 100, 200, 400};
+    tally t = run_trials(ode_trial_swords, "sword clash", speeds, 5, 20);
+    assert_holds(t);
+}
+
+/* ---- geom classes: a fast sphere (CCD, translation only) shot at thin targets ---- */
+
+typedef enum target_kind { T_BOX, T_MESH, T_CYLINDER, T_PLANE, T_CAPSULE } target_kind;
+
+/* Two triangles making the square |y|, |z| ≤ 0.5 at x = 0. */
+static const float mesh_verts[4][3] = {{0, -0.5f, -0.5f}, {0, 0.5f, -0.5f}, {0, 0.5f, 0.5f}, {0, -0.5f, 0.5f}};
+static const dTriIndex mesh_tris[6] = {0, 1, 2, 0, 2, 3};
+
+/* The target across the x = 0 plane: thin walls, a thin disc (cylinder along
+ * x), the plane x ≤ 0 (normal −x ... solid at x ≥ 0 is not ODE's: the plane's
+ * solid is n·p ≤ d, so n = (−1, 0, 0), d = 0 makes the solid x ≥ 0). */
+static dGeomID make_target(ode_world *w, target_kind k, dTriMeshDataID *mesh)
+{
+    dGeomID g = NULL;
+    dMatrix3 r;
+    switch (k) {
+    case T_BOX:
+        g = dCreateBox(w->space, 0.01, 1.0, 1.0);
+        break;
+    case T_MESH:
+        *mesh = dGeomTriMeshDataCreate();
+        dGeomTriMeshDataBuildSingle(*mesh, mesh_verts, 3 * sizeof(float), 4, mesh_tris, 6, 3 * sizeof(dTriIndex));
+        g = dCreateTriMesh(w->space, *mesh, NULL, NULL, NULL);
+        break;
+    case T_CYLINDER:
+        g = dCreateCylinder(w->space, 0.5, 0.01);
+        dRFromAxisAndAngle(r, 0.0, 1.0, 0.0, 0.5 * M_PI);
+        dGeomSetRotation(g, r);
+        break;
+    case T_PLANE:
+        g = dCreatePlane(w->space, -1.0, 0.0, 0.0, 0.0);
+        break;
+    case T_CAPSULE:
+        g = dCreateCapsule(w->space, 0.01, 1.0); /* a thin rod along z at x = 0 */
+        break;
+    }
+    return g;
+}
+
+/* A sphere of radius 0.02 from x = −0.3 at speed toward +x, hitting the
+ * target within |y|, |z| < 0.3 (the rod: |y| < 0.005). Returns true when it
+ * ends beyond the target (x > 0.02): it went through. */
+static bool shoot(target_kind k, ode_ccd_mode mode, double speed, sccd_rng *rng, bool filtered)
+{
+    ode_world w;
+    ode_world_init(&w, mode, 1, 0.0);
+    dTriMeshDataID mesh = NULL;
+    dGeomID target = make_target(&w, k, &mesh);
+    dGeomSetCategoryBits(target, 1);
+    dGeomSetCollideBits(target, filtered ? ~2ul : ~0ul);
+    dBodyID ball = dBodyCreate(w.world);
+    dMass m;
+    dMassSetSphereTotal(&m, 0.1, 0.02);
+    dBodySetMass(ball, &m);
+    dGeomID g = dCreateSphere(w.space, 0.02);
+    dGeomSetBody(g, ball);
+    dGeomSetCategoryBits(g, 2);
+    dGeomSetCollideBits(g, filtered ? ~1ul : ~0ul);
+    double y = k == T_CAPSULE ? sccd_rng_uniform(rng, -0.005, 0.005) : sccd_rng_uniform(rng, -0.3, 0.3);
+    double z = k == T_CAPSULE ? sccd_rng_uniform(rng, -0.3, 0.3) : sccd_rng_uniform(rng, -0.3, 0.3);
+    dBodySetPosition(ball, -0.3 - sccd_rng_uniform(rng, 0.0, speed / 60.0), y, z);
+    dBodySetLinearVel(ball, speed, 0.0, 0.0);
+    ode_world_ccd_body(&w, ball, 0.0, 0.0, 0.0);
+    for (int s = 0; s < 4; ++s)
+        ode_world_step(&w);
+    bool through = dBodyGetPosition(ball)[0] > 0.02;
+    if (w.ccd != NULL)
+        assert_int_equal(sccd_ode_get_counters(w.ccd).errors, 0);
+    ode_world_free(&w);
+    if (mesh != NULL)
+        dGeomTriMeshDataDestroy(mesh);
+    return through;
+}
+
+static void test_geom_classes_stop_fast_sphere(void **state)
+{
+    (void)state;
+    const target_kind kinds[] = {T_BOX, T_MESH, T_CYLINDER, T_PLANE, T_CAPSULE};
+    const char *names[] = {"box", "trimesh", "cylinder", "plane", "capsule"};
+    sccd_rng rng = sccd_rng_make(811);
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; ++i) {
+        int with = 0, without = 0, filtered = 0;
+        for (int k = 0; k < 40; ++k) {
+            double speed = sccd_rng_uniform(&rng, 20.0, 300.0);
+            with += shoot(kinds[i], ODE_CCD_SECTOR, speed, &rng, false);
+            without += shoot(kinds[i], ODE_CCD_OFF, speed, &rng, false);
+            filtered += shoot(kinds[i], ODE_CCD_SECTOR, speed, &rng, true); /* category and collide bits exclude the pair */
+        }
+        print_message("%-8s: %d/40 through without CCD, %d/40 with, %d/40 with the pair filtered out\n", names[i], without,
+                      with, filtered);
+        assert_int_equal(with, 0);
+        assert_int_equal(filtered, 40); /* category bits respected: nothing stops it */
+        if (kinds[i] != T_PLANE)         /* ODE's plane pushes a sphere behind it back out */
+            assert_true(without > 20);
+    }
+}
+
+/* Bounded targets must not hold a body short of the real surface: a sphere
+ * dropped on a lying cylinder off its crest (where its box sticks out) and
+ * beside a triangle (inside the triangle's rectangles' first one) ends
+ * resting on the cylinder or gone past; a body held in the gap would hover
+ * with a growing speed. */
+static const float tri_verts[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+static const dTriIndex tri_index[3] = {0, 2, 1};
+
+static void test_bounded_targets_do_not_hover(void **state)
+{
+    (void)state;
+    const double offsets[] = {0.0, 0.12, 0.2, 0.27, 0.32};
+    for (int k = 0; k < 6; ++k) {
+        ode_world w;
+        ode_world_init(&w, ODE_CCD_SECTOR, 1, -9.81);
+        dTriMeshDataID mesh = NULL;
+        double x = 0.0, z = 0.0;
+        if (k < 5) {
+            dGeomID c = dCreateCylinder(w.space, 0.3, 1.0);
+            dMatrix3 r;
+            dRFromAxisAndAngle(r, 0.0, 1.0, 0.0, 0.5 * M_PI); /* axis along x, crest at y = 0.3 */
+            dGeomSetRotation(c, r);
+            z = offsets[k];
+        } else {
+            mesh = dGeomTriMeshDataCreate();
+            dGeomTriMeshDataBuildSingle(mesh, tri_verts, 3 * sizeof(float), 3, tri_index, 3, 3 * sizeof(dTriIndex));
+            dCreateTriMesh(w.space, mesh, NULL, NULL, NULL);
+            x = z = 0.7; /* beyond the hypotenuse, inside the smallest rectangle */
+        }
+        dBodyID b = dBodyCreate(w.world);
+        dMass m;
+        dMassSetSphereTotal(&m, 0.1, 0.05);
+        dBodySetMass(b, &m);
+        dGeomSetBody(dCreateSphere(w.space, 0.05), b);
+        dBodySetPosition(b, x, 1.0, z);
+        dBodySetLinearVel(b, 0.0, -6.0, 0.0);
+        ode_world_ccd_body(&w, b, 0.0, 0.0, 0.0);
+        for (int s = 0; s < 120; ++s)
+            ode_world_step(&w);
+        const dReal *p = dBodyGetPosition(b), *v = dBodyGetLinearVel(b);
+        double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        bool resting = speed < 0.5 && p[1] > 0.0, gone = p[1] < -0.5;
+        if (!(resting || gone))
+            print_message("case %d: y %.3f, speed %.2f\n", k, p[1], speed);
+        assert_true(resting || gone);
+        if (k == 5)
+            assert_true(gone); /* nothing under it */
+        assert_int_equal(sccd_ode_get_counters(w.ccd).errors, 0);
+        ode_world_free(&w);
+        if (mesh != NULL)
+            dGeomTriMeshDataDestroy(mesh);
+    }
+}
+
+/* ---- long run ---- */
+
+/* 10,000 steps of a busy scene with every CCD case: a kinematic rotor, a
+ * dynamic blade on a hinge, spheres raining on a plane and a trimesh plate,
+ * a cylinder; nothing may become NaN, and the adapter reports no error. */
+static void test_long_run_no_nan(void **state)
+{
+    (void)state;
+    ode_world w;
+    ode_world_init(&w, ODE_CCD_SECTOR, 1, -9.81);
+    w.quick = true;
+    dBodyID rotor = dBodyCreate(w.world);
+    dBodySetKinematic(rotor);
+    dGeomSetBody(dCreateBox(w.space, 1.0, 0.02, 0.15), rotor);
+    dBodySetAngularVel(rotor, 0.0, 200.0, 0.0);
+    ode_world_ccd_body(&w, rotor, 0.0, 0.0, 0.0);
+    dBodyID blade = dBodyCreate(w.world);
+    dMass m;
+    dMassSetBoxTotal(&m, 1.0, 0.8, 0.02, 0.1);
+    dBodySetMass(blade, &m);
+    dGeomSetBody(dCreateBox(w.space, 0.8, 0.02, 0.1), blade);
+    dBodySetPosition(blade, 0.0, -0.5, 0.0);
+    dJointID j = dJointCreateHinge(w.world, 0);
+    dJointAttach(j, blade, 0);
+    dJointSetHingeAnchor(j, 0.0, -0.5, 0.0);
+    dJointSetHingeAxis(j, 0.0, 1.0, 0.0);
+    dJointSetHingeParam(j, dParamVel, -150.0);
+    dJointSetHingeParam(j, dParamFMax, 100.0);
+    ode_world_ccd_body(&w, blade, 0.0, 0.0, 0.0);
+    dCreatePlane(w.space, 0.0, 1.0, 0.0, -1.0);
+    dTriMeshDataID mesh = dGeomTriMeshDataCreate();
+    dGeomTriMeshDataBuildSingle(mesh, mesh_verts, 3 * sizeof(float), 4, mesh_tris, 6, 3 * sizeof(dTriIndex));
+    dGeomID plate = dCreateTriMesh(w.space, mesh, NULL, NULL, NULL);
+    dGeomSetPosition(plate, 0.8, -0.5, 0.0);
+    dGeomID cyl = dCreateCylinder(w.space, 0.2, 0.05);
+    dGeomSetPosition(cyl, -0.8, -0.9, 0.0);
+    enum { N = 12 };
+    dBodyID balls[N];
+    sccd_rng rng = sccd_rng_make(99);
+    for (int i = 0; i < N; ++i) {
+        balls[i] = dBodyCreate(w.world);
+        dMassSetSphereTotal(&m, 0.05, 0.03);
+        dBodySetMass(balls[i], &m);
+        dGeomSetBody(dCreateSphere(w.space, 0.03), balls[i]);
+        dBodySetPosition(balls[i], sccd_rng_uniform(&rng, -0.9, 0.9), 0.5 + 0.1 * i, sccd_rng_uniform(&rng, -0.4, 0.4));
+        if (i % 3 == 0)
+            ode_world_ccd_body(&w, balls[i], 0.0, 0.0, 0.0);
+    }
+    for (int s = 0; s < 10000; ++s) {
+        ode_world_step(&w);
+        for (int i = 0; i < N; ++i) {
+            const dReal *p = dBodyGetPosition(balls[i]);
+            assert_true(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]));
+            if (p[1] < -1.5 || fabs(p[0]) > 5.0 || fabs(p[2]) > 5.0 || s % 500 == 499) { /* respawn above */
+                dBodySetPosition(balls[i], sccd_rng_uniform(&rng, -0.9, 0.9), 0.6, sccd_rng_uniform(&rng, -0.4, 0.4));
+                dBodySetLinearVel(balls[i], 0.0, -3.0, 0.0);
+                dBodySetAngularVel(balls[i], 0.0, 0.0, 0.0);
+            }
+        }
+        const dReal *q = dBodyGetQuaternion(blade);
+        assert_true(isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]) && isfinite(q[3]));
+    }
+    sccd_ode_counters c = sccd_ode_get_counters(w.ccd);
+    print_message("10,000 steps: %llu sweeps, %llu candidates, %llu TOIs, %llu clamps, %llu overlapped, %llu capped\n",
+                  (unsigned long long)c.sweeps, (unsigned long long)c.candidates, (unsigned long long)c.tois,
+                  (unsigned long long)c.clamps, (unsigned long long)c.overlapped, (unsigned long long)c.failed);
+    assert_int_equal(c.errors, 0);
+    assert_int_equal(c.steps, 10000);
+    assert_true(c.clamps > 0);
+    ode_world_free(&w);
+    dGeomTriMeshDataDestroy(mesh);
+}
+
+/* ---- bookkeeping ---- */
+
+/* Bodies and geoms destroyed between steps are forgotten, never touched. */
+static void test_destroyed_bodies_forgotten(void **state)
+{
+    (void)state;
+    ode_world w;
+    ode_world_init(&w, ODE_CCD_SECTOR, 1, -9.81);
+    dBodyID b[3];
+    dGeomID g[3];
+    for (int i = 0; i < 3; ++i) {
+        b[i] = dBodyCreate(w.world);
+        g[i] = dCreateSphere(w.space, 0.1);
+        dGeomSetBody(g[i], b[i]);
+        dBodySetPosition(b[i], i, 1.0, 0.0);
+        sccd_ode_body_enable(w.ccd, b[i]);
+    }
+    dCreatePlane(w.space, 0.0, 1.0, 0.0, 0.0);
+    ode_world_step(&w);
+    dGeomDestroy(g[0]); /* geom and body gone */
+    dBodyDestroy(b[0]);
+    dBodyDestroy(b[1]); /* body gone, its geom left behind (static now) */
+    for (int s = 0; s < 20; ++s)
+        ode_world_step(&w);
+    sccd_ode_counters c = sccd_ode_get_counters(w.ccd);
+    assert_int_equal(c.forgotten, 2);
+    assert_int_equal(c.errors, 0);
+    assert_true(sccd_ode_body_is_enabled(w.ccd, b[2]));
+    assert_false(sccd_ode_body_is_enabled(w.ccd, b[0]));
+    ode_world_free(&w);
+}
+
+/* Geoms of one body never stop each other; disable forgets a body. */
+static void test_same_body_and_disable(void **state)
+{
+    (void)state;
+    ode_world w;
+    ode_world_init(&w, ODE_CCD_SECTOR, 1, 0.0);
+    dBodyID b = dBodyCreate(w.world);
+    dMass m;
+    dMassSetBoxTotal(&m, 1.0, 1.0, 0.1, 0.1);
+    dBodySetMass(b, &m);
+    dGeomSetBody(dCreateBox(w.space, 1.0, 0.1, 0.1), b);
+    dGeomID g2 = dCreateBox(w.space, 0.1, 1.0, 0.1); /* crosses the first */
+    dGeomSetBody(g2, b);
+    dBodySetAngularVel(b, 0.0, 0.0, 300.0);
+    sccd_ode_body_enable(w.ccd, b);
+    for (int s = 0; s < 30; ++s)
+        ode_world_step(&w);
+    sccd_ode_counters c = sccd_ode_get_counters(w.ccd);
+    assert_int_equal(c.clamps, 0);
+    assert_int_equal(c.tois, 0);
+    assert_int_equal(c.candidates, 0);
+    assert_int_equal(c.steps, 30);
+    sccd_ode_body_disable(w.ccd, b);
+    assert_false(sccd_ode_body_is_enabled(w.ccd, b));
+    /* a disabled body takes no part: a static plate in its way stops nothing */
+    dGeomID plate = dCreateBox(w.space, 0.02, 2.0, 2.0);
+    dGeomSetPosition(plate, 0.3, 0.0, 0.0);
+    ode_world_step(&w);
+    assert_int_equal(sccd_ode_get_counters(w.ccd).candidates, 0);
+    dBodySetPosition(b, 0.0, 0.0, 0.0); /* back in front of the plate, spinning */
+    dBodySetLinearVel(b, 0.0, 0.0, 0.0);
+    dBodySetAngularVel(b, 0.0, 0.0, 300.0);
+    sccd_ode_body_enable(w.ccd, b);
+    ode_world_step(&w); /* joins at the next before_step */
+    ode_world_step(&w);
+    assert_true(sccd_ode_get_counters(w.ccd).candidates > 0);
+    ode_world_free(&w);
+}
+
+/* Bad use: a clear error (the assert handler fires, last_error names it), and nothing breaks. */
+static void test_bad_use(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    dWorldID world = dWorldCreate(), other = dWorldCreate();
+    dSpaceID space = dSimpleSpaceCreate(0), elsewhere = dSimpleSpaceCreate(0);
+    sccd_test_assert_reset();
+    assert_null(sccd_ode_attach(NULL, space));
+    assert_null(sccd_ode_attach(world, NULL)); /* a world without the space */
+    assert_int_equal(sccd_test_assert_count(), 2);
+    sccd_ode_world *w = sccd_ode_attach(world, space);
+    assert_non_null(w);
+    assert_string_equal(sccd_ode_last_error(w), "");
+
+    dBodyID bare = dBodyCreate(world);
+    sccd_ode_body_enable(w, bare); /* a body without geoms */
+    assert_false(sccd_ode_body_is_enabled(w, bare));
+    dBodyID foreign = dBodyCreate(other);
+    dGeomSetBody(dCreateSphere(space, 0.1), foreign);
+    sccd_ode_body_enable(w, foreign); /* another world's body */
+    dBodyID away = dBodyCreate(world);
+    dGeomSetBody(dCreateSphere(elsewhere, 0.1), away);
+    sccd_ode_body_enable(w, away); /* geoms in another space */
+    sccd_ode_body_enable(w, NULL);
+    sccd_ode_body_enable(NULL, bare);
+    dBodyID ok = dBodyCreate(world);
+    dGeomSetBody(dCreateSphere(space, 0.1), ok);
+    sccd_ode_body_enable(w, ok);
+    sccd_ode_body_enable(w, ok); /* twice */
+    sccd_ode_body_disable(w, bare); /* not enabled */
+    dReal nan_pivot[3] = {NAN, 0.0, 0.0};
+    sccd_ode_body_set_pivot(w, ok, nan_pivot);
+    sccd_ode_body_set_pivot(w, ok, NULL);
+    sccd_ode_options o = sccd_ode_get_options(w);
+    sccd_ode_options bad = {0, -1.0, NAN, 0, (sccd_ode_candidates)7};
+    sccd_ode_set_options(w, bad); /* five bad fields, each reported, each kept */
+    sccd_ode_options kept = sccd_ode_get_options(w);
+    assert_int_equal(kept.bands, o.bands);
+    assert_true(kept.overlap == o.overlap && kept.toi_tolerance == o.toi_tolerance);
+    assert_int_equal(kept.toi_max_iterations, o.toi_max_iterations);
+    assert_int_equal(kept.candidates, o.candidates);
+    sccd_ode_after_step(w); /* before_step not called */
+    sccd_ode_before_step(NULL);
+    sccd_ode_after_step(NULL);
+    sccd_ode_reset_counters(NULL);
+    sccd_ode_set_options(NULL, o);
+    assert_true(sccd_ode_body_is_enabled(w, ok));
+    /* 1 no geom + foreign + away + 2 NULL + twice + disable unknown + 2 pivots + 5 options + after + 5 NULL worlds */
+    assert_int_equal(sccd_ode_get_counters(w).errors, 1 + 1 + 1 + 1 + 1 + 1 + 2 + 5 + 1);
+    assert_int_equal(sccd_test_assert_count(), 2 + 1 + 1 + 1 + 2 + 1 + 1 + 2 + 5 + 1 + 4);
+    assert_true(strlen(sccd_ode_last_error(w)) > 0);
+
+    /* NaN velocity: reported and zeroed before the step, so the step stays finite. */
+    sccd_ode_reset_counters(w);
+    dBodySetLinearVel(ok, NAN, 0.0, 0.0);
+    sccd_ode_before_step(w);
+    dWorldStep(world, 1.0 / 60.0);
+    sccd_ode_after_step(w);
+    assert_int_equal(sccd_ode_get_counters(w).errors, 1);
+    const dReal *p = dBodyGetPosition(ok);
+    assert_true(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]));
+
+    /* A NaN pose after the step: put back at its start, at rest. */
+    sccd_ode_before_step(w);
+    dWorldStep(world, 1.0 / 60.0);
+    dBodySetPosition(ok, NAN, 0.0, 0.0);
+    sccd_ode_after_step(w);
+    assert_int_equal(sccd_ode_get_counters(w).errors, 2);
+    p = dBodyGetPosition(ok);
+    assert_true(isfinite(p[0]));
+
+    sccd_ode_counters zero = sccd_ode_get_counters(NULL);
+    assert_int_equal(zero.steps, 0);
+    sccd_ode_detach(w);
+    sccd_ode_detach(NULL);
+    dSpaceDestroy(space);
+    dSpaceDestroy(elsewhere);
+    dWorldDestroy(world);
+    dWorldDestroy(other);
+    sccd_set_assert_handler(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blade_never_passes_plate),
+        cmocka_unit_test(test_kinematic_bat_hits_every_swing),
+        cmocka_unit_test(test_rotor_never_lets_sphere_through),
+        cmocka_unit_test(test_swords_never_pass_each_other),
+        cmocka_unit_test(test_geom_classes_stop_fast_sphere),
+        cmocka_unit_test(test_bounded_targets_do_not_hover),
+        cmocka_unit_test(test_long_run_no_nan),
+        cmocka_unit_test(test_destroyed_bodies_forgotten),
+        cmocka_unit_test(test_same_body_and_disable),
+        cmocka_unit_test(test_bad_use),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
