@@ -32,7 +32,6 @@
  *    with a golden-section search on the convex parts, no sampling. */
 #include "sectorccd/sector3.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "sectorccd/geometry.h"
@@ -41,7 +40,7 @@
 /* A checked sector in canonical form: frame vectors and cleaned numbers. */
 typedef struct sect {
     sccd_v3 o, a, k, u;
-    sccd_real th, c, s, ch, sh, r, R, zlo, zhi; /* c, s: cos, sin θ; ch, sh: of θ/2 */
+    sccd_real th, c, s, r, R, zlo, zhi; /* c, s: cos θ, sin θ */
 } sect;
 
 /* sqrt(x² + y²) without hypot's overflow care (slow, and scenes are far
@@ -71,9 +70,12 @@ bool sccd_is_valid_sector3(const sccd_sector3 *s)
  * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
 static bool prepare(const sccd_sector3 *s, sect *out)
 {
-    SCCD_ASSERT(sccd_is_valid_sector3(s));
-    if (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi)
+    bool valid = sccd_is_valid_sector3(s);
+    SCCD_ASSERT(valid);
+    if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
         return false;
+    /* Exactly unit and ⟂ (valid input is only so within 1e-6): a unit
+     * axis, a ⟂ u, a fallback direction when a is parallel to u. */
     sccd_v3 u = sccd_v3_normalize(s->u);
     sccd_v3 a = sccd_v3_mad(s->a, -sccd_v3_dot(s->a, u), u);
     if (sccd_v3_len2(a) < 1e-24) {
@@ -88,8 +90,6 @@ static bool prepare(const sccd_sector3 *s, sect *out)
     out->th = sccd_clamp(s->half_angle, 0.0, SCCD_PI);
     out->c = cos(out->th);
     out->s = sin(out->th);
-    out->ch = cos(0.5 * out->th);
-    out->sh = sin(0.5 * out->th);
     out->r = sccd_max(s->r, 0.0);
     out->R = s->R;
     out->zlo = s->zlo;
@@ -208,13 +208,17 @@ bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
         return false;
     }
     sccd_v3 q = to_local(&S, p);
-    sccd_real rho = len2d(q.x, q.y);
-    /* eq 2.4, eq 2.5, and eqs 2.6–2.7 (Pc = x/ρ ≥ cos θ, times ρ: no
-     * division at the axis), exactly; a point that fails them by rounding
-     * only is caught by the distance, within the relative tolerance. */
+    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q));
+    /* eq 2.4 and eq 2.5, widened by the tolerance: failing them puts the
+     * point farther than tol from the sector. */
+    if (q.z < S.zlo - tol || q.z > S.zhi + tol || rho < S.r - tol || rho > S.R + tol)
+        return false;
+    /* eqs 2.6–2.7, Pc = x/ρ ≥ cos θ, times ρ (no division at the axis); a
+     * point that fails them or the exact eqs 2.4–2.5 by rounding only is
+     * caught by the distance. */
     if (q.z >= S.zlo && q.z <= S.zhi && rho >= S.r && rho <= S.R && q.x >= rho * S.c)
         return true;
-    return local_distance(&S, q) <= SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q));
+    return local_distance(&S, q) <= tol;
 }
 
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
@@ -256,8 +260,9 @@ static int sector_wedges(const sect *S, wedge out[2])
         out[0] = make_wedge(S->c, -S->s, S->c, S->s, 1.0, 0.0);
         return 1;
     }
-    out[0] = make_wedge(S->c, -S->s, 1.0, 0.0, S->ch, -S->sh);
-    out[1] = make_wedge(1.0, 0.0, S->c, S->s, S->ch, S->sh);
+    sccd_real ch = cos(0.5 * S->th), sh = sin(0.5 * S->th);
+    out[0] = make_wedge(S->c, -S->s, 1.0, 0.0, ch, -sh);
+    out[1] = make_wedge(1.0, 0.0, S->c, S->s, ch, sh);
     return 2;
 }
 
@@ -300,25 +305,23 @@ static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real *lo, sccd_real 
     *hi = mx;
 }
 
-#define SLAB_POINTS (SCCD_POLYTOPE_MAX_V + 2 * SCCD_POLYTOPE_MAX_E)
 
-/* Projections of the vertices of (polytope ∩ slab): vertices inside and the
- * edges' crossings of the two planes (fact 2). */
-static int slab_points(const sect *S, const sccd_v3 *v, const sccd_polytope *p, sccd_real tol, sccd_v2 *out)
+int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
+                     sccd_v3 *out)
 {
     int n = 0;
-    for (int i = 0; i < p->nv; ++i)
-        if (v[i].z >= S->zlo - tol && v[i].z <= S->zhi + tol)
-            out[n++] = (sccd_v2){v[i].x, v[i].y};
-    const sccd_real planes[2] = {S->zlo, S->zhi};
+    for (int i = 0; i < p->nv; ++i) {
+        sccd_real h = sccd_v3_dot(dir, v[i]);
+        if (h >= lo - tol && h <= hi + tol)
+            out[n++] = v[i];
+    }
+    const sccd_real planes[2] = {lo, hi};
     for (int i = 0; i < p->ne; ++i) {
         sccd_v3 a = v[p->e[i][0]], b = v[p->e[i][1]];
         for (int k = 0; k < 2; ++k) {
-            sccd_real da = a.z - planes[k], db = b.z - planes[k];
-            if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) {
-                sccd_v3 x = sccd_v3_lerp(a, b, da / (da - db));
-                out[n++] = (sccd_v2){x.x, x.y};
-            }
+            sccd_real da = sccd_v3_dot(dir, a) - planes[k], db = sccd_v3_dot(dir, b) - planes[k];
+            if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0))
+                out[n++] = sccd_v3_lerp(a, b, da / (da - db));
         }
     }
     return n;
@@ -334,15 +337,19 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
         scale = sccd_max(scale, v3_maxabs(v[i]));
     }
     sccd_real tol = SCCD_EPS * scale;
-    sccd_v2 pts[SLAB_POINTS], hull[SLAB_POINTS];
-    int n = slab_points(&S, v, p, tol, pts);
+    /* fact 2: the vertices of (polytope ∩ slab), projected along u */
+    sccd_v3 cut[SCCD_SLAB_POINTS];
+    sccd_v2 pts[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS];
+    int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S.zlo, S.zhi, tol, cut);
     if (n == 0)
         return false;
+    for (int i = 0; i < n; ++i)
+        pts[i] = (sccd_v2){cut[i].x, cut[i].y};
     n = sccd_hull2(pts, n, hull);
     wedge w[2];
     int nw = sector_wedges(&S, w);
     for (int k = 0; k < nw; ++k) {
-        sccd_v2 buf[2][SLAB_POINTS + 3];
+        sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
         int m = n;
         memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
         int cur = 0;
@@ -494,12 +501,6 @@ static sccd_real annulus_d2(const sect *S, const seg_local *g, sccd_real t)
     return d * d;
 }
 
-static int cmp_real(const void *pa, const void *pb)
-{
-    sccd_real a = *(const sccd_real *)pa, b = *(const sccd_real *)pb;
-    return (a > b) - (a < b);
-}
-
 static void add_break(sccd_real *t, int *n, sccd_real x, sccd_real lo, sccd_real hi)
 {
     if (x > lo && x < hi)
@@ -570,7 +571,7 @@ static bool annulus_reaches(const sect *S, const seg_local *g, sccd_real ta, scc
                 add_break(t, &n, g->tm + h, ta, tb);
             }
     }
-    qsort(t, (size_t)n, sizeof(sccd_real), cmp_real);
+    sccd_sort_small(t, n);
     for (int i = 0; i < n; ++i)
         if (annulus_d2(S, g, t[i]) <= thr2)
             return true;
@@ -604,18 +605,12 @@ static bool wedge_interval(const wedge *w, const seg_local *g, sccd_real *ta, sc
     for (int j = 0; j < w->n; ++j) {
         sccd_real f0 = w->nrm[j].x * g->p0.x + w->nrm[j].y * g->p0.y;
         sccd_real fd = w->nrm[j].x * g->d.x + w->nrm[j].y * g->d.y;
-        if (fd == 0.0) {
-            if (f0 < 0.0)
-                return false;
-        } else if (fd > 0.0) {
-            lo = sccd_max(lo, -f0 / fd);
-        } else {
-            hi = sccd_min(hi, -f0 / fd);
-        }
+        if (!sccd_clip_param(f0, fd, &lo, &hi))
+            return false;
     }
     *ta = lo;
     *tb = hi;
-    return lo <= hi;
+    return true;
 }
 
 static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
@@ -807,11 +802,7 @@ static bool sector_bnb(const sect *A, const sect *B, sccd_real tol)
             return true;
         if (budget >= PIECE_BUDGET || n + 2 > PIECE_STACK)
             return true; /* undecided within the budget: answer conservatively */
-        sccd_real m = 0.5 * (p0 + p1);
-        stack[n][0] = m;
-        stack[n++][1] = p1;
-        stack[n][0] = p0;
-        stack[n++][1] = m;
+        sccd_push_halves(stack, &n, p0, p1);
     }
     return false;
 }

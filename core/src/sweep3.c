@@ -6,30 +6,34 @@
  * coordinates (ρ, φ, z) about it. A body point at (ρ, φ, z) at t = 0 is at
  *     c0 + t·dp + (ρ, φ + t·angle, z)
  * at time t (sectorccd/motion.h). Its ρ and z never change and its angle
- * moves through φ + [min(0, angle), max(0, angle)]. Split the shape's range
- * of ρ into bands [ρ_i, ρ_i+1]; every shape point lies in some band i, with
- * its angle in the set Φ_i of angles of (shape ∩ band i) and its height in
- * the height range Z_i of that part. So at every t the rotated point lies in
- * the sector with radii [ρ_i, ρ_i+1], slab Z_i and angles Φ_i widened by the
+ * moves through φ + [min(0, angle), max(0, angle)]. Cut the shape into cells:
+ * slabs of height [za, zb] times radial bands [ρ0, ρ1]. Every shape point lies
+ * in some cell, with its angle in the set Φ of angles of (shape ∩ cell), and
+ * with its height in the height range Z of the shape's part in that cell and
+ * in the piece of Φ its angle is in. So at every t the rotated point lies in
+ * the sector with radii [ρ0, ρ1], slab Z and that piece of Φ widened by the
  * turn (a full annulus once that covers 2π), and the moved point in that
  * sector plus t·dp. Hence the swept set ⊂ (∪ sectors) ⊕ segment[0, dp], and
- * "the sweep touches X" ⟸ "some sector touches X ⊕ segment[0, −dp]"
- * (the relative-motion trick): a sphere becomes a capsule, a box or a
- * triangle a prism (exact tests), a capsule a rounded parallelogram (covered
- * by capsules). Nothing here assumes where the centre is or how far it turns.
+ * "the sweep touches X" ⟸ "some sector touches X ⊕ segment[0, −dp]" (the
+ * relative-motion trick): a sphere becomes a capsule, a box or a triangle a
+ * prism (exact tests), a capsule a rounded parallelogram (a branch and bound
+ * over capsules covering it, exact to the tolerance). Nothing here assumes
+ * where the centre is or how far it turns.
  *
- * Φ_i is computed exactly: ρ and φ depend only on the projection along u,
- * and every point of the projection lifts to a shape point with the same ρ
- * and φ, so Φ_i = {φ : the radial segment [ρ_i, ρ_i+1] at angle φ meets the
- * projected shape}. Its boundary angles are where that segment touches the
- * shape's outline: at a vertex or tangent from the origin, or where a circle
- * ρ = ρ_i, ρ_i+1 crosses the outline. Between consecutive candidate angles
- * membership is constant, so one test at the middle decides each gap. Φ_i
- * may have several parts (the centre inside the shape): each part gets its
- * own sector while the total fits SCCD_MAX_BANDS, else the smallest gaps are
- * filled. Z_i is exact for spheres and the shape's full height range for
- * boxes and capsules (conservative). Every sector is padded by a relative
- * 1e-9 against rounding. */
+ * Φ is computed exactly: ρ and φ depend only on the projection along u, and
+ * every point of the projection of (shape ∩ slab) lifts to a point of it with
+ * the same ρ and φ, so Φ = {φ : the radial segment [ρ0, ρ1] at angle φ meets
+ * that projection}. Its boundary angles are where that segment touches the
+ * outline: at a vertex or tangent from the origin, or where a circle ρ = ρ0,
+ * ρ1 crosses the outline. Between consecutive candidate angles membership is
+ * constant, so one test at the middle decides each gap. Φ may have several
+ * pieces (the centre inside the shape): each piece gets its own sector while
+ * the total fits SCCD_MAX_BANDS, else the smallest gaps are filled. Heights
+ * are supersets: exact for spheres; for boxes and capsules the part with
+ * |w·p| ≤ ρ1 (w horizontal) and, per piece of half-width hw < π/2 about w,
+ * r0·cos(hw) ≤ w·p ≤ ρ1. Among layouts (all radial bands, or 2, 4, ... slabs)
+ * the one of least volume is kept. Every sector is padded by a relative 1e-9
+ * against rounding. */
 #include "sectorccd/sweep3.h"
 
 #include <stdlib.h>
@@ -39,6 +43,7 @@
 
 #define PAD 1e-9
 #define MAX_ARCS 32
+#define MAX_OUTLINE 16 /* vertices of a box slice's projection (at most 12) */
 
 typedef enum outline_kind { OUTLINE_POLY, OUTLINE_STADIUM } outline_kind;
 
@@ -47,15 +52,22 @@ typedef enum outline_kind { OUTLINE_POLY, OUTLINE_STADIUM } outline_kind;
 typedef struct outline {
     outline_kind kind;
     int n;
-    sccd_v2 v[8];      /* polygon, counter-clockwise */
+    sccd_v2 v[MAX_OUTLINE];  /* polygon, counter-clockwise */
+    sccd_v2 in[MAX_OUTLINE]; /* unit inward normal of edge v[i]–v[i+1] */
     sccd_v2 a, b;      /* stadium segment */
     sccd_real radius;  /* stadium radius */
     sccd_real zlo, zhi; /* the shape's height range */
     bool sphere;       /* exact band heights from the sphere's centre */
     sccd_real zc;      /* sphere centre height */
+    sccd_v3 a3, b3;    /* stadium: the 3D segment, for band heights */
+    sccd_polytope box; /* polygon: the box in the frame, for band heights */
+    bool prism;        /* every slice along the axis projects the same */
+    int ndir;
+    sccd_v3 dir[5];    /* horizontal unit directions w: |w·p| ≤ ρ */
 } outline;
 
-typedef struct arc { sccd_real lo, hi; } arc;
+/* An angle range of a band, with the height range of the shape's part there. */
+typedef struct arc { sccd_real lo, hi, zlo, zhi; } arc;
 
 /* ---- the shape's outline in the motion frame ---- */
 
@@ -67,22 +79,43 @@ static sccd_v3 frame_local(const mframe *f, sccd_v3 p)
     return (sccd_v3){sccd_v3_dot(f->e1, d), sccd_v3_dot(f->e2, d), sccd_v3_dot(f->u, d)};
 }
 
+static void polygon_normals(outline *o)
+{
+    for (int i = 0; i < o->n; ++i)
+        o->in[i] = sccd_v2_perp(sccd_v2_normalize(sccd_v2_sub(o->v[(i + 1) % o->n], o->v[i])));
+}
+
 static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 half)
 {
-    sccd_v3 c[8];
-    sccd_box3_corners((sccd_box3){start.p, start.q, half}, c);
+    sccd_polytope_box(&o->box, (sccd_box3){start.p, start.q, half});
     sccd_v2 p[8];
     o->kind = OUTLINE_POLY;
     o->sphere = false;
     o->zlo = INFINITY;
     o->zhi = -INFINITY;
     for (int i = 0; i < 8; ++i) {
-        sccd_v3 q = frame_local(f, c[i]);
+        sccd_v3 q = frame_local(f, o->box.v[i]);
+        o->box.v[i] = q;
         p[i] = (sccd_v2){q.x, q.y};
         o->zlo = sccd_min(o->zlo, q.z);
         o->zhi = sccd_max(o->zhi, q.z);
     }
     o->n = sccd_hull2(p, 8, o->v);
+    polygon_normals(o);
+    /* Slab directions for the band heights: the frame's and the box axes'
+     * horizontal parts (where the box's height changes along its length). */
+    o->prism = false;
+    o->ndir = 0;
+    o->dir[o->ndir++] = (sccd_v3){1.0, 0.0, 0.0};
+    o->dir[o->ndir++] = (sccd_v3){0.0, 1.0, 0.0};
+    for (int k = 0; k < 3; ++k) {
+        sccd_v3 e = {k == 0, k == 1, k == 2};
+        sccd_v3 ax = frame_local(f, sccd_v3_add(f->c0, sccd_quat_apply(start.q, e)));
+        sccd_real l = sqrt(ax.x * ax.x + ax.y * ax.y);
+        o->prism = o->prism || l < 1e-9; /* a box axis along the turn axis */
+        if (l > 1e-3)
+            o->dir[o->ndir++] = (sccd_v3){ax.x / l, ax.y / l, 0.0};
+    }
 }
 
 static void outline_capsule(outline *o, const mframe *f, sccd_xf3 start, sccd_capsule3 c, bool sphere)
@@ -96,6 +129,9 @@ static void outline_capsule(outline *o, const mframe *f, sccd_xf3 start, sccd_ca
     o->zhi = sccd_max(a.z, b.z) + c.r;
     o->sphere = sphere;
     o->zc = a.z;
+    o->a3 = a;
+    o->b3 = b;
+    o->prism = a.x == b.x && a.y == b.y && !sphere; /* a capsule along the axis */
 }
 
 static bool polygon_contains_origin(const outline *o)
@@ -110,11 +146,15 @@ static bool polygon_contains_origin(const outline *o)
     return true;
 }
 
-static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi)
+/* Range [lo, hi] of ρ over the outline, and the radius of the disc about the
+ * axis that lies inside it (0 when the axis is outside). */
+static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi, sccd_real *inner)
 {
     sccd_v2 z = {0.0, 0.0};
     if (o->kind == OUTLINE_STADIUM) {
-        *lo = sccd_max(0.0, sccd_distance_point_segment2(z, o->a, o->b) - o->radius);
+        sccd_real d = sccd_distance_point_segment2(z, o->a, o->b);
+        *lo = sccd_max(0.0, d - o->radius);
+        *inner = sccd_max(0.0, o->radius - d);
         *hi = sccd_max(sccd_v2_len(o->a), sccd_v2_len(o->b)) + o->radius;
         return;
     }
@@ -123,7 +163,9 @@ static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi)
         mx = sccd_max(mx, sccd_v2_len(o->v[i]));
         mn = sccd_min(mn, sccd_distance_point_segment2(z, o->v[i], o->v[(i + 1) % o->n]));
     }
-    *lo = polygon_contains_origin(o) ? 0.0 : mn;
+    bool in = polygon_contains_origin(o);
+    *lo = in ? 0.0 : mn;
+    *inner = in ? mn : 0.0;
     *hi = mx;
 }
 
@@ -140,21 +182,12 @@ static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real
         return sccd_distance_segment_segment2(p, q, o->v[0], o->v[o->n - 1]) <= tol;
     /* Cyrus–Beck: clip p–q against every edge's inner half-plane. */
     sccd_real lo = 0.0, hi = 1.0;
-    for (int i = 0; i < o->n && lo <= hi; ++i) {
-        sccd_v2 a = o->v[i], d = sccd_v2_sub(o->v[(i + 1) % o->n], a);
-        sccd_real len = sccd_v2_len(d);
-        sccd_real f0 = sccd_v2_cross(d, sccd_v2_sub(p, a)) / len + tol;
-        sccd_real fd = sccd_v2_cross(d, sccd_v2_sub(q, p)) / len;
-        if (fd == 0.0) {
-            if (f0 < 0.0)
-                return false;
-        } else if (fd > 0.0) {
-            lo = sccd_max(lo, -f0 / fd);
-        } else {
-            hi = sccd_min(hi, -f0 / fd);
-        }
+    for (int i = 0; i < o->n; ++i) {
+        sccd_real f0 = sccd_v2_dot(o->in[i], sccd_v2_sub(p, o->v[i])) + tol;
+        if (!sccd_clip_param(f0, sccd_v2_dot(o->in[i], sccd_v2_sub(q, p)), &lo, &hi))
+            return false;
     }
-    return lo <= hi;
+    return true;
 }
 
 static void add_angle(sccd_real *c, int *n, sccd_v2 p)
@@ -229,12 +262,6 @@ static int candidate_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_r
     return n;
 }
 
-static int cmp_real(const void *pa, const void *pb)
-{
-    sccd_real a = *(const sccd_real *)pa, b = *(const sccd_real *)pb;
-    return (a > b) - (a < b);
-}
-
 static int cmp_arc(const void *pa, const void *pb)
 {
     const arc *a = pa, *b = pb;
@@ -245,13 +272,13 @@ static int cmp_arc(const void *pa, const void *pb)
  * or −1 for the full circle. */
 static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
 {
-    sccd_real c[64];
+    sccd_real c[5 * MAX_OUTLINE + 16];
     int n = candidate_angles(o, r0, r1, c);
     if (n == 0)
         return radial_hits(o, 0.0, r0, r1, tol) ? -1 : 0;
     for (int i = 0; i < n; ++i)
         c[i] = remainder(c[i], 2.0 * SCCD_PI) + SCCD_PI; /* into [0, 2π] */
-    qsort(c, (size_t)n, sizeof(sccd_real), cmp_real);
+    sccd_sort_small(c, n);
     int m = 0;
     bool all = true;
     for (int i = 0; i < n; ++i) {
@@ -260,18 +287,26 @@ static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real t
         bool at = gap || radial_hits(o, c[i] - SCCD_PI, r0, r1, tol);
         all = all && gap;
         if (gap)
-            out[m++] = (arc){c[i] - SCCD_PI, next - SCCD_PI};
+            out[m++] = (arc){c[i] - SCCD_PI, next - SCCD_PI, INFINITY, -INFINITY};
         else if (at)
-            out[m++] = (arc){c[i] - SCCD_PI, c[i] - SCCD_PI};
+            out[m++] = (arc){c[i] - SCCD_PI, c[i] - SCCD_PI, INFINITY, -INFINITY};
     }
     return all ? -1 : m;
 }
 
-/* Widen arcs by the turn, pad them, merge on the circle. Returns the count
- * of disjoint arcs (sorted, lo in [0, 2π)), or −1 for the full circle. */
-static int widen_and_merge(arc *a, int n, sccd_real angle)
+/* a grows to hold b (shifted by shift radians); heights join. */
+static void join_arc(arc *a, arc b, sccd_real shift)
 {
-    sccd_real pad = PAD * (1.0 + fabs(angle));
+    a->hi = sccd_max(a->hi, b.hi + shift);
+    a->zlo = sccd_min(a->zlo, b.zlo);
+    a->zhi = sccd_max(a->zhi, b.zhi);
+}
+
+/* Widen arcs by the turn, pad them (and by slack), merge on the circle. Returns the count
+ * of disjoint arcs (sorted, lo in [0, 2π)), or −1 for the full circle. */
+static int widen_and_merge(arc *a, int n, sccd_real angle, sccd_real slack)
+{
+    sccd_real pad = PAD * (1.0 + fabs(angle)) + slack;
     for (int i = 0; i < n; ++i) {
         a[i].lo += sccd_min(0.0, angle) - pad;
         a[i].hi += sccd_max(0.0, angle) + pad;
@@ -285,13 +320,13 @@ static int widen_and_merge(arc *a, int n, sccd_real angle)
     int m = 0;
     for (int i = 0; i < n; ++i) {
         if (m > 0 && a[i].lo <= a[m - 1].hi)
-            a[m - 1].hi = sccd_max(a[m - 1].hi, a[i].hi);
+            join_arc(&a[m - 1], a[i], 0.0);
         else
             a[m++] = a[i];
     }
     /* The last arc may reach past 2π onto the first ones: absorb them. */
     while (m > 1 && a[m - 1].hi >= a[0].lo + 2.0 * SCCD_PI) {
-        a[m - 1].hi = sccd_max(a[m - 1].hi, a[0].hi + 2.0 * SCCD_PI);
+        join_arc(&a[m - 1], a[0], 2.0 * SCCD_PI);
         for (int i = 0; i + 1 < m; ++i)
             a[i] = a[i + 1];
         m--;
@@ -314,28 +349,90 @@ static int fill_smallest_gap(arc *a, int n)
         }
     }
     if (best + 1 < n) {
-        a[best].hi = a[best + 1].hi;
+        join_arc(&a[best], a[best + 1], 0.0);
         for (int i = best + 1; i + 1 < n; ++i)
             a[i] = a[i + 1];
     } else { /* the last joins the first across 2π */
         a[0].lo = a[n - 1].lo - 2.0 * SCCD_PI;
+        a[0].zlo = sccd_min(a[0].zlo, a[n - 1].zlo);
+        a[0].zhi = sccd_max(a[0].zhi, a[n - 1].zhi);
     }
     return n - 1;
 }
 
-/* Height range of (shape ∩ band): exact for a sphere (the circle of radius ρ
- * at height z meets the ball iff (ρ − ρc)² + (z − zc)² ≤ r²). */
-static void band_heights(const outline *o, sccd_real r0, sccd_real r1, sccd_real *zlo, sccd_real *zhi)
+/* Parameters t in [0, 1] with |(c + t·d) horizontally| ≤ rad: an interval
+ * (ρ along a segment is convex); false when empty. */
+static bool segment_within(sccd_v3 c, sccd_v3 d, sccd_real rad, sccd_real *t0, sccd_real *t1)
+{
+    sccd_real A = d.x * d.x + d.y * d.y, B = c.x * d.x + c.y * d.y, C = c.x * c.x + c.y * c.y - rad * rad;
+    if (A <= 0.0) {
+        *t0 = 0.0;
+        *t1 = 1.0;
+        return C <= 0.0;
+    }
+    sccd_real disc = B * B - A * C;
+    if (disc < 0.0)
+        return false;
+    sccd_real s = sqrt(disc);
+    *t0 = sccd_max(0.0, (-B - s) / A);
+    *t1 = sccd_min(1.0, (-B + s) / A);
+    return *t0 <= *t1;
+}
+
+/* Capsule: a point q = s(t) + v (|v| ≤ r) with ρ(q) ≤ r1 has ρ(s(t)) ≤ r1 + r,
+ * so its height is within r of the segment's heights over those t. */
+static void capsule_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
+{
+    sccd_real t0, t1;
+    sccd_v3 d = sccd_v3_sub(o->b3, o->a3);
+    if (!segment_within(o->a3, d, r1 + o->radius + tol, &t0, &t1))
+        return;
+    sccd_real z0 = o->a3.z + t0 * d.z, z1 = o->a3.z + t1 * d.z;
+    *zlo = sccd_max(*zlo, sccd_min(z0, z1) - o->radius);
+    *zhi = sccd_min(*zhi, sccd_max(z0, z1) + o->radius);
+}
+
+/* Box: a point with ρ ≤ r1 has |w·p| ≤ r1 for every horizontal unit w, so
+ * its height is in the height range of box ∩ {|w·p| ≤ r1} for each w. */
+static void box_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
+{
+    sccd_v3 pts[SCCD_SLAB_POINTS];
+    for (int k = 0; k < o->ndir; ++k) {
+        int n = sccd_slab_points(o->box.v, &o->box, o->dir[k], -r1, r1, tol, pts);
+        sccd_real lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < n; ++i) {
+            lo = sccd_min(lo, pts[i].z);
+            hi = sccd_max(hi, pts[i].z);
+        }
+        if (n > 0 && lo <= hi) {
+            *zlo = sccd_max(*zlo, lo);
+            *zhi = sccd_min(*zhi, hi);
+        }
+    }
+}
+
+/* Height range of (shape ∩ band) [r0, r1]: exact for a sphere (the circle of
+ * radius ρ at height z meets the ball iff (ρ − ρc)² + (z − zc)² ≤ r²), a
+ * superset from the band's outer radius for boxes and capsules. */
+static void band_heights(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
 {
     *zlo = o->zlo;
     *zhi = o->zhi;
-    if (!o->sphere)
-        return;
-    sccd_real rc = sccd_v2_len(o->a);
-    sccd_real dr = rc < r0 ? r0 - rc : (rc > r1 ? rc - r1 : 0.0);
-    sccd_real h = sqrt(sccd_max(0.0, o->radius * o->radius - dr * dr));
-    *zlo = o->zc - h;
-    *zhi = o->zc + h;
+    if (o->kind == OUTLINE_POLY) {
+        box_heights(o, r1, tol, zlo, zhi);
+    } else if (!o->sphere) {
+        capsule_heights(o, r1, tol, zlo, zhi);
+    } else {
+        sccd_real rc = sccd_v2_len(o->a);
+        sccd_real dr = rc < r0 ? r0 - rc : (rc > r1 ? rc - r1 : 0.0);
+        sccd_real h = sqrt(sccd_max(0.0, o->radius * o->radius - dr * dr));
+        *zlo = o->zc - h;
+        *zhi = o->zc + h;
+    }
+    if (*zlo > *zhi) { /* rounding only: keep the whole range */
+        *zlo = o->zlo;
+        *zhi = o->zhi;
+    }
 }
 
 /* ---- building ---- */
@@ -346,14 +443,16 @@ static void emit(sccd_sweep3 *out, const mframe *f, const band *b, sccd_real tol
 {
     int n = b->n < 0 ? 1 : b->n;
     for (int i = 0; i < n && out->count < SCCD_MAX_BANDS; ++i) {
-        sccd_real mid = 0.0, half = SCCD_PI;
+        sccd_real mid = 0.0, half = SCCD_PI, zlo = b->zlo, zhi = b->zhi;
         if (b->n >= 0) {
             mid = 0.5 * (b->arcs[i].lo + b->arcs[i].hi);
             half = sccd_min(SCCD_PI, 0.5 * (b->arcs[i].hi - b->arcs[i].lo));
+            zlo = b->arcs[i].zlo;
+            zhi = b->arcs[i].zhi;
         }
         sccd_v3 a = sccd_v3_add(sccd_v3_scale(f->e1, cos(mid)), sccd_v3_scale(f->e2, sin(mid)));
         out->bands[out->count++] = (sccd_sector3){f->c0, f->u, a, half, sccd_max(0.0, b->r0 - tol), b->r1 + tol,
-                                                   b->zlo - tol, b->zhi + tol};
+                                                   zlo - tol, zhi + tol};
     }
 }
 
@@ -364,40 +463,191 @@ static void sweep_invalid(sccd_sweep3 *out)
     out->aabb = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
 }
 
-static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m, int nb)
+/* The outline of (shape ∩ {za ≤ z ≤ zb}); false when that part is empty.
+ * Box: the projection of the clipped box. Capsule: the part of the segment
+ * within r of the slab, thickened (it holds the capsule's part in the slab). */
+static bool slab_outline(const outline *full, sccd_real za, sccd_real zb, sccd_real tol, outline *o)
 {
-    sccd_real lo, hi;
-    outline_rho_range(o, &lo, &hi);
-    sccd_real tol = PAD * (1.0 + hi + fabs(o->zlo) + fabs(o->zhi));
-    if (hi - lo <= tol) /* a shape at one distance from the axis needs one band */
-        nb = 1;
-    band bands[SCCD_MAX_BANDS];
-    int total = 0;
-    for (int i = 0; i < nb; ++i) {
-        band *b = &bands[i];
-        b->r0 = lo + (hi - lo) * i / nb;
-        b->r1 = i + 1 == nb ? hi : lo + (hi - lo) * (i + 1) / nb;
-        band_heights(o, b->r0, b->r1, &b->zlo, &b->zhi);
-        b->n = band_angles(o, b->r0, b->r1, tol, b->arcs);
-        if (b->n == 0) /* cannot happen for a connected shape; stay safe */
-            b->n = -1;
-        if (b->n > 0)
-            b->n = widen_and_merge(b->arcs, b->n, m.angle);
-        total += b->n < 0 ? 1 : b->n;
+    *o = *full;
+    o->zlo = sccd_max(full->zlo, za - tol);
+    o->zhi = sccd_min(full->zhi, zb + tol);
+    if (full->kind == OUTLINE_POLY) {
+        sccd_v3 pts[SCCD_SLAB_POINTS];
+        sccd_v2 p[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS + 1];
+        int n = sccd_slab_points(full->box.v, &full->box, (sccd_v3){0.0, 0.0, 1.0}, za, zb, tol, pts);
+        if (n == 0)
+            return false;
+        for (int i = 0; i < n; ++i)
+            p[i] = (sccd_v2){pts[i].x, pts[i].y};
+        n = sccd_hull2(p, n, hull);
+        if (n > MAX_OUTLINE) /* cannot happen for a box slice; keep the whole outline */
+            return true;
+        o->n = n;
+        for (int i = 0; i < n; ++i)
+            o->v[i] = hull[i];
+        polygon_normals(o);
+        return true;
     }
-    /* Fit the budget: fill the smallest gap of the band with most arcs. */
+    sccd_v3 d = sccd_v3_sub(full->b3, full->a3);
+    sccd_real lo = 0.0, hi = 1.0, r = full->radius + tol;
+    if (!sccd_clip_param(full->a3.z - (za - r), d.z, &lo, &hi) || !sccd_clip_param(zb + r - full->a3.z, -d.z, &lo, &hi))
+        return false;
+    o->a3 = sccd_v3_mad(full->a3, lo, d);
+    o->b3 = sccd_v3_mad(full->a3, hi, d);
+    o->a = (sccd_v2){o->a3.x, o->a3.y};
+    o->b = (sccd_v2){o->b3.x, o->b3.y};
+    return true;
+}
+
+/* Volume of a cell's sectors (up to a constant factor). */
+static sccd_real band_volume(const band *b)
+{
+    sccd_real v = b->n < 0 ? 2.0 * SCCD_PI * (b->zhi - b->zlo) : 0.0;
+    for (int i = 0; i < b->n; ++i)
+        v += (b->arcs[i].hi - b->arcs[i].lo) * (b->arcs[i].zhi - b->arcs[i].zlo);
+    return v * (b->r1 * b->r1 - b->r0 * b->r0);
+}
+
+/* Height range of the shape's part in the cell b and the angle range of arc
+ * a (before the turn widens it). With half-width hw < π/2 about direction
+ * w, that part has r0·cos(hw) ≤ w·p ≤ r1: a slab that keeps the two arms of
+ * a shape around the axis (a sword turning about its middle) apart. */
+static void arc_heights(const outline *o, const band *b, arc *a, sccd_real tol)
+{
+    a->zlo = b->zlo;
+    a->zhi = b->zhi;
+    sccd_real hw = 0.5 * (a->hi - a->lo), mid = 0.5 * (a->lo + a->hi);
+    if (hw >= 0.49 * SCCD_PI || b->r0 <= 0.0 || o->sphere)
+        return;
+    sccd_v3 w = {cos(mid), sin(mid), 0.0};
+    sccd_real lo = INFINITY, hi = -INFINITY, slo = b->r0 * cos(hw);
+    if (o->kind == OUTLINE_POLY) {
+        sccd_v3 pts[SCCD_SLAB_POINTS];
+        int n = sccd_slab_points(o->box.v, &o->box, w, slo, b->r1, tol, pts);
+        for (int i = 0; i < n; ++i) {
+            lo = sccd_min(lo, pts[i].z);
+            hi = sccd_max(hi, pts[i].z);
+        }
+    } else {
+        /* capsule: segment points within r of the slab (and of the band) */
+        sccd_v3 d = sccd_v3_sub(o->b3, o->a3);
+        sccd_real t0, t1, r = o->radius + tol;
+        if (segment_within(o->a3, d, b->r1 + r, &t0, &t1) &&
+            sccd_clip_param(sccd_v3_dot(w, o->a3) - (slo - r), sccd_v3_dot(w, d), &t0, &t1)) {
+            sccd_real z0 = o->a3.z + t0 * d.z, z1 = o->a3.z + t1 * d.z;
+            lo = sccd_min(z0, z1) - o->radius;
+            hi = sccd_max(z0, z1) + o->radius;
+        }
+    }
+    if (lo <= hi && sccd_max(a->zlo, lo) <= sccd_min(a->zhi, hi)) {
+        a->zlo = sccd_max(a->zlo, lo);
+        a->zhi = sccd_min(a->zhi, hi);
+    }
+}
+
+/* The cells of one layout: nz slabs of the shape's height range times nr
+ * radial bands of each slab's part. Returns the count; *volume their sum. */
+static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, sccd_real tol, sccd_real slack,
+                        band *cells, sccd_real *volume)
+{
+    int count = 0;
+    *volume = 0.0;
+    for (int k = 0; k < nz; ++k) {
+        sccd_real za = full->zlo + (full->zhi - full->zlo) * k / nz;
+        sccd_real zb = k + 1 == nz ? full->zhi : full->zlo + (full->zhi - full->zlo) * (k + 1) / nz;
+        outline o;
+        if (!slab_outline(full, za, zb, tol, &o))
+            continue;
+        sccd_real lo, hi, inner;
+        outline_rho_range(&o, &lo, &hi, &inner);
+        int n = hi - lo <= tol ? 1 : nr; /* a part at one distance from the axis needs one band */
+        /* The disc about the axis inside the outline is exact as one band
+         * (every angle is in the shape there). Beyond it the shape's angle
+         * range shrinks like 1/ρ, so there the bands grow geometrically;
+         * otherwise they are even. */
+        bool disc = n >= 2 && inner > tol && inner < hi;
+        for (int i = 0; i < n; ++i) {
+            band *b = &cells[count++];
+            b->r0 = disc ? (i == 0 ? lo : inner * pow(hi / inner, (sccd_real)(i - 1) / (n - 1))) : lo + (hi - lo) * i / n;
+            b->r1 = i + 1 == n ? hi : (disc ? inner * pow(hi / inner, (sccd_real)i / (n - 1)) : lo + (hi - lo) * (i + 1) / n);
+            band_heights(&o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
+            b->n = band_angles(&o, b->r0, b->r1, tol, b->arcs);
+            if (b->n == 0) /* cannot happen for a connected shape; stay safe */
+                b->n = -1;
+            if (b->n > 0) /* the pieces of the angle set, each with its heights */
+                b->n = widen_and_merge(b->arcs, b->n, 0.0, 0.0);
+            for (int a = 0; a < b->n; ++a)
+                arc_heights(&o, b, &b->arcs[a], tol);
+            if (b->n > 0)
+                b->n = widen_and_merge(b->arcs, b->n, m.angle, slack);
+            *volume += band_volume(b);
+        }
+    }
+    return count;
+}
+
+/* Fit the sector budget: fill the smallest gap of the cell with most arcs.
+ * True when something had to be filled. */
+static bool fit_budget(band *cells, int nc)
+{
+    int total = 0;
+    for (int i = 0; i < nc; ++i)
+        total += cells[i].n < 0 ? 1 : cells[i].n;
+    bool filled = total > SCCD_MAX_BANDS;
     while (total > SCCD_MAX_BANDS) {
         int worst = 0;
-        for (int i = 1; i < nb; ++i)
-            if (bands[i].n > bands[worst].n)
+        for (int i = 1; i < nc; ++i)
+            if (cells[i].n > cells[worst].n)
                 worst = i;
-        bands[worst].n = fill_smallest_gap(bands[worst].arcs, bands[worst].n);
+        cells[worst].n = fill_smallest_gap(cells[worst].arcs, cells[worst].n);
         total--;
+    }
+    return filled;
+}
+
+static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m, int nb)
+{
+    sccd_real lo, hi, inner;
+    outline_rho_range(o, &lo, &hi, &inner);
+    sccd_real tol = PAD * (1.0 + hi + fabs(o->zlo) + fabs(o->zhi));
+    /* sccd_motion3_at turns by the normalised quaternion of (axis·sin, cos):
+     * with |axis| = 1 + e the turn differs from t·angle by at most |e| rad. */
+    sccd_real slack = 2.0 * fabs(sccd_v3_len(m.axis) - 1.0);
+    /* Layouts of nb cells: all radial bands, or slabs along the axis too
+     * (a tilted shape's angles change with height; a prism along the axis
+     * gains nothing). Cells whose angle sets have several parts (the axis
+     * inside the shape) may overflow the sector budget; then layouts of
+     * nb/2 cells are tried too. The smallest volume after fitting wins. */
+    band cells[SCCD_MAX_BANDS], trial[SCCD_MAX_BANDS];
+    sccd_real best = INFINITY;
+    int nc = 0;
+    bool overflow = false;
+    for (int size = nb; size >= 1; size /= 2) {
+        for (int nz = 1; nz <= size && (nz == 1 || !o->prism); nz *= 2) {
+            sccd_real volume;
+            int n = layout_cells(o, m, nz, size / nz, tol, slack, trial, &volume);
+            overflow = fit_budget(trial, n) || overflow;
+            volume = 0.0;
+            for (int i = 0; i < n; ++i)
+                volume += band_volume(&trial[i]);
+            if (n > 0 && volume < best) {
+                best = volume;
+                nc = n;
+                for (int i = 0; i < n; ++i)
+                    cells[i] = trial[i];
+            }
+        }
+        if (!overflow || size < nb)
+            break;
+    }
+    if (nc == 0) { /* cannot happen (the whole height range holds the shape): hold everything */
+        sweep_invalid(out);
+        return;
     }
     out->count = 0;
     out->dp = m.dp;
-    for (int i = 0; i < nb; ++i)
-        emit(out, f, &bands[i], tol);
+    for (int i = 0; i < nc; ++i)
+        emit(out, f, &cells[i], tol);
     sccd_aabb3 box = sccd_sector3_aabb(&out->bands[0]);
     for (int i = 1; i < out->count; ++i)
         box = sccd_aabb3_union(box, sccd_sector3_aabb(&out->bands[i]));
@@ -414,7 +664,7 @@ static mframe motion_frame(sccd_motion3 m)
 {
     mframe f;
     f.c0 = sccd_xf3_apply(m.start, m.center);
-    f.u = m.axis;
+    f.u = sccd_v3_normalize(m.axis);
     sccd_v3_basis(f.u, &f.e1, &f.e2);
     return f;
 }
@@ -476,27 +726,46 @@ static bool sweep_usable(const sccd_sweep3 *w)
     return w && w->count > 0;
 }
 
-/* Sector vs the capsule a–b (radius r) swept by −dp. */
+static bool any_band_hits_capsule(const sccd_sweep3 *w, sccd_capsule3 c)
+{
+    for (int i = 0; i < w->count; ++i)
+        if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], c))
+            return true;
+    return false;
+}
+
+#define PIECE_BUDGET 512
+
+/* The bands against the capsule a–b (radius r) swept by −dp: a rounded
+ * parallelogram, the union over s in [0, 1] of capsules along its longer
+ * side shifted by s times its shorter side. The shifts of [s0, s1] lie in
+ * the capsule at the middle shift with radius r + |short|·(s1 − s0)/2:
+ * branch and bound on s, dropping pieces that miss, deciding "touching" once
+ * that slack is below the relative tolerance (the budget, rarely reached near
+ * grazing contact, answers true: conservative). */
 static bool capsule_swept_hits(const sccd_sweep3 *w, sccd_capsule3 c)
 {
-    sccd_v3 back = sccd_v3_neg(w->dp);
-    sccd_v3 axis = sccd_v3_sub(c.b, c.a);
-    /* The rounded parallelogram (segment ⊕ segment ⊕ ball) is covered by k
-     * capsules along its longer side, each thickened by half a slice of the
-     * shorter side. */
-    sccd_v3 lon = axis, sho = back, base = c.a;
+    sccd_v3 back = sccd_v3_neg(w->dp), axis = sccd_v3_sub(c.b, c.a);
+    sccd_v3 lon = axis, sho = back;
     if (sccd_v3_len2(back) > sccd_v3_len2(axis)) {
         lon = back;
         sho = axis;
     }
     sccd_real ls = sccd_v3_len(sho);
-    int k = ls > 0.0 ? (int)sccd_clamp(ceil(ls / sccd_max(0.25 * c.r, 1e-300)), 1.0, 8.0) : 1;
-    for (int j = 0; j < k; ++j) {
-        sccd_v3 p = sccd_v3_mad(base, (j + 0.5) / k, sho);
-        sccd_capsule3 piece = {p, sccd_v3_add(p, lon), c.r + 0.5 * ls / k};
-        for (int i = 0; i < w->count; ++i)
-            if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], piece))
-                return true;
+    sccd_v3 e = sccd_v3_abs(c.a);
+    sccd_real tol = PAD * (1.0 + sccd_max(e.x, sccd_max(e.y, e.z)) + sccd_v3_len(lon) + ls + c.r);
+    sccd_real stack[64][2] = {{0.0, 1.0}};
+    int n = 1;
+    for (int budget = 0; n > 0; ++budget) {
+        sccd_real s0 = stack[n - 1][0], s1 = stack[n - 1][1];
+        n--;
+        sccd_real slack = 0.5 * ls * (s1 - s0);
+        sccd_v3 p = sccd_v3_mad(c.a, 0.5 * (s0 + s1), sho);
+        if (!any_band_hits_capsule(w, (sccd_capsule3){p, sccd_v3_add(p, lon), c.r + slack}))
+            continue;
+        if (slack <= tol || budget >= PIECE_BUDGET || n + 2 > 64)
+            return true;
+        sccd_push_halves(stack, &n, s0, s1);
     }
     return false;
 }
@@ -519,11 +788,7 @@ bool sccd_sweep3_vs_sphere(const sccd_sweep3 *w, sccd_sphere s)
     sccd_v3 e = {s.r, s.r, s.r};
     if (aabb_apart(w->aabb, (sccd_aabb3){sccd_v3_sub(s.c, e), sccd_v3_add(s.c, e)}))
         return false;
-    sccd_capsule3 c = {s.c, sccd_v3_sub(s.c, w->dp), s.r};
-    for (int i = 0; i < w->count; ++i)
-        if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], c))
-            return true;
-    return false;
+    return any_band_hits_capsule(w, (sccd_capsule3){s.c, sccd_v3_sub(s.c, w->dp), s.r});
 }
 
 bool sccd_sweep3_vs_capsule(const sccd_sweep3 *w, sccd_capsule3 c)

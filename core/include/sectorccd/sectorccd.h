@@ -13,10 +13,11 @@
 #include "sectorccd/support.h"
 #include "sectorccd/distance.h"
 #include "sectorccd/toi.h"
-#include "sectorccd/sector2.h"
-#include "sectorccd/sweep2.h"
 #include "sectorccd/sector3.h"
 #include "sectorccd/sweep3.h"
 #include "sectorccd/broadphase.h"
+#include "sectorccd/sector2.h"
+#include "sectorccd/sweep2.h"
+#include "sectorccd/ccd.h"
 
 #endif

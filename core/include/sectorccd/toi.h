@@ -21,7 +21,7 @@ typedef enum {
     SCCD_TOI_SEPARATED,  ///< distance does not fall below target before t = 1; t = 1
     SCCD_TOI_HIT,        ///< distance reaches target (within tolerance) at t
     SCCD_TOI_OVERLAPPED, ///< the shapes overlap at t = 0; t = 0
-    SCCD_TOI_FAILED      ///< iteration cap or invalid input; t is still safe (no contact before it)
+    SCCD_TOI_FAILED      ///< iteration cap, no provable progress (GJK at its precision) or invalid input; t is still safe (no contact before it)
 } sccd_toi_state;
 
 /// 2D TOI result: state, time t in [0, 1], contact point (world) and unit normal from A to B at t, distance evaluations.
