@@ -62,6 +62,7 @@ extern "C" {
 #include "ode_scenes.h"
 #include "cp_support.h"
 #include "bench_util.h"
+#include "test_util.h"
 }
 
 namespace {
@@ -110,13 +111,9 @@ struct V3 { double x, y, z; };
 std::vector<V3> drops(unsigned seed)
 {
     std::vector<V3> d;
-    unsigned state = seed * 2654435761u + 1u;
-    auto uniform = [&state] {
-        state = state * 1664525u + 1013904223u;
-        return (state >> 8) / 16777216.0;
-    };
+    sccd_rng g = sccd_rng_make(seed);
     for (int k = 0; k < kDrops; ++k) {
-        double ang = 2.0 * SCCD_PI * uniform(), rad = 0.08 + 0.35 * uniform();
+        double ang = sccd_rng_uniform(&g, 0.0, 2.0 * SCCD_PI), rad = sccd_rng_uniform(&g, 0.08, 0.43);
         d.push_back({rad * std::cos(ang), rad * std::sin(ang), kDropZ + k * kDropGap});
     }
     return d;
