@@ -9,17 +9,20 @@
  * short way: sccd_motion3_between about the body's pivot (the header's
  * "Limits" say what that means for finite rotation mode).
  *
- * before_step records the start pose (and AABB) of every geom of the space
- * and of every CCD body; after_step builds each CCD geom's sweep, collects the
- * geoms whose step box meets it, runs the sweep's exact test against the
- * static ones, and a conservative TOI (sccd_toi3_compute) on every pair left.
+ * before_step records the pose of every body with a geom in the space (a
+ * scan that also forgets destroyed CCD bodies). after_step makes each CCD
+ * geom's motion and step box, keeps the geoms whose own step box (from their
+ * body's two poses) meets a CCD body's, runs the sweep's exact test (sectors,
+ * built on first use) against the static ones, and a conservative TOI
+ * (sccd_toi3_compute) on every pair left.
  *
  * Impact poses. Each pair's TOI runs on "cores": the CCD shape shrunk by a
  * skin (sphere and capsule radius, box half extents) and the target shrunk by
  * what is left of it; the TOI target distance is the skin less the wanted
  * overlap. A shape shrunk by s and grown back by a ball of radius s lies
  * inside the original (exactly the original for spheres and capsules), so at
- * a hit the real shapes overlap by at least `overlap`; and a body resting
+ * a hit the real shapes overlap by at least `overlap` (a cylinder or triangle
+ * target, met through its bounds, somewhat less); and a body resting
  * pressed on a target after last step's impact still starts separated in
  * core terms, so it is stopped again instead of being let through as
  * "overlapped". Cores are subsets of the shapes: whenever the real shapes
@@ -36,6 +39,8 @@
 #define SKIN_OVERLAPS 3.0
 /* Most clash rounds between dynamic CCD bodies before all involved stop together. */
 #define CLASH_ROUNDS_MAX 16
+/* Most passes over a target's bounds (toi_bounds) before it settles for a safe time. */
+#define BOUND_PASSES_MAX 16
 
 typedef enum geom_kind { KIND_IGNORED, KIND_SHAPE, KIND_PLANE, KIND_MESH } geom_kind;
 
@@ -490,7 +495,7 @@ static sccd_toi3 toi_bounds(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion
     sccd_toi3 out = {SCCD_TOI_FAILED, t0, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0};
     sccd_real t = t0;
     *last = 0;
-    for (int pass = 0; pass < CLASH_ROUNDS_MAX; ++pass) {
+    for (int pass = 0; pass < BOUND_PASSES_MAX; ++pass) {
         bool moved = false;
         int overlapped = 0;
         for (int i = 0; i < b->n; ++i) {
