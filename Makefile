@@ -105,11 +105,15 @@ $(SUP_A): $(SUP_OBJ)
 $(BUILD)/bin/test_%: $(BUILD)/obj/tests/test_%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka
-# C++ benchmarks (engine comparisons, e.g. Box2D): bench/NAME.cpp -> NAME, linked with Box2D too.
+# C++ benchmarks (engine comparisons): bench/NAME.cpp -> NAME, with that
+# engine's flags and libraries from CXXFLAGS_NAME and LIBS_NAME.
 CXXFLAGS_ALL := -std=c++17 $(filter-out $(CSTD) -Wstrict-prototypes,$(CFLAGS_ALL)) -D_POSIX_C_SOURCE=200809L
+LIBS_compare_box2d       := -lbox2d
+CXXFLAGS_compare_bullet  := $(shell pkg-config --cflags bullet 2>/dev/null || echo -I/usr/include/bullet)
+LIBS_compare_bullet      := $(shell pkg-config --libs bullet 2>/dev/null || echo -lBulletDynamics -lBulletCollision -lLinearMath)
 $(BUILD)/bin/%: bench/%.cpp $(LINK_DEPS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(LDSAN) -o $@ $< $(LINK_ALL) -lbox2d
+	$(CXX) $(CXXFLAGS_ALL) $(CXXFLAGS_$*) $(LDSAN) -o $@ $< $(LINK_ALL) $(LIBS_$*)
 $(BUILD)/bin/%: $(BUILD)/obj/bench/%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL)

@@ -283,10 +283,8 @@ int main(int argc, char **argv)
 {
     bool quick = false;
     const char *out = "build/bench";
-    if (!sccd_bench_args(argc, argv, &quick, &out)) {
-        fprintf(stderr, "usage: spheretree [--quick] [--out DIR]\n");
+    if (!sccd_bench_args(argc, argv, "spheretree", &quick, &out))
         return 1;
-    }
     bench_mesh meshes[MAX_MESHES];
     int nm = load_meshes(meshes);
     const int full_res[MAX_RES] = {64, 128, 256}, quick_res[MAX_RES] = {32, 64, 0};

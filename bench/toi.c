@@ -112,9 +112,10 @@ static toi_case2 blade_case(int k, int n)
 
 int main(int argc, char **argv)
 {
-    bool quick;
-    const char *out;
-    sccd_bench_args(argc, argv, &quick, &out);
+    bool quick = false;
+    const char *out = "build/bench";
+    if (!sccd_bench_args(argc, argv, "toi", &quick, &out))
+        return 2;
     int n = quick ? 2000 : 20000;
     toi_case2 *c2 = malloc(sizeof *c2 * n), *blades = malloc(sizeof *blades * n);
     toi_case3 *c3 = malloc(sizeof *c3 * n);
