@@ -868,7 +868,8 @@ int main(int argc, char **argv)
     }
     fprintf(md, "\n| sphere pairs (seed methods) |");
     for (int k = 0; k < n_ns; ++k) {
-        fprintf(md, " %.0f |", res[SEED_SCENE][k][XYZ].pairs);
+        const result *r = &res[SEED_SCENE][k][BRUTE].run ? &res[SEED_SCENE][k][BRUTE] : &res[SEED_SCENE][k][XYZ];
+        r->run ? fprintf(md, " %.0f |", r->pairs) : fprintf(md, " — |");
     }
     fprintf(md, "\n| box pairs (ours, ODE) |");
     for (int k = 0; k < n_ns; ++k) {
