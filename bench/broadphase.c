@@ -868,7 +868,7 @@ int main(int argc, char **argv)
     }
     fprintf(md, "\n| sphere pairs (seed methods) |");
     for (int k = 0; k < n_ns; ++k) {
-        const result *r = &res[SEED_SCENE][k][BRUTE].run ? &res[SEED_SCENE][k][BRUTE] : &res[SEED_SCENE][k][XYZ];
+        const result *r = res[SEED_SCENE][k][BRUTE].run ? &res[SEED_SCENE][k][BRUTE] : &res[SEED_SCENE][k][XYZ];
         r->run ? fprintf(md, " %.0f |", r->pairs) : fprintf(md, " — |");
     }
     fprintf(md, "\n| box pairs (ours, ODE) |");
