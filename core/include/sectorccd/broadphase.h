@@ -30,13 +30,14 @@ typedef struct sccd_bp_stats {
 } sccd_bp_stats;
 
 /// Brute force (001 §2.3): all n(n−1)/2 sphere pairs; reports spheres that
-/// touch or overlap. n ≤ 0 or s NULL reports nothing.
+/// touch or overlap. n ≤ 0 reports nothing. This and the three seed methods
+/// below: s NULL with n > 0 or an invalid sphere (NaN, r < 0) → SCCD_ASSERT,
+/// nothing reported.
 sccd_bp_stats sccd_bp_brute(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn, void *context);
 
 /// Distance sort (001 §3.2): sort by distance D from centre, test only pairs
 /// with |Di − Dj| ≤ 2·r_max (r_max the largest radius). Same pairs as brute
 /// force. Allocates O(n) scratch per call; on allocation failure reports none.
-/// Every seed method: an invalid sphere (NaN, r < 0) → SCCD_ASSERT, none reported.
 sccd_bp_stats sccd_bp_distance_sort(const sccd_sphere *s, int n, sccd_v3 centre, sccd_bp_pair_fn *fn,
                                     void *context);
 
@@ -52,9 +53,10 @@ sccd_bp_stats sccd_bp_best_axis(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn
 
 /// Our sweep, stateless: sort lower end points on the axis of largest spread,
 /// scan forward within the cells of a coarse grid over the other two axes,
-/// full box test, each pair reported from one cell only. Reports every pair of touching or overlapping
-/// boxes. Any invalid box (NaN, infinite, inverted): SCCD_ASSERT, nothing
-/// reported. Allocates O(n) scratch per call.
+/// full box test; reports every pair of touching or overlapping boxes once
+/// (pair_tests counts a pair once per cell it is tested in). Any invalid box
+/// (NaN, infinite, inverted): SCCD_ASSERT, nothing reported. Allocates O(n)
+/// scratch per call.
 sccd_bp_stats sccd_bp3_sweep(const sccd_aabb3 *boxes, int n, sccd_bp_pair_fn *fn, void *context);
 
 /// Result of an index operation.
