@@ -426,8 +426,10 @@ static sccd_real shrink(sccd_shape3 *s, sccd_real want)
     return d;
 }
 
-/* An impact: time t, normal (A to B), the translation of A that makes the overlap. */
-typedef struct pair_hit { bool hit; sccd_real t; sccd_v3 normal, push; } pair_hit;
+/* An impact: time t, normal (A to B), the translation of A that makes the
+ * overlap; for a pair within the target distance at the start, the closing
+ * speed there (per step, along the normal). */
+typedef struct pair_hit { bool hit; sccd_real t; sccd_v3 normal, push; sccd_real closing; } pair_hit;
 
 static sccd_real approach_bound(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb)
 {
@@ -464,21 +466,6 @@ static sccd_real separating_span(const sccd_shape3 *a, sccd_motion3 ma, const sc
     if (beta >= 0.0)
         return crawl;
     return kappa > 0.0 ? sccd_max(2.0 * -beta / kappa, crawl) : 1.0;
-}
-
-/* True when cores a and b, apart at the start, provably stay apart for the
- * whole step: the gap along their closest direction n starts at the distance
- * d and is at least d − βΔ − ½κΔ², concave in Δ, so its least value on
- * [0, 1] is min(d, d − β − ½κ); a plane between them all step long means
- * they never meet. */
-static bool stays_apart(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb)
-{
-    sccd_distance3 d = sccd_shape3_distance(a, ma.start, b, mb.start);
-    if (d.overlap || !(d.distance > 0.0))
-        return false;
-    sccd_real beta, kappa;
-    gap_rates(a, ma, b, mb, 0.0, d.normal, &beta, &kappa);
-    return d.distance - beta - 0.5 * kappa > 0.0;
 }
 
 /* First time from t0 on at which core a comes within goal of the
@@ -544,30 +531,47 @@ static sccd_real shrink_target(target3 *b, sccd_real want)
     return d;
 }
 
-/* First impact of a (CCD shape) and target b under ma, mb on [0, 1]. A pair within
- * the target distance at the start is in ODE's contact already (resting, or
- * placed there last step): it is left to ODE when its cores provably stay
- * apart all step. A touch where the two are separating (a body leaving last
- * step's impact, a ball leaving the bat) is no impact: the search goes on
- * from where they may approach again, aiming at half the target distance
- * from then on. Two bodies that leave each other at nearly equal speed (the
- * ball and the bat face) stay near the target distance for a while; aiming
- * lower gives conservative advancement a gap to cross, so it gets through
- * the step, and a hit there is still a shallow overlap, far from a
- * pass-through. */
-static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
-                         sccd_motion3 mb)
+/* Least distance between core a and the intersection of the cores b at the
+ * start (the largest distance to one bound: the intersection lies in each). */
+static sccd_real start_distance(const sccd_shape3 *a, sccd_motion3 ma, const target3 *b, sccd_motion3 mb)
+{
+    sccd_real d = 0.0;
+    for (int i = 0; i < b->n; ++i) {
+        sccd_distance3 r = sccd_shape3_distance(a, ma.start, &b->s[i], mb.start);
+        d = sccd_max(d, r.overlap ? 0.0 : r.distance);
+    }
+    return d;
+}
+
+/* First impact of a and target b under ma, mb on [0, 1], on cores shrunk by
+ * up to `skin` and aimed at an overlap of `depth` of the real shapes. A
+ * pair already within the target distance at the start (the TOI's HIT at
+ * t = 0, OVERLAPPED, or FAILED with no progress) gets no impact here:
+ * *at_start says so and the caller decides. A touch where the two are
+ * separating (a ball leaving the bat) is no impact: the search goes on from
+ * where they may approach again, aiming at half the target distance from
+ * then on. Two bodies that leave each other at nearly equal speed stay near
+ * the target distance for a while; aiming lower gives conservative
+ * advancement a gap to cross, and a hit there is still a shallow overlap,
+ * far from a pass-through. */
+static pair_hit cores_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
+                          sccd_motion3 mb, sccd_real skin, sccd_real depth, bool shapes_apart, bool *at_start)
 {
     pair_hit out = {false, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-    sccd_real overlap = w->opt.overlap, tol = w->opt.toi_tolerance, skin = SKIN_OVERLAPS * overlap;
+    sccd_real tol = w->opt.toi_tolerance;
     sccd_shape3 ca = *a;
     target3 cb = *b;
     sccd_real shrunk = shrink(&ca, skin);
     shrunk += shrink_target(&cb, skin - shrunk);
+    /* When the shapes must start apart: the grown cores lie inside the
+     * shapes, so cores closer than the shrink mean shapes that overlap. */
+    *at_start = shapes_apart && start_distance(&ca, ma, &cb, mb) < shrunk;
+    if (*at_start)
+        return out;
     /* At a hit the core distance is at most goal + tol, so the real distance
-     * is at most goal + tol − shrunk: −overlap or less when the skin allows,
+     * is at most goal + tol − shrunk: −depth or less when the skin allows,
      * else a push along the normal makes up the difference. */
-    sccd_real goal = sccd_max(shrunk - overlap - tol, 2.0 * tol);
+    sccd_real goal = sccd_max(shrunk - depth - tol, 2.0 * tol);
     sccd_real rate = approach_bound(&ca, ma, &cb.s[0], mb);
     sccd_real t0 = 0.0;
     for (int round = 0; round < w->opt.toi_max_iterations && t0 < 1.0; ++round) {
@@ -575,27 +579,29 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
         sccd_toi3 r = toi_bounds(w, &ca, ma, &cb, mb, goal, t0, &k);
         if (r.state == SCCD_TOI_SEPARATED)
             return out;
-        if (r.state == SCCD_TOI_OVERLAPPED) { /* deeper than the skin already: ODE's contact has it */
-            ++w->cnt.overlapped;
+        sccd_real t = r.t;
+        sccd_real closing = r.state == SCCD_TOI_OVERLAPPED
+                                ? 0.0
+                                : sccd_v3_dot(sccd_v3_sub(point_velocity(ma, t, r.point), point_velocity(mb, t, r.point)),
+                                              r.normal);
+        if (r.state == SCCD_TOI_OVERLAPPED || t <= 0.0) {
+            *at_start = t0 == 0.0; /* within the target distance at the start: no first contact to stop at */
+            out.normal = r.normal;
+            out.closing = closing;
             return out;
         }
-        sccd_real t = r.t;
-        if (t == 0.0 && r.state == SCCD_TOI_HIT && stays_apart(&ca, ma, &cb.s[k], mb))
-            return out; /* in ODE's contact already (resting, or last step's placement), and no deeper this step */
         bool last = round + 1 == w->opt.toi_max_iterations;
         if (r.state == SCCD_TOI_FAILED && t > t0 && !last) {
             t0 = t; /* the TOI's own cap: no contact before t, go on from there */
             continue;
         }
-        sccd_real closing = sccd_v3_dot(sccd_v3_sub(point_velocity(ma, t, r.point), point_velocity(mb, t, r.point)),
-                                        r.normal);
         /* Approaching by more than the tolerance over the step: an impact.
          * Moving with each other (a body the bat carried last step, now
          * at the bat's speed) is not: the search goes on and finds where the
          * two really close in (the body then slides along, as it should). */
         if (r.state == SCCD_TOI_FAILED || closing > tol || rate <= 0.0) {
             w->cnt.failed += r.state == SCCD_TOI_FAILED;
-            sccd_real extra = sccd_max(goal + tol - shrunk + overlap, 0.0);
+            sccd_real extra = sccd_max(goal + tol - shrunk + depth, 0.0);
             return (pair_hit){true, t, r.normal, sccd_v3_scale(r.normal, extra)};
         }
         t0 = t + separating_span(&ca, ma, &cb.s[k], mb, t, r.normal, tol, rate);
@@ -606,6 +612,39 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
         out = (pair_hit){true, t0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     }
     return out;
+}
+
+/* First impact of a (CCD shape) and target b under ma, mb on [0, 1]. Only a
+ * first contact that begins during the step stops a body: the shapes start
+ * apart, and their cores, shrunk by the skin, reach the target distance at
+ * t, where the real shapes overlap by `overlap`. A pair that overlaps at the
+ * start (resting, grazing, or placed there last step) is ODE's: its contact
+ * joint, made from these poses, keeps the two from closing in, and holding
+ * the body at t = 0 would freeze it step after step. What is left to guard
+ * is a contact that does not hold: deeper cores (shrunk by a second skin)
+ * stop the body where the overlap has grown by about a skin, a time after
+ * the start, so the body still moves. A pair that starts that deep and
+ * still closes in by more than a skin this step has a contact that does not
+ * hold at all (a one-sided mesh met from behind, whose contact pushes the
+ * body through): it is held where it is, the one case where a body stays
+ * put, since letting it go is a pass-through. Otherwise ODE has it alone
+ * (counted as overlapped). */
+static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
+                         sccd_motion3 mb)
+{
+    sccd_real overlap = w->opt.overlap, skin = SKIN_OVERLAPS * overlap;
+    bool at_start;
+    pair_hit h = cores_toi(w, a, ma, b, mb, skin, overlap, true, &at_start);
+    if (!at_start)
+        return h;
+    h = cores_toi(w, a, ma, b, mb, 2.0 * skin, skin + overlap, false, &at_start);
+    h.push = (sccd_v3){0.0, 0.0, 0.0}; /* the shapes overlap already: ODE has the contact */
+    if (at_start && h.closing > skin) {
+        ++w->cnt.held;
+        return (pair_hit){true, 0.0, h.normal, {0.0, 0.0, 0.0}, h.closing};
+    }
+    w->cnt.overlapped += at_start;
+    return h;
 }
 
 /* ---- which pairs ODE would collide ---- */
