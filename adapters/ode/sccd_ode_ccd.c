@@ -614,37 +614,70 @@ static pair_hit cores_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 
     return out;
 }
 
+/* A lower bound on how deep shapes a and b overlap at the start (0 when
+ * apart): cores shrunk by skin, 2·skin, 4·skin, ... until they are apart or
+ * cannot shrink further; a core distance d after shrinking by s means the
+ * shapes overlap by at least s − d (the grown cores lie inside them). */
+static sccd_real start_overlap(const sccd_shape3 *a, sccd_motion3 ma, const target3 *b, sccd_motion3 mb,
+                               sccd_real skin)
+{
+    sccd_real last = -1.0;
+    for (sccd_real s = skin;; s *= 2.0) {
+        sccd_shape3 ca = *a;
+        target3 cb = *b;
+        sccd_real shrunk = shrink(&ca, s);
+        shrunk += shrink_target(&cb, s - shrunk);
+        sccd_real d = start_distance(&ca, ma, &cb, mb);
+        if (d > 0.0 || shrunk <= last)
+            return sccd_max(shrunk - d, 0.0);
+        last = shrunk;
+    }
+}
+
 /* First impact of a (CCD shape) and target b under ma, mb on [0, 1]. Only a
  * first contact that begins during the step stops a body: the shapes start
  * apart, and their cores, shrunk by the skin, reach the target distance at
  * t, where the real shapes overlap by `overlap`. A pair that overlaps at the
- * start (resting, grazing, or placed there last step) is ODE's: its contact
- * joint, made from these poses, keeps the two from closing in, and holding
- * the body at t = 0 would freeze it step after step. What is left to guard
- * is a contact that does not hold: deeper cores (shrunk by a second skin)
- * stop the body where the overlap has grown by about a skin, a time after
- * the start, so the body still moves. A pair that starts that deep and
- * still closes in by more than a skin this step has a contact that does not
- * hold at all (a one-sided mesh met from behind, whose contact pushes the
- * body through): it is held where it is, the one case where a body stays
- * put, since letting it go is a pass-through. Otherwise ODE has it alone
- * (counted as overlapped). */
+ * start by d (resting, grazing, or placed there last step) is ODE's: its
+ * contact joint, made from these poses, keeps the two from closing in, and
+ * holding the body at t = 0 would freeze it step after step. What is left
+ * to guard is a contact that does not hold (a fast turn that the contact's
+ * linearisation misses): cores shrunk by d plus two skins start a skin or
+ * more apart and stop the body where the overlap has grown to d plus a
+ * skin, a time after the start, so it still moves. A pair too deep for the
+ * cores to shrink that far is ODE's alone (counted as overlapped).
+ * `no_contact`: a is behind a mesh triangle, where ODE's one-sided
+ * triangle colliders make no contact at all; a body pressing into it there
+ * (closing in by more than the tolerance) is held at its start pose, the
+ * one case of a body kept in place, since letting it go is a pass-through. */
 static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
-                         sccd_motion3 mb)
+                         sccd_motion3 mb, bool no_contact)
 {
     sccd_real overlap = w->opt.overlap, skin = SKIN_OVERLAPS * overlap;
     bool at_start;
-    pair_hit h = cores_toi(w, a, ma, b, mb, skin, overlap, true, &at_start);
+    pair_hit h = cores_toi(w, a, ma, b, mb, skin, overlap, !no_contact, &at_start);
     if (!at_start)
         return h;
-    h = cores_toi(w, a, ma, b, mb, 2.0 * skin, skin + overlap, false, &at_start);
-    h.push = (sccd_v3){0.0, 0.0, 0.0}; /* the shapes overlap already: ODE has the contact */
-    if (at_start && h.closing > skin) {
+    if (no_contact && h.closing > w->opt.toi_tolerance) {
         ++w->cnt.held;
         return (pair_hit){true, 0.0, h.normal, {0.0, 0.0, 0.0}, h.closing};
     }
+    sccd_real d = start_overlap(a, ma, b, mb, skin);
+    h = cores_toi(w, a, ma, b, mb, d + 2.0 * skin, d + skin, false, &at_start);
+    h.push = (sccd_v3){0.0, 0.0, 0.0}; /* the shapes overlap already: ODE has the contact */
     w->cnt.overlapped += at_start;
     return h;
+}
+
+/* True when the shape of piece p starts behind mesh triangle tl (geom
+ * coordinates of e): on the side its winding (ODE's front: (b − a) × (c − a))
+ * turns away from. */
+static bool behind_triangle(const ode_piece *p, const ode_geom *e, sccd_triangle tl)
+{
+    sccd_xf3 x = sccd_motion3_at(e->motion, 0.0);
+    sccd_v3 a = sccd_xf3_apply(x, tl.a), b = sccd_xf3_apply(x, tl.b), c = sccd_xf3_apply(x, tl.c);
+    sccd_v3 n = sccd_v3_cross(sccd_v3_sub(b, a), sccd_v3_sub(c, a));
+    return sccd_v3_dot(n, sccd_v3_sub(sccd_motion3_at(p->motion, 0.0).p, a)) < 0.0;
 }
 
 /* ---- which pairs ODE would collide ---- */
@@ -981,7 +1014,7 @@ static pair_hit piece_vs_shape(sccd_ode_world *w, ode_piece *p, const target3 *t
     if (!moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sweep_touches(piece_sweep(w, p), &ts->s[0], mt.start))
         return none;
     ++w->cnt.candidates;
-    return pair_toi(w, &w->geoms[p->geom].shape, p->motion, ts, mt);
+    return pair_toi(w, &w->geoms[p->geom].shape, p->motion, ts, mt, false);
 }
 
 static pair_hit earlier(pair_hit a, pair_hit b) { return b.hit && (!a.hit || b.t < a.t) ? b : a; }
@@ -1012,7 +1045,7 @@ static pair_hit piece_vs_geom(sccd_ode_world *w, ode_piece *p, const ode_geom *e
         sccd_triangle tl = {sccd_xf3_apply(end_inv, tw.a), sccd_xf3_apply(end_inv, tw.b), sccd_xf3_apply(end_inv, tw.c)};
         target3 b = triangle_bounds(tl);
         ++w->cnt.candidates;
-        best = earlier(best, pair_toi(w, &w->geoms[p->geom].shape, p->motion, &b, e->motion));
+        best = earlier(best, pair_toi(w, &w->geoms[p->geom].shape, p->motion, &b, e->motion, behind_triangle(p, e, tl)));
     }
     return best;
 }
@@ -1102,7 +1135,7 @@ static pair_hit bodies_toi(sccd_ode_world *w, const ode_body *a, sccd_real ta0, 
             ++w->cnt.candidates;
             target3 tb = geom_target(&w->geoms[pb->geom]);
             best = earlier(best, pair_toi(w, &w->geoms[pa->geom].shape, motion_part(pa->motion, ta0, ta1), &tb,
-                                          motion_part(pb->motion, tb0, tb1)));
+                                          motion_part(pb->motion, tb0, tb1), false));
         }
     return best;
 }

@@ -108,8 +108,8 @@ typedef struct sccd_ode_counters {
     uint64_t candidates;  ///< geom pairs (or triangles) that passed the box and sweep filters
     uint64_t tois;        ///< time-of-impact computations
     uint64_t clamps;      ///< bodies placed at an impact pose (CCD bodies stopped, targets held or carried)
-    uint64_t overlapped;  ///< pairs overlapping at the start by more than two skins (left to ODE alone)
-    uint64_t held;        ///< pairs that deep and still closing in by more than a skin a step (a contact that does not hold): kept at their start pose
+    uint64_t overlapped;  ///< pairs overlapping at the start too deep for the cores to guard (left to ODE alone)
+    uint64_t held;        ///< bodies pressing into a mesh triangle from behind (no ODE contact there): kept at their start pose
     uint64_t failed;      ///< TOIs that hit the iteration cap (stopped at their safe time)
     uint64_t unsupported; ///< geoms of classes the CCD ignores, seen in the candidate search
     uint64_t forgotten;   ///< CCD bodies dropped because they left the space or were destroyed
