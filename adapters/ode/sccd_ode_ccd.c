@@ -531,6 +531,13 @@ static sccd_real shrink_target(target3 *b, sccd_real want)
     return d;
 }
 
+/* Cores of a and b shrunk by s in all (a first, then b): how much they shrank. */
+static sccd_real shrink_pair(sccd_shape3 *a, target3 *b, sccd_real s)
+{
+    sccd_real shrunk = shrink(a, s);
+    return shrunk + shrink_target(b, s - shrunk);
+}
+
 /* Least distance between core a and the intersection of the cores b at the
  * start (the largest distance to one bound: the intersection lies in each). */
 static sccd_real start_distance(const sccd_shape3 *a, sccd_motion3 ma, const target3 *b, sccd_motion3 mb)
@@ -561,8 +568,7 @@ static pair_hit cores_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 
     sccd_real tol = w->opt.toi_tolerance;
     sccd_shape3 ca = *a;
     target3 cb = *b;
-    sccd_real shrunk = shrink(&ca, skin);
-    shrunk += shrink_target(&cb, skin - shrunk);
+    sccd_real shrunk = shrink_pair(&ca, &cb, skin);
     /* When the shapes must start apart: the grown cores lie inside the
      * shapes, so cores closer than the shrink mean shapes that overlap. */
     *at_start = shapes_apart && start_distance(&ca, ma, &cb, mb) < shrunk;
@@ -614,22 +620,29 @@ static pair_hit cores_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 
     return out;
 }
 
-/* A lower bound on how deep shapes a and b overlap at the start (0 when
- * apart): cores shrunk by skin, 2·skin, 4·skin, ... until they are apart or
- * cannot shrink further; a core distance d after shrinking by s means the
- * shapes overlap by at least s − d (the grown cores lie inside them). */
-static sccd_real start_overlap(const sccd_shape3 *a, sccd_motion3 ma, const target3 *b, sccd_motion3 mb,
-                               sccd_real skin)
+/* How deep shapes a and b overlap at the start, at least (*depth, 0 when
+ * apart), and the most the pair can shrink (*room): cores shrunk by skin,
+ * 2·skin, 4·skin, ... until they are apart or cannot shrink further; a core
+ * distance d after shrinking by s means the shapes overlap by at least
+ * s − d (the grown cores lie inside them). */
+static void start_depth(const sccd_shape3 *a, sccd_motion3 ma, const target3 *b, sccd_motion3 mb, sccd_real skin,
+                        sccd_real *depth, sccd_real *room)
 {
+    *depth = -1.0;
     sccd_real last = -1.0;
     for (sccd_real s = skin;; s *= 2.0) {
         sccd_shape3 ca = *a;
         target3 cb = *b;
-        sccd_real shrunk = shrink(&ca, s);
-        shrunk += shrink_target(&cb, s - shrunk);
-        sccd_real d = start_distance(&ca, ma, &cb, mb);
-        if (d > 0.0 || shrunk <= last)
-            return sccd_max(shrunk - d, 0.0);
+        sccd_real shrunk = shrink_pair(&ca, &cb, s);
+        if (*depth < 0.0) {
+            sccd_real d = start_distance(&ca, ma, &cb, mb);
+            if (d > 0.0 || shrunk <= last)
+                *depth = sccd_max(shrunk - d, 0.0);
+        }
+        if (shrunk <= last) {
+            *room = shrunk;
+            return;
+        }
         last = shrunk;
     }
 }
@@ -662,8 +675,10 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
         ++w->cnt.held;
         return (pair_hit){true, 0.0, h.normal, {0.0, 0.0, 0.0}, h.closing};
     }
-    sccd_real d = start_overlap(a, ma, b, mb, skin);
-    h = cores_toi(w, a, ma, b, mb, d + 2.0 * skin, d + skin, false, &at_start);
+    sccd_real d, room;
+    start_depth(a, ma, b, mb, skin, &d, &room);
+    sccd_real grow = sccd_max(skin, 0.5 * (room - d - skin));
+    h = cores_toi(w, a, ma, b, mb, d + skin + grow, d + grow, false, &at_start);
     h.push = (sccd_v3){0.0, 0.0, 0.0}; /* the shapes overlap already: ODE has the contact */
     w->cnt.overlapped += at_start;
     return h;
