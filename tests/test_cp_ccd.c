@@ -547,9 +547,13 @@ static void test_long_mixed_run_is_finite(void **state)
  * turning at w, and a ball of radius 4 in front of its leading side at
  * distance x along it, already overlapping it by `depth` (under the
  * adapter's skin of three overlaps) and moving with the rod's surface there;
- * both have CCD (or neither). Returns the rod's turn over `steps` steps;
- * *frozen counts the steps in which it turned less than 5 % of w·dt. */
-static double cp_contact_case(bool ccd, double w, double x, double depth, int steps, int *frozen)
+ * both have CCD (or neither). The result: the rod's turn over the steps,
+ * the steps in which it turned less than 5 % of w·dt, and whether the rod
+ * went through the ball (independent check on Chipmunk's poses: the ball's
+ * centre, within the rod's reach, got behind the rod's centre line). */
+typedef struct cp_contact_run { double turn; int frozen; bool passed; } cp_contact_run;
+
+static cp_contact_run cp_contact_case(bool ccd, double w, double x, double depth, int steps)
 {
     cpSpace *space = cpSpaceNew();
     cpSpaceSetIterations(space, 20);
@@ -561,51 +565,63 @@ static double cp_contact_case(bool ccd, double w, double x, double depth, int st
     sccd_cp_world *cw = maybe_ccd(space, ccd, rod);
     if (cw != NULL)
         sccd_cp_body_enable(cw, ball);
-    double total = 0.0;
-    *frozen = 0;
+    cp_contact_run out = {0.0, 0, false};
     for (int s = 0; s < steps; ++s) {
         double a0 = cpBodyGetAngle(rod);
         cpSpaceStep(space, DT);
         double turn = cpBodyGetAngle(rod) - a0;
-        total += turn;
-        *frozen += fabs(turn) < 0.05 * fabs(w) * DT;
+        out.turn += turn;
+        out.frozen += fabs(turn) < 0.05 * fabs(w) * DT;
+        cpVect p = cpBodyGetPosition(ball);
+        double ahead = remainder(atan2(p.y, p.x) - cpBodyGetAngle(rod), 2.0 * SCCD_PI);
+        out.passed |= cpvlength(p) <= 100.0 && ahead < 0.0 && ahead > -0.5;
     }
     if (cw != NULL)
         assert_int_equal(sccd_cp_get_counters(cw).errors, 0);
     sccd_cp_detach(cw);
     sccd_cp_space_free_all(space);
-    return total;
+    return out;
 }
 
 /* A ball already touching a turning rod (overlap under the skin) must not
  * be put back at its start pose with the rod step after step: the oracle is
- * plain Chipmunk on the same scene, whose rod turns on and pushes the ball.
- * With CCD the rod must never hang still for a step where plain Chipmunk's
- * does not, and turn at least 60 % as far over 20 steps (a new contact,
- * after the pushed ball flew off straight and the rod caught it again, stops
- * the rod at its time of impact). 300 random cases, 2–40 rad/s. */
+ * plain Chipmunk on the same scene. Where plain Chipmunk keeps the ball in
+ * front of the rod (in the other cases the rod turns through it: there the
+ * CCD must stop it), the rod with CCD must never hang still for a step where
+ * plain Chipmunk's does not, and turn at least 30 % as far over 20 steps.
+ * Not more: from about 20 rad/s plain Chipmunk lets the ball sink more than
+ * half of the way into the rod (its contact corrects slowly), and the
+ * adapter's guard stops the rod where a pair already overlapping gets past
+ * that (the rewind this test guards against cost all of the turn). With
+ * CCD the rod never goes through the ball. 300 random cases, 2–40 rad/s. */
 static void test_touching_pairs_keep_moving(void **state)
 {
     (void)state;
     sccd_rng rng = sccd_rng_make(2321);
     double skin = 3.0 * sccd_cp_options_default().overlap, worst = 1e9;
-    int frozen_with = 0;
+    int frozen_with = 0, judged = 0, passed_with = 0;
     for (int k = 0; k < 300; ++k) {
         double w = sccd_rng_uniform(&rng, 2.0, 40.0), x = sccd_rng_uniform(&rng, 15.0, 95.0);
         double depth = sccd_rng_uniform(&rng, 0.02, 0.98) * skin;
-        int f_on, f_off;
-        double on = cp_contact_case(true, w, x, depth, 20, &f_on), off = cp_contact_case(false, w, x, depth, 20, &f_off);
-        worst = fmin(worst, on / off);
-        frozen_with += f_on > f_off;
-        if (on < 0.6 * off || f_on > f_off)
+        cp_contact_run on = cp_contact_case(true, w, x, depth, 20), off = cp_contact_case(false, w, x, depth, 20);
+        passed_with += on.passed;
+        if (off.passed)
+            continue;
+        ++judged;
+        worst = fmin(worst, on.turn / off.turn);
+        frozen_with += on.frozen > off.frozen;
+        if (on.turn < 0.3 * off.turn || on.frozen > off.frozen)
             print_message("case %d (%.1f rad/s, x %.1f, overlap %.4f): turned %.3f rad with CCD, %.3f without; %d vs %d "
                           "frozen steps\n",
-                          k, w, x, depth, on, off, f_on, f_off);
+                          k, w, x, depth, on.turn, off.turn, on.frozen, off.frozen);
     }
-    print_message("touching pairs: worst turn ratio with/without CCD %.3f, %d/300 cases with extra frozen steps\n", worst,
-                  frozen_with);
-    assert_true(worst >= 0.6);
+    print_message("touching pairs: %d/300 judged (plain Chipmunk kept the ball in front), worst turn ratio with/without "
+                  "CCD %.3f, %d with extra frozen steps; %d pass-throughs with CCD\n",
+                  judged, worst, frozen_with, passed_with);
+    assert_true(judged >= 100);
+    assert_true(worst >= 0.3);
     assert_int_equal(frozen_with, 0);
+    assert_int_equal(passed_with, 0);
 }
 
 /* A ball resting on a static floor segment (overlap under the skin) and

@@ -20,9 +20,9 @@
  * skin (radius first, then a polygon's edges moved inwards) and the target
  * shrunk by what is left of it; the TOI target distance is the skin less the
  * wanted overlap. A hit then leaves the real shapes overlapping by `overlap`
- * (so Chipmunk makes its own contact), and a body that rests pressed on a
- * target after last step's impact still starts separated in core terms, so
- * it is stopped again instead of being let through as "overlapped". */
+ * (so Chipmunk makes its own contact). A pair that already overlaps at the
+ * step start is Chipmunk's contact's, guarded by deeper cores (pair_toi): a
+ * body is never put back at its start pose for a contact it is in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -538,10 +538,13 @@ static void start_depth(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2
  * there last step) is Chipmunk's: its arbiter, made from these poses, keeps
  * the two from closing in, and holding the body at t = 0 would freeze it
  * step after step. What is left to guard is a contact that does not hold:
- * cores shrunk by d plus two skins start a skin or more apart and stop the
- * body where the overlap has grown to d plus a skin, a time after the
- * start, so it still moves. A pair too deep for the cores to shrink that
- * far is Chipmunk's alone (counted as overlapped). */
+ * cores shrunk by d + skin + g start a skin or more apart and stop the body
+ * where the overlap has grown to d + g, a time after the start, so it still
+ * moves. g lets the overlap reach half of what the pair can shrink in all
+ * (the room) at once, then a skin a step: a body can get through only by
+ * its cores crossing, and a pair pushed ever deeper is slowed before that.
+ * A pair too deep for the cores to shrink further is Chipmunk's alone
+ * (counted as overlapped). */
 static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b,
                          sccd_motion2 mb)
 {
@@ -552,7 +555,7 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
         return h;
     sccd_real d, room;
     start_depth(a, ma, b, mb, skin, &d, &room);
-    sccd_real grow = sccd_max(skin, 0.5 * (room - d - skin));
+    sccd_real grow = sccd_max(skin, 0.5 * room - d);
     h = cores_toi(w, a, ma, b, mb, d + skin + grow, d + grow, false, &at_start);
     h.push = (sccd_v2){0.0, 0.0}; /* the shapes overlap already: Chipmunk has the contact */
     w->cnt.overlapped += at_start;

@@ -79,7 +79,7 @@ typedef struct sccd_cp_counters {
     uint64_t candidates;  ///< candidate shape pairs after filters
     uint64_t tois;        ///< time-of-impact computations
     uint64_t clamps;      ///< bodies placed at an impact pose (CCD bodies stopped, targets carried by kinematic ones)
-    uint64_t overlapped;  ///< pairs already deeper than the skin at the start (left to Chipmunk)
+    uint64_t overlapped;  ///< pairs overlapping at the start too deep for the cores to guard (left to Chipmunk alone)
     uint64_t failed;      ///< TOIs that hit the iteration cap (clamped at their safe time)
     uint64_t errors;      ///< bad calls and bad states reported
     double seconds;       ///< CPU time (this thread) spent in the CCD

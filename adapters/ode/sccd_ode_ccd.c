@@ -22,12 +22,13 @@
  * overlap. A shape shrunk by s and grown back by a ball of radius s lies
  * inside the original (exactly the original for spheres and capsules), so at
  * a hit the real shapes overlap by at least `overlap` (a cylinder or triangle
- * target, met through its bounds, somewhat less); and a body resting
- * pressed on a target after last step's impact still starts separated in
- * core terms, so it is stopped again instead of being let through as
- * "overlapped". Cores are subsets of the shapes: whenever the real shapes
- * would pass through each other their cores meet, so the TOI (never later
- * than the first time the cores reach the target distance) cannot miss it. */
+ * target, met through its bounds, somewhat less), and ODE makes its contact.
+ * Cores are subsets of the shapes: whenever the real shapes would pass
+ * through each other their cores meet, so the TOI (never later than the
+ * first time the cores reach the target distance) cannot miss it. A pair
+ * that already overlaps at the step start is ODE's contact's, guarded by
+ * deeper cores (pair_toi): a body is never put back at its start pose for a
+ * contact it is in, except against the back of a mesh, where ODE has none. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -651,14 +652,17 @@ static void start_depth(const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
  * first contact that begins during the step stops a body: the shapes start
  * apart, and their cores, shrunk by the skin, reach the target distance at
  * t, where the real shapes overlap by `overlap`. A pair that overlaps at the
- * start by d (resting, grazing, or placed there last step) is ODE's: its
- * contact joint, made from these poses, keeps the two from closing in, and
- * holding the body at t = 0 would freeze it step after step. What is left
- * to guard is a contact that does not hold (a fast turn that the contact's
- * linearisation misses): cores shrunk by d plus two skins start a skin or
- * more apart and stop the body where the overlap has grown to d plus a
- * skin, a time after the start, so it still moves. A pair too deep for the
- * cores to shrink that far is ODE's alone (counted as overlapped).
+ * start by d (resting, grazing, pushed, or placed there last step) is ODE's:
+ * its contact joint, made from these poses, keeps the two from closing in,
+ * and holding the body at t = 0 would freeze it step after step. What is
+ * left to guard is a contact that does not hold (a turn too fast for the
+ * contact's linearisation): cores shrunk by d + skin + g start a skin or
+ * more apart and stop the body where the overlap has grown to d + g, a time
+ * after the start, so it still moves. g lets the overlap reach half of what
+ * the pair can shrink in all (the room) at once, then a skin a step: a body
+ * can get through only by its cores crossing, and a pair the engine keeps
+ * pushing deeper is slowed before that. A pair too deep for the cores to
+ * shrink further is ODE's alone (counted as overlapped).
  * `no_contact`: a is behind a mesh triangle, where ODE's one-sided
  * triangle colliders make no contact at all; a body pressing into it there
  * (closing in by more than the tolerance) is held at its start pose, the
@@ -677,7 +681,7 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
     }
     sccd_real d, room;
     start_depth(a, ma, b, mb, skin, &d, &room);
-    sccd_real grow = sccd_max(skin, 0.5 * (room - d - skin));
+    sccd_real grow = sccd_max(skin, 0.5 * room - d);
     h = cores_toi(w, a, ma, b, mb, d + skin + grow, d + grow, false, &at_start);
     h.push = (sccd_v3){0.0, 0.0, 0.0}; /* the shapes overlap already: ODE has the contact */
     w->cnt.overlapped += at_start;
