@@ -43,7 +43,10 @@ cpBB sccd_cp_shape_bb(void *obj);
  * finds the first time of impact with anything in that sweep and, on a hit,
  * places the body at the impact pose with a small overlap, so Chipmunk's own
  * contact forms in the same step: begin/pre-solve/post-solve handlers fire,
- * elasticity and friction apply.
+ * elasticity and friction apply. A pair that already overlaps at the step
+ * start (resting, sliding, pushed) is left to Chipmunk's contact and only
+ * stopped when its overlap grows past half of what the two can shrink (then
+ * by more than 3 overlaps a step).
  *
  * Kinematic CCD bodies (animated swords, bats) are never held back: they
  * keep their animation exactly. What they hit (only dynamic bodies collide
