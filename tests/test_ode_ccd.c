@@ -119,6 +119,14 @@ typedef enum target_kind { T_BOX, T_MESH, T_CYLINDER, T_PLANE, T_CAPSULE } targe
 static const float mesh_verts[4][3] = {{0, -0.5f, -0.5f}, {0, 0.5f, -0.5f}, {0, 0.5f, 0.5f}, {0, -0.5f, 0.5f}};
 static const dTriIndex mesh_tris[6] = {0, 1, 2, 0, 2, 3};
 
+/* Free world w and the trimesh data it used (NULL: none). */
+static void free_world(ode_world *w, dTriMeshDataID mesh)
+{
+    ode_world_free(w);
+    if (mesh != NULL)
+        dGeomTriMeshDataDestroy(mesh);
+}
+
 /* The target across the x = 0 plane: thin walls, a thin disc (cylinder along
  * x), the plane x ≤ 0 (normal −x ... solid at x ≥ 0 is not ODE's: the plane's
  * solid is n·p ≤ d, so n = (−1, 0, 0), d = 0 makes the solid x ≥ 0). */
@@ -179,9 +187,7 @@ static bool shoot(target_kind k, ode_ccd_mode mode, double speed, sccd_rng *rng,
     bool through = dBodyGetPosition(ball)[0] > 0.02;
     if (w.ccd != NULL)
         assert_int_equal(sccd_ode_get_counters(w.ccd).errors, 0);
-    ode_world_free(&w);
-    if (mesh != NULL)
-        dGeomTriMeshDataDestroy(mesh);
+    free_world(&w, mesh);
     return through;
 }
 
@@ -256,9 +262,7 @@ static void test_bounded_targets_do_not_hover(void **state)
         if (k == 5)
             assert_true(gone); /* nothing under it */
         assert_int_equal(sccd_ode_get_counters(w.ccd).errors, 0);
-        ode_world_free(&w);
-        if (mesh != NULL)
-            dGeomTriMeshDataDestroy(mesh);
+        free_world(&w, mesh);
     }
 }
 
@@ -419,9 +423,7 @@ static double slide(ode_ccd_mode mode, bool mesh_floor, double depth)
     for (int s = 0; s < 30; ++s)
         ode_world_step(&w);
     double x = dBodyGetPosition(b)[0];
-    ode_world_free(&w);
-    if (mesh != NULL)
-        dGeomTriMeshDataDestroy(mesh);
+    free_world(&w, mesh);
     return x;
 }
 
