@@ -449,12 +449,18 @@ const char *const kFindings =
     "- **ODE + sectorccd** neither tunnels nor is pushed through in any scene, at any speed or phase (the program "
     "fails otherwise). Its cost per step is highest against the plate (box against box) and in the rotor, see "
     "the µs columns. Against the plate it does not rest: the blade bounces back and forth in front of it (hence "
-    "no stalled steps where plain ODE holds the blade still).\n"
-    "- **But ODE + sectorccd freezes bodies**: the rotor stalls in a large share of its steps where plain ODE and "
-    "Bullet keep it turning, and the bat stalls too from 50 rad/s (not traced; probably the same). In the traces a sphere and "
-    "the rotor touch (overlap about 1 mm, less than the adapter's skin) and the adapter puts both back at the step's "
-    "start every step: a sphere flying at 4 m/s hangs in the air for dozens of steps. This is an adapter bug, not "
-    "a limit of the method; until it is fixed, 0 passes in the rotor rows partly means nothing moved.\n"
+    "no stalled steps where plain ODE holds the blade still): each step it is stopped at its impact pose with "
+    "its full approach speed kept, so ODE's contact (restitution 0.2) throws it back and the 1000 N·m motor "
+    "drives it in again.\n"
+    "- **Stalls**: the adapter used to put a sphere touching the rotor (overlap about 1 mm, under its skin) and "
+    "the rotor back at the step's start every step (37–48 % stalled rotor steps). A pair that overlaps at the "
+    "start is now ODE's contact's, guarded only against getting a skin deeper; the program fails when ODE + "
+    "sectorccd stalls in more than kStallMargin points more of its steps than plain ODE in the rotor and bat rows "
+    "whose hinge holds. What is left: the rotor stalls in a few per cent of steps (a new hit right at a step's "
+    "start stops it for that step), and the bat from 100 rad/s (†: the hinge is broken, the bat turns 1.4 rad a "
+    "step) in most steps: ODE's contact does not get the ball out of the bat's way, the overlap grows by the "
+    "skin each step and the guard stops the bat early in the step, where plain ODE and Bullet let the bat through "
+    "the ball.\n"
     "- **Bullet's CCD changes nothing for the blade**: its centre of mass does not move, so the translation threshold "
     "is never passed and no sphere is swept. Its passes equal plain Bullet's.\n"
     "- **Bullet's CCD catches the sword at slow and moderate speeds**: the centre of mass's path (a chord of its "
@@ -663,6 +669,20 @@ void write_md(FILE *f, const std::vector<Row> &rows, int phases)
     std::fprintf(f, "\n![tunnelled swings against swing speed](img/compare_bullet.png)\n");
 }
 
+// The rotor and the bat should keep turning after a hit: where the hinge
+// holds (no †), ODE + sectorccd may stall in at most kStallMargin percentage
+// points more of the steps than plain ODE does.
+const double kStallMargin = 10.0;
+
+bool stalls_ok(SceneId s, const Tally *t)
+{
+    if (s != ROTOR && s != BAT)
+        return true; // held by the plate: a stall is right
+    if (t[ODE_SCCD].drift > kBrokenHinge)
+        return true; // a broken swing (see the findings)
+    return t[ODE_SCCD].stalled_percent() <= t[ODE].stalled_percent() + kStallMargin;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -691,7 +711,16 @@ int main(int argc, char **argv)
                         cell(t[BULLET_CCD]).c_str(), t[BULLET_CCD].us_per_step(), cell(t[ODE]).c_str(), t[ODE].real_speed,
                         t[ODE].us_per_step(), cell(t[ODE_SCCD]).c_str(), t[ODE_SCCD].us_per_step(), t[BULLET].stalled_percent(),
                         t[BULLET_CCD].stalled_percent(), t[ODE].stalled_percent(), t[ODE_SCCD].stalled_percent());
-            ok &= t[ODE_SCCD].passes + t[ODE_SCCD].pushed == 0;
+            if (t[ODE_SCCD].passes + t[ODE_SCCD].pushed > 0) {
+                std::fprintf(stderr, "compare_bullet: FAILED (a pass-through with ODE + sectorccd: %s at %.0f rad/s)\n",
+                             kSceneNames[s], w);
+                ok = false;
+            }
+            if (!stalls_ok(SceneId(s), t)) {
+                std::fprintf(stderr, "compare_bullet: FAILED (ODE + sectorccd stalls in %.0f %% of %s steps at %.0f rad/s, plain ODE in %.0f %%)\n",
+                             t[ODE_SCCD].stalled_percent(), kSceneNames[s], w, t[ODE].stalled_percent());
+                ok = false;
+            }
             if (s == BLADE && w == speeds.back())
                 ode_misses_at_top += t[ODE].passes;
             rows.push_back(r);
@@ -714,7 +743,5 @@ int main(int argc, char **argv)
         write_md(f, rows, phases);
         std::fclose(f);
     }
-    if (!ok)
-        std::fprintf(stderr, "compare_bullet: FAILED (a pass-through with ODE + sectorccd)\n");
     return ok ? 0 : 1;
 }

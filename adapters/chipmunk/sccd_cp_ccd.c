@@ -20,9 +20,9 @@
  * skin (radius first, then a polygon's edges moved inwards) and the target
  * shrunk by what is left of it; the TOI target distance is the skin less the
  * wanted overlap. A hit then leaves the real shapes overlapping by `overlap`
- * (so Chipmunk makes its own contact), and a body that rests pressed on a
- * target after last step's impact still starts separated in core terms, so
- * it is stopped again instead of being let through as "overlapped". */
+ * (so Chipmunk makes its own contact). A pair that already overlaps at the
+ * step start is Chipmunk's contact's, guarded by deeper cores (pair_toi): a
+ * body is never put back at its start pose for a contact it is in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -424,23 +424,45 @@ static sccd_real separating_span(const sccd_shape2 *a, sccd_motion2 ma, const sc
     return kappa > 0.0 ? sccd_max(2.0 * -beta / kappa, crawl) : 1.0;
 }
 
-/* First impact of a (CCD shape) and b under ma, mb on [0, 1]. A touch where
- * the two are separating (a body leaving last step's impact) is no impact:
- * the search goes on from where they may approach again. */
-static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b,
-                         sccd_motion2 mb)
+/* Cores of a and b shrunk by s in all (a first, then b): how much they shrank. */
+static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s)
+{
+    sccd_real shrunk = shrink(a, s);
+    return shrunk + shrink(b, s - shrunk);
+}
+
+/* Distance between cores a and b at the start (0 when they overlap). */
+static sccd_real start_distance(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb)
+{
+    sccd_distance2 d = sccd_shape2_distance(a, ma.start, b, mb.start);
+    return d.overlap ? 0.0 : d.distance;
+}
+
+/* First impact of a and b under ma, mb on [0, 1], on cores shrunk by up to
+ * `skin` and aimed at an overlap of `depth` of the real shapes. A pair
+ * within the target distance at the start (the TOI's HIT at t = 0 or
+ * OVERLAPPED), or, with `shapes_apart`, whose real shapes overlap there,
+ * gets no impact here: *at_start says so and the caller decides. A touch
+ * where the two are separating (a body leaving last step's impact) is no
+ * impact: the search goes on from where they may approach again. */
+static pair_hit cores_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b,
+                          sccd_motion2 mb, sccd_real skin, sccd_real depth, bool shapes_apart, bool *at_start)
 {
     pair_hit out = {false, 1.0, {0.0, 0.0}, {0.0, 0.0}};
-    sccd_real overlap = w->opt.overlap, tol = w->opt.toi_tolerance, skin = SKIN_OVERLAPS * overlap;
+    sccd_real tol = w->opt.toi_tolerance;
     sccd_shape2 ca = *a, cb = *b;
-    sccd_real shrunk = shrink(&ca, skin);
-    shrunk += shrink(&cb, skin - shrunk);
-    /* Core distance target − shrunk is the real distance at the hit: −overlap
-     * when the skin allows, else 0 (touching) and a push of overlap. */
-    sccd_real target = shrunk - overlap, extra = 0.0;
+    sccd_real shrunk = shrink_pair(&ca, &cb, skin);
+    /* The grown cores lie inside the shapes: cores closer than the shrink
+     * mean shapes that overlap. */
+    *at_start = shapes_apart && start_distance(&ca, ma, &cb, mb) < shrunk;
+    if (*at_start)
+        return out;
+    /* Core distance target − shrunk is the real distance at the hit: −depth
+     * when the skin allows, else 0 (touching) and a push of depth. */
+    sccd_real target = shrunk - depth, extra = 0.0;
     if (target < 2.0 * tol) {
         target = sccd_max(shrunk, 2.0 * tol);
-        extra = target - shrunk + overlap;
+        extra = target - shrunk + depth;
     }
     sccd_real rate = approach_bound(&ca, ma, &cb, mb);
     sccd_real t0 = 0.0;
@@ -450,12 +472,12 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
         ++w->cnt.tois;
         if (r.state == SCCD_TOI_SEPARATED)
             return out;
-        if (r.state == SCCD_TOI_OVERLAPPED) { /* deeper than the skin already: Chipmunk's contact has it */
-            ++w->cnt.overlapped;
+        if (r.state == SCCD_TOI_OVERLAPPED || t <= 0.0) { /* within the target distance at the start */
+            *at_start = t0 == 0.0;
             return out;
         }
         bool last = round + 1 == w->opt.toi_max_iterations;
-        if (r.state == SCCD_TOI_FAILED && r.t > 0.0 && !last) {
+        if (r.state == SCCD_TOI_FAILED && !last) {
             t0 = t; /* the TOI's own cap (SCCD_TOI_MAX_ITERATIONS): no contact before t, go on from there */
             continue;
         }
@@ -467,11 +489,11 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
             out = (pair_hit){true, t, r.normal, sccd_v2_scale(r.normal, extra)};
             return out;
         }
-        /* Touching but not closing (sliding, resting, leaving): Chipmunk's
-         * contact handles that. The search goes on from where the pair may
-         * approach again, and lets it sink to the skin's depth (core distance
-         * 2·tol, real overlap about the skin) before that counts as an
-         * impact; passing through needs the cores to cross first. */
+        /* Touching but not closing (sliding, leaving): Chipmunk's contact
+         * handles that. The search goes on from where the pair may approach
+         * again, and lets it sink to the skin's depth (core distance 2·tol)
+         * before that counts as an impact; passing through needs the cores
+         * to cross first. */
         t0 = t + separating_span(&ca, ma, &cb, mb, t, r.normal, tol, rate);
         target = 2.0 * tol;
         extra = 0.0;
@@ -481,6 +503,63 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
         out = (pair_hit){true, t0, {0.0, 0.0}, {0.0, 0.0}};
     }
     return out;
+}
+
+/* How deep shapes a and b overlap at the start, at least (*depth, 0 when
+ * apart), and the most the pair can shrink (*room): cores shrunk by skin,
+ * 2·skin, 4·skin, ... until they are apart or cannot shrink further; a core
+ * distance d after shrinking by s means the shapes overlap by at least
+ * s − d (the grown cores lie inside them). */
+static void start_depth(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb, sccd_real skin,
+                        sccd_real *depth, sccd_real *room)
+{
+    *depth = -1.0;
+    sccd_real last = -1.0;
+    for (sccd_real s = skin;; s *= 2.0) {
+        sccd_shape2 ca = *a, cb = *b;
+        sccd_real shrunk = shrink_pair(&ca, &cb, s);
+        if (*depth < 0.0) {
+            sccd_real d = start_distance(&ca, ma, &cb, mb);
+            if (d > 0.0 || shrunk <= last)
+                *depth = sccd_max(shrunk - d, 0.0);
+        }
+        if (shrunk <= last) {
+            *room = shrunk;
+            return;
+        }
+        last = shrunk;
+    }
+}
+
+/* First impact of a (CCD shape) and b under ma, mb on [0, 1]. Only a first
+ * contact that begins during the step stops a body: the shapes start apart
+ * and their cores, shrunk by the skin, reach the target distance at t. A
+ * pair that overlaps at the start by d (resting, sliding, pushed, or placed
+ * there last step) is Chipmunk's: its arbiter, made from these poses, keeps
+ * the two from closing in, and holding the body at t = 0 would freeze it
+ * step after step. What is left to guard is a contact that does not hold:
+ * cores shrunk by d + skin + g start a skin or more apart and stop the body
+ * where the overlap has grown to d + g, a time after the start, so it still
+ * moves. g lets the overlap reach half of what the pair can shrink in all
+ * (the room) at once, then a skin a step: a body can get through only by
+ * its cores crossing, and a pair pushed ever deeper is slowed before that.
+ * A pair too deep for the cores to shrink further is Chipmunk's alone
+ * (counted as overlapped). */
+static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b,
+                         sccd_motion2 mb)
+{
+    sccd_real overlap = w->opt.overlap, skin = SKIN_OVERLAPS * overlap;
+    bool at_start;
+    pair_hit h = cores_toi(w, a, ma, b, mb, skin, overlap, true, &at_start);
+    if (!at_start)
+        return h;
+    sccd_real d, room;
+    start_depth(a, ma, b, mb, skin, &d, &room);
+    sccd_real grow = sccd_max(skin, 0.5 * room - d);
+    h = cores_toi(w, a, ma, b, mb, d + skin + grow, d + grow, false, &at_start);
+    h.push = (sccd_v2){0.0, 0.0}; /* the shapes overlap already: Chipmunk has the contact */
+    w->cnt.overlapped += at_start;
+    return h;
 }
 
 /* ---- the phase ---- */

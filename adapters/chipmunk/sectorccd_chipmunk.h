@@ -43,7 +43,10 @@ cpBB sccd_cp_shape_bb(void *obj);
  * finds the first time of impact with anything in that sweep and, on a hit,
  * places the body at the impact pose with a small overlap, so Chipmunk's own
  * contact forms in the same step: begin/pre-solve/post-solve handlers fire,
- * elasticity and friction apply.
+ * elasticity and friction apply. A pair that already overlaps at the step
+ * start (resting, sliding, pushed) is left to Chipmunk's contact and only
+ * stopped when its overlap grows past half of what the two can shrink (then
+ * by more than 3 overlaps a step).
  *
  * Kinematic CCD bodies (animated swords, bats) are never held back: they
  * keep their animation exactly. What they hit (only dynamic bodies collide
@@ -79,7 +82,7 @@ typedef struct sccd_cp_counters {
     uint64_t candidates;  ///< candidate shape pairs after filters
     uint64_t tois;        ///< time-of-impact computations
     uint64_t clamps;      ///< bodies placed at an impact pose (CCD bodies stopped, targets carried by kinematic ones)
-    uint64_t overlapped;  ///< pairs already deeper than the skin at the start (left to Chipmunk)
+    uint64_t overlapped;  ///< pairs overlapping at the start too deep for the cores to guard (left to Chipmunk alone)
     uint64_t failed;      ///< TOIs that hit the iteration cap (clamped at their safe time)
     uint64_t errors;      ///< bad calls and bad states reported
     double seconds;       ///< CPU time (this thread) spent in the CCD

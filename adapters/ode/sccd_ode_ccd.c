@@ -22,12 +22,13 @@
  * overlap. A shape shrunk by s and grown back by a ball of radius s lies
  * inside the original (exactly the original for spheres and capsules), so at
  * a hit the real shapes overlap by at least `overlap` (a cylinder or triangle
- * target, met through its bounds, somewhat less); and a body resting
- * pressed on a target after last step's impact still starts separated in
- * core terms, so it is stopped again instead of being let through as
- * "overlapped". Cores are subsets of the shapes: whenever the real shapes
- * would pass through each other their cores meet, so the TOI (never later
- * than the first time the cores reach the target distance) cannot miss it. */
+ * target, met through its bounds, somewhat less), and ODE makes its contact.
+ * Cores are subsets of the shapes: whenever the real shapes would pass
+ * through each other their cores meet, so the TOI (never later than the
+ * first time the cores reach the target distance) cannot miss it. A pair
+ * that already overlaps at the step start is ODE's contact's, guarded by
+ * deeper cores (pair_toi): a body is never put back at its start pose for a
+ * contact it is in, except against the back of a mesh, where ODE has none. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -426,8 +427,10 @@ static sccd_real shrink(sccd_shape3 *s, sccd_real want)
     return d;
 }
 
-/* An impact: time t, normal (A to B), the translation of A that makes the overlap. */
-typedef struct pair_hit { bool hit; sccd_real t; sccd_v3 normal, push; } pair_hit;
+/* An impact: time t, normal (A to B), the translation of A that makes the
+ * overlap; for a pair within the target distance at the start, the closing
+ * speed there (per step, along the normal). */
+typedef struct pair_hit { bool hit; sccd_real t; sccd_v3 normal, push; sccd_real closing; } pair_hit;
 
 static sccd_real approach_bound(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb)
 {
@@ -464,21 +467,6 @@ static sccd_real separating_span(const sccd_shape3 *a, sccd_motion3 ma, const sc
     if (beta >= 0.0)
         return crawl;
     return kappa > 0.0 ? sccd_max(2.0 * -beta / kappa, crawl) : 1.0;
-}
-
-/* True when cores a and b, apart at the start, provably stay apart for the
- * whole step: the gap along their closest direction n starts at the distance
- * d and is at least d − βΔ − ½κΔ², concave in Δ, so its least value on
- * [0, 1] is min(d, d − β − ½κ); a plane between them all step long means
- * they never meet. */
-static bool stays_apart(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb)
-{
-    sccd_distance3 d = sccd_shape3_distance(a, ma.start, b, mb.start);
-    if (d.overlap || !(d.distance > 0.0))
-        return false;
-    sccd_real beta, kappa;
-    gap_rates(a, ma, b, mb, 0.0, d.normal, &beta, &kappa);
-    return d.distance - beta - 0.5 * kappa > 0.0;
 }
 
 /* First time from t0 on at which core a comes within goal of the
@@ -544,30 +532,53 @@ static sccd_real shrink_target(target3 *b, sccd_real want)
     return d;
 }
 
-/* First impact of a (CCD shape) and target b under ma, mb on [0, 1]. A pair within
- * the target distance at the start is in ODE's contact already (resting, or
- * placed there last step): it is left to ODE when its cores provably stay
- * apart all step. A touch where the two are separating (a body leaving last
- * step's impact, a ball leaving the bat) is no impact: the search goes on
- * from where they may approach again, aiming at half the target distance
- * from then on. Two bodies that leave each other at nearly equal speed (the
- * ball and the bat face) stay near the target distance for a while; aiming
- * lower gives conservative advancement a gap to cross, so it gets through
- * the step, and a hit there is still a shallow overlap, far from a
- * pass-through. */
-static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
-                         sccd_motion3 mb)
+/* Cores of a and b shrunk by s in all (a first, then b): how much they shrank. */
+static sccd_real shrink_pair(sccd_shape3 *a, target3 *b, sccd_real s)
+{
+    sccd_real shrunk = shrink(a, s);
+    return shrunk + shrink_target(b, s - shrunk);
+}
+
+/* Least distance between core a and the intersection of the cores b at the
+ * start (the largest distance to one bound: the intersection lies in each). */
+static sccd_real start_distance(const sccd_shape3 *a, sccd_motion3 ma, const target3 *b, sccd_motion3 mb)
+{
+    sccd_real d = 0.0;
+    for (int i = 0; i < b->n; ++i) {
+        sccd_distance3 r = sccd_shape3_distance(a, ma.start, &b->s[i], mb.start);
+        d = sccd_max(d, r.overlap ? 0.0 : r.distance);
+    }
+    return d;
+}
+
+/* First impact of a and target b under ma, mb on [0, 1], on cores shrunk by
+ * up to `skin` and aimed at an overlap of `depth` of the real shapes. A
+ * pair already within the target distance at the start (the TOI's HIT at
+ * t = 0, OVERLAPPED, or FAILED with no progress) gets no impact here:
+ * *at_start says so and the caller decides. A touch where the two are
+ * separating (a ball leaving the bat) is no impact: the search goes on from
+ * where they may approach again, aiming at half the target distance from
+ * then on. Two bodies that leave each other at nearly equal speed stay near
+ * the target distance for a while; aiming lower gives conservative
+ * advancement a gap to cross, and a hit there is still a shallow overlap,
+ * far from a pass-through. */
+static pair_hit cores_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
+                          sccd_motion3 mb, sccd_real skin, sccd_real depth, bool shapes_apart, bool *at_start)
 {
     pair_hit out = {false, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-    sccd_real overlap = w->opt.overlap, tol = w->opt.toi_tolerance, skin = SKIN_OVERLAPS * overlap;
+    sccd_real tol = w->opt.toi_tolerance;
     sccd_shape3 ca = *a;
     target3 cb = *b;
-    sccd_real shrunk = shrink(&ca, skin);
-    shrunk += shrink_target(&cb, skin - shrunk);
+    sccd_real shrunk = shrink_pair(&ca, &cb, skin);
+    /* When the shapes must start apart: the grown cores lie inside the
+     * shapes, so cores closer than the shrink mean shapes that overlap. */
+    *at_start = shapes_apart && start_distance(&ca, ma, &cb, mb) < shrunk;
+    if (*at_start)
+        return out;
     /* At a hit the core distance is at most goal + tol, so the real distance
-     * is at most goal + tol − shrunk: −overlap or less when the skin allows,
+     * is at most goal + tol − shrunk: −depth or less when the skin allows,
      * else a push along the normal makes up the difference. */
-    sccd_real goal = sccd_max(shrunk - overlap - tol, 2.0 * tol);
+    sccd_real goal = sccd_max(shrunk - depth - tol, 2.0 * tol);
     sccd_real rate = approach_bound(&ca, ma, &cb.s[0], mb);
     sccd_real t0 = 0.0;
     for (int round = 0; round < w->opt.toi_max_iterations && t0 < 1.0; ++round) {
@@ -575,27 +586,29 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
         sccd_toi3 r = toi_bounds(w, &ca, ma, &cb, mb, goal, t0, &k);
         if (r.state == SCCD_TOI_SEPARATED)
             return out;
-        if (r.state == SCCD_TOI_OVERLAPPED) { /* deeper than the skin already: ODE's contact has it */
-            ++w->cnt.overlapped;
+        sccd_real t = r.t;
+        sccd_real closing = r.state == SCCD_TOI_OVERLAPPED
+                                ? 0.0
+                                : sccd_v3_dot(sccd_v3_sub(point_velocity(ma, t, r.point), point_velocity(mb, t, r.point)),
+                                              r.normal);
+        if (r.state == SCCD_TOI_OVERLAPPED || t <= 0.0) {
+            *at_start = t0 == 0.0; /* within the target distance at the start: no first contact to stop at */
+            out.normal = r.normal;
+            out.closing = closing;
             return out;
         }
-        sccd_real t = r.t;
-        if (t == 0.0 && r.state == SCCD_TOI_HIT && stays_apart(&ca, ma, &cb.s[k], mb))
-            return out; /* in ODE's contact already (resting, or last step's placement), and no deeper this step */
         bool last = round + 1 == w->opt.toi_max_iterations;
         if (r.state == SCCD_TOI_FAILED && t > t0 && !last) {
             t0 = t; /* the TOI's own cap: no contact before t, go on from there */
             continue;
         }
-        sccd_real closing = sccd_v3_dot(sccd_v3_sub(point_velocity(ma, t, r.point), point_velocity(mb, t, r.point)),
-                                        r.normal);
         /* Approaching by more than the tolerance over the step: an impact.
          * Moving with each other (a body the bat carried last step, now
          * at the bat's speed) is not: the search goes on and finds where the
          * two really close in (the body then slides along, as it should). */
         if (r.state == SCCD_TOI_FAILED || closing > tol || rate <= 0.0) {
             w->cnt.failed += r.state == SCCD_TOI_FAILED;
-            sccd_real extra = sccd_max(goal + tol - shrunk + overlap, 0.0);
+            sccd_real extra = sccd_max(goal + tol - shrunk + depth, 0.0);
             return (pair_hit){true, t, r.normal, sccd_v3_scale(r.normal, extra)};
         }
         t0 = t + separating_span(&ca, ma, &cb.s[k], mb, t, r.normal, tol, rate);
@@ -606,6 +619,84 @@ static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 m
         out = (pair_hit){true, t0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     }
     return out;
+}
+
+/* How deep shapes a and b overlap at the start, at least (*depth, 0 when
+ * apart), and the most the pair can shrink (*room): cores shrunk by skin,
+ * 2·skin, 4·skin, ... until they are apart or cannot shrink further; a core
+ * distance d after shrinking by s means the shapes overlap by at least
+ * s − d (the grown cores lie inside them). */
+static void start_depth(const sccd_shape3 *a, sccd_motion3 ma, const target3 *b, sccd_motion3 mb, sccd_real skin,
+                        sccd_real *depth, sccd_real *room)
+{
+    *depth = -1.0;
+    sccd_real last = -1.0;
+    for (sccd_real s = skin;; s *= 2.0) {
+        sccd_shape3 ca = *a;
+        target3 cb = *b;
+        sccd_real shrunk = shrink_pair(&ca, &cb, s);
+        if (*depth < 0.0) {
+            sccd_real d = start_distance(&ca, ma, &cb, mb);
+            if (d > 0.0 || shrunk <= last)
+                *depth = sccd_max(shrunk - d, 0.0);
+        }
+        if (shrunk <= last) {
+            *room = shrunk;
+            return;
+        }
+        last = shrunk;
+    }
+}
+
+/* First impact of a (CCD shape) and target b under ma, mb on [0, 1]. Only a
+ * first contact that begins during the step stops a body: the shapes start
+ * apart, and their cores, shrunk by the skin, reach the target distance at
+ * t, where the real shapes overlap by `overlap`. A pair that overlaps at the
+ * start by d (resting, grazing, pushed, or placed there last step) is ODE's:
+ * its contact joint, made from these poses, keeps the two from closing in,
+ * and holding the body at t = 0 would freeze it step after step. What is
+ * left to guard is a contact that does not hold (a turn too fast for the
+ * contact's linearisation): cores shrunk by d + skin + g start a skin or
+ * more apart and stop the body where the overlap has grown to d + g, a time
+ * after the start, so it still moves. g lets the overlap reach half of what
+ * the pair can shrink in all (the room) at once, then a skin a step: a body
+ * can get through only by its cores crossing, and a pair the engine keeps
+ * pushing deeper is slowed before that. A pair too deep for the cores to
+ * shrink further is ODE's alone (counted as overlapped).
+ * `no_contact`: a is behind a mesh triangle, where ODE's one-sided
+ * triangle colliders make no contact at all; a body pressing into it there
+ * (closing in by more than the tolerance) is held at its start pose, the
+ * one case of a body kept in place, since letting it go is a pass-through. */
+static pair_hit pair_toi(sccd_ode_world *w, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b,
+                         sccd_motion3 mb, bool no_contact)
+{
+    sccd_real overlap = w->opt.overlap, skin = SKIN_OVERLAPS * overlap;
+    bool at_start;
+    pair_hit h = cores_toi(w, a, ma, b, mb, skin, overlap, !no_contact, &at_start);
+    if (!at_start)
+        return h;
+    if (no_contact && h.closing > w->opt.toi_tolerance) {
+        ++w->cnt.held;
+        return (pair_hit){true, 0.0, h.normal, {0.0, 0.0, 0.0}, h.closing};
+    }
+    sccd_real d, room;
+    start_depth(a, ma, b, mb, skin, &d, &room);
+    sccd_real grow = sccd_max(skin, 0.5 * room - d);
+    h = cores_toi(w, a, ma, b, mb, d + skin + grow, d + grow, false, &at_start);
+    h.push = (sccd_v3){0.0, 0.0, 0.0}; /* the shapes overlap already: ODE has the contact */
+    w->cnt.overlapped += at_start;
+    return h;
+}
+
+/* True when the shape of piece p starts behind mesh triangle tl (geom
+ * coordinates of e): on the side its winding (ODE's front: (b − a) × (c − a))
+ * turns away from. */
+static bool behind_triangle(const ode_piece *p, const ode_geom *e, sccd_triangle tl)
+{
+    sccd_xf3 x = sccd_motion3_at(e->motion, 0.0);
+    sccd_v3 a = sccd_xf3_apply(x, tl.a), b = sccd_xf3_apply(x, tl.b), c = sccd_xf3_apply(x, tl.c);
+    sccd_v3 n = sccd_v3_cross(sccd_v3_sub(b, a), sccd_v3_sub(c, a));
+    return sccd_v3_dot(n, sccd_v3_sub(sccd_motion3_at(p->motion, 0.0).p, a)) < 0.0;
 }
 
 /* ---- which pairs ODE would collide ---- */
@@ -942,7 +1033,7 @@ static pair_hit piece_vs_shape(sccd_ode_world *w, ode_piece *p, const target3 *t
     if (!moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sweep_touches(piece_sweep(w, p), &ts->s[0], mt.start))
         return none;
     ++w->cnt.candidates;
-    return pair_toi(w, &w->geoms[p->geom].shape, p->motion, ts, mt);
+    return pair_toi(w, &w->geoms[p->geom].shape, p->motion, ts, mt, false);
 }
 
 static pair_hit earlier(pair_hit a, pair_hit b) { return b.hit && (!a.hit || b.t < a.t) ? b : a; }
@@ -973,7 +1064,7 @@ static pair_hit piece_vs_geom(sccd_ode_world *w, ode_piece *p, const ode_geom *e
         sccd_triangle tl = {sccd_xf3_apply(end_inv, tw.a), sccd_xf3_apply(end_inv, tw.b), sccd_xf3_apply(end_inv, tw.c)};
         target3 b = triangle_bounds(tl);
         ++w->cnt.candidates;
-        best = earlier(best, pair_toi(w, &w->geoms[p->geom].shape, p->motion, &b, e->motion));
+        best = earlier(best, pair_toi(w, &w->geoms[p->geom].shape, p->motion, &b, e->motion, behind_triangle(p, e, tl)));
     }
     return best;
 }
@@ -1063,7 +1154,7 @@ static pair_hit bodies_toi(sccd_ode_world *w, const ode_body *a, sccd_real ta0, 
             ++w->cnt.candidates;
             target3 tb = geom_target(&w->geoms[pb->geom]);
             best = earlier(best, pair_toi(w, &w->geoms[pa->geom].shape, motion_part(pa->motion, ta0, ta1), &tb,
-                                          motion_part(pb->motion, tb0, tb1)));
+                                          motion_part(pb->motion, tb0, tb1), false));
         }
     return best;
 }

@@ -80,8 +80,12 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * Limits. A body's motion over a step is taken as the short turn from its
  * pose before to its pose after (ODE's default integration turns less than π
  * per step; a body in finite rotation mode turning more than π is seen
- * turning the short way). Pairs already deeper than the skin (3 overlaps) at
- * the start are left to ODE. Against a cylinder or triangle the placement
+ * turning the short way). A pair that already overlaps at the step start
+ * (resting, sliding, pushed) is left to ODE's contact and only stopped when
+ * its overlap grows past half of what the two can shrink (then by more than
+ * 3 overlaps a step); deeper pairs are left to ODE alone. A body pressing
+ * into the back of a trimesh (where ODE makes no contact) is held at its
+ * start pose. Against a cylinder or triangle the placement
  * overlap may be shallower than `overlap` (touching every bound at once is
  * near, not at, touching the target); a CCD body's own cylinder may stop up
  * to (√2 − 1)·r short of a target. */
@@ -108,7 +112,8 @@ typedef struct sccd_ode_counters {
     uint64_t candidates;  ///< geom pairs (or triangles) that passed the box and sweep filters
     uint64_t tois;        ///< time-of-impact computations
     uint64_t clamps;      ///< bodies placed at an impact pose (CCD bodies stopped, targets held or carried)
-    uint64_t overlapped;  ///< pairs already deeper than the skin at the start (left to ODE)
+    uint64_t overlapped;  ///< pairs overlapping at the start too deep for the cores to guard (left to ODE alone)
+    uint64_t held;        ///< bodies pressing into a mesh triangle from behind (no ODE contact there): kept at their start pose
     uint64_t failed;      ///< TOIs that hit the iteration cap (stopped at their safe time)
     uint64_t unsupported; ///< geoms of classes the CCD ignores, seen in the candidate search
     uint64_t forgotten;   ///< CCD bodies dropped because they left the space or were destroyed
