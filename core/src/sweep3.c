@@ -54,6 +54,7 @@ typedef struct outline {
     int n;
     sccd_v2 v[MAX_OUTLINE];  /* polygon, counter-clockwise */
     sccd_v2 in[MAX_OUTLINE]; /* unit inward normal of edge v[i]–v[i+1] */
+    sccd_real slack[MAX_OUTLINE]; /* edge i's half-plane padded by this holds every point (n < 3: slack[0]) */
     sccd_v2 a, b;      /* stadium segment */
     sccd_real radius;  /* stadium radius */
     sccd_real zlo, zhi; /* the shape's height range */
@@ -79,10 +80,25 @@ static sccd_v3 frame_local(const mframe *f, sccd_v3 p)
     return (sccd_v3){sccd_v3_dot(f->e1, d), sccd_v3_dot(f->e2, d), sccd_v3_dot(f->u, d)};
 }
 
-static void polygon_normals(outline *o)
+/* Inward normals, and per edge the slack that makes its half-plane hold
+ * all npts points the hull came from. Near-coincident points (a box turning
+ * about one of its own axes projects its corners in pairs) leave edges
+ * ~1e-15 long whose direction is rounding noise, and the hull's turn tests
+ * can keep such a reflex vertex: that edge's half-plane then cuts the true
+ * polygon (it missed a start corner). Padded by its slack, each half-plane
+ * holds every point, so their intersection holds the points' convex hull by
+ * construction, whatever the rounding; on a well-formed edge the slack is 0
+ * up to rounding. Fewer than 3 vertices: slack[0] is the points' largest
+ * distance to the segment v[0]–v[n−1]. */
+static void polygon_edges(outline *o, const sccd_v2 *pts, int npts)
 {
-    for (int i = 0; i < o->n; ++i)
+    for (int i = 0; i < o->n; ++i) {
         o->in[i] = sccd_v2_perp(sccd_v2_normalize(sccd_v2_sub(o->v[(i + 1) % o->n], o->v[i])));
+        o->slack[i] = 0.0;
+        for (int j = 0; j < npts; ++j)
+            o->slack[i] = sccd_max(o->slack[i], o->n < 3 ? sccd_distance_point_segment2(pts[j], o->v[0], o->v[o->n - 1])
+                                                         : -sccd_v2_dot(o->in[i], sccd_v2_sub(pts[j], o->v[i])));
+    }
 }
 
 static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 half)
@@ -101,7 +117,7 @@ static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 hal
         o->zhi = sccd_max(o->zhi, q.z);
     }
     o->n = sccd_hull2(p, 8, o->v);
-    polygon_normals(o);
+    polygon_edges(o, p, 8);
     /* Slab directions for the band heights: the frame's and the box axes'
      * horizontal parts (where the box's height changes along its length). */
     o->prism = false;
@@ -138,11 +154,9 @@ static bool polygon_contains_origin(const outline *o)
 {
     if (o->n < 3)
         return false;
-    for (int i = 0; i < o->n; ++i) {
-        sccd_v2 a = o->v[i], b = o->v[(i + 1) % o->n];
-        if (sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_neg(a)) < 0.0)
+    for (int i = 0; i < o->n; ++i) /* padded half-planes: see polygon_edges */
+        if (sccd_v2_dot(o->in[i], sccd_v2_neg(o->v[i])) + o->slack[i] < 0.0)
             return false;
-    }
     return true;
 }
 
@@ -179,11 +193,11 @@ static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real
     if (o->kind == OUTLINE_STADIUM)
         return sccd_distance_segment_segment2(p, q, o->a, o->b) <= o->radius + tol;
     if (o->n < 3) /* a segment or a point: its distance to p–q */
-        return sccd_distance_segment_segment2(p, q, o->v[0], o->v[o->n - 1]) <= tol;
+        return sccd_distance_segment_segment2(p, q, o->v[0], o->v[o->n - 1]) <= tol + o->slack[0];
     /* Cyrus–Beck: clip p–q against every edge's inner half-plane. */
     sccd_real lo = 0.0, hi = 1.0;
     for (int i = 0; i < o->n; ++i) {
-        sccd_real f0 = sccd_v2_dot(o->in[i], sccd_v2_sub(p, o->v[i])) + tol;
+        sccd_real f0 = sccd_v2_dot(o->in[i], sccd_v2_sub(p, o->v[i])) + tol + o->slack[i];
         if (!sccd_clip_param(f0, sccd_v2_dot(o->in[i], sccd_v2_sub(q, p)), &lo, &hi))
             return false;
     }
@@ -495,13 +509,14 @@ static bool slab_outline(const outline *full, sccd_real za, sccd_real zb, sccd_r
             return false;
         for (int i = 0; i < n; ++i)
             p[i] = (sccd_v2){pts[i].x, pts[i].y};
+        int np = n;
         n = sccd_hull2(p, n, hull);
         if (n > MAX_OUTLINE) /* cannot happen for a box slice; keep the whole outline */
             return true;
         o->n = n;
         for (int i = 0; i < n; ++i)
             o->v[i] = hull[i];
-        polygon_normals(o);
+        polygon_edges(o, p, np);
         return true;
     }
     sccd_v3 d = sccd_v3_sub(full->b3, full->a3);
