@@ -504,6 +504,42 @@ static void test_aligned_axis_grid(void **state)
     assert_true(swept > 10000);
 }
 
+/* Query shapes aligned with the turn axis too (their corners also project in
+ * pairs; large ones hold the axis): a box posed like the moving box, a
+ * triangle ⟂ the axis, a segment along it, each through a swept point. */
+static void test_aligned_axis_queries(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(311);
+    int done = 0;
+    for (int k = 0; k < 6000; ++k) {
+        sccd_v3 e = body_axis(&g);
+        sccd_shape3 s = aligned_shape(&g, e);
+        s.type = SCCD_SHAPE_BOX;
+        s.box = (sccd_box3){{0, 0, 0}, sccd_quat_identity(),
+                            {sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5)}};
+        sccd_motion3 m = aligned_motion(&g, e, true);
+        sccd_sweep3 w;
+        build_sweep(&w, &s, m, 1 + sccd_rng_int(&g, SCCD_MAX_BANDS));
+        sccd_v3 u = sccd_v3_normalize(m.axis), x, y;
+        sccd_v3_basis(u, &x, &y);
+        for (int i = 0; i < 20; ++i, ++done) {
+            sccd_v3 p = sccd_truth3_sample(&s, m, &g);
+            sccd_v3 h = {sccd_rng_uniform(&g, 0, 30), sccd_rng_uniform(&g, 0, 30), sccd_rng_uniform(&g, 0, 30)};
+            sccd_v3 off = {sccd_rng_uniform(&g, -h.x, h.x), sccd_rng_uniform(&g, -h.y, h.y), sccd_rng_uniform(&g, -h.z, h.z)};
+            sccd_box3 b = {sccd_v3_add(p, sccd_quat_apply(m.start.q, off)), m.start.q, h};
+            if (!sccd_sweep3_vs_box(&w, b))
+                fail_msg("box miss: case %d (%.17g %.17g %.17g)", k, p.x, p.y, p.z);
+            sccd_real r = sccd_rng_uniform(&g, 0, 40);
+            sccd_triangle t = {sccd_v3_mad(p, r, x), sccd_v3_sub(p, sccd_v3_scale(sccd_v3_add(x, y), r)),
+                               sccd_v3_sub(p, sccd_v3_scale(sccd_v3_sub(x, y), r))};
+            assert_true(sccd_sweep3_vs_triangle(&w, t));
+            assert_true(sccd_sweep3_vs_capsule(&w, (sccd_capsule3){sccd_v3_mad(p, -r, u), sccd_v3_mad(p, r, u), 0.0}));
+        }
+    }
+    printf("  %d aligned queries through swept points: all hit\n", done);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -598,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_truth_points_inside), cmocka_unit_test(test_tightness_floor),
         cmocka_unit_test(test_axis_not_quite_unit), cmocka_unit_test(test_reproducer_aligned_axis),
         cmocka_unit_test(test_aligned_axis_points), cmocka_unit_test(test_aligned_axis_grid),
+        cmocka_unit_test(test_aligned_axis_queries),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_degenerate),
     };
