@@ -290,8 +290,14 @@ static sccd_real origin_segment_distance(sccd_v2 a, sccd_v2 b)
     return sccd_v2_len(sccd_v2_mad(a, t, d));
 }
 
-/* Range of |p| over a convex polygon (counter-clockwise, may be degenerate). */
-static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real *lo, sccd_real *hi)
+/* Range of |p| over a convex polygon (counter-clockwise, may be degenerate).
+ * Near-coincident vertices (a box with an axis along u projects its corners
+ * in pairs) leave ~1e-15 edges whose direction, hence the sign of their cross
+ * product with the origin, is rounding noise; its size is below
+ * |b − a|·|a|, far under tol·(|a| + |b|). So the origin counts as inside
+ * unless some cross product is below that: a strict sign test said
+ * "outside" for a polygon holding the axis, and lo > 0 then missed. */
+static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real tol, sccd_real *lo, sccd_real *hi)
 {
     sccd_real mx = 0.0, mn = INFINITY;
     bool inside = n >= 3;
@@ -299,7 +305,7 @@ static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real *lo, sccd_real 
         sccd_v2 a = p[i], b = p[(i + 1) % n];
         mx = sccd_max(mx, sccd_v2_len(a));
         mn = sccd_min(mn, origin_segment_distance(a, b));
-        inside = inside && sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_neg(a)) > 0.0;
+        inside = inside && sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_neg(a)) >= -tol * (sccd_v2_len(a) + sccd_v2_len(b));
     }
     *lo = inside ? 0.0 : mn;
     *hi = mx;
@@ -360,7 +366,7 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
         if (m == 0)
             continue;
         sccd_real lo, hi;
-        polygon_rho_range(buf[cur], m, &lo, &hi);
+        polygon_rho_range(buf[cur], m, tol, &lo, &hi);
         if (lo <= S.R + tol && hi >= S.r - tol)
             return true;
     }
