@@ -33,7 +33,10 @@
  * |w·p| ≤ ρ1 (w horizontal) and, per piece of half-width hw < π/2 about w,
  * r0·cos(hw) ≤ w·p ≤ ρ1. Among layouts (all radial bands, or 2, 4, ... slabs)
  * the one of least volume is kept. Every sector is padded by a relative 1e-9
- * against rounding. */
+ * against rounding, and each half-plane of a polygon outline by what it
+ * needs to hold every projected point (polygon_edges: near-coincident
+ * corners, as when the axis is a box axis, give edges of noise direction),
+ * so the angle test sees a superset of the projection whatever the rounding. */
 #include "sectorccd/sweep3.h"
 
 #include <stdlib.h>
