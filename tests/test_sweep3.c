@@ -395,6 +395,16 @@ static sccd_real aligned_angle(sccd_rng *g)
     return k == 0 ? 0.0 : (k == 1 ? 2.0 * SCCD_PI : sccd_rng_uniform(g, -4.0 * SCCD_PI, 4.0 * SCCD_PI));
 }
 
+/* A box of the thesis' sizes (§3.1: half extents up to 12.5). */
+static sccd_shape3 thesis_box(sccd_rng *g)
+{
+    sccd_shape3 s;
+    s.type = SCCD_SHAPE_BOX;
+    s.box = (sccd_box3){{0, 0, 0}, sccd_quat_identity(),
+                        {sccd_rng_uniform(g, 0, 12.5), sccd_rng_uniform(g, 0, 12.5), sccd_rng_uniform(g, 0, 12.5)}};
+    return s;
+}
+
 /* A shape of the aligned family: a box (thesis sizes), a capsule whose
  * segment is along body direction e, or a sphere. */
 static sccd_shape3 aligned_shape(sccd_rng *g, sccd_v3 e)
@@ -402,9 +412,7 @@ static sccd_shape3 aligned_shape(sccd_rng *g, sccd_v3 e)
     sccd_shape3 s;
     int k = sccd_rng_int(g, 4);
     if (k <= 1) {
-        s.type = SCCD_SHAPE_BOX;
-        s.box = (sccd_box3){{0, 0, 0}, sccd_quat_identity(),
-                            {sccd_rng_uniform(g, 0, 12.5), sccd_rng_uniform(g, 0, 12.5), sccd_rng_uniform(g, 0, 12.5)}};
+        s = thesis_box(g);
     } else if (k == 2) {
         s.type = SCCD_SHAPE_CAPSULE;
         sccd_v3 a = sccd_rng_int(g, 2) ? sccd_rng_v3(g, 3) : (sccd_v3){0, 0, 0};
@@ -477,9 +485,8 @@ static void test_aligned_axis_grid(void **state)
     for (int k = 0; k < 600; ++k) {
         sccd_v3 e = body_axis(&g);
         sccd_shape3 s = aligned_shape(&g, e);
-        s.type = s.type == SCCD_SHAPE_CAPSULE ? SCCD_SHAPE_BOX : s.type; /* the truth knows boxes and spheres */
-        if (s.type == SCCD_SHAPE_BOX)
-            s.box.h = (sccd_v3){sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5)};
+        if (s.type == SCCD_SHAPE_CAPSULE) /* the truth knows boxes and spheres */
+            s = thesis_box(&g);
         sccd_motion3 m = aligned_motion(&g, e, false);
         sccd_sweep3 w;
         build_sweep(&w, &s, m, 1 + sccd_rng_int(&g, SCCD_MAX_BANDS));
@@ -514,10 +521,7 @@ static void test_aligned_axis_queries(void **state)
     int done = 0;
     for (int k = 0; k < 6000; ++k) {
         sccd_v3 e = body_axis(&g);
-        sccd_shape3 s = aligned_shape(&g, e);
-        s.type = SCCD_SHAPE_BOX;
-        s.box = (sccd_box3){{0, 0, 0}, sccd_quat_identity(),
-                            {sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5)}};
+        sccd_shape3 s = thesis_box(&g);
         sccd_motion3 m = aligned_motion(&g, e, true);
         sccd_sweep3 w;
         build_sweep(&w, &s, m, 1 + sccd_rng_int(&g, SCCD_MAX_BANDS));
