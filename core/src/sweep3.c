@@ -561,6 +561,29 @@ static void arc_heights(const outline *o, const band *b, arc *a, sccd_real tol)
     }
 }
 
+/* The i-th of the n + 1 band boundaries over [lo, hi]. Without a disc about
+ * the axis inside the outline: even widths. With one of radius inner, the
+ * first band holds that disc and reaches r = inner·(hi/inner)^(1/n): every
+ * band reaching ρ ≤ inner holds every angle, and a band just past the disc
+ * does too (its inner circle still runs inside the outline), so it is cheapest
+ * to make that band small but not thin. Beyond it the shape's angle range
+ * shrinks like 1/ρ while a band's volume grows like ρ·width, so the rest
+ * are even in sqrt ρ (measured against geometric and even spacing on
+ * bench/tightness3d.c, a blade turning about its centre: 41 % against 34 %
+ * and 39 % Jaccard with 4 bands). */
+static sccd_real band_radius(sccd_real lo, sccd_real hi, sccd_real inner, bool disc, int i, int n)
+{
+    if (i == 0)
+        return lo;
+    if (i == n)
+        return hi;
+    if (!disc)
+        return lo + (hi - lo) * i / n;
+    sccd_real r = inner * pow(hi / inner, 1.0 / n);
+    sccd_real s = sqrt(r) + (sqrt(hi) - sqrt(r)) * (i - 1) / (n - 1);
+    return s * s;
+}
+
 /* The cells of one layout: nz slabs of the shape's height range times nr
  * radial bands of each slab's part. Returns the count; *volume their sum. */
 static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, sccd_real tol, sccd_real slack,
@@ -577,15 +600,11 @@ static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, scc
         sccd_real lo, hi, inner;
         outline_rho_range(&o, &lo, &hi, &inner);
         int n = hi - lo <= tol ? 1 : nr; /* a part at one distance from the axis needs one band */
-        /* The disc about the axis inside the outline is exact as one band
-         * (every angle is in the shape there). Beyond it the shape's angle
-         * range shrinks like 1/ρ, so there the bands grow geometrically;
-         * otherwise they are even. */
         bool disc = n >= 2 && inner > tol && inner < hi;
         for (int i = 0; i < n; ++i) {
             band *b = &cells[count++];
-            b->r0 = disc ? (i == 0 ? lo : inner * pow(hi / inner, (sccd_real)(i - 1) / (n - 1))) : lo + (hi - lo) * i / n;
-            b->r1 = i + 1 == n ? hi : (disc ? inner * pow(hi / inner, (sccd_real)i / (n - 1)) : lo + (hi - lo) * (i + 1) / n);
+            b->r0 = band_radius(lo, hi, inner, disc, i, n);
+            b->r1 = band_radius(lo, hi, inner, disc, i + 1, n);
             band_heights(&o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
             b->n = band_angles(&o, b->r0, b->r1, tol, b->arcs);
             if (b->n == 0) /* cannot happen for a connected shape; stay safe */
