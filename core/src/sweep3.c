@@ -585,12 +585,13 @@ static sccd_real band_radius(sccd_real lo, sccd_real hi, sccd_real inner, bool d
 }
 
 /* The cells of one layout: nz slabs of the shape's height range times nr
- * radial bands of each slab's part. Returns the count; *volume their sum. */
+ * radial bands of each slab's part. Returns the count, or 0 once their volume
+ * reaches bound (fitting the budget only adds volume: the layout cannot win). */
 static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, sccd_real tol, sccd_real slack,
-                        band *cells, sccd_real *volume)
+                        sccd_real bound, band *cells)
 {
     int count = 0;
-    *volume = 0.0;
+    sccd_real volume = 0.0;
     for (int k = 0; k < nz; ++k) {
         sccd_real za = full->zlo + (full->zhi - full->zlo) * k / nz;
         sccd_real zb = k + 1 == nz ? full->zhi : full->zlo + (full->zhi - full->zlo) * (k + 1) / nz;
@@ -615,7 +616,9 @@ static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, scc
                 arc_heights(&o, b, &b->arcs[a], tol);
             if (b->n > 0)
                 b->n = widen_and_merge(b->arcs, b->n, m.angle, slack);
-            *volume += band_volume(b);
+            volume += band_volume(b);
+            if (volume >= bound)
+                return 0;
         }
     }
     return count;
@@ -659,10 +662,9 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
     bool overflow = false;
     for (int size = nb; size >= 1; size /= 2) {
         for (int nz = 1; nz <= size && (nz == 1 || !o->prism); nz *= 2) {
-            sccd_real volume;
-            int n = layout_cells(o, m, nz, size / nz, tol, slack, trial, &volume);
+            int n = layout_cells(o, m, nz, size / nz, tol, slack, best, trial);
             overflow = fit_budget(trial, n) || overflow;
-            volume = 0.0;
+            sccd_real volume = 0.0;
             for (int i = 0; i < n; ++i)
                 volume += band_volume(&trial[i]);
             if (n > 0 && volume < best) {
