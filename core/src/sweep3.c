@@ -64,6 +64,7 @@ typedef struct outline {
     bool prism;        /* every slice along the axis projects the same */
     int ndir;
     sccd_v3 dir[5];    /* horizontal unit directions w: |w·p| ≤ ρ */
+    sccd_real reach[5]; /* max |w·p| over the box: beyond it the slab holds all */
 } outline;
 
 /* An angle range of a band, with the height range of the shape's part there. */
@@ -115,6 +116,11 @@ static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 hal
         o->prism = o->prism || l < 1e-9; /* a box axis along the turn axis */
         if (l > 1e-3)
             o->dir[o->ndir++] = (sccd_v3){ax.x / l, ax.y / l, 0.0};
+    }
+    for (int k = 0; k < o->ndir; ++k) {
+        o->reach[k] = 0.0;
+        for (int i = 0; i < 8; ++i)
+            o->reach[k] = sccd_max(o->reach[k], fabs(sccd_v3_dot(o->dir[k], o->box.v[i])));
     }
 }
 
@@ -414,6 +420,8 @@ static void box_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real
 {
     sccd_v3 pts[SCCD_SLAB_POINTS];
     for (int k = 0; k < o->ndir; ++k) {
+        if (r1 >= o->reach[k]) /* the whole box: no bound from this w */
+            continue;
         int n = sccd_slab_points(o->box.v, &o->box, o->dir[k], -r1, r1, tol, pts);
         sccd_real lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i < n; ++i) {
