@@ -31,9 +31,18 @@
  * the total fits SCCD_MAX_BANDS, else the smallest gaps are filled. Heights
  * are supersets: exact for spheres; for boxes and capsules the part with
  * |w·p| ≤ ρ1 (w horizontal) and, per piece of half-width hw < π/2 about w,
- * r0·cos(hw) ≤ w·p ≤ ρ1. Among layouts (all radial bands, or 2, 4, ... slabs)
- * the one of least volume is kept. Every sector is padded by a relative 1e-9
- * against rounding. */
+ * r0·cos(hw) ≤ w·p ≤ ρ1 (a direction w whose slab holds the whole box
+ * bounds nothing and is skipped). The argument needs only that a layout's
+ * slabs cover the shape's height range and its bands each slab part's ρ
+ * range [lo, hi] without holes: where the boundaries lie is free (they are
+ * chosen for small volume: even, or past a disc about the axis inside the
+ * shape, a small first band then even in sqrt ρ; a boundary shared by two
+ * bands is one formula on the same inputs, so bit for bit the same, and the
+ * first and last are lo and hi exactly). Among layouts (all radial
+ * bands, or 2, 4, ... slabs) the one of least volume is kept; a layout is
+ * abandoned once its partial volume reaches the best, which only skips a
+ * complete, equally valid candidate. Every sector is padded by a relative
+ * 1e-9 against rounding. */
 #include "sectorccd/sweep3.h"
 
 #include <stdlib.h>
