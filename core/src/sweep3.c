@@ -504,6 +504,8 @@ static bool slab_outline(const outline *full, sccd_real za, sccd_real zb, sccd_r
     *o = *full;
     o->zlo = sccd_max(full->zlo, za - tol);
     o->zhi = sccd_min(full->zhi, zb + tol);
+    if (za <= full->zlo && zb >= full->zhi) /* the slab holds the whole shape */
+        return true;
     if (full->kind == OUTLINE_POLY) {
         sccd_v3 pts[SCCD_SLAB_POINTS];
         sccd_v2 p[SCCD_SLAB_POINTS], hull[2 * SCCD_SLAB_POINTS];
