@@ -38,11 +38,11 @@
  * chosen for small volume: even, or past a disc about the axis inside the
  * shape, a small first band then even in sqrt ρ; a boundary shared by two
  * bands is one formula on the same inputs, so bit for bit the same, and the
- * first and last are lo and hi exactly). Among layouts (all radial
- * bands, or 2, 4, ... slabs) the one of least volume is kept; a layout is
- * abandoned once its partial volume reaches the best (fitting the budget
- * only adds volume, so it could not have won; each layout is valid alone). Every sector is padded by a relative
- * 1e-9 against rounding. */
+ * first and last are lo and hi exactly). Among layouts (all radial bands,
+ * or 2, 4, ... slabs) the one of least volume is kept; a layout is abandoned
+ * once its partial volume reaches the best (fitting the budget only adds
+ * volume, so it could not have won; each layout is valid alone). Every
+ * sector is padded by a relative 1e-9 against rounding. */
 #include "sectorccd/sweep3.h"
 
 #include <stdlib.h>
