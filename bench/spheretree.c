@@ -24,6 +24,8 @@
 
 #include "sectorccd/sectorccd.h"
 #include "bench_util.h"
+#include "fill_support.h"
+#include "sphere_png.h"
 #include "test_util.h"
 
 static double now_ms(void)
@@ -324,6 +326,28 @@ static void write_bunny_reference(FILE *md, const fill_row rows[][2], const int 
     fprintf(md, "\n");
 }
 
+/* Pictures of the seed's fill and the greedy fill of mesh m (up: its up
+ * axis) at resolution res, as OUT/spheretree_fill_{seed,greedy}.png (the .gp
+ * copies them to docs/img); Markdown lines referencing them. */
+static void draw_fills(FILE *md, const char *out, const bench_mesh *b, int up, int res)
+{
+    sccd_mesh_report r = sccd_mesh_report_make(&b->m);
+    sccd_sphere_list l;
+    sccd_sphere_list_init(&l);
+    fprintf(md, "### The leaf spheres of the %s at resolution %d\n\n", b->name, res);
+    for (int f = 0; f < 2; ++f) {
+        const char *fill = f ? "greedy" : "seed";
+        char path[512], title[128];
+        snprintf(path, sizeof path, "%s/spheretree_fill_%s.png", out, fill);
+        bool ok = sccd_test_fill(&b->m, res, (sccd_fill_method)f, &l);
+        snprintf(title, sizeof title, "%s, %s fill, resolution %d: %d spheres", b->name, fill, res, l.n);
+        ok = ok && sccd_spheres_png(path, l.s, l.n, (sccd_sphere_view){600, 600, up, &r.bounds, title});
+        check(ok, "draw the fill", b->name, res);
+        fprintf(md, "![%s fill of the %s](img/spheretree_fill_%s.png)%s", fill, b->name, fill, f ? "\n\n" : " ");
+    }
+    sccd_sphere_list_destroy(&l);
+}
+
 int main(int argc, char **argv)
 {
     bool quick = false;
@@ -451,6 +475,8 @@ int main(int argc, char **argv)
         fprintf(md, "\n");
     }
     fprintf(md, "\n![spheres against resolution](img/spheretree_counts.png)\n\n");
+    if (!quick) /* the bunny is y-up, the generated meshes z-up */
+        draw_fills(md, out, &meshes[bunny >= 0 ? bunny : 0], bunny >= 0 ? 1 : 2, res[0]);
     fprintf(md, "### %d random placements of two copies (resolution %d, tight bounds)\n\n"
                 "Tree-vs-tree test (seed 003 §3.3) against the triangle method of §2 (whole boxes, per-triangle boxes, "
                 "triangle–triangle SAT), both stopping at the first hit. The answers differ where the surfaces graze "
