@@ -69,8 +69,9 @@ static void test_bad_input_refused(void **state)
     assert_false(sccd_spheres_png(path, NULL, 1, (sccd_sphere_view){64, 64, 2, NULL, NULL}));
     assert_false(sccd_spheres_png(path, &s, 1, (sccd_sphere_view){64, 64, 3, NULL, NULL}));
     assert_false(sccd_spheres_png(path, &s, 1, (sccd_sphere_view){8, 64, 2, NULL, NULL}));
-    assert_false(sccd_spheres_png("/nonexistent-dir/x.png", &s, 1, (sccd_sphere_view){64, 64, 2, &box, "t"}));
-    assert_true(sccd_spheres_png(path, &s, 1, (sccd_sphere_view){64, 64, 2, &box, "t"}));
+    assert_false(sccd_spheres_png("/nonexistent-dir/x.png", &s, 1, (sccd_sphere_view){64, 64, 2, &box, NULL}));
+    /* no caption here: cairo's fonts keep fontconfig caches LeakSanitizer reports */
+    assert_true(sccd_spheres_png(path, &s, 1, (sccd_sphere_view){64, 64, 2, &box, NULL}));
 }
 
 int main(void)
