@@ -144,6 +144,7 @@ demo: deps
 bench: deps
 	@scripts/deps.sh --bench
 	@$(MAKE) --no-print-directory all $(BENCHES)
+	@BUILD=$(BUILD) scripts/fetch_meshes.sh
 	@BUILD=$(BUILD) scripts/bench.sh
 
 coverage: deps

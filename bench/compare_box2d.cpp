@@ -12,6 +12,7 @@
 // as rad/s (Box2D clamps it), and thread CPU time per step.
 //
 //   compare_box2d [--quick] [--out DIR]  -> DIR/compare_box2d.csv, DIR/compare_box2d.md
+// (bench/compare_box2d.gp plots the CSV as docs/img/compare_box2d.png)
 #include <box2d/box2d.h>
 
 #include <cmath>
@@ -223,8 +224,10 @@ int main(int argc, char **argv)
     }
     if (csv)
         std::fclose(csv);
-    if (md)
+    if (md) {
+        std::fprintf(md, "\n![pass-throughs, time per step, Box2D's real speed and hinge drift](img/compare_box2d.png)\n");
         std::fclose(md);
+    }
     if (!ok)
         std::fprintf(stderr, "compare_box2d: FAILED (a pass-through with sectorccd)\n");
     return ok ? 0 : 1;

@@ -137,7 +137,9 @@ int main(int argc, char **argv)
             on[k] = b.us_per_step;
             share[k] = b.ccd_share;
             last[sc] = b.ccd;
-            ok &= a.finite && b.finite && b.ccd.errors == 0 && b.ccd.tois > 0;
+            /* Above the settled pile nothing may be hit once warm-up is over;
+             * grinding through the pile must make the CCD work. */
+            ok &= a.finite && b.finite && b.ccd.errors == 0 && (sc == 0 || b.ccd.tois > 0);
             if (csv != NULL)
                 fprintf(csv, "%s,%d,%.1f,%.1f,%.4f,%llu,%llu\n", scenes[sc].name, k, a.us_per_step, b.us_per_step,
                         b.ccd_share, (unsigned long long)b.ccd.tois, (unsigned long long)b.ccd.clamps);

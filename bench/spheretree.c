@@ -14,6 +14,8 @@
  * 64, 100 placements, and it checks its invariants (full coverage, no outside
  * centre in a greedy sphere, greedy ≤ seed spheres, tree answers equal to
  * brute force over the leaves); exit status 1 when one fails.
+ * The full run adds the Stanford bunny from $BUILD/meshes/bunny.obj when it
+ * is there (scripts/fetch_meshes.sh, run by make bench).
  * SCCD_BENCH_MESH=path adds a mesh file (e.g. a scanned model). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,8 @@
 
 #include "sectorccd/sectorccd.h"
 #include "bench_util.h"
+#include "fill_support.h"
+#include "sphere_png.h"
 #include "test_util.h"
 
 static double now_ms(void)
@@ -43,15 +47,33 @@ static void check(bool ok, const char *what, const char *mesh, int res)
 
 /* ---- meshes ---- */
 
-enum { MAX_MESHES = 6, MAX_RES = 3 };
+enum { MAX_MESHES = 7, MAX_RES = 3, GENERATED = 5 };
 
 typedef struct bench_mesh { char name[64]; sccd_mesh m; } bench_mesh;
 
-static int load_meshes(bench_mesh *b)
+/* Load a mesh file into b under name (its file name when NULL); false, with a
+ * note, when it cannot be read. */
+static bool load_file(bench_mesh *b, const char *path, const char *name)
 {
-    const char *names[5] = {"bottle", "bat", "sword", "torus", "holed"};
+    sccd_mesh_init(&b->m);
+    sccd_load_status s = sccd_mesh_load_file(&b->m, path, SCCD_MESH_AUTO);
+    const char *base = strrchr(path, '/');
+    snprintf(b->name, sizeof b->name, "%s", name ? name : base ? base + 1 : path);
+    if (s.state != SCCD_LOAD_OK) {
+        fprintf(stderr, "spheretree: %s: %s (skipped)\n", path, s.message);
+        sccd_mesh_destroy(&b->m);
+    }
+    return s.state == SCCD_LOAD_OK;
+}
+
+/* The generated meshes; in the full run the Stanford bunny when
+ * scripts/fetch_meshes.sh has put it in $BUILD/meshes (make bench does);
+ * then SCCD_BENCH_MESH. *bunny: its index, or -1. */
+static int load_meshes(bench_mesh *b, bool quick, int *bunny)
+{
+    const char *names[GENERATED] = {"bottle", "bat", "sword", "torus", "holed"};
     int n = 0;
-    for (int i = 0; i < 5; ++i, ++n) {
+    for (int i = 0; i < GENERATED; ++i, ++n) {
         sccd_mesh_init(&b[n].m);
         snprintf(b[n].name, sizeof b[n].name, "%s", names[i]);
         bool ok = i == 0 ? sccd_mesh_bottle(&b[n].m, 64)
@@ -61,17 +83,19 @@ static int load_meshes(bench_mesh *b)
                            : sccd_mesh_holed(&b[n].m);
         check(ok, "generate", names[i], 0);
     }
-    const char *extra = getenv("SCCD_BENCH_MESH");
-    if (extra && *extra) {
-        sccd_mesh_init(&b[n].m);
-        sccd_load_status s = sccd_mesh_load_file(&b[n].m, extra, SCCD_MESH_AUTO);
-        const char *base = strrchr(extra, '/');
-        snprintf(b[n].name, sizeof b[n].name, "%s", base ? base + 1 : extra);
-        if (s.state == SCCD_LOAD_OK)
-            ++n;
-        else
-            fprintf(stderr, "spheretree: %s: %s (skipped)\n", extra, s.message);
+    *bunny = -1;
+    const char *build = getenv("BUILD");
+    char path[512];
+    snprintf(path, sizeof path, "%s/meshes/bunny.obj", build && *build ? build : "build");
+    FILE *probe = quick ? NULL : fopen(path, "r");
+    if (probe) {
+        fclose(probe);
+        if (load_file(&b[n], path, "bunny"))
+            *bunny = n++;
     }
+    const char *extra = getenv("SCCD_BENCH_MESH");
+    if (extra && *extra && load_file(&b[n], extra, NULL))
+        ++n;
     return n;
 }
 
@@ -279,6 +303,51 @@ static FILE *open_out(const char *dir, const char *name)
     return f;
 }
 
+/* Where the bunny comes from and what it is. */
+static void write_bunny_note(FILE *md, const sccd_mesh *m)
+{
+    sccd_mesh_report r = sccd_mesh_report_make(m);
+    fprintf(md, "Scanned mesh: the Stanford bunny from the npm package `bunny` 1.0.1 (scripts/fetch_meshes.sh), %d "
+                "vertices, %d triangles, %s (%d boundary edges).\n\n",
+            r.vertices, r.triangles, r.closed ? "closed: this version has its holes filled" : "open", r.boundary_edges);
+}
+
+/* Bradshaw's figures (issue 9) beside our bunny rows. Different measures: his
+ * are spheres of a depth-3 tree approximating the surface, with their worst
+ * error; ours are the spheres of a full-coverage fill of the voxel inside. */
+static void write_bunny_reference(FILE *md, const fill_row rows[][2], const int *res, int nres)
+{
+    fprintf(md, "\nFor reference (not measured here): Bradshaw's sphere-tree toolkit on a 3,674-triangle bunny (the same "
+                "triangle count as ours) needs 188 spheres (octree) to 493 (medial axis) at depth 3, with worst errors "
+                "of 20.6 %% and 1.4 %% of the bounding-box size. Those are the spheres of a depth-3 tree that "
+                "approximates the surface; ours cover every inside voxel (the seed's fill / the greedy fill):");
+    for (int r = 0; r < nres; ++r)
+        fprintf(md, " %d / %d spheres at %d%s", rows[r][0].spheres, rows[r][1].spheres, res[r], r + 1 < nres ? "," : ".");
+    fprintf(md, "\n");
+}
+
+/* Pictures of the seed's fill and the greedy fill of mesh m (up: its up
+ * axis) at resolution res, as OUT/spheretree_fill_{seed,greedy}.png (the .gp
+ * copies them to docs/img); Markdown lines referencing them. */
+static void draw_fills(FILE *md, const char *out, const bench_mesh *b, int up, int res)
+{
+    sccd_mesh_report r = sccd_mesh_report_make(&b->m);
+    sccd_sphere_list l;
+    sccd_sphere_list_init(&l);
+    fprintf(md, "### The leaf spheres of the %s at resolution %d\n\n", b->name, res);
+    for (int f = 0; f < 2; ++f) {
+        const char *fill = f ? "greedy" : "seed";
+        char path[512], title[128];
+        snprintf(path, sizeof path, "%s/spheretree_fill_%s.png", out, fill);
+        bool ok = sccd_test_fill(&b->m, res, (sccd_fill_method)f, &l);
+        snprintf(title, sizeof title, "%s, %s fill, resolution %d: %d spheres", b->name, fill, res, l.n);
+        ok = ok && sccd_spheres_png(path, l.s, l.n, (sccd_sphere_view){600, 600, up, &r.bounds, title});
+        check(ok, "draw the fill", b->name, res);
+        fprintf(md, "![%s fill of the %s](img/spheretree_fill_%s.png)%s", fill, b->name, fill, f ? "\n\n" : " ");
+    }
+    sccd_sphere_list_destroy(&l);
+}
+
 int main(int argc, char **argv)
 {
     bool quick = false;
@@ -286,7 +355,8 @@ int main(int argc, char **argv)
     if (!sccd_bench_args(argc, argv, "spheretree", &quick, &out))
         return 1;
     bench_mesh meshes[MAX_MESHES];
-    int nm = load_meshes(meshes);
+    int bunny;
+    int nm = load_meshes(meshes, quick, &bunny);
     const int full_res[MAX_RES] = {64, 128, 256}, quick_res[MAX_RES] = {32, 64, 0};
     const int *res = quick ? quick_res : full_res;
     int nres = quick ? 2 : 3, count = quick ? 100 : 1000;
@@ -379,6 +449,8 @@ int main(int argc, char **argv)
                 "runs (1 at 256). Coverage: inside cell centres lying in some sphere. Outside hits: outside cell "
                 "centres strictly inside a sphere.\n\n",
             quick ? " --quick" : "", meshes[0].m.nt, meshes[1].m.nt, meshes[2].m.nt, meshes[3].m.nt, meshes[4].m.nt);
+    if (bunny >= 0)
+        write_bunny_note(md, &meshes[bunny].m);
     fprintf(md, "| mesh | res | seed fill: spheres | ms | outside hits | greedy: spheres | ms | seed / greedy | "
                 "tree ms (tight) | coverage |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (int i = 0; i < nm; ++i)
@@ -389,6 +461,8 @@ int main(int argc, char **argv)
                     (double)a->spheres / (b->spheres ? b->spheres : 1), b->tree_ms[1],
                     a->covered == a->inside && b->covered == b->inside ? "100 % both" : "INCOMPLETE");
         }
+    if (bunny >= 0)
+        write_bunny_reference(md, rows[bunny], res, nres);
     fprintf(md, "\nGrowth of the sphere count per doubling of resolution (the seed's bottle: 2,760 → 13,845 → "
                 "71,374, ×5.0 and ×5.2):\n\n| mesh | seed fill | greedy fill |\n|---|---|---|\n");
     for (int i = 0; i < nm; ++i) {
@@ -401,6 +475,8 @@ int main(int argc, char **argv)
         fprintf(md, "\n");
     }
     fprintf(md, "\n![spheres against resolution](img/spheretree_counts.png)\n\n");
+    if (!quick) /* the bunny is y-up, the generated meshes z-up */
+        draw_fills(md, out, &meshes[bunny >= 0 ? bunny : 0], bunny >= 0 ? 1 : 2, res[0]);
     fprintf(md, "### %d random placements of two copies (resolution %d, tight bounds)\n\n"
                 "Tree-vs-tree test (seed 003 §3.3) against the triangle method of §2 (whole boxes, per-triangle boxes, "
                 "triangle–triangle SAT), both stopping at the first hit. The answers differ where the surfaces graze "

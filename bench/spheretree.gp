@@ -1,8 +1,10 @@
 # Sphere-tree plots: spheres against resolution for the seed's fill and the
 # greedy fill (log scales), and node volume per tree level for both bounds,
-# from the tables bench/spheretree.c writes. Variables: outdir, imgdir.
+# from the tables bench/spheretree.c writes; copies the pictures of the
+# fills it draws (spheretree_fill_*.png). Variables: outdir, imgdir.
 if (!exists("outdir")) outdir = "build/bench"
 if (!exists("imgdir")) imgdir = "docs/img"
+system("cp ".outdir."/spheretree_fill_seed.png ".outdir."/spheretree_fill_greedy.png ".imgdir."/")
 set terminal pngcairo size 1000,650 noenhanced
 set key left top inside font ",9" box opaque
 set grid

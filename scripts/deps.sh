@@ -4,13 +4,15 @@
 # when it works without a password; else print the exact command and stop.
 #
 #   scripts/deps.sh            build + test + demo packages
-#   scripts/deps.sh --bench    also the comparison engines (Box2D, Bullet), valgrind
+#   scripts/deps.sh --bench    also the comparison engines (Box2D, Bullet), valgrind, npm
 set -eu
 
 pkgs="build-essential pkg-config libchipmunk-dev libode-dev libcmocka-dev
       libcairo2-dev gnuplot-nox lcov"
 if [ "${1:-}" = "--bench" ]; then
     pkgs="$pkgs libbox2d-dev libbullet-dev valgrind"
+    # npm fetches the scanned bunny (scripts/fetch_meshes.sh); any npm will do.
+    command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 fi
 
 missing=""

@@ -1,13 +1,16 @@
 /* sccd-spherefill — mesh → voxels → spheres → sphere tree, with statistics.
  *
  *   sccd-spherefill MESH [--res N] [--fill seed|greedy] [--bound seed|tight] [-o OUT]
+ *                   [--png FILE [--up x|y|z]]
  *   sccd-spherefill --generate bottle|bat|sword|torus|holed [...] [--save-mesh FILE]
  *
  * Prints the mesh report, the grid, the fill (spheres, time, coverage) and the
  * tree (nodes, depth, volume per level); writes the leaf spheres to OUT as
  * text, one "x y z r" per line (world units of the mesh). --protrusion also
  * measures how far the spheres reach outside the surface (brute force over
- * the triangles: slow for big meshes). Exit status 0 on success, 1 on a
+ * the triangles: slow for big meshes). --png draws the leaf spheres (cairo,
+ * an oblique orthographic view with axis --up pointing up, default z, and the
+ * mesh's bounding box). Exit status 0 on success, 1 on a
  * usage error, 2 when the mesh cannot be loaded or filled. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +18,11 @@
 #include <time.h>
 
 #include "sectorccd/sectorccd.h"
+#include "sphere_png.h"
 
 typedef struct options {
-    const char *mesh, *generate, *out, *save_mesh;
-    int res;
+    const char *mesh, *generate, *out, *save_mesh, *png;
+    int res, up;
     sccd_fill_method fill;
     sccd_bound_method bound;
     bool protrusion;
@@ -34,7 +38,8 @@ static double now(void)
 static int usage(void)
 {
     fprintf(stderr, "usage: sccd-spherefill MESH|--generate bottle|bat|sword|torus|holed [--res N (1..%d)]\n"
-                    "       [--fill seed|greedy] [--bound seed|tight] [--protrusion] [-o OUT] [--save-mesh FILE]\n",
+                    "       [--fill seed|greedy] [--bound seed|tight] [--protrusion] [-o OUT] [--save-mesh FILE]\n"
+                    "       [--png FILE [--up x|y|z]]\n",
             SCCD_VOXEL_MAX_RES);
     return 1;
 }
@@ -42,11 +47,12 @@ static int usage(void)
 /* Parse argv; false on a usage error. */
 static bool parse(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, NULL, 64, SCCD_FILL_GREEDY, SCCD_BOUND_TIGHT, false};
+    *o = (options){NULL, NULL, NULL, NULL, NULL, 64, 2, SCCD_FILL_GREEDY, SCCD_BOUND_TIGHT, false};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = strcmp(a, "--res") == 0 || strcmp(a, "--fill") == 0 || strcmp(a, "--bound") == 0 ||
-                     strcmp(a, "-o") == 0 || strcmp(a, "--generate") == 0 || strcmp(a, "--save-mesh") == 0;
+                     strcmp(a, "-o") == 0 || strcmp(a, "--generate") == 0 || strcmp(a, "--save-mesh") == 0 ||
+                     strcmp(a, "--png") == 0 || strcmp(a, "--up") == 0;
         if (takes && !v)
             return false;
         if (strcmp(a, "--res") == 0)
@@ -61,6 +67,10 @@ static bool parse(int argc, char **argv, options *o)
             o->generate = v;
         else if (strcmp(a, "--save-mesh") == 0)
             o->save_mesh = v;
+        else if (strcmp(a, "--png") == 0)
+            o->png = v;
+        else if (strcmp(a, "--up") == 0 && v[0] >= 'x' && v[0] <= 'z' && !v[1])
+            o->up = v[0] - 'x';
         else if (strcmp(a, "--protrusion") == 0)
             o->protrusion = true;
         else if (a[0] != '-' && !o->mesh)
@@ -127,6 +137,15 @@ static void print_tree(const sccd_spheretree *t, double seconds)
     printf("\n");
 }
 
+/* The leaf spheres as a picture, captioned with the mesh, fill and resolution. */
+static bool draw(const options *o, const sccd_sphere_list *l, const sccd_aabb3 *bounds)
+{
+    char title[160];
+    snprintf(title, sizeof title, "%s, %s fill, resolution %d: %d spheres", o->mesh ? o->mesh : o->generate,
+             o->fill == SCCD_FILL_SEED ? "seed" : "greedy", o->res, l->n);
+    return sccd_spheres_png(o->png, l->s, l->n, (sccd_sphere_view){800, 800, o->up, bounds, title});
+}
+
 static int run(const options *o, sccd_mesh *m, sccd_voxel_grid *g, sccd_sphere_list *l, sccd_spheretree *t)
 {
     sccd_load_status st = {SCCD_LOAD_OK, 0, -1, "ok"};
@@ -166,6 +185,10 @@ static int run(const options *o, sccd_mesh *m, sccd_voxel_grid *g, sccd_sphere_l
         if (!sccd_spheretree_build(t, l->s, l->n, o->bound))
             return 2;
         print_tree(t, now() - t3);
+    }
+    if (o->png && !draw(o, l, &r.bounds)) {
+        fprintf(stderr, "sccd-spherefill: cannot draw %s\n", o->png);
+        return 2;
     }
     if (o->out && !write_spheres(o->out, l)) {
         fprintf(stderr, "sccd-spherefill: cannot write %s\n", o->out);
