@@ -292,20 +292,27 @@ static sccd_real origin_segment_distance(sccd_v2 a, sccd_v2 b)
 
 /* Range of |p| over a convex polygon (counter-clockwise, may be degenerate).
  * Near-coincident vertices (a box with an axis along u projects its corners
- * in pairs) leave ~1e-15 edges whose direction, hence the sign of their cross
- * product with the origin, is rounding noise; its size is below
- * |b − a|·|a|, far under tol·(|a| + |b|). So the origin counts as inside
- * unless some cross product is below that: a strict sign test said
- * "outside" for a polygon holding the axis, and lo > 0 then missed. */
+ * in pairs) leave tiny edges whose direction is rounding noise; a strict
+ * sign test of their cross product with the origin said "outside" for a
+ * polygon holding the axis, and lo > 0 then missed. Rounding the vertices by
+ * δ (~1e-15 of the scale, ~1e-6·tol) moves an edge's product by about
+ * δ·(|a| + |b|) whatever its length. So a short edge (< 1e-4·(|a| + |b|))
+ * sees the origin inside unless its product is below −1e-4·tol·(|a| + |b|)
+ * (far above the noise, far below a real short edge of the tol-wide
+ * polygons a zero-angle wedge leaves). A longer edge keeps the strict test:
+ * a wrong "outside" from noise puts the origin within δ·1e4 ≪ tol of its
+ * line, hence of the boundary, so lo = mn is then within the band test's
+ * tolerance; and a polygon on a line through the origin stays "outside". */
 static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real tol, sccd_real *lo, sccd_real *hi)
 {
     sccd_real mx = 0.0, mn = INFINITY;
     bool inside = n >= 3;
     for (int i = 0; i < n; ++i) {
-        sccd_v2 a = p[i], b = p[(i + 1) % n];
+        sccd_v2 a = p[i], b = p[(i + 1) % n], e = sccd_v2_sub(b, a);
+        sccd_real s = sccd_v2_len(a) + sccd_v2_len(b), c = sccd_v2_cross(e, sccd_v2_neg(a));
         mx = sccd_max(mx, sccd_v2_len(a));
         mn = sccd_min(mn, origin_segment_distance(a, b));
-        inside = inside && sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_neg(a)) >= -tol * (sccd_v2_len(a) + sccd_v2_len(b));
+        inside = inside && (c > 0.0 || (sccd_v2_len(e) < 1e-4 * s && c >= -1e-4 * tol * s));
     }
     *lo = inside ? 0.0 : mn;
     *hi = mx;
