@@ -9,5 +9,7 @@
 #include "sectorccd/motion.h"
 #include "sectorccd/geometry.h"
 #include "sectorccd/discrete.h"
+#include "sectorccd/sector3.h"
+#include "sectorccd/sweep3.h"
 
 #endif

@@ -1,0 +1,60 @@
+/* sectorccd — the thick annular sector ("fan") in 3D (seed 000 §2.1) and its
+ * exact overlap tests against points, spheres, capsules, boxes, triangles and
+ * other sectors.
+ *
+ * The set: points whose cylindrical coordinates about (o, u) have radius ρ in
+ * [r, R], angle within half_angle of a, and height z = u·(p − o) in
+ * [zlo, zhi]. half_angle = π is the full annulus, r = 0 the "piece of cake",
+ * r > 0 the "baumkuchen"; half angles above π/2 (non-convex sectors) work.
+ * Degenerate sectors (half_angle 0, r = R, zlo = zhi, R = 0) are valid: they
+ * are rectangles, cylinder patches, flat sectors, segments.
+ *
+ * Exact: a test is true when the two sets touch or overlap, up to a relative
+ * tolerance SCCD_EPS (1e-9) of the scene size (the largest coordinate, radius
+ * or height involved).
+ *
+ * Bad input: the check fires (SCCD_ASSERT); a sector with a non-finite number,
+ * r > R or zlo > zhi, and a non-finite or negative-size shape give false (no
+ * overlap). A u or a that is not unit or not perpendicular is re-orthonormalised
+ * (a falls back to a direction ⟂ u, SCCD_FALLBACK_V3 when possible); a
+ * half_angle outside [0, π] is clamped; a negative r is taken as 0. */
+#ifndef SECTORCCD_SECTOR3_H
+#define SECTORCCD_SECTOR3_H
+
+#include "sectorccd/shapes.h"
+
+/// Thick annular sector: pivot o, unit axis u, unit centre direction a ⟂ u, half_angle in [0, π] (radians), radii 0 ≤ r ≤ R, slab zlo ≤ z ≤ zhi along u from o.
+typedef struct sccd_sector3 { sccd_v3 o, u, a; sccd_real half_angle, r, R, zlo, zhi; } sccd_sector3;
+
+/// True when all numbers are finite, u and a unit (1e-6) and ⟂ (1e-6), 0 ≤ half_angle ≤ π, 0 ≤ r ≤ R, zlo ≤ zhi.
+bool sccd_is_valid_sector3(const sccd_sector3 *s);
+
+/// The thesis' sector of a box turning by alpha (radians) about pivot (seed 000 §2.1, eqs 2.1–2.2): θ = |α|/2, r, R = |P − O| ∓ Wy/2, zlo, zhi = ∓Wz/2, u = box local z (sign of α folded in), a = local y turned by α/2. Constraint: pivot on the box's local y line through the centre, outside the box; otherwise the check fires and the same formulas are applied to the component of P − O ⟂ local z (r clamped at 0, the box's offset along local z folded into zlo, zhi), which then does not bound the sweep.
+sccd_sector3 sccd_sector3_thesis(sccd_box3 box, sccd_v3 pivot, sccd_real alpha);
+
+/// World point p in the sector's canonical frame (seed 000 eq 2.3): o → origin, a → +x, K = u × a → +y, u → +z.
+sccd_v3 sccd_sector3_to_local(const sccd_sector3 *s, sccd_v3 p);
+/// The inverse of sccd_sector3_to_local: a canonical-frame point back to world.
+sccd_v3 sccd_sector3_from_local(const sccd_sector3 *s, sccd_v3 q);
+
+/// Euclidean distance from world point p to the sector (0 inside), closed form; invalid input: +INFINITY.
+sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p);
+/// The smallest world AABB holding the sector; invalid sector: the AABB of the pivot.
+sccd_aabb3 sccd_sector3_aabb(const sccd_sector3 *s);
+
+/// Point inside or on the sector (seed 000 §2.2, eqs 2.4–2.7).
+bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p);
+/// Sphere touches or overlaps the sector (seed 000 §2.5, eq 2.11 then the exact distance; eq 2.8's flaw fixed).
+bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere);
+/// Capsule touches or overlaps the sector: exact (seed 000 §4.1's programme, done by a case analysis of the distance along the segment).
+bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c);
+/// The thesis' approximate capsule test (seed 000 §2.7, eqs 2.21–2.31): has false positives; kept to measure against.
+bool sccd_sector3_vs_capsule_thesis(const sccd_sector3 *s, sccd_capsule3 c);
+/// Oriented box touches or overlaps the sector: exact (clip by slab and wedge, then the range of distance to the axis).
+bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b);
+/// Triangle touches or overlaps the sector: exact (same method as the box).
+bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t);
+/// Two sectors touch or overlap: exact to the tolerance by a certified branch-and-bound (symmetric in its arguments).
+bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other);
+
+#endif

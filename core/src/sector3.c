@@ -1,0 +1,878 @@
+/* The thick annular sector in 3D and its exact overlap tests (seed 000 §2.1,
+ * §2.2, §2.5, §2.7, §4.1).
+ *
+ * Every test works in the sector's canonical frame (eq 2.3): pivot at the
+ * origin, a = +x, K = u × a = +y, u = +z. Three facts carry all of them:
+ *
+ * 1. Distance from a point to the sector is closed form. A point at angle φ
+ *    (|φ| ≤ π from +x), radius ρ, height z: the distance to a point of the
+ *    half-plane at angle ψ grows with |φ − ψ| (for every radius and height),
+ *    so the nearest half-plane of the wedge is the point's own (inside the
+ *    wedge) or the nearer boundary one, at angle difference δ = |φ| − θ.
+ *    Rotating that half-plane into the point's plane gives
+ *        d² = (ρ·sin δ)² + dist((ρ·cos δ, z), [r, R] × [zlo, zhi])²
+ *    (δ = 0 inside the wedge). This is what eqs 2.11–2.12 compute for a
+ *    sphere, without eq 2.8's (r − rc)² flaw (a circle larger than the hole
+ *    is not rejected).
+ * 2. The distance to the axis, ρ, depends only on the projection onto the
+ *    plane ⟂ u, and the wedge is a condition on that projection too. So a
+ *    convex set C meets the sector iff, for one convex part W of the wedge
+ *    (the wedge itself when θ ≤ π/2, its two halves when θ > π/2), the 2D
+ *    convex set proj(C ∩ slab) ∩ W is non-empty and its range of ρ (an
+ *    interval: ρ is continuous and the set connected) meets [r, R]. For a
+ *    polytope the set is a polygon: the maximum of ρ is at a vertex, the
+ *    minimum is 0 (origin inside) or on an edge.
+ * 3. Along a segment the distance to the sector is the smallest of: the
+ *    distance to the two flat side faces (rectangles, belong to the sector),
+ *    and, on the parts of the segment inside the wedge, the distance to the
+ *    full solid annulus (fact 1 with δ = 0). The latter splits into pieces
+ *    where it is a sum of (ρ(t) − c)² and a linear term squared; each piece is
+ *    convex except a middle part around the point nearest the axis, where it
+ *    is concave (its minimum is then at the part's ends): a case analysis
+ *    with a golden-section search on the convex parts, no sampling. */
+#include "sectorccd/sector3.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sectorccd/geometry.h"
+#include "sector3_internal.h"
+
+/* A checked sector in canonical form: frame vectors and cleaned numbers. */
+typedef struct sect {
+    sccd_v3 o, a, k, u;
+    sccd_real th, c, s, ch, sh, r, R, zlo, zhi; /* c, s: cos, sin θ; ch, sh: of θ/2 */
+} sect;
+
+/* sqrt(x² + y²) without hypot's overflow care (slow, and scenes are far
+ * from 1e154). */
+static sccd_real len2d(sccd_real x, sccd_real y) { return sqrt(x * x + y * y); }
+
+/* ---- validation and the canonical frame ---- */
+
+static bool finite_sector(const sccd_sector3 *s)
+{
+    return sccd_is_valid_v3(s->o) && sccd_is_valid_v3(s->u) && sccd_is_valid_v3(s->a) &&
+           sccd_is_valid_real(s->half_angle) && sccd_is_valid_real(s->r) && sccd_is_valid_real(s->R) &&
+           sccd_is_valid_real(s->zlo) && sccd_is_valid_real(s->zhi);
+}
+
+bool sccd_is_valid_sector3(const sccd_sector3 *s)
+{
+    if (!s || !finite_sector(s))
+        return false;
+    return fabs(sccd_v3_len2(s->u) - 1.0) < 1e-6 && fabs(sccd_v3_len2(s->a) - 1.0) < 1e-6 &&
+           fabs(sccd_v3_dot(s->u, s->a)) < 1e-6 && s->half_angle >= 0.0 && s->half_angle <= SCCD_PI &&
+           s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
+}
+
+/* Checks s and fills the canonical form. False (after the check fired) when
+ * no defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
+ * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
+static bool prepare(const sccd_sector3 *s, sect *out)
+{
+    SCCD_ASSERT(sccd_is_valid_sector3(s));
+    if (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi)
+        return false;
+    sccd_v3 u = sccd_v3_normalize(s->u);
+    sccd_v3 a = sccd_v3_mad(s->a, -sccd_v3_dot(s->a, u), u);
+    if (sccd_v3_len2(a) < 1e-24) {
+        sccd_v3 e2;
+        sccd_v3_basis(u, &a, &e2);
+    }
+    a = sccd_v3_normalize(a);
+    out->o = s->o;
+    out->u = u;
+    out->a = a;
+    out->k = sccd_v3_cross(u, a);
+    out->th = sccd_clamp(s->half_angle, 0.0, SCCD_PI);
+    out->c = cos(out->th);
+    out->s = sin(out->th);
+    out->ch = cos(0.5 * out->th);
+    out->sh = sin(0.5 * out->th);
+    out->r = sccd_max(s->r, 0.0);
+    out->R = s->R;
+    out->zlo = s->zlo;
+    out->zhi = s->zhi;
+    return true;
+}
+
+/* Seed 000 eq 2.3: the rows of the matrix are A, K, U. */
+static sccd_v3 to_local(const sect *S, sccd_v3 p)
+{
+    sccd_v3 d = sccd_v3_sub(p, S->o);
+    return (sccd_v3){sccd_v3_dot(S->a, d), sccd_v3_dot(S->k, d), sccd_v3_dot(S->u, d)};
+}
+
+static sccd_v3 from_local(const sect *S, sccd_v3 q)
+{
+    sccd_v3 p = sccd_v3_mad(S->o, q.x, S->a);
+    p = sccd_v3_mad(p, q.y, S->k);
+    return sccd_v3_mad(p, q.z, S->u);
+}
+
+sccd_v3 sccd_sector3_to_local(const sccd_sector3 *s, sccd_v3 p)
+{
+    sect S;
+    if (!prepare(s, &S) || !sccd_is_valid_v3(p)) {
+        SCCD_ASSERT(sccd_is_valid_v3(p));
+        return (sccd_v3){0.0, 0.0, 0.0};
+    }
+    return to_local(&S, p);
+}
+
+sccd_v3 sccd_sector3_from_local(const sccd_sector3 *s, sccd_v3 q)
+{
+    sect S;
+    if (!prepare(s, &S) || !sccd_is_valid_v3(q)) {
+        SCCD_ASSERT(sccd_is_valid_v3(q));
+        return (sccd_v3){0.0, 0.0, 0.0};
+    }
+    return from_local(&S, q);
+}
+
+/* Size of the sector for the relative tolerance. */
+static sccd_real sector_scale(const sect *S)
+{
+    return sccd_max(S->R, sccd_max(fabs(S->zlo), fabs(S->zhi)));
+}
+
+static sccd_real v3_maxabs(sccd_v3 v) { return sccd_max(fabs(v.x), sccd_max(fabs(v.y), fabs(v.z))); }
+
+/* ---- the thesis' construction ---- */
+
+sccd_sector3 sccd_sector3_thesis(sccd_box3 box, sccd_v3 pivot, sccd_real alpha)
+{
+    if (!sccd_is_valid_box3(box) || !sccd_is_valid_v3(pivot) || !sccd_is_valid_real(alpha)) {
+        SCCD_ASSERT(sccd_is_valid_box3(box) && sccd_is_valid_v3(pivot) && sccd_is_valid_real(alpha));
+        sccd_v3 o = sccd_is_valid_v3(pivot) ? pivot : (sccd_v3){0.0, 0.0, 0.0};
+        return (sccd_sector3){o, {0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}, 0.0, 0.0, 0.0, 0.0, 0.0};
+    }
+    sccd_v3 xl = sccd_quat_apply(box.q, (sccd_v3){1.0, 0.0, 0.0});
+    sccd_v3 yl = sccd_quat_apply(box.q, (sccd_v3){0.0, 1.0, 0.0});
+    sccd_v3 zl = sccd_quat_apply(box.q, (sccd_v3){0.0, 0.0, 1.0});
+    sccd_v3 d = sccd_v3_sub(box.c, pivot);
+    /* Constraint (§2.1): U = Z', (P − O) ∥ Y', pivot outside the box. */
+    sccd_real tol = 1e-6 * (1.0 + sccd_v3_len(d) + v3_maxabs(box.h));
+    SCCD_ASSERT(fabs(sccd_v3_dot(d, xl)) <= tol && fabs(sccd_v3_dot(d, zl)) <= tol &&
+                fabs(sccd_v3_dot(d, yl)) >= box.h.y - tol);
+    sccd_v3 u = alpha >= 0.0 ? zl : sccd_v3_neg(zl);
+    sccd_real zc = sccd_v3_dot(d, u);
+    sccd_v3 dp = sccd_v3_mad(d, -zc, u); /* the part of P − O ⟂ U */
+    sccd_real dist = sccd_v3_len(dp);
+    sccd_v3 y = dist > 0.0 ? sccd_v3_scale(dp, 1.0 / dist) : yl;
+    sccd_real th = sccd_min(0.5 * fabs(alpha), SCCD_PI); /* eq 2.1 */
+    /* eq 2.2 (Rodrigues): A = cos θ·Y' + (1 − cos θ)(Y'·U)U + (U × Y') sin θ */
+    sccd_v3 a = sccd_v3_scale(y, cos(th));
+    a = sccd_v3_mad(a, (1.0 - cos(th)) * sccd_v3_dot(y, u), u);
+    a = sccd_v3_mad(a, sin(th), sccd_v3_cross(u, y));
+    sccd_real r = sccd_max(0.0, dist - box.h.y), R = dist + box.h.y;
+    return (sccd_sector3){pivot, u, sccd_v3_normalize(a), th, r, R, zc - box.h.z, zc + box.h.z};
+}
+
+/* ---- points and spheres ---- */
+
+/* Distance in the (ρ, z) half-plane from (x, z) to [r, R] × [zlo, zhi]. */
+static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
+{
+    sccd_real dx = x < S->r ? S->r - x : (x > S->R ? x - S->R : 0.0);
+    sccd_real dz = z < S->zlo ? S->zlo - z : (z > S->zhi ? z - S->zhi : 0.0);
+    return len2d(dx, dz);
+}
+
+/* Fact 1 of the file comment. */
+static sccd_real local_distance(const sect *S, sccd_v3 q)
+{
+    sccd_real rho = len2d(q.x, q.y);
+    sccd_real delta = fabs(atan2(q.y, q.x)) - S->th;
+    if (delta <= 0.0)
+        return rect_distance(S, rho, q.z);
+    return len2d(rho * sin(delta), rect_distance(S, rho * cos(delta), q.z));
+}
+
+sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
+{
+    sect S;
+    if (!prepare(s, &S) || !sccd_is_valid_v3(p)) {
+        SCCD_ASSERT(sccd_is_valid_v3(p));
+        return INFINITY;
+    }
+    return local_distance(&S, to_local(&S, p));
+}
+
+bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
+{
+    sect S;
+    if (!prepare(s, &S) || !sccd_is_valid_v3(p)) {
+        SCCD_ASSERT(sccd_is_valid_v3(p));
+        return false;
+    }
+    sccd_v3 q = to_local(&S, p);
+    sccd_real rho = len2d(q.x, q.y);
+    /* eq 2.4, eq 2.5, and eqs 2.6–2.7 (Pc = x/ρ ≥ cos θ, times ρ: no
+     * division at the axis), exactly; a point that fails them by rounding
+     * only is caught by the distance, within the relative tolerance. */
+    if (q.z >= S.zlo && q.z <= S.zhi && rho >= S.r && rho <= S.R && q.x >= rho * S.c)
+        return true;
+    return local_distance(&S, q) <= SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q));
+}
+
+bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
+{
+    sect S;
+    if (!prepare(s, &S) || !sccd_is_valid_sphere(sphere)) {
+        SCCD_ASSERT(sccd_is_valid_sphere(sphere));
+        return false;
+    }
+    sccd_v3 q = to_local(&S, sphere.c);
+    sccd_real tol = SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q) + sphere.r);
+    /* eq 2.11 (slab [zlo, zhi] instead of ±h): a cheap early out. */
+    if (q.z < S.zlo - sphere.r - tol || q.z > S.zhi + sphere.r + tol)
+        return false;
+    /* eq 2.12's slice radius then the circle test is the distance of fact 1. */
+    return local_distance(&S, q) <= sphere.r + tol;
+}
+
+/* ---- polytopes (fact 2) ---- */
+
+/* One convex part of the wedge: half-planes n·p ≥ 0 (none: the whole plane). */
+typedef struct wedge { int n; sccd_v2 nrm[3]; } wedge;
+
+/* The convex wedge of directions from (c1, s1) to (c2, s2), at most π apart:
+ * left of the first side, right of the second, and in front (the bisector
+ * (cm, sm)'s side), which a zero-width wedge needs. */
+static wedge make_wedge(sccd_real c1, sccd_real s1, sccd_real c2, sccd_real s2, sccd_real cm, sccd_real sm)
+{
+    return (wedge){3, {{-s1, c1}, {s2, -c2}, {cm, sm}}};
+}
+
+static int sector_wedges(const sect *S, wedge out[2])
+{
+    if (S->th >= SCCD_PI) {
+        out[0].n = 0;
+        return 1;
+    }
+    if (S->th <= 0.5 * SCCD_PI) {
+        out[0] = make_wedge(S->c, -S->s, S->c, S->s, 1.0, 0.0);
+        return 1;
+    }
+    out[0] = make_wedge(S->c, -S->s, 1.0, 0.0, S->ch, -S->sh);
+    out[1] = make_wedge(1.0, 0.0, S->c, S->s, S->ch, S->sh);
+    return 2;
+}
+
+/* Sutherland–Hodgman against n·p ≥ −tol; returns the new count. */
+static int clip_polygon(const sccd_v2 *in, int n, sccd_v2 nrm, sccd_real tol, sccd_v2 *out)
+{
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 p = in[i], q = in[(i + 1) % n];
+        sccd_real dp = sccd_v2_dot(nrm, p) + tol, dq = sccd_v2_dot(nrm, q) + tol;
+        if (dp >= 0.0)
+            out[m++] = p;
+        if ((dp >= 0.0) != (dq >= 0.0))
+            out[m++] = sccd_v2_lerp(p, q, dp / (dp - dq));
+    }
+    return m;
+}
+
+/* Distance from the origin to segment a–b. */
+static sccd_real origin_segment_distance(sccd_v2 a, sccd_v2 b)
+{
+    sccd_v2 d = sccd_v2_sub(b, a);
+    sccd_real l2 = sccd_v2_len2(d);
+    sccd_real t = l2 > 0.0 ? sccd_clamp(-sccd_v2_dot(a, d) / l2, 0.0, 1.0) : 0.0;
+    return sccd_v2_len(sccd_v2_mad(a, t, d));
+}
+
+/* Range of |p| over a convex polygon (counter-clockwise, may be degenerate). */
+static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real *lo, sccd_real *hi)
+{
+    sccd_real mx = 0.0, mn = INFINITY;
+    bool inside = n >= 3;
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 a = p[i], b = p[(i + 1) % n];
+        mx = sccd_max(mx, sccd_v2_len(a));
+        mn = sccd_min(mn, origin_segment_distance(a, b));
+        inside = inside && sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_neg(a)) > 0.0;
+    }
+    *lo = inside ? 0.0 : mn;
+    *hi = mx;
+}
+
+#define SLAB_POINTS (SCCD_POLYTOPE_MAX_V + 2 * SCCD_POLYTOPE_MAX_E)
+
+/* Projections of the vertices of (polytope ∩ slab): vertices inside and the
+ * edges' crossings of the two planes (fact 2). */
+static int slab_points(const sect *S, const sccd_v3 *v, const sccd_polytope *p, sccd_real tol, sccd_v2 *out)
+{
+    int n = 0;
+    for (int i = 0; i < p->nv; ++i)
+        if (v[i].z >= S->zlo - tol && v[i].z <= S->zhi + tol)
+            out[n++] = (sccd_v2){v[i].x, v[i].y};
+    const sccd_real planes[2] = {S->zlo, S->zhi};
+    for (int i = 0; i < p->ne; ++i) {
+        sccd_v3 a = v[p->e[i][0]], b = v[p->e[i][1]];
+        for (int k = 0; k < 2; ++k) {
+            sccd_real da = a.z - planes[k], db = b.z - planes[k];
+            if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) {
+                sccd_v3 x = sccd_v3_lerp(a, b, da / (da - db));
+                out[n++] = (sccd_v2){x.x, x.y};
+            }
+        }
+    }
+    return n;
+}
+
+static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
+{
+    const sect S = *Sp;
+    sccd_v3 v[SCCD_POLYTOPE_MAX_V];
+    sccd_real scale = sector_scale(&S);
+    for (int i = 0; i < p->nv; ++i) {
+        v[i] = to_local(&S, p->v[i]);
+        scale = sccd_max(scale, v3_maxabs(v[i]));
+    }
+    sccd_real tol = SCCD_EPS * scale;
+    sccd_v2 pts[SLAB_POINTS], hull[SLAB_POINTS];
+    int n = slab_points(&S, v, p, tol, pts);
+    if (n == 0)
+        return false;
+    n = sccd_hull2(pts, n, hull);
+    wedge w[2];
+    int nw = sector_wedges(&S, w);
+    for (int k = 0; k < nw; ++k) {
+        sccd_v2 buf[2][SLAB_POINTS + 3];
+        int m = n;
+        memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
+        int cur = 0;
+        for (int j = 0; j < w[k].n && m > 0; ++j) {
+            m = clip_polygon(buf[cur], m, w[k].nrm[j], tol, buf[1 - cur]);
+            cur = 1 - cur;
+        }
+        if (m == 0)
+            continue;
+        sccd_real lo, hi;
+        polygon_rho_range(buf[cur], m, &lo, &hi);
+        if (lo <= S.R + tol && hi >= S.r - tol)
+            return true;
+    }
+    return false;
+}
+
+bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p)
+{
+    sect S;
+    return prepare(s, &S) && polytope_vs_sect(&S, p);
+}
+
+/* The 12 edges of 8 corners indexed by sign bits: corners one bit apart. */
+static void box_edges(sccd_polytope *p)
+{
+    p->ne = 0;
+    for (int i = 0; i < 8; ++i)
+        for (int bit = 1; bit < 8; bit <<= 1)
+            if (!(i & bit)) {
+                p->e[p->ne][0] = (unsigned char)i;
+                p->e[p->ne][1] = (unsigned char)(i | bit);
+                p->ne++;
+            }
+}
+
+void sccd_polytope_box(sccd_polytope *p, sccd_box3 b)
+{
+    sccd_box3_corners(b, p->v);
+    p->nv = 8;
+    box_edges(p);
+}
+
+void sccd_polytope_triangle(sccd_polytope *p, sccd_triangle t)
+{
+    *p = (sccd_polytope){3, 3, {t.a, t.b, t.c}, {{0, 1}, {1, 2}, {2, 0}}};
+}
+
+void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
+{
+    int nv = p->nv, ne = p->ne;
+    for (int i = 0; i < nv; ++i)
+        p->v[nv + i] = sccd_v3_add(p->v[i], d);
+    for (int i = 0; i < ne; ++i) {
+        p->e[ne + i][0] = (unsigned char)(p->e[i][0] + nv);
+        p->e[ne + i][1] = (unsigned char)(p->e[i][1] + nv);
+    }
+    for (int i = 0; i < nv; ++i) {
+        p->e[2 * ne + i][0] = (unsigned char)i;
+        p->e[2 * ne + i][1] = (unsigned char)(i + nv);
+    }
+    p->nv = 2 * nv;
+    p->ne = 2 * ne + nv;
+}
+
+static bool v2_less(sccd_v2 a, sccd_v2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+
+int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out)
+{
+    /* Andrew's monotone chain; insertion sort suits these few points. */
+    for (int i = 1; i < n; ++i) {
+        sccd_v2 x = pts[i];
+        int j = i;
+        for (; j > 0 && v2_less(x, pts[j - 1]); --j)
+            pts[j] = pts[j - 1];
+        pts[j] = x;
+    }
+    int k = 0;
+    for (int i = 0; i < n; ++i) {
+        while (k >= 2 && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
+            k--;
+        out[k++] = pts[i];
+    }
+    for (int i = n - 2, lower = k + 1; i >= 0; --i) {
+        while (k >= lower && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
+            k--;
+        out[k++] = pts[i];
+    }
+    return k > 1 ? k - 1 : k;
+}
+
+bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
+{
+    if (!sccd_is_valid_box3(b)) {
+        SCCD_ASSERT(sccd_is_valid_box3(b));
+        return false;
+    }
+    sccd_polytope p;
+    sccd_polytope_box(&p, b);
+    return sccd_sector3_vs_polytope(s, &p);
+}
+
+bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
+{
+    if (!sccd_is_valid_triangle(t)) {
+        SCCD_ASSERT(sccd_is_valid_triangle(t));
+        return false;
+    }
+    sccd_polytope p;
+    sccd_polytope_triangle(&p, t);
+    return sccd_sector3_vs_polytope(s, &p);
+}
+
+/* ---- capsules (fact 3) ---- */
+
+/* Is segment p0–p1 within thr of the side rectangle at angle ang? */
+static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real ang, sccd_real thr)
+{
+    /* Coordinates in the rectangle's frame: x along the side, y its normal. */
+    sccd_real c = cos(ang), s = sin(ang);
+    sccd_v3 a = {c * p0.x + s * p0.y, -s * p0.x + c * p0.y, p0.z};
+    sccd_v3 b = {c * p1.x + s * p1.y, -s * p1.x + c * p1.y, p1.z};
+    if ((a.y <= 0.0 && b.y >= 0.0) || (a.y >= 0.0 && b.y <= 0.0)) {
+        sccd_real t = a.y != b.y ? a.y / (a.y - b.y) : 0.0;
+        sccd_v3 x = sccd_v3_lerp(a, b, t);
+        if (rect_distance(S, x.x, x.z) <= thr)
+            return true;
+    }
+    if (len2d(a.y, rect_distance(S, a.x, a.z)) <= thr || len2d(b.y, rect_distance(S, b.x, b.z)) <= thr)
+        return true;
+    const sccd_v3 corner[4] = {{S->r, 0.0, S->zlo}, {S->R, 0.0, S->zlo}, {S->R, 0.0, S->zhi}, {S->r, 0.0, S->zhi}};
+    for (int i = 0; i < 4; ++i)
+        if (sccd_distance_segment_segment3(a, b, corner[i], corner[(i + 1) % 4]) <= thr)
+            return true;
+    return false;
+}
+
+/* The segment p(t) = p0 + t·d in local coordinates, seen from the axis. */
+typedef struct seg_local {
+    sccd_v3 p0, d;
+    sccd_real A, tm, b; /* ρ(t)² = A·(t − tm)² + b² */
+} seg_local;
+
+/* Squared distance from p(t) to the full solid annulus (fact 1, δ = 0). */
+static sccd_real annulus_d2(const sect *S, const seg_local *g, sccd_real t)
+{
+    sccd_v3 p = sccd_v3_mad(g->p0, t, g->d);
+    sccd_real d = rect_distance(S, len2d(p.x, p.y), p.z);
+    return d * d;
+}
+
+static int cmp_real(const void *pa, const void *pb)
+{
+    sccd_real a = *(const sccd_real *)pa, b = *(const sccd_real *)pb;
+    return (a > b) - (a < b);
+}
+
+static void add_break(sccd_real *t, int *n, sccd_real x, sccd_real lo, sccd_real hi)
+{
+    if (x > lo && x < hi)
+        t[(*n)++] = x;
+}
+
+/* Golden-section search of a convex piece; true once a value ≤ thr2 shows,
+ * false once the Lipschitz bound (the distance changes by at most |d| per
+ * unit of t) puts the whole remaining bracket above sqrt(thr2). */
+static bool convex_piece_reaches(const sect *S, const seg_local *g, sccd_real lo, sccd_real hi, sccd_real thr2)
+{
+    const sccd_real k = 0.3819660112501051;
+    sccd_real lip = sccd_v3_len(g->d), thr = sqrt(thr2);
+    sccd_real x1 = lo + k * (hi - lo), x2 = hi - k * (hi - lo);
+    sccd_real f1 = annulus_d2(S, g, x1), f2 = annulus_d2(S, g, x2);
+    for (int it = 0; it < 80 && hi - lo > 1e-15; ++it) {
+        if (f1 <= thr2 || f2 <= thr2)
+            return true;
+        if (sqrt(sccd_min(f1, f2)) - lip * (hi - lo) > thr)
+            return false;
+        if (f1 < f2) {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = lo + k * (hi - lo);
+            f1 = annulus_d2(S, g, x1);
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = hi - k * (hi - lo);
+            f2 = annulus_d2(S, g, x2);
+        }
+    }
+    return f1 <= thr2 || f2 <= thr2;
+}
+
+/* Half-width of the concave part about tm of (ρ − c)² + (α·t + β)²: its
+ * second derivative is 2(A + α²) − 2c·A·b²/ρ³, negative only for ρ below
+ * ρ* = (c·A·b² / (A + α²))^(1/3). */
+static sccd_real concave_halfwidth(const seg_local *g, sccd_real c, sccd_real alpha)
+{
+    if (g->A <= 0.0 || g->b <= 0.0 || c <= 0.0)
+        return 0.0;
+    sccd_real rs = cbrt(c * g->A * g->b * g->b / (g->A + alpha * alpha));
+    return rs > g->b ? sqrt((rs * rs - g->b * g->b) / g->A) : 0.0;
+}
+
+/* Fact 3's case analysis on [ta, tb] (inside the wedge): does the distance to
+ * the solid annulus fall to sqrt(thr2)? */
+static bool annulus_reaches(const sect *S, const seg_local *g, sccd_real ta, sccd_real tb, sccd_real thr2)
+{
+    sccd_real t[16];
+    int n = 0;
+    t[n++] = ta;
+    t[n++] = tb;
+    if (g->d.z != 0.0) {
+        add_break(t, &n, (S->zlo - g->p0.z) / g->d.z, ta, tb);
+        add_break(t, &n, (S->zhi - g->p0.z) / g->d.z, ta, tb);
+    }
+    if (g->A > 0.0) {
+        add_break(t, &n, g->tm, ta, tb);
+        const sccd_real radii[2] = {S->r, S->R};
+        for (int i = 0; i < 2; ++i)
+            if (radii[i] > g->b) {
+                sccd_real h = sqrt((radii[i] - g->b) * (radii[i] + g->b) / g->A);
+                add_break(t, &n, g->tm - h, ta, tb);
+                add_break(t, &n, g->tm + h, ta, tb);
+            }
+    }
+    qsort(t, (size_t)n, sizeof(sccd_real), cmp_real);
+    for (int i = 0; i < n; ++i)
+        if (annulus_d2(S, g, t[i]) <= thr2)
+            return true;
+    for (int i = 0; i + 1 < n; ++i) {
+        sccd_real lo = t[i], hi = t[i + 1];
+        if (!(hi > lo))
+            continue;
+        /* Which terms are active on this piece (from its middle). */
+        sccd_v3 pm = sccd_v3_mad(g->p0, 0.5 * (lo + hi), g->d);
+        sccd_real rho = len2d(pm.x, pm.y);
+        sccd_real c = rho > S->R ? S->R : (rho < S->r ? S->r : -1.0);
+        sccd_real alpha = (pm.z > S->zhi || pm.z < S->zlo) ? g->d.z : 0.0;
+        sccd_real w = c >= 0.0 ? concave_halfwidth(g, c, alpha) : 0.0;
+        /* Split at the concave part's ends; its own minimum is at those ends. */
+        sccd_real cut[4] = {lo, sccd_clamp(g->tm - w, lo, hi), sccd_clamp(g->tm + w, lo, hi), hi};
+        for (int j = 0; j < 3; ++j) {
+            bool concave = w > 0.0 && j == 1;
+            if (cut[j + 1] > cut[j] && !concave && convex_piece_reaches(S, g, cut[j], cut[j + 1], thr2))
+                return true;
+            if (concave && (annulus_d2(S, g, cut[1]) <= thr2 || annulus_d2(S, g, cut[2]) <= thr2))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Parameter interval of the segment's projection inside a convex wedge. */
+static bool wedge_interval(const wedge *w, const seg_local *g, sccd_real *ta, sccd_real *tb)
+{
+    sccd_real lo = 0.0, hi = 1.0;
+    for (int j = 0; j < w->n; ++j) {
+        sccd_real f0 = w->nrm[j].x * g->p0.x + w->nrm[j].y * g->p0.y;
+        sccd_real fd = w->nrm[j].x * g->d.x + w->nrm[j].y * g->d.y;
+        if (fd == 0.0) {
+            if (f0 < 0.0)
+                return false;
+        } else if (fd > 0.0) {
+            lo = sccd_max(lo, -f0 / fd);
+        } else {
+            hi = sccd_min(hi, -f0 / fd);
+        }
+    }
+    *ta = lo;
+    *tb = hi;
+    return lo <= hi;
+}
+
+static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
+{
+    sccd_real scale = sccd_max(sector_scale(S), sccd_max(v3_maxabs(p0), v3_maxabs(p1)) + rc);
+    sccd_real thr = rc + SCCD_EPS * scale;
+    if (local_distance(S, p0) <= thr || local_distance(S, p1) <= thr)
+        return true;
+    if (sccd_min(p0.z, p1.z) > S->zhi + thr || sccd_max(p0.z, p1.z) < S->zlo - thr)
+        return false;
+    if (S->th < SCCD_PI && (segment_near_side(S, p0, p1, S->th, thr) || segment_near_side(S, p0, p1, -S->th, thr)))
+        return true;
+    seg_local g = {p0, sccd_v3_sub(p1, p0), 0.0, 0.0, 0.0};
+    g.A = g.d.x * g.d.x + g.d.y * g.d.y;
+    if (g.A > 0.0) {
+        g.tm = -(p0.x * g.d.x + p0.y * g.d.y) / g.A;
+        g.b = fabs(p0.x * g.d.y - p0.y * g.d.x) / sqrt(g.A);
+    } else {
+        g.b = len2d(p0.x, p0.y);
+    }
+    wedge w[2];
+    int nw = sector_wedges(S, w);
+    for (int k = 0; k < nw; ++k) {
+        sccd_real ta, tb;
+        if (wedge_interval(&w[k], &g, &ta, &tb) && annulus_reaches(S, &g, ta, tb, thr * thr))
+            return true;
+    }
+    return false;
+}
+
+bool sccd_sector3_vs_capsule_unchecked(const sccd_sector3 *s, sccd_capsule3 c)
+{
+    sect S;
+    if (!prepare(s, &S))
+        return false;
+    return capsule_local(&S, to_local(&S, c.a), to_local(&S, c.b), c.r);
+}
+
+bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
+{
+    if (!sccd_is_valid_capsule3(c)) {
+        SCCD_ASSERT(sccd_is_valid_capsule3(c));
+        return false;
+    }
+    return sccd_sector3_vs_capsule_unchecked(s, c);
+}
+
+/* ---- the thesis' capsule approximation (§2.7) ---- */
+
+/* Eq 2.12: radius of a sphere's slice inside the slab ±h (0 when it misses). */
+static sccd_real slice_radius(sccd_real z, sccd_real h, sccd_real rc)
+{
+    sccd_real out = fabs(z) - h;
+    if (out <= 0.0)
+        return rc;
+    return out < rc ? sqrt(rc * rc - out * out) : 0.0;
+}
+
+bool sccd_sector3_vs_capsule_thesis(const sccd_sector3 *s, sccd_capsule3 cap)
+{
+    sect S;
+    if (!sccd_is_valid_capsule3(cap)) {
+        SCCD_ASSERT(sccd_is_valid_capsule3(cap));
+        return false;
+    }
+    if (!prepare(s, &S))
+        return false;
+    /* The thesis' slab is ±h about 0: shift z by the slab's middle. */
+    sccd_real mid = 0.5 * (S.zlo + S.zhi), h = 0.5 * (S.zhi - S.zlo), rc = cap.r;
+    sccd_v3 P = to_local(&S, cap.a), Q = to_local(&S, cap.b);
+    P.z -= mid;
+    Q.z -= mid;
+    if (P.z < Q.z) { /* the thesis orders Sz ≥ Ez */
+        sccd_v3 t = P;
+        P = Q;
+        Q = t;
+    }
+    sccd_v3 Sp = P, E = Q;
+    if (Sp.z + rc < -h || E.z - rc > h) /* eq 2.21 */
+        return false;
+    sccd_v3 V = sccd_v3_sub(E, Sp);
+    sccd_real vxy = len2d(V.x, V.y);
+    /* eq 2.22 */
+    sccd_real rcp = (Sp.z >= -h && E.z <= h) ? rc : sccd_max(slice_radius(Sp.z, h, rc), slice_radius(E.z, h, rc));
+    sccd_v3 s2 = Sp, e2 = E;
+    if (V.z != 0.0 && vxy > 0.0) {
+        /* eqs 2.23–2.31: the 2D capsule C' around the pseudo-capsule. */
+        sccd_v3 Qh = sccd_v3_mad(Sp, (h - Sp.z) / V.z, V);      /* eq 2.23 */
+        sccd_real w = rc / -V.z * vxy;                           /* eq 2.26 */
+        sccd_real sp = rc > 0.0 ? w / sqrt(w * w + rc * rc) : 1.0; /* eq 2.28 (rc = 0: L(s) = s·w) */
+        sccd_real Gz = Qh.z + sp * rc, Hz = -Gz;                 /* eq 2.29 */
+        sccd_v3 S2 = sccd_v3_mad(Sp, (sccd_min(Sp.z, Gz) - Sp.z) / V.z, V); /* eq 2.30 */
+        sccd_v3 E2 = sccd_v3_mad(Sp, (sccd_max(E.z, Hz) - Sp.z) / V.z, V);
+        sccd_real ra = slice_radius(S2.z, h, rc), rb = slice_radius(E2.z, h, rc);
+        s2 = sccd_v3_mad(S2, (rcp - ra) / vxy, V); /* eq 2.31 */
+        e2 = sccd_v3_mad(E2, -(rcp - rb) / vxy, V);
+    } else if (V.z == 0.0) {
+        rcp = slice_radius(Sp.z, h, rc); /* a horizontal capsule: its slice is a 2D capsule */
+    }
+    /* C' lies in the slab's middle plane: the exact test there is the exact
+     * 2D capsule test of §2.6 (whose eq 2.15 shares eq 2.8's flaw). */
+    s2.z = mid;
+    e2.z = mid;
+    return capsule_local(&S, s2, e2, rcp);
+}
+
+/* ---- sector against sector ---- */
+
+/* Outer tangent segments of a piece's prism. */
+#define PIECE_TANGENTS 5
+
+/* A convex prism holding A's piece of angles [p0, p1] (p1 − p0 ≤ π/2): its
+ * section is the inner chord at radius r, the two sides, and PIECE_TANGENTS
+ * tangents to the outer circle (corners at R / cos(Δ / 2k)); heights zlo, zhi.
+ * It reaches beyond the piece by at most piece_excess(). */
+static void piece_prism(const sect *A, sccd_real p0, sccd_real p1, sccd_polytope *P)
+{
+    const int ring = PIECE_TANGENTS + 3;
+    sccd_real step = (p1 - p0) / PIECE_TANGENTS, ro = A->R / cos(0.5 * step);
+    sccd_v2 sec[PIECE_TANGENTS + 3];
+    sec[0] = (sccd_v2){A->r * cos(p0), A->r * sin(p0)};
+    for (int j = 0; j <= PIECE_TANGENTS; ++j)
+        sec[j + 1] = (sccd_v2){ro * cos(p0 + j * step), ro * sin(p0 + j * step)};
+    sec[ring - 1] = (sccd_v2){A->r * cos(p1), A->r * sin(p1)};
+    P->nv = 2 * ring;
+    P->ne = 0;
+    for (int i = 0; i < ring; ++i) {
+        P->v[i] = from_local(A, (sccd_v3){sec[i].x, sec[i].y, A->zlo});
+        P->v[ring + i] = from_local(A, (sccd_v3){sec[i].x, sec[i].y, A->zhi});
+        const int e[3][2] = {{i, (i + 1) % ring}, {ring + i, ring + (i + 1) % ring}, {i, ring + i}};
+        for (int k = 0; k < 3; ++k) {
+            P->e[P->ne][0] = (unsigned char)e[k][0];
+            P->e[P->ne++][1] = (unsigned char)e[k][1];
+        }
+    }
+}
+
+/* How far piece_prism reaches beyond the piece: past the outer arc
+ * R·(1/cos(Δ/2k) − 1), inside the inner arc up to r·(1 − cos(Δ/2)). */
+static sccd_real piece_excess(const sect *A, sccd_real p0, sccd_real p1)
+{
+    sccd_real h = 0.5 * (p1 - p0);
+    return sccd_max(A->R * (1.0 / cos(h / PIECE_TANGENTS) - 1.0), A->r * (1.0 - cos(h)));
+}
+
+/* Distance from the centre point of A's piece [p0, p1] to B, and the radius
+ * of a ball about that point holding the piece: the farthest piece point is
+ * a corner, |corner − centre|² = (rm − ρ)² + 4·rm·ρ·sin²(Δφ/4) + (Δz/2)²
+ * (no cancellation for small Δφ). */
+static void piece_ball(const sect *A, const sect *B, sccd_real p0, sccd_real p1, sccd_real *d, sccd_real *rad)
+{
+    sccd_real rm = 0.5 * (A->r + A->R), pm = 0.5 * (p0 + p1), zm = 0.5 * (A->zlo + A->zhi);
+    *d = local_distance(B, to_local(B, from_local(A, (sccd_v3){rm * cos(pm), rm * sin(pm), zm})));
+    sccd_real sh = sin(0.25 * (p1 - p0)), hr = 0.5 * (A->R - A->r), hz = 0.5 * (A->zhi - A->zlo);
+    *rad = sqrt(hr * hr + 4.0 * rm * A->R * sh * sh + hz * hz);
+}
+
+#define PIECE_STACK 128
+#define PIECE_BUDGET 100000
+
+/* Branch-and-bound over A's angle: a piece whose prism misses B is dropped
+ * (exact polytope test); a piece whose prism is within tol of the piece
+ * itself and meets B decides "touching". Depth first. */
+static bool sector_bnb(const sect *A, const sect *B, sccd_real tol)
+{
+    sccd_real stack[PIECE_STACK][2];
+    int n = 0;
+    int k = (int)ceil(2.0 * A->th / (0.5 * SCCD_PI));
+    k = k < 1 ? 1 : k;
+    for (int i = 0; i < k; ++i) {
+        stack[n][0] = -A->th + 2.0 * A->th * i / k;
+        stack[n++][1] = -A->th + 2.0 * A->th * (i + 1) / k;
+    }
+    for (int budget = 0; n > 0; ++budget) {
+        sccd_real p0 = stack[n - 1][0], p1 = stack[n - 1][1];
+        n--;
+        /* Cheap first: the piece's centre point and a radius holding it. */
+        sccd_real d, rad;
+        piece_ball(A, B, p0, p1, &d, &rad);
+        if (d <= tol)
+            return true;
+        if (d - rad > tol)
+            continue;
+        sccd_polytope P;
+        piece_prism(A, p0, p1, &P);
+        if (!polytope_vs_sect(B, &P))
+            continue;
+        if (piece_excess(A, p0, p1) <= tol)
+            return true;
+        if (budget >= PIECE_BUDGET || n + 2 > PIECE_STACK)
+            return true; /* undecided within the budget: answer conservatively */
+        sccd_real m = 0.5 * (p0 + p1);
+        stack[n][0] = m;
+        stack[n++][1] = p1;
+        stack[n][0] = p0;
+        stack[n++][1] = m;
+    }
+    return false;
+}
+
+static sccd_real sector_diameter(const sect *S) { return len2d(2.0 * S->R, S->zhi - S->zlo); }
+
+bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
+{
+    sect A, B;
+    bool okA = prepare(s, &A), okB = prepare(other, &B);
+    if (!okA || !okB)
+        return false;
+    /* Subdivide the sector of smaller diameter (fewer pieces); a fixed order
+     * keeps the answer symmetric. */
+    sccd_real da = sector_diameter(&A), db = sector_diameter(&B);
+    if (db < da || (db == da && memcmp(s, other, sizeof *s) > 0)) {
+        sect t = A;
+        A = B;
+        B = t;
+    }
+    sccd_real scale = sccd_max(sccd_max(sector_scale(&A), sector_scale(&B)),
+                               sccd_max(v3_maxabs(A.o), v3_maxabs(B.o)));
+    sccd_real tol = SCCD_EPS * scale;
+    sccd_aabb3 ba = sccd_sector3_aabb(s), bb = sccd_sector3_aabb(other);
+    if (ba.lo.x > bb.hi.x + tol || bb.lo.x > ba.hi.x + tol || ba.lo.y > bb.hi.y + tol || bb.lo.y > ba.hi.y + tol ||
+        ba.lo.z > bb.hi.z + tol || bb.lo.z > ba.hi.z + tol)
+        return false;
+    return sector_bnb(&A, &B, tol);
+}
+
+/* ---- bounding box ---- */
+
+/* Largest value of d·(x, y) over the 2D annular sector (d in local x, y). */
+static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
+{
+    sccd_real best = -INFINITY;
+    if (fabs(atan2(dy, dx)) <= S->th)
+        best = S->R * len2d(dx, dy);
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        sccd_real e = dx * S->c + dy * sgn * S->s;
+        best = sccd_max(best, sccd_max(S->r * e, S->R * e));
+    }
+    return best;
+}
+
+sccd_aabb3 sccd_sector3_aabb(const sccd_sector3 *s)
+{
+    sect S;
+    if (!prepare(s, &S)) {
+        sccd_v3 o = s && sccd_is_valid_v3(s->o) ? s->o : (sccd_v3){0.0, 0.0, 0.0};
+        return (sccd_aabb3){o, o};
+    }
+    sccd_real lo[3], hi[3];
+    for (int i = 0; i < 3; ++i) {
+        sccd_real ax = i == 0 ? S.a.x : (i == 1 ? S.a.y : S.a.z);
+        sccd_real kx = i == 0 ? S.k.x : (i == 1 ? S.k.y : S.k.z);
+        sccd_real ux = i == 0 ? S.u.x : (i == 1 ? S.u.y : S.u.z);
+        sccd_real o = i == 0 ? S.o.x : (i == 1 ? S.o.y : S.o.z);
+        sccd_real zmax = sccd_max(ux * S.zlo, ux * S.zhi), zmin = sccd_min(ux * S.zlo, ux * S.zhi);
+        hi[i] = o + sector_support2(&S, ax, kx) + zmax;
+        lo[i] = o - sector_support2(&S, -ax, -kx) + zmin;
+    }
+    return (sccd_aabb3){{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
+}

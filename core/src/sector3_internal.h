@@ -1,0 +1,37 @@
+/* Private helpers shared by sector3.c and sweep3.c: convex polytopes given by
+ * vertices and edges, and the sector tests on them. */
+#ifndef SECTORCCD_SECTOR3_INTERNAL_H
+#define SECTORCCD_SECTOR3_INTERNAL_H
+
+#include "sectorccd/sector3.h"
+
+/* Vertices of a swept box: 8 corners and their 8 shifted copies. */
+#define SCCD_POLYTOPE_MAX_V 16
+/* 12 box edges, 12 shifted, 8 joining each corner to its copy. */
+#define SCCD_POLYTOPE_MAX_E 32
+
+/* A convex polytope: its hull's vertices and a list of segments between them
+ * that holds every edge of the hull (extra chords are harmless: the tests
+ * only use points of the hull that edges give). */
+typedef struct sccd_polytope {
+    int nv, ne;
+    sccd_v3 v[SCCD_POLYTOPE_MAX_V];
+    unsigned char e[SCCD_POLYTOPE_MAX_E][2];
+} sccd_polytope;
+
+/* The 8 corners and 12 edges of box b. */
+void sccd_polytope_box(sccd_polytope *p, sccd_box3 b);
+/* The 3 corners and edges of triangle t. */
+void sccd_polytope_triangle(sccd_polytope *p, sccd_triangle t);
+/* p becomes p ⊕ segment[0, d] (a prism): copies shifted by d, joined. */
+void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d);
+/* Exact sector–polytope test (valid sector assumed checked by the caller). */
+bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p);
+/* Exact sector–capsule test without the input checks. */
+bool sccd_sector3_vs_capsule_unchecked(const sccd_sector3 *s, sccd_capsule3 c);
+
+/* 2D convex hull of n points (counter-clockwise, collinear points dropped,
+ * at least one point kept); pts is sorted in place; returns the count. */
+int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);
+
+#endif

@@ -1,0 +1,576 @@
+/* Conservative sweeps of 3D shapes under one step's motion (shared/DESIGN.md
+ * "Sweeps").
+ *
+ * Why the bound holds. Take the frame of the motion at t = 0: origin at the
+ * centre c0 = start·center, z along the unit axis u, and cylindrical
+ * coordinates (ρ, φ, z) about it. A body point at (ρ, φ, z) at t = 0 is at
+ *     c0 + t·dp + (ρ, φ + t·angle, z)
+ * at time t (sectorccd/motion.h). Its ρ and z never change and its angle
+ * moves through φ + [min(0, angle), max(0, angle)]. Split the shape's range
+ * of ρ into bands [ρ_i, ρ_i+1]; every shape point lies in some band i, with
+ * its angle in the set Φ_i of angles of (shape ∩ band i) and its height in
+ * the height range Z_i of that part. So at every t the rotated point lies in
+ * the sector with radii [ρ_i, ρ_i+1], slab Z_i and angles Φ_i widened by the
+ * turn (a full annulus once that covers 2π), and the moved point in that
+ * sector plus t·dp. Hence the swept set ⊂ (∪ sectors) ⊕ segment[0, dp], and
+ * "the sweep touches X" ⟸ "some sector touches X ⊕ segment[0, −dp]"
+ * (the relative-motion trick): a sphere becomes a capsule, a box or a
+ * triangle a prism (exact tests), a capsule a rounded parallelogram (covered
+ * by capsules). Nothing here assumes where the centre is or how far it turns.
+ *
+ * Φ_i is computed exactly: ρ and φ depend only on the projection along u,
+ * and every point of the projection lifts to a shape point with the same ρ
+ * and φ, so Φ_i = {φ : the radial segment [ρ_i, ρ_i+1] at angle φ meets the
+ * projected shape}. Its boundary angles are where that segment touches the
+ * shape's outline: at a vertex or tangent from the origin, or where a circle
+ * ρ = ρ_i, ρ_i+1 crosses the outline. Between consecutive candidate angles
+ * membership is constant, so one test at the middle decides each gap. Φ_i
+ * may have several parts (the centre inside the shape): each part gets its
+ * own sector while the total fits SCCD_MAX_BANDS, else the smallest gaps are
+ * filled. Z_i is exact for spheres and the shape's full height range for
+ * boxes and capsules (conservative). Every sector is padded by a relative
+ * 1e-9 against rounding. */
+#include "sectorccd/sweep3.h"
+
+#include <stdlib.h>
+
+#include "sectorccd/geometry.h"
+#include "sector3_internal.h"
+
+#define PAD 1e-9
+#define MAX_ARCS 32
+
+typedef enum outline_kind { OUTLINE_POLY, OUTLINE_STADIUM } outline_kind;
+
+/* The shape's projection along the axis in the motion frame (a convex
+ * polygon or a 2D capsule), and what the band heights need. */
+typedef struct outline {
+    outline_kind kind;
+    int n;
+    sccd_v2 v[8];      /* polygon, counter-clockwise */
+    sccd_v2 a, b;      /* stadium segment */
+    sccd_real radius;  /* stadium radius */
+    sccd_real zlo, zhi; /* the shape's height range */
+    bool sphere;       /* exact band heights from the sphere's centre */
+    sccd_real zc;      /* sphere centre height */
+} outline;
+
+typedef struct arc { sccd_real lo, hi; } arc;
+
+/* ---- the shape's outline in the motion frame ---- */
+
+typedef struct mframe { sccd_v3 c0, e1, e2, u; } mframe;
+
+static sccd_v3 frame_local(const mframe *f, sccd_v3 p)
+{
+    sccd_v3 d = sccd_v3_sub(p, f->c0);
+    return (sccd_v3){sccd_v3_dot(f->e1, d), sccd_v3_dot(f->e2, d), sccd_v3_dot(f->u, d)};
+}
+
+static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 half)
+{
+    sccd_v3 c[8];
+    sccd_box3_corners((sccd_box3){start.p, start.q, half}, c);
+    sccd_v2 p[8];
+    o->kind = OUTLINE_POLY;
+    o->sphere = false;
+    o->zlo = INFINITY;
+    o->zhi = -INFINITY;
+    for (int i = 0; i < 8; ++i) {
+        sccd_v3 q = frame_local(f, c[i]);
+        p[i] = (sccd_v2){q.x, q.y};
+        o->zlo = sccd_min(o->zlo, q.z);
+        o->zhi = sccd_max(o->zhi, q.z);
+    }
+    o->n = sccd_hull2(p, 8, o->v);
+}
+
+static void outline_capsule(outline *o, const mframe *f, sccd_xf3 start, sccd_capsule3 c, bool sphere)
+{
+    sccd_v3 a = frame_local(f, sccd_xf3_apply(start, c.a)), b = frame_local(f, sccd_xf3_apply(start, c.b));
+    o->kind = OUTLINE_STADIUM;
+    o->a = (sccd_v2){a.x, a.y};
+    o->b = (sccd_v2){b.x, b.y};
+    o->radius = c.r;
+    o->zlo = sccd_min(a.z, b.z) - c.r;
+    o->zhi = sccd_max(a.z, b.z) + c.r;
+    o->sphere = sphere;
+    o->zc = a.z;
+}
+
+static bool polygon_contains_origin(const outline *o)
+{
+    if (o->n < 3)
+        return false;
+    for (int i = 0; i < o->n; ++i) {
+        sccd_v2 a = o->v[i], b = o->v[(i + 1) % o->n];
+        if (sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_neg(a)) < 0.0)
+            return false;
+    }
+    return true;
+}
+
+static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi)
+{
+    sccd_v2 z = {0.0, 0.0};
+    if (o->kind == OUTLINE_STADIUM) {
+        *lo = sccd_max(0.0, sccd_distance_point_segment2(z, o->a, o->b) - o->radius);
+        *hi = sccd_max(sccd_v2_len(o->a), sccd_v2_len(o->b)) + o->radius;
+        return;
+    }
+    sccd_real mn = INFINITY, mx = 0.0;
+    for (int i = 0; i < o->n; ++i) {
+        mx = sccd_max(mx, sccd_v2_len(o->v[i]));
+        mn = sccd_min(mn, sccd_distance_point_segment2(z, o->v[i], o->v[(i + 1) % o->n]));
+    }
+    *lo = polygon_contains_origin(o) ? 0.0 : mn;
+    *hi = mx;
+}
+
+/* ---- the angle set of one band ---- */
+
+/* Does the radial segment [r0, r1] at angle phi meet the outline (within tol)? */
+static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real r1, sccd_real tol)
+{
+    sccd_v2 e = {cos(phi), sin(phi)};
+    sccd_v2 p = sccd_v2_scale(e, r0), q = sccd_v2_scale(e, r1);
+    if (o->kind == OUTLINE_STADIUM)
+        return sccd_distance_segment_segment2(p, q, o->a, o->b) <= o->radius + tol;
+    if (o->n < 3) /* a segment or a point: its distance to p–q */
+        return sccd_distance_segment_segment2(p, q, o->v[0], o->v[o->n - 1]) <= tol;
+    /* Cyrus–Beck: clip p–q against every edge's inner half-plane. */
+    sccd_real lo = 0.0, hi = 1.0;
+    for (int i = 0; i < o->n && lo <= hi; ++i) {
+        sccd_v2 a = o->v[i], d = sccd_v2_sub(o->v[(i + 1) % o->n], a);
+        sccd_real len = sccd_v2_len(d);
+        sccd_real f0 = sccd_v2_cross(d, sccd_v2_sub(p, a)) / len + tol;
+        sccd_real fd = sccd_v2_cross(d, sccd_v2_sub(q, p)) / len;
+        if (fd == 0.0) {
+            if (f0 < 0.0)
+                return false;
+        } else if (fd > 0.0) {
+            lo = sccd_max(lo, -f0 / fd);
+        } else {
+            hi = sccd_min(hi, -f0 / fd);
+        }
+    }
+    return lo <= hi;
+}
+
+static void add_angle(sccd_real *c, int *n, sccd_v2 p)
+{
+    if (p.x != 0.0 || p.y != 0.0)
+        c[(*n)++] = atan2(p.y, p.x);
+}
+
+/* Points of segment a–b at distance rho from the origin. */
+static void add_segment_circle(sccd_real *c, int *n, sccd_v2 a, sccd_v2 b, sccd_real rho)
+{
+    sccd_v2 d = sccd_v2_sub(b, a);
+    sccd_real A = sccd_v2_len2(d), B = sccd_v2_dot(a, d), C = sccd_v2_len2(a) - rho * rho;
+    if (A <= 0.0)
+        return;
+    sccd_real disc = B * B - A * C;
+    if (disc < 0.0)
+        return;
+    sccd_real s = sqrt(disc);
+    for (int k = -1; k <= 1; k += 2) {
+        sccd_real t = (-B + k * s) / A;
+        if (t >= 0.0 && t <= 1.0)
+            add_angle(c, n, sccd_v2_mad(a, t, d));
+    }
+}
+
+/* Points of the circle (centre m, radius rr) at distance rho from the origin,
+ * and the tangent directions from the origin to it. */
+static void add_disc_angles(sccd_real *c, int *n, sccd_v2 m, sccd_real rr, sccd_real rho)
+{
+    sccd_real dm = sccd_v2_len(m);
+    if (dm <= 0.0)
+        return;
+    sccd_real base = atan2(m.y, m.x);
+    if (rr < dm) {
+        sccd_real t = asin(rr / dm);
+        c[(*n)++] = base + t;
+        c[(*n)++] = base - t;
+    }
+    /* law of cosines: rr² = dm² + rho² − 2·dm·rho·cos γ */
+    if (rho > 0.0) {
+        sccd_real cg = (dm * dm + rho * rho - rr * rr) / (2.0 * dm * rho);
+        if (cg >= -1.0 && cg <= 1.0) {
+            c[(*n)++] = base + acos(cg);
+            c[(*n)++] = base - acos(cg);
+        }
+    }
+}
+
+static int candidate_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real *c)
+{
+    int n = 0;
+    const sccd_real radii[2] = {r0, r1};
+    if (o->kind == OUTLINE_POLY) {
+        for (int i = 0; i < o->n; ++i) {
+            add_angle(c, &n, o->v[i]);
+            for (int k = 0; k < 2; ++k)
+                add_segment_circle(c, &n, o->v[i], o->v[(i + 1) % o->n], radii[k]);
+        }
+        return n;
+    }
+    sccd_v2 d = sccd_v2_sub(o->b, o->a);
+    add_angle(c, &n, d);
+    add_angle(c, &n, sccd_v2_neg(d));
+    sccd_v2 nrm = sccd_v2_scale(sccd_v2_perp(sccd_v2_normalize(d)), o->radius);
+    for (int k = 0; k < 2; ++k) {
+        add_disc_angles(c, &n, o->a, o->radius, radii[k]);
+        add_disc_angles(c, &n, o->b, o->radius, radii[k]);
+        add_segment_circle(c, &n, sccd_v2_add(o->a, nrm), sccd_v2_add(o->b, nrm), radii[k]);
+        add_segment_circle(c, &n, sccd_v2_sub(o->a, nrm), sccd_v2_sub(o->b, nrm), radii[k]);
+    }
+    return n;
+}
+
+static int cmp_real(const void *pa, const void *pb)
+{
+    sccd_real a = *(const sccd_real *)pa, b = *(const sccd_real *)pb;
+    return (a > b) - (a < b);
+}
+
+static int cmp_arc(const void *pa, const void *pb)
+{
+    const arc *a = pa, *b = pb;
+    return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* Φ of the band as arcs with lo in [0, 2π) and hi ≥ lo; returns the count,
+ * or −1 for the full circle. */
+static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
+{
+    sccd_real c[64];
+    int n = candidate_angles(o, r0, r1, c);
+    if (n == 0)
+        return radial_hits(o, 0.0, r0, r1, tol) ? -1 : 0;
+    for (int i = 0; i < n; ++i)
+        c[i] = remainder(c[i], 2.0 * SCCD_PI) + SCCD_PI; /* into [0, 2π] */
+    qsort(c, (size_t)n, sizeof(sccd_real), cmp_real);
+    int m = 0;
+    bool all = true;
+    for (int i = 0; i < n; ++i) {
+        sccd_real next = i + 1 < n ? c[i + 1] : c[0] + 2.0 * SCCD_PI;
+        bool gap = radial_hits(o, 0.5 * (c[i] + next) - SCCD_PI, r0, r1, tol);
+        bool at = gap || radial_hits(o, c[i] - SCCD_PI, r0, r1, tol);
+        all = all && gap;
+        if (gap)
+            out[m++] = (arc){c[i] - SCCD_PI, next - SCCD_PI};
+        else if (at)
+            out[m++] = (arc){c[i] - SCCD_PI, c[i] - SCCD_PI};
+    }
+    return all ? -1 : m;
+}
+
+/* Widen arcs by the turn, pad them, merge on the circle. Returns the count
+ * of disjoint arcs (sorted, lo in [0, 2π)), or −1 for the full circle. */
+static int widen_and_merge(arc *a, int n, sccd_real angle)
+{
+    sccd_real pad = PAD * (1.0 + fabs(angle));
+    for (int i = 0; i < n; ++i) {
+        a[i].lo += sccd_min(0.0, angle) - pad;
+        a[i].hi += sccd_max(0.0, angle) + pad;
+        if (a[i].hi - a[i].lo >= 2.0 * SCCD_PI)
+            return -1;
+        sccd_real s = floor(a[i].lo / (2.0 * SCCD_PI)) * 2.0 * SCCD_PI;
+        a[i].lo -= s;
+        a[i].hi -= s;
+    }
+    qsort(a, (size_t)n, sizeof(arc), cmp_arc);
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        if (m > 0 && a[i].lo <= a[m - 1].hi)
+            a[m - 1].hi = sccd_max(a[m - 1].hi, a[i].hi);
+        else
+            a[m++] = a[i];
+    }
+    /* The last arc may reach past 2π onto the first ones: absorb them. */
+    while (m > 1 && a[m - 1].hi >= a[0].lo + 2.0 * SCCD_PI) {
+        a[m - 1].hi = sccd_max(a[m - 1].hi, a[0].hi + 2.0 * SCCD_PI);
+        for (int i = 0; i + 1 < m; ++i)
+            a[i] = a[i + 1];
+        m--;
+    }
+    if (m == 1 && a[0].hi - a[0].lo >= 2.0 * SCCD_PI)
+        return -1;
+    return m;
+}
+
+/* Fill the smallest gap between consecutive arcs (cyclically). */
+static int fill_smallest_gap(arc *a, int n)
+{
+    int best = 0;
+    sccd_real gap = INFINITY;
+    for (int i = 0; i < n; ++i) {
+        sccd_real next = i + 1 < n ? a[i + 1].lo : a[0].lo + 2.0 * SCCD_PI;
+        if (next - a[i].hi < gap) {
+            gap = next - a[i].hi;
+            best = i;
+        }
+    }
+    if (best + 1 < n) {
+        a[best].hi = a[best + 1].hi;
+        for (int i = best + 1; i + 1 < n; ++i)
+            a[i] = a[i + 1];
+    } else { /* the last joins the first across 2π */
+        a[0].lo = a[n - 1].lo - 2.0 * SCCD_PI;
+    }
+    return n - 1;
+}
+
+/* Height range of (shape ∩ band): exact for a sphere (the circle of radius ρ
+ * at height z meets the ball iff (ρ − ρc)² + (z − zc)² ≤ r²). */
+static void band_heights(const outline *o, sccd_real r0, sccd_real r1, sccd_real *zlo, sccd_real *zhi)
+{
+    *zlo = o->zlo;
+    *zhi = o->zhi;
+    if (!o->sphere)
+        return;
+    sccd_real rc = sccd_v2_len(o->a);
+    sccd_real dr = rc < r0 ? r0 - rc : (rc > r1 ? rc - r1 : 0.0);
+    sccd_real h = sqrt(sccd_max(0.0, o->radius * o->radius - dr * dr));
+    *zlo = o->zc - h;
+    *zhi = o->zc + h;
+}
+
+/* ---- building ---- */
+
+typedef struct band { sccd_real r0, r1, zlo, zhi; int n; arc arcs[MAX_ARCS]; } band;
+
+static void emit(sccd_sweep3 *out, const mframe *f, const band *b, sccd_real tol)
+{
+    int n = b->n < 0 ? 1 : b->n;
+    for (int i = 0; i < n && out->count < SCCD_MAX_BANDS; ++i) {
+        sccd_real mid = 0.0, half = SCCD_PI;
+        if (b->n >= 0) {
+            mid = 0.5 * (b->arcs[i].lo + b->arcs[i].hi);
+            half = sccd_min(SCCD_PI, 0.5 * (b->arcs[i].hi - b->arcs[i].lo));
+        }
+        sccd_v3 a = sccd_v3_add(sccd_v3_scale(f->e1, cos(mid)), sccd_v3_scale(f->e2, sin(mid)));
+        out->bands[out->count++] = (sccd_sector3){f->c0, f->u, a, half, sccd_max(0.0, b->r0 - tol), b->r1 + tol,
+                                                   b->zlo - tol, b->zhi + tol};
+    }
+}
+
+static void sweep_invalid(sccd_sweep3 *out)
+{
+    out->count = 0;
+    out->dp = (sccd_v3){0.0, 0.0, 0.0};
+    out->aabb = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
+}
+
+static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m, int nb)
+{
+    sccd_real lo, hi;
+    outline_rho_range(o, &lo, &hi);
+    sccd_real tol = PAD * (1.0 + hi + fabs(o->zlo) + fabs(o->zhi));
+    if (hi - lo <= tol) /* a shape at one distance from the axis needs one band */
+        nb = 1;
+    band bands[SCCD_MAX_BANDS];
+    int total = 0;
+    for (int i = 0; i < nb; ++i) {
+        band *b = &bands[i];
+        b->r0 = lo + (hi - lo) * i / nb;
+        b->r1 = i + 1 == nb ? hi : lo + (hi - lo) * (i + 1) / nb;
+        band_heights(o, b->r0, b->r1, &b->zlo, &b->zhi);
+        b->n = band_angles(o, b->r0, b->r1, tol, b->arcs);
+        if (b->n == 0) /* cannot happen for a connected shape; stay safe */
+            b->n = -1;
+        if (b->n > 0)
+            b->n = widen_and_merge(b->arcs, b->n, m.angle);
+        total += b->n < 0 ? 1 : b->n;
+    }
+    /* Fit the budget: fill the smallest gap of the band with most arcs. */
+    while (total > SCCD_MAX_BANDS) {
+        int worst = 0;
+        for (int i = 1; i < nb; ++i)
+            if (bands[i].n > bands[worst].n)
+                worst = i;
+        bands[worst].n = fill_smallest_gap(bands[worst].arcs, bands[worst].n);
+        total--;
+    }
+    out->count = 0;
+    out->dp = m.dp;
+    for (int i = 0; i < nb; ++i)
+        emit(out, f, &bands[i], tol);
+    sccd_aabb3 box = sccd_sector3_aabb(&out->bands[0]);
+    for (int i = 1; i < out->count; ++i)
+        box = sccd_aabb3_union(box, sccd_sector3_aabb(&out->bands[i]));
+    out->aabb = sccd_aabb3_union(box, (sccd_aabb3){sccd_v3_add(box.lo, m.dp), sccd_v3_add(box.hi, m.dp)});
+}
+
+static int clamp_bands(int bands)
+{
+    SCCD_ASSERT(bands >= 1 && bands <= SCCD_MAX_BANDS);
+    return bands < 1 ? 1 : (bands > SCCD_MAX_BANDS ? SCCD_MAX_BANDS : bands);
+}
+
+static mframe motion_frame(sccd_motion3 m)
+{
+    mframe f;
+    f.c0 = sccd_xf3_apply(m.start, m.center);
+    f.u = m.axis;
+    sccd_v3_basis(f.u, &f.e1, &f.e2);
+    return f;
+}
+
+void sccd_sweep3_box(sccd_sweep3 *out, sccd_v3 half, sccd_motion3 m, int bands)
+{
+    if (!out || !sccd_is_valid_motion3(m) || !sccd_is_valid_box3((sccd_box3){{0.0, 0.0, 0.0}, m.start.q, half})) {
+        SCCD_ASSERT(out && sccd_is_valid_motion3(m) && sccd_is_valid_box3((sccd_box3){{0.0, 0.0, 0.0}, m.start.q, half}));
+        if (out)
+            sweep_invalid(out);
+        return;
+    }
+    mframe f = motion_frame(m);
+    outline o;
+    outline_box(&o, &f, m.start, half);
+    build(out, &o, &f, m, clamp_bands(bands));
+}
+
+void sccd_sweep3_sphere(sccd_sweep3 *out, sccd_sphere s, sccd_motion3 m, int bands)
+{
+    if (!out || !sccd_is_valid_motion3(m) || !sccd_is_valid_sphere(s)) {
+        SCCD_ASSERT(out && sccd_is_valid_motion3(m) && sccd_is_valid_sphere(s));
+        if (out)
+            sweep_invalid(out);
+        return;
+    }
+    mframe f = motion_frame(m);
+    outline o;
+    outline_capsule(&o, &f, m.start, (sccd_capsule3){s.c, s.c, s.r}, true);
+    build(out, &o, &f, m, clamp_bands(bands));
+}
+
+void sccd_sweep3_capsule(sccd_sweep3 *out, sccd_capsule3 c, sccd_motion3 m, int bands)
+{
+    if (!out || !sccd_is_valid_motion3(m) || !sccd_is_valid_capsule3(c)) {
+        SCCD_ASSERT(out && sccd_is_valid_motion3(m) && sccd_is_valid_capsule3(c));
+        if (out)
+            sweep_invalid(out);
+        return;
+    }
+    mframe f = motion_frame(m);
+    outline o;
+    outline_capsule(&o, &f, m.start, c, false);
+    build(out, &o, &f, m, clamp_bands(bands));
+}
+
+/* ---- queries ---- */
+
+static bool aabb_apart(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return a.lo.x > b.hi.x || b.lo.x > a.hi.x || a.lo.y > b.hi.y || b.lo.y > a.hi.y || a.lo.z > b.hi.z ||
+           b.lo.z > a.hi.z;
+}
+
+/* A null or invalid sweep holds everything (count 0: every test is true). */
+static bool sweep_usable(const sccd_sweep3 *w)
+{
+    SCCD_ASSERT(w != NULL);
+    return w && w->count > 0;
+}
+
+/* Sector vs the capsule a–b (radius r) swept by −dp. */
+static bool capsule_swept_hits(const sccd_sweep3 *w, sccd_capsule3 c)
+{
+    sccd_v3 back = sccd_v3_neg(w->dp);
+    sccd_v3 axis = sccd_v3_sub(c.b, c.a);
+    /* The rounded parallelogram (segment ⊕ segment ⊕ ball) is covered by k
+     * capsules along its longer side, each thickened by half a slice of the
+     * shorter side. */
+    sccd_v3 lon = axis, sho = back, base = c.a;
+    if (sccd_v3_len2(back) > sccd_v3_len2(axis)) {
+        lon = back;
+        sho = axis;
+    }
+    sccd_real ls = sccd_v3_len(sho);
+    int k = ls > 0.0 ? (int)sccd_clamp(ceil(ls / sccd_max(0.25 * c.r, 1e-300)), 1.0, 8.0) : 1;
+    for (int j = 0; j < k; ++j) {
+        sccd_v3 p = sccd_v3_mad(base, (j + 0.5) / k, sho);
+        sccd_capsule3 piece = {p, sccd_v3_add(p, lon), c.r + 0.5 * ls / k};
+        for (int i = 0; i < w->count; ++i)
+            if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], piece))
+                return true;
+    }
+    return false;
+}
+
+bool sccd_sweep3_vs_point(const sccd_sweep3 *w, sccd_v3 p)
+{
+    if (!sccd_is_valid_v3(p)) {
+        SCCD_ASSERT(sccd_is_valid_v3(p));
+        return true;
+    }
+    return sccd_sweep3_vs_sphere(w, (sccd_sphere){p, 0.0});
+}
+
+bool sccd_sweep3_vs_sphere(const sccd_sweep3 *w, sccd_sphere s)
+{
+    if (!sweep_usable(w) || !sccd_is_valid_sphere(s)) {
+        SCCD_ASSERT(sccd_is_valid_sphere(s));
+        return true;
+    }
+    sccd_v3 e = {s.r, s.r, s.r};
+    if (aabb_apart(w->aabb, (sccd_aabb3){sccd_v3_sub(s.c, e), sccd_v3_add(s.c, e)}))
+        return false;
+    sccd_capsule3 c = {s.c, sccd_v3_sub(s.c, w->dp), s.r};
+    for (int i = 0; i < w->count; ++i)
+        if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], c))
+            return true;
+    return false;
+}
+
+bool sccd_sweep3_vs_capsule(const sccd_sweep3 *w, sccd_capsule3 c)
+{
+    if (!sweep_usable(w) || !sccd_is_valid_capsule3(c)) {
+        SCCD_ASSERT(sccd_is_valid_capsule3(c));
+        return true;
+    }
+    sccd_v3 e = {c.r, c.r, c.r};
+    sccd_aabb3 box = {sccd_v3_sub(sccd_v3_min(c.a, c.b), e), sccd_v3_add(sccd_v3_max(c.a, c.b), e)};
+    if (aabb_apart(w->aabb, box))
+        return false;
+    return capsule_swept_hits(w, c);
+}
+
+static bool polytope_swept_hits(const sccd_sweep3 *w, sccd_polytope *p)
+{
+    sccd_polytope_sweep(p, sccd_v3_neg(w->dp));
+    for (int i = 0; i < w->count; ++i)
+        if (sccd_sector3_vs_polytope(&w->bands[i], p))
+            return true;
+    return false;
+}
+
+bool sccd_sweep3_vs_box(const sccd_sweep3 *w, sccd_box3 b)
+{
+    if (!sweep_usable(w) || !sccd_is_valid_box3(b)) {
+        SCCD_ASSERT(sccd_is_valid_box3(b));
+        return true;
+    }
+    if (aabb_apart(w->aabb, sccd_box3_aabb(b)))
+        return false;
+    sccd_polytope p;
+    sccd_polytope_box(&p, b);
+    return polytope_swept_hits(w, &p);
+}
+
+bool sccd_sweep3_vs_triangle(const sccd_sweep3 *w, sccd_triangle t)
+{
+    if (!sweep_usable(w) || !sccd_is_valid_triangle(t)) {
+        SCCD_ASSERT(sccd_is_valid_triangle(t));
+        return true;
+    }
+    sccd_aabb3 box = {sccd_v3_min(t.a, sccd_v3_min(t.b, t.c)), sccd_v3_max(t.a, sccd_v3_max(t.b, t.c))};
+    if (aabb_apart(w->aabb, box))
+        return false;
+    sccd_polytope p;
+    sccd_polytope_triangle(&p, t);
+    return polytope_swept_hits(w, &p);
+}

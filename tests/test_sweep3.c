@@ -1,0 +1,355 @@
+/* 3D sweeps: never a miss. Points of exact sweeps (tests/support/truth3.c:
+ * random t and shape points including faces, edges and corners, moved by the
+ * motion's definition) must be inside the bound, small spheres, boxes,
+ * triangles and capsules there must be hit; the exact rotation ground truth
+ * is checked against dense sampling in t and used as a second oracle; bad
+ * input. SCCD_SWEEP3_POINTS overrides the property test's point count. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "truth3.h"
+
+static int property_points(void)
+{
+    const char *e = getenv("SCCD_SWEEP3_POINTS");
+    return e ? atoi(e) : 1000000;
+}
+
+/* A random shape in body coordinates: boxes centred on the body origin (the
+ * sweep's convention), spheres and capsules anywhere. */
+static sccd_shape3 random_shape(sccd_rng *g)
+{
+    sccd_shape3 s;
+    int k = sccd_rng_int(g, 3);
+    if (k == 0) {
+        s.type = SCCD_SHAPE_BOX;
+        s.box = (sccd_box3){{0, 0, 0}, sccd_quat_identity(),
+                            {sccd_rng_uniform(g, 0, 3), sccd_rng_uniform(g, 0, 3), sccd_rng_uniform(g, 0, 3)}};
+    } else if (k == 1) {
+        s.type = SCCD_SHAPE_CIRCLE;
+        s.sphere = (sccd_sphere){sccd_rng_v3(g, 2), sccd_rng_uniform(g, 0, 2)};
+    } else {
+        s.type = SCCD_SHAPE_CAPSULE;
+        s.capsule = (sccd_capsule3){sccd_rng_v3(g, 2), sccd_rng_v3(g, 3), sccd_rng_uniform(g, 0, 1.5)};
+    }
+    return s;
+}
+
+/* Centre inside the shape half the time (near the body origin), spins up to
+ * 4π either way, translation most of the time. */
+static sccd_motion3 random_motion(sccd_rng *g)
+{
+    sccd_v3 center = sccd_rng_int(g, 2) ? sccd_rng_v3(g, 0.5) : sccd_rng_v3(g, 8);
+    sccd_v3 dp = sccd_rng_int(g, 4) ? sccd_rng_v3(g, 4) : (sccd_v3){0, 0, 0};
+    int k = sccd_rng_int(g, 6);
+    sccd_real angle = k == 0 ? 0.0 : (k == 1 ? 2.0 * SCCD_PI : sccd_rng_uniform(g, -4.0 * SCCD_PI, 4.0 * SCCD_PI));
+    return (sccd_motion3){{sccd_rng_v3(g, 5), sccd_rng_quat(g)}, center, dp, sccd_rng_unit3(g), angle};
+}
+
+static void build_sweep(sccd_sweep3 *w, const sccd_shape3 *s, sccd_motion3 m, int bands)
+{
+    if (s->type == SCCD_SHAPE_BOX)
+        sccd_sweep3_box(w, s->box.h, m, bands);
+    else if (s->type == SCCD_SHAPE_CIRCLE)
+        sccd_sweep3_sphere(w, s->sphere, m, bands);
+    else
+        sccd_sweep3_capsule(w, s->capsule, m, bands);
+}
+
+static bool in_aabb(sccd_aabb3 b, sccd_v3 p)
+{
+    return p.x >= b.lo.x && p.x <= b.hi.x && p.y >= b.lo.y && p.y <= b.hi.y && p.z >= b.lo.z && p.z <= b.hi.z;
+}
+
+/* Issue 3's "done when": sampled points of exact sweeps are never outside. */
+static void test_property_points(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(301);
+    int total = property_points(), per = 500, done = 0;
+    while (done < total) {
+        sccd_shape3 s = random_shape(&g);
+        sccd_motion3 m = random_motion(&g);
+        sccd_sweep3 w;
+        build_sweep(&w, &s, m, 1 + sccd_rng_int(&g, SCCD_MAX_BANDS));
+        assert_true(w.count >= 1 && w.count <= SCCD_MAX_BANDS);
+        for (int i = 0; i < per && done < total; ++i, ++done) {
+            sccd_v3 p = sccd_truth3_sample(&s, m, &g);
+            if (!in_aabb(w.aabb, p) || !sccd_sweep3_vs_point(&w, p))
+                fail_msg("miss: point %d (%.17g %.17g %.17g)", done, p.x, p.y, p.z);
+            if (i % 4 == 0)
+                assert_true(sccd_sweep3_vs_sphere(&w, (sccd_sphere){p, 1e-3}));
+        }
+    }
+    printf("  %d sampled points of exact sweeps: none outside the bound\n", done);
+}
+
+/* Small boxes, triangles and capsules through a swept point are hit. */
+static void test_property_shapes(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(302);
+    for (int k = 0; k < 400; ++k) {
+        sccd_shape3 s = random_shape(&g);
+        sccd_motion3 m = random_motion(&g);
+        sccd_sweep3 w;
+        build_sweep(&w, &s, m, 1 + sccd_rng_int(&g, SCCD_MAX_BANDS));
+        for (int i = 0; i < 100; ++i) {
+            sccd_v3 p = sccd_truth3_sample(&s, m, &g);
+            sccd_v3 d = sccd_rng_v3(&g, 0.5);
+            sccd_box3 b = {sccd_v3_add(p, sccd_v3_scale(d, 0.01)), sccd_rng_quat(&g), {0.02, 0.0, 0.03}};
+            assert_true(sccd_sweep3_vs_box(&w, b));
+            sccd_triangle t = {p, sccd_v3_add(p, d), sccd_v3_add(p, sccd_rng_v3(&g, 0.5))};
+            assert_true(sccd_sweep3_vs_triangle(&w, t));
+            sccd_capsule3 c = {sccd_v3_sub(p, d), sccd_v3_add(p, sccd_v3_scale(d, 0.3)), sccd_rng_uniform(&g, 0, 0.1)};
+            assert_true(sccd_sweep3_vs_capsule(&w, c));
+        }
+    }
+}
+
+/* Far shapes are not hit (the bound is not everything). */
+static void test_far_shapes_missed(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(303);
+    for (int k = 0; k < 2000; ++k) {
+        sccd_shape3 s = random_shape(&g);
+        sccd_motion3 m = random_motion(&g);
+        sccd_sweep3 w;
+        build_sweep(&w, &s, m, 4);
+        /* beyond every shape point's reach: start centre ± (reach + |dp| + 1) */
+        sccd_v3 c0 = sccd_xf3_apply(m.start, m.center);
+        sccd_real reach = sccd_v3_len(m.center) + 3.0 * 3.0 + 2.0 + sccd_v3_len(m.dp) + 1.0;
+        sccd_v3 far = sccd_v3_mad(c0, reach + 6.0, sccd_rng_unit3(&g));
+        assert_false(sccd_sweep3_vs_point(&w, far));
+        assert_false(sccd_sweep3_vs_sphere(&w, (sccd_sphere){far, 1.0}));
+        assert_false(sccd_sweep3_vs_box(&w, (sccd_box3){far, sccd_rng_quat(&g), {1, 1, 1}}));
+        assert_false(sccd_sweep3_vs_capsule(&w, (sccd_capsule3){far, sccd_v3_add(far, sccd_rng_v3(&g, 1)), 0.5}));
+        sccd_triangle t = {far, sccd_v3_add(far, sccd_rng_v3(&g, 1)), sccd_v3_add(far, sccd_rng_v3(&g, 1))};
+        assert_false(sccd_sweep3_vs_triangle(&w, t));
+    }
+}
+
+/* The ground truth against dense sampling of the turn: a point found inside
+ * by sampling is inside by the truth; a point inside by the truth has a
+ * witness turn at which the turned box or sphere holds it. */
+static void test_truth_vs_sampling(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(304);
+    int inside = 0;
+    for (int k = 0; k < 4000; ++k) {
+        sccd_box3 box = {sccd_rng_v3(&g, 3), sccd_rng_quat(&g),
+                         {sccd_rng_uniform(&g, 0, 3), sccd_rng_uniform(&g, 0, 3), sccd_rng_uniform(&g, 0, 3)}};
+        sccd_sphere sp = {sccd_rng_v3(&g, 3), sccd_rng_uniform(&g, 0, 3)};
+        sccd_v3 c = sccd_rng_v3(&g, 3), u = sccd_rng_unit3(&g);
+        sccd_real angle = sccd_rng_uniform(&g, -3.0 * SCCD_PI, 3.0 * SCCD_PI);
+        sccd_v3 p = sccd_rng_v3(&g, 7);
+        sccd_real wb = 0.0, ws = 0.0;
+        bool tb = sccd_truth3_box_rot(box, c, u, angle, p, &wb);
+        bool ts = sccd_truth3_sphere_rot(sp, c, u, angle, p, &ws);
+        bool sb = false, ss = false;
+        for (int i = 0; i <= 2000; ++i) {
+            sccd_real tau = angle * i / 2000.0;
+            /* p is swept when turning it back by tau lands in the shape */
+            sccd_v3 q = sccd_v3_add(c, sccd_quat_apply(sccd_quat_axis_angle(u, -tau), sccd_v3_sub(p, c)));
+            sccd_v3 l = sccd_v3_abs(sccd_quat_inv_apply(box.q, sccd_v3_sub(q, box.c)));
+            sb = sb || (l.x <= box.h.x && l.y <= box.h.y && l.z <= box.h.z);
+            ss = ss || sccd_v3_dist(q, sp.c) <= sp.r;
+        }
+        if (sb)
+            assert_true(tb);
+        if (ss)
+            assert_true(ts);
+        if (tb) {
+            assert_true(wb >= sccd_min(0.0, angle) - 1e-9 && wb <= sccd_max(0.0, angle) + 1e-9);
+            sccd_v3 q = sccd_v3_add(c, sccd_quat_apply(sccd_quat_axis_angle(u, -wb), sccd_v3_sub(p, c)));
+            sccd_v3 l = sccd_v3_abs(sccd_quat_inv_apply(box.q, sccd_v3_sub(q, box.c)));
+            assert_true(l.x <= box.h.x + 1e-9 && l.y <= box.h.y + 1e-9 && l.z <= box.h.z + 1e-9);
+            inside++;
+        }
+        if (ts) {
+            sccd_v3 q = sccd_v3_add(c, sccd_quat_apply(sccd_quat_axis_angle(u, -ws), sccd_v3_sub(p, c)));
+            assert_true(sccd_v3_dist(q, sp.c) <= sp.r + 1e-9);
+        }
+    }
+    assert_true(inside > 100);
+}
+
+/* Second oracle: points of space (not samples of the shape) that the exact
+ * truth calls swept are inside the bound; rotation only. */
+static void test_truth_points_inside(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(305);
+    int swept = 0;
+    for (int k = 0; k < 2000; ++k) {
+        sccd_v3 h = {sccd_rng_uniform(&g, 0, 3), sccd_rng_uniform(&g, 0, 3), sccd_rng_uniform(&g, 0, 3)};
+        sccd_motion3 m = random_motion(&g);
+        m.dp = (sccd_v3){0, 0, 0};
+        sccd_sweep3 w;
+        sccd_sweep3_box(&w, h, m, 1 + sccd_rng_int(&g, SCCD_MAX_BANDS));
+        sccd_sphere sp = {sccd_rng_v3(&g, 2), sccd_rng_uniform(&g, 0, 2)};
+        sccd_sweep3 ws;
+        sccd_sweep3_sphere(&ws, sp, m, 1 + sccd_rng_int(&g, SCCD_MAX_BANDS));
+        sccd_box3 box = {m.start.p, m.start.q, h};
+        sccd_sphere spw = {sccd_xf3_apply(m.start, sp.c), sp.r};
+        sccd_v3 c0 = sccd_xf3_apply(m.start, m.center);
+        for (int i = 0; i < 100; ++i) {
+            sccd_v3 p = sccd_v3_add(c0, sccd_rng_v3(&g, 10));
+            if (sccd_truth3_box_rot(box, c0, m.axis, m.angle, p, NULL)) {
+                swept++;
+                assert_true(sccd_sweep3_vs_point(&w, p));
+            }
+            if (sccd_truth3_sphere_rot(spw, c0, m.axis, m.angle, p, NULL))
+                assert_true(sccd_sweep3_vs_point(&ws, p));
+        }
+    }
+    assert_true(swept > 1000);
+}
+
+/* Tightness floor on the thesis' protocol (§3.1) with 4 bands: the share of
+ * the bound that is truly swept, by Monte Carlo in the bound's AABB. The
+ * benchmark measures it properly; this only catches a bound gone loose. */
+static void test_tightness_floor(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(306);
+    long in_bound = 0, in_truth = 0;
+    for (int k = 0; k < 100; ++k) {
+        sccd_v3 u = sccd_rng_unit3(&g);
+        sccd_v3 y, x;
+        sccd_v3_basis(u, &x, &y);
+        sccd_real d = sccd_rng_uniform(&g, 12.5, 25.0);
+        sccd_v3 h = {sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5)};
+        /* box local axes x, y, u; pivot at the origin on its local −y line */
+        sccd_real mtx[3][3] = {{x.x, y.x, u.x}, {x.y, y.y, u.y}, {x.z, y.z, u.z}};
+        sccd_real w4 = sqrt(sccd_max(0.0, 1.0 + mtx[0][0] + mtx[1][1] + mtx[2][2])) * 0.5;
+        sccd_quat q;
+        if (w4 > 1e-3)
+            q = (sccd_quat){(mtx[2][1] - mtx[1][2]) / (4 * w4), (mtx[0][2] - mtx[2][0]) / (4 * w4),
+                            (mtx[1][0] - mtx[0][1]) / (4 * w4), w4};
+        else
+            continue;
+        q = sccd_quat_normalize(q);
+        sccd_xf3 start = {sccd_v3_scale(y, d), q};
+        sccd_motion3 m = {start, sccd_quat_inv_apply(q, sccd_v3_scale(y, -d)), {0, 0, 0}, u,
+                          sccd_rng_uniform(&g, 0, 2.0 * SCCD_PI)};
+        sccd_sweep3 w;
+        sccd_sweep3_box(&w, h, m, 4);
+        sccd_box3 box = {start.p, q, h};
+        for (int i = 0; i < 2000; ++i) {
+            sccd_v3 p = {sccd_rng_uniform(&g, w.aabb.lo.x, w.aabb.hi.x), sccd_rng_uniform(&g, w.aabb.lo.y, w.aabb.hi.y),
+                         sccd_rng_uniform(&g, w.aabb.lo.z, w.aabb.hi.z)};
+            bool b = sccd_sweep3_vs_point(&w, p);
+            bool t = sccd_truth3_box_rot(box, (sccd_v3){0, 0, 0}, u, m.angle, p, NULL);
+            assert_true(b || !t);
+            in_bound += b;
+            in_truth += t;
+        }
+    }
+    double ratio = (double)in_truth / (double)in_bound;
+    printf("  thesis protocol, 4 bands: truly swept share of the bound %.3f\n", ratio);
+    assert_true(ratio > 0.9);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_motion3 m = {sccd_xf3_identity(), {0, 0, 0}, {0, 0, 0}, {0, 0, 1}, 1.0};
+    sccd_sweep3 w;
+    sccd_sweep3_box(&w, (sccd_v3){1, 1, 1}, m, 4);
+    assert_int_equal(sccd_test_assert_count(), 0);
+    assert_true(w.count >= 1);
+
+    sccd_motion3 bad = m;
+    bad.angle = NAN;
+    sccd_sweep3_box(&w, (sccd_v3){1, 1, 1}, bad, 4);
+    assert_int_equal(w.count, 0);
+    assert_true(sccd_sweep3_vs_point(&w, (sccd_v3){100, 0, 0})); /* holds everything */
+    assert_true(sccd_sweep3_vs_sphere(&w, (sccd_sphere){{100, 0, 0}, 1}));
+    assert_true(sccd_sweep3_vs_box(&w, (sccd_box3){{100, 0, 0}, sccd_quat_identity(), {1, 1, 1}}));
+    assert_true(sccd_sweep3_vs_triangle(&w, (sccd_triangle){{100, 0, 0}, {101, 0, 0}, {100, 1, 0}}));
+    assert_true(sccd_sweep3_vs_capsule(&w, (sccd_capsule3){{100, 0, 0}, {101, 0, 0}, 1}));
+    sccd_sweep3_sphere(&w, (sccd_sphere){{0, 0, 0}, -1}, m, 4);
+    assert_int_equal(w.count, 0);
+    sccd_sweep3_capsule(&w, (sccd_capsule3){{0, 0, 0}, {NAN, 0, 0}, 1}, m, 4);
+    assert_int_equal(w.count, 0);
+    sccd_sweep3_box(&w, (sccd_v3){-1, 1, 1}, m, 4);
+    assert_int_equal(w.count, 0);
+    sccd_sweep3_box(NULL, (sccd_v3){1, 1, 1}, m, 4);
+    assert_int_equal(sccd_test_assert_count(), 5);
+
+    /* bands clamped */
+    sccd_test_assert_reset();
+    sccd_sweep3_box(&w, (sccd_v3){1, 1, 1}, m, 0);
+    assert_true(w.count >= 1);
+    sccd_sweep3_box(&w, (sccd_v3){1, 1, 1}, m, 99);
+    assert_true(w.count >= 1 && w.count <= SCCD_MAX_BANDS);
+    assert_int_equal(sccd_test_assert_count(), 2);
+
+    /* bad query shapes against a good sweep: conservative true */
+    sccd_test_assert_reset();
+    sccd_sweep3_box(&w, (sccd_v3){1, 1, 1}, m, 4);
+    assert_true(sccd_sweep3_vs_point(&w, (sccd_v3){NAN, 0, 0}));
+    assert_true(sccd_sweep3_vs_sphere(&w, (sccd_sphere){{100, 0, 0}, NAN}));
+    assert_true(sccd_sweep3_vs_box(&w, (sccd_box3){{100, 0, 0}, {0, 0, 0, 0}, {1, 1, 1}}));
+    assert_true(sccd_sweep3_vs_triangle(&w, (sccd_triangle){{INFINITY, 0, 0}, {101, 0, 0}, {100, 1, 0}}));
+    assert_true(sccd_sweep3_vs_capsule(&w, (sccd_capsule3){{100, 0, 0}, {101, 0, 0}, -1}));
+    assert_true(sccd_sweep3_vs_point(NULL, (sccd_v3){0, 0, 0}));
+    assert_int_equal(sccd_test_assert_count(), 6);
+    sccd_test_assert_reset();
+    sccd_set_assert_handler(NULL);
+}
+
+/* Degenerate shapes and motions: points, zero turns, the centre on the
+ * shape, whole turns. */
+static void test_degenerate(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_sweep3 w;
+    /* a point shape that does not move: the bound is that point */
+    sccd_motion3 still = {sccd_xf3_identity(), {0, 0, 0}, {0, 0, 0}, {0, 0, 1}, 0.0};
+    sccd_sweep3_sphere(&w, (sccd_sphere){{1, 0, 0}, 0.0}, still, 4);
+    assert_true(sccd_sweep3_vs_point(&w, (sccd_v3){1, 0, 0}));
+    assert_false(sccd_sweep3_vs_point(&w, (sccd_v3){1, 1e-6, 0}));
+    /* a point turning a half turn: the half circle */
+    sccd_motion3 half = still;
+    half.angle = SCCD_PI;
+    sccd_sweep3_sphere(&w, (sccd_sphere){{1, 0, 0}, 0.0}, half, 4);
+    assert_true(sccd_sweep3_vs_point(&w, (sccd_v3){0, 1, 0}));
+    assert_false(sccd_sweep3_vs_point(&w, (sccd_v3){0, -1, 0}));
+    /* a box spun about its own centre by a whole turn: the cylinder about it */
+    sccd_motion3 spin = still;
+    spin.angle = 2.0 * SCCD_PI;
+    sccd_sweep3_box(&w, (sccd_v3){2, 0.1, 0.5}, spin, 2);
+    assert_true(sccd_sweep3_vs_point(&w, (sccd_v3){0, 1.9, 0.4}));
+    assert_false(sccd_sweep3_vs_point(&w, (sccd_v3){0, 2.1, 0.0}));
+    assert_false(sccd_sweep3_vs_point(&w, (sccd_v3){0, 0, 0.6}));
+    /* the same box by a quarter turn: the bow tie, not the full disc */
+    spin.angle = 0.5 * SCCD_PI;
+    sccd_sweep3_box(&w, (sccd_v3){2, 0.1, 0.5}, spin, 4);
+    assert_true(sccd_sweep3_vs_point(&w, (sccd_v3){1.0, 1.0, 0}));
+    assert_true(sccd_sweep3_vs_point(&w, (sccd_v3){-1.0, -1.0, 0}));
+    assert_false(sccd_sweep3_vs_point(&w, (sccd_v3){1.0, -1.0, 0}));
+    assert_false(sccd_sweep3_vs_point(&w, (sccd_v3){-1.0, 1.0, 0}));
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_property_points),   cmocka_unit_test(test_property_shapes),
+        cmocka_unit_test(test_far_shapes_missed), cmocka_unit_test(test_truth_vs_sampling),
+        cmocka_unit_test(test_truth_points_inside), cmocka_unit_test(test_tightness_floor),
+        cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_degenerate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
