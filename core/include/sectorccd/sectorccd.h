@@ -11,5 +11,7 @@
 #include "sectorccd/discrete.h"
 #include "sectorccd/sector3.h"
 #include "sectorccd/sweep3.h"
+#include "sectorccd/sector2.h"
+#include "sectorccd/sweep2.h"
 
 #endif

@@ -1,0 +1,74 @@
+/* sectorccd — the 2D sector ("fan"): an annular sector about a pivot, the
+ * bounding volume of a rotating body (seed 000 §2.1, seed 002 §2.1), and its
+ * exact pair tests (shared/DESIGN.md "The sector").
+ *
+ * A sector is the closed set of points p with r ≤ |p − o| ≤ R whose direction
+ * from o is within half_angle of a. half_angle = π is the full annulus; r = 0
+ * is the thesis' "piece of cake", r > 0 its "baumkuchen"; half angles above
+ * π/2 (non-convex sectors) are allowed. Degenerate sectors are valid sets:
+ * half_angle = 0 is a radial segment, r = R an arc, R = 0 the point o.
+ *
+ * Exact tests return true exactly when the two sets touch or overlap, up to
+ * SCCD_EPS (1e-9) times the scene size, where the scene size is the largest
+ * distance from o to anything involved: R, the other shape's farthest core
+ * point, its radius. An invalid sector or shape (NaN, infinity, a not unit,
+ * half_angle outside [0, π], r > R, negative sizes) fires SCCD_ASSERT and the
+ * test returns false; a constructor returns the sector {o, +x, 0, 0, 0} (the
+ * point o, or the origin when o is not finite). */
+#ifndef SECTORCCD_SECTOR2_H
+#define SECTORCCD_SECTOR2_H
+
+#include "sectorccd/shapes.h"
+
+/// Annular sector: pivot o, unit centre direction a, half angle in [0, π] (radians), radii 0 ≤ r ≤ R.
+typedef struct sccd_sector2 { sccd_v2 o; sccd_v2 a; sccd_real half_angle, r, R; } sccd_sector2;
+
+/// Most vertices of the convex point set taken by sccd_sector2_vs_convex.
+#define SCCD_SECTOR2_CONVEX_MAX 16
+
+/// Finite o, unit a (within 1e-6), half_angle in [0, π], finite 0 ≤ r ≤ R.
+bool sccd_is_valid_sector2(const sccd_sector2 *s);
+
+/// Thesis eq 2.1–2.2 in 2D: the sector of box turned by alpha (radians, any sign; |alpha| ≥ 2π gives the full annulus) about pivot: half angle |alpha|/2, r = |P−O| − Wy/2 (clamped at 0), R = |P−O| + Wy/2, a = direction of P−O turned by alpha/2. Meant for the thesis' constraint (P−O along the box's local y, pivot outside the box); otherwise it bounds only the box's mid line along P−O, not the box (it under-covers, by design of eq 2.1).
+sccd_sector2 sccd_sector2_thesis(sccd_box2 box, sccd_v2 pivot, sccd_real alpha);
+
+/// Bachelor thesis §2.1: the sector about o whose first radial edge runs from a (inner) to b (outer) and whose second edge a2–b2 lies counter-clockwise of it by at most π (the swept turn); r = |a − o|, R = |b − o| (seed 002 eq 2.1). Edge 2's radii are not used: the thesis assumes they equal edge 1's.
+sccd_sector2 sccd_sector2_from_edges(sccd_v2 o, sccd_v2 a, sccd_v2 b, sccd_v2 a2, sccd_v2 b2);
+
+/// Thesis eq 2.3 in 2D: p in the sector's canonical frame (o at the origin, a = +x, counter-clockwise y).
+sccd_v2 sccd_sector2_to_local(const sccd_sector2 *s, sccd_v2 p);
+
+/// Distance from p to the sector (0 inside); invalid input: +INFINITY.
+sccd_real sccd_sector2_distance(const sccd_sector2 *s, sccd_v2 p);
+
+/// The smallest AABB holding the sector; invalid: the AABB of the point o (or the origin).
+sccd_aabb2 sccd_sector2_aabb(const sccd_sector2 *s);
+
+/// Point inside or on the sector (thesis §2.2: radial then angular test, with the 1e-9 tolerance).
+bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p);
+
+/// Exact sector–circle overlap (thesis §2.4, with eq 2.8 corrected: a circle bigger than the hole overlaps it).
+bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c);
+
+/// Exact sector–oriented box overlap (clip by the wedge, then the distance range; replaces thesis §2.3).
+bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b);
+
+/// Exact sector–capsule overlap (thesis §2.6: widened annulus ∩ wedge, or within the radius of an edge).
+bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c);
+
+/// Exact sector–convex polygon overlap, rounded polygons (p->r > 0) included.
+bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p);
+
+/// Exact sector–sector overlap (symmetric; thesis §4.5 future work).
+bool sccd_sector2_vs_sector2(const sccd_sector2 *s, const sccd_sector2 *t);
+
+/// Exact overlap of the sector with the convex hull of n points (1 ≤ n ≤ SCCD_SECTOR2_CONVEX_MAX, counter-clockwise, world coords) rounded by radius ≥ 0.
+bool sccd_sector2_vs_convex(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real radius);
+
+/// The thesis' circle test exactly as written (§2.4, eq 2.8 with (r − rc)²: misses circles bigger than the hole); kept to measure against.
+bool sccd_sector2_vs_circle_thesis(const sccd_sector2 *s, sccd_circle c);
+
+/// The thesis' rectangle test (§2.3: edge/edge and edge/circle intersection points, then containment); kept to measure its speed.
+bool sccd_sector2_vs_box_thesis(const sccd_sector2 *s, sccd_box2 b);
+
+#endif

@@ -1,0 +1,51 @@
+/* Private to the core: small helpers on convex polygons given as n ≥ 1
+ * counter-clockwise vertices (a point, a segment, or a polygon, possibly with
+ * repeated or collinear vertices), shared by sector2.c and sweep2.c. */
+#ifndef SCCD_CONVEX2_H
+#define SCCD_CONVEX2_H
+
+#include "sectorccd/geometry.h"
+
+/* True when v (n ≥ 3) encloses area: twice its area exceeds 1e-12 of its
+ * squared extent. Thinner sets are treated as segments: rounding could
+ * otherwise make a point on a segment's line (but off the segment) look
+ * inside the back-and-forth polygon. */
+static inline bool convex_has_area(const sccd_v2 *v, int n)
+{
+    sccd_real area2 = 0.0, ext2 = 0.0;
+    for (int i = 0; i < n; ++i) {
+        area2 += sccd_v2_cross(sccd_v2_sub(v[i], v[0]), sccd_v2_sub(v[(i + 1) % n], v[0]));
+        ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
+    }
+    return n >= 3 && area2 > 1e-12 * ext2;
+}
+
+/* p in the closed counter-clockwise convex polygon v. A set without area (a
+ * point, a segment, a sliver) contains nothing here: callers fall back to
+ * edge distances, which are exact for such sets. */
+static inline bool convex_contains(const sccd_v2 *v, int n, sccd_v2 p)
+{
+    if (!convex_has_area(v, n))
+        return false;
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 a = v[i], b = v[(i + 1) % n];
+        if (sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(p, a)) < 0.0)
+            return false;
+    }
+    return true;
+}
+
+/* Edges of a convex polygon: a segment (n = 2) has one, a point none. */
+static inline int edge_count(int n) { return n > 2 ? n : n - 1; }
+
+static inline sccd_real convex_point_distance(const sccd_v2 *v, int n, sccd_v2 p)
+{
+    if (convex_contains(v, n, p))
+        return 0.0;
+    sccd_real d = sccd_v2_dist(v[0], p);
+    for (int i = 0; i < edge_count(n); ++i)
+        d = sccd_min(d, sccd_distance_point_segment2(p, v[i], v[(i + 1) % n]));
+    return d;
+}
+
+#endif

@@ -1,0 +1,323 @@
+/* Conservative 2D sweeps (shared/DESIGN.md "Sweeps").
+ *
+ * Construction. Put the origin at the motion's centre at t = 0, c0, with
+ * world axes. The shape is K ⊕ disc(ρ): a convex core K (a point for a circle,
+ * a segment for a capsule, a polygon) rounded by ρ. Its points q have
+ * |q| in [ρmin, ρmax] (ρmin = 0 when the centre is inside). Split that range
+ * into bands [lo, hi]; for each, take the smallest arc of directions Φ holding
+ * every point of the shape with |q| in [lo, hi] (below), widen it by |dθ| on
+ * the side of the turn, and make it a sector about c0 with radii lo, hi
+ * (half angle π once the arc covers the circle).
+ *
+ * Conservative, proof. A body point at t is c0 + t·dp + Rot(t·dθ)·q with q a
+ * point of the shape at t = 0 (motion.h). Let q be in band [lo, hi]: then its
+ * direction is in Φ, Rot(t·dθ)·q has the same length and a direction in Φ
+ * turned by t·dθ, which the widened arc holds for every t in [0, 1]; so
+ * Rot(t·dθ)·q lies in the band's sector S, and the body point lies in
+ * S ⊕ segment[0, dp]. Every q is in some band (the bands cover [ρmin, ρmax]
+ * and share their end radii), so the shape's whole path lies in
+ * (∪ S_k) ⊕ segment[0, dp]. A target X meets that set iff some S_k meets
+ * X ⊕ segment[0, −dp] (the relative-motion trick: X swept by −dp, which for a
+ * convex X is the convex hull of X and X − dp, rounded alike); the pair tests
+ * below are exactly that. Floating-point error is covered by widening every
+ * arc by 1e-12 rad and every band by 1e-12 of ρmax: far above the rounding of
+ * the quantities involved, far below the 1e-9 tolerance of the tests.
+ *
+ * The arc Φ of one band. For the core K: the directions of points of K with
+ * |q| in [a, b]. As the direction turns, the ray's chord through K changes
+ * whether it meets [a, b] only where the chord's ends cross the circles |q| = a
+ * or |q| = b, or where the ray leaves K (at a vertex). So the candidate
+ * directions — vertices, crossings of edges with both circles, and the foot of
+ * each edge's perpendicular (a tangency gives an isolated direction) — cut the
+ * circle of directions into gaps that are wholly in Φ or wholly out; testing
+ * the ray through each gap's middle tells which. Φ's smallest holding arc is
+ * the complement of its largest empty gap. For the rounded shape (ρ > 0):
+ * a point q = k + e with k in K, |e| ≤ ρ and |q| in [lo, hi] has |k| in
+ * [lo − ρ, hi + ρ], and its direction is within asin(ρ / max(|q|, |k|)) of k's
+ * (the disc about k, or about q, of radius ρ is seen under that half angle);
+ * so the arc of K in [lo − ρ, hi + ρ], widened by asin(ρ / max(lo, dist(0, K))),
+ * holds it (the whole circle when that ratio reaches 1). */
+#include "sectorccd/sweep2.h"
+#include "convex2.h"
+
+/* Candidate directions: vertices, two crossings with each of two circles and
+ * a foot per edge. */
+#define CAND_MAX (SCCD_POLY_MAX * 6)
+/* Outward rounding of arcs (radians) and bands (relative to ρmax). */
+#define ARC_PAD 1e-12
+#define BAND_PAD 1e-12
+
+/* Directions from lo counter-clockwise over span (span ≥ 2π: all). */
+typedef struct arc { sccd_real lo, span; } arc;
+
+static const arc full_arc = {0.0, 2.0 * SCCD_PI};
+
+/* Does the ray from the origin along u meet K at a distance in [lo, hi]? */
+static bool ray_meets(const sccd_v2 *v, int n, sccd_v2 u, sccd_real lo, sccd_real hi)
+{
+    sccd_real t0 = INFINITY, t1 = -INFINITY;
+    if (convex_contains(v, n, (sccd_v2){0.0, 0.0}))
+        t0 = t1 = 0.0;
+    for (int i = 0; i < edge_count(n); ++i) {
+        sccd_v2 p = v[i], e = sccd_v2_sub(v[(i + 1) % n], p);
+        sccd_real den = sccd_v2_cross(u, e);
+        if (den == 0.0)
+            continue;
+        /* t·u = p + s·e */
+        sccd_real t = sccd_v2_cross(p, e) / den, s = sccd_v2_cross(p, u) / den;
+        if (s >= 0.0 && s <= 1.0 && t >= 0.0) {
+            t0 = sccd_min(t0, t);
+            t1 = sccd_max(t1, t);
+        }
+    }
+    return t0 <= t1 && t0 <= hi && t1 >= lo;
+}
+
+/* Directions of the points where segment p–p+e meets the circle of radius
+ * rad (seed 000 §2.9.2, eq 2.39), plus the foot of the perpendicular. */
+static int edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], sccd_real *out)
+{
+    int m = 0;
+    sccd_real a = sccd_v2_len2(e), b = sccd_v2_dot(e, p);
+    if (!(a > 0.0))
+        return 0;
+    sccd_v2 foot = sccd_v2_mad(p, sccd_clamp(-b / a, 0.0, 1.0), e);
+    if (sccd_v2_len2(foot) > 0.0)
+        out[m++] = atan2(foot.y, foot.x);
+    for (int k = 0; k < 2; ++k) {
+        sccd_real disc = b * b - a * (sccd_v2_len2(p) - rad[k] * rad[k]);
+        if (disc < 0.0)
+            continue;
+        for (sccd_real sign = -1.0; sign <= 1.0; sign += 2.0) {
+            sccd_real s = (-b + sign * sqrt(disc)) / a;
+            sccd_v2 x = sccd_v2_mad(p, s, e);
+            if (s >= 0.0 && s <= 1.0 && sccd_v2_len2(x) > 0.0)
+                out[m++] = atan2(x.y, x.x);
+        }
+    }
+    return m;
+}
+
+static void sort_reals(sccd_real *x, int n)
+{
+    for (int i = 1; i < n; ++i) {
+        sccd_real v = x[i];
+        int j = i;
+        for (; j > 0 && x[j - 1] > v; --j)
+            x[j] = x[j - 1];
+        x[j] = v;
+    }
+}
+
+/* The smallest arc holding the directions of K's points at distances in [lo, hi]. */
+static arc core_arc(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
+{
+    sccd_real cand[CAND_MAX], rad[2] = {lo, hi};
+    int m = 0;
+    for (int i = 0; i < n; ++i)
+        if (sccd_v2_len2(v[i]) > 0.0)
+            cand[m++] = atan2(v[i].y, v[i].x);
+    for (int i = 0; i < edge_count(n); ++i)
+        m += edge_candidates(v[i], sccd_v2_sub(v[(i + 1) % n], v[i]), rad, cand + m);
+    if (m == 0) /* K is the origin: any direction */
+        return full_arc;
+    sort_reals(cand, m);
+    int best = -1;
+    sccd_real best_gap = -1.0;
+    for (int j = 0; j < m; ++j) {
+        sccd_real a = cand[j], b = j + 1 < m ? cand[j + 1] : cand[0] + 2.0 * SCCD_PI;
+        sccd_real mid = 0.5 * (a + b);
+        if (b - a > best_gap && !ray_meets(v, n, (sccd_v2){cos(mid), sin(mid)}, lo, hi)) {
+            best = j;
+            best_gap = b - a;
+        }
+    }
+    if (best < 0)
+        return full_arc;
+    sccd_real end = best + 1 < m ? cand[best + 1] : cand[0];
+    return (arc){end, 2.0 * SCCD_PI - best_gap};
+}
+
+/* The band's arc for the core rounded by rho (see the top of the file). */
+static arc band_arc(const sccd_v2 *v, int n, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi)
+{
+    arc c = core_arc(v, n, sccd_max(0.0, lo - rho), hi + rho);
+    if (rho > 0.0) {
+        sccd_real seen = sccd_max(lo, dmin);
+        if (!(seen > rho))
+            return full_arc;
+        sccd_real w = asin(rho / seen);
+        c.lo -= w;
+        c.span += 2.0 * w;
+    }
+    return c;
+}
+
+static sccd_sector2 band_sector(sccd_v2 c0, arc a, sccd_real dtheta, sccd_real lo, sccd_real hi)
+{
+    /* Turning by t·dθ, t in [0, 1], sweeps the arc over |dθ| more on the side of the turn. */
+    sccd_real start = a.lo + sccd_min(0.0, dtheta) - ARC_PAD;
+    sccd_real span = a.span + fabs(dtheta) + 2.0 * ARC_PAD;
+    sccd_real half = sccd_min(0.5 * span, SCCD_PI), mid = start + 0.5 * span;
+    return (sccd_sector2){c0, {cos(mid), sin(mid)}, half, lo, hi};
+}
+
+static void empty_sweep(sccd_sweep2 *out)
+{
+    *out = (sccd_sweep2){0};
+    out->aabb = (sccd_aabb2){{0.0, 0.0}, {0.0, 0.0}};
+}
+
+static int checked_bands(int bands)
+{
+    SCCD_ASSERT(bands >= 1 && bands <= SCCD_MAX_BANDS);
+    return bands < 1 ? 1 : (bands > SCCD_MAX_BANDS ? SCCD_MAX_BANDS : bands);
+}
+
+/* The sweep of the core body[0..n) (body coordinates, counter-clockwise) rounded by rho. */
+static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real rho, sccd_motion2 m, int bands)
+{
+    sccd_v2 c0 = sccd_xf2_apply(m.start, m.center), q[SCCD_POLY_MAX];
+    sccd_real dmax = 0.0;
+    for (int i = 0; i < n; ++i) {
+        q[i] = sccd_rot2_apply(m.start.q, sccd_v2_sub(body[i], m.center));
+        dmax = sccd_max(dmax, sccd_v2_len(q[i]));
+    }
+    sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
+    sccd_real pad = BAND_PAD * (dmax + rho);
+    sccd_real rmin = sccd_max(0.0, dmin - rho), rmax = dmax + rho;
+    out->count = bands;
+    out->dp = m.dp;
+    for (int k = 0; k < bands; ++k) {
+        sccd_real lo = k == 0 ? rmin : rmin + (rmax - rmin) * k / bands;
+        sccd_real hi = k == bands - 1 ? rmax : rmin + (rmax - rmin) * (k + 1) / bands;
+        arc a = band_arc(q, n, rho, dmin, lo, hi);
+        out->band[k] = band_sector(c0, a, m.dtheta, sccd_max(0.0, lo - pad), hi + pad);
+        sccd_aabb2 box = sccd_sector2_aabb(&out->band[k]);
+        out->aabb = k == 0 ? box : sccd_aabb2_union(out->aabb, box);
+    }
+    sccd_aabb2 moved = {sccd_v2_add(out->aabb.lo, m.dp), sccd_v2_add(out->aabb.hi, m.dp)};
+    out->aabb = sccd_aabb2_union(out->aabb, moved);
+}
+
+void sccd_sweep2_box(sccd_sweep2 *out, sccd_v2 half, sccd_motion2 m, int bands)
+{
+    SCCD_ASSERT(out != NULL);
+    if (!out)
+        return;
+    sccd_box2 b = {{0.0, 0.0}, {1.0, 0.0}, half};
+    if (!sccd_is_valid_box2(b) || !sccd_is_valid_motion2(m)) {
+        SCCD_ASSERT(sccd_is_valid_box2(b) && sccd_is_valid_motion2(m));
+        empty_sweep(out);
+        return;
+    }
+    sccd_v2 v[4];
+    sccd_box2_corners(b, v);
+    sweep_build(out, v, 4, 0.0, m, checked_bands(bands));
+}
+
+void sccd_sweep2_circle(sccd_sweep2 *out, sccd_circle c, sccd_motion2 m, int bands)
+{
+    SCCD_ASSERT(out != NULL);
+    if (!out)
+        return;
+    if (!sccd_is_valid_circle(c) || !sccd_is_valid_motion2(m)) {
+        SCCD_ASSERT(sccd_is_valid_circle(c) && sccd_is_valid_motion2(m));
+        empty_sweep(out);
+        return;
+    }
+    sweep_build(out, &c.c, 1, c.r, m, checked_bands(bands));
+}
+
+void sccd_sweep2_capsule(sccd_sweep2 *out, sccd_capsule2 c, sccd_motion2 m, int bands)
+{
+    SCCD_ASSERT(out != NULL);
+    if (!out)
+        return;
+    if (!sccd_is_valid_capsule2(c) || !sccd_is_valid_motion2(m)) {
+        SCCD_ASSERT(sccd_is_valid_capsule2(c) && sccd_is_valid_motion2(m));
+        empty_sweep(out);
+        return;
+    }
+    sccd_v2 v[2] = {c.a, c.b};
+    sweep_build(out, v, 2, c.r, m, checked_bands(bands));
+}
+
+void sccd_sweep2_poly(sccd_sweep2 *out, const sccd_poly2 *p, sccd_motion2 m, int bands)
+{
+    SCCD_ASSERT(out != NULL);
+    if (!out)
+        return;
+    if (!sccd_is_valid_poly2(p) || !sccd_is_valid_motion2(m)) {
+        SCCD_ASSERT(sccd_is_valid_poly2(p) && sccd_is_valid_motion2(m));
+        empty_sweep(out);
+        return;
+    }
+    sweep_build(out, p->v, p->n, p->r, m, checked_bands(bands));
+}
+
+/* ---- pair tests: a band meets the target swept by −dp ---- */
+
+static bool valid_sweep(const sccd_sweep2 *w) { return w && w->count >= 0 && w->count <= SCCD_MAX_BANDS; }
+
+/* The convex core v[0..n) (world) swept by −dp, rounded by rho, against every band. */
+static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
+{
+    sccd_v2 pts[2 * SCCD_POLY_MAX];
+    for (int i = 0; i < n; ++i) {
+        pts[i] = v[i];
+        pts[n + i] = sccd_v2_sub(v[i], w->dp);
+    }
+    for (int k = 0; k < w->count; ++k)
+        if (sccd_sector2_vs_convex(&w->band[k], pts, 2 * n, rho))
+            return true;
+    return false;
+}
+
+bool sccd_sweep2_vs_point(const sccd_sweep2 *w, sccd_v2 p)
+{
+    if (!valid_sweep(w) || !sccd_is_valid_v2(p)) {
+        SCCD_ASSERT(valid_sweep(w) && sccd_is_valid_v2(p));
+        return false;
+    }
+    return sweep_vs_core(w, &p, 1, 0.0);
+}
+
+bool sccd_sweep2_vs_circle(const sccd_sweep2 *w, sccd_circle c)
+{
+    if (!valid_sweep(w) || !sccd_is_valid_circle(c)) {
+        SCCD_ASSERT(valid_sweep(w) && sccd_is_valid_circle(c));
+        return false;
+    }
+    return sweep_vs_core(w, &c.c, 1, c.r);
+}
+
+bool sccd_sweep2_vs_box(const sccd_sweep2 *w, sccd_box2 b)
+{
+    if (!valid_sweep(w) || !sccd_is_valid_box2(b)) {
+        SCCD_ASSERT(valid_sweep(w) && sccd_is_valid_box2(b));
+        return false;
+    }
+    sccd_v2 v[4];
+    sccd_box2_corners(b, v);
+    return sweep_vs_core(w, v, 4, 0.0);
+}
+
+bool sccd_sweep2_vs_capsule(const sccd_sweep2 *w, sccd_capsule2 c)
+{
+    if (!valid_sweep(w) || !sccd_is_valid_capsule2(c)) {
+        SCCD_ASSERT(valid_sweep(w) && sccd_is_valid_capsule2(c));
+        return false;
+    }
+    sccd_v2 v[2] = {c.a, c.b};
+    return sweep_vs_core(w, v, 2, c.r);
+}
+
+bool sccd_sweep2_vs_poly(const sccd_sweep2 *w, const sccd_poly2 *p)
+{
+    if (!valid_sweep(w) || !sccd_is_valid_poly2(p)) {
+        SCCD_ASSERT(valid_sweep(w) && sccd_is_valid_poly2(p));
+        return false;
+    }
+    return sweep_vs_core(w, p->v, p->n, p->r);
+}
