@@ -1,0 +1,83 @@
+#include "bench_util.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static void usage_exit(const char *usage)
+{
+    fprintf(stderr, "usage: %s\n", usage);
+    exit(2);
+}
+
+sccd_bench_args sccd_bench_parse(int argc, char **argv, const char *usage)
+{
+    sccd_bench_args a = {0, "build/bench", 0, 2, NULL};
+    for (int i = 1; i < argc; ++i) {
+        const char *s = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(s, "--quick") == 0)
+            a.quick = 1;
+        else if (strcmp(s, "--out") == 0 && has_value)
+            a.out = argv[++i];
+        else if (strcmp(s, "--trials") == 0 && has_value)
+            a.trials = atol(argv[++i]);
+        else if (strcmp(s, "--threads") == 0 && has_value)
+            a.threads = atoi(argv[++i]);
+        else if (strcmp(s, "--callgrind") == 0 && has_value)
+            a.only = argv[++i];
+        else
+            usage_exit(usage);
+    }
+    if (a.threads < 1)
+        a.threads = 1;
+    return a;
+}
+
+FILE *sccd_bench_open(const sccd_bench_args *a, const char *name)
+{
+    if (mkdir(a->out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "bench: cannot create %s\n", a->out);
+        exit(1);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", a->out, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "bench: cannot write %s\n", path);
+        exit(1);
+    }
+    return f;
+}
+
+double sccd_bench_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double sccd_bench_median(double *v, int n)
+{
+    if (n <= 0)
+        return 0.0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+uint64_t sccd_bench_seed(uint64_t base, uint64_t i)
+{
+    uint64_t z = base + 0x9e3779b97f4a7c15ULL * (i + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
