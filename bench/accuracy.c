@@ -30,13 +30,14 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define GRID 100
 #define GRID_HALF 49.5
 #define DCCD_STEPS 100
 #define ANGLE_BINS 36
 #define SHAPE_BINS 20
-#define FULL_TRIALS 100000L
+#define FULL_TRIALS 20000L /* the default run; the thesis' 100,000: --trials 100000 */
 #define QUICK_TRIALS 200L
 #define SEED 20260521ULL
 #define CHECKED_TRIALS 4 /* --quick: trials whose every point is cross-checked */
@@ -50,19 +51,11 @@ static const char *method_name[M_COUNT] = {"exact sweep", "DCCD, 100 sub-steps",
                                            "ours, 4 bands"};
 static const int ref_method[REF_COUNT] = {M_TRUTH, M_DCCD};
 
-/* One trial's draw. */
-typedef struct trial {
-    sccd_box3 box; /* pose at t = 0 */
-    sccd_v3 pivot, axis;
-    sccd_real alpha, shape; /* turn (radians, ≥ 0), Wy − Wx */
-    bool constrained;       /* the thesis' pose constraint holds */
-} trial;
-
 typedef struct tally { int32_t both, only_m, only_ref; } tally;
 
 /* What a trial contributes to the averages and bins. */
 typedef struct trial_result {
-    sccd_real alpha, shape;
+    sccd_real alpha, shape; /* turn (radians), Wy − Wx */
     tally t[REF_COUNT][M_COUNT];
 } trial_result;
 
@@ -83,7 +76,8 @@ typedef struct fast_sector {
 
 /* Everything built once per trial for the point tests. */
 typedef struct setup {
-    trial tr;
+    sccd_bench_turn tr; /* bench_util.c: seed 000 §3.1's draw, or without the constraint */
+    bool constrained;   /* the thesis' pose constraint holds */
     sccd_aabb3 sccd_aabb, truth_aabb, region;
     fast_sector thesis;
     sccd_sweep3 ours[3];
@@ -92,63 +86,6 @@ typedef struct setup {
     sccd_real pose_m[DCCD_STEPS + 1][9];
     sccd_v3 pose_c[DCCD_STEPS + 1];
 } setup;
-
-/* ---- drawing trials (seed 000 §3.1) ---- */
-
-static sccd_quat quat_from_to(sccd_v3 from, sccd_v3 to)
-{
-    sccd_v3 axis = sccd_v3_cross(from, to);
-    sccd_real s = sccd_v3_len(axis), c = sccd_v3_dot(from, to);
-    if (s < 1e-12)
-        return c > 0.0 ? sccd_quat_identity() : sccd_quat_axis_angle((sccd_v3){1.0, 0.0, 0.0}, SCCD_PI);
-    return sccd_quat_axis_angle(sccd_v3_scale(axis, 1.0 / s), atan2(s, c));
-}
-
-/* The thesis' draw: axis U = Z', centre P = O + d·Y' with d in [12.5, 25],
- * sizes in [0, 25], α in [0, 2π]; the box's turn about U is random too. */
-static trial draw_constrained(sccd_rng *g)
-{
-    trial t = {0};
-    t.axis = sccd_rng_unit3(g);
-    sccd_quat q = quat_from_to((sccd_v3){0.0, 0.0, 1.0}, t.axis);
-    q = sccd_quat_normalize(sccd_quat_mul(sccd_quat_axis_angle(t.axis, sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI)), q));
-    sccd_v3 w = {sccd_rng_uniform(g, 0.0, 25.0), sccd_rng_uniform(g, 0.0, 25.0), sccd_rng_uniform(g, 0.0, 25.0)};
-    sccd_real d = sccd_rng_uniform(g, 12.5, 25.0);
-    t.alpha = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
-    t.box = (sccd_box3){sccd_v3_scale(sccd_quat_apply(q, (sccd_v3){0.0, 1.0, 0.0}), d), q, sccd_v3_scale(w, 0.5)};
-    t.shape = w.y - w.x;
-    t.constrained = true;
-    return t;
-}
-
-/* Without the constraint: any box orientation, any axis, the centre anywhere
- * within 25 of the pivot (so the pivot may lie inside the box). */
-static trial draw_free(sccd_rng *g)
-{
-    trial t = {0};
-    t.axis = sccd_rng_unit3(g);
-    sccd_v3 w = {sccd_rng_uniform(g, 0.0, 25.0), sccd_rng_uniform(g, 0.0, 25.0), sccd_rng_uniform(g, 0.0, 25.0)};
-    sccd_v3 c = sccd_v3_scale(sccd_rng_unit3(g), sccd_rng_uniform(g, 0.0, 25.0));
-    t.alpha = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
-    t.box = (sccd_box3){c, sccd_rng_quat(g), sccd_v3_scale(w, 0.5)};
-    t.shape = w.y - w.x;
-    return t;
-}
-
-/* ---- building the methods' sets ---- */
-
-static sccd_v3 turn(const trial *t, sccd_real tau, sccd_v3 x)
-{
-    return sccd_v3_add(t->pivot, sccd_quat_apply(sccd_quat_axis_angle(t->axis, tau), sccd_v3_sub(x, t->pivot)));
-}
-
-static sccd_box3 box_at(const trial *t, sccd_real tau)
-{
-    sccd_box3 b = t->box;
-    b.c = turn(t, tau, b.c);
-    b.q = sccd_quat_normalize(sccd_quat_mul(sccd_quat_axis_angle(t->axis, tau), b.q));
-    return b;
-}
 
 /* Range of cos(τ − ψ) over τ in [0, α]: 1 (−1) when the range passes ψ (ψ + π). */
 static void cos_range(sccd_real psi, sccd_real alpha, sccd_real *lo, sccd_real *hi)
@@ -167,7 +104,7 @@ static void cos_range(sccd_real psi, sccd_real alpha, sccd_real *lo, sccd_real *
  * Also the cylinder shell (z range, largest radius) that holds the sweep. */
 static void truth_bounds(setup *s)
 {
-    const trial *t = &s->tr;
+    const sccd_bench_turn *t = &s->tr;
     sccd_v3 corners[8];
     sccd_box3_corners(t->box, corners);
     sccd_real lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -205,7 +142,7 @@ static void truth_bounds(setup *s)
 static void dccd_poses(setup *s)
 {
     for (int k = 0; k <= DCCD_STEPS; ++k) {
-        sccd_box3 b = box_at(&s->tr, s->tr.alpha * (sccd_real)k / DCCD_STEPS);
+        sccd_box3 b = sccd_bench_turned_box(&s->tr, s->tr.alpha * (sccd_real)k / DCCD_STEPS);
         sccd_v3 ex = sccd_quat_apply(b.q, (sccd_v3){1, 0, 0}), ey = sccd_quat_apply(b.q, (sccd_v3){0, 1, 0}),
                 ez = sccd_quat_apply(b.q, (sccd_v3){0, 0, 1});
         sccd_real *m = s->pose_m[k];
@@ -222,18 +159,18 @@ static fast_sector make_fast(sccd_sector3 sec)
     return f;
 }
 
-static void build(setup *s, const trial *t)
+static void build(setup *s, const sccd_bench_turn *t, bool constrained)
 {
     memset(s, 0, sizeof *s);
     s->tr = *t;
-    s->sccd_aabb = sccd_aabb3_union(sccd_box3_aabb(t->box), sccd_box3_aabb(box_at(t, t->alpha)));
+    s->constrained = constrained;
+    s->sccd_aabb = sccd_aabb3_union(sccd_box3_aabb(t->box), sccd_box3_aabb(sccd_bench_turned_box(t, t->alpha)));
     s->region = s->sccd_aabb;
-    if (t->constrained) {
+    if (constrained) {
         s->thesis = make_fast(sccd_sector3_thesis(t->box, t->pivot, t->alpha));
         s->region = sccd_aabb3_union(s->region, s->thesis.box);
     }
-    sccd_v3 center = sccd_quat_inv_apply(t->box.q, sccd_v3_sub(t->pivot, t->box.c));
-    sccd_motion3 m = {{t->box.c, t->box.q}, center, {0.0, 0.0, 0.0}, t->axis, t->alpha};
+    sccd_motion3 m = sccd_bench_turn_motion(t);
     for (int b = 0; b < 3; ++b) {
         sccd_sweep3_box(&s->ours[b], t->box.h, m, ours_bands[b]);
         for (int i = 0; i < s->ours[b].count; ++i)
@@ -328,6 +265,8 @@ static bool sector_hits(const fast_sector *f, sccd_v3 p, bool check)
 static bool ours_hits(const setup *s, int b, sccd_v3 p, bool check)
 {
     bool hit = false;
+    if (!check && !in_aabb(s->ours[b].aabb, p))
+        return false;
     for (int i = 0; i < s->ours[b].count && !hit; ++i)
         hit = sector_hits(&s->bands[b][i], p, check);
     if (check && hit != sccd_sweep3_vs_point(&s->ours[b], p)) {
@@ -345,7 +284,7 @@ static unsigned classify(const setup *s, sccd_v3 p, bool check)
     unsigned bits = 0;
     if (in_aabb(s->sccd_aabb, p))
         bits |= 1u << M_SCCD;
-    if (s->tr.constrained && sector_hits(&s->thesis, p, check))
+    if (s->constrained && sector_hits(&s->thesis, p, check))
         bits |= 1u << M_THESIS;
     for (int b = 0; b < 3; ++b)
         if (ours_hits(s, b, p, check))
@@ -362,16 +301,21 @@ static unsigned classify(const setup *s, sccd_v3 p, bool check)
     return bits;
 }
 
-static void tally_point(trial_result *r, unsigned bits)
+/* Folds the trial's histogram of method sets into the per-method counts. */
+static void fold_histogram(trial_result *r, const int32_t *hist)
 {
-    for (int ref = 0; ref < REF_COUNT; ++ref) {
-        bool in_ref = bits >> ref_method[ref] & 1u;
-        for (int m = 0; m < M_COUNT; ++m) {
-            bool in_m = bits >> m & 1u;
-            tally *t = &r->t[ref][m];
-            t->both += in_m && in_ref;
-            t->only_m += in_m && !in_ref;
-            t->only_ref += !in_m && in_ref;
+    for (unsigned bits = 1; bits < 1u << M_COUNT; ++bits) {
+        if (!hist[bits])
+            continue;
+        for (int ref = 0; ref < REF_COUNT; ++ref) {
+            bool in_ref = bits >> ref_method[ref] & 1u;
+            for (int m = 0; m < M_COUNT; ++m) {
+                bool in_m = bits >> m & 1u;
+                tally *t = &r->t[ref][m];
+                t->both += (in_m && in_ref) * hist[bits];
+                t->only_m += (in_m && !in_ref) * hist[bits];
+                t->only_ref += (!in_m && in_ref) * hist[bits];
+            }
         }
     }
 }
@@ -379,24 +323,22 @@ static void tally_point(trial_result *r, unsigned bits)
 static int grid_lo(sccd_real x) { int i = (int)ceil(x + GRID_HALF); return i < 0 ? 0 : i; }
 static int grid_hi(sccd_real x) { int i = (int)floor(x + GRID_HALF); return i > GRID - 1 ? GRID - 1 : i; }
 
-static void run_trial(const trial *t, trial_result *r, bool check)
+static void run_trial(const sccd_bench_turn *t, bool constrained, trial_result *r, bool check)
 {
     setup s;
-    build(&s, t);
+    build(&s, t, constrained);
     memset(r, 0, sizeof *r);
     r->alpha = t->alpha;
-    r->shape = t->shape;
+    r->shape = 2.0 * (t->box.h.y - t->box.h.x);
     int i0 = grid_lo(s.region.lo.x), i1 = grid_hi(s.region.hi.x);
     int j0 = grid_lo(s.region.lo.y), j1 = grid_hi(s.region.hi.y);
     int k0 = grid_lo(s.region.lo.z), k1 = grid_hi(s.region.hi.z);
+    int32_t hist[1u << M_COUNT] = {0}; /* grid points per set of methods holding them */
     for (int i = i0; i <= i1; ++i)
         for (int j = j0; j <= j1; ++j)
-            for (int k = k0; k <= k1; ++k) {
-                sccd_v3 p = {i - GRID_HALF, j - GRID_HALF, k - GRID_HALF};
-                unsigned bits = classify(&s, p, check);
-                if (bits)
-                    tally_point(r, bits);
-            }
+            for (int k = k0; k <= k1; ++k)
+                hist[classify(&s, (sccd_v3){i - GRID_HALF, j - GRID_HALF, k - GRID_HALF}, check)]++;
+    fold_histogram(r, hist);
 }
 
 /* ---- running trials on threads ---- */
@@ -413,8 +355,8 @@ static void *worker(void *arg)
     job *j = arg;
     for (long i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
         sccd_rng g = sccd_rng_make(sccd_bench_seed(SEED + (j->constrained ? 0 : 1), (uint64_t)i));
-        trial t = j->constrained ? draw_constrained(&g) : draw_free(&g);
-        run_trial(&t, &j->res[i], j->check && i < CHECKED_TRIALS);
+        sccd_bench_turn t = j->constrained ? sccd_bench_thesis_turn(&g) : sccd_bench_free_turn(&g);
+        run_trial(&t, j->constrained, &j->res[i], j->check && i < CHECKED_TRIALS);
     }
     return NULL;
 }
@@ -600,8 +542,9 @@ static void write_md(const sccd_bench_args *a, const job *jc, const job *jf, dou
                "any box orientation), box sizes in [0, 25]; the 100³ grid at spacing 1 (−49.5…49.5). Rates are "
                "eqs 3.1–3.6 per trial (accuracy = |M ∩ T| / |M ∪ T|, over = |M \\ T| / |M ∪ T|, under = "
                "|T \\ M| / |M ∪ T|), averaged over trials; a trial with an empty union is dropped (as the thesis "
-               "drops zero denominators). Run time: %.1f s + %.1f s on %d threads (`build/bin/accuracy%s`).\n\n",
-            jc->n, jf->n, tc, tf, threads, a->quick ? " --quick" : "");
+               "drops zero denominators). Run time: %.1f s + %.1f s on %d threads, %.0f s of CPU "
+               "(`build/bin/accuracy%s`; the thesis' 100,000 trials: `build/bin/accuracy --trials 100000`).\n\n",
+            jc->n, jf->n, tc, tf, threads, (double)clock() / CLOCKS_PER_SEC, a->quick ? " --quick" : "");
     fprintf(f, "Against the **exact** swept volume (truth3: closed-form arcs of each point's circle):\n\n");
     md_table(f, jc, REF_TRUTH, false);
     fprintf(f, "Against the thesis' own reference, the box at 101 poses (\"detailed DCCD\", 100 sub-steps), "

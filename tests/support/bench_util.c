@@ -81,3 +81,57 @@ uint64_t sccd_bench_seed(uint64_t base, uint64_t i)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
+
+static sccd_quat quat_from_to(sccd_v3 from, sccd_v3 to)
+{
+    sccd_v3 axis = sccd_v3_cross(from, to);
+    sccd_real s = sccd_v3_len(axis), c = sccd_v3_dot(from, to);
+    if (s < 1e-12)
+        return c > 0.0 ? sccd_quat_identity() : sccd_quat_axis_angle((sccd_v3){1.0, 0.0, 0.0}, SCCD_PI);
+    return sccd_quat_axis_angle(sccd_v3_scale(axis, 1.0 / s), atan2(s, c));
+}
+
+static sccd_v3 draw_sizes(sccd_rng *g)
+{
+    return (sccd_v3){sccd_rng_uniform(g, 0.0, 25.0), sccd_rng_uniform(g, 0.0, 25.0), sccd_rng_uniform(g, 0.0, 25.0)};
+}
+
+sccd_bench_turn sccd_bench_thesis_turn(sccd_rng *g)
+{
+    sccd_bench_turn t = {0};
+    t.axis = sccd_rng_unit3(g);
+    /* local z onto the axis, then a random turn about it (local y ⟂ axis, uniform) */
+    sccd_quat q = quat_from_to((sccd_v3){0.0, 0.0, 1.0}, t.axis);
+    q = sccd_quat_normalize(sccd_quat_mul(sccd_quat_axis_angle(t.axis, sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI)), q));
+    sccd_v3 w = draw_sizes(g);
+    sccd_real d = sccd_rng_uniform(g, 12.5, 25.0);
+    t.alpha = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
+    t.box = (sccd_box3){sccd_v3_scale(sccd_quat_apply(q, (sccd_v3){0.0, 1.0, 0.0}), d), q, sccd_v3_scale(w, 0.5)};
+    return t;
+}
+
+sccd_bench_turn sccd_bench_free_turn(sccd_rng *g)
+{
+    sccd_bench_turn t = {0};
+    t.axis = sccd_rng_unit3(g);
+    sccd_v3 w = draw_sizes(g);
+    sccd_v3 c = sccd_v3_scale(sccd_rng_unit3(g), sccd_rng_uniform(g, 0.0, 25.0));
+    t.alpha = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
+    t.box = (sccd_box3){c, sccd_rng_quat(g), sccd_v3_scale(w, 0.5)};
+    return t;
+}
+
+sccd_box3 sccd_bench_turned_box(const sccd_bench_turn *t, sccd_real tau)
+{
+    sccd_quat r = sccd_quat_axis_angle(t->axis, tau);
+    sccd_box3 b = t->box;
+    b.c = sccd_v3_add(t->pivot, sccd_quat_apply(r, sccd_v3_sub(b.c, t->pivot)));
+    b.q = sccd_quat_normalize(sccd_quat_mul(r, b.q));
+    return b;
+}
+
+sccd_motion3 sccd_bench_turn_motion(const sccd_bench_turn *t)
+{
+    sccd_v3 center = sccd_quat_inv_apply(t->box.q, sccd_v3_sub(t->pivot, t->box.c));
+    return (sccd_motion3){{t->box.c, t->box.q}, center, {0.0, 0.0, 0.0}, t->axis, t->alpha};
+}

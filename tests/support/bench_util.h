@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "test_util.h"
+
 /// Parsed command line of a benchmark.
 typedef struct sccd_bench_args {
     int quick;        ///< --quick: the CI run (seconds), self-checks only
@@ -27,5 +29,21 @@ double sccd_bench_now_ns(void);
 double sccd_bench_median(double *v, int n);
 /// A well-mixed 64-bit seed for trial i of a run seeded with base (splitmix64), so each trial's numbers do not depend on which thread runs it.
 uint64_t sccd_bench_seed(uint64_t base, uint64_t i);
+
+/// A box turning about a fixed axis through pivot: the motion of the thesis' protocol (seed 000 §3.1).
+typedef struct sccd_bench_turn {
+    sccd_box3 box;       ///< world pose at t = 0
+    sccd_v3 pivot, axis; ///< pivot (the origin here) and unit axis
+    sccd_real alpha;     ///< turn, radians, in [0, 2π]
+} sccd_bench_turn;
+
+/// Seed 000 §3.1's draw: random axis U = the box's local z, centre at 12.5–25 from the pivot (origin) along local y, sizes in [0, 25], α in [0, 2π].
+sccd_bench_turn sccd_bench_thesis_turn(sccd_rng *g);
+/// The same without the pose constraint: any box orientation and axis, centre within 25 of the pivot (the pivot may be inside the box).
+sccd_bench_turn sccd_bench_free_turn(sccd_rng *g);
+/// The box after turning by tau about the turn's axis through its pivot.
+sccd_box3 sccd_bench_turned_box(const sccd_bench_turn *t, sccd_real tau);
+/// The turn as a library motion (centre = the pivot in body coordinates, no translation).
+sccd_motion3 sccd_bench_turn_motion(const sccd_bench_turn *t);
 
 #endif
