@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "sector3_oracle.h"
+#include "truth3.h"
 
 static int cases(void)
 {
@@ -232,24 +233,7 @@ static void test_touching(void **state)
         sccd_v3 t2 = sccd_v3_cross(f.n, f.t1);
         sccd_real o1 = sccd_rng_uniform(&g, -h.y, h.y), o2 = sccd_rng_uniform(&g, -h.z, h.z);
         sccd_v3 bc = sccd_v3_mad(sccd_v3_mad(sccd_v3_mad(f.q, h.x, f.n), o1, f.t1), o2, t2);
-        /* the box's rotation maps x, y, z to n, t1, t2 */
-        sccd_real m[3][3] = {{f.n.x, f.t1.x, t2.x}, {f.n.y, f.t1.y, t2.y}, {f.n.z, f.t1.z, t2.z}};
-        sccd_real tr = m[0][0] + m[1][1] + m[2][2];
-        sccd_quat q;
-        if (tr > 0.0) {
-            sccd_real w = sqrt(1.0 + tr) * 0.5;
-            q = (sccd_quat){(m[2][1] - m[1][2]) / (4 * w), (m[0][2] - m[2][0]) / (4 * w), (m[1][0] - m[0][1]) / (4 * w), w};
-        } else {
-            int a = m[0][0] > m[1][1] ? (m[0][0] > m[2][2] ? 0 : 2) : (m[1][1] > m[2][2] ? 1 : 2);
-            int b = (a + 1) % 3, cc = (a + 2) % 3;
-            sccd_real sq = sqrt(1.0 + m[a][a] - m[b][b] - m[cc][cc]) * 0.5;
-            sccd_real v[3];
-            v[a] = sq;
-            v[b] = (m[b][a] + m[a][b]) / (4 * sq);
-            v[cc] = (m[cc][a] + m[a][cc]) / (4 * sq);
-            q = (sccd_quat){v[0], v[1], v[2], (m[cc][b] - m[b][cc]) / (4 * sq)};
-        }
-        q = sccd_quat_normalize(q);
+        sccd_quat q = sccd_truth3_quat_from_axes(f.n, f.t1, t2); /* box x, y, z → n, t1, t2 */
         sccd_box3 box = {bc, q, h};
         assert_true(sccd_sector3_vs_box(&s, box));
         box.c = sccd_v3_mad(box.c, gap, f.n);

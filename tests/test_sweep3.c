@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "sector3_oracle.h"
 #include "truth3.h"
 
 static int property_points(void)
@@ -109,6 +110,75 @@ static void test_property_shapes(void **state)
             assert_true(sccd_sweep3_vs_capsule(&w, c));
         }
     }
+}
+
+/* The queries are exact against the bound: each equals "some band meets the
+ * shape swept by −dp" decided by the branch-and-bound oracle, with the
+ * swept shape's distance min over s of dist(p + s·dp, shape) (convex in s,
+ * golden section). */
+typedef struct swept_shape { sccd_oracle_dist_fn *dist; const void *shape; sccd_v3 dp; } swept_shape;
+
+static sccd_real swept_dist(const void *ctx, sccd_v3 p)
+{
+    const swept_shape *x = ctx;
+    sccd_real lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 100; ++i) {
+        sccd_real a = lo + (hi - lo) / 3.0, b = hi - (hi - lo) / 3.0;
+        if (x->dist(x->shape, sccd_v3_mad(p, a, x->dp)) < x->dist(x->shape, sccd_v3_mad(p, b, x->dp)))
+            hi = b;
+        else
+            lo = a;
+    }
+    return x->dist(x->shape, sccd_v3_mad(p, 0.5 * (lo + hi), x->dp));
+}
+
+static sccd_oracle_verdict oracle_sweep(const sccd_sweep3 *w, sccd_oracle_dist_fn *dist, const void *shape)
+{
+    swept_shape x = {dist, shape, w->dp};
+    bool unsure = false;
+    for (int i = 0; i < w->count; ++i) {
+        sccd_oracle_verdict v = sccd_oracle_sector3(&w->bands[i], swept_dist, &x, 20.0);
+        if (v == SCCD_ORACLE_HIT)
+            return v;
+        unsure = unsure || v == SCCD_ORACLE_UNSURE;
+    }
+    return unsure ? SCCD_ORACLE_UNSURE : SCCD_ORACLE_SEPARATED;
+}
+
+static void check_query(bool got, sccd_oracle_verdict v, int *agree)
+{
+    if (v == SCCD_ORACLE_UNSURE)
+        return;
+    assert_int_equal(got, v == SCCD_ORACLE_HIT);
+    (*agree)++;
+}
+
+static void test_queries_exact_against_bound(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(308);
+    int agree = 0, hits = 0, n = 1500;
+    for (int k = 0; k < n; ++k) {
+        sccd_shape3 s = random_shape(&g);
+        sccd_motion3 m = random_motion(&g);
+        m.center = sccd_v3_scale(m.center, 0.3);
+        sccd_sweep3 w;
+        build_sweep(&w, &s, m, 1 + sccd_rng_int(&g, 4));
+        sccd_v3 c0 = sccd_xf3_apply(m.start, m.center);
+        sccd_v3 p = sccd_v3_add(c0, sccd_rng_v3(&g, 7));
+        sccd_sphere sp = {p, sccd_rng_uniform(&g, 0, 1.5)};
+        sccd_oracle_verdict v = oracle_sweep(&w, sccd_oracle_dist_sphere, &sp);
+        hits += v == SCCD_ORACLE_HIT;
+        check_query(sccd_sweep3_vs_sphere(&w, sp), v, &agree);
+        sccd_capsule3 c = {p, sccd_v3_add(p, sccd_rng_v3(&g, 3)), sccd_rng_uniform(&g, 0, 1)};
+        check_query(sccd_sweep3_vs_capsule(&w, c), oracle_sweep(&w, sccd_oracle_dist_capsule, &c), &agree);
+        sccd_box3 b = {p, sccd_rng_quat(&g), {sccd_rng_uniform(&g, 0, 1.5), sccd_rng_uniform(&g, 0, 1.5), sccd_rng_uniform(&g, 0, 1.5)}};
+        check_query(sccd_sweep3_vs_box(&w, b), oracle_sweep(&w, sccd_oracle_dist_box, &b), &agree);
+        sccd_triangle t = {p, sccd_v3_add(p, sccd_rng_v3(&g, 3)), sccd_v3_add(p, sccd_rng_v3(&g, 3))};
+        check_query(sccd_sweep3_vs_triangle(&w, t), oracle_sweep(&w, sccd_oracle_dist_triangle, &t), &agree);
+    }
+    printf("  queries against the bound: %d of %d decided by the oracle agree (%d sphere hits)\n", agree, 4 * n, hits);
+    assert_true(agree > 4 * n * 0.98 && hits > n / 10 && hits < n * 9 / 10);
 }
 
 /* Far shapes are not hit (the bound is not everything). */
@@ -227,15 +297,7 @@ static void test_tightness_floor(void **state)
         sccd_real d = sccd_rng_uniform(&g, 12.5, 25.0);
         sccd_v3 h = {sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5), sccd_rng_uniform(&g, 0, 12.5)};
         /* box local axes x, y, u; pivot at the origin on its local −y line */
-        sccd_real mtx[3][3] = {{x.x, y.x, u.x}, {x.y, y.y, u.y}, {x.z, y.z, u.z}};
-        sccd_real w4 = sqrt(sccd_max(0.0, 1.0 + mtx[0][0] + mtx[1][1] + mtx[2][2])) * 0.5;
-        sccd_quat q;
-        if (w4 > 1e-3)
-            q = (sccd_quat){(mtx[2][1] - mtx[1][2]) / (4 * w4), (mtx[0][2] - mtx[2][0]) / (4 * w4),
-                            (mtx[1][0] - mtx[0][1]) / (4 * w4), w4};
-        else
-            continue;
-        q = sccd_quat_normalize(q);
+        sccd_quat q = sccd_truth3_quat_from_axes(x, y, u);
         sccd_xf3 start = {sccd_v3_scale(y, d), q};
         sccd_motion3 m = {start, sccd_quat_inv_apply(q, sccd_v3_scale(y, -d)), {0, 0, 0}, u,
                           sccd_rng_uniform(&g, 0, 2.0 * SCCD_PI)};
@@ -255,6 +317,27 @@ static void test_tightness_floor(void **state)
     double ratio = (double)in_truth / (double)in_bound;
     printf("  thesis protocol, 4 bands: truly swept share of the bound %.3f\n", ratio);
     assert_true(ratio > 0.9);
+}
+
+/* Axes accepted as unit (|axis|² within 1e-6) turn bodies by the normalised
+ * quaternion (sccd_motion3_at): points posed by the library stay inside. */
+static void test_axis_not_quite_unit(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(307);
+    for (int k = 0; k < 500; ++k) {
+        sccd_shape3 s = random_shape(&g);
+        sccd_motion3 m = random_motion(&g);
+        m.axis = sccd_v3_scale(m.axis, 1.0 + sccd_rng_uniform(&g, -4e-7, 4e-7));
+        assert_true(sccd_is_valid_motion3(m));
+        sccd_sweep3 w;
+        build_sweep(&w, &s, m, 4);
+        for (int i = 0; i < 100; ++i) {
+            sccd_real t = sccd_rng_uniform(&g, 0, 1);
+            sccd_v3 p = sccd_xf3_apply(sccd_motion3_at(m, t), sccd_truth3_shape_point(&s, &g));
+            assert_true(sccd_sweep3_vs_point(&w, p));
+        }
+    }
 }
 
 static void test_bad_input(void **state)
@@ -347,9 +430,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_property_points),   cmocka_unit_test(test_property_shapes),
-        cmocka_unit_test(test_far_shapes_missed), cmocka_unit_test(test_truth_vs_sampling),
+        cmocka_unit_test(test_queries_exact_against_bound), cmocka_unit_test(test_far_shapes_missed), cmocka_unit_test(test_truth_vs_sampling),
         cmocka_unit_test(test_truth_points_inside), cmocka_unit_test(test_tightness_floor),
-        cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_axis_not_quite_unit), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_degenerate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

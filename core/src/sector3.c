@@ -32,7 +32,6 @@
  *    with a golden-section search on the convex parts, no sampling. */
 #include "sectorccd/sector3.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "sectorccd/geometry.h"
@@ -300,25 +299,23 @@ static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real *lo, sccd_real 
     *hi = mx;
 }
 
-#define SLAB_POINTS (SCCD_POLYTOPE_MAX_V + 2 * SCCD_POLYTOPE_MAX_E)
 
-/* Projections of the vertices of (polytope ∩ slab): vertices inside and the
- * edges' crossings of the two planes (fact 2). */
-static int slab_points(const sect *S, const sccd_v3 *v, const sccd_polytope *p, sccd_real tol, sccd_v2 *out)
+int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
+                     sccd_v3 *out)
 {
     int n = 0;
-    for (int i = 0; i < p->nv; ++i)
-        if (v[i].z >= S->zlo - tol && v[i].z <= S->zhi + tol)
-            out[n++] = (sccd_v2){v[i].x, v[i].y};
-    const sccd_real planes[2] = {S->zlo, S->zhi};
+    for (int i = 0; i < p->nv; ++i) {
+        sccd_real h = sccd_v3_dot(dir, v[i]);
+        if (h >= lo - tol && h <= hi + tol)
+            out[n++] = v[i];
+    }
+    const sccd_real planes[2] = {lo, hi};
     for (int i = 0; i < p->ne; ++i) {
         sccd_v3 a = v[p->e[i][0]], b = v[p->e[i][1]];
         for (int k = 0; k < 2; ++k) {
-            sccd_real da = a.z - planes[k], db = b.z - planes[k];
-            if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) {
-                sccd_v3 x = sccd_v3_lerp(a, b, da / (da - db));
-                out[n++] = (sccd_v2){x.x, x.y};
-            }
+            sccd_real da = sccd_v3_dot(dir, a) - planes[k], db = sccd_v3_dot(dir, b) - planes[k];
+            if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0))
+                out[n++] = sccd_v3_lerp(a, b, da / (da - db));
         }
     }
     return n;
@@ -334,15 +331,19 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
         scale = sccd_max(scale, v3_maxabs(v[i]));
     }
     sccd_real tol = SCCD_EPS * scale;
-    sccd_v2 pts[SLAB_POINTS], hull[SLAB_POINTS];
-    int n = slab_points(&S, v, p, tol, pts);
+    /* fact 2: the vertices of (polytope ∩ slab), projected along u */
+    sccd_v3 cut[SCCD_SLAB_POINTS];
+    sccd_v2 pts[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS];
+    int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S.zlo, S.zhi, tol, cut);
     if (n == 0)
         return false;
+    for (int i = 0; i < n; ++i)
+        pts[i] = (sccd_v2){cut[i].x, cut[i].y};
     n = sccd_hull2(pts, n, hull);
     wedge w[2];
     int nw = sector_wedges(&S, w);
     for (int k = 0; k < nw; ++k) {
-        sccd_v2 buf[2][SLAB_POINTS + 3];
+        sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
         int m = n;
         memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
         int cur = 0;
@@ -494,12 +495,6 @@ static sccd_real annulus_d2(const sect *S, const seg_local *g, sccd_real t)
     return d * d;
 }
 
-static int cmp_real(const void *pa, const void *pb)
-{
-    sccd_real a = *(const sccd_real *)pa, b = *(const sccd_real *)pb;
-    return (a > b) - (a < b);
-}
-
 static void add_break(sccd_real *t, int *n, sccd_real x, sccd_real lo, sccd_real hi)
 {
     if (x > lo && x < hi)
@@ -570,7 +565,7 @@ static bool annulus_reaches(const sect *S, const seg_local *g, sccd_real ta, scc
                 add_break(t, &n, g->tm + h, ta, tb);
             }
     }
-    qsort(t, (size_t)n, sizeof(sccd_real), cmp_real);
+    sccd_sort_small(t, n);
     for (int i = 0; i < n; ++i)
         if (annulus_d2(S, g, t[i]) <= thr2)
             return true;
@@ -604,18 +599,12 @@ static bool wedge_interval(const wedge *w, const seg_local *g, sccd_real *ta, sc
     for (int j = 0; j < w->n; ++j) {
         sccd_real f0 = w->nrm[j].x * g->p0.x + w->nrm[j].y * g->p0.y;
         sccd_real fd = w->nrm[j].x * g->d.x + w->nrm[j].y * g->d.y;
-        if (fd == 0.0) {
-            if (f0 < 0.0)
-                return false;
-        } else if (fd > 0.0) {
-            lo = sccd_max(lo, -f0 / fd);
-        } else {
-            hi = sccd_min(hi, -f0 / fd);
-        }
+        if (!sccd_clip_param(f0, fd, &lo, &hi))
+            return false;
     }
     *ta = lo;
     *tb = hi;
-    return lo <= hi;
+    return true;
 }
 
 static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)

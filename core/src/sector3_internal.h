@@ -19,6 +19,16 @@ typedef struct sccd_polytope {
     unsigned char e[SCCD_POLYTOPE_MAX_E][2];
 } sccd_polytope;
 
+/* Most points sccd_slab_points gives. */
+#define SCCD_SLAB_POINTS (SCCD_POLYTOPE_MAX_V + 2 * SCCD_POLYTOPE_MAX_E)
+
+/* The vertices of p ∩ {lo ≤ dir·x ≤ hi} (p's vertices v, given separately so
+ * they may be in another frame): p's vertices inside (within tol) and its
+ * edges' crossings of the two planes; their hull is the clipped polytope.
+ * Returns the count (0: empty). */
+int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
+                     sccd_v3 *out);
+
 /* The 8 corners and 12 edges of box b. */
 void sccd_polytope_box(sccd_polytope *p, sccd_box3 b);
 /* The 3 corners and edges of triangle t. */
@@ -29,6 +39,31 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d);
 bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p);
 /* Exact sector–capsule test without the input checks. */
 bool sccd_sector3_vs_capsule_unchecked(const sccd_sector3 *s, sccd_capsule3 c);
+
+/* One Cyrus–Beck step: restrict [*lo, *hi] to the t with f0 + t·fd ≥ 0.
+ * False when no t is left in it. */
+static inline bool sccd_clip_param(sccd_real f0, sccd_real fd, sccd_real *lo, sccd_real *hi)
+{
+    if (fd == 0.0)
+        return f0 >= 0.0 && *lo <= *hi;
+    if (fd > 0.0)
+        *lo = sccd_max(*lo, -f0 / fd);
+    else
+        *hi = sccd_min(*hi, -f0 / fd);
+    return *lo <= *hi;
+}
+
+/* Sorts the few numbers of v ascending (insertion sort: n is small here). */
+static inline void sccd_sort_small(sccd_real *v, int n)
+{
+    for (int i = 1; i < n; ++i) {
+        sccd_real x = v[i];
+        int j = i;
+        for (; j > 0 && x < v[j - 1]; --j)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
 
 /* 2D convex hull of n points (counter-clockwise, collinear points dropped,
  * at least one point kept); pts is sorted in place; returns the count. */

@@ -15,8 +15,8 @@
  * sector plus t·dp. Hence the swept set ⊂ (∪ sectors) ⊕ segment[0, dp], and
  * "the sweep touches X" ⟸ "some sector touches X ⊕ segment[0, −dp]"
  * (the relative-motion trick): a sphere becomes a capsule, a box or a
- * triangle a prism (exact tests), a capsule a rounded parallelogram (covered
- * by capsules). Nothing here assumes where the centre is or how far it turns.
+ * triangle a prism (exact tests), a capsule a rounded parallelogram (a
+ * branch and bound over capsules covering it, exact to the tolerance). Nothing here assumes where the centre is or how far it turns.
  *
  * Φ_i is computed exactly: ρ and φ depend only on the projection along u,
  * and every point of the projection lifts to a shape point with the same ρ
@@ -39,6 +39,7 @@
 
 #define PAD 1e-9
 #define MAX_ARCS 32
+#define MAX_OUTLINE 16 /* vertices of a box slice's projection (at most 12) */
 
 typedef enum outline_kind { OUTLINE_POLY, OUTLINE_STADIUM } outline_kind;
 
@@ -47,12 +48,17 @@ typedef enum outline_kind { OUTLINE_POLY, OUTLINE_STADIUM } outline_kind;
 typedef struct outline {
     outline_kind kind;
     int n;
-    sccd_v2 v[8];      /* polygon, counter-clockwise */
+    sccd_v2 v[MAX_OUTLINE];  /* polygon, counter-clockwise */
+    sccd_v2 in[MAX_OUTLINE]; /* unit inward normal of edge v[i]–v[i+1] */
     sccd_v2 a, b;      /* stadium segment */
     sccd_real radius;  /* stadium radius */
     sccd_real zlo, zhi; /* the shape's height range */
     bool sphere;       /* exact band heights from the sphere's centre */
     sccd_real zc;      /* sphere centre height */
+    sccd_v3 a3, b3;    /* stadium: the 3D segment, for band heights */
+    sccd_polytope box; /* polygon: the box in the frame, for band heights */
+    int ndir;
+    sccd_v3 dir[5];    /* horizontal unit directions w: |w·p| ≤ ρ */
 } outline;
 
 typedef struct arc { sccd_real lo, hi; } arc;
@@ -67,22 +73,41 @@ static sccd_v3 frame_local(const mframe *f, sccd_v3 p)
     return (sccd_v3){sccd_v3_dot(f->e1, d), sccd_v3_dot(f->e2, d), sccd_v3_dot(f->u, d)};
 }
 
+static void polygon_normals(outline *o)
+{
+    for (int i = 0; i < o->n; ++i)
+        o->in[i] = sccd_v2_perp(sccd_v2_normalize(sccd_v2_sub(o->v[(i + 1) % o->n], o->v[i])));
+}
+
 static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 half)
 {
-    sccd_v3 c[8];
-    sccd_box3_corners((sccd_box3){start.p, start.q, half}, c);
+    sccd_polytope_box(&o->box, (sccd_box3){start.p, start.q, half});
     sccd_v2 p[8];
     o->kind = OUTLINE_POLY;
     o->sphere = false;
     o->zlo = INFINITY;
     o->zhi = -INFINITY;
     for (int i = 0; i < 8; ++i) {
-        sccd_v3 q = frame_local(f, c[i]);
+        sccd_v3 q = frame_local(f, o->box.v[i]);
+        o->box.v[i] = q;
         p[i] = (sccd_v2){q.x, q.y};
         o->zlo = sccd_min(o->zlo, q.z);
         o->zhi = sccd_max(o->zhi, q.z);
     }
     o->n = sccd_hull2(p, 8, o->v);
+    polygon_normals(o);
+    /* Slab directions for the band heights: the frame's and the box axes'
+     * horizontal parts (where the box's height changes along its length). */
+    o->ndir = 0;
+    o->dir[o->ndir++] = (sccd_v3){1.0, 0.0, 0.0};
+    o->dir[o->ndir++] = (sccd_v3){0.0, 1.0, 0.0};
+    for (int k = 0; k < 3; ++k) {
+        sccd_v3 e = {k == 0, k == 1, k == 2};
+        sccd_v3 ax = frame_local(f, sccd_v3_add(f->c0, sccd_quat_apply(start.q, e)));
+        sccd_real l = sqrt(ax.x * ax.x + ax.y * ax.y);
+        if (l > 1e-3)
+            o->dir[o->ndir++] = (sccd_v3){ax.x / l, ax.y / l, 0.0};
+    }
 }
 
 static void outline_capsule(outline *o, const mframe *f, sccd_xf3 start, sccd_capsule3 c, bool sphere)
@@ -96,6 +121,8 @@ static void outline_capsule(outline *o, const mframe *f, sccd_xf3 start, sccd_ca
     o->zhi = sccd_max(a.z, b.z) + c.r;
     o->sphere = sphere;
     o->zc = a.z;
+    o->a3 = a;
+    o->b3 = b;
 }
 
 static bool polygon_contains_origin(const outline *o)
@@ -110,11 +137,15 @@ static bool polygon_contains_origin(const outline *o)
     return true;
 }
 
-static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi)
+/* Range [lo, hi] of ρ over the outline, and the radius of the disc about the
+ * axis that lies inside it (0 when the axis is outside). */
+static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi, sccd_real *inner)
 {
     sccd_v2 z = {0.0, 0.0};
     if (o->kind == OUTLINE_STADIUM) {
-        *lo = sccd_max(0.0, sccd_distance_point_segment2(z, o->a, o->b) - o->radius);
+        sccd_real d = sccd_distance_point_segment2(z, o->a, o->b);
+        *lo = sccd_max(0.0, d - o->radius);
+        *inner = sccd_max(0.0, o->radius - d);
         *hi = sccd_max(sccd_v2_len(o->a), sccd_v2_len(o->b)) + o->radius;
         return;
     }
@@ -123,7 +154,9 @@ static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi)
         mx = sccd_max(mx, sccd_v2_len(o->v[i]));
         mn = sccd_min(mn, sccd_distance_point_segment2(z, o->v[i], o->v[(i + 1) % o->n]));
     }
-    *lo = polygon_contains_origin(o) ? 0.0 : mn;
+    bool in = polygon_contains_origin(o);
+    *lo = in ? 0.0 : mn;
+    *inner = in ? mn : 0.0;
     *hi = mx;
 }
 
@@ -140,21 +173,12 @@ static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real
         return sccd_distance_segment_segment2(p, q, o->v[0], o->v[o->n - 1]) <= tol;
     /* Cyrus–Beck: clip p–q against every edge's inner half-plane. */
     sccd_real lo = 0.0, hi = 1.0;
-    for (int i = 0; i < o->n && lo <= hi; ++i) {
-        sccd_v2 a = o->v[i], d = sccd_v2_sub(o->v[(i + 1) % o->n], a);
-        sccd_real len = sccd_v2_len(d);
-        sccd_real f0 = sccd_v2_cross(d, sccd_v2_sub(p, a)) / len + tol;
-        sccd_real fd = sccd_v2_cross(d, sccd_v2_sub(q, p)) / len;
-        if (fd == 0.0) {
-            if (f0 < 0.0)
-                return false;
-        } else if (fd > 0.0) {
-            lo = sccd_max(lo, -f0 / fd);
-        } else {
-            hi = sccd_min(hi, -f0 / fd);
-        }
+    for (int i = 0; i < o->n; ++i) {
+        sccd_real f0 = sccd_v2_dot(o->in[i], sccd_v2_sub(p, o->v[i])) + tol;
+        if (!sccd_clip_param(f0, sccd_v2_dot(o->in[i], sccd_v2_sub(q, p)), &lo, &hi))
+            return false;
     }
-    return lo <= hi;
+    return true;
 }
 
 static void add_angle(sccd_real *c, int *n, sccd_v2 p)
@@ -229,12 +253,6 @@ static int candidate_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_r
     return n;
 }
 
-static int cmp_real(const void *pa, const void *pb)
-{
-    sccd_real a = *(const sccd_real *)pa, b = *(const sccd_real *)pb;
-    return (a > b) - (a < b);
-}
-
 static int cmp_arc(const void *pa, const void *pb)
 {
     const arc *a = pa, *b = pb;
@@ -245,13 +263,13 @@ static int cmp_arc(const void *pa, const void *pb)
  * or −1 for the full circle. */
 static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
 {
-    sccd_real c[64];
+    sccd_real c[5 * MAX_OUTLINE + 16];
     int n = candidate_angles(o, r0, r1, c);
     if (n == 0)
         return radial_hits(o, 0.0, r0, r1, tol) ? -1 : 0;
     for (int i = 0; i < n; ++i)
         c[i] = remainder(c[i], 2.0 * SCCD_PI) + SCCD_PI; /* into [0, 2π] */
-    qsort(c, (size_t)n, sizeof(sccd_real), cmp_real);
+    sccd_sort_small(c, n);
     int m = 0;
     bool all = true;
     for (int i = 0; i < n; ++i) {
@@ -267,11 +285,11 @@ static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real t
     return all ? -1 : m;
 }
 
-/* Widen arcs by the turn, pad them, merge on the circle. Returns the count
+/* Widen arcs by the turn, pad them (and by slack), merge on the circle. Returns the count
  * of disjoint arcs (sorted, lo in [0, 2π)), or −1 for the full circle. */
-static int widen_and_merge(arc *a, int n, sccd_real angle)
+static int widen_and_merge(arc *a, int n, sccd_real angle, sccd_real slack)
 {
-    sccd_real pad = PAD * (1.0 + fabs(angle));
+    sccd_real pad = PAD * (1.0 + fabs(angle)) + slack;
     for (int i = 0; i < n; ++i) {
         a[i].lo += sccd_min(0.0, angle) - pad;
         a[i].hi += sccd_max(0.0, angle) + pad;
@@ -323,19 +341,79 @@ static int fill_smallest_gap(arc *a, int n)
     return n - 1;
 }
 
-/* Height range of (shape ∩ band): exact for a sphere (the circle of radius ρ
- * at height z meets the ball iff (ρ − ρc)² + (z − zc)² ≤ r²). */
-static void band_heights(const outline *o, sccd_real r0, sccd_real r1, sccd_real *zlo, sccd_real *zhi)
+/* Parameters t in [0, 1] with |(c + t·d) horizontally| ≤ rad: an interval
+ * (ρ along a segment is convex); false when empty. */
+static bool segment_within(sccd_v3 c, sccd_v3 d, sccd_real rad, sccd_real *t0, sccd_real *t1)
+{
+    sccd_real A = d.x * d.x + d.y * d.y, B = c.x * d.x + c.y * d.y, C = c.x * c.x + c.y * c.y - rad * rad;
+    if (A <= 0.0) {
+        *t0 = 0.0;
+        *t1 = 1.0;
+        return C <= 0.0;
+    }
+    sccd_real disc = B * B - A * C;
+    if (disc < 0.0)
+        return false;
+    sccd_real s = sqrt(disc);
+    *t0 = sccd_max(0.0, (-B - s) / A);
+    *t1 = sccd_min(1.0, (-B + s) / A);
+    return *t0 <= *t1;
+}
+
+/* Capsule: a point q = s(t) + v (|v| ≤ r) with ρ(q) ≤ r1 has ρ(s(t)) ≤ r1 + r,
+ * so its height is within r of the segment's heights over those t. */
+static void capsule_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
+{
+    sccd_real t0, t1;
+    sccd_v3 d = sccd_v3_sub(o->b3, o->a3);
+    if (!segment_within(o->a3, d, r1 + o->radius + tol, &t0, &t1))
+        return;
+    sccd_real z0 = o->a3.z + t0 * d.z, z1 = o->a3.z + t1 * d.z;
+    *zlo = sccd_max(*zlo, sccd_min(z0, z1) - o->radius);
+    *zhi = sccd_min(*zhi, sccd_max(z0, z1) + o->radius);
+}
+
+/* Box: a point with ρ ≤ r1 has |w·p| ≤ r1 for every horizontal unit w, so
+ * its height is in the height range of box ∩ {|w·p| ≤ r1} for each w. */
+static void box_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
+{
+    sccd_v3 pts[SCCD_SLAB_POINTS];
+    for (int k = 0; k < o->ndir; ++k) {
+        int n = sccd_slab_points(o->box.v, &o->box, o->dir[k], -r1, r1, tol, pts);
+        sccd_real lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < n; ++i) {
+            lo = sccd_min(lo, pts[i].z);
+            hi = sccd_max(hi, pts[i].z);
+        }
+        if (n > 0 && lo <= hi) {
+            *zlo = sccd_max(*zlo, lo);
+            *zhi = sccd_min(*zhi, hi);
+        }
+    }
+}
+
+/* Height range of (shape ∩ band) [r0, r1]: exact for a sphere (the circle of
+ * radius ρ at height z meets the ball iff (ρ − ρc)² + (z − zc)² ≤ r²), a
+ * superset from the band's outer radius for boxes and capsules. */
+static void band_heights(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
 {
     *zlo = o->zlo;
     *zhi = o->zhi;
-    if (!o->sphere)
-        return;
-    sccd_real rc = sccd_v2_len(o->a);
-    sccd_real dr = rc < r0 ? r0 - rc : (rc > r1 ? rc - r1 : 0.0);
-    sccd_real h = sqrt(sccd_max(0.0, o->radius * o->radius - dr * dr));
-    *zlo = o->zc - h;
-    *zhi = o->zc + h;
+    if (o->kind == OUTLINE_POLY) {
+        box_heights(o, r1, tol, zlo, zhi);
+    } else if (!o->sphere) {
+        capsule_heights(o, r1, tol, zlo, zhi);
+    } else {
+        sccd_real rc = sccd_v2_len(o->a);
+        sccd_real dr = rc < r0 ? r0 - rc : (rc > r1 ? rc - r1 : 0.0);
+        sccd_real h = sqrt(sccd_max(0.0, o->radius * o->radius - dr * dr));
+        *zlo = o->zc - h;
+        *zhi = o->zc + h;
+    }
+    if (*zlo > *zhi) { /* rounding only: keep the whole range */
+        *zlo = o->zlo;
+        *zhi = o->zhi;
+    }
 }
 
 /* ---- building ---- */
@@ -364,40 +442,131 @@ static void sweep_invalid(sccd_sweep3 *out)
     out->aabb = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
 }
 
+/* The outline of (shape ∩ {za ≤ z ≤ zb}); false when that part is empty.
+ * Box: the projection of the clipped box. Capsule: the part of the segment
+ * within r of the slab, thickened (it holds the capsule's part in the slab). */
+static bool slab_outline(const outline *full, sccd_real za, sccd_real zb, sccd_real tol, outline *o)
+{
+    *o = *full;
+    o->zlo = sccd_max(full->zlo, za - tol);
+    o->zhi = sccd_min(full->zhi, zb + tol);
+    if (full->kind == OUTLINE_POLY) {
+        sccd_v3 pts[SCCD_SLAB_POINTS];
+        sccd_v2 p[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS + 1];
+        int n = sccd_slab_points(full->box.v, &full->box, (sccd_v3){0.0, 0.0, 1.0}, za, zb, tol, pts);
+        if (n == 0)
+            return false;
+        for (int i = 0; i < n; ++i)
+            p[i] = (sccd_v2){pts[i].x, pts[i].y};
+        n = sccd_hull2(p, n, hull);
+        if (n > MAX_OUTLINE) /* cannot happen for a box slice; keep the whole outline */
+            return true;
+        o->n = n;
+        for (int i = 0; i < n; ++i)
+            o->v[i] = hull[i];
+        polygon_normals(o);
+        return true;
+    }
+    sccd_v3 d = sccd_v3_sub(full->b3, full->a3);
+    sccd_real lo = 0.0, hi = 1.0, r = full->radius + tol;
+    if (!sccd_clip_param(full->a3.z - (za - r), d.z, &lo, &hi) || !sccd_clip_param(zb + r - full->a3.z, -d.z, &lo, &hi))
+        return false;
+    o->a3 = sccd_v3_mad(full->a3, lo, d);
+    o->b3 = sccd_v3_mad(full->a3, hi, d);
+    o->a = (sccd_v2){o->a3.x, o->a3.y};
+    o->b = (sccd_v2){o->b3.x, o->b3.y};
+    return true;
+}
+
+/* Volume of a cell's sectors (up to a constant factor). */
+static sccd_real band_volume(const band *b)
+{
+    sccd_real width = b->n < 0 ? 2.0 * SCCD_PI : 0.0;
+    for (int i = 0; i < b->n; ++i)
+        width += b->arcs[i].hi - b->arcs[i].lo;
+    return width * (b->r1 * b->r1 - b->r0 * b->r0) * (b->zhi - b->zlo);
+}
+
+/* The cells of one layout: nz slabs of the shape's height range times nr
+ * radial bands of each slab's part. Returns the count; *volume their sum. */
+static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, sccd_real tol, sccd_real slack,
+                        band *cells, sccd_real *volume)
+{
+    int count = 0;
+    *volume = 0.0;
+    for (int k = 0; k < nz; ++k) {
+        sccd_real za = full->zlo + (full->zhi - full->zlo) * k / nz;
+        sccd_real zb = k + 1 == nz ? full->zhi : full->zlo + (full->zhi - full->zlo) * (k + 1) / nz;
+        outline o;
+        if (!slab_outline(full, za, zb, tol, &o))
+            continue;
+        sccd_real lo, hi, inner;
+        outline_rho_range(&o, &lo, &hi, &inner);
+        int n = hi - lo <= tol ? 1 : nr; /* a part at one distance from the axis needs one band */
+        /* The disc about the axis inside the outline is exact as one band
+         * (every angle is in the shape there); the rest is split evenly. */
+        sccd_real first = n >= 2 && inner > tol && inner < hi ? inner : lo;
+        int rest = first > lo ? n - 1 : n;
+        for (int i = 0; i < n; ++i) {
+            band *b = &cells[count++];
+            int j = i - (n - rest); /* index among the even bands; −1 for the disc */
+            b->r0 = j < 0 ? lo : first + (hi - first) * j / rest;
+            b->r1 = j < 0 ? first : (j + 1 == rest ? hi : first + (hi - first) * (j + 1) / rest);
+            band_heights(&o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
+            b->n = band_angles(&o, b->r0, b->r1, tol, b->arcs);
+            if (b->n == 0) /* cannot happen for a connected shape; stay safe */
+                b->n = -1;
+            if (b->n > 0)
+                b->n = widen_and_merge(b->arcs, b->n, m.angle, slack);
+            *volume += band_volume(b);
+        }
+    }
+    return count;
+}
+
 static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m, int nb)
 {
-    sccd_real lo, hi;
-    outline_rho_range(o, &lo, &hi);
+    sccd_real lo, hi, inner;
+    outline_rho_range(o, &lo, &hi, &inner);
     sccd_real tol = PAD * (1.0 + hi + fabs(o->zlo) + fabs(o->zhi));
-    if (hi - lo <= tol) /* a shape at one distance from the axis needs one band */
-        nb = 1;
-    band bands[SCCD_MAX_BANDS];
-    int total = 0;
-    for (int i = 0; i < nb; ++i) {
-        band *b = &bands[i];
-        b->r0 = lo + (hi - lo) * i / nb;
-        b->r1 = i + 1 == nb ? hi : lo + (hi - lo) * (i + 1) / nb;
-        band_heights(o, b->r0, b->r1, &b->zlo, &b->zhi);
-        b->n = band_angles(o, b->r0, b->r1, tol, b->arcs);
-        if (b->n == 0) /* cannot happen for a connected shape; stay safe */
-            b->n = -1;
-        if (b->n > 0)
-            b->n = widen_and_merge(b->arcs, b->n, m.angle);
-        total += b->n < 0 ? 1 : b->n;
+    /* sccd_motion3_at turns by the normalised quaternion of (axis·sin, cos):
+     * with |axis| = 1 + e the turn differs from t·angle by at most |e| rad. */
+    sccd_real slack = 2.0 * fabs(sccd_v3_len(m.axis) - 1.0);
+    /* Layouts of nb cells: all radial bands, or slabs along the axis too
+     * (a tilted shape's angles change with height); keep the smallest. */
+    band cells[SCCD_MAX_BANDS], trial[SCCD_MAX_BANDS];
+    sccd_real best = INFINITY;
+    int nc = 0;
+    for (int nz = 1; nz <= nb; nz *= 2) {
+        sccd_real volume;
+        int n = layout_cells(o, m, nz, nb / nz, tol, slack, trial, &volume);
+        if (n > 0 && volume < best) {
+            best = volume;
+            nc = n;
+            for (int i = 0; i < n; ++i)
+                cells[i] = trial[i];
+        }
     }
-    /* Fit the budget: fill the smallest gap of the band with most arcs. */
+    if (nc == 0) { /* cannot happen (the whole height range holds the shape): hold everything */
+        sweep_invalid(out);
+        return;
+    }
+    int total = 0;
+    for (int i = 0; i < nc; ++i)
+        total += cells[i].n < 0 ? 1 : cells[i].n;
+    /* Fit the budget: fill the smallest gap of the cell with most arcs. */
     while (total > SCCD_MAX_BANDS) {
         int worst = 0;
-        for (int i = 1; i < nb; ++i)
-            if (bands[i].n > bands[worst].n)
+        for (int i = 1; i < nc; ++i)
+            if (cells[i].n > cells[worst].n)
                 worst = i;
-        bands[worst].n = fill_smallest_gap(bands[worst].arcs, bands[worst].n);
+        cells[worst].n = fill_smallest_gap(cells[worst].arcs, cells[worst].n);
         total--;
     }
     out->count = 0;
     out->dp = m.dp;
-    for (int i = 0; i < nb; ++i)
-        emit(out, f, &bands[i], tol);
+    for (int i = 0; i < nc; ++i)
+        emit(out, f, &cells[i], tol);
     sccd_aabb3 box = sccd_sector3_aabb(&out->bands[0]);
     for (int i = 1; i < out->count; ++i)
         box = sccd_aabb3_union(box, sccd_sector3_aabb(&out->bands[i]));
@@ -414,7 +583,7 @@ static mframe motion_frame(sccd_motion3 m)
 {
     mframe f;
     f.c0 = sccd_xf3_apply(m.start, m.center);
-    f.u = m.axis;
+    f.u = sccd_v3_normalize(m.axis);
     sccd_v3_basis(f.u, &f.e1, &f.e2);
     return f;
 }
@@ -476,27 +645,50 @@ static bool sweep_usable(const sccd_sweep3 *w)
     return w && w->count > 0;
 }
 
-/* Sector vs the capsule a–b (radius r) swept by −dp. */
+static bool any_band_hits_capsule(const sccd_sweep3 *w, sccd_capsule3 c)
+{
+    for (int i = 0; i < w->count; ++i)
+        if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], c))
+            return true;
+    return false;
+}
+
+#define PIECE_BUDGET 512
+
+/* The bands against the capsule a–b (radius r) swept by −dp: a rounded
+ * parallelogram, the union over s in [0, 1] of capsules along its longer
+ * side shifted by s times its shorter side. The shifts of [s0, s1] lie in
+ * the capsule at the middle shift with radius r + |short|·(s1 − s0)/2:
+ * branch and bound on s, dropping pieces that miss, deciding "touching" once
+ * that slack is below the relative tolerance (the budget, rarely reached near
+ * grazing contact, answers true: conservative). */
 static bool capsule_swept_hits(const sccd_sweep3 *w, sccd_capsule3 c)
 {
-    sccd_v3 back = sccd_v3_neg(w->dp);
-    sccd_v3 axis = sccd_v3_sub(c.b, c.a);
-    /* The rounded parallelogram (segment ⊕ segment ⊕ ball) is covered by k
-     * capsules along its longer side, each thickened by half a slice of the
-     * shorter side. */
-    sccd_v3 lon = axis, sho = back, base = c.a;
+    sccd_v3 back = sccd_v3_neg(w->dp), axis = sccd_v3_sub(c.b, c.a);
+    sccd_v3 lon = axis, sho = back;
     if (sccd_v3_len2(back) > sccd_v3_len2(axis)) {
         lon = back;
         sho = axis;
     }
     sccd_real ls = sccd_v3_len(sho);
-    int k = ls > 0.0 ? (int)sccd_clamp(ceil(ls / sccd_max(0.25 * c.r, 1e-300)), 1.0, 8.0) : 1;
-    for (int j = 0; j < k; ++j) {
-        sccd_v3 p = sccd_v3_mad(base, (j + 0.5) / k, sho);
-        sccd_capsule3 piece = {p, sccd_v3_add(p, lon), c.r + 0.5 * ls / k};
-        for (int i = 0; i < w->count; ++i)
-            if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], piece))
-                return true;
+    sccd_v3 e = sccd_v3_abs(c.a);
+    sccd_real tol = PAD * (1.0 + sccd_max(e.x, sccd_max(e.y, e.z)) + sccd_v3_len(lon) + ls + c.r);
+    sccd_real stack[64][2] = {{0.0, 1.0}};
+    int n = 1;
+    for (int budget = 0; n > 0; ++budget) {
+        sccd_real s0 = stack[n - 1][0], s1 = stack[n - 1][1];
+        n--;
+        sccd_real slack = 0.5 * ls * (s1 - s0);
+        sccd_v3 p = sccd_v3_mad(c.a, 0.5 * (s0 + s1), sho);
+        if (!any_band_hits_capsule(w, (sccd_capsule3){p, sccd_v3_add(p, lon), c.r + slack}))
+            continue;
+        if (slack <= tol || budget >= PIECE_BUDGET || n + 2 > 64)
+            return true;
+        sccd_real m = 0.5 * (s0 + s1);
+        stack[n][0] = m;
+        stack[n++][1] = s1;
+        stack[n][0] = s0;
+        stack[n++][1] = m;
     }
     return false;
 }
@@ -519,11 +711,7 @@ bool sccd_sweep3_vs_sphere(const sccd_sweep3 *w, sccd_sphere s)
     sccd_v3 e = {s.r, s.r, s.r};
     if (aabb_apart(w->aabb, (sccd_aabb3){sccd_v3_sub(s.c, e), sccd_v3_add(s.c, e)}))
         return false;
-    sccd_capsule3 c = {s.c, sccd_v3_sub(s.c, w->dp), s.r};
-    for (int i = 0; i < w->count; ++i)
-        if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], c))
-            return true;
-    return false;
+    return any_band_hits_capsule(w, (sccd_capsule3){s.c, sccd_v3_sub(s.c, w->dp), s.r});
 }
 
 bool sccd_sweep3_vs_capsule(const sccd_sweep3 *w, sccd_capsule3 c)

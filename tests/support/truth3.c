@@ -191,3 +191,23 @@ sccd_v3 sccd_truth3_sample(const sccd_shape3 *shape, sccd_motion3 m, sccd_rng *g
     sccd_real t = k == 0 ? 0.0 : (k == 1 ? 1.0 : sccd_rng_uniform(g, 0.0, 1.0));
     return sccd_truth3_point_at(m, t, sccd_truth3_shape_point(shape, g));
 }
+
+sccd_quat sccd_truth3_quat_from_axes(sccd_v3 x, sccd_v3 y, sccd_v3 z)
+{
+    sccd_real m[3][3] = {{x.x, y.x, z.x}, {x.y, y.y, z.y}, {x.z, y.z, z.z}};
+    sccd_real tr = m[0][0] + m[1][1] + m[2][2];
+    if (tr > 0.0) {
+        sccd_real w = 0.5 * sqrt(1.0 + tr);
+        return sccd_quat_normalize((sccd_quat){(m[2][1] - m[1][2]) / (4 * w), (m[0][2] - m[2][0]) / (4 * w),
+                                               (m[1][0] - m[0][1]) / (4 * w), w});
+    }
+    /* the largest diagonal term keeps the square root away from zero */
+    int a = m[0][0] > m[1][1] ? (m[0][0] > m[2][2] ? 0 : 2) : (m[1][1] > m[2][2] ? 1 : 2);
+    int b = (a + 1) % 3, c = (a + 2) % 3;
+    sccd_real s = 0.5 * sqrt(1.0 + m[a][a] - m[b][b] - m[c][c]);
+    sccd_real v[3];
+    v[a] = s;
+    v[b] = (m[b][a] + m[a][b]) / (4 * s);
+    v[c] = (m[c][a] + m[a][c]) / (4 * s);
+    return sccd_quat_normalize((sccd_quat){v[0], v[1], v[2], (m[c][b] - m[b][c]) / (4 * s)});
+}

@@ -19,4 +19,7 @@ sccd_v3 sccd_truth3_shape_point(const sccd_shape3 *shape, sccd_rng *g);
 /// A world point of the true sweep of shape under m: random t in [0, 1] (ends included now and then) and a random shape point.
 sccd_v3 sccd_truth3_sample(const sccd_shape3 *shape, sccd_motion3 m, sccd_rng *g);
 
+/// The rotation whose columns are the right-handed orthonormal axes x, y, z (Shepperd's method).
+sccd_quat sccd_truth3_quat_from_axes(sccd_v3 x, sccd_v3 y, sccd_v3 z);
+
 #endif

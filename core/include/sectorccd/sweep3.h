@@ -40,7 +40,7 @@ void sccd_sweep3_capsule(sccd_sweep3 *out, sccd_capsule3 c, sccd_motion3 m, int 
 bool sccd_sweep3_vs_point(const sccd_sweep3 *w, sccd_v3 p);
 /// A static world sphere may be touched during the motion (exact against the bound).
 bool sccd_sweep3_vs_sphere(const sccd_sweep3 *w, sccd_sphere s);
-/// A static world capsule may be touched during the motion (conservative; exact when dp = 0).
+/// A static world capsule may be touched during the motion (exact against the bound to the relative tolerance; a grazing case beyond the work budget answers true).
 bool sccd_sweep3_vs_capsule(const sccd_sweep3 *w, sccd_capsule3 c);
 /// A static world box may be touched during the motion (exact against the bound).
 bool sccd_sweep3_vs_box(const sccd_sweep3 *w, sccd_box3 b);
