@@ -103,26 +103,25 @@ static void test_box_random(void **state) { (void)state; random_vs_shape(SCCD_SH
 static void test_capsule_random(void **state) { (void)state; random_vs_shape(SCCD_SHAPE_CAPSULE, 103); }
 static void test_poly_random(void **state) { (void)state; random_vs_shape(SCCD_SHAPE_POLY, 104); }
 
+static sccd_real point_distance(const void *ctx, sccd_v2 p) { return sccd_v2_dist(*(const sccd_v2 *)ctx, p); }
+
 static void test_point_random(void **state)
 {
     (void)state;
     sccd_rng g = sccd_rng_make(105);
-    int hits = 0;
+    int hits = 0, ambiguous = 0;
     for (int i = 0; i < N_RANDOM; ++i) {
         sccd_sector2 s = random_sector(&g);
         sccd_v2 p = random_centre_near(&g, &s);
         bool got = sccd_sector2_vs_point(&s, p);
         hits += got;
         sccd_real L = sccd_max(s.R, sccd_v2_dist(p, s.o));
-        /* Oracle: the polar distance of truth2, written independently. */
-        sccd_real d = sccd_truth2_sector_distance(&s, p);
-        if (d <= 0.5 * SCCD_EPS * L)
-            assert_true(got);
-        if (d > 2.0 * SCCD_EPS * L)
-            assert_false(got);
-        assert_true(fabs(sccd_sector2_distance(&s, p) - d) <= 1e-12 * L);
+        ambiguous += check_against_oracle(&s, point_distance, &p, L, got) == SCCD_TRUTH2_AMBIGUOUS;
+        /* The distance agrees with truth2's polar form. */
+        assert_true(fabs(sccd_sector2_distance(&s, p) - sccd_truth2_sector_distance(&s, p)) <= 1e-12 * L);
     }
     assert_true(hits > N_RANDOM / 10);
+    assert_true(ambiguous < N_RANDOM / 1000);
 }
 
 static void test_sector_random(void **state)

@@ -20,8 +20,10 @@
  * X ⊕ segment[0, −dp] (the relative-motion trick: X swept by −dp, which for a
  * convex X is the convex hull of X and X − dp, rounded alike); the pair tests
  * below are exactly that. Floating-point error is covered by widening every
- * arc by 1e-12 rad and every band by 1e-12 of ρmax: far above the rounding of
- * the quantities involved, far below the 1e-9 tolerance of the tests.
+ * arc by 1e-12 rad and every band by 1e-12 of ρmax plus 1e-6 of the world
+ * coordinates |c0| + |dp| (a world point's rounding, about 1e-16 of them, is
+ * then within the tests' 1e-9 tolerance of the band, even for a band of zero
+ * width about a point-sized shape).
  *
  * The arc Φ of one band. For the core K: the directions of points of K with
  * |q| in [a, b]. As the direction turns, the ray's chord through K changes
@@ -31,7 +33,16 @@
  * each edge's perpendicular (a tangency gives an isolated direction) — cut the
  * circle of directions into gaps that are wholly in Φ or wholly out; testing
  * the ray through each gap's middle tells which. Φ's smallest holding arc is
- * the complement of its largest empty gap. For the rounded shape (ρ > 0):
+ * the complement of its longest run of empty gaps. (For a core with area, a
+ * candidate inside such a run is an isolated direction of Φ only where K
+ * touches a band's end circle at a local extreme of its distance; that point
+ * then lies in the neighbouring band too, whose Φ holds a neighbourhood of
+ * it.) A core without area (a point; a segment: a capsule's, a box of zero
+ * width) can have isolated directions anywhere — a segment on a line through
+ * the centre is seen in one or two directions — so it is handled apart: its
+ * parameters inside the annulus form at most two intervals, whose directions
+ * run monotonically between their ends, and Φ's holding arc is the smallest
+ * arc holding those pieces. For the rounded shape (ρ > 0):
  * a point q = k + e with k in K, |e| ≤ ρ and |q| in [lo, hi] has |k| in
  * [lo − ρ, hi + ρ], and its direction is within asin(ρ / max(|q|, |k|)) of k's
  * (the disc about k, or about q, of radius ρ is seen under that half angle);
@@ -46,6 +57,8 @@
 /* Outward rounding of arcs (radians) and bands (relative to ρmax). */
 #define ARC_PAD 1e-12
 #define BAND_PAD 1e-12
+/* Outward rounding of bands relative to the world coordinates (see sweep_build). */
+#define WORLD_PAD 1e-6
 
 /* Directions from lo counter-clockwise over span (span ≥ 2π: all). */
 typedef struct arc { sccd_real lo, span; } arc;
@@ -109,9 +122,120 @@ static void sort_reals(sccd_real *x, int n)
     }
 }
 
+/* Width of gap j, from candidate j to the next one round the circle. */
+static sccd_real gap_width(const sccd_real *cand, int m, int j)
+{
+    return j + 1 < m ? cand[j + 1] - cand[j] : cand[0] + 2.0 * SCCD_PI - cand[j];
+}
+
+/* The smallest arc holding the candidate directions themselves: the
+ * complement of the widest gap between them. */
+static arc candidates_arc(const sccd_real *cand, int m)
+{
+    int best = 0;
+    for (int j = 1; j < m; ++j)
+        if (gap_width(cand, m, j) > gap_width(cand, m, best))
+            best = j;
+    return (arc){cand[(best + 1) % m], 2.0 * SCCD_PI - gap_width(cand, m, best)};
+}
+
+/* The smallest arc holding arcs a[0..k): it starts where one of them starts. */
+static arc hold_arcs(const arc *a, int k)
+{
+    arc best = full_arc;
+    for (int i = 0; i < k; ++i) {
+        sccd_real need = 0.0;
+        for (int j = 0; j < k; ++j) {
+            sccd_real off = fmod(a[j].lo - a[i].lo, 2.0 * SCCD_PI);
+            need = sccd_max(need, (off < 0.0 ? off + 2.0 * SCCD_PI : off) + a[j].span);
+        }
+        if (need < best.span)
+            best = (arc){a[i].lo, need};
+    }
+    return best;
+}
+
+/* Directions of the points of segment x–y, which lies on a line through the
+ * origin when through is set: then only its end directions (the origin
+ * itself, having none, is left to the band's inner radius 0). */
+static int piece_arcs(sccd_v2 x, sccd_v2 y, bool through, arc *out)
+{
+    if (!through) {
+        sccd_real span = atan2(sccd_v2_cross(x, y), sccd_v2_dot(x, y));
+        out[0] = span >= 0.0 ? (arc){atan2(x.y, x.x), span} : (arc){atan2(y.y, y.x), -span};
+        return 1;
+    }
+    int k = 0;
+    if (sccd_v2_len2(x) > 0.0)
+        out[k++] = (arc){atan2(x.y, x.x), 0.0};
+    if (sccd_v2_len2(y) > 0.0)
+        out[k++] = (arc){atan2(y.y, y.x), 0.0};
+    return k;
+}
+
+/* The parameters s (of the whole line) where |p + s·e| ≤ rad are [s0, s1]
+ * (eq 2.39); false when there are none. */
+static bool within_circle(sccd_v2 p, sccd_v2 e, sccd_real rad, sccd_real *s0, sccd_real *s1)
+{
+    sccd_real a = sccd_v2_len2(e), b = sccd_v2_dot(e, p), disc = b * b - a * (sccd_v2_len2(p) - rad * rad);
+    if (disc < 0.0)
+        return false;
+    *s0 = (-b - sqrt(disc)) / a;
+    *s1 = (-b + sqrt(disc)) / a;
+    return true;
+}
+
+/* Φ for a core without area: its longest chord p–q (a segment, or a point).
+ * The segment's parameters inside the annulus are one or two intervals
+ * (inside circle hi, minus the open inside of circle lo), each a piece whose
+ * directions run monotonically from one end to the other. */
+static arc segment_arc(sccd_v2 p, sccd_v2 q, sccd_real lo, sccd_real hi)
+{
+    sccd_v2 e = sccd_v2_sub(q, p);
+    if (!(sccd_v2_len2(e) > 0.0)) {
+        sccd_real d = sccd_v2_len(p);
+        return d > 0.0 ? (arc){atan2(p.y, p.x), 0.0} : full_arc; /* the caller keeps lo ≤ d ≤ hi */
+    }
+    sccd_real a0, a1, c0, c1;
+    if (!within_circle(p, e, hi, &a0, &a1))
+        return full_arc; /* only by rounding (the band meets K): stay conservative */
+    a0 = sccd_max(a0, 0.0);
+    a1 = sccd_min(a1, 1.0);
+    sccd_real cuts[2][2] = {{a0, a1}, {1.0, 0.0}};
+    if (lo > 0.0 && within_circle(p, e, lo, &c0, &c1)) {
+        cuts[0][1] = sccd_min(a1, c0);
+        cuts[1][0] = sccd_max(a0, c1);
+        cuts[1][1] = a1;
+    }
+    bool through = fabs(sccd_v2_cross(p, e)) <= 1e-15 * sccd_v2_len(e) * (sccd_v2_len(p) + sccd_v2_len(q));
+    arc pieces[4];
+    int k = 0;
+    for (int i = 0; i < 2; ++i)
+        if (cuts[i][0] <= cuts[i][1])
+            k += piece_arcs(sccd_v2_mad(p, cuts[i][0], e), sccd_v2_mad(p, cuts[i][1], e), through, pieces + k);
+    return k > 0 ? hold_arcs(pieces, k) : full_arc;
+}
+
+/* The two points of v farthest apart: the extent of a set without area. */
+static void longest_chord(const sccd_v2 *v, int n, sccd_v2 *p, sccd_v2 *q)
+{
+    *p = *q = v[0];
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+            if (sccd_v2_len2(sccd_v2_sub(v[i], v[j])) > sccd_v2_len2(sccd_v2_sub(*p, *q))) {
+                *p = v[i];
+                *q = v[j];
+            }
+}
+
 /* The smallest arc holding the directions of K's points at distances in [lo, hi]. */
 static arc core_arc(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
 {
+    if (!convex_has_area(v, n)) {
+        sccd_v2 p, q;
+        longest_chord(v, n, &p, &q);
+        return segment_arc(p, q, lo, hi);
+    }
     sccd_real cand[CAND_MAX], rad[2] = {lo, hi};
     int m = 0;
     for (int i = 0; i < n; ++i)
@@ -122,20 +246,31 @@ static arc core_arc(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
     if (m == 0) /* K is the origin: any direction */
         return full_arc;
     sort_reals(cand, m);
-    int best = -1;
-    sccd_real best_gap = -1.0;
+    bool covered[CAND_MAX];
+    int first_covered = -1;
     for (int j = 0; j < m; ++j) {
-        sccd_real a = cand[j], b = j + 1 < m ? cand[j + 1] : cand[0] + 2.0 * SCCD_PI;
-        sccd_real mid = 0.5 * (a + b);
-        if (b - a > best_gap && !ray_meets(v, n, (sccd_v2){cos(mid), sin(mid)}, lo, hi)) {
-            best = j;
-            best_gap = b - a;
+        sccd_real mid = cand[j] + 0.5 * gap_width(cand, m, j);
+        covered[j] = ray_meets(v, n, (sccd_v2){cos(mid), sin(mid)}, lo, hi);
+        if (covered[j] && first_covered < 0)
+            first_covered = j;
+    }
+    if (first_covered < 0) /* Φ is some of the candidates themselves */
+        return candidates_arc(cand, m);
+    /* The longest run of empty gaps, walking once round from a covered one. */
+    sccd_real best = 0.0, run = 0.0, best_end = 0.0;
+    for (int step = 1; step <= m; ++step) {
+        int j = (first_covered + step) % m;
+        if (covered[j]) {
+            run = 0.0;
+            continue;
+        }
+        run += gap_width(cand, m, j);
+        if (run > best) {
+            best = run;
+            best_end = cand[(j + 1) % m];
         }
     }
-    if (best < 0)
-        return full_arc;
-    sccd_real end = best + 1 < m ? cand[best + 1] : cand[0];
-    return (arc){end, 2.0 * SCCD_PI - best_gap};
+    return (arc){best_end, 2.0 * SCCD_PI - best};
 }
 
 /* The band's arc for the core rounded by rho (see the top of the file). */
@@ -184,7 +319,10 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
         dmax = sccd_max(dmax, sccd_v2_len(q[i]));
     }
     sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
-    sccd_real pad = BAND_PAD * (dmax + rho);
+    /* A world point carries rounding of about 1e-16 of the world coordinates;
+     * with bands at least 1e-6 of them thick the tests' 1e-9 tolerance
+     * (relative to the band's radius) absorbs it, whatever its direction. */
+    sccd_real pad = BAND_PAD * (dmax + rho) + WORLD_PAD * (sccd_v2_len(c0) + sccd_v2_len(m.dp));
     sccd_real rmin = sccd_max(0.0, dmin - rho), rmax = dmax + rho;
     out->count = bands;
     out->dp = m.dp;
@@ -200,60 +338,44 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     out->aabb = sccd_aabb2_union(out->aabb, moved);
 }
 
+/* The public boundary of the builders: false (and out emptied when there is
+ * one) on bad input. */
+static bool start_sweep(sccd_sweep2 *out, bool shape_ok, sccd_motion2 m)
+{
+    bool ok = out != NULL && shape_ok && sccd_is_valid_motion2(m);
+    SCCD_ASSERT(ok);
+    if (!ok && out)
+        empty_sweep(out);
+    return ok;
+}
+
 void sccd_sweep2_box(sccd_sweep2 *out, sccd_v2 half, sccd_motion2 m, int bands)
 {
-    SCCD_ASSERT(out != NULL);
-    if (!out)
-        return;
     sccd_box2 b = {{0.0, 0.0}, {1.0, 0.0}, half};
-    if (!sccd_is_valid_box2(b) || !sccd_is_valid_motion2(m)) {
-        SCCD_ASSERT(sccd_is_valid_box2(b) && sccd_is_valid_motion2(m));
-        empty_sweep(out);
-        return;
+    if (start_sweep(out, sccd_is_valid_box2(b), m)) {
+        sccd_v2 v[4];
+        sccd_box2_corners(b, v);
+        sweep_build(out, v, 4, 0.0, m, checked_bands(bands));
     }
-    sccd_v2 v[4];
-    sccd_box2_corners(b, v);
-    sweep_build(out, v, 4, 0.0, m, checked_bands(bands));
 }
 
 void sccd_sweep2_circle(sccd_sweep2 *out, sccd_circle c, sccd_motion2 m, int bands)
 {
-    SCCD_ASSERT(out != NULL);
-    if (!out)
-        return;
-    if (!sccd_is_valid_circle(c) || !sccd_is_valid_motion2(m)) {
-        SCCD_ASSERT(sccd_is_valid_circle(c) && sccd_is_valid_motion2(m));
-        empty_sweep(out);
-        return;
-    }
-    sweep_build(out, &c.c, 1, c.r, m, checked_bands(bands));
+    if (start_sweep(out, sccd_is_valid_circle(c), m))
+        sweep_build(out, &c.c, 1, c.r, m, checked_bands(bands));
 }
 
 void sccd_sweep2_capsule(sccd_sweep2 *out, sccd_capsule2 c, sccd_motion2 m, int bands)
 {
-    SCCD_ASSERT(out != NULL);
-    if (!out)
-        return;
-    if (!sccd_is_valid_capsule2(c) || !sccd_is_valid_motion2(m)) {
-        SCCD_ASSERT(sccd_is_valid_capsule2(c) && sccd_is_valid_motion2(m));
-        empty_sweep(out);
-        return;
-    }
     sccd_v2 v[2] = {c.a, c.b};
-    sweep_build(out, v, 2, c.r, m, checked_bands(bands));
+    if (start_sweep(out, sccd_is_valid_capsule2(c), m))
+        sweep_build(out, v, 2, c.r, m, checked_bands(bands));
 }
 
 void sccd_sweep2_poly(sccd_sweep2 *out, const sccd_poly2 *p, sccd_motion2 m, int bands)
 {
-    SCCD_ASSERT(out != NULL);
-    if (!out)
-        return;
-    if (!sccd_is_valid_poly2(p) || !sccd_is_valid_motion2(m)) {
-        SCCD_ASSERT(sccd_is_valid_poly2(p) && sccd_is_valid_motion2(m));
-        empty_sweep(out);
-        return;
-    }
-    sweep_build(out, p->v, p->n, p->r, m, checked_bands(bands));
+    if (start_sweep(out, sccd_is_valid_poly2(p), m))
+        sweep_build(out, p->v, p->n, p->r, m, checked_bands(bands));
 }
 
 /* ---- pair tests: a band meets the target swept by −dp ---- */

@@ -32,7 +32,7 @@ bool sccd_is_valid_sector2(const sccd_sector2 *s);
 /// Thesis eq 2.1–2.2 in 2D: the sector of box turned by alpha (radians, any sign; |alpha| ≥ 2π gives the full annulus) about pivot: half angle |alpha|/2, r = |P−O| − Wy/2 (clamped at 0), R = |P−O| + Wy/2, a = direction of P−O turned by alpha/2. Meant for the thesis' constraint (P−O along the box's local y, pivot outside the box); otherwise it bounds only the box's mid line along P−O, not the box (it under-covers, by design of eq 2.1).
 sccd_sector2 sccd_sector2_thesis(sccd_box2 box, sccd_v2 pivot, sccd_real alpha);
 
-/// Bachelor thesis §2.1: the sector about o whose first radial edge runs from a (inner) to b (outer) and whose second edge a2–b2 lies counter-clockwise of it by at most π (the swept turn); r = |a − o|, R = |b − o| (seed 002 eq 2.1). Edge 2's radii are not used: the thesis assumes they equal edge 1's.
+/// Bachelor thesis §2.1: the sector about o whose first radial edge runs from a (inner) to b (outer) and whose second edge a2–b2 follows counter-clockwise (the turn, 0 to 2π; the thesis uses up to π; swap the edges for a clockwise turn); r, R = the smaller and larger of |a − o|, |b − o| (seed 002 eq 2.1). Edge 2's radii are not used: the thesis assumes they equal edge 1's.
 sccd_sector2 sccd_sector2_from_edges(sccd_v2 o, sccd_v2 a, sccd_v2 b, sccd_v2 a2, sccd_v2 b2);
 
 /// Thesis eq 2.3 in 2D: p in the sector's canonical frame (o at the origin, a = +x, counter-clockwise y).

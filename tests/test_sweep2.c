@@ -1,0 +1,290 @@
+/* 2D sweeps: the "never miss" property on 1,000,000 sampled points of exact
+ * sweeps (boxes, polygons, capsules, circles; centres inside and outside;
+ * turns up to ±4π; with translation), checked with sccd_sweep2_vs_point and
+ * with shapes placed on the sampled points; the sweep against the exact
+ * rotational ground truth (tests/support/truth2.c); that ground truth against
+ * dense sampling of t; consistency of the shape tests with point sampling;
+ * degenerate and bad input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+
+#include "truth2.h"
+
+#define N_CONFIGS 10000
+#define N_POINTS 100 /* per configuration: 10⁶ in all */
+
+/* A random body shape, a motion whose centre is inside it (sometimes) or
+ * anywhere near, and a band count. */
+typedef struct config { sccd_shape2 shape; sccd_motion2 m; int bands; } config;
+
+static config random_config(sccd_rng *g, bool translate)
+{
+    config c;
+    c.shape = sccd_truth2_random_shape(g, (sccd_shape_type)sccd_rng_int(g, 4), sccd_rng_v2(g, 2.0), 2.0);
+    sccd_v2 centre = sccd_rng_int(g, 3) == 0 ? sccd_truth2_sample_shape(g, &c.shape) : sccd_rng_v2(g, 6.0);
+    static const sccd_real turns[] = {0.0, 1e-9, -1e-9, SCCD_PI, -SCCD_PI, 2.0 * SCCD_PI, 4.0 * SCCD_PI};
+    sccd_real dtheta = sccd_rng_int(g, 4) == 0 ? turns[sccd_rng_int(g, 7)]
+                                               : sccd_rng_uniform(g, -4.0 * SCCD_PI, 4.0 * SCCD_PI);
+    if (sccd_rng_int(g, 3) == 0) /* a common small step */
+        dtheta = sccd_rng_uniform(g, -0.5, 0.5);
+    sccd_v2 dp = translate && sccd_rng_int(g, 4) != 0 ? sccd_rng_v2(g, 4.0) : (sccd_v2){0.0, 0.0};
+    sccd_xf2 start = {sccd_rng_v2(g, 5.0), sccd_rot2_make(sccd_rng_uniform(g, -SCCD_PI, SCCD_PI))};
+    c.m = (sccd_motion2){start, centre, dp, dtheta};
+    c.bands = 1 + sccd_rng_int(g, SCCD_MAX_BANDS);
+    return c;
+}
+
+static void build(sccd_sweep2 *w, const config *c)
+{
+    switch (c->shape.type) {
+    case SCCD_SHAPE_CIRCLE: sccd_sweep2_circle(w, c->shape.circle, c->m, c->bands); break;
+    case SCCD_SHAPE_CAPSULE: sccd_sweep2_capsule(w, c->shape.capsule, c->m, c->bands); break;
+    case SCCD_SHAPE_BOX: {
+        /* sweep2_box takes a box centred on the body origin: express the
+         * shape's box that way by moving the motion's body frame. */
+        sccd_box2 b = c->shape.box;
+        sccd_xf2 bf = {b.c, b.q};
+        sccd_motion2 m = c->m;
+        m.start = sccd_xf2_mul(c->m.start, bf);
+        m.center = sccd_xf2_inv_apply(bf, c->m.center);
+        sccd_sweep2_box(w, b.h, m, c->bands);
+        break;
+    }
+    case SCCD_SHAPE_POLY: sccd_sweep2_poly(w, &c->shape.poly, c->m, c->bands); break;
+    }
+}
+
+static bool in_aabb(sccd_aabb2 b, sccd_v2 p, sccd_real tol)
+{
+    return p.x >= b.lo.x - tol && p.x <= b.hi.x + tol && p.y >= b.lo.y - tol && p.y <= b.hi.y + tol;
+}
+
+/* A small shape of each kind that holds point p (on its boundary or inside). */
+static bool shapes_at_point_hit(sccd_rng *g, const sccd_sweep2 *w, sccd_v2 p)
+{
+    sccd_real s = sccd_rng_uniform(g, 0.0, 0.3);
+    sccd_v2 u = sccd_rng_unit2(g);
+    sccd_circle c = {sccd_v2_mad(p, s, u), s};
+    sccd_capsule2 k = {sccd_v2_mad(p, -s, sccd_v2_perp(u)), sccd_v2_mad(p, s, sccd_v2_perp(u)), 0.5 * s};
+    sccd_box2 b = {sccd_v2_mad(p, s, u), {u.x, u.y}, {s, s}};
+    sccd_poly2 t = {3, {p, sccd_v2_mad(p, s, u), sccd_v2_mad(p, s, sccd_v2_perp(u))}, 0.0};
+    return sccd_sweep2_vs_circle(w, c) && sccd_sweep2_vs_capsule(w, k) && sccd_sweep2_vs_box(w, b) &&
+           sccd_sweep2_vs_poly(w, &t);
+}
+
+/* The "Done when" property: zero sampled points of true sweeps outside the bounds. */
+static void test_never_misses(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(201);
+    long points = 0, misses = 0, shape_misses = 0;
+    for (int i = 0; i < N_CONFIGS; ++i) {
+        config c = random_config(&g, true);
+        sccd_sweep2 w;
+        build(&w, &c);
+        assert_int_equal(w.count, c.bands);
+        for (int k = 0; k < N_POINTS; ++k) {
+            sccd_v2 p = sccd_truth2_sample_sweep(&g, &c.shape, c.m);
+            ++points;
+            if (!sccd_sweep2_vs_point(&w, p) || !in_aabb(w.aabb, p, 1e-9 * (1.0 + sccd_v2_len(p)))) {
+                if (misses++ < 5)
+                    print_message("miss: config %d type %d bands %d dtheta %.17g p=(%.17g, %.17g)\n", i,
+                                  c.shape.type, c.bands, c.m.dtheta, p.x, p.y);
+            }
+            if (k % 10 == 0 && !shapes_at_point_hit(&g, &w, p))
+                ++shape_misses;
+        }
+    }
+    assert_true(points >= 1000000);
+    assert_int_equal(misses, 0);
+    assert_int_equal(shape_misses, 0);
+}
+
+/* Pure rotation: every point the exact ground truth calls swept is in the
+ * bound, over random points of the bound's AABB. */
+static void test_contains_exact_sweep(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(202);
+    long swept = 0;
+    for (int i = 0; i < 2000; ++i) {
+        config c = random_config(&g, false);
+        sccd_sweep2 w;
+        build(&w, &c);
+        for (int k = 0; k < 100; ++k) {
+            sccd_v2 p = {sccd_rng_uniform(&g, w.aabb.lo.x, w.aabb.hi.x), sccd_rng_uniform(&g, w.aabb.lo.y, w.aabb.hi.y)};
+            if (sccd_truth2_swept(&c.shape, c.m, p)) {
+                ++swept;
+                assert_true(sccd_sweep2_vs_point(&w, p));
+            }
+        }
+    }
+    assert_true(swept > 20000);
+}
+
+/* The ground truth against dense sampling of t: a body point moves at most
+ * s·|dθ|·Δt between samples, so the sampled distances bound the truth both ways. */
+static void test_truth_vs_dense(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(203);
+    enum { STEPS = 2000 };
+    int agree_in = 0, agree_out = 0;
+    for (int i = 0; i < 3000; ++i) {
+        config c = random_config(&g, false);
+        sccd_v2 c0 = sccd_xf2_apply(c.m.start, c.m.center);
+        sccd_v2 p = sccd_rng_int(&g, 2) ? sccd_truth2_sample_sweep(&g, &c.shape, c.m)
+                                        : sccd_v2_add(c0, sccd_rng_v2(&g, 8.0));
+        /* p's body point at t: the inverse of the pose at t. */
+        sccd_real best = INFINITY;
+        for (int k = 0; k <= STEPS; ++k)
+            best = sccd_min(best, sccd_truth2_distance(&c.shape, sccd_xf2_inv_apply(sccd_motion2_at(c.m, (double)k / STEPS), p)));
+        sccd_real step = sccd_v2_dist(p, c0) * fabs(c.m.dtheta) / STEPS;
+        bool truth = sccd_truth2_swept(&c.shape, c.m, p);
+        if (best > 0.5 * step + 1e-9) {
+            assert_false(truth);
+            ++agree_out;
+        } else if (best == 0.0 && truth) {
+            ++agree_in;
+        } else {
+            assert_true(!truth || best <= 0.5 * step + 1e-9);
+        }
+    }
+    assert_true(agree_in > 500 && agree_out > 500);
+}
+
+/* Shape tests are consistent with the point test: a shape holding a point of
+ * the sweep is hit, and one that is missed holds none of its sampled points. */
+static void test_shape_tests_consistent(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(204);
+    int hits = 0;
+    for (int i = 0; i < 3000; ++i) {
+        config c = random_config(&g, true);
+        sccd_sweep2 w;
+        build(&w, &c);
+        sccd_v2 near = sccd_rng_int(&g, 2) ? sccd_truth2_sample_sweep(&g, &c.shape, c.m) : sccd_rng_v2(&g, 12.0);
+        sccd_shape2 x = sccd_truth2_random_shape(&g, (sccd_shape_type)sccd_rng_int(&g, 4), near, 1.5);
+        bool got = false;
+        switch (x.type) {
+        case SCCD_SHAPE_CIRCLE: got = sccd_sweep2_vs_circle(&w, x.circle); break;
+        case SCCD_SHAPE_CAPSULE: got = sccd_sweep2_vs_capsule(&w, x.capsule); break;
+        case SCCD_SHAPE_BOX: got = sccd_sweep2_vs_box(&w, x.box); break;
+        case SCCD_SHAPE_POLY: got = sccd_sweep2_vs_poly(&w, &x.poly); break;
+        }
+        hits += got;
+        if (!got)
+            for (int k = 0; k < 200; ++k)
+                assert_false(sccd_sweep2_vs_point(&w, sccd_truth2_sample_shape(&g, &x)));
+    }
+    assert_true(hits > 600 && hits < 2400);
+}
+
+/* More bands are tighter on average (area of the bound by Monte Carlo). */
+static void test_bands_tighten(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(205);
+    long in1 = 0, in8 = 0;
+    for (int i = 0; i < 300; ++i) {
+        config c = random_config(&g, false);
+        sccd_sweep2 w1, w8;
+        c.bands = 1;
+        build(&w1, &c);
+        c.bands = 8;
+        build(&w8, &c);
+        for (int k = 0; k < 200; ++k) {
+            sccd_v2 p = {sccd_rng_uniform(&g, w1.aabb.lo.x, w1.aabb.hi.x), sccd_rng_uniform(&g, w1.aabb.lo.y, w1.aabb.hi.y)};
+            in1 += sccd_sweep2_vs_point(&w1, p);
+            in8 += sccd_sweep2_vs_point(&w8, p);
+        }
+    }
+    assert_true(in8 < in1);
+}
+
+static void test_degenerate(void **state)
+{
+    (void)state;
+    sccd_sweep2 w;
+    sccd_xf2 start = {{1, 2}, {1, 0}};
+    /* No motion: the bound is the shape itself (a point shape: a point). */
+    sccd_sweep2_box(&w, (sccd_v2){1, 0.5}, (sccd_motion2){start, {0, 0}, {0, 0}, 0.0}, 4);
+    assert_true(sccd_sweep2_vs_point(&w, (sccd_v2){2, 2.5}));
+    assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){2.01, 2.5}));
+    assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){1, 3.2}));
+    sccd_sweep2_circle(&w, (sccd_circle){{0, 0}, 0.0}, (sccd_motion2){start, {0, 0}, {0, 0}, 3.0}, 2);
+    assert_true(sccd_sweep2_vs_point(&w, (sccd_v2){1, 2}));
+    assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){1, 2.001}));
+    /* A point at the centre of a spinning circle: the circle's own disc. */
+    sccd_sweep2_circle(&w, (sccd_circle){{0, 0}, 1.0}, (sccd_motion2){start, {0, 0}, {0, 0}, 100.0}, 3);
+    assert_true(sccd_sweep2_vs_point(&w, (sccd_v2){2, 2}));
+    assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){2.01, 2}));
+    /* A huge turn: the full annulus. */
+    sccd_sweep2_capsule(&w, (sccd_capsule2){{2, 0}, {3, 0}, 0.0}, (sccd_motion2){start, {0, 0}, {0, 0}, 1e6}, 1);
+    assert_true(w.band[0].half_angle == SCCD_PI);
+    assert_true(sccd_sweep2_vs_point(&w, (sccd_v2){1, -0.5}));
+    assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){1, 2}));
+    /* Zero-size box translating: a segment. */
+    sccd_sweep2_box(&w, (sccd_v2){0, 0}, (sccd_motion2){start, {0, 0}, {3, 0}, 0.0}, 1);
+    assert_true(sccd_sweep2_vs_point(&w, (sccd_v2){2.5, 2}));
+    assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){4.5, 2}));
+    assert_true(sccd_sweep2_vs_box(&w, (sccd_box2){{3, 2.5}, {1, 0}, {0.5, 0.5}}));
+    assert_false(sccd_sweep2_vs_box(&w, (sccd_box2){{3, 2.6}, {1, 0}, {0.5, 0.5}}));
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_sweep2 w;
+    sccd_motion2 good = {{{0, 0}, {1, 0}}, {0, 0}, {1, 0}, 1.0}, bad = good;
+    bad.dtheta = NAN;
+    sccd_sweep2_box(&w, (sccd_v2){1, 1}, bad, 2);
+    assert_int_equal(w.count, 0);
+    assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){0, 0}));
+    sccd_sweep2_box(&w, (sccd_v2){-1, 1}, good, 2);
+    assert_int_equal(w.count, 0);
+    sccd_sweep2_circle(&w, (sccd_circle){{0, 0}, NAN}, good, 2);
+    assert_int_equal(w.count, 0);
+    sccd_sweep2_capsule(&w, (sccd_capsule2){{0, 0}, {INFINITY, 0}, 1}, good, 2);
+    assert_int_equal(w.count, 0);
+    sccd_poly2 concave = {4, {{0, 0}, {1, 0}, {0.2, 0.2}, {0, 1}}, 0.0};
+    sccd_sweep2_poly(&w, &concave, good, 2);
+    assert_int_equal(w.count, 0);
+    assert_int_equal(sccd_test_assert_count(), 5);
+    /* Band counts out of range are clamped. */
+    sccd_sweep2_box(&w, (sccd_v2){1, 1}, good, 0);
+    assert_int_equal(w.count, 1);
+    sccd_sweep2_box(&w, (sccd_v2){1, 1}, good, 99);
+    assert_int_equal(w.count, SCCD_MAX_BANDS);
+    assert_int_equal(sccd_test_assert_count(), 7);
+    /* Bad targets and a NULL sweep. */
+    assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){NAN, 0}));
+    assert_false(sccd_sweep2_vs_circle(&w, (sccd_circle){{0, 0}, -1}));
+    assert_false(sccd_sweep2_vs_box(&w, (sccd_box2){{0, 0}, {2, 0}, {1, 1}}));
+    assert_false(sccd_sweep2_vs_capsule(&w, (sccd_capsule2){{NAN, 0}, {0, 0}, 1}));
+    assert_false(sccd_sweep2_vs_poly(&w, &concave));
+    assert_false(sccd_sweep2_vs_point(NULL, (sccd_v2){0, 0}));
+    sccd_sweep2_box(NULL, (sccd_v2){1, 1}, good, 1);
+    sccd_sweep2_circle(NULL, (sccd_circle){{0, 0}, 1}, good, 1);
+    sccd_sweep2_capsule(NULL, (sccd_capsule2){{0, 0}, {1, 0}, 1}, good, 1);
+    sccd_sweep2_poly(NULL, &concave, good, 1);
+    assert_int_equal(sccd_test_assert_count(), 17);
+    sccd_set_assert_handler(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_never_misses),      cmocka_unit_test(test_contains_exact_sweep),
+        cmocka_unit_test(test_truth_vs_dense),    cmocka_unit_test(test_shape_tests_consistent),
+        cmocka_unit_test(test_bands_tighten),     cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests_name("sweep2", tests, NULL, NULL);
+}
