@@ -25,6 +25,11 @@ static config random_config(sccd_rng *g, bool translate)
     config c;
     c.shape = sccd_truth2_random_shape(g, (sccd_shape_type)sccd_rng_int(g, 4), sccd_rng_v2(g, 2.0), 2.0);
     sccd_v2 centre = sccd_rng_int(g, 3) == 0 ? sccd_truth2_sample_shape(g, &c.shape) : sccd_rng_v2(g, 6.0);
+    if (sccd_rng_int(g, 6) == 0) { /* exactly at a vertex of the core: a pivot at a sword's corner or end */
+        sccd_v2 v[SCCD_POLY_MAX];
+        sccd_real r;
+        centre = v[sccd_rng_int(g, sccd_truth2_core(&c.shape, v, &r))];
+    }
     static const sccd_real turns[] = {0.0, 1e-9, -1e-9, SCCD_PI, -SCCD_PI, 2.0 * SCCD_PI, 4.0 * SCCD_PI};
     sccd_real dtheta = sccd_rng_int(g, 4) == 0 ? turns[sccd_rng_int(g, 7)]
                                                : sccd_rng_uniform(g, -4.0 * SCCD_PI, 4.0 * SCCD_PI);
@@ -101,6 +106,32 @@ static void test_never_misses(void **state)
     assert_true(points >= 1000000);
     assert_int_equal(misses, 0);
     assert_int_equal(shape_misses, 0);
+}
+
+/* A pivot exactly on a box's corner or edge (a sword held at its end), placed
+ * through rotated frames so that rounding puts it a hair inside or outside:
+ * the case where the direction of the nearest part of the box is least stable. */
+static void test_pivot_on_box_boundary(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(206);
+    long misses = 0;
+    for (int i = 0; i < 40000; ++i) {
+        config c;
+        c.shape = sccd_truth2_random_shape(&g, SCCD_SHAPE_BOX, sccd_rng_v2(&g, 2.0), 2.0);
+        sccd_box2 b = c.shape.box;
+        sccd_real fx = sccd_rng_int(&g, 2) ? 1.0 : -1.0, fy = sccd_rng_int(&g, 3) ? (sccd_rng_int(&g, 2) ? 1.0 : -1.0)
+                                                                                : sccd_rng_uniform(&g, -1.0, 1.0);
+        sccd_v2 centre = sccd_v2_add(b.c, sccd_rot2_apply(b.q, (sccd_v2){fx * b.h.x, fy * b.h.y}));
+        sccd_xf2 start = {sccd_rng_v2(&g, 5.0), sccd_rot2_make(sccd_rng_uniform(&g, -SCCD_PI, SCCD_PI))};
+        c.m = (sccd_motion2){start, centre, {0.0, 0.0}, sccd_rng_uniform(&g, -2.0 * SCCD_PI, 2.0 * SCCD_PI)};
+        c.bands = 1 + sccd_rng_int(&g, SCCD_MAX_BANDS);
+        sccd_sweep2 w;
+        build(&w, &c);
+        for (int k = 0; k < 25; ++k)
+            misses += !sccd_sweep2_vs_point(&w, sccd_truth2_sample_sweep(&g, &c.shape, c.m));
+    }
+    assert_int_equal(misses, 0);
 }
 
 /* Pure rotation: every point the exact ground truth calls swept is in the
@@ -281,7 +312,8 @@ static void test_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_never_misses),      cmocka_unit_test(test_contains_exact_sweep),
+        cmocka_unit_test(test_never_misses),      cmocka_unit_test(test_pivot_on_box_boundary),
+        cmocka_unit_test(test_contains_exact_sweep),
         cmocka_unit_test(test_truth_vs_dense),    cmocka_unit_test(test_shape_tests_consistent),
         cmocka_unit_test(test_bands_tighten),     cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_bad_input),

@@ -20,10 +20,11 @@
  * X ⊕ segment[0, −dp] (the relative-motion trick: X swept by −dp, which for a
  * convex X is the convex hull of X and X − dp, rounded alike); the pair tests
  * below are exactly that. Floating-point error is covered by widening every
- * arc by 1e-12 rad and every band by 1e-12 of ρmax plus 1e-6 of the world
- * coordinates |c0| + |dp| (a world point's rounding, about 1e-16 of them, is
- * then within the tests' 1e-9 tolerance of the band, even for a band of zero
- * width about a point-sized shape).
+ * arc by 1e-12 rad and every band by 1e-12 of ρmax, and by giving every band
+ * an outer radius of at least 1e-6 of the world coordinates |c0| + |dp|: a
+ * world point's rounding, about 1e-16 of them, is then within the tests'
+ * 1e-9 tolerance (relative to that radius) of the band, in any direction,
+ * even about a point-sized shape.
  *
  * The arc Φ of one band. For the core K: the directions of points of K with
  * |q| in [a, b]. As the direction turns, the ray's chord through K changes
@@ -57,7 +58,7 @@
 /* Outward rounding of arcs (radians) and bands (relative to ρmax). */
 #define ARC_PAD 1e-12
 #define BAND_PAD 1e-12
-/* Outward rounding of bands relative to the world coordinates (see sweep_build). */
+/* Smallest outer radius of a band relative to the world coordinates (see sweep_build). */
 #define WORLD_PAD 1e-6
 
 /* Directions from lo counter-clockwise over span (span ≥ 2π: all). */
@@ -65,23 +66,23 @@ typedef struct arc { sccd_real lo, span; } arc;
 
 static const arc full_arc = {0.0, 2.0 * SCCD_PI};
 
-/* Does the ray from the origin along u meet K at a distance in [lo, hi]? */
+/* Does the ray from the origin along u meet K (with area, counter-clockwise)
+ * at a distance in [lo, hi]? The ray's parameters inside K, clipped edge by
+ * edge (Cyrus–Beck): robust when the origin is on K's boundary or a vertex,
+ * where the edges through it leave the interval starting at about 0. */
 static bool ray_meets(const sccd_v2 *v, int n, sccd_v2 u, sccd_real lo, sccd_real hi)
 {
-    sccd_real t0 = INFINITY, t1 = -INFINITY;
-    if (convex_contains(v, n, (sccd_v2){0.0, 0.0}))
-        t0 = t1 = 0.0;
-    for (int i = 0; i < edge_count(n); ++i) {
-        sccd_v2 p = v[i], e = sccd_v2_sub(v[(i + 1) % n], p);
-        sccd_real den = sccd_v2_cross(u, e);
-        if (den == 0.0)
-            continue;
-        /* t·u = p + s·e */
-        sccd_real t = sccd_v2_cross(p, e) / den, s = sccd_v2_cross(p, u) / den;
-        if (s >= 0.0 && s <= 1.0 && t >= 0.0) {
-            t0 = sccd_min(t0, t);
-            t1 = sccd_max(t1, t);
-        }
+    sccd_real t0 = 0.0, t1 = INFINITY;
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 e = sccd_v2_sub(v[(i + 1) % n], v[i]);
+        /* inside the edge: cross(e, t·u − v_i) ≥ 0, i.e. t·a ≥ b */
+        sccd_real a = sccd_v2_cross(e, u), b = sccd_v2_cross(e, v[i]);
+        if (a > 0.0)
+            t0 = sccd_max(t0, b / a);
+        else if (a < 0.0)
+            t1 = sccd_min(t1, b / a);
+        else if (b > 0.0)
+            return false;
     }
     return t0 <= t1 && t0 <= hi && t1 >= lo;
 }
@@ -320,9 +321,9 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     }
     sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
     /* A world point carries rounding of about 1e-16 of the world coordinates;
-     * with bands at least 1e-6 of them thick the tests' 1e-9 tolerance
-     * (relative to the band's radius) absorbs it, whatever its direction. */
-    sccd_real pad = BAND_PAD * (dmax + rho) + WORLD_PAD * (sccd_v2_len(c0) + sccd_v2_len(m.dp));
+     * with an outer radius of at least 1e-6 of them the tests' 1e-9
+     * tolerance (relative to that radius) absorbs it, whatever its direction. */
+    sccd_real pad = BAND_PAD * (dmax + rho), min_outer = WORLD_PAD * (sccd_v2_len(c0) + sccd_v2_len(m.dp));
     sccd_real rmin = sccd_max(0.0, dmin - rho), rmax = dmax + rho;
     out->count = bands;
     out->dp = m.dp;
@@ -330,7 +331,7 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
         sccd_real lo = k == 0 ? rmin : rmin + (rmax - rmin) * k / bands;
         sccd_real hi = k == bands - 1 ? rmax : rmin + (rmax - rmin) * (k + 1) / bands;
         arc a = band_arc(q, n, rho, dmin, lo, hi);
-        out->band[k] = band_sector(c0, a, m.dtheta, sccd_max(0.0, lo - pad), hi + pad);
+        out->band[k] = band_sector(c0, a, m.dtheta, sccd_max(0.0, lo - pad), sccd_max(hi + pad, min_outer));
         sccd_aabb2 box = sccd_sector2_aabb(&out->band[k]);
         out->aabb = k == 0 ? box : sccd_aabb2_union(out->aabb, box);
     }

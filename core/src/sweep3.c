@@ -57,11 +57,13 @@ typedef struct outline {
     sccd_real zc;      /* sphere centre height */
     sccd_v3 a3, b3;    /* stadium: the 3D segment, for band heights */
     sccd_polytope box; /* polygon: the box in the frame, for band heights */
+    bool prism;        /* every slice along the axis projects the same */
     int ndir;
     sccd_v3 dir[5];    /* horizontal unit directions w: |w·p| ≤ ρ */
 } outline;
 
-typedef struct arc { sccd_real lo, hi; } arc;
+/* An angle range of a band, with the height range of the shape's part there. */
+typedef struct arc { sccd_real lo, hi, zlo, zhi; } arc;
 
 /* ---- the shape's outline in the motion frame ---- */
 
@@ -98,6 +100,7 @@ static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 hal
     polygon_normals(o);
     /* Slab directions for the band heights: the frame's and the box axes'
      * horizontal parts (where the box's height changes along its length). */
+    o->prism = false;
     o->ndir = 0;
     o->dir[o->ndir++] = (sccd_v3){1.0, 0.0, 0.0};
     o->dir[o->ndir++] = (sccd_v3){0.0, 1.0, 0.0};
@@ -105,6 +108,7 @@ static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 hal
         sccd_v3 e = {k == 0, k == 1, k == 2};
         sccd_v3 ax = frame_local(f, sccd_v3_add(f->c0, sccd_quat_apply(start.q, e)));
         sccd_real l = sqrt(ax.x * ax.x + ax.y * ax.y);
+        o->prism = o->prism || l < 1e-9; /* a box axis along the turn axis */
         if (l > 1e-3)
             o->dir[o->ndir++] = (sccd_v3){ax.x / l, ax.y / l, 0.0};
     }
@@ -123,6 +127,7 @@ static void outline_capsule(outline *o, const mframe *f, sccd_xf3 start, sccd_ca
     o->zc = a.z;
     o->a3 = a;
     o->b3 = b;
+    o->prism = a.x == b.x && a.y == b.y && !sphere; /* a capsule along the axis */
 }
 
 static bool polygon_contains_origin(const outline *o)
@@ -278,11 +283,19 @@ static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real t
         bool at = gap || radial_hits(o, c[i] - SCCD_PI, r0, r1, tol);
         all = all && gap;
         if (gap)
-            out[m++] = (arc){c[i] - SCCD_PI, next - SCCD_PI};
+            out[m++] = (arc){c[i] - SCCD_PI, next - SCCD_PI, INFINITY, -INFINITY};
         else if (at)
-            out[m++] = (arc){c[i] - SCCD_PI, c[i] - SCCD_PI};
+            out[m++] = (arc){c[i] - SCCD_PI, c[i] - SCCD_PI, INFINITY, -INFINITY};
     }
     return all ? -1 : m;
+}
+
+/* a grows to hold b (shifted by shift radians); heights join. */
+static void join_arc(arc *a, arc b, sccd_real shift)
+{
+    a->hi = sccd_max(a->hi, b.hi + shift);
+    a->zlo = sccd_min(a->zlo, b.zlo);
+    a->zhi = sccd_max(a->zhi, b.zhi);
 }
 
 /* Widen arcs by the turn, pad them (and by slack), merge on the circle. Returns the count
@@ -303,13 +316,13 @@ static int widen_and_merge(arc *a, int n, sccd_real angle, sccd_real slack)
     int m = 0;
     for (int i = 0; i < n; ++i) {
         if (m > 0 && a[i].lo <= a[m - 1].hi)
-            a[m - 1].hi = sccd_max(a[m - 1].hi, a[i].hi);
+            join_arc(&a[m - 1], a[i], 0.0);
         else
             a[m++] = a[i];
     }
     /* The last arc may reach past 2π onto the first ones: absorb them. */
     while (m > 1 && a[m - 1].hi >= a[0].lo + 2.0 * SCCD_PI) {
-        a[m - 1].hi = sccd_max(a[m - 1].hi, a[0].hi + 2.0 * SCCD_PI);
+        join_arc(&a[m - 1], a[0], 2.0 * SCCD_PI);
         for (int i = 0; i + 1 < m; ++i)
             a[i] = a[i + 1];
         m--;
@@ -332,11 +345,13 @@ static int fill_smallest_gap(arc *a, int n)
         }
     }
     if (best + 1 < n) {
-        a[best].hi = a[best + 1].hi;
+        join_arc(&a[best], a[best + 1], 0.0);
         for (int i = best + 1; i + 1 < n; ++i)
             a[i] = a[i + 1];
     } else { /* the last joins the first across 2π */
         a[0].lo = a[n - 1].lo - 2.0 * SCCD_PI;
+        a[0].zlo = sccd_min(a[0].zlo, a[n - 1].zlo);
+        a[0].zhi = sccd_max(a[0].zhi, a[n - 1].zhi);
     }
     return n - 1;
 }
@@ -424,14 +439,16 @@ static void emit(sccd_sweep3 *out, const mframe *f, const band *b, sccd_real tol
 {
     int n = b->n < 0 ? 1 : b->n;
     for (int i = 0; i < n && out->count < SCCD_MAX_BANDS; ++i) {
-        sccd_real mid = 0.0, half = SCCD_PI;
+        sccd_real mid = 0.0, half = SCCD_PI, zlo = b->zlo, zhi = b->zhi;
         if (b->n >= 0) {
             mid = 0.5 * (b->arcs[i].lo + b->arcs[i].hi);
             half = sccd_min(SCCD_PI, 0.5 * (b->arcs[i].hi - b->arcs[i].lo));
+            zlo = b->arcs[i].zlo;
+            zhi = b->arcs[i].zhi;
         }
         sccd_v3 a = sccd_v3_add(sccd_v3_scale(f->e1, cos(mid)), sccd_v3_scale(f->e2, sin(mid)));
         out->bands[out->count++] = (sccd_sector3){f->c0, f->u, a, half, sccd_max(0.0, b->r0 - tol), b->r1 + tol,
-                                                   b->zlo - tol, b->zhi + tol};
+                                                   zlo - tol, zhi + tol};
     }
 }
 
@@ -481,10 +498,47 @@ static bool slab_outline(const outline *full, sccd_real za, sccd_real zb, sccd_r
 /* Volume of a cell's sectors (up to a constant factor). */
 static sccd_real band_volume(const band *b)
 {
-    sccd_real width = b->n < 0 ? 2.0 * SCCD_PI : 0.0;
+    sccd_real v = b->n < 0 ? 2.0 * SCCD_PI * (b->zhi - b->zlo) : 0.0;
     for (int i = 0; i < b->n; ++i)
-        width += b->arcs[i].hi - b->arcs[i].lo;
-    return width * (b->r1 * b->r1 - b->r0 * b->r0) * (b->zhi - b->zlo);
+        v += (b->arcs[i].hi - b->arcs[i].lo) * (b->arcs[i].zhi - b->arcs[i].zlo);
+    return v * (b->r1 * b->r1 - b->r0 * b->r0);
+}
+
+/* Height range of the shape's part in the cell b and the angle range of arc
+ * a (before the turn widens it). With half-width hw < π/2 about direction
+ * w, that part has r0·cos(hw) ≤ w·p ≤ r1: a slab that keeps the two arms of
+ * a shape around the axis (a sword turning about its middle) apart. */
+static void arc_heights(const outline *o, const band *b, arc *a, sccd_real tol)
+{
+    a->zlo = b->zlo;
+    a->zhi = b->zhi;
+    sccd_real hw = 0.5 * (a->hi - a->lo), mid = 0.5 * (a->lo + a->hi);
+    if (hw >= 0.49 * SCCD_PI || b->r0 <= 0.0 || o->sphere)
+        return;
+    sccd_v3 w = {cos(mid), sin(mid), 0.0};
+    sccd_real lo = INFINITY, hi = -INFINITY, slo = b->r0 * cos(hw);
+    if (o->kind == OUTLINE_POLY) {
+        sccd_v3 pts[SCCD_SLAB_POINTS];
+        int n = sccd_slab_points(o->box.v, &o->box, w, slo, b->r1, tol, pts);
+        for (int i = 0; i < n; ++i) {
+            lo = sccd_min(lo, pts[i].z);
+            hi = sccd_max(hi, pts[i].z);
+        }
+    } else {
+        /* capsule: segment points within r of the slab (and of the band) */
+        sccd_v3 d = sccd_v3_sub(o->b3, o->a3);
+        sccd_real t0, t1, r = o->radius + tol;
+        if (segment_within(o->a3, d, b->r1 + r, &t0, &t1) &&
+            sccd_clip_param(sccd_v3_dot(w, o->a3) - (slo - r), sccd_v3_dot(w, d), &t0, &t1)) {
+            sccd_real z0 = o->a3.z + t0 * d.z, z1 = o->a3.z + t1 * d.z;
+            lo = sccd_min(z0, z1) - o->radius;
+            hi = sccd_max(z0, z1) + o->radius;
+        }
+    }
+    if (lo <= hi && sccd_max(a->zlo, lo) <= sccd_min(a->zhi, hi)) {
+        a->zlo = sccd_max(a->zlo, lo);
+        a->zhi = sccd_min(a->zhi, hi);
+    }
 }
 
 /* The cells of one layout: nz slabs of the shape's height range times nr
@@ -504,24 +558,47 @@ static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, scc
         outline_rho_range(&o, &lo, &hi, &inner);
         int n = hi - lo <= tol ? 1 : nr; /* a part at one distance from the axis needs one band */
         /* The disc about the axis inside the outline is exact as one band
-         * (every angle is in the shape there); the rest is split evenly. */
-        sccd_real first = n >= 2 && inner > tol && inner < hi ? inner : lo;
-        int rest = first > lo ? n - 1 : n;
+         * (every angle is in the shape there). Beyond it the shape's angle
+         * range shrinks like 1/ρ, so there the bands grow geometrically;
+         * otherwise they are even. */
+        bool disc = n >= 2 && inner > tol && inner < hi;
         for (int i = 0; i < n; ++i) {
             band *b = &cells[count++];
-            int j = i - (n - rest); /* index among the even bands; −1 for the disc */
-            b->r0 = j < 0 ? lo : first + (hi - first) * j / rest;
-            b->r1 = j < 0 ? first : (j + 1 == rest ? hi : first + (hi - first) * (j + 1) / rest);
+            b->r0 = disc ? (i == 0 ? lo : inner * pow(hi / inner, (sccd_real)(i - 1) / (n - 1))) : lo + (hi - lo) * i / n;
+            b->r1 = i + 1 == n ? hi : (disc ? inner * pow(hi / inner, (sccd_real)i / (n - 1)) : lo + (hi - lo) * (i + 1) / n);
             band_heights(&o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
             b->n = band_angles(&o, b->r0, b->r1, tol, b->arcs);
             if (b->n == 0) /* cannot happen for a connected shape; stay safe */
                 b->n = -1;
+            if (b->n > 0) /* the pieces of the angle set, each with its heights */
+                b->n = widen_and_merge(b->arcs, b->n, 0.0, 0.0);
+            for (int a = 0; a < b->n; ++a)
+                arc_heights(&o, b, &b->arcs[a], tol);
             if (b->n > 0)
                 b->n = widen_and_merge(b->arcs, b->n, m.angle, slack);
             *volume += band_volume(b);
         }
     }
     return count;
+}
+
+/* Fit the sector budget: fill the smallest gap of the cell with most arcs.
+ * True when something had to be filled. */
+static bool fit_budget(band *cells, int nc)
+{
+    int total = 0;
+    for (int i = 0; i < nc; ++i)
+        total += cells[i].n < 0 ? 1 : cells[i].n;
+    bool filled = total > SCCD_MAX_BANDS;
+    while (total > SCCD_MAX_BANDS) {
+        int worst = 0;
+        for (int i = 1; i < nc; ++i)
+            if (cells[i].n > cells[worst].n)
+                worst = i;
+        cells[worst].n = fill_smallest_gap(cells[worst].arcs, cells[worst].n);
+        total--;
+    }
+    return filled;
 }
 
 static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m, int nb)
@@ -533,35 +610,35 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
      * with |axis| = 1 + e the turn differs from t·angle by at most |e| rad. */
     sccd_real slack = 2.0 * fabs(sccd_v3_len(m.axis) - 1.0);
     /* Layouts of nb cells: all radial bands, or slabs along the axis too
-     * (a tilted shape's angles change with height); keep the smallest. */
+     * (a tilted shape's angles change with height; a prism along the axis
+     * gains nothing). Cells whose angle sets have several parts (the axis
+     * inside the shape) may overflow the sector budget; then layouts of
+     * nb/2 cells are tried too. The smallest volume after fitting wins. */
     band cells[SCCD_MAX_BANDS], trial[SCCD_MAX_BANDS];
     sccd_real best = INFINITY;
     int nc = 0;
-    for (int nz = 1; nz <= nb; nz *= 2) {
-        sccd_real volume;
-        int n = layout_cells(o, m, nz, nb / nz, tol, slack, trial, &volume);
-        if (n > 0 && volume < best) {
-            best = volume;
-            nc = n;
+    bool overflow = false;
+    for (int size = nb; size >= 1; size /= 2) {
+        for (int nz = 1; nz <= size && (nz == 1 || !o->prism); nz *= 2) {
+            sccd_real volume;
+            int n = layout_cells(o, m, nz, size / nz, tol, slack, trial, &volume);
+            overflow = fit_budget(trial, n) || overflow;
+            volume = 0.0;
             for (int i = 0; i < n; ++i)
-                cells[i] = trial[i];
+                volume += band_volume(&trial[i]);
+            if (n > 0 && volume < best) {
+                best = volume;
+                nc = n;
+                for (int i = 0; i < n; ++i)
+                    cells[i] = trial[i];
+            }
         }
+        if (!overflow || size < nb)
+            break;
     }
     if (nc == 0) { /* cannot happen (the whole height range holds the shape): hold everything */
         sweep_invalid(out);
         return;
-    }
-    int total = 0;
-    for (int i = 0; i < nc; ++i)
-        total += cells[i].n < 0 ? 1 : cells[i].n;
-    /* Fit the budget: fill the smallest gap of the cell with most arcs. */
-    while (total > SCCD_MAX_BANDS) {
-        int worst = 0;
-        for (int i = 1; i < nc; ++i)
-            if (cells[i].n > cells[worst].n)
-                worst = i;
-        cells[worst].n = fill_smallest_gap(cells[worst].arcs, cells[worst].n);
-        total--;
     }
     out->count = 0;
     out->dp = m.dp;

@@ -62,7 +62,7 @@ bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p);
 /// Exact sector–sector overlap (symmetric; thesis §4.5 future work).
 bool sccd_sector2_vs_sector2(const sccd_sector2 *s, const sccd_sector2 *t);
 
-/// Exact overlap of the sector with the convex hull of n points (1 ≤ n ≤ SCCD_SECTOR2_CONVEX_MAX, counter-clockwise, world coords) rounded by radius ≥ 0.
+/// Exact overlap of the sector with the convex hull of n points (1 ≤ n ≤ SCCD_SECTOR2_CONVEX_MAX, any order, world coords) rounded by radius ≥ 0.
 bool sccd_sector2_vs_convex(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real radius);
 
 /// The thesis' circle test exactly as written (§2.4, eq 2.8 with (r − rc)²: misses circles bigger than the hole); kept to measure against.

@@ -9,9 +9,13 @@
 #include "sectorccd/motion.h"
 #include "sectorccd/geometry.h"
 #include "sectorccd/discrete.h"
-#include "sectorccd/sector3.h"
-#include "sectorccd/sweep3.h"
 #include "sectorccd/sector2.h"
 #include "sectorccd/sweep2.h"
+#include "sectorccd/sector3.h"
+#include "sectorccd/sweep3.h"
+#include "sectorccd/support.h"
+#include "sectorccd/distance.h"
+#include "sectorccd/toi.h"
+#include "sectorccd/ccd.h"
 
 #endif

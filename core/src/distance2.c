@@ -1,0 +1,203 @@
+/* GJK distance of two 2D proxies (distance.h). Simplex vertices are points
+ * w = b − a of the Minkowski difference B − A of the cores; GJK walks the
+ * simplex towards the origin. The closest point of a simplex to the origin
+ * is found by Johnson's sub-algorithm in its enumerating form: the triangle's
+ * interior by signed areas, then each edge, then each vertex; every face is
+ * checked, so degenerate (flat or repeated) simplices need no special case. */
+#include "sectorccd/distance.h"
+
+/* Enough for any pair of cores of SCCD_PROXY_MAX points: GJK on polytopes
+ * ends after a few steps; the cap only guards against rounding cycles. */
+#define GJK_MAX_ITERATIONS 64
+
+typedef struct vertex2 { sccd_v2 w, a, b; sccd_real u; int ia, ib; } vertex2;
+typedef struct simplex2 { vertex2 v[3]; int n; } simplex2;
+
+static vertex2 make_vertex(const sccd_proxy2 *a, const sccd_proxy2 *b, int ia, int ib)
+{
+    return (vertex2){sccd_v2_sub(b->v[ib], a->v[ia]), a->v[ia], b->v[ib], 1.0, ia, ib};
+}
+
+static sccd_v2 simplex_point(const simplex2 *s)
+{
+    sccd_v2 p = {0.0, 0.0};
+    for (int i = 0; i < s->n; ++i)
+        p = sccd_v2_mad(p, s->v[i].u, s->v[i].w);
+    return p;
+}
+
+/* Closest point of edge p–q to the origin as a sub-simplex with weights. */
+static simplex2 closest_edge(vertex2 p, vertex2 q)
+{
+    sccd_v2 e = sccd_v2_sub(q.w, p.w);
+    sccd_real ee = sccd_v2_len2(e);
+    sccd_real t = ee > 0.0 ? -sccd_v2_dot(p.w, e) / ee : 0.0;
+    if (t <= 0.0) {
+        p.u = 1.0;
+        return (simplex2){{p}, 1};
+    }
+    if (t >= 1.0) {
+        q.u = 1.0;
+        return (simplex2){{q}, 1};
+    }
+    p.u = 1.0 - t;
+    q.u = t;
+    return (simplex2){{p, q}, 2};
+}
+
+static simplex2 closer(simplex2 x, simplex2 y)
+{
+    sccd_v2 px = simplex_point(&x), py = simplex_point(&y);
+    return sccd_v2_len2(py) < sccd_v2_len2(px) ? y : x;
+}
+
+/* Triangle: the origin inside (all signed sub-areas on the side of the whole
+ * area) keeps all three vertices; otherwise the closest point is on an edge. */
+static simplex2 closest_triangle(simplex2 s)
+{
+    sccd_v2 a = s.v[0].w, b = s.v[1].w, c = s.v[2].w;
+    sccd_v2 ab = sccd_v2_sub(b, a), ac = sccd_v2_sub(c, a);
+    sccd_real area = sccd_v2_cross(ab, ac);
+    sccd_real la = sccd_v2_cross(b, c), lb = sccd_v2_cross(c, a), lc = sccd_v2_cross(a, b);
+    bool flat = fabs(area) <= 1e-12 * sccd_v2_len(ab) * sccd_v2_len(ac);
+    if (!flat && la * area >= 0.0 && lb * area >= 0.0 && lc * area >= 0.0) {
+        sccd_real sum = la + lb + lc;
+        s.v[0].u = la / sum;
+        s.v[1].u = lb / sum;
+        s.v[2].u = lc / sum;
+        return s;
+    }
+    simplex2 best = closest_edge(s.v[0], s.v[1]);
+    best = closer(best, closest_edge(s.v[1], s.v[2]));
+    return closer(best, closest_edge(s.v[2], s.v[0]));
+}
+
+static simplex2 solve(simplex2 s)
+{
+    if (s.n == 1) {
+        s.v[0].u = 1.0;
+        return s;
+    }
+    return s.n == 2 ? closest_edge(s.v[0], s.v[1]) : closest_triangle(s);
+}
+
+static bool contains(const simplex2 *s, int ia, int ib)
+{
+    for (int i = 0; i < s->n; ++i)
+        if (s->v[i].ia == ia && s->v[i].ib == ib)
+            return true;
+    return false;
+}
+
+static bool valid_proxy(const sccd_proxy2 *p)
+{
+    if (!p || p->n < 1 || p->n > SCCD_PROXY_MAX || !sccd_is_valid_real(p->r) || p->r < 0.0)
+        return false;
+    for (int i = 0; i < p->n; ++i)
+        if (!sccd_is_valid_v2(p->v[i]))
+            return false;
+    return true;
+}
+
+/* Largest spread of a core from its first point, radius included: the size
+ * that the touching tolerance is relative to. */
+static sccd_real proxy_size(const sccd_proxy2 *p)
+{
+    sccd_real s = 0.0;
+    for (int i = 1; i < p->n; ++i)
+        s = sccd_max(s, sccd_v2_dist(p->v[i], p->v[0]));
+    return s + p->r;
+}
+
+static sccd_real proxy_reach(const sccd_proxy2 *p)
+{
+    sccd_real s = 0.0;
+    for (int i = 0; i < p->n; ++i)
+        s = sccd_max(s, sccd_v2_len(p->v[i]));
+    return s;
+}
+
+/* Runs GJK; returns the final sub-simplex (3 vertices: the origin is inside
+ * the Minkowski difference) and counts iterations. */
+static simplex2 gjk(const sccd_proxy2 *a, const sccd_proxy2 *b, int *iterations)
+{
+    /* Below this |v| the cores touch: the direction −v is rounding noise. */
+    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
+    simplex2 s = {{make_vertex(a, b, 0, 0)}, 1};
+    simplex2 best = s;
+    sccd_real best_vv = INFINITY;
+    int it = 0;
+    while (it < GJK_MAX_ITERATIONS) {
+        ++it;
+        simplex2 ns = solve(s);
+        if (ns.n == 3) {
+            best = ns;
+            break;
+        }
+        sccd_v2 v = simplex_point(&ns);
+        sccd_real vv = sccd_v2_len2(v);
+        if (vv >= best_vv) /* no progress: rounding; keep the last good one */
+            break;
+        best = ns;
+        best_vv = vv;
+        if (vv <= tiny * tiny)
+            break;
+        int ia = sccd_proxy2_support(a, v), ib = sccd_proxy2_support(b, sccd_v2_neg(v));
+        sccd_v2 w = sccd_v2_sub(b->v[ib], a->v[ia]);
+        /* v·w/|v| is a lower bound of the distance, |v| an upper bound. */
+        if (vv - sccd_v2_dot(v, w) <= 1e-13 * vv || contains(&best, ia, ib))
+            break;
+        s = best;
+        s.v[s.n++] = make_vertex(a, b, ia, ib);
+    }
+    *iterations = it;
+    return best;
+}
+
+sccd_distance2 sccd_proxy2_distance(const sccd_proxy2 *a, const sccd_proxy2 *b)
+{
+    sccd_distance2 out = {INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
+    if (!valid_proxy(a) || !valid_proxy(b)) {
+        SCCD_ASSERT(valid_proxy(a) && valid_proxy(b));
+        return out;
+    }
+    simplex2 s = gjk(a, b, &out.iterations);
+    sccd_v2 pa = {0.0, 0.0}, pb = {0.0, 0.0};
+    for (int i = 0; i < s.n; ++i) {
+        pa = sccd_v2_mad(pa, s.v[i].u, s.v[i].a);
+        pb = sccd_v2_mad(pb, s.v[i].u, s.v[i].b);
+    }
+    sccd_v2 v = sccd_v2_sub(pb, pa);
+    sccd_real core = sccd_v2_len(v);
+    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
+    if (s.n == 3 || core <= tiny) {
+        /* The cores overlap: no direction is defined. */
+        sccd_v2 m = sccd_v2_lerp(pa, pb, 0.5);
+        out = (sccd_distance2){0.0, m, m, SCCD_FALLBACK_V2, true, out.iterations};
+        return out;
+    }
+    out.normal = sccd_v2_scale(v, 1.0 / core);
+    out.pa = sccd_v2_mad(pa, a->r, out.normal);
+    out.pb = sccd_v2_mad(pb, -b->r, out.normal);
+    sccd_real d = core - a->r - b->r;
+    out.overlap = d <= SCCD_EPS * sccd_max(proxy_size(a), proxy_size(b));
+    out.distance = out.overlap ? 0.0 : d;
+    return out;
+}
+
+sccd_distance2 sccd_shape2_distance(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
+{
+    if (!sccd_is_valid_shape2(a) || !sccd_is_valid_shape2(b) || !sccd_is_valid_xf2(xa) || !sccd_is_valid_xf2(xb)) {
+        SCCD_ASSERT(sccd_is_valid_shape2(a) && sccd_is_valid_shape2(b) && sccd_is_valid_xf2(xa) &&
+                    sccd_is_valid_xf2(xb));
+        return (sccd_distance2){INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
+    }
+    /* In a's body frame the coordinates stay as small as the shapes. */
+    sccd_proxy2 pa = sccd_proxy2_make(a, sccd_xf2_identity());
+    sccd_proxy2 pb = sccd_proxy2_make(b, sccd_xf2_inv_mul(xa, xb));
+    sccd_distance2 d = sccd_proxy2_distance(&pa, &pb);
+    d.pa = sccd_xf2_apply(xa, d.pa);
+    d.pb = sccd_xf2_apply(xa, d.pb);
+    d.normal = sccd_rot2_apply(xa.q, d.normal);
+    return d;
+}

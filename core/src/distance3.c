@@ -1,0 +1,223 @@
+/* GJK distance of two 3D proxies (distance.h); the 2D twin is distance2.c.
+ * Johnson's sub-algorithm in its enumerating form: the tetrahedron's interior
+ * by signed volumes, else each face (interior by signed areas of the origin's
+ * projection, else each edge, else each vertex). Every face is checked, so
+ * flat or repeated simplices need no special case. */
+#include "sectorccd/distance.h"
+
+#define GJK_MAX_ITERATIONS 64
+
+typedef struct vertex3 { sccd_v3 w, a, b; sccd_real u; int ia, ib; } vertex3;
+typedef struct simplex3 { vertex3 v[4]; int n; } simplex3;
+
+static vertex3 make_vertex(const sccd_proxy3 *a, const sccd_proxy3 *b, int ia, int ib)
+{
+    return (vertex3){sccd_v3_sub(b->v[ib], a->v[ia]), a->v[ia], b->v[ib], 1.0, ia, ib};
+}
+
+static sccd_v3 simplex_point(const simplex3 *s)
+{
+    sccd_v3 p = {0.0, 0.0, 0.0};
+    for (int i = 0; i < s->n; ++i)
+        p = sccd_v3_mad(p, s->v[i].u, s->v[i].w);
+    return p;
+}
+
+static simplex3 closest_edge(vertex3 p, vertex3 q)
+{
+    sccd_v3 e = sccd_v3_sub(q.w, p.w);
+    sccd_real ee = sccd_v3_len2(e);
+    sccd_real t = ee > 0.0 ? -sccd_v3_dot(p.w, e) / ee : 0.0;
+    if (t <= 0.0) {
+        p.u = 1.0;
+        return (simplex3){{p}, 1};
+    }
+    if (t >= 1.0) {
+        q.u = 1.0;
+        return (simplex3){{q}, 1};
+    }
+    p.u = 1.0 - t;
+    q.u = t;
+    return (simplex3){{p, q}, 2};
+}
+
+static simplex3 closer(simplex3 x, simplex3 y)
+{
+    sccd_v3 px = simplex_point(&x), py = simplex_point(&y);
+    return sccd_v3_len2(py) < sccd_v3_len2(px) ? y : x;
+}
+
+/* Triangle p, q, r: the projection of the origin on its plane has
+ * barycentric coordinates n·(q × r), n·(r × p), n·(p × q) (over |n|²); inside
+ * when all are ≥ 0, else the closest point is on an edge. */
+static simplex3 closest_triangle(vertex3 p, vertex3 q, vertex3 r)
+{
+    sccd_v3 a = p.w, b = q.w, c = r.w;
+    sccd_v3 ab = sccd_v3_sub(b, a), ac = sccd_v3_sub(c, a);
+    sccd_v3 n = sccd_v3_cross(ab, ac);
+    sccd_real nn = sccd_v3_len2(n);
+    sccd_real la = sccd_v3_dot(n, sccd_v3_cross(b, c));
+    sccd_real lb = sccd_v3_dot(n, sccd_v3_cross(c, a));
+    sccd_real lc = sccd_v3_dot(n, sccd_v3_cross(a, b));
+    bool flat = sqrt(nn) <= 1e-12 * sccd_v3_len(ab) * sccd_v3_len(ac);
+    if (!flat && la >= 0.0 && lb >= 0.0 && lc >= 0.0) {
+        sccd_real sum = la + lb + lc;
+        p.u = la / sum;
+        q.u = lb / sum;
+        r.u = lc / sum;
+        return (simplex3){{p, q, r}, 3};
+    }
+    simplex3 best = closest_edge(p, q);
+    best = closer(best, closest_edge(q, r));
+    return closer(best, closest_edge(r, p));
+}
+
+static sccd_real det3(sccd_v3 a, sccd_v3 b, sccd_v3 c) { return sccd_v3_dot(a, sccd_v3_cross(b, c)); }
+
+/* Tetrahedron: the origin inside (the four signed sub-volumes on the side of
+ * the whole volume) keeps all four vertices; else the closest face wins. */
+static simplex3 closest_tetrahedron(simplex3 s)
+{
+    sccd_v3 a = s.v[0].w, b = s.v[1].w, c = s.v[2].w, d = s.v[3].w;
+    sccd_v3 ab = sccd_v3_sub(b, a), ac = sccd_v3_sub(c, a), ad = sccd_v3_sub(d, a), o = sccd_v3_neg(a);
+    sccd_real vol = det3(ab, ac, ad);
+    /* l[i] = volume with vertex i replaced by the origin. */
+    sccd_real l[4] = {det3(b, c, d), det3(o, ac, ad), det3(ab, o, ad), det3(ab, ac, o)};
+    bool flat = fabs(vol) <= 1e-12 * sccd_v3_len(ab) * sccd_v3_len(ac) * sccd_v3_len(ad);
+    if (!flat && l[0] * vol >= 0.0 && l[1] * vol >= 0.0 && l[2] * vol >= 0.0 && l[3] * vol >= 0.0) {
+        sccd_real sum = l[0] + l[1] + l[2] + l[3];
+        for (int i = 0; i < 4; ++i)
+            s.v[i].u = l[i] / sum;
+        return s;
+    }
+    simplex3 best = closest_triangle(s.v[1], s.v[2], s.v[3]);
+    best = closer(best, closest_triangle(s.v[0], s.v[2], s.v[3]));
+    best = closer(best, closest_triangle(s.v[0], s.v[1], s.v[3]));
+    return closer(best, closest_triangle(s.v[0], s.v[1], s.v[2]));
+}
+
+static simplex3 solve(simplex3 s)
+{
+    switch (s.n) {
+    case 1: s.v[0].u = 1.0; return s;
+    case 2: return closest_edge(s.v[0], s.v[1]);
+    case 3: return closest_triangle(s.v[0], s.v[1], s.v[2]);
+    default: return closest_tetrahedron(s);
+    }
+}
+
+static bool contains(const simplex3 *s, int ia, int ib)
+{
+    for (int i = 0; i < s->n; ++i)
+        if (s->v[i].ia == ia && s->v[i].ib == ib)
+            return true;
+    return false;
+}
+
+static bool valid_proxy(const sccd_proxy3 *p)
+{
+    if (!p || p->n < 1 || p->n > SCCD_PROXY_MAX || !sccd_is_valid_real(p->r) || p->r < 0.0)
+        return false;
+    for (int i = 0; i < p->n; ++i)
+        if (!sccd_is_valid_v3(p->v[i]))
+            return false;
+    return true;
+}
+
+static sccd_real proxy_size(const sccd_proxy3 *p)
+{
+    sccd_real s = 0.0;
+    for (int i = 1; i < p->n; ++i)
+        s = sccd_max(s, sccd_v3_dist(p->v[i], p->v[0]));
+    return s + p->r;
+}
+
+static sccd_real proxy_reach(const sccd_proxy3 *p)
+{
+    sccd_real s = 0.0;
+    for (int i = 0; i < p->n; ++i)
+        s = sccd_max(s, sccd_v3_len(p->v[i]));
+    return s;
+}
+
+static simplex3 gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, int *iterations)
+{
+    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
+    simplex3 s = {{make_vertex(a, b, 0, 0)}, 1};
+    simplex3 best = s;
+    sccd_real best_vv = INFINITY;
+    int it = 0;
+    while (it < GJK_MAX_ITERATIONS) {
+        ++it;
+        simplex3 ns = solve(s);
+        if (ns.n == 4) {
+            best = ns;
+            break;
+        }
+        sccd_v3 v = simplex_point(&ns);
+        sccd_real vv = sccd_v3_len2(v);
+        if (vv >= best_vv)
+            break;
+        best = ns;
+        best_vv = vv;
+        if (vv <= tiny * tiny)
+            break;
+        int ia = sccd_proxy3_support(a, v), ib = sccd_proxy3_support(b, sccd_v3_neg(v));
+        sccd_v3 w = sccd_v3_sub(b->v[ib], a->v[ia]);
+        if (vv - sccd_v3_dot(v, w) <= 1e-13 * vv || contains(&best, ia, ib))
+            break;
+        s = best;
+        s.v[s.n++] = make_vertex(a, b, ia, ib);
+    }
+    *iterations = it;
+    return best;
+}
+
+sccd_distance3 sccd_proxy3_distance(const sccd_proxy3 *a, const sccd_proxy3 *b)
+{
+    sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
+    if (!valid_proxy(a) || !valid_proxy(b)) {
+        SCCD_ASSERT(valid_proxy(a) && valid_proxy(b));
+        return out;
+    }
+    simplex3 s = gjk(a, b, &out.iterations);
+    sccd_v3 pa = {0.0, 0.0, 0.0}, pb = {0.0, 0.0, 0.0};
+    for (int i = 0; i < s.n; ++i) {
+        pa = sccd_v3_mad(pa, s.v[i].u, s.v[i].a);
+        pb = sccd_v3_mad(pb, s.v[i].u, s.v[i].b);
+    }
+    sccd_v3 v = sccd_v3_sub(pb, pa);
+    sccd_real core = sccd_v3_len(v);
+    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
+    if (s.n == 4 || core <= tiny) {
+        sccd_v3 m = sccd_v3_lerp(pa, pb, 0.5);
+        out = (sccd_distance3){0.0, m, m, SCCD_FALLBACK_V3, true, out.iterations};
+        return out;
+    }
+    out.normal = sccd_v3_scale(v, 1.0 / core);
+    out.pa = sccd_v3_mad(pa, a->r, out.normal);
+    out.pb = sccd_v3_mad(pb, -b->r, out.normal);
+    sccd_real d = core - a->r - b->r;
+    out.overlap = d <= SCCD_EPS * sccd_max(proxy_size(a), proxy_size(b));
+    out.distance = out.overlap ? 0.0 : d;
+    return out;
+}
+
+sccd_distance3 sccd_shape3_distance(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)
+{
+    if (!sccd_is_valid_shape3(a) || !sccd_is_valid_shape3(b) || !sccd_is_valid_xf3(xa) || !sccd_is_valid_xf3(xb)) {
+        SCCD_ASSERT(sccd_is_valid_shape3(a) && sccd_is_valid_shape3(b) && sccd_is_valid_xf3(xa) &&
+                    sccd_is_valid_xf3(xb));
+        return (sccd_distance3){INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
+    }
+    /* In a's body frame the coordinates stay as small as the shapes. */
+    sccd_xf3 rel = {sccd_quat_inv_apply(xa.q, sccd_v3_sub(xb.p, xa.p)),
+                   sccd_quat_normalize(sccd_quat_mul(sccd_quat_conj(xa.q), xb.q))};
+    sccd_proxy3 pa = sccd_proxy3_make(a, sccd_xf3_identity());
+    sccd_proxy3 pb = sccd_proxy3_make(b, rel);
+    sccd_distance3 d = sccd_proxy3_distance(&pa, &pb);
+    d.pa = sccd_xf3_apply(xa, d.pa);
+    d.pb = sccd_xf3_apply(xa, d.pb);
+    d.normal = sccd_quat_apply(xa.q, d.normal);
+    return d;
+}
