@@ -17,6 +17,7 @@ set title "2D: targets hit per rotation speed (of 10,000; fig 3.1)"
 set ylabel "targets hit"
 set key left top
 plot f using 1:5 title "ours, 1 band" lc rgb "#7fbf7b" lw 2, \
+     f using 1:7 title "ours, 4 bands" lc rgb "#1b7837" lw 2 dt 2, \
      f using 1:2 title "rotating R (exact)" lc rgb "black" lw 3, \
      f using 1:3 title "thesis sector" lc rgb "#2166ac" lw 2, \
      f using 1:4 title "S-CCD" lc rgb "#b2182b" lw 2
