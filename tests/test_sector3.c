@@ -86,6 +86,7 @@ static bool prod_sector(const pair_case *c)
 static void run_pairs(const char *name, uint64_t seed, int n, make_fn *make, prod_fn *prod, sccd_oracle_dist_fn *dist)
 {
     sccd_rng g = sccd_rng_make(seed);
+    sccd_test_count_asserts(); /* valid input: no check may fire */
     int hit = 0, sep = 0, unsure = 0;
     clock_t t0 = clock();
     for (int i = 0; i < n; ++i) {
@@ -109,6 +110,8 @@ static void run_pairs(const char *name, uint64_t seed, int n, make_fn *make, pro
            n, hit, sep, unsure, (double)(clock() - t0) / CLOCKS_PER_SEC);
     assert_true(unsure <= n / 100);
     assert_true(hit > n / 20 && sep > n / 20);
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
 }
 
 static void test_sphere_random(void **state)

@@ -71,6 +71,7 @@ static void test_property_points(void **state)
 {
     (void)state;
     sccd_rng g = sccd_rng_make(301);
+    sccd_test_count_asserts(); /* valid input: no check may fire */
     int total = property_points(), per = 500, done = 0;
     while (done < total) {
         sccd_shape3 s = random_shape(&g);
@@ -82,11 +83,13 @@ static void test_property_points(void **state)
             sccd_v3 p = sccd_truth3_sample(&s, m, &g);
             if (!in_aabb(w.aabb, p) || !sccd_sweep3_vs_point(&w, p))
                 fail_msg("miss: point %d (%.17g %.17g %.17g)", done, p.x, p.y, p.z);
-            if (i % 4 == 0)
-                assert_true(sccd_sweep3_vs_sphere(&w, (sccd_sphere){p, 1e-3}));
+            if (!sccd_sweep3_vs_sphere(&w, (sccd_sphere){p, 1e-3}))
+                fail_msg("small sphere missed at point %d", done);
         }
     }
     printf("  %d sampled points of exact sweeps: none outside the bound\n", done);
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
 }
 
 /* Small boxes, triangles and capsules through a swept point are hit. */
@@ -157,6 +160,7 @@ static void test_queries_exact_against_bound(void **state)
 {
     (void)state;
     sccd_rng g = sccd_rng_make(308);
+    sccd_test_count_asserts();
     int agree = 0, hits = 0, n = 1500;
     for (int k = 0; k < n; ++k) {
         sccd_shape3 s = random_shape(&g);
@@ -179,6 +183,8 @@ static void test_queries_exact_against_bound(void **state)
     }
     printf("  queries against the bound: %d of %d decided by the oracle agree (%d sphere hits)\n", agree, 4 * n, hits);
     assert_true(agree > 4 * n * 0.98 && hits > n / 10 && hits < n * 9 / 10);
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
 }
 
 /* Far shapes are not hit (the bound is not everything). */

@@ -40,7 +40,7 @@
 /* A checked sector in canonical form: frame vectors and cleaned numbers. */
 typedef struct sect {
     sccd_v3 o, a, k, u;
-    sccd_real th, c, s, ch, sh, r, R, zlo, zhi; /* c, s: cos, sin θ; ch, sh: of θ/2 */
+    sccd_real th, c, s, r, R, zlo, zhi; /* c, s: cos θ, sin θ */
 } sect;
 
 /* sqrt(x² + y²) without hypot's overflow care (slow, and scenes are far
@@ -70,9 +70,12 @@ bool sccd_is_valid_sector3(const sccd_sector3 *s)
  * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
 static bool prepare(const sccd_sector3 *s, sect *out)
 {
-    SCCD_ASSERT(sccd_is_valid_sector3(s));
-    if (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi)
+    bool valid = sccd_is_valid_sector3(s);
+    SCCD_ASSERT(valid);
+    if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
         return false;
+    /* Exactly unit and ⟂ (valid input is only so within 1e-6): a unit
+     * axis, a ⟂ u, a fallback direction when a is parallel to u. */
     sccd_v3 u = sccd_v3_normalize(s->u);
     sccd_v3 a = sccd_v3_mad(s->a, -sccd_v3_dot(s->a, u), u);
     if (sccd_v3_len2(a) < 1e-24) {
@@ -87,8 +90,6 @@ static bool prepare(const sccd_sector3 *s, sect *out)
     out->th = sccd_clamp(s->half_angle, 0.0, SCCD_PI);
     out->c = cos(out->th);
     out->s = sin(out->th);
-    out->ch = cos(0.5 * out->th);
-    out->sh = sin(0.5 * out->th);
     out->r = sccd_max(s->r, 0.0);
     out->R = s->R;
     out->zlo = s->zlo;
@@ -255,8 +256,9 @@ static int sector_wedges(const sect *S, wedge out[2])
         out[0] = make_wedge(S->c, -S->s, S->c, S->s, 1.0, 0.0);
         return 1;
     }
-    out[0] = make_wedge(S->c, -S->s, 1.0, 0.0, S->ch, -S->sh);
-    out[1] = make_wedge(1.0, 0.0, S->c, S->s, S->ch, S->sh);
+    sccd_real ch = cos(0.5 * S->th), sh = sin(0.5 * S->th);
+    out[0] = make_wedge(S->c, -S->s, 1.0, 0.0, ch, -sh);
+    out[1] = make_wedge(1.0, 0.0, S->c, S->s, ch, sh);
     return 2;
 }
 
@@ -796,11 +798,7 @@ static bool sector_bnb(const sect *A, const sect *B, sccd_real tol)
             return true;
         if (budget >= PIECE_BUDGET || n + 2 > PIECE_STACK)
             return true; /* undecided within the budget: answer conservatively */
-        sccd_real m = 0.5 * (p0 + p1);
-        stack[n][0] = m;
-        stack[n++][1] = p1;
-        stack[n][0] = p0;
-        stack[n++][1] = m;
+        sccd_push_halves(stack, &n, p0, p1);
     }
     return false;
 }

@@ -53,6 +53,17 @@ static inline bool sccd_clip_param(sccd_real f0, sccd_real fd, sccd_real *lo, sc
     return *lo <= *hi;
 }
 
+/* Depth-first bisection of parameter intervals: pushes [m, hi] then [lo, m]
+ * (so [lo, m] is taken next) with m the middle. */
+static inline void sccd_push_halves(sccd_real (*stack)[2], int *n, sccd_real lo, sccd_real hi)
+{
+    sccd_real m = 0.5 * (lo + hi);
+    stack[*n][0] = m;
+    stack[(*n)++][1] = hi;
+    stack[*n][0] = lo;
+    stack[(*n)++][1] = m;
+}
+
 /* Sorts the few numbers of v ascending (insertion sort: n is small here). */
 static inline void sccd_sort_small(sccd_real *v, int n)
 {

@@ -6,30 +6,34 @@
  * coordinates (ρ, φ, z) about it. A body point at (ρ, φ, z) at t = 0 is at
  *     c0 + t·dp + (ρ, φ + t·angle, z)
  * at time t (sectorccd/motion.h). Its ρ and z never change and its angle
- * moves through φ + [min(0, angle), max(0, angle)]. Split the shape's range
- * of ρ into bands [ρ_i, ρ_i+1]; every shape point lies in some band i, with
- * its angle in the set Φ_i of angles of (shape ∩ band i) and its height in
- * the height range Z_i of that part. So at every t the rotated point lies in
- * the sector with radii [ρ_i, ρ_i+1], slab Z_i and angles Φ_i widened by the
+ * moves through φ + [min(0, angle), max(0, angle)]. Cut the shape into cells:
+ * slabs of height [za, zb] times radial bands [ρ0, ρ1]. Every shape point lies
+ * in some cell, with its angle in the set Φ of angles of (shape ∩ cell), and
+ * with its height in the height range Z of the shape's part in that cell and
+ * in the piece of Φ its angle is in. So at every t the rotated point lies in
+ * the sector with radii [ρ0, ρ1], slab Z and that piece of Φ widened by the
  * turn (a full annulus once that covers 2π), and the moved point in that
  * sector plus t·dp. Hence the swept set ⊂ (∪ sectors) ⊕ segment[0, dp], and
- * "the sweep touches X" ⟸ "some sector touches X ⊕ segment[0, −dp]"
- * (the relative-motion trick): a sphere becomes a capsule, a box or a
- * triangle a prism (exact tests), a capsule a rounded parallelogram (a
- * branch and bound over capsules covering it, exact to the tolerance). Nothing here assumes where the centre is or how far it turns.
+ * "the sweep touches X" ⟸ "some sector touches X ⊕ segment[0, −dp]" (the
+ * relative-motion trick): a sphere becomes a capsule, a box or a triangle a
+ * prism (exact tests), a capsule a rounded parallelogram (a branch and bound
+ * over capsules covering it, exact to the tolerance). Nothing here assumes
+ * where the centre is or how far it turns.
  *
- * Φ_i is computed exactly: ρ and φ depend only on the projection along u,
- * and every point of the projection lifts to a shape point with the same ρ
- * and φ, so Φ_i = {φ : the radial segment [ρ_i, ρ_i+1] at angle φ meets the
- * projected shape}. Its boundary angles are where that segment touches the
- * shape's outline: at a vertex or tangent from the origin, or where a circle
- * ρ = ρ_i, ρ_i+1 crosses the outline. Between consecutive candidate angles
- * membership is constant, so one test at the middle decides each gap. Φ_i
- * may have several parts (the centre inside the shape): each part gets its
- * own sector while the total fits SCCD_MAX_BANDS, else the smallest gaps are
- * filled. Z_i is exact for spheres and the shape's full height range for
- * boxes and capsules (conservative). Every sector is padded by a relative
- * 1e-9 against rounding. */
+ * Φ is computed exactly: ρ and φ depend only on the projection along u, and
+ * every point of the projection of (shape ∩ slab) lifts to a point of it with
+ * the same ρ and φ, so Φ = {φ : the radial segment [ρ0, ρ1] at angle φ meets
+ * that projection}. Its boundary angles are where that segment touches the
+ * outline: at a vertex or tangent from the origin, or where a circle ρ = ρ0,
+ * ρ1 crosses the outline. Between consecutive candidate angles membership is
+ * constant, so one test at the middle decides each gap. Φ may have several
+ * pieces (the centre inside the shape): each piece gets its own sector while
+ * the total fits SCCD_MAX_BANDS, else the smallest gaps are filled. Heights
+ * are supersets: exact for spheres; for boxes and capsules the part with
+ * |w·p| ≤ ρ1 (w horizontal) and, per piece of half-width hw < π/2 about w,
+ * r0·cos(hw) ≤ w·p ≤ ρ1. Among layouts (all radial bands, or 2, 4, ... slabs)
+ * the one of least volume is kept. Every sector is padded by a relative 1e-9
+ * against rounding. */
 #include "sectorccd/sweep3.h"
 
 #include <stdlib.h>
@@ -761,11 +765,7 @@ static bool capsule_swept_hits(const sccd_sweep3 *w, sccd_capsule3 c)
             continue;
         if (slack <= tol || budget >= PIECE_BUDGET || n + 2 > 64)
             return true;
-        sccd_real m = 0.5 * (s0 + s1);
-        stack[n][0] = m;
-        stack[n++][1] = s1;
-        stack[n][0] = s0;
-        stack[n++][1] = m;
+        sccd_push_halves(stack, &n, s0, s1);
     }
     return false;
 }

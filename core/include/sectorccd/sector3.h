@@ -54,7 +54,7 @@ bool sccd_sector3_vs_capsule_thesis(const sccd_sector3 *s, sccd_capsule3 c);
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b);
 /// Triangle touches or overlaps the sector: exact (same method as the box).
 bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t);
-/// Two sectors touch or overlap: exact to the tolerance by a certified branch-and-bound (symmetric in its arguments).
+/// Two sectors touch or overlap: exact to the tolerance (branch and bound over one sector's angle, each piece held by a prism tested exactly against the other; symmetric in its arguments; a grazing case beyond 10⁵ pieces answers true).
 bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other);
 
 #endif

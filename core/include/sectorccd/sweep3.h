@@ -1,10 +1,11 @@
 /* sectorccd — conservative bounds of what a 3D shape covers during one step's
  * motion (shared/DESIGN.md "Sweeps").
  *
- * A sweep is a union of up to SCCD_MAX_BANDS thick annular sectors (radial
- * bands about the motion's centre and axis at t = 0, each with the angular and
- * axial extent of the shape's part in that band, widened by the turn) plus the
- * centre's translation dp. Every point the shape covers for t in [0, 1] lies
+ * A sweep is a union of up to SCCD_MAX_BANDS thick annular sectors about the
+ * motion's centre and axis at t = 0 (radial bands, and slabs along the axis
+ * when the shape is tilted; each with the angle and height range of the
+ * shape's part in it, the angles widened by the turn) plus the centre's
+ * translation dp. Every point the shape covers for t in [0, 1] lies
  * in (union of the sectors) ⊕ segment[0, dp], wherever the centre is (inside
  * the shape too) and however far the body turns. The tests below are true when
  * that set touches the other shape: never a miss, possibly a false alarm.
@@ -29,11 +30,11 @@ typedef struct sccd_sweep3 {
     sccd_aabb3 aabb;
 } sccd_sweep3;
 
-/// Sweep of a box with half extents half (≥ 0) centred on the body origin, axes along the body axes, under motion m, split into bands radial bands (1..SCCD_MAX_BANDS).
+/// Sweep of a box with half extents half (≥ 0) centred on the body origin, axes along the body axes, under motion m, in bands cells (1..SCCD_MAX_BANDS: radial bands, or bands × axial slabs, whichever is smaller).
 void sccd_sweep3_box(sccd_sweep3 *out, sccd_v3 half, sccd_motion3 m, int bands);
-/// Sweep of a sphere given in body coordinates under motion m, in bands radial bands.
+/// Sweep of a sphere given in body coordinates under motion m, in bands cells.
 void sccd_sweep3_sphere(sccd_sweep3 *out, sccd_sphere s, sccd_motion3 m, int bands);
-/// Sweep of a capsule given in body coordinates under motion m, in bands radial bands.
+/// Sweep of a capsule given in body coordinates under motion m, in bands cells.
 void sccd_sweep3_capsule(sccd_sweep3 *out, sccd_capsule3 c, sccd_motion3 m, int bands);
 
 /// World point p may be covered during the motion (conservative: never false when it is).
