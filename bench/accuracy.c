@@ -23,7 +23,7 @@
  * starting from the pose nearest the truth's witness turn. Trials run on
  * worker threads (--threads, default 2), each trial seeded by its index, so
  * the figures do not depend on the thread count. */
-#include "bench_util.h"
+#include "eval_util.h"
 #include "truth3.h"
 
 #include <pthread.h>
@@ -76,7 +76,7 @@ typedef struct fast_sector {
 
 /* Everything built once per trial for the point tests. */
 typedef struct setup {
-    sccd_bench_turn tr; /* bench_util.c: seed 000 §3.1's draw, or without the constraint */
+    sccd_eval_turn tr; /* bench_util.c: seed 000 §3.1's draw, or without the constraint */
     bool constrained;   /* the thesis' pose constraint holds */
     sccd_aabb3 sccd_aabb, truth_aabb, region;
     fast_sector thesis;
@@ -104,7 +104,7 @@ static void cos_range(sccd_real psi, sccd_real alpha, sccd_real *lo, sccd_real *
  * Also the cylinder shell (z range, largest radius) that holds the sweep. */
 static void truth_bounds(setup *s)
 {
-    const sccd_bench_turn *t = &s->tr;
+    const sccd_eval_turn *t = &s->tr;
     sccd_v3 corners[8];
     sccd_box3_corners(t->box, corners);
     sccd_real lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -142,7 +142,7 @@ static void truth_bounds(setup *s)
 static void dccd_poses(setup *s)
 {
     for (int k = 0; k <= DCCD_STEPS; ++k) {
-        sccd_box3 b = sccd_bench_turned_box(&s->tr, s->tr.alpha * (sccd_real)k / DCCD_STEPS);
+        sccd_box3 b = sccd_eval_turned_box(&s->tr, s->tr.alpha * (sccd_real)k / DCCD_STEPS);
         sccd_v3 ex = sccd_quat_apply(b.q, (sccd_v3){1, 0, 0}), ey = sccd_quat_apply(b.q, (sccd_v3){0, 1, 0}),
                 ez = sccd_quat_apply(b.q, (sccd_v3){0, 0, 1});
         sccd_real *m = s->pose_m[k];
@@ -159,18 +159,18 @@ static fast_sector make_fast(sccd_sector3 sec)
     return f;
 }
 
-static void build(setup *s, const sccd_bench_turn *t, bool constrained)
+static void build(setup *s, const sccd_eval_turn *t, bool constrained)
 {
     memset(s, 0, sizeof *s);
     s->tr = *t;
     s->constrained = constrained;
-    s->sccd_aabb = sccd_aabb3_union(sccd_box3_aabb(t->box), sccd_box3_aabb(sccd_bench_turned_box(t, t->alpha)));
+    s->sccd_aabb = sccd_aabb3_union(sccd_box3_aabb(t->box), sccd_box3_aabb(sccd_eval_turned_box(t, t->alpha)));
     s->region = s->sccd_aabb;
     if (constrained) {
         s->thesis = make_fast(sccd_sector3_thesis(t->box, t->pivot, t->alpha));
         s->region = sccd_aabb3_union(s->region, s->thesis.box);
     }
-    sccd_motion3 m = sccd_bench_turn_motion(t);
+    sccd_motion3 m = sccd_eval_turn_motion(t);
     for (int b = 0; b < 3; ++b) {
         sccd_sweep3_box(&s->ours[b], t->box.h, m, ours_bands[b]);
         for (int i = 0; i < s->ours[b].count; ++i)
@@ -323,7 +323,7 @@ static void fold_histogram(trial_result *r, const int32_t *hist)
 static int grid_lo(sccd_real x) { int i = (int)ceil(x + GRID_HALF); return i < 0 ? 0 : i; }
 static int grid_hi(sccd_real x) { int i = (int)floor(x + GRID_HALF); return i > GRID - 1 ? GRID - 1 : i; }
 
-static void run_trial(const sccd_bench_turn *t, bool constrained, trial_result *r, bool check)
+static void run_trial(const sccd_eval_turn *t, bool constrained, trial_result *r, bool check)
 {
     setup s;
     build(&s, t, constrained);
@@ -354,8 +354,8 @@ static void *worker(void *arg)
 {
     job *j = arg;
     for (long i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
-        sccd_rng g = sccd_rng_make(sccd_bench_seed(SEED + (j->constrained ? 0 : 1), (uint64_t)i));
-        sccd_bench_turn t = j->constrained ? sccd_bench_thesis_turn(&g) : sccd_bench_free_turn(&g);
+        sccd_rng g = sccd_rng_make(sccd_eval_seed(SEED + (j->constrained ? 0 : 1), (uint64_t)i));
+        sccd_eval_turn t = j->constrained ? sccd_eval_thesis_turn(&g) : sccd_eval_free_turn(&g);
         run_trial(&t, j->constrained, &j->res[i], j->check && i < CHECKED_TRIALS);
     }
     return NULL;
@@ -363,7 +363,7 @@ static void *worker(void *arg)
 
 static double run_all(job *j, int threads)
 {
-    double t0 = sccd_bench_now_ns();
+    double t0 = sccd_eval_now_ns();
     pthread_t th[64];
     int n = threads > 64 ? 64 : threads;
     atomic_store(&j->next, 0);
@@ -372,7 +372,7 @@ static double run_all(job *j, int threads)
     worker(j);
     for (int i = 1; i < n; ++i)
         pthread_join(th[i], NULL);
-    return (sccd_bench_now_ns() - t0) * 1e-9;
+    return (sccd_eval_now_ns() - t0) * 1e-9;
 }
 
 /* ---- statistics ---- */
@@ -532,9 +532,9 @@ static void md_table(FILE *f, const job *j, int ref, bool thesis_column)
     fprintf(f, "\n");
 }
 
-static void write_md(const sccd_bench_args *a, const job *jc, const job *jf, double tc, double tf, int threads)
+static void write_md(const sccd_eval_args *a, const job *jc, const job *jf, double tc, double tf, int threads)
 {
-    FILE *f = sccd_bench_open(a, "accuracy.md");
+    FILE *f = sccd_eval_open(a, "accuracy.md");
     fprintf(f, "## Accuracy in 3D: the thesis' protocol against the exact sweep\n\n");
     fprintf(f, "Seed 000 §3.1–3.2. %ld trials with the thesis' pose constraint (rotation about the box's local z, "
                "centre-to-pivot along local y, pivot outside the box), %ld without it; a random axis through the "
@@ -596,7 +596,7 @@ static void print_summary(const job *j, const char *protocol, double secs)
 
 int main(int argc, char **argv)
 {
-    sccd_bench_args a = sccd_bench_parse(argc, argv, "accuracy [--quick] [--out DIR] [--trials N] [--threads N]");
+    sccd_eval_args a = sccd_eval_parse(argc, argv, "accuracy [--quick] [--out DIR] [--trials N] [--threads N]");
     long n = a.trials > 0 ? a.trials : (a.quick ? QUICK_TRIALS : FULL_TRIALS);
     long nf = a.quick ? n : sccd_max(n / 10, 1);
     job jc = {.constrained = true, .check = a.quick, .n = n};
@@ -610,18 +610,18 @@ int main(int argc, char **argv)
     double tf = run_all(&jf, a.threads);
     print_summary(&jf, "unconstrained", tf);
 
-    FILE *f = sccd_bench_open(&a, "accuracy.csv");
+    FILE *f = sccd_eval_open(&a, "accuracy.csv");
     fprintf(f, "protocol,reference,method,trials,accuracy,over,under,max_under,trials_with_miss\n");
     write_summary_csv(f, &jc, "constrained");
     write_summary_csv(f, &jf, "unconstrained");
     fclose(f);
-    f = sccd_bench_open(&a, "accuracy_angle.csv");
+    f = sccd_eval_open(&a, "accuracy_angle.csv");
     write_angle_csv(f, &jc);
     fclose(f);
-    f = sccd_bench_open(&a, "accuracy_free_angle.csv");
+    f = sccd_eval_open(&a, "accuracy_free_angle.csv");
     write_angle_csv(f, &jf);
     fclose(f);
-    f = sccd_bench_open(&a, "accuracy_shape.csv");
+    f = sccd_eval_open(&a, "accuracy_shape.csv");
     write_shape_csv(f, &jc);
     fclose(f);
     write_md(&a, &jc, &jf, tc, tf, a.threads);

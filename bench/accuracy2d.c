@@ -22,7 +22,7 @@
  * polygons that touch always have a vertex of one on the other.) A vertex of
  * T in R's sweep and a vertex of R whose arc passes through T (T turned back
  * by −τ) are both exact point-in-sweep tests: truth2.c's closed-form arcs. */
-#include "bench_util.h"
+#include "eval_util.h"
 #include "truth2.h"
 
 #include <stdlib.h>
@@ -169,9 +169,9 @@ static speed_row run_speed(int deg)
     return row;
 }
 
-static void write_csv(const sccd_bench_args *a, const speed_row *rows, int n)
+static void write_csv(const sccd_eval_args *a, const speed_row *rows, int n)
 {
-    FILE *f = sccd_bench_open(a, "accuracy2d.csv");
+    FILE *f = sccd_eval_open(a, "accuracy2d.csv");
     fprintf(f, "deg");
     for (int m = 0; m < M_COUNT; ++m)
         fprintf(f, ",%s_hits", method_key[m]);
@@ -190,9 +190,9 @@ static void write_csv(const sccd_bench_args *a, const speed_row *rows, int n)
     fclose(f);
 }
 
-static void write_md(const sccd_bench_args *a, const speed_row *rows, int n, double secs)
+static void write_md(const sccd_eval_args *a, const speed_row *rows, int n, double secs)
 {
-    FILE *f = sccd_bench_open(a, "accuracy2d.md");
+    FILE *f = sccd_eval_open(a, "accuracy2d.md");
     fprintf(f, "## Accuracy in 2D: the bachelor thesis' rotating rectangle against the exact sweep\n\n");
     fprintf(f, "Seed 002 §3.1–3.2. 100 × 100 axis-aligned targets; R turns s degrees in one frame about a pivot, "
                "s = 1…180 (%d speeds). Layout assumed (the thesis does not give it): screen 1000 × 1000, targets "
@@ -237,14 +237,14 @@ static void write_md(const sccd_bench_args *a, const speed_row *rows, int n, dou
 
 int main(int argc, char **argv)
 {
-    sccd_bench_args a = sccd_bench_parse(argc, argv, "accuracy2d [--quick] [--out DIR]");
+    sccd_eval_args a = sccd_eval_parse(argc, argv, "accuracy2d [--quick] [--out DIR]");
     int step = a.quick ? QUICK_STEP : 1;
     speed_row rows[MAX_SPEED];
     int n = 0;
-    double t0 = sccd_bench_now_ns();
+    double t0 = sccd_eval_now_ns();
     for (int deg = step; deg <= MAX_SPEED; deg += step)
         rows[n++] = run_speed(deg);
-    double secs = (sccd_bench_now_ns() - t0) * 1e-9;
+    double secs = (sccd_eval_now_ns() - t0) * 1e-9;
     write_csv(&a, rows, n);
     write_md(&a, rows, n, secs);
 

@@ -26,7 +26,7 @@
  * survivors. --quick and the full run check that ours reports every sphere
  * the box touches at one of 101 poses of the turn (never a miss), and that
  * ours' pipeline finds at least as many contacts as S-CCD's. */
-#include "bench_util.h"
+#include "eval_util.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -213,7 +213,7 @@ typedef struct pair_result { double ns, hit_rate, instr; } pair_result;
 
 static void draw_inputs(inputs *in, uint64_t chunk, int count)
 {
-    sccd_rng g = sccd_rng_make(sccd_bench_seed(SEED, chunk));
+    sccd_rng g = sccd_rng_make(sccd_eval_seed(SEED, chunk));
     for (int i = 0; i < count; ++i) {
         draw_2d(in, &g, i);
         draw_3d(in, &g, i);
@@ -226,9 +226,9 @@ static void draw_inputs(inputs *in, uint64_t chunk, int count)
  * while each is long enough for the clock's own cost not to matter. */
 static long slice_calls(const inputs *in, int k)
 {
-    double t0 = sccd_bench_now_ns();
+    double t0 = sccd_eval_now_ns();
     sink += tests[k].run(in, 0, SPEED_INPUTS);
-    double per = (sccd_bench_now_ns() - t0) / SPEED_INPUTS;
+    double per = (sccd_eval_now_ns() - t0) / SPEED_INPUTS;
     long n = SPEED_INPUTS;
     while (n > 16 && n * per > SLICE_NS)
         n /= 2;
@@ -253,13 +253,13 @@ static void time_pairs(inputs *in, long calls, pair_result *out)
         draw_inputs(in, (uint64_t)c, SPEED_INPUTS);
         for (int k = 0; k < NTESTS; ++k)
             for (long from = 0; from < SPEED_INPUTS; from += slice[k]) {
-                double t0 = sccd_bench_now_ns();
+                double t0 = sccd_eval_now_ns();
                 hits[k] += tests[k].run(in, from, slice[k]);
-                t[k][nt[k]++] = (sccd_bench_now_ns() - t0) / (double)slice[k];
+                t[k][nt[k]++] = (sccd_eval_now_ns() - t0) / (double)slice[k];
             }
     }
     for (int k = 0; k < NTESTS; ++k) {
-        out[k].ns = sccd_bench_median(t[k], nt[k]);
+        out[k].ns = sccd_eval_median(t[k], nt[k]);
         out[k].hit_rate = (double)hits[k] / ((double)chunks * SPEED_INPUTS);
         sink += hits[k];
         free(t[k]);
@@ -319,14 +319,14 @@ static void count_instructions(const char *self, pair_result *res)
 /* ---- CCD against many spheres (tables 3.4–3.6) ---- */
 
 /* S-CCD's bound: the AABB of the start and end boxes. */
-static sccd_aabb3 sccd_bound(const sccd_bench_turn *m)
+static sccd_aabb3 sccd_bound(const sccd_eval_turn *m)
 {
-    return sccd_aabb3_union(sccd_box3_aabb(m->box), sccd_box3_aabb(sccd_bench_turned_box(m, m->alpha)));
+    return sccd_aabb3_union(sccd_box3_aabb(m->box), sccd_box3_aabb(sccd_eval_turned_box(m, m->alpha)));
 }
 
-static void ours_bound(sccd_sweep3 *w, const sccd_bench_turn *m, int bands)
+static void ours_bound(sccd_sweep3 *w, const sccd_eval_turn *m, int bands)
 {
-    sccd_sweep3_box(w, m->box.h, sccd_bench_turn_motion(m), bands);
+    sccd_sweep3_box(w, m->box.h, sccd_eval_turn_motion(m), bands);
 }
 
 /* Exact sphere–AABB overlap (closest point by clamping). */
@@ -357,7 +357,7 @@ typedef struct ccd_result {
     long survivors, contacts; /* over the timed motions: spheres passed to the TOI, TOIs that found contact */
 } ccd_result;
 
-static double build_one(ccd_method c, const sccd_bench_turn *m)
+static double build_one(ccd_method c, const sccd_eval_turn *m)
 {
     if (c == C_SCCD)
         return sccd_bound(m).hi.x;
@@ -369,18 +369,18 @@ static double build_one(ccd_method c, const sccd_bench_turn *m)
 }
 
 /* Median ns per bound construction over chunks of MOTION_CHUNK motions. */
-static double time_build(ccd_method c, const sccd_bench_turn *mo, int nm)
+static double time_build(ccd_method c, const sccd_eval_turn *mo, int nm)
 {
     int chunks = nm / MOTION_CHUNK;
     double t[MOTIONS / MOTION_CHUNK], acc = 0.0;
     for (int k = 0; k < chunks; ++k) {
-        double t0 = sccd_bench_now_ns();
+        double t0 = sccd_eval_now_ns();
         for (int i = k * MOTION_CHUNK; i < (k + 1) * MOTION_CHUNK; ++i)
             acc += build_one(c, &mo[i]);
-        t[k] = (sccd_bench_now_ns() - t0) / MOTION_CHUNK;
+        t[k] = (sccd_eval_now_ns() - t0) / MOTION_CHUNK;
     }
     sink += (long)acc;
-    return sccd_bench_median(t, chunks);
+    return sccd_eval_median(t, chunks);
 }
 
 static bool test_one(ccd_method c, const sccd_aabb3 *box, const sccd_sector3 *sec, const sccd_sweep3 *w, sccd_sphere s)
@@ -394,7 +394,7 @@ static bool test_one(ccd_method c, const sccd_aabb3 *box, const sccd_sector3 *se
 
 /* One motion's bound against every sphere: hits; ns per sphere of each
  * chunk of SPHERE_CHUNK spheres into t. */
-static long test_spheres(ccd_method c, const sccd_bench_turn *m, const sccd_sphere *sp, int n, double *t)
+static long test_spheres(ccd_method c, const sccd_eval_turn *m, const sccd_sphere *sp, int n, double *t)
 {
     sccd_aabb3 box = sccd_bound(m);
     sccd_sector3 sec = sccd_sector3_thesis(m->box, m->pivot, m->alpha);
@@ -402,10 +402,10 @@ static long test_spheres(ccd_method c, const sccd_bench_turn *m, const sccd_sphe
     ours_bound(&w, m, c == C_OURS4 ? 4 : 1);
     long hits = 0;
     for (int k = 0; k < n / SPHERE_CHUNK; ++k) {
-        double t0 = sccd_bench_now_ns();
+        double t0 = sccd_eval_now_ns();
         for (int i = k * SPHERE_CHUNK; i < (k + 1) * SPHERE_CHUNK; ++i)
             hits += test_one(c, &box, &sec, &w, sp[i]);
-        t[k] = (sccd_bench_now_ns() - t0) / SPHERE_CHUNK;
+        t[k] = (sccd_eval_now_ns() - t0) / SPHERE_CHUNK;
     }
     return hits;
 }
@@ -413,7 +413,7 @@ static long test_spheres(ccd_method c, const sccd_bench_turn *m, const sccd_sphe
 /* Spheres the box touches at one of 101 poses are true contacts: count them
  * and those ours (1 band) and S-CCD fail to report. Only spheres near the
  * true sweep's cylinder about the axis can touch; the rest are skipped. */
-static void check_never_miss(const sccd_bench_turn *m, const sccd_sphere *sp, int n, long *touched, long *ours_missed,
+static void check_never_miss(const sccd_eval_turn *m, const sccd_sphere *sp, int n, long *touched, long *ours_missed,
                              long *sccd_missed)
 {
     sccd_sweep3 w;
@@ -421,7 +421,7 @@ static void check_never_miss(const sccd_bench_turn *m, const sccd_sphere *sp, in
     sccd_aabb3 box = sccd_bound(m);
     sccd_box3 poses[101];
     for (int k = 0; k <= 100; ++k)
-        poses[k] = sccd_bench_turned_box(m, m->alpha * k / 100.0);
+        poses[k] = sccd_eval_turned_box(m, m->alpha * k / 100.0);
     sccd_real reach = sccd_v3_len(m->box.c) + sccd_v3_len(m->box.h); /* pivot at the origin */
     for (int i = 0; i < n; ++i) {
         if (sccd_v3_len(sp[i].c) > reach + sp[i].r)
@@ -439,13 +439,13 @@ static void check_never_miss(const sccd_bench_turn *m, const sccd_sphere *sp, in
 /* The full pipeline for one motion: the bound, its test against every
  * sphere, and sccd_toi3_compute on each survivor (the box under the turn, the
  * sphere at rest, target distance 0). Returns the wall time in ns. */
-static double pipeline(ccd_method c, const sccd_bench_turn *m, const sccd_sphere *sp, int n, ccd_result *r)
+static double pipeline(ccd_method c, const sccd_eval_turn *m, const sccd_sphere *sp, int n, ccd_result *r)
 {
     static const sccd_motion3 rest = {{{0, 0, 0}, {0, 0, 0, 1}}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0}, 0.0};
     sccd_shape3 box = {.type = SCCD_SHAPE_BOX}, ball = {.type = SCCD_SHAPE_CIRCLE};
     box.box = (sccd_box3){{0, 0, 0}, {0, 0, 0, 1}, m->box.h};
-    sccd_motion3 mo = sccd_bench_turn_motion(m);
-    double t0 = sccd_bench_now_ns(), toi_ns = 0.0;
+    sccd_motion3 mo = sccd_eval_turn_motion(m);
+    double t0 = sccd_eval_now_ns(), toi_ns = 0.0;
     sccd_aabb3 aabb = sccd_bound(m);
     sccd_sector3 sec = sccd_sector3_thesis(m->box, m->pivot, m->alpha);
     sccd_sweep3 w;
@@ -455,14 +455,14 @@ static double pipeline(ccd_method c, const sccd_bench_turn *m, const sccd_sphere
         if (!test_one(c, &aabb, &sec, &w, sp[i]))
             continue;
         ball.sphere = sp[i];
-        double t1 = sccd_bench_now_ns();
+        double t1 = sccd_eval_now_ns();
         sccd_toi3 toi = sccd_toi3_compute(&box, mo, &ball, rest, 0.0, 1e-6);
-        toi_ns += sccd_bench_now_ns() - t1;
+        toi_ns += sccd_eval_now_ns() - t1;
         r->survivors++;
         r->contacts += toi.state == SCCD_TOI_HIT || toi.state == SCCD_TOI_OVERLAPPED;
     }
     r->toi_ns += toi_ns;
-    return sccd_bench_now_ns() - t0;
+    return sccd_eval_now_ns() - t0;
 }
 
 static void run_ccd(bool quick, ccd_result *res, long *ours_missed, long *sccd_missed, long *touched)
@@ -470,11 +470,11 @@ static void run_ccd(bool quick, ccd_result *res, long *ours_missed, long *sccd_m
     int ns = quick ? QUICK_SPHERES : SPHERES, nm = quick ? MOTIONS / 8 : MOTIONS, reps = quick ? QUICK_REPS : FULL_REPS;
     sccd_rng g = sccd_rng_make(SEED + 7);
     sccd_sphere *sp = malloc(sizeof *sp * (size_t)ns);
-    sccd_bench_turn *mo = malloc(sizeof *mo * (size_t)nm);
+    sccd_eval_turn *mo = malloc(sizeof *mo * (size_t)nm);
     for (int i = 0; i < ns; ++i)
         sp[i] = (sccd_sphere){sccd_rng_v3(&g, 50.0), sccd_rng_uniform(&g, 0.5, 2.5)};
     for (int i = 0; i < nm; ++i)
-        mo[i] = sccd_bench_thesis_turn(&g);
+        mo[i] = sccd_eval_thesis_turn(&g);
     int per = ns / SPHERE_CHUNK;
     double *t = malloc(sizeof(double) * (size_t)(per * reps));
     for (int c = 0; c < C_COUNT; ++c) {
@@ -482,7 +482,7 @@ static void run_ccd(bool quick, ccd_result *res, long *ours_missed, long *sccd_m
         long hits = 0;
         for (int r = 0; r < reps; ++r) /* a different motion per repetition */
             hits += test_spheres((ccd_method)c, &mo[r], sp, ns, &t[r * per]);
-        res[c].test_ns = sccd_bench_median(t, per * reps);
+        res[c].test_ns = sccd_eval_median(t, per * reps);
         res[c].hit_rate = (double)hits / ((double)ns * reps);
         sink += hits;
     }
@@ -491,7 +491,7 @@ static void run_ccd(bool quick, ccd_result *res, long *ours_missed, long *sccd_m
         res[c].toi_ns = 0.0;
         for (int r = 0; r < reps; ++r)
             t[r] = pipeline((ccd_method)c, &mo[r], sp, ns, &res[c]);
-        res[c].pipe_ms = 1e-6 * sccd_bench_median(t, reps);
+        res[c].pipe_ms = 1e-6 * sccd_eval_median(t, reps);
         res[c].toi_ns = res[c].survivors ? res[c].toi_ns / (double)res[c].survivors : 0.0;
     }
     *ours_missed = *sccd_missed = *touched = 0;
@@ -504,10 +504,10 @@ static void run_ccd(bool quick, ccd_result *res, long *ours_missed, long *sccd_m
 
 /* ---- output ---- */
 
-static void write_pairs(const sccd_bench_args *a, const pair_result *res, FILE *md)
+static void write_pairs(const sccd_eval_args *a, const pair_result *res, FILE *md)
 {
     for (int d = 2; d <= 3; ++d) {
-        FILE *f = sccd_bench_open(a, d == 2 ? "speed2d.csv" : "speed3d.csv");
+        FILE *f = sccd_eval_open(a, d == 2 ? "speed2d.csv" : "speed3d.csv");
         fprintf(f, "dim,test,ns_per_call,ratio_to_aabb,instructions,hit_rate,thesis_ms_per_100k,thesis_ratio\n");
         int b = baseline(d);
         fprintf(md, "\n**%dD** (thesis table %s; baseline AABB–AABB %.2f ns here, %.2f ms per 100,000 in the thesis):\n\n",
@@ -535,10 +535,10 @@ static void write_pairs(const sccd_bench_args *a, const pair_result *res, FILE *
     }
 }
 
-static void write_ccd(const sccd_bench_args *a, const ccd_result *res, long ours_missed, long sccd_missed, long touched,
+static void write_ccd(const sccd_eval_args *a, const ccd_result *res, long ours_missed, long sccd_missed, long touched,
                       FILE *md, int ns)
 {
-    FILE *f = sccd_bench_open(a, "speed_ccd.csv");
+    FILE *f = sccd_eval_open(a, "speed_ccd.csv");
     fprintf(f, "method,build_ns,test_ns_per_sphere,ms_per_100k_build_plus_test,one_motion_vs_spheres_ms,hit_rate,"
                "thesis_build_ms,thesis_test_ms,thesis_total_ms,pipeline_ms,survivors,toi_ns,contacts\n");
     fprintf(md, "\n**CCD of a turning box against %d random spheres** (thesis tables 3.4–3.6; the thesis' ms are "
@@ -573,7 +573,7 @@ static void write_ccd(const sccd_bench_args *a, const ccd_result *res, long ours
 
 int main(int argc, char **argv)
 {
-    sccd_bench_args a = sccd_bench_parse(argc, argv, "speed [--quick] [--out DIR] [--callgrind TEST --trials N]");
+    sccd_eval_args a = sccd_eval_parse(argc, argv, "speed [--quick] [--out DIR] [--callgrind TEST --trials N]");
     static inputs in;
     if (a.only) { /* one test under callgrind */
         int k = find_test(a.only);
@@ -585,7 +585,7 @@ int main(int argc, char **argv)
         return 0;
     }
     long calls = a.trials > 0 ? a.trials : (a.quick ? QUICK_CALLS : FULL_CALLS);
-    double t0 = sccd_bench_now_ns();
+    double t0 = sccd_eval_now_ns();
     pair_result res[NTESTS];
     time_pairs(&in, calls, res);
     for (int k = 0; k < NTESTS; ++k)
@@ -595,9 +595,9 @@ int main(int argc, char **argv)
     ccd_result cres[C_COUNT];
     long ours_missed, sccd_missed, touched;
     run_ccd(a.quick, cres, &ours_missed, &sccd_missed, &touched);
-    double secs = (sccd_bench_now_ns() - t0) * 1e-9;
+    double secs = (sccd_eval_now_ns() - t0) * 1e-9;
 
-    FILE *md = sccd_bench_open(&a, "speed.md");
+    FILE *md = sccd_eval_open(&a, "speed.md");
     fprintf(md, "## Speed: pair tests and rotational CCD (seed 000 §3.3–3.4)\n\n");
     fprintf(md, "C11, -O2, one thread; %ld calls per test over fresh random inputs (%ld sets of %d), timed "
                 "(CLOCK_MONOTONIC) in slices of about 20 µs whose median is reported (short slices are rarely "

@@ -10,6 +10,8 @@
  *   general — random boxes, polygons, capsules and circles (sizes up to 4),
  *             centre anywhere within 6 (inside the shape one time in three),
  *             turn in [−π, π].
+ *   spin    — an elongated box or capsule turning by up to 1 rad about its
+ *             own centre (an engine step about the centre of mass).
  *
  *   build/bin/tightness2d [--quick] [--out DIR]
  * writes DIR/tightness2d.csv and DIR/tightness2d.md; --quick runs fewer
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include "truth2.h"
 
 #define METHODS 5 /* 1, 2, 4, 8 bands, the thesis' sector */
@@ -60,6 +63,21 @@ static trial general_trial(sccd_rng *g)
     sccd_v2 centre = sccd_rng_int(g, 3) == 0 ? sccd_truth2_sample_shape(g, &t.shape) : sccd_rng_v2(g, 6.0);
     sccd_xf2 start = {sccd_rng_v2(g, 5.0), sccd_rot2_make(sccd_rng_uniform(g, -SCCD_PI, SCCD_PI))};
     t.m = (sccd_motion2){start, centre, {0.0, 0.0}, sccd_rng_uniform(g, -SCCD_PI, SCCD_PI)};
+    return t;
+}
+
+/* An engine step: an elongated box or capsule turning about its own centre
+ * (Chipmunk and ODE integrate about the centre of mass) by up to 1 rad. */
+static trial spin_trial(sccd_rng *g)
+{
+    trial t = {.thesis = false};
+    sccd_real len = sccd_rng_uniform(g, 1.0, 12.5), thick = sccd_rng_uniform(g, 0.1, 2.0);
+    if (sccd_rng_int(g, 2))
+        t.shape = (sccd_shape2){.type = SCCD_SHAPE_BOX, .box = {{0.0, 0.0}, {1.0, 0.0}, {len, thick}}};
+    else
+        t.shape = (sccd_shape2){.type = SCCD_SHAPE_CAPSULE, .capsule = {{-len, 0.0}, {len, 0.0}, thick}};
+    sccd_xf2 start = {sccd_rng_v2(g, 5.0), sccd_rot2_make(sccd_rng_uniform(g, -SCCD_PI, SCCD_PI))};
+    t.m = (sccd_motion2){start, {0.0, 0.0}, {0.0, 0.0}, sccd_rng_uniform(g, -1.0, 1.0)};
     return t;
 }
 
@@ -132,31 +150,21 @@ static void write_results(FILE *csv, FILE *md, const char *scenario, const tally
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
-    const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-    }
+    bool quick;
+    const char *out;
+    sccd_bench_args(argc, argv, &quick, &out);
     int trials = quick ? 150 : 2000, points = quick ? 1000 : 4000;
-    tally thesis[METHODS] = {{0}}, general[METHODS] = {{0}};
+    tally thesis[METHODS] = {{0}}, general[METHODS] = {{0}}, spin[METHODS] = {{0}};
     sccd_rng g = sccd_rng_make(20261121);
     for (int i = 0; i < trials; ++i) {
-        trial a = thesis_trial(&g), b = general_trial(&g);
+        trial a = thesis_trial(&g), b = general_trial(&g), c = spin_trial(&g);
         run_trial(&g, &a, points, thesis);
         run_trial(&g, &b, points, general);
+        run_trial(&g, &c, points, spin);
     }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tightness2d.csv", out);
-    FILE *csv = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/tightness2d.md", out);
-    FILE *md = fopen(path, "w");
-    if (!csv || !md) {
-        fprintf(stderr, "tightness2d: cannot write into %s\n", out);
+    FILE *csv = sccd_bench_open(out, "tightness2d", "csv"), *md = sccd_bench_open(out, "tightness2d", "md");
+    if (!csv || !md)
         return 1;
-    }
     fprintf(csv, "scenario,method,bands,trials,truth_points,bound_points,both_points,missed_points,area_ratio,"
                  "mean_jaccard,miss_rate\n");
     fprintf(md, "## 2D sweep tightness (`bench/tightness2d.c`)\n\n");
@@ -164,23 +172,29 @@ int main(int argc, char **argv)
                 "closed-form arcs), %d trials per scenario, %d uniform points per trial in the AABB of the bounds. "
                 "*thesis*: a box (sizes 0–25) turning by 0–2π about a pivot on its local y axis at 12.5–25 "
                 "(seed 000 §3.1 in 2D); *general*: boxes, polygons, capsules and circles, centre anywhere (inside "
-                "one time in three), turn within ±π. A sweep must miss nothing; the thesis' sector misses the "
-                "parts of the box off its mid line.\n",
+                "one time in three), turn within ±π; *spin*: an elongated box or capsule (half length 1–12.5, "
+                "half thickness 0.1–2) turning by up to 1 rad about its own centre, as an engine step about the "
+                "centre of mass. A sweep must miss nothing; the thesis' sector misses the parts of the box off its "
+                "mid line.\n",
             trials, points);
     write_results(csv, md, "thesis", thesis, METHODS);
     write_results(csv, md, "general", general, 4);
+    write_results(csv, md, "spin", spin, 4);
     fprintf(md, "\n![tightness against bands](img/tightness2d_area.png)\n");
     fclose(csv);
     fclose(md);
     long misses = 0;
     for (int k = 0; k < 4; ++k)
-        misses += thesis[k].misses + general[k].misses;
+        misses += thesis[k].misses + general[k].misses + spin[k].misses;
     for (int k = 0; k < METHODS; ++k)
         printf("thesis  %-24s area %.4f  misses %ld\n", method_names[k],
                thesis[k].bound ? (double)thesis[k].both / thesis[k].bound : 0.0, thesis[k].misses);
     for (int k = 0; k < 4; ++k)
         printf("general %-24s area %.4f  misses %ld\n", method_names[k],
                general[k].bound ? (double)general[k].both / general[k].bound : 0.0, general[k].misses);
+    for (int k = 0; k < 4; ++k)
+        printf("spin    %-24s area %.4f  misses %ld\n", method_names[k],
+               spin[k].bound ? (double)spin[k].both / spin[k].bound : 0.0, spin[k].misses);
     if (misses > 0) {
         fprintf(stderr, "tightness2d: %ld truly swept points outside a sweep\n", misses);
         return 1;

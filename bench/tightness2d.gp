@@ -14,4 +14,5 @@ set key bottom right
 set grid ytics
 f = outdir."/tightness2d.csv"
 plot f using ((strcol(1) eq "thesis" && $3 > 0) ? $3 : 1/0):($9*100) with linespoints lw 2 pt 7 title "box about a pivot outside it (thesis protocol)", \
-     f using ((strcol(1) eq "general" && $3 > 0) ? $3 : 1/0):($9*100) with linespoints lw 2 pt 5 title "boxes, polygons, capsules, circles; any centre"
+     f using ((strcol(1) eq "general" && $3 > 0) ? $3 : 1/0):($9*100) with linespoints lw 2 pt 5 title "boxes, polygons, capsules, circles; any centre", \
+     f using ((strcol(1) eq "spin" && $3 > 0) ? $3 : 1/0):($9*100) with linespoints lw 2 pt 9 title "long box or capsule turning about its centre (engine step)"

@@ -7,14 +7,16 @@
  * of its poses, the thesis' sector (eq 2.1, orange: it misses the corners),
  * the 1-band sweep (blue outline) and the 4-band sweep (green); right, a bat
  * (a capsule) turning 200° about a hand inside it, with its 1- and 4-band
- * sweeps. Needs only cairo. */
+ * sweeps; third, a long box turning 30° about its own centre (an engine step
+ * about the centre of mass), where the 4-band sweep spends two sectors on
+ * each band, one per end. Needs only cairo. */
 #include <cairo.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sectorccd/sectorccd.h"
 
-#define W 1200
+#define W 1800
 #define H 600
 #define SCALE 9.0 /* pixels per unit */
 
@@ -156,6 +158,28 @@ static void bat_panel(cairo_t *cr)
     draw_label(cr, 620, 50, "blue: 1-band sweep    green: 4-band sweep", 0.1, 0.4, 0.6);
 }
 
+static void spin_panel(cairo_t *cr)
+{
+    panel p = {1500.0, 300.0};
+    sccd_v2 half = {22.0, 1.5};
+    sccd_motion2 m = {{{0.0, 0.0}, sccd_rot2_make(0.2)}, {0.0, 0.0}, {0.0, 0.0}, SCCD_PI / 6.0};
+    sccd_sweep2 w1, w4;
+    sccd_sweep2_box(&w1, half, m, 1);
+    sccd_sweep2_box(&w4, half, m, 4);
+    draw_sweep(cr, &p, &w4, 0.1, 0.6, 0.2, true);
+    draw_sweep(cr, &p, &w1, 0.1, 0.3, 0.9, false);
+    cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.8);
+    cairo_set_line_width(cr, 1.0);
+    for (int k = 0; k <= 6; ++k) {
+        sccd_xf2 pose = sccd_motion2_at(m, k / 6.0);
+        sccd_v2 v[4];
+        sccd_box2_corners((sccd_box2){pose.p, pose.q, half}, v);
+        draw_poly(cr, &p, v, 4);
+    }
+    draw_label(cr, 1220, 30, "blade turning 30 deg about its centre (engine step)", 0, 0, 0);
+    draw_label(cr, 1220, 50, "blue: 1-band sweep    green: 4-band sweep (two sectors a band)", 0.1, 0.4, 0.6);
+}
+
 int main(int argc, char **argv)
 {
     const char *out = "build/demo";
@@ -169,6 +193,7 @@ int main(int argc, char **argv)
     cairo_set_font_size(cr, 15.0);
     sword_panel(cr);
     bat_panel(cr);
+    spin_panel(cr);
     char path[1024];
     snprintf(path, sizeof path, "%s/showcase_sweep2.png", out);
     cairo_status_t st = cairo_surface_write_to_png(surface, path);

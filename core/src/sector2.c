@@ -24,10 +24,12 @@
  * θ = π. Distance to o is convex, so over each convex piece it takes every
  * value between its minimum and its largest vertex distance: the piece meets
  * the annulus iff that interval meets [r − ρ, R + ρ]. This replaces the
- * thesis' rectangle test (§2.3), which intersects every edge with every edge
- * and circle and is its slowest test (294 ms per 100,000 in C#, table 3.3);
- * the thesis' own version is kept below (sccd_sector2_vs_box_thesis) to
- * measure against. */
+ * thesis' rectangle test (§2.3; its slowest, 294 ms per 100,000 in C#,
+ * table 3.3), which point-tests every edge/edge and edge/circle crossing:
+ * those points lie on the sector's boundary, where an exact point test is a
+ * coin toss, and a zero-size rectangle passes its containment step (eq 2.40)
+ * everywhere. The thesis' version is kept below (sccd_sector2_vs_box_thesis);
+ * bench/sector2_speed measures both. */
 #include "sectorccd/sector2.h"
 #include "sectorccd/geometry.h"
 #include "convex2.h"
@@ -234,27 +236,37 @@ static bool range_meets(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
 }
 
 /* Does the convex set v (canonical frame, counter-clockwise) rounded by rho
- * meet S, with tolerance tol? */
+ * meet S, with tolerance tol? Cheap rejections first: v lies in the disc
+ * about v[0] of radius ext, so it misses the widened annulus when that disc
+ * lies beyond R + reach or every vertex (hence, by convexity, all of v) lies
+ * inside the circle r − reach; and an edge can only be within reach when
+ * that disc comes within reach of it. */
 static bool local_vs_convex(const local_sector *ls, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
 {
-    sccd_real reach = rho + tol;
-    for (sccd_real side = -1.0; side <= 1.0; side += 2.0) {
-        sccd_v2 p, q;
-        local_edge(ls, side, &p, &q);
-        if (convex_segment_distance(v, n, p, q) <= reach)
-            return true;
+    sccd_real reach = rho + tol, lo = ls->r - reach, hi = ls->R + reach, ext2 = 0.0, dmax2 = 0.0;
+    for (int i = 0; i < n; ++i) {
+        ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
+        dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
     }
-    sccd_real lo = ls->r - reach, hi = ls->R + reach;
+    sccd_real ext = sqrt(ext2);
+    if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi)
+        return false;
     wedge w[2];
     int pieces = wedge_pieces(ls, w);
-    if (pieces == 0)
-        return range_meets(v, n, lo, hi);
+    if (pieces == 0 && range_meets(v, n, lo, hi))
+        return true;
     for (int k = 0; k < pieces; ++k) {
         sccd_v2 a[CLIP_CAP], b[CLIP_CAP];
         int m = clip_halfplane(v, n, w[k].n[0], a);
         m = clip_halfplane(a, m, w[k].n[1], b);
         m = clip_halfplane(b, m, w[k].n[2], a);
         if (m > 0 && range_meets(a, m, lo, hi))
+            return true;
+    }
+    for (sccd_real side = -1.0; side <= 1.0; side += 2.0) {
+        sccd_v2 p, q;
+        local_edge(ls, side, &p, &q);
+        if (sccd_distance_point_segment2(v[0], p, q) <= ext + reach && convex_segment_distance(v, n, p, q) <= reach)
             return true;
     }
     return false;
@@ -287,21 +299,25 @@ static int convex_hull(const sccd_v2 *in, int n, sccd_v2 *out)
 
 static sccd_real scene_scale(const local_sector *ls, const sccd_v2 *v, int n, sccd_real rho)
 {
-    sccd_real s = sccd_max(ls->R, rho);
+    sccd_real s2 = 0.0;
     for (int i = 0; i < n; ++i)
-        s = sccd_max(s, sccd_v2_len(v[i]));
-    return s;
+        s2 = sccd_max(s2, sccd_v2_len2(v[i]));
+    return sccd_max(sccd_max(ls->R, rho), sqrt(s2));
 }
 
-/* World points → canonical frame → hull → test. n is within bounds. */
-static bool sector_vs_points(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real rho)
+/* World points → canonical frame → (hull, unless v is known convex and
+ * counter-clockwise) → test. n is within bounds. */
+static bool sector_vs_points(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real rho, bool convex)
 {
     sccd_v2 loc[SCCD_SECTOR2_CONVEX_MAX], hull[2 * SCCD_SECTOR2_CONVEX_MAX];
     for (int i = 0; i < n; ++i)
         loc[i] = to_local(s, v[i]);
-    int m = convex_hull(loc, n, hull);
     local_sector ls = make_local(s);
-    return local_vs_convex(&ls, hull, m, rho, SCCD_EPS * scene_scale(&ls, loc, n, rho));
+    sccd_real tol = SCCD_EPS * scene_scale(&ls, loc, n, rho);
+    if (convex)
+        return local_vs_convex(&ls, loc, n, rho, tol);
+    int m = convex_hull(loc, n, hull);
+    return local_vs_convex(&ls, hull, m, rho, tol);
 }
 
 static bool valid_points(const sccd_v2 *v, int n)
@@ -322,7 +338,7 @@ bool sccd_sector2_vs_convex(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd
         SCCD_ASSERT(sccd_is_valid_sector2(s) && valid_points(v, n) && sccd_is_valid_real(radius) && radius >= 0.0);
         return false;
     }
-    return sector_vs_points(s, v, n, radius);
+    return sector_vs_points(s, v, n, radius, false);
 }
 
 /* A point within rho of S, as the thesis' circle test (§2.4): in the angle
@@ -362,7 +378,7 @@ bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
     }
     sccd_v2 v[4];
     sccd_box2_corners(b, v);
-    return sector_vs_points(s, v, 4, 0.0);
+    return sector_vs_points(s, v, 4, 0.0, true);
 }
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
@@ -372,7 +388,7 @@ bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
         return false;
     }
     sccd_v2 v[2] = {c.a, c.b};
-    return sector_vs_points(s, v, 2, c.r);
+    return sector_vs_points(s, v, 2, c.r, true);
 }
 
 bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)
@@ -381,7 +397,7 @@ bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)
         SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_poly2(p));
         return false;
     }
-    return sector_vs_points(s, p->v, p->n, p->r);
+    return sector_vs_points(s, p->v, p->n, p->r, true);
 }
 
 /* ---- sector–sector ---- */

@@ -4,16 +4,20 @@
  * world axes. The shape is K ⊕ disc(ρ): a convex core K (a point for a circle,
  * a segment for a capsule, a polygon) rounded by ρ. Its points q have
  * |q| in [ρmin, ρmax] (ρmin = 0 when the centre is inside). Split that range
- * into bands [lo, hi]; for each, take the smallest arc of directions Φ holding
- * every point of the shape with |q| in [lo, hi] (below), widen it by |dθ| on
- * the side of the turn, and make it a sector about c0 with radii lo, hi
- * (half angle π once the arc covers the circle).
+ * into bands [lo, hi]; for each, cover the set Φ of directions of the shape's
+ * points with |q| in [lo, hi] (below) by the smallest one arc, or two arcs
+ * when Φ has two separate parts, widen each by |dθ| on the side of the turn,
+ * and make each a sector about c0 with radii lo, hi (half angle π once the
+ * arc covers the circle). At most SCCD_MAX_BANDS sectors in all: over that,
+ * a band's two arcs are joined where that costs the least area, or half as
+ * many bands are used, whichever encloses less.
  *
  * Conservative, proof. A body point at t is c0 + t·dp + Rot(t·dθ)·q with q a
  * point of the shape at t = 0 (motion.h). Let q be in band [lo, hi]: then its
- * direction is in Φ, Rot(t·dθ)·q has the same length and a direction in Φ
- * turned by t·dθ, which the widened arc holds for every t in [0, 1]; so
- * Rot(t·dθ)·q lies in the band's sector S, and the body point lies in
+ * direction is in Φ, hence in one of the band's arcs; Rot(t·dθ)·q has the
+ * same length and that direction turned by t·dθ, which the widened arc holds
+ * for every t in [0, 1] (joining arcs only grows them); so
+ * Rot(t·dθ)·q lies in one of the band's sectors S, and the body point lies in
  * S ⊕ segment[0, dp]. Every q is in some band (the bands cover [ρmin, ρmax]
  * and share their end radii), so the shape's whole path lies in
  * (∪ S_k) ⊕ segment[0, dp]. A target X meets that set iff some S_k meets
@@ -26,29 +30,30 @@
  * 1e-9 tolerance (relative to that radius) of the band, in any direction,
  * even about a point-sized shape.
  *
- * The arc Φ of one band. For the core K: the directions of points of K with
+ * The set Φ of one band. For the core K: the directions of points of K with
  * |q| in [a, b]. As the direction turns, the ray's chord through K changes
  * whether it meets [a, b] only where the chord's ends cross the circles |q| = a
  * or |q| = b, or where the ray leaves K (at a vertex). So the candidate
  * directions — vertices, crossings of edges with both circles, and the foot of
  * each edge's perpendicular (a tangency gives an isolated direction) — cut the
  * circle of directions into gaps that are wholly in Φ or wholly out; testing
- * the ray through each gap's middle tells which. Φ's smallest holding arc is
- * the complement of its longest run of empty gaps. (For a core with area, a
- * candidate inside such a run is an isolated direction of Φ only where K
+ * the ray through each gap's middle tells which; the full gaps are Φ's
+ * pieces, and dropping the widest one (or two) empty runs between them gives
+ * the smallest one (or two) arcs holding Φ. (For a core with area, a
+ * candidate inside an empty run is an isolated direction of Φ only where K
  * touches a band's end circle at a local extreme of its distance; that point
  * then lies in the neighbouring band too, whose Φ holds a neighbourhood of
  * it.) A core without area (a point; a segment: a capsule's, a box of zero
  * width) can have isolated directions anywhere — a segment on a line through
  * the centre is seen in one or two directions — so it is handled apart: its
  * parameters inside the annulus form at most two intervals, whose directions
- * run monotonically between their ends, and Φ's holding arc is the smallest
- * arc holding those pieces. For the rounded shape (ρ > 0):
- * a point q = k + e with k in K, |e| ≤ ρ and |q| in [lo, hi] has |k| in
+ * run monotonically between their ends: those are Φ's pieces. For the
+ * rounded shape (ρ > 0): a point q = k + e with k in K, |e| ≤ ρ and |q| in [lo, hi] has |k| in
  * [lo − ρ, hi + ρ], and its direction is within asin(ρ / max(|q|, |k|)) of k's
  * (the disc about k, or about q, of radius ρ is seen under that half angle);
- * so the arc of K in [lo − ρ, hi + ρ], widened by asin(ρ / max(lo, dist(0, K))),
- * holds it (the whole circle when that ratio reaches 1). */
+ * so the arcs of K's Φ in [lo − ρ, hi + ρ], each widened by
+ * asin(ρ / max(lo, dist(0, K))), hold it (the whole circle when that ratio
+ * reaches 1). */
 #include "sectorccd/sweep2.h"
 #include "convex2.h"
 
@@ -129,31 +134,74 @@ static sccd_real gap_width(const sccd_real *cand, int m, int j)
     return j + 1 < m ? cand[j + 1] - cand[j] : cand[0] + 2.0 * SCCD_PI - cand[j];
 }
 
-/* The smallest arc holding the candidate directions themselves: the
- * complement of the widest gap between them. */
-static arc candidates_arc(const sccd_real *cand, int m)
+/* ---- Φ as pieces, and its cover by one or two arcs ---- */
+
+/* Φ of one band as at most two arcs (two when it is seen in two separate
+ * directions, as the far parts of a long body turning about its middle). */
+typedef struct cover { int n; arc a[2]; } cover;
+
+static sccd_real wrap_angle(sccd_real x)
 {
-    int best = 0;
-    for (int j = 1; j < m; ++j)
-        if (gap_width(cand, m, j) > gap_width(cand, m, best))
-            best = j;
-    return (arc){cand[(best + 1) % m], 2.0 * SCCD_PI - gap_width(cand, m, best)};
+    x = fmod(x, 2.0 * SCCD_PI);
+    return x < 0.0 ? x + 2.0 * SCCD_PI : x;
 }
 
-/* The smallest arc holding arcs a[0..k): it starts where one of them starts. */
-static arc hold_arcs(const arc *a, int k)
+/* Gap from the end of arc a counter-clockwise to the start of arc b. */
+static sccd_real gap_between(arc a, arc b) { return wrap_angle(b.lo - (a.lo + a.span)); }
+
+/* One arc holding the disjoint arcs a and b: the complement of the larger gap between them. */
+static arc join(arc a, arc b)
 {
-    arc best = full_arc;
+    sccd_real ab = gap_between(a, b), ba = gap_between(b, a);
+    return ab >= ba ? (arc){b.lo, 2.0 * SCCD_PI - ab} : (arc){a.lo, 2.0 * SCCD_PI - ba};
+}
+
+/* The smallest cover of pieces p[0..k) (k ≥ 1) by at most two arcs: merge
+ * them in angular order into disjoint arcs, then drop the two widest gaps
+ * between those. */
+static cover cover_pieces(arc *p, int k)
+{
     for (int i = 0; i < k; ++i) {
-        sccd_real need = 0.0;
-        for (int j = 0; j < k; ++j) {
-            sccd_real off = fmod(a[j].lo - a[i].lo, 2.0 * SCCD_PI);
-            need = sccd_max(need, (off < 0.0 ? off + 2.0 * SCCD_PI : off) + a[j].span);
-        }
-        if (need < best.span)
-            best = (arc){a[i].lo, need};
+        if (p[i].span >= 2.0 * SCCD_PI)
+            return (cover){1, {full_arc}};
+        p[i].lo = wrap_angle(p[i].lo);
     }
-    return best;
+    for (int i = 1; i < k; ++i) { /* insertion sort by start */
+        arc v = p[i];
+        int j = i;
+        for (; j > 0 && p[j - 1].lo > v.lo; --j)
+            p[j] = p[j - 1];
+        p[j] = v;
+    }
+    int m = 0; /* merge in place */
+    for (int i = 0; i < k; ++i) {
+        if (m > 0 && p[i].lo <= p[m - 1].lo + p[m - 1].span)
+            p[m - 1].span = sccd_max(p[m - 1].span, p[i].lo + p[i].span - p[m - 1].lo);
+        else
+            p[m++] = p[i];
+    }
+    if (m > 1 && p[m - 1].lo + p[m - 1].span >= p[0].lo + 2.0 * SCCD_PI) { /* the last wraps onto the first */
+        sccd_real end = sccd_max(p[m - 1].lo + p[m - 1].span, p[0].lo + p[0].span + 2.0 * SCCD_PI);
+        p[0] = (arc){p[m - 1].lo, end - p[m - 1].lo};
+        --m;
+    }
+    if (m == 1)
+        return (cover){1, {p[0].span >= 2.0 * SCCD_PI ? full_arc : p[0]}};
+    int g1 = -1, g2 = -1; /* the two widest gaps, gap i following arc i */
+    for (int i = 0; i < m; ++i) {
+        sccd_real g = gap_between(p[i], p[(i + 1) % m]);
+        if (g1 < 0 || g > gap_between(p[g1], p[(g1 + 1) % m])) {
+            g2 = g1;
+            g1 = i;
+        } else if (g2 < 0 || g > gap_between(p[g2], p[(g2 + 1) % m])) {
+            g2 = i;
+        }
+    }
+    /* Between the two gaps: arcs g1+1 … g2 and g2+1 … g1, round the circle. */
+    arc a = {p[(g1 + 1) % m].lo, 0.0}, b = {p[(g2 + 1) % m].lo, 0.0};
+    a.span = wrap_angle(p[g2].lo + p[g2].span - a.lo);
+    b.span = wrap_angle(p[g1].lo + p[g1].span - b.lo);
+    return (cover){2, {a, b}};
 }
 
 /* Directions of the points of segment x–y, which lies on a line through the
@@ -186,20 +234,21 @@ static bool within_circle(sccd_v2 p, sccd_v2 e, sccd_real rad, sccd_real *s0, sc
     return true;
 }
 
-/* Φ for a core without area: its longest chord p–q (a segment, or a point).
- * The segment's parameters inside the annulus are one or two intervals
- * (inside circle hi, minus the open inside of circle lo), each a piece whose
- * directions run monotonically from one end to the other. */
-static arc segment_arc(sccd_v2 p, sccd_v2 q, sccd_real lo, sccd_real hi)
+/* Φ's pieces for a core without area: its longest chord p–q (a segment, or
+ * a point). The segment's parameters inside the annulus are one or two
+ * intervals (inside circle hi, minus the open inside of circle lo), each a
+ * piece whose directions run monotonically from one end to the other.
+ * Returns the count; 0 means every direction. */
+static int segment_pieces(sccd_v2 p, sccd_v2 q, sccd_real lo, sccd_real hi, arc *out)
 {
     sccd_v2 e = sccd_v2_sub(q, p);
-    if (!(sccd_v2_len2(e) > 0.0)) {
-        sccd_real d = sccd_v2_len(p);
-        return d > 0.0 ? (arc){atan2(p.y, p.x), 0.0} : full_arc; /* the caller keeps lo ≤ d ≤ hi */
+    if (!(sccd_v2_len2(e) > 0.0)) { /* a point: the caller keeps lo ≤ |p| ≤ hi */
+        out[0] = (arc){atan2(p.y, p.x), 0.0};
+        return sccd_v2_len2(p) > 0.0 ? 1 : 0;
     }
     sccd_real a0, a1, c0, c1;
     if (!within_circle(p, e, hi, &a0, &a1))
-        return full_arc; /* only by rounding (the band meets K): stay conservative */
+        return 0; /* only by rounding (the band meets K): stay conservative */
     a0 = sccd_max(a0, 0.0);
     a1 = sccd_min(a1, 1.0);
     sccd_real cuts[2][2] = {{a0, a1}, {1.0, 0.0}};
@@ -209,12 +258,11 @@ static arc segment_arc(sccd_v2 p, sccd_v2 q, sccd_real lo, sccd_real hi)
         cuts[1][1] = a1;
     }
     bool through = fabs(sccd_v2_cross(p, e)) <= 1e-15 * sccd_v2_len(e) * (sccd_v2_len(p) + sccd_v2_len(q));
-    arc pieces[4];
     int k = 0;
     for (int i = 0; i < 2; ++i)
         if (cuts[i][0] <= cuts[i][1])
-            k += piece_arcs(sccd_v2_mad(p, cuts[i][0], e), sccd_v2_mad(p, cuts[i][1], e), through, pieces + k);
-    return k > 0 ? hold_arcs(pieces, k) : full_arc;
+            k += piece_arcs(sccd_v2_mad(p, cuts[i][0], e), sccd_v2_mad(p, cuts[i][1], e), through, out + k);
+    return k;
 }
 
 /* The two points of v farthest apart: the extent of a set without area. */
@@ -229,72 +277,69 @@ static void longest_chord(const sccd_v2 *v, int n, sccd_v2 *p, sccd_v2 *q)
             }
 }
 
-/* The smallest arc holding the directions of K's points at distances in [lo, hi]. */
-static arc core_arc(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
+/* Φ's pieces for a core with area: the gaps between candidate directions
+ * whose middle ray meets K in the band (or, when none does, the candidate
+ * directions themselves). Returns the count; 0 means every direction. */
+static int polygon_pieces(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi, arc *out)
 {
-    if (!convex_has_area(v, n)) {
-        sccd_v2 p, q;
-        longest_chord(v, n, &p, &q);
-        return segment_arc(p, q, lo, hi);
-    }
     sccd_real cand[CAND_MAX], rad[2] = {lo, hi};
-    int m = 0;
+    int m = 0, k = 0;
     for (int i = 0; i < n; ++i)
         if (sccd_v2_len2(v[i]) > 0.0)
             cand[m++] = atan2(v[i].y, v[i].x);
-    for (int i = 0; i < edge_count(n); ++i)
+    for (int i = 0; i < n; ++i)
         m += edge_candidates(v[i], sccd_v2_sub(v[(i + 1) % n], v[i]), rad, cand + m);
-    if (m == 0) /* K is the origin: any direction */
-        return full_arc;
     sort_reals(cand, m);
-    bool covered[CAND_MAX];
-    int first_covered = -1;
     for (int j = 0; j < m; ++j) {
-        sccd_real mid = cand[j] + 0.5 * gap_width(cand, m, j);
-        covered[j] = ray_meets(v, n, (sccd_v2){cos(mid), sin(mid)}, lo, hi);
-        if (covered[j] && first_covered < 0)
-            first_covered = j;
+        sccd_real w = gap_width(cand, m, j), mid = cand[j] + 0.5 * w;
+        if (ray_meets(v, n, (sccd_v2){cos(mid), sin(mid)}, lo, hi))
+            out[k++] = (arc){cand[j], w};
     }
-    if (first_covered < 0) /* Φ is some of the candidates themselves */
-        return candidates_arc(cand, m);
-    /* The longest run of empty gaps, walking once round from a covered one. */
-    sccd_real best = 0.0, run = 0.0, best_end = 0.0;
-    for (int step = 1; step <= m; ++step) {
-        int j = (first_covered + step) % m;
-        if (covered[j]) {
-            run = 0.0;
-            continue;
-        }
-        run += gap_width(cand, m, j);
-        if (run > best) {
-            best = run;
-            best_end = cand[(j + 1) % m];
-        }
-    }
-    return (arc){best_end, 2.0 * SCCD_PI - best};
+    for (int j = 0; k == 0 && j < m; ++j)
+        out[j] = (arc){cand[j], 0.0};
+    return k > 0 ? k : m;
 }
 
-/* The band's arc for the core rounded by rho (see the top of the file). */
-static arc band_arc(const sccd_v2 *v, int n, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi)
+/* The cover of Φ for the core K at distances in [lo, hi]. */
+static cover core_cover(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
 {
-    arc c = core_arc(v, n, sccd_max(0.0, lo - rho), hi + rho);
-    if (rho > 0.0) {
-        sccd_real seen = sccd_max(lo, dmin);
-        if (!(seen > rho))
-            return full_arc;
-        sccd_real w = asin(rho / seen);
-        c.lo -= w;
-        c.span += 2.0 * w;
+    arc pieces[CAND_MAX];
+    int k;
+    if (convex_has_area(v, n)) {
+        k = polygon_pieces(v, n, lo, hi, pieces);
+    } else {
+        sccd_v2 p, q;
+        longest_chord(v, n, &p, &q);
+        k = segment_pieces(p, q, lo, hi, pieces);
     }
-    return c;
+    return k > 0 ? cover_pieces(pieces, k) : (cover){1, {full_arc}};
 }
 
-static sccd_sector2 band_sector(sccd_v2 c0, arc a, sccd_real dtheta, sccd_real lo, sccd_real hi)
+/* Arc a widened by w on both sides, by the turn on its side (turning by
+ * t·dθ, t in [0, 1], sweeps it over |dθ| more), and by the rounding pad. */
+static arc widen(arc a, sccd_real w, sccd_real dtheta)
 {
-    /* Turning by t·dθ, t in [0, 1], sweeps the arc over |dθ| more on the side of the turn. */
-    sccd_real start = a.lo + sccd_min(0.0, dtheta) - ARC_PAD;
-    sccd_real span = a.span + fabs(dtheta) + 2.0 * ARC_PAD;
-    sccd_real half = sccd_min(0.5 * span, SCCD_PI), mid = start + 0.5 * span;
+    if (a.span >= 2.0 * SCCD_PI)
+        return full_arc;
+    return (arc){a.lo - w + sccd_min(0.0, dtheta) - ARC_PAD, a.span + 2.0 * w + fabs(dtheta) + 2.0 * ARC_PAD};
+}
+
+/* The band's cover for the core rounded by rho, turned by dθ (see the top of the file). */
+static cover band_cover(const sccd_v2 *v, int n, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi,
+                        sccd_real dtheta)
+{
+    cover c = core_cover(v, n, sccd_max(0.0, lo - rho), hi + rho);
+    sccd_real seen = sccd_max(lo, dmin), w = 0.0;
+    if (rho > 0.0)
+        w = seen > rho ? asin(rho / seen) : SCCD_PI;
+    for (int i = 0; i < c.n; ++i)
+        c.a[i] = widen(c.a[i], w, dtheta);
+    return cover_pieces(c.a, c.n); /* widened arcs may now overlap: merge them */
+}
+
+static sccd_sector2 arc_sector(sccd_v2 c0, arc a, sccd_real lo, sccd_real hi)
+{
+    sccd_real half = sccd_min(0.5 * a.span, SCCD_PI), mid = a.lo + 0.5 * a.span;
     return (sccd_sector2){c0, {cos(mid), sin(mid)}, half, lo, hi};
 }
 
@@ -310,7 +355,67 @@ static int checked_bands(int bands)
     return bands < 1 ? 1 : (bands > SCCD_MAX_BANDS ? SCCD_MAX_BANDS : bands);
 }
 
-/* The sweep of the core body[0..n) (body coordinates, counter-clockwise) rounded by rho. */
+/* A layout of the sweep: radial bands and the cover of each. */
+typedef struct plan {
+    int bands, joined; /* joined: two-arc covers joined to fit the budget */
+    sccd_real lo[SCCD_MAX_BANDS], hi[SCCD_MAX_BANDS], area;
+    cover c[SCCD_MAX_BANDS];
+} plan;
+
+/* What shapes one plan: the core in the centre's frame and the motion's turn. */
+typedef struct plan_input { const sccd_v2 *q; int n; sccd_real rho, dmin, rmin, rmax, dtheta; } plan_input;
+
+static sccd_real cover_area(cover c, sccd_real lo, sccd_real hi)
+{
+    sccd_real span = 0.0;
+    for (int i = 0; i < c.n; ++i)
+        span += sccd_min(c.a[i].span, 2.0 * SCCD_PI);
+    return 0.5 * span * (hi * hi - lo * lo);
+}
+
+/* Bands with two arcs take two sectors; over the budget, join the band's
+ * pair whose joining adds the least area, until the sectors fit. */
+static void fit_budget(plan *p)
+{
+    int total = 0;
+    for (int k = 0; k < p->bands; ++k)
+        total += p->c[k].n;
+    for (; total > SCCD_MAX_BANDS; --total, ++p->joined) {
+        int best = -1;
+        sccd_real best_cost = INFINITY;
+        for (int k = 0; k < p->bands; ++k) {
+            if (p->c[k].n < 2)
+                continue;
+            cover joined = {1, {join(p->c[k].a[0], p->c[k].a[1])}};
+            sccd_real cost = cover_area(joined, p->lo[k], p->hi[k]) - cover_area(p->c[k], p->lo[k], p->hi[k]);
+            if (best < 0 || cost < best_cost) {
+                best = k;
+                best_cost = cost;
+            }
+        }
+        p->c[best] = (cover){1, {join(p->c[best].a[0], p->c[best].a[1])}};
+    }
+}
+
+static plan make_plan(const plan_input *in, int bands)
+{
+    plan p = {.bands = bands};
+    sccd_real w = in->rmax - in->rmin;
+    for (int k = 0; k < bands; ++k) {
+        p.lo[k] = k == 0 ? in->rmin : in->rmin + w * k / bands;
+        p.hi[k] = k == bands - 1 ? in->rmax : in->rmin + w * (k + 1) / bands;
+        p.c[k] = band_cover(in->q, in->n, in->rho, in->dmin, p.lo[k], p.hi[k], in->dtheta);
+    }
+    fit_budget(&p);
+    for (int k = 0; k < bands; ++k)
+        p.area += cover_area(p.c[k], p.lo[k], p.hi[k]);
+    return p;
+}
+
+/* The sweep of the core body[0..n) (body coordinates, counter-clockwise)
+ * rounded by rho. When two-arc bands had to be joined to fit the sector
+ * budget, half as many bands with both arcs may enclose less: the smaller
+ * of the two layouts is kept (both are conservative). */
 static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real rho, sccd_motion2 m, int bands)
 {
     sccd_v2 c0 = sccd_xf2_apply(m.start, m.center), q[SCCD_POLY_MAX];
@@ -320,20 +425,26 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
         dmax = sccd_max(dmax, sccd_v2_len(q[i]));
     }
     sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
+    plan_input in = {q, n, rho, dmin, sccd_max(0.0, dmin - rho), dmax + rho, m.dtheta};
+    plan p = make_plan(&in, bands);
+    if (p.joined > 0) {
+        plan half = make_plan(&in, (bands + 1) / 2);
+        if (half.area < p.area)
+            p = half;
+    }
     /* A world point carries rounding of about 1e-16 of the world coordinates;
      * with an outer radius of at least 1e-6 of them the tests' 1e-9
      * tolerance (relative to that radius) absorbs it, whatever its direction. */
     sccd_real pad = BAND_PAD * (dmax + rho), min_outer = WORLD_PAD * (sccd_v2_len(c0) + sccd_v2_len(m.dp));
-    sccd_real rmin = sccd_max(0.0, dmin - rho), rmax = dmax + rho;
-    out->count = bands;
+    out->count = 0;
     out->dp = m.dp;
-    for (int k = 0; k < bands; ++k) {
-        sccd_real lo = k == 0 ? rmin : rmin + (rmax - rmin) * k / bands;
-        sccd_real hi = k == bands - 1 ? rmax : rmin + (rmax - rmin) * (k + 1) / bands;
-        arc a = band_arc(q, n, rho, dmin, lo, hi);
-        out->band[k] = band_sector(c0, a, m.dtheta, sccd_max(0.0, lo - pad), sccd_max(hi + pad, min_outer));
-        sccd_aabb2 box = sccd_sector2_aabb(&out->band[k]);
-        out->aabb = k == 0 ? box : sccd_aabb2_union(out->aabb, box);
+    for (int k = 0; k < p.bands; ++k) {
+        for (int i = 0; i < p.c[k].n; ++i) {
+            sccd_sector2 s = arc_sector(c0, p.c[k].a[i], sccd_max(0.0, p.lo[k] - pad), sccd_max(p.hi[k] + pad, min_outer));
+            sccd_aabb2 box = sccd_sector2_aabb(&s);
+            out->aabb = out->count == 0 ? box : sccd_aabb2_union(out->aabb, box);
+            out->band[out->count++] = s;
+        }
     }
     sccd_aabb2 moved = {sccd_v2_add(out->aabb.lo, m.dp), sccd_v2_add(out->aabb.hi, m.dp)};
     out->aabb = sccd_aabb2_union(out->aabb, moved);
@@ -386,6 +497,18 @@ static bool valid_sweep(const sccd_sweep2 *w) { return w && w->count >= 0 && w->
 /* The convex core v[0..n) (world) swept by −dp, rounded by rho, against every band. */
 static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
 {
+    /* The target's box against the sweep's: the margin exceeds the pair
+     * tests' tolerance (1e-9 of distances no larger than 3× the largest
+     * coordinate), so this drops only what they would drop. */
+    sccd_aabb2 t = {v[0], v[0]};
+    for (int i = 1; i < n; ++i)
+        t = sccd_aabb2_union(t, (sccd_aabb2){v[i], v[i]});
+    sccd_v2 a = sccd_v2_max(sccd_v2_abs(t.lo), sccd_v2_abs(t.hi));
+    sccd_v2 b = sccd_v2_max(sccd_v2_abs(w->aabb.lo), sccd_v2_abs(w->aabb.hi));
+    sccd_real margin = rho + 8.0 * SCCD_EPS * sccd_max(sccd_max(sccd_max(a.x, a.y), sccd_max(b.x, b.y)), rho);
+    if (t.lo.x - margin > w->aabb.hi.x || t.hi.x + margin < w->aabb.lo.x || t.lo.y - margin > w->aabb.hi.y ||
+        t.hi.y + margin < w->aabb.lo.y)
+        return false;
     sccd_v2 pts[2 * SCCD_POLY_MAX];
     for (int i = 0; i < n; ++i) {
         pts[i] = v[i];
