@@ -28,15 +28,17 @@ plot outdir."/speed3d.csv" every ::1 using 4:xticlabels(2) title "ours (C, measu
      ""                    every ::1 using (pos($8)) title "thesis (C#, i9-10900K)" lc rgb "#2166ac"
 unset multiplot
 
-set terminal pngcairo noenhanced size 900,500 font "sans,11"
+set terminal pngcairo noenhanced size 900,520 font "sans,11"
 set output imgdir."/speed_ccd.png"
-set title "CCD of a turning box against 100,000 spheres: one bound + 100,000 tests"
+set title "CCD of a turning box against 100,000 spheres: one motion, full pipeline (medians)"
 set style histogram rowstacked
 set style data histograms
 unset logscale y
 set yrange [0:*]
-set xtics norotate
-set ylabel "ms"
+set xtics norotate center
+set bmargin 4
+set ylabel "ms per motion"
 set key left top
-plot outdir."/speed_ccd.csv" every ::1 using ($2*1e-6):xticlabels(1) title "bound construction" lc rgb "#b2182b", \
-     ""                      every ::1 using ($3*1e5*1e-6) title "100,000 sphere tests" lc rgb "#2166ac"
+plot outdir."/speed_ccd.csv" every ::1 using ($2*1e-6):xticlabels(stringcolumn(1)."\n".stringcolumn(14)." contacts found") title "bound construction" lc rgb "#b2182b", \
+     ""                      every ::1 using ($5-$2*1e-6) title "100,000 bound tests" lc rgb "#2166ac", \
+     ""                      every ::1 using ($10-$5) title "TOI on the survivors" lc rgb "#1b7837"
