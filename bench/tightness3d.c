@@ -316,8 +316,9 @@ int main(int argc, char **argv)
                     bins[0][b][2] / bins[0][b][0]);
     if (!quick) {
         fprintf(md, "\n### Speed of the exact tests\n\n%d random cases (random sectors, shapes near them), ns per call, "
-                    "median of %d runs; ratio to `sccd_sector3_vs_point` in the same run.\n\n"
-                    "| function | ns per call | ratio | share true |\n|---|---:|---:|---:|\n",
+                    "median of %d runs of thread CPU time; ratio to `sccd_sector3_vs_point` in the same run. Last column: "
+                    "share of true answers (for the build: sectors per sweep).\n\n"
+                    "| function | ns per call | ratio | true / sectors |\n|---|---:|---:|---:|\n",
                 SPEED_CASES, REPS);
         for (int k = 0; k < N_SPEED; ++k) {
             fprintf(md, "| `%s` | %.0f | %.1f | %.2f |\n", speed_names[k], ns[k], ns[k] / ns[S_POINT], share[k]);

@@ -169,6 +169,35 @@ static void test_point_and_distance(void **state)
     assert_int_equal(in, cases());
 }
 
+/* The AABB holds every sector point and is touched by the sector on every
+ * side (dense sampling of the boundary: outer and inner arcs at both heights
+ * and the ends). */
+static void test_aabb(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(111);
+    for (int i = 0; i < 2000; ++i) {
+        sccd_sector3 s = sccd_oracle_random_sector(&g);
+        sccd_aabb3 b = sccd_sector3_aabb(&s);
+        sccd_v3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
+        for (int k = 0; k <= 720; ++k) {
+            sccd_real phi = -s.half_angle + 2.0 * s.half_angle * k / 720.0;
+            for (int j = 0; j < 4; ++j) {
+                sccd_real rho = (j & 1) ? s.R : s.r, z = (j & 2) ? s.zhi : s.zlo;
+                sccd_v3 p = sccd_sector3_from_local(&s, (sccd_v3){rho * cos(phi), rho * sin(phi), z});
+                assert_true(p.x >= b.lo.x - 1e-9 && p.y >= b.lo.y - 1e-9 && p.z >= b.lo.z - 1e-9);
+                assert_true(p.x <= b.hi.x + 1e-9 && p.y <= b.hi.y + 1e-9 && p.z <= b.hi.z + 1e-9);
+                lo = sccd_v3_min(lo, p);
+                hi = sccd_v3_max(hi, p);
+            }
+        }
+        /* sampling every 1/720 of the arc comes within R·(1 − cos(θ/720)) */
+        sccd_real slack = s.R * (1.0 - cos(s.half_angle / 720.0)) + 1e-9;
+        assert_true(lo.x - b.lo.x <= slack && lo.y - b.lo.y <= slack && lo.z - b.lo.z <= slack);
+        assert_true(b.hi.x - hi.x <= slack && b.hi.y - hi.y <= slack && b.hi.z - hi.z <= slack);
+    }
+}
+
 /* ---- exact touching ---- */
 
 /* A point q on a face of s with outward normal n and tangent directions
@@ -501,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_touching),            cmocka_unit_test(test_sector_touching),
         cmocka_unit_test(test_thesis_construction), cmocka_unit_test(test_capsule_thesis_rates),
         cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_degenerate_sectors),
+        cmocka_unit_test(test_aabb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

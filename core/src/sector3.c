@@ -208,13 +208,17 @@ bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
         return false;
     }
     sccd_v3 q = to_local(&S, p);
-    sccd_real rho = len2d(q.x, q.y);
-    /* eq 2.4, eq 2.5, and eqs 2.6–2.7 (Pc = x/ρ ≥ cos θ, times ρ: no
-     * division at the axis), exactly; a point that fails them by rounding
-     * only is caught by the distance, within the relative tolerance. */
+    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q));
+    /* eq 2.4 and eq 2.5, widened by the tolerance: failing them puts the
+     * point farther than tol from the sector. */
+    if (q.z < S.zlo - tol || q.z > S.zhi + tol || rho < S.r - tol || rho > S.R + tol)
+        return false;
+    /* eqs 2.6–2.7, Pc = x/ρ ≥ cos θ, times ρ (no division at the axis); a
+     * point that fails them or the exact eqs 2.4–2.5 by rounding only is
+     * caught by the distance. */
     if (q.z >= S.zlo && q.z <= S.zhi && rho >= S.r && rho <= S.R && q.x >= rho * S.c)
         return true;
-    return local_distance(&S, q) <= SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q));
+    return local_distance(&S, q) <= tol;
 }
 
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
@@ -335,7 +339,7 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
     sccd_real tol = SCCD_EPS * scale;
     /* fact 2: the vertices of (polytope ∩ slab), projected along u */
     sccd_v3 cut[SCCD_SLAB_POINTS];
-    sccd_v2 pts[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS];
+    sccd_v2 pts[SCCD_SLAB_POINTS], hull[2 * SCCD_SLAB_POINTS];
     int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S.zlo, S.zhi, tol, cut);
     if (n == 0)
         return false;

@@ -77,7 +77,8 @@ static inline void sccd_sort_small(sccd_real *v, int n)
 }
 
 /* 2D convex hull of n points (counter-clockwise, collinear points dropped,
- * at least one point kept); pts is sorted in place; returns the count. */
+ * at least one point kept); pts is sorted in place; out must hold 2n points
+ * (the chains' working space); returns the count (≤ n). */
 int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);
 
 #endif

@@ -42,7 +42,7 @@
 #include "sector3_internal.h"
 
 #define PAD 1e-9
-#define MAX_ARCS 32
+#define MAX_ARCS 16
 #define MAX_OUTLINE 16 /* vertices of a box slice's projection (at most 12) */
 
 typedef enum outline_kind { OUTLINE_POLY, OUTLINE_STADIUM } outline_kind;
@@ -268,7 +268,19 @@ static int cmp_arc(const void *pa, const void *pb)
     return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
-/* Φ of the band as arcs with lo in [0, 2π) and hi ≥ lo; returns the count,
+/* Appends [lo, hi] (lo ≥ every earlier lo) to the m arcs: joined to the last
+ * when they touch, and when MAX_ARCS are in use (the gap between is covered
+ * too: a superset, still conservative). */
+static void add_arc(arc *out, int *m, sccd_real lo, sccd_real hi)
+{
+    if (*m > 0 && (lo <= out[*m - 1].hi || *m == MAX_ARCS)) {
+        out[*m - 1].hi = sccd_max(out[*m - 1].hi, hi);
+        return;
+    }
+    out[(*m)++] = (arc){lo, hi, INFINITY, -INFINITY};
+}
+
+/* Φ of the band as arcs (lo ascending, hi ≥ lo); returns the count,
  * or −1 for the full circle. */
 static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
 {
@@ -279,19 +291,23 @@ static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real t
     for (int i = 0; i < n; ++i)
         c[i] = remainder(c[i], 2.0 * SCCD_PI) + SCCD_PI; /* into [0, 2π] */
     sccd_sort_small(c, n);
-    int m = 0;
-    bool all = true;
+    bool gap[5 * MAX_OUTLINE + 16], all = true;
     for (int i = 0; i < n; ++i) {
         sccd_real next = i + 1 < n ? c[i + 1] : c[0] + 2.0 * SCCD_PI;
-        bool gap = radial_hits(o, 0.5 * (c[i] + next) - SCCD_PI, r0, r1, tol);
-        bool at = gap || radial_hits(o, c[i] - SCCD_PI, r0, r1, tol);
-        all = all && gap;
-        if (gap)
-            out[m++] = (arc){c[i] - SCCD_PI, next - SCCD_PI, INFINITY, -INFINITY};
-        else if (at)
-            out[m++] = (arc){c[i] - SCCD_PI, c[i] - SCCD_PI, INFINITY, -INFINITY};
+        gap[i] = radial_hits(o, 0.5 * (c[i] + next) - SCCD_PI, r0, r1, tol);
+        all = all && gap[i];
     }
-    return all ? -1 : m;
+    if (all)
+        return -1;
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        sccd_real next = i + 1 < n ? c[i + 1] : c[0] + 2.0 * SCCD_PI;
+        if (gap[i])
+            add_arc(out, &m, c[i] - SCCD_PI, next - SCCD_PI);
+        else if (!gap[i == 0 ? n - 1 : i - 1] && radial_hits(o, c[i] - SCCD_PI, r0, r1, tol))
+            add_arc(out, &m, c[i] - SCCD_PI, c[i] - SCCD_PI); /* an isolated angle */
+    }
+    return m;
 }
 
 /* a grows to hold b (shifted by shift radians); heights join. */
@@ -473,7 +489,7 @@ static bool slab_outline(const outline *full, sccd_real za, sccd_real zb, sccd_r
     o->zhi = sccd_min(full->zhi, zb + tol);
     if (full->kind == OUTLINE_POLY) {
         sccd_v3 pts[SCCD_SLAB_POINTS];
-        sccd_v2 p[SCCD_SLAB_POINTS], hull[SCCD_SLAB_POINTS + 1];
+        sccd_v2 p[SCCD_SLAB_POINTS], hull[2 * SCCD_SLAB_POINTS];
         int n = sccd_slab_points(full->box.v, &full->box, (sccd_v3){0.0, 0.0, 1.0}, za, zb, tol, pts);
         if (n == 0)
             return false;
@@ -669,14 +685,21 @@ static mframe motion_frame(sccd_motion3 m)
     return f;
 }
 
+/* The public checks: false (after the check fired; out, when given, then
+ * holds everything) when the shape or the motion is invalid. */
+static bool sweep_input_ok(sccd_sweep3 *out, bool shape_ok, sccd_motion3 m)
+{
+    bool ok = out && shape_ok && sccd_is_valid_motion3(m);
+    SCCD_ASSERT(ok);
+    if (!ok && out)
+        sweep_invalid(out);
+    return ok;
+}
+
 void sccd_sweep3_box(sccd_sweep3 *out, sccd_v3 half, sccd_motion3 m, int bands)
 {
-    if (!out || !sccd_is_valid_motion3(m) || !sccd_is_valid_box3((sccd_box3){{0.0, 0.0, 0.0}, m.start.q, half})) {
-        SCCD_ASSERT(out && sccd_is_valid_motion3(m) && sccd_is_valid_box3((sccd_box3){{0.0, 0.0, 0.0}, m.start.q, half}));
-        if (out)
-            sweep_invalid(out);
+    if (!sweep_input_ok(out, sccd_is_valid_box3((sccd_box3){{0.0, 0.0, 0.0}, m.start.q, half}), m))
         return;
-    }
     mframe f = motion_frame(m);
     outline o;
     outline_box(&o, &f, m.start, half);
@@ -685,29 +708,17 @@ void sccd_sweep3_box(sccd_sweep3 *out, sccd_v3 half, sccd_motion3 m, int bands)
 
 void sccd_sweep3_sphere(sccd_sweep3 *out, sccd_sphere s, sccd_motion3 m, int bands)
 {
-    if (!out || !sccd_is_valid_motion3(m) || !sccd_is_valid_sphere(s)) {
-        SCCD_ASSERT(out && sccd_is_valid_motion3(m) && sccd_is_valid_sphere(s));
-        if (out)
-            sweep_invalid(out);
-        return;
-    }
-    mframe f = motion_frame(m);
-    outline o;
-    outline_capsule(&o, &f, m.start, (sccd_capsule3){s.c, s.c, s.r}, true);
-    build(out, &o, &f, m, clamp_bands(bands));
+    sccd_sweep3_capsule(out, (sccd_capsule3){s.c, s.c, s.r}, m, bands);
 }
 
 void sccd_sweep3_capsule(sccd_sweep3 *out, sccd_capsule3 c, sccd_motion3 m, int bands)
 {
-    if (!out || !sccd_is_valid_motion3(m) || !sccd_is_valid_capsule3(c)) {
-        SCCD_ASSERT(out && sccd_is_valid_motion3(m) && sccd_is_valid_capsule3(c));
-        if (out)
-            sweep_invalid(out);
+    if (!sweep_input_ok(out, sccd_is_valid_capsule3(c), m))
         return;
-    }
     mframe f = motion_frame(m);
     outline o;
-    outline_capsule(&o, &f, m.start, c, false);
+    /* a = b: a sphere, whose band heights are exact */
+    outline_capsule(&o, &f, m.start, c, c.a.x == c.b.x && c.a.y == c.b.y && c.a.z == c.b.z);
     build(out, &o, &f, m, clamp_bands(bands));
 }
 
