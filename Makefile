@@ -61,7 +61,7 @@ CP_A     := $(BUILD)/lib/libsectorccd_chipmunk.a
 ODE_A    := $(BUILD)/lib/libsectorccd_ode.a
 SUP_A    := $(BUILD)/lib/libsccd_support.a
 TESTS    := $(patsubst tests/%.c,$(BUILD)/bin/%,$(TEST_SRC))
-BENCHES  := $(patsubst bench/%.c,$(BUILD)/bin/%,$(BENCH_C))
+BENCHES  := $(patsubst bench/%.c,$(BUILD)/bin/%,$(BENCH_C)) $(patsubst bench/%.cpp,$(BUILD)/bin/%,$(BENCH_CXX))
 TOOLS    := $(patsubst tools/%.c,$(BUILD)/bin/%,$(TOOL_SRC))
 DEMOS    := $(if $(CPDEMO),$(BUILD)/bin/chipmunk_demo) $(if $(ODEDEMO),$(BUILD)/bin/ode_demo)
 
@@ -104,6 +104,11 @@ $(SUP_A): $(SUP_OBJ)
 $(BUILD)/bin/test_%: $(BUILD)/obj/tests/test_%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka
+# C++ benchmarks (engine comparisons, e.g. Box2D): bench/NAME.cpp -> NAME, linked with Box2D too.
+CXXFLAGS_ALL := -std=c++17 $(filter-out $(CSTD) -Wstrict-prototypes,$(CFLAGS_ALL)) -D_POSIX_C_SOURCE=200809L
+$(BUILD)/bin/%: bench/%.cpp $(LINK_DEPS) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $(LDSAN) -o $@ $< $(LINK_ALL) -lbox2d
 $(BUILD)/bin/%: $(BUILD)/obj/bench/%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL)
@@ -128,7 +133,7 @@ test: deps
 	@scripts/run_tests.sh $(TESTS)
 
 demo: deps
-	@$(MAKE) --no-print-directory all $(DEMOS) $(BENCHES)
+	@$(MAKE) --no-print-directory all $(DEMOS)
 	@BUILD=$(BUILD) scripts/demo.sh
 
 bench: deps
@@ -157,5 +162,6 @@ clean:
 
 .PHONY: bench-quick
 bench-quick: deps
+	@scripts/deps.sh --bench
 	@$(MAKE) --no-print-directory all $(BENCHES)
 	@BUILD=$(BUILD) scripts/bench.sh --quick

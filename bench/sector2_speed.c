@@ -4,7 +4,9 @@
  *
  * Cases: 100,000 random sectors (half angle 0–π, r = 0 three times in ten,
  * R in [0.5, 5]) each with a shape of size up to 3 placed within R + 4 of the
- * pivot, so that about half overlap. Each test runs over all cases, 7 times;
+ * pivot, so that about half overlap; and a sweep (4 bands) of a box turning
+ * by up to 1 rad about that pivot while moving up to 0.5, against the same
+ * point and box. Each test runs over all cases, 7 times;
  * the median is reported.
  *
  *   build/bin/sector2_speed [--quick] [--out DIR]
@@ -16,10 +18,19 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_files.h"
 #include "bench_util.h"
 #include "truth2.h"
 
-typedef struct scase { sccd_sector2 s, t; sccd_circle c; sccd_box2 b; sccd_capsule2 k; sccd_poly2 p; sccd_v2 q; } scase;
+typedef struct scase {
+    sccd_sector2 s, t;
+    sccd_circle c;
+    sccd_box2 b;
+    sccd_capsule2 k;
+    sccd_poly2 p;
+    sccd_v2 q;
+    sccd_sweep2 w; /* a box turning about the sector's pivot (4 bands), moving a little */
+} scase;
 
 static scase *cases;
 static int ncases;
@@ -42,6 +53,9 @@ static bool t_sweep_build(const scase *c)
     return w.count == 4;
 }
 
+static bool t_sweep_point(const scase *c) { return sccd_sweep2_vs_point(&c->w, c->q); }
+static bool t_sweep_box(const scase *c) { return sccd_sweep2_vs_box(&c->w, c->b); }
+
 typedef struct entry { const char *name; bool (*test)(const scase *); } entry;
 
 static const entry entries[] = {
@@ -54,6 +68,8 @@ static const entry entries[] = {
     {"sector-polygon (3 to 8 vertices) exact", t_poly},
     {"sector-sector exact", t_sector},
     {"sweep of a box with 4 bands (build)", t_sweep_build},
+    {"sweep (4 bands) vs point", t_sweep_point},
+    {"sweep (4 bands) vs box", t_sweep_box},
 };
 #define ENTRIES ((int)(sizeof entries / sizeof entries[0]))
 
@@ -70,12 +86,6 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: steadier than wall time on a shared machine */
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static void make_cases(int n)
@@ -96,6 +106,9 @@ static void make_cases(int n)
         c->p = sccd_truth2_random_shape(&g, SCCD_SHAPE_POLY, near, 3.0).poly;
         c->t = (sccd_sector2){near, sccd_rng_unit2(&g), sccd_rng_uniform(&g, 0.0, SCCD_PI), 0.0,
                               sccd_rng_uniform(&g, 0.5, 5.0)};
+        sccd_xf2 start = {sccd_v2_mad(c->s.o, 0.5 * (c->s.r + c->s.R), c->s.a), sccd_rot2_make(sccd_rng_uniform(&g, -3, 3))};
+        sccd_motion2 m = {start, sccd_xf2_inv_apply(start, c->s.o), sccd_rng_v2(&g, 0.5), sccd_rng_uniform(&g, -1, 1)};
+        sccd_sweep2_box(&c->w, (sccd_v2){0.5 * (c->s.R - c->s.r) + 0.1, sccd_rng_uniform(&g, 0.05, 0.5)}, m, 4);
     }
 }
 
@@ -103,7 +116,8 @@ int main(int argc, char **argv)
 {
     bool quick;
     const char *out;
-    sccd_bench_args(argc, argv, &quick, &out);
+    if (!sccd_bench_start(argc, argv, "sector2_speed", &quick, &out))
+        return 2;
     int reps = quick ? 1 : 7;
     make_cases(quick ? 10000 : 100000);
     double ms[ENTRIES];
@@ -115,8 +129,7 @@ int main(int argc, char **argv)
             hits[e] = run(&entries[e]);
             t[r] = (now_ms() - t0) * 100000.0 / ncases;
         }
-        qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-        ms[e] = t[reps / 2];
+        ms[e] = sccd_median(t, reps);
     }
     int disagree = 0;
     for (int i = 0; i < ncases; ++i)

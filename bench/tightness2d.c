@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_files.h"
 #include "bench_util.h"
 #include "truth2.h"
 
@@ -152,7 +153,8 @@ int main(int argc, char **argv)
 {
     bool quick;
     const char *out;
-    sccd_bench_args(argc, argv, &quick, &out);
+    if (!sccd_bench_start(argc, argv, "tightness2d", &quick, &out))
+        return 2;
     int trials = quick ? 150 : 2000, points = quick ? 1000 : 4000;
     tally thesis[METHODS] = {{0}}, general[METHODS] = {{0}}, spin[METHODS] = {{0}};
     sccd_rng g = sccd_rng_make(20261121);

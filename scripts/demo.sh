@@ -14,10 +14,7 @@ for d in chipmunk_demo ode_demo sccd-showcase; do
         ran=$((ran + 1))
     fi
 done
-if [ ! -x "$BUILD/bin/chipmunk_demo" ] || [ ! -x "$BUILD/bin/ode_demo" ]; then
-    echo
-    echo "Coming: the Chipmunk2D demo (chipmunk_demo/: sword vs thin wall, bat vs ball,"
-    echo "blade vs pellets, sword clash) and the ODE demo (ode_demo/: the same in 3D)."
-fi
+[ -x "$BUILD/bin/chipmunk_demo" ] || echo "Coming: the Chipmunk2D demo (chipmunk_demo/: sword vs thin wall, bat vs ball, blade vs pellets, sword clash)."
+[ -x "$BUILD/bin/ode_demo" ] || echo "Coming: the ODE demo (ode_demo/: bat vs baseball, sword vs thin plates, rotor vs falling spheres, sword clash)."
 [ "$ran" -gt 0 ] && echo "demo: pictures and CSV in $out/"
 exit 0

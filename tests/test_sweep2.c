@@ -271,6 +271,13 @@ static void test_degenerate(void **state)
     assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){4.5, 2}));
     assert_true(sccd_sweep2_vs_box(&w, (sccd_box2){{3, 2.5}, {1, 0}, {0.5, 0.5}}));
     assert_false(sccd_sweep2_vs_box(&w, (sccd_box2){{3, 2.6}, {1, 0}, {0.5, 0.5}}));
+    /* dp changed after building (a moving target's relative motion): the
+     * tests follow the new dp, not the stale box. */
+    sccd_sweep2_circle(&w, (sccd_circle){{0, 0}, 0.5}, (sccd_motion2){start, {0, 0}, {0, 0}, 1.0}, 2);
+    w.dp = (sccd_v2){10.0, 0.0};
+    assert_true(sccd_sweep2_vs_point(&w, (sccd_v2){11.4, 2}));
+    assert_true(sccd_sweep2_vs_circle(&w, (sccd_circle){{12.0, 2}, 0.6}));
+    assert_false(sccd_sweep2_vs_point(&w, (sccd_v2){12.0, 2}));
 }
 
 static void test_bad_input(void **state)

@@ -106,6 +106,32 @@ static void draw_label(cairo_t *cr, double x, double y, const char *text, double
     cairo_show_text(cr, text);
 }
 
+/* The 4-band sweep filled, the 1-band sweep outlined. */
+static void draw_both(cairo_t *cr, const panel *p, const sccd_sweep2 *w1, const sccd_sweep2 *w4)
+{
+    draw_sweep(cr, p, w4, 0.1, 0.6, 0.2, true);
+    draw_sweep(cr, p, w1, 0.1, 0.3, 0.9, false);
+}
+
+/* The pen for the poses of the strobe. */
+static void strobe_pen(cairo_t *cr)
+{
+    cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.8);
+    cairo_set_line_width(cr, 1.0);
+}
+
+/* Poses of a box of half extents half at steps + 1 times of motion m. */
+static void draw_box_strobe(cairo_t *cr, const panel *p, sccd_motion2 m, sccd_v2 half, int steps)
+{
+    strobe_pen(cr);
+    for (int k = 0; k <= steps; ++k) {
+        sccd_xf2 pose = sccd_motion2_at(m, (double)k / steps);
+        sccd_v2 v[4];
+        sccd_box2_corners((sccd_box2){pose.p, pose.q, half}, v);
+        draw_poly(cr, p, v, 4);
+    }
+}
+
 static void sword_panel(cairo_t *cr)
 {
     panel p = {300.0, 330.0};
@@ -119,18 +145,10 @@ static void sword_panel(cairo_t *cr)
     sccd_sweep2_box(&w1, half, m, 1);
     sccd_sweep2_box(&w4, half, m, 4);
     sccd_sector2 thesis = sccd_sector2_thesis((sccd_box2){start.p, start.q, half}, (sccd_v2){0.0, 0.0}, turn);
-    draw_sweep(cr, &p, &w4, 0.1, 0.6, 0.2, true);
-    draw_sweep(cr, &p, &w1, 0.1, 0.3, 0.9, false);
     sccd_sweep2 ts = {1, {thesis}, {0.0, 0.0}, {{0.0, 0.0}, {0.0, 0.0}}};
+    draw_both(cr, &p, &w1, &w4);
     draw_sweep(cr, &p, &ts, 0.95, 0.55, 0.0, true);
-    cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.8);
-    cairo_set_line_width(cr, 1.0);
-    for (int k = 0; k <= 8; ++k) {
-        sccd_xf2 pose = sccd_motion2_at(m, k / 8.0);
-        sccd_v2 v[4];
-        sccd_box2_corners((sccd_box2){pose.p, pose.q, half}, v);
-        draw_poly(cr, &p, v, 4);
-    }
+    draw_box_strobe(cr, &p, m, half, 8);
     draw_label(cr, 20, 30, "sword turning 120 deg about a pivot outside it", 0, 0, 0);
     draw_label(cr, 20, 50, "orange: thesis sector (eq 2.1) - misses the corners", 0.9, 0.5, 0.0);
     draw_label(cr, 20, 70, "blue: 1-band sweep    green: 4-band sweep", 0.1, 0.4, 0.6);
@@ -145,10 +163,8 @@ static void bat_panel(cairo_t *cr)
     sccd_sweep2 w1, w4;
     sccd_sweep2_capsule(&w1, bat, m, 1);
     sccd_sweep2_capsule(&w4, bat, m, 4);
-    draw_sweep(cr, &p, &w4, 0.1, 0.6, 0.2, true);
-    draw_sweep(cr, &p, &w1, 0.1, 0.3, 0.9, false);
-    cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.8);
-    cairo_set_line_width(cr, 1.0);
+    draw_both(cr, &p, &w1, &w4);
+    strobe_pen(cr);
     for (int k = 0; k <= 20; ++k) {
         sccd_xf2 pose = sccd_motion2_at(m, k / 20.0);
         sccd_capsule2 c = {sccd_xf2_apply(pose, bat.a), sccd_xf2_apply(pose, bat.b), bat.r};
@@ -166,16 +182,8 @@ static void spin_panel(cairo_t *cr)
     sccd_sweep2 w1, w4;
     sccd_sweep2_box(&w1, half, m, 1);
     sccd_sweep2_box(&w4, half, m, 4);
-    draw_sweep(cr, &p, &w4, 0.1, 0.6, 0.2, true);
-    draw_sweep(cr, &p, &w1, 0.1, 0.3, 0.9, false);
-    cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.8);
-    cairo_set_line_width(cr, 1.0);
-    for (int k = 0; k <= 6; ++k) {
-        sccd_xf2 pose = sccd_motion2_at(m, k / 6.0);
-        sccd_v2 v[4];
-        sccd_box2_corners((sccd_box2){pose.p, pose.q, half}, v);
-        draw_poly(cr, &p, v, 4);
-    }
+    draw_both(cr, &p, &w1, &w4);
+    draw_box_strobe(cr, &p, m, half, 6);
     draw_label(cr, 1220, 30, "blade turning 30 deg about its centre (engine step)", 0, 0, 0);
     draw_label(cr, 1220, 50, "blue: 1-band sweep    green: 4-band sweep (two sectors a band)", 0.1, 0.4, 0.6);
 }

@@ -467,7 +467,7 @@ bool sccd_sector2_vs_sector2(const sccd_sector2 *s, const sccd_sector2 *t)
      * an edge of t meets s, or an arc of t does without lying inside s (its
      * ends are edge ends), so it crosses s's boundary: an edge of s (which
      * then meets t) or an arc of s. Both orders, so the answer is symmetric. */
-    sccd_real tol = SCCD_EPS * sccd_max(s->R, sccd_v2_dist(s->o, t->o) + t->R);
+    sccd_real tol = SCCD_EPS * (sccd_v2_dist(s->o, t->o) + sccd_max(s->R, t->R)); /* symmetric in s, t */
     return edges_meet(s, t, tol) || edges_meet(t, s, tol) || point_of_inside(s, t, tol) ||
            point_of_inside(t, s, tol) || arcs_meet(s, t, tol);
 }

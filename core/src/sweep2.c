@@ -497,18 +497,9 @@ static bool valid_sweep(const sccd_sweep2 *w) { return w && w->count >= 0 && w->
 /* The convex core v[0..n) (world) swept by −dp, rounded by rho, against every band. */
 static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
 {
-    /* The target's box against the sweep's: the margin exceeds the pair
-     * tests' tolerance (1e-9 of distances no larger than 3× the largest
-     * coordinate), so this drops only what they would drop. */
-    sccd_aabb2 t = {v[0], v[0]};
-    for (int i = 1; i < n; ++i)
-        t = sccd_aabb2_union(t, (sccd_aabb2){v[i], v[i]});
-    sccd_v2 a = sccd_v2_max(sccd_v2_abs(t.lo), sccd_v2_abs(t.hi));
-    sccd_v2 b = sccd_v2_max(sccd_v2_abs(w->aabb.lo), sccd_v2_abs(w->aabb.hi));
-    sccd_real margin = rho + 8.0 * SCCD_EPS * sccd_max(sccd_max(sccd_max(a.x, a.y), sccd_max(b.x, b.y)), rho);
-    if (t.lo.x - margin > w->aabb.hi.x || t.hi.x + margin < w->aabb.lo.x || t.lo.y - margin > w->aabb.hi.y ||
-        t.hi.y + margin < w->aabb.lo.y)
-        return false;
+    /* No rejection by w->aabb here: callers may change dp after building
+     * (a target's own motion, by the relative-motion trick), which leaves the
+     * box stale; the sector tests reject cheaply by bounding circles. */
     sccd_v2 pts[2 * SCCD_POLY_MAX];
     for (int i = 0; i < n; ++i) {
         pts[i] = v[i];

@@ -1,25 +1,29 @@
-#include "bench_util.h"
-
+#include <stdlib.h>
 #include <string.h>
 
-void sccd_bench_args(int argc, char **argv, bool *quick, const char **out)
+#include "bench_util.h"
+
+bool sccd_bench_args(int argc, char **argv, bool *quick, const char **out)
 {
-    *quick = false;
-    *out = "build/bench";
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0)
             *quick = true;
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
             *out = argv[++i];
+        else
+            return false;
     }
+    return true;
 }
 
-FILE *sccd_bench_open(const char *dir, const char *name, const char *ext)
+static int cmp_double(const void *a, const void *b)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "%s: cannot write %s\n", name, path);
-    return f;
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double sccd_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }

@@ -1,15 +1,12 @@
-/* Shared by the benchmark programs in bench/: the command line of the
- * bench protocol and the output files. */
+/* Helpers for benchmark programs (the bench protocol of the brief). */
 #ifndef SCCD_BENCH_UTIL_H
 #define SCCD_BENCH_UTIL_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
-/// Parse `[--quick] [--out DIR]`: *quick and *out (default "build/bench") are set from argv.
-void sccd_bench_args(int argc, char **argv, bool *quick, const char **out);
-
-/// Open DIR/NAME.EXT for writing; NULL (with a message on stderr) when it cannot.
-FILE *sccd_bench_open(const char *dir, const char *name, const char *ext);
+/// Parse the protocol's arguments: --quick sets *quick, --out DIR sets *out; false on anything else.
+bool sccd_bench_args(int argc, char **argv, bool *quick, const char **out);
+/// The median of v[0..n) (n ≥ 1); sorts v.
+double sccd_median(double *v, int n);
 
 #endif

@@ -9,6 +9,7 @@
 #include "sectorccd/motion.h"
 #include "sectorccd/geometry.h"
 #include "sectorccd/discrete.h"
+#include "sectorccd/catalogue.h"
 #include "sectorccd/sector2.h"
 #include "sectorccd/sweep2.h"
 #include "sectorccd/sector3.h"
@@ -17,5 +18,6 @@
 #include "sectorccd/distance.h"
 #include "sectorccd/toi.h"
 #include "sectorccd/ccd.h"
+#include "sectorccd/broadphase.h"
 
 #endif

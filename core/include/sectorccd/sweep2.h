@@ -21,7 +21,7 @@
 #include "sectorccd/motion.h"
 #include "sectorccd/sector2.h"
 
-/// A conservative 2D sweep: count (1…SCCD_MAX_BANDS) sectors about the centre's start position, translation dp (world), AABB of the whole set.
+/// A conservative 2D sweep: count (1…SCCD_MAX_BANDS) sectors about the centre's start position, translation dp (world), AABB of the whole set as built (for broadphase; the pair tests read only the sectors and dp, so dp may be changed afterwards, e.g. to the motion relative to a moving target).
 typedef struct sccd_sweep2 {
     int count;
     sccd_sector2 band[SCCD_MAX_BANDS];

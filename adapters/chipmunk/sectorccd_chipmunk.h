@@ -1,0 +1,117 @@
+/* sectorccd for Chipmunk2D 7: the adapters (shared/DESIGN.md "Adapters").
+ * Engine headers are included here, never in the core. */
+#ifndef SECTORCCD_CHIPMUNK_H
+#define SECTORCCD_CHIPMUNK_H
+
+#include <stdint.h>
+#include <chipmunk/chipmunk.h>
+#include "sectorccd/sectorccd.h"
+
+/* ==== Broadphase: sort-and-sweep spatial index (sccd_cp_sap.c) ==== */
+
+/// A Chipmunk spatial index (cpSpatialIndexClass) backed by our sort-and-sweep
+/// index (sectorccd/broadphase.h): like cpSweep1DNew, usable wherever Chipmunk
+/// takes an index. bbfunc gives an object's box; static_index (may be NULL) is
+/// collided against in reindexQuery. Free it with cpSpatialIndexFree. NULL on
+/// no memory.
+cpSpatialIndex *sccd_cp_sap_new(cpSpatialIndexBBFunc bbfunc, cpSpatialIndex *static_index);
+
+/// Replace a space's static and dynamic shape indexes by ours (as
+/// cpSpaceUseSpatialHash does), moving the shapes already there. Must not be
+/// called while the space is locked (inside a step or a query): SCCD_ASSERT
+/// and no change. On no memory the space keeps its indexes.
+void sccd_cp_space_use_sap(cpSpace *space);
+
+/// Install a static and a dynamic index (the dynamic one created with the
+/// static one as its static_index) in a space, moving its shapes into them
+/// and freeing the old ones — how cpSpaceUseSpatialHash swaps, for any index
+/// class (cpSweep1DNew, cpBBTreeNew, sccd_cp_sap_new). Space locked or NULL
+/// argument: SCCD_ASSERT and no change.
+void sccd_cp_space_swap_indexes(cpSpace *space, cpSpatialIndex *static_index, cpSpatialIndex *dynamic_index);
+
+/// cpShapeGetBB with the exact signature of cpSpatialIndexBBFunc (pass it to
+/// an index constructor instead of casting cpShapeGetBB).
+cpBB sccd_cp_shape_bb(void *obj);
+
+/* ==== end of the broadphase section ==== */
+
+/* ===================================================================== CCD ==
+ * The user keeps calling cpSpaceStep. Chipmunk integrates every body's pose
+ * (position_func), then finds contacts between overlapping shapes, then solves
+ * velocities. A CCD body gets a position_func of ours: after all poses of the
+ * step are known it bounds what the body sweeps (sectors about its pivot),
+ * finds the first time of impact with anything in that sweep and, on a hit,
+ * places the body at the impact pose with a small overlap, so Chipmunk's own
+ * contact forms in the same step: begin/pre-solve/post-solve handlers fire,
+ * elasticity and friction apply.
+ *
+ * Kinematic CCD bodies (animated swords, bats) are never held back: they
+ * keep their animation exactly. What they hit (only dynamic bodies collide
+ * with them) is moved instead: it rides along with the body from the impact
+ * to the end of the step, so it touches the body's end pose, Chipmunk's
+ * contact forms and the target leaves with the body's surface velocity.
+ * A dynamic target hit by a dynamic CCD body is held where it meets the
+ * body's impact pose when it would otherwise run into or through it; a
+ * dynamic CCD body hitting a kinematic target rides along with that one.
+ *
+ * State lives in the sccd_cp_world (never in user-data fields). Call
+ * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body. */
+
+/// Which shapes a CCD body is tested against.
+typedef enum sccd_cp_candidates {
+    SCCD_CP_CANDIDATES_SWEEP,     ///< everything the rotational sweep may touch (the library's method; never misses)
+    SCCD_CP_CANDIDATES_START_END, ///< only what the box around the start and end poses touches (what speculative CCD sees; a baseline)
+} sccd_cp_candidates;
+
+/// Tuning of a world; lengths in the space's units.
+typedef struct sccd_cp_options {
+    int bands;                     ///< radial bands per sweep, 1..SCCD_MAX_BANDS (default 4)
+    cpFloat overlap;               ///< overlap depth at the impact pose, > 0 (default 0.2·collision slop)
+    cpFloat toi_tolerance;         ///< TOI distance tolerance, > 0 (default overlap/4)
+    int toi_max_iterations;        ///< cap on TOI runs per shape pair (each of up to SCCD_TOI_MAX_ITERATIONS distance steps), ≥ 1 (default 8)
+    sccd_cp_candidates candidates; ///< candidate set (default SCCD_CP_CANDIDATES_SWEEP)
+} sccd_cp_options;
+
+/// Counters since attach or the last reset.
+typedef struct sccd_cp_counters {
+    uint64_t steps;       ///< steps in which the CCD ran
+    uint64_t sweeps;      ///< shape sweeps built
+    uint64_t candidates;  ///< candidate shape pairs after filters
+    uint64_t tois;        ///< time-of-impact computations
+    uint64_t clamps;      ///< bodies placed at an impact pose (CCD bodies stopped, targets carried by kinematic ones)
+    uint64_t overlapped;  ///< pairs already deeper than the skin at the start (left to Chipmunk)
+    uint64_t failed;      ///< TOIs that hit the iteration cap (clamped at their safe time)
+    uint64_t errors;      ///< bad calls and bad states reported
+    double seconds;       ///< CPU time (this thread) spent in the CCD
+} sccd_cp_counters;
+
+/// The CCD state of one space.
+typedef struct sccd_cp_world sccd_cp_world;
+
+/// The default options.
+sccd_cp_options sccd_cp_options_default(void);
+/// Attach CCD to a space (once per space, space unlocked). NULL space, a locked space or a second attach: NULL.
+sccd_cp_world *sccd_cp_attach(cpSpace *space);
+/// Enable CCD on a dynamic or kinematic body that is in the world's space (space unlocked). Bad use: reported, nothing changes.
+void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body);
+/// Disable CCD on a body and restore its position function. Unknown body: reported, nothing changes.
+void sccd_cp_body_disable(sccd_cp_world *w, cpBody *body);
+/// Set the rotation centre of a CCD body (body coordinates, e.g. the hand or hinge; default the centre of gravity).
+void sccd_cp_body_set_pivot(sccd_cp_world *w, cpBody *body, cpVect local_pivot);
+/// True when body has CCD enabled in w.
+bool sccd_cp_body_is_enabled(const sccd_cp_world *w, const cpBody *body);
+/// Replace the options (invalid fields: reported, that field keeps its value).
+void sccd_cp_set_options(sccd_cp_world *w, sccd_cp_options options);
+/// The current options (NULL world: the defaults).
+sccd_cp_options sccd_cp_get_options(const sccd_cp_world *w);
+/// The counters (NULL world: zeros).
+sccd_cp_counters sccd_cp_get_counters(const sccd_cp_world *w);
+/// The message of the last bad call or bad state reported by w ("" when none).
+const char *sccd_cp_last_error(const sccd_cp_world *w);
+/// Zero the counters.
+void sccd_cp_reset_counters(sccd_cp_world *w);
+/// Detach from the space and free the world; every CCD body still in the space gets its position function back. Not while the space is stepping (reported, nothing happens). NULL: nothing.
+void sccd_cp_detach(sccd_cp_world *w);
+/* ================================================================= end CCD == */
+
+#endif

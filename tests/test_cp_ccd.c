@@ -1,0 +1,647 @@
+/* The Chipmunk2D CCD adapter on real Chipmunk spaces. Every pass-through is
+ * judged by an independent check on Chipmunk's own state (the rod's angle
+ * against the wall's, the ball's velocity, blade centre lines crossing at
+ * poses interpolated through the step), never by the adapter's counters.
+ * Each property is asserted both ways: with CCD it never fails, without CCD
+ * it mostly does (so the scene is hard enough to mean something). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include <chipmunk/chipmunk_private.h> /* white-box: a body's fields */
+#include "sectorccd_chipmunk.h"
+#include "test_util.h"
+#include "cp_support.h"
+
+#define DT (1.0 / 60.0)
+#define PHASES 50
+
+static const double speeds[] = {5, 10, 20, 50, 100, 200, 400}; /* rad/s */
+
+/* The phase offset of a swing's start: a fraction of one step's turn, kept
+ * under a full turn so the blade never starts inside what it should hit. */
+static double start_offset(double phase, double turn) { return phase * fmin(turn, 2.0 * SCCD_PI - 0.5); }
+#define NSPEEDS ((int)(sizeof speeds / sizeof speeds[0]))
+
+enum { TYPE_ROD = 1, TYPE_WALL = 2 };
+
+static cpBool count_begin(cpArbiter *arb, cpSpace *space, cpDataPointer data)
+{
+    (void)arb;
+    (void)space;
+    ++*(int *)data;
+    return cpTrue;
+}
+
+/* A dynamic rod from 5 to `len` along its x axis, on a motorised hinge at
+ * pivot (the body origin) turning at w. */
+static cpBody *add_rod(cpSpace *space, cpVect pivot, double angle, double w, double len, double radius)
+{
+    cpBody *b = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForSegment(1.0, cpv(5, 0), cpv(len, 0), radius)));
+    cpBodySetPosition(b, pivot);
+    cpBodySetAngle(b, angle);
+    cpBodySetAngularVelocity(b, w);
+    cpShape *s = cpSpaceAddShape(space, cpSegmentShapeNew(b, cpv(5, 0), cpv(len, 0), radius));
+    cpShapeSetCollisionType(s, TYPE_ROD);
+    cpShapeSetElasticity(s, 0.3);
+    cpBody *ground = cpSpaceGetStaticBody(space);
+    cpSpaceAddConstraint(space, cpPivotJointNew(ground, b, pivot));
+    cpConstraint *motor = cpSpaceAddConstraint(space, cpSimpleMotorNew(ground, b, -w));
+    cpConstraintSetMaxForce(motor, 2e5);
+    return b;
+}
+
+static sccd_cp_world *maybe_ccd(cpSpace *space, bool ccd, cpBody *body)
+{
+    if (!ccd)
+        return NULL;
+    sccd_cp_world *w = sccd_cp_attach(space);
+    sccd_cp_body_enable(w, body);
+    sccd_cp_body_set_pivot(w, body, cpvzero);
+    return w;
+}
+
+/* ---- rod vs thin wall ---- */
+
+#define WALL_ANGLE (0.5 * SCCD_PI)
+
+typedef struct rod_stats { int trials, passes, impacts, impacts_with_begin, stop_steps, stop_steps_touching; } rod_stats;
+
+typedef struct touch_query { cpBody *other; bool found; } touch_query;
+
+static void touch_each(cpBody *body, cpArbiter *arb, void *data)
+{
+    touch_query *q = data;
+    CP_ARBITER_GET_BODIES(arb, a, b);
+    q->found |= (a == body && b == q->other) || (b == body && a == q->other);
+}
+
+/* A contact (arbiter) between a and b exists after the last step. */
+static bool touching(cpBody *a, cpBody *b)
+{
+    touch_query q = {b, false};
+    cpBodyEachArbiter(a, touch_each, &q);
+    return q.found;
+}
+
+/* One swing of a 100-long rod into a wall 2 thick (1/50) on the ray at 90°
+ * from r = 40 to 105. Pass-through: the rod's angle gets past the wall's far
+ * face (1/40 + rod radius ≈ 0.04 rad past 90° at r = 40; 0.1 is used). */
+static void rod_swing(bool ccd, bool sap, double w, double phase, rod_stats *st)
+{
+    cpSpace *space = cpSpaceNew();
+    if (sap)
+        sccd_cp_space_use_sap(space); /* the broadphase's index instead of Chipmunk's tree */
+    cpSpaceSetIterations(space, 20);
+    int begins = 0;
+    cpCollisionHandler *h = cpSpaceAddCollisionHandler(space, TYPE_ROD, TYPE_WALL);
+    h->beginFunc = count_begin;
+    h->userData = &begins;
+    cpShape *wall = cpSpaceAddShape(space, cpBoxShapeNew2(cpSpaceGetStaticBody(space), cpBBNew(-1, 40, 1, 105), 0));
+    cpShapeSetCollisionType(wall, TYPE_WALL);
+    double turn = w * DT;
+    cpBody *rod = add_rod(space, cpvzero, WALL_ANGLE - 0.1 - start_offset(phase, turn), w, 100, 0.5);
+    sccd_cp_world *cw = maybe_ccd(space, ccd, rod);
+    int steps = (int)ceil(0.1 / turn) + 20;
+    bool impact = false, begin_at_impact = false;
+    for (int s = 0; s < steps; ++s) {
+        sccd_cp_counters k0 = sccd_cp_get_counters(cw);
+        int b0 = begins;
+        cpSpaceStep(space, DT);
+        sccd_cp_counters k1 = sccd_cp_get_counters(cw);
+        if (k1.clamps > k0.clamps && k1.failed == k0.failed) { /* stopped at an impact (not at a capped TOI) */
+            st->stop_steps_touching += touching(rod, cpSpaceGetStaticBody(space));
+            ++st->stop_steps;
+            if (!impact)
+                begin_at_impact = begins > b0; /* Chipmunk's own contact formed in the same step */
+            impact = true;
+        }
+        if (cpBodyGetAngle(rod) > WALL_ANGLE + 0.1) {
+            ++st->passes;
+            break;
+        }
+    }
+    st->impacts += impact;
+    st->impacts_with_begin += begin_at_impact;
+    ++st->trials;
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+}
+
+static void test_rod_vs_thin_wall(void **state)
+{
+    (void)state;
+    rod_stats off = {0}, on = {0};
+    for (int i = 0; i < NSPEEDS; ++i)
+        for (int p = 0; p < PHASES; ++p) {
+            double phase = (p + 0.5) / PHASES;
+            rod_swing(false, false, speeds[i], phase, &off);
+            rod_swing(true, false, speeds[i], phase, &on);
+        }
+    print_message("rod vs wall: without CCD %d/%d pass through, with CCD %d/%d (%d impacts, %d with begin; "
+                  "%d stopping steps, %d with a contact)\n",
+                  off.passes, off.trials, on.passes, on.trials, on.impacts, on.impacts_with_begin, on.stop_steps,
+                  on.stop_steps_touching);
+    assert_int_equal(on.passes, 0);
+    assert_true(off.passes > off.trials / 2);
+    /* Every swing is stopped by the CCD, and Chipmunk's begin fires in that step. */
+    assert_int_equal(on.impacts, on.trials);
+    assert_int_equal(on.impacts_with_begin, on.impacts);
+    /* and every step in which the CCD stops the rod leaves Chipmunk a contact */
+    assert_int_equal(on.stop_steps_touching, on.stop_steps);
+}
+
+/* The same swings with the sort-and-sweep index (sccd_cp_space_use_sap) in
+ * the space: the CCD only asks the space for candidates, so it holds there too. */
+static void test_rod_with_sap_index(void **state)
+{
+    (void)state;
+    rod_stats on = {0};
+    for (int i = 0; i < NSPEEDS; ++i)
+        for (int p = 0; p < 10; ++p)
+            rod_swing(true, true, speeds[i], (p + 0.5) / 10, &on);
+    assert_int_equal(on.passes, 0);
+    assert_int_equal(on.impacts_with_begin, on.trials);
+}
+
+/* ---- kinematic bat vs ball ---- */
+
+/* One swing of a kinematic 100-long bat from below about its handle; a ball
+ * of radius 5 (1/20) pitched down along x = 80 into it. Hit: the ball's
+ * velocity changes by a good part of the bat's surface speed there (≥ 80 w),
+ * as a contact with a kinematic body gives; and begin fired. */
+static bool bat_swing(bool ccd, double w, double phase, bool *begin_fired)
+{
+    cpSpace *space = cpSpaceNew();
+    int begins = 0;
+    cpCollisionHandler *h = cpSpaceAddCollisionHandler(space, TYPE_ROD, TYPE_WALL);
+    h->beginFunc = count_begin;
+    h->userData = &begins;
+    cpBody *bat = cpSpaceAddBody(space, cpBodyNewKinematic());
+    cpBodySetAngle(bat, -0.5 * SCCD_PI - start_offset(phase, w * DT));
+    cpBodySetAngularVelocity(bat, w);
+    cpShape *bs = cpSpaceAddShape(space, cpSegmentShapeNew(bat, cpv(8, 0), cpv(100, 0), 3));
+    cpShapeSetCollisionType(bs, TYPE_ROD);
+    cpShapeSetElasticity(bs, 0.9);
+    sccd_cp_world *cw = maybe_ccd(space, ccd, bat);
+    cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0, 5, cpvzero)));
+    cpVect pitch = cpv(0, -60);
+    cpBodySetPosition(ball, cpv(80, 20 + 20 * phase));
+    cpBodySetVelocity(ball, pitch);
+    cpShape *cs = cpSpaceAddShape(space, cpCircleShapeNew(ball, 5, cpvzero));
+    cpShapeSetCollisionType(cs, TYPE_WALL);
+    cpShapeSetElasticity(cs, 0.9);
+    for (int s = 0, after = 0; s < 2000 && after < 10; ++s) {
+        cpSpaceStep(space, DT);
+        if (cpBodyGetAngle(bat) >= SCCD_PI / 3.0) {
+            cpBodySetAngularVelocity(bat, 0.0);
+            ++after;
+        }
+    }
+    bool hit = cpvlength(cpvsub(cpBodyGetVelocity(ball), pitch)) >= 0.3 * 80.0 * w;
+    *begin_fired = begins > 0;
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+    return hit;
+}
+
+static void test_bat_hits_ball_every_swing(void **state)
+{
+    (void)state;
+    int trials = 0, hits_on = 0, begins_on = 0, hits_off = 0;
+    for (int i = 0; i < NSPEEDS; ++i)
+        for (int p = 0; p < PHASES; ++p) {
+            double phase = (p + 0.5) / PHASES;
+            bool begin;
+            hits_on += bat_swing(true, speeds[i], phase, &begin);
+            begins_on += begin;
+            hits_off += bat_swing(false, speeds[i], phase, &begin);
+            ++trials;
+        }
+    print_message("bat vs ball: hits without CCD %d/%d, with CCD %d/%d\n", hits_off, trials, hits_on, trials);
+    assert_int_equal(hits_on, trials);
+    assert_int_equal(begins_on, trials);
+    assert_true(hits_off < trials / 2);
+}
+
+/* A kinematic blade spinning at w through a stream of balls keeps its
+ * animation: after n steps its angle is within one step's turn of w·n·dt,
+ * though it was stopped at many impacts. */
+static void test_kinematic_keeps_animation(void **state)
+{
+    (void)state;
+    const double w = 90.0;
+    const int n = 300;
+    cpSpace *space = cpSpaceNew();
+    sccd_cp_world *cw = sccd_cp_attach(space);
+    cpBody *blade = cpSpaceAddBody(space, cpBodyNewKinematic());
+    cpBodySetAngularVelocity(blade, w);
+    cpSpaceAddShape(space, cpSegmentShapeNew(blade, cpv(-60, 0), cpv(60, 0), 2));
+    sccd_cp_body_enable(cw, blade);
+    for (int s = 0; s < n; ++s) {
+        if (s % 3 == 0) { /* a ball every third step, shot at the blade */
+            cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0, 3, cpvzero)));
+            cpBodySetPosition(ball, cpv(-40 + (s % 80), 80));
+            cpBodySetVelocity(ball, cpv(0, -600));
+            cpShapeSetElasticity(cpSpaceAddShape(space, cpCircleShapeNew(ball, 3, cpvzero)), 0.5);
+        }
+        cpSpaceStep(space, DT);
+    }
+    sccd_cp_counters k = sccd_cp_get_counters(cw);
+    double lag = w * n * DT - cpBodyGetAngle(blade);
+    print_message("kinematic blade: %llu stops, lag behind its animation %.4f rad (one step = %.2f)\n",
+                  (unsigned long long)k.clamps, lag, w * DT);
+    assert_true(k.clamps > 10);
+    assert_true(lag >= -1e-9 && lag <= w * DT);
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+}
+
+/* ---- two swords ---- */
+
+
+/* The centre lines of two blades (hinged at pa, pb; angles a0→a1, b0→b1)
+ * cross at one of 64 poses interpolated through a step. */
+static bool blades_crossed(cpVect pa, double a0, double a1, cpVect pb, double b0, double b1, double len)
+{
+    for (int k = 0; k <= 64; ++k) {
+        double s = k / 64.0, a = a0 + s * (a1 - a0), b = b0 + s * (b1 - b0);
+        if (sccd_cp_segments_cross(sccd_cp_blade_point(pa, a, 5), sccd_cp_blade_point(pa, a, len), sccd_cp_blade_point(pb, b, 5), sccd_cp_blade_point(pb, b, len)))
+            return true;
+    }
+    return false;
+}
+
+static bool clash(bool ccd, double w, double phase)
+{
+    cpSpace *space = cpSpaceNew();
+    cpSpaceSetIterations(space, 20);
+    const cpVect pa = cpv(-55, 0), pb = cpv(55, 0);
+    double turn = w * DT;
+    cpBody *a = add_rod(space, pa, -0.5 * SCCD_PI - 0.6 - start_offset(phase, turn), w, 100, 2);
+    cpBody *b = add_rod(space, pb, -0.5 * SCCD_PI + 0.6 + 0.3 * turn, -w, 100, 2);
+    sccd_cp_world *cw = maybe_ccd(space, ccd, a);
+    if (cw != NULL) {
+        sccd_cp_body_enable(cw, b);
+        sccd_cp_body_set_pivot(cw, b, cpvzero);
+    }
+    bool crossed = false;
+    int steps = (int)ceil(SCCD_PI / turn) + 20;
+    for (int s = 0; s < steps && !crossed; ++s) {
+        double a0 = cpBodyGetAngle(a), b0 = cpBodyGetAngle(b);
+        cpSpaceStep(space, DT);
+        crossed = blades_crossed(pa, a0, cpBodyGetAngle(a), pb, b0, cpBodyGetAngle(b), 100);
+    }
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+    return crossed;
+}
+
+static void test_swords_never_pass(void **state)
+{
+    (void)state;
+    int trials = 0, off = 0, on = 0;
+    for (int i = 2; i < NSPEEDS; ++i) /* from 20 rad/s: slower swords meet step by step anyway */
+        for (int p = 0; p < PHASES; ++p) {
+            double phase = (p + 0.5) / PHASES;
+            off += clash(false, speeds[i], phase);
+            on += clash(true, speeds[i], phase);
+            ++trials;
+        }
+    print_message("sword clash: crossings without CCD %d/%d, with CCD %d/%d\n", off, trials, on, trials);
+    assert_int_equal(on, 0);
+    assert_true(off > trials / 2);
+}
+
+/* ---- moving targets ---- */
+
+/* Side of point c from the line of a blade (body origin at its hinge end),
+ * when c is within the blade's reach along it (0 otherwise). */
+static int blade_side(cpBody *blade, cpVect c, double len)
+{
+    cpVect d = cpvforangle(cpBodyGetAngle(blade));
+    c = cpvsub(c, cpBodyGetPosition(blade));
+    double along = cpvdot(d, c);
+    if (along < 5 || along > len)
+        return 0;
+    return cpvcross(d, c) > 0 ? 1 : -1;
+}
+
+/* A fast dynamic plank (90 long, upright, not a CCD body) slides across the
+ * arc of a CCD rod: the target's own motion is swept too. Pass-through: the
+ * plank's centre changes side of the rod's line within the rod's reach. */
+static bool moving_plank(bool ccd, double w, double v, double phase)
+{
+    cpSpace *space = cpSpaceNew();
+    cpSpaceSetIterations(space, 20);
+    cpBody *rod = add_rod(space, cpvzero, -0.3 - start_offset(phase, w * DT), w, 100, 1);
+    sccd_cp_world *cw = maybe_ccd(space, ccd, rod);
+    /* added after the rod: not yet integrated when the CCD runs in the first step */
+    cpBody *plank = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForSegment(1.0, cpv(0, -45), cpv(0, 45), 1)));
+    cpBodySetPosition(plank, cpv(-40 - phase * v * DT, 60));
+    cpBodySetVelocity(plank, cpv(v, 0));
+    cpSpaceAddShape(space, cpSegmentShapeNew(plank, cpv(0, -45), cpv(0, 45), 1));
+    bool crossed = false;
+    for (int s = 0; s < 40 && !crossed; ++s) {
+        int side0 = blade_side(rod, cpBodyGetPosition(plank), 100);
+        cpSpaceStep(space, DT);
+        int side1 = blade_side(rod, cpBodyGetPosition(plank), 100);
+        crossed = side0 * side1 < 0;
+    }
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+    return crossed;
+}
+
+static void test_moving_target(void **state)
+{
+    (void)state;
+    int trials = 0, off = 0, on = 0;
+    for (int p = 0; p < PHASES; ++p) {
+        double phase = (p + 0.5) / PHASES;
+        off += moving_plank(false, 60, 1500, phase);
+        on += moving_plank(true, 60, 1500, phase);
+        ++trials;
+    }
+    print_message("moving plank: crossings without CCD %d/%d, with CCD %d/%d\n", off, trials, on, trials);
+    assert_int_equal(on, 0);
+    assert_true(off > trials / 2);
+}
+
+/* ---- filters, sensors, ignored pairs ---- */
+
+static cpBool refuse_begin(cpArbiter *arb, cpSpace *space, cpDataPointer data)
+{
+    (void)arb;
+    (void)space;
+    (void)data;
+    return cpFalse;
+}
+
+/* A fast rod against a wall that Chipmunk would not collide with (sensor,
+ * filtered, or a begin handler saying no): the CCD must not stop it either. */
+static int rod_through_ignored_wall(int how)
+{
+    cpSpace *space = cpSpaceNew();
+    cpShape *wall = cpSpaceAddShape(space, cpBoxShapeNew2(cpSpaceGetStaticBody(space), cpBBNew(-1, 40, 1, 105), 0));
+    cpShapeSetCollisionType(wall, TYPE_WALL);
+    if (how == 0)
+        cpShapeSetSensor(wall, cpTrue);
+    if (how == 1)
+        cpShapeSetFilter(wall, cpShapeFilterNew(CP_NO_GROUP, 2, 2)); /* the rod's mask lacks category 2 below */
+    if (how == 2)
+        cpSpaceAddCollisionHandler(space, TYPE_ROD, TYPE_WALL)->beginFunc = refuse_begin;
+    cpBody *rod = add_rod(space, cpvzero, WALL_ANGLE - 0.3, 100, 100, 0.5);
+    if (how == 1)
+        cpShapeSetFilter(rod->shapeList, cpShapeFilterNew(CP_NO_GROUP, 1, 1));
+    sccd_cp_world *cw = maybe_ccd(space, true, rod);
+    int passes = 0;
+    for (int s = 0; s < 60; ++s) {
+        double a0 = cpBodyGetAngle(rod);
+        cpSpaceStep(space, DT);
+        /* count each time the rod's angle crosses the wall's (mod 2π) */
+        passes += (int)(floor((cpBodyGetAngle(rod) - WALL_ANGLE) / (2 * SCCD_PI)) - floor((a0 - WALL_ANGLE) / (2 * SCCD_PI)));
+    }
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+    return passes;
+}
+
+static void test_respects_sensors_filters_handlers(void **state)
+{
+    (void)state;
+    assert_true(rod_through_ignored_wall(0) >= 10); /* sensor */
+    assert_true(rod_through_ignored_wall(1) >= 10); /* filter */
+    /* begin says no: the first touch is stopped (Chipmunk has not asked yet),
+     * every later one passes as Chipmunk's own pair is ignored */
+    assert_true(rod_through_ignored_wall(2) >= 9);
+}
+
+/* ---- a long mixed run: no NaN, safe add/remove ---- */
+
+static void check_finite(cpBody *b, void *data)
+{
+    bool *finite = data;
+    *finite &= sccd_is_valid_real(cpBodyGetPosition(b).x) && sccd_is_valid_real(cpBodyGetPosition(b).y) &&
+               sccd_is_valid_real(cpBodyGetAngle(b)) && sccd_is_valid_real(cpBodyGetVelocity(b).x) &&
+               sccd_is_valid_real(cpBodyGetVelocity(b).y) && sccd_is_valid_real(cpBodyGetAngularVelocity(b));
+}
+
+typedef struct mixed { sccd_cp_world *ccd; cpBody *last; int removed, added; bool churn; } mixed;
+
+/* Post-step: add a spinning CCD box, or remove the last one added. */
+static void post_step_churn(cpSpace *space, void *key, void *data)
+{
+    (void)key;
+    mixed *m = data;
+    if (m->last != NULL) {
+        cpBody *b = m->last;
+        cpShape *s = b->shapeList;
+        sccd_cp_body_disable(m->ccd, b);
+        cpSpaceRemoveShape(space, s);
+        cpShapeFree(s);
+        cpSpaceRemoveBody(space, b);
+        cpBodyFree(b);
+        m->last = NULL;
+        ++m->removed;
+        return;
+    }
+    cpBody *b = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForBox(1.0, 30, 4)));
+    cpBodySetPosition(b, cpv(0, 150));
+    cpBodySetAngularVelocity(b, 80.0);
+    cpShape *s = cpSpaceAddShape(space, cpBoxShapeNew(b, 30, 4, 1.0));
+    cpShapeSetElasticity(s, 0.5);
+    sccd_cp_body_enable(m->ccd, b);
+    m->last = b;
+    ++m->added;
+}
+
+/* Post-solve of every pair: asks for the churn from inside the step. */
+static void request_churn(cpArbiter *arb, cpSpace *space, cpDataPointer data)
+{
+    (void)arb;
+    mixed *m = data;
+    if (m->churn && cpSpaceAddPostStepCallback(space, post_step_churn, m, m))
+        m->churn = false;
+}
+
+static void test_long_mixed_run_is_finite(void **state)
+{
+    (void)state;
+    cpSpace *space = cpSpaceNew();
+    cpSpaceSetGravity(space, cpv(0, -300));
+    sccd_cp_world *cw = sccd_cp_attach(space);
+    cpBody *ground = cpSpaceGetStaticBody(space);
+    /* a box of thin static walls of every kind */
+    cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(-300, -200), cpv(300, -200), 0.0));
+    cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(-300, -200), cpv(-300, 400), 1.0));
+    cpSpaceAddShape(space, cpBoxShapeNew2(ground, cpBBNew(299, -200, 301, 400), 0.5));
+    /* a 12-gon (more vertices than SCCD_POLY_MAX) spinning kinematic body */
+    cpVect ring[12];
+    for (int i = 0; i < 12; ++i)
+        ring[i] = cpvmult(cpvforangle(2 * SCCD_PI * i / 12), 20);
+    cpBody *spinner = cpSpaceAddBody(space, cpBodyNewKinematic());
+    cpBodySetPosition(spinner, cpv(-100, 0));
+    cpBodySetAngularVelocity(spinner, 120);
+    cpSpaceAddShape(space, cpPolyShapeNew(spinner, 12, ring, cpTransformIdentity, 0.5));
+    cpSpaceAddShape(space, cpSegmentShapeNew(spinner, cpv(0, 0), cpv(90, 0), 1.0));
+    sccd_cp_body_enable(cw, spinner);
+    /* a hinged sword and loose bodies of all shapes */
+    cpBody *sword = add_rod(space, cpv(100, 0), 0, 150, 90, 1.0);
+    sccd_cp_body_enable(cw, sword);
+    sccd_cp_body_set_pivot(cw, sword, cpvzero);
+    /* CCD bodies with nothing solid: no shape at all, a sensor only */
+    cpBody *bare = cpSpaceAddBody(space, cpBodyNew(1.0, 1.0));
+    cpBodySetAngularVelocity(bare, 50.0);
+    sccd_cp_body_enable(cw, bare);
+    cpBody *ghost = cpSpaceAddBody(space, cpBodyNew(1.0, 1.0));
+    cpBodySetAngularVelocity(ghost, 50.0);
+    cpShapeSetSensor(cpSpaceAddShape(space, cpSegmentShapeNew(ghost, cpv(-50, 0), cpv(50, 0), 1)), cpTrue);
+    sccd_cp_body_enable(cw, ghost);
+    sccd_rng g = sccd_rng_make(7);
+    for (int i = 0; i < 30; ++i) {
+        cpBody *b = cpSpaceAddBody(space, cpBodyNew(1.0, 50.0));
+        cpBodySetPosition(b, cpv(sccd_rng_uniform(&g, -250, 250), sccd_rng_uniform(&g, 50, 350)));
+        cpBodySetVelocity(b, cpv(sccd_rng_uniform(&g, -200, 200), 0));
+        cpShape *s = i % 3 == 0   ? cpCircleShapeNew(b, 4, cpvzero)
+                   : i % 3 == 1 ? cpSegmentShapeNew(b, cpv(-6, 0), cpv(6, 0), 2)
+                                : cpBoxShapeNew(b, 8, 8, 0.5);
+        cpSpaceAddShape(space, s);
+        if (i % 5 == 0) /* some loose bodies are CCD bodies too */
+            sccd_cp_body_enable(cw, b);
+        if (i % 7 == 0)
+            cpShapeSetSensor(s, cpTrue);
+    }
+    mixed m = {cw, NULL, 0, 0, false};
+    cpCollisionHandler *h = cpSpaceAddDefaultCollisionHandler(space);
+    h->postSolveFunc = request_churn;
+    h->userData = &m;
+    for (int s = 0; s < 10000; ++s) {
+        cpSpaceStep(space, DT);
+        if (s % 500 == 250)
+            m.churn = true; /* from a post-step callback */
+        if (s % 1000 == 999) { /* between steps */
+            bool churn = m.churn;
+            post_step_churn(space, &m, &m);
+            m.churn = churn;
+        }
+    }
+    bool finite = true;
+    cpSpaceEachBody(space, check_finite, &finite);
+    sccd_cp_counters k = sccd_cp_get_counters(cw);
+    print_message("10,000 mixed steps: %llu TOIs, %llu stops, %llu capped, %d CCD bodies added\n",
+                  (unsigned long long)k.tois, (unsigned long long)k.clamps, (unsigned long long)k.failed, m.added);
+    assert_true(finite);
+    assert_int_equal(k.errors, 0);
+    assert_true(k.clamps > 0);
+    assert_true(m.added + m.removed >= 25); /* 10 between steps, most of 20 from post-step callbacks */
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+}
+
+/* ---- bad use ---- */
+
+static cpBool detach_in_begin(cpArbiter *arb, cpSpace *space, cpDataPointer data)
+{
+    (void)arb;
+    (void)space;
+    sccd_cp_detach(data); /* the space is stepping: refused */
+    return cpTrue;
+}
+
+static void test_bad_use(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    cpSpace *space = cpSpaceNew();
+    assert_null(sccd_cp_attach(NULL));
+    sccd_cp_world *w = sccd_cp_attach(space);
+    assert_non_null(w);
+    assert_null(sccd_cp_attach(space)); /* twice */
+    int expected = 2;
+    assert_int_equal(sccd_test_assert_count(), expected);
+
+    cpBody *outside = cpBodyNew(1, 1); /* not in the space */
+    sccd_cp_body_enable(w, outside);
+    sccd_cp_body_enable(w, NULL);
+    sccd_cp_body_enable(NULL, outside);
+    sccd_cp_body_enable(w, cpSpaceGetStaticBody(space)); /* static */
+    expected += 4;
+    assert_int_equal(sccd_test_assert_count(), expected);
+    assert_false(sccd_cp_body_is_enabled(w, outside));
+    assert_string_not_equal(sccd_cp_last_error(w), "");
+
+    cpBody *rod = add_rod(space, cpvzero, 0, 10, 50, 1);
+    sccd_cp_body_enable(w, rod);
+    sccd_cp_body_enable(w, rod); /* twice */
+    sccd_cp_body_disable(w, outside); /* unknown */
+    sccd_cp_body_set_pivot(w, outside, cpvzero);
+    sccd_cp_body_set_pivot(w, rod, cpv(NAN, 0));
+    expected += 4;
+    assert_int_equal(sccd_test_assert_count(), expected);
+
+    sccd_cp_options o = sccd_cp_get_options(w), bad = o;
+    bad.bands = 0;
+    bad.overlap = -1;
+    bad.toi_tolerance = NAN;
+    bad.toi_max_iterations = 0;
+    bad.candidates = (sccd_cp_candidates)7;
+    sccd_cp_set_options(w, bad);
+    expected += 5;
+    assert_int_equal(sccd_test_assert_count(), expected);
+    sccd_cp_options kept = sccd_cp_get_options(w);
+    assert_int_equal(kept.bands, o.bands);
+    assert_true(kept.overlap == o.overlap);
+
+    /* NaN velocity: reported, zeroed; nothing NaN comes out */
+    rod->w = NAN; /* cpBodySetAngularVelocity would trip Chipmunk's own debug check first */
+    cpSpaceStep(space, DT);
+    ++expected;
+    assert_int_equal(sccd_test_assert_count(), expected);
+    assert_true(sccd_is_valid_real(cpBodyGetAngle(rod)));
+    assert_true(sccd_is_valid_real(cpBodyGetAngularVelocity(rod)));
+
+    /* detach while stepping: refused, the world keeps working */
+    cpShape *wall = cpSpaceAddShape(space, cpBoxShapeNew2(cpSpaceGetStaticBody(space), cpBBNew(-1, 10, 1, 60), 0));
+    cpShapeSetCollisionType(wall, TYPE_WALL);
+    cpCollisionHandler *h = cpSpaceAddCollisionHandler(space, TYPE_ROD, TYPE_WALL);
+    h->beginFunc = detach_in_begin;
+    h->userData = w;
+    cpBodySetAngle(rod, 1.0);
+    cpBodySetAngularVelocity(rod, 10);
+    for (int s = 0; s < 30; ++s)
+        cpSpaceStep(space, DT);
+    assert_true(sccd_test_assert_count() > expected);
+    assert_true(sccd_cp_body_is_enabled(w, rod));
+    h->beginFunc = count_begin;
+    int dummy = 0;
+    h->userData = &dummy;
+
+    sccd_test_assert_reset();
+    sccd_cp_detach(w);
+    sccd_cp_detach(NULL);
+    assert_int_equal(sccd_test_assert_count(), 0);
+    assert_true(rod->position_func == cpBodyUpdatePosition); /* given back */
+    cpBodyFree(outside);
+    sccd_cp_space_free_all(space);
+    sccd_set_assert_handler(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rod_vs_thin_wall),
+        cmocka_unit_test(test_rod_with_sap_index),
+        cmocka_unit_test(test_bat_hits_ball_every_swing),
+        cmocka_unit_test(test_kinematic_keeps_animation),
+        cmocka_unit_test(test_swords_never_pass),
+        cmocka_unit_test(test_moving_target),
+        cmocka_unit_test(test_respects_sensors_filters_handlers),
+        cmocka_unit_test(test_long_mixed_run_is_finite),
+        cmocka_unit_test(test_bad_use),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
