@@ -9,7 +9,7 @@
  *     g(t) = min_{y ∈ B(t)} n·y − max_{x ∈ A(t)} n·x  ≤  distance(t)
  * (the gap along any fixed direction is a lower bound of the distance). For
  * one point, n·x'(t) = n·dp + (x − c)·v with v = n × ω (2D: θ·(n.y, −n.x)),
- * and |d/dt of that| = |v·(ω × (x − c))| ≤ |v|·|ω|·ρ =: κ. Three bounds
+ * and |d/dt of that| = |v·(ω × (x − c))| ≤ |v|·|ω|·ρ =: κ. Five bounds
  * follow, each a proof for every advance Δ ≥ 0:
  *
  *   linear:  g(t0 + Δ) ≥ g(t0) − Δ·μ,   μ = n·(dpA − dpB) + |vA|·ρA + |vB|·ρB.
@@ -26,6 +26,21 @@
  *            advance close to a Newton step near contact: the tight bound for
  *            spinning bodies.
  *
+ *   attached: the same with n turning with body A (n_A(t0) = n; the gap
+ *            along n_A(t) still bounds the distance at each t). A's
+ *            support along n_A stays hA(n), so A's spin no longer acts
+ *            through A's whole extent (a long face turning at its far end)
+ *            but on B's points, about cA: for y ∈ B, f(t) = n_A·(y − cA) has
+ *            f' = n_A·(dpB − dpA + ωB × (y − cB) − ωA × (y − cA)), hence
+ *     g(t0 + Δ) ≥ −hB(−n − Δ·(vB − vA)) − hA(n) + Δ·(vA·cA − vB·cB)
+ *                 − Δ·n·(dpA − dpB) − ½Δ²·K(Δ),
+ *            |f''| ≤ |ωA|·(2(|dpA − dpB| + |ωB|ρB) + |ωA|·R) + |ωB|²ρB =: K,
+ *            R = |cB − cA| + ρB + Δ·|dpA − dpB| ≥ |y − cA| over the advance:
+ *            K grows linearly in Δ, so the bound is still concave. With n
+ *            turning with B instead, the roles swap: hA(n + Δ·(vA − vB)),
+ *            hB(−n). All three (world, A, B) share one form, G with tilts
+ *            (tA, tB) = (vA, vB), (0, vB − vA) or (vA − vB, 0).
+ *
  *   chord:   a point turned by φ about an axis at distance ≤ ρ moves by
  *            2ρ·sin(φ/2) ≤ 2ρ, whatever the number of turns:
  *     g(t0 + Δ) ≥ g(t0) − Δ·max(0, n·(dpA − dpB)) − Σ 2ρ·sin(min(|ω|Δ, π)/2),
@@ -38,13 +53,13 @@
  *     distance(t0 + Δ) ≥ dist(cA, B) − ρA − Δ·(|dpA − dpB| + |ωB|·ρB),
  *            free of A's spin: a blade turning many times near a wall just
  *            out of its reach is cleared in one step. Likewise with A and B
- *            swapped. The point distance is GJK's (an upper bound within its
- *            1e-13 relative termination), so it is shrunk by 1e-12 first.
+ *            swapped. dist(cA, B) is taken as the gap along GJK's normal
+ *            (a lower bound whatever GJK's accuracy), like g(t0) above.
  *
  * Each right-hand side starts above the target and is linear, concave or
  * monotone, so it stays above the target up to its first crossing; the
- * advance is the largest of the three crossings, each accepted only where
- * the bound was evaluated to be above the target. */
+ * advance is the largest of the crossings, each accepted only where the
+ * bound was evaluated to be above the target. */
 #include "sectorccd/toi.h"
 
 /* A lower bound of the gap minus target after an advance dt (concave in dt). */
@@ -56,9 +71,20 @@ typedef struct approach {
     sccd_real mu;             /* linear rate bound */
     sccd_real tau;            /* n·(dpA − dpB) */
     sccd_real wa, ra, wb, rb; /* |ω| and ρ of both bodies */
-    gap_bound_fn *tilted;     /* G(dt) − target */
-    const void *ctx;
+    gap_bound_fn *tilted;     /* G(dt) − target for one frame of n */
+    const void *frames[3];    /* its contexts: world, attached to A, to B */
+    int nframes;
 } approach;
+
+/* K(Δ) = k0 + k1·Δ of the tilted bounds (see the top). */
+typedef struct kappa { sccd_real k0, k1; } kappa;
+
+/* K with n turning with the frame body f (spin wf) against the other body o
+ * (spin wo, extent ro); dp = |dpA − dpB|, dist = |cA − cB| at t0. */
+static kappa attached_kappa(sccd_real wf, sccd_real wo, sccd_real ro, sccd_real dp, sccd_real dist)
+{
+    return (kappa){wf * (2.0 * (dp + wo * ro) + wf * (dist + ro)) + wo * wo * ro, wf * wf * dp};
+}
 
 /* Distance a point at most rho from its axis moves when turned by phi ≥ 0. */
 static sccd_real chord(sccd_real rho, sccd_real phi) { return phi >= SCCD_PI ? 2.0 * rho : 2.0 * rho * sin(0.5 * phi); }
@@ -70,16 +96,19 @@ static sccd_real chord_gap(const void *ctx, sccd_real dt)
     return p->gap - sccd_max(p->tau, 0.0) * dt - chord(p->ra, p->wa * dt) - chord(p->rb, p->wb * dt);
 }
 
-/* Largest advance ≤ rest found where f ≥ 0, for f ≥ 0 at 0 and concave or
- * falling. Alternates a chord root (for concave f the chord lies below f, so
+/* Largest advance in [from, rest] found where f ≥ 0, for f > 0 at 0 and
+ * concave or falling; from when f(from) < 0 (no gain over an advance already
+ * proven). Alternates a chord root (for concave f the chord lies below f, so
  * the root is a safe advance) with bisection; each accepted point has been
  * evaluated ≥ 0, which with concavity or monotonicity covers [0, it]. */
-static sccd_real largest_safe(gap_bound_fn *f, const void *ctx, sccd_real rest)
+static sccd_real largest_safe(gap_bound_fn *f, const void *ctx, sccd_real from, sccd_real rest)
 {
-    sccd_real fhi = f(ctx, rest);
+    sccd_real lo = from, flo = f(ctx, from);
+    if (flo < 0.0)
+        return from;
+    sccd_real fhi = f(ctx, rest), hi = rest;
     if (fhi >= 0.0)
         return rest;
-    sccd_real lo = 0.0, flo = f(ctx, 0.0), hi = rest;
     for (int i = 0; i < 12 && hi - lo > 1e-3 * lo; ++i) {
         sccd_real m = lo + (hi - lo) * flo / (flo - fhi);
         sccd_real fm = f(ctx, m);
@@ -103,11 +132,40 @@ static sccd_real largest_safe(gap_bound_fn *f, const void *ctx, sccd_real rest)
 static sccd_real safe_step(const approach *p, sccd_real rest)
 {
     sccd_real step = p->mu > 0.0 ? p->gap / p->mu : INFINITY;
-    if (step < rest)
-        step = sccd_max(step, largest_safe(p->tilted, p->ctx, rest));
+    for (int i = 0; i < p->nframes && step < rest; ++i)
+        step = largest_safe(p->tilted, p->frames[i], step, rest);
     if (step < rest && (p->wa + p->wb) * step > 1.0)
-        step = sccd_max(step, largest_safe(chord_gap, p, rest));
+        step = largest_safe(chord_gap, p, step, rest);
     return step;
+}
+
+/* Whether an evaluation at t ends the search: within target + tolerance (a
+ * hit; an overlap at t = 0 is OVERLAPPED). */
+static bool reached(bool overlap, sccd_real distance, sccd_real t, sccd_real target, sccd_real tolerance,
+                    sccd_toi_state *state)
+{
+    if (!overlap && distance > target + tolerance)
+        return false;
+    *state = overlap && t == 0.0 ? SCCD_TOI_OVERLAPPED : SCCD_TOI_HIT;
+    return true;
+}
+
+/* Advances *t by a proven step; false when the search ends: SEPARATED (the
+ * step covers the rest of [0, 1]; *t = 1) or FAILED (no provable progress:
+ * GJK at its precision; *t stays safe). */
+static bool advance(sccd_real *t, sccd_real step, sccd_toi_state *state)
+{
+    if (!(step > 0.0)) {
+        *state = SCCD_TOI_FAILED;
+        return false;
+    }
+    if (step >= 1.0 - *t) {
+        *state = SCCD_TOI_SEPARATED;
+        *t = 1.0;
+        return false;
+    }
+    *t += step;
+    return true;
 }
 
 static bool valid_tolerances(sccd_real target, sccd_real tolerance)
@@ -115,10 +173,10 @@ static bool valid_tolerances(sccd_real target, sccd_real tolerance)
     return sccd_is_valid_real(target) && target >= 0.0 && sccd_is_valid_real(tolerance) && tolerance > 0.0;
 }
 
-/* The envelope bound's advance from a point distance (see the top). */
+/* The envelope bound's advance from a lower bound of a point's distance. */
 static sccd_real envelope_step(sccd_real point_distance, sccd_real rho, sccd_real rate, sccd_real target)
 {
-    sccd_real gap = point_distance * (1.0 - 1e-12) - rho - target;
+    sccd_real gap = point_distance - rho - target;
     if (!(gap > 0.0))
         return 0.0;
     return rate > 0.0 ? gap / rate : INFINITY;
@@ -126,29 +184,65 @@ static sccd_real envelope_step(sccd_real point_distance, sccd_real rho, sccd_rea
 
 /* ---- 2D ---- */
 
+/* A lower bound of the distance from point p to a shape: the gap along
+ * GJK's normal from p. */
+static sccd_real point_gap2(sccd_v2 p, const sccd_proxy2 *s)
+{
+    sccd_proxy2 pp = {{p}, 1, 0.0};
+    sccd_v2 n = sccd_proxy2_distance(&pp, s).normal;
+    return -sccd_proxy2_support_value(s, sccd_v2_neg(n)) - sccd_v2_dot(n, p);
+}
+
 /* The better envelope advance: A's disc against B, or B's disc against A. */
 static sccd_real envelopes2(const sccd_proxy2 *a, sccd_v2 ca, sccd_real ra, sccd_real wa, const sccd_proxy2 *b,
                             sccd_v2 cb, sccd_real rb, sccd_real wb, sccd_real dp, sccd_real target)
 {
-    sccd_proxy2 pa = {{ca}, 1, 0.0}, pb = {{cb}, 1, 0.0};
-    sccd_real sa = envelope_step(sccd_proxy2_distance(&pa, b).distance, ra, dp + wb * rb, target);
-    sccd_real sb = envelope_step(sccd_proxy2_distance(&pb, a).distance, rb, dp + wa * ra, target);
+    sccd_real sa = envelope_step(point_gap2(ca, b), ra, dp + wb * rb, target);
+    sccd_real sb = envelope_step(point_gap2(cb, a), rb, dp + wa * ra, target);
     return sccd_max(sa, sb);
 }
 
 /* Both bodies at t0 in a frame centred on A's motion centre (so cA = 0). */
 typedef struct tilt2 {
     sccd_proxy2 a, b;
-    sccd_v2 n, va, vb, cb; /* normal, n × ω of each body, B's centre */
-    sccd_real tau, kappa, target;
+    sccd_v2 n, vb, cb, ta, tb; /* normal, n × ωB, B's centre, the tilts */
+    sccd_real tau, target;
+    kappa k;
 } tilt2;
 
 static sccd_real tilted_gap2(const void *ctx, sccd_real dt)
 {
     const tilt2 *k = ctx;
-    sccd_real ha = sccd_proxy2_support_value(&k->a, sccd_v2_mad(k->n, dt, k->va));
-    sccd_real hb = sccd_proxy2_support_value(&k->b, sccd_v2_neg(sccd_v2_mad(k->n, dt, k->vb)));
-    return -hb - ha - dt * sccd_v2_dot(k->vb, k->cb) - dt * k->tau - 0.5 * dt * dt * k->kappa - k->target;
+    sccd_real ha = sccd_proxy2_support_value(&k->a, sccd_v2_mad(k->n, dt, k->ta));
+    sccd_real hb = sccd_proxy2_support_value(&k->b, sccd_v2_neg(sccd_v2_mad(k->n, dt, k->tb)));
+    return -hb - ha - dt * sccd_v2_dot(k->vb, k->cb) - dt * k->tau - 0.5 * dt * dt * (k->k.k0 + k->k.k1 * dt) -
+           k->target;
+}
+
+/* The frames of n worth trying: the world always, a body's own only when
+ * it turns (else it is the world's). */
+static int tilt2_frames(const tilt2 *k, sccd_v2 va, sccd_real wa, sccd_real ra, sccd_real wb, sccd_real rb,
+                        sccd_real dp, tilt2 out[3])
+{
+    sccd_real dist = sccd_v2_len(k->cb);
+    int n = 0;
+    out[n] = *k;
+    out[n].ta = va;
+    out[n].tb = k->vb;
+    out[n++].k = (kappa){wa * wa * ra + wb * wb * rb, 0.0};
+    if (wa > 0.0) {
+        out[n] = *k;
+        out[n].ta = (sccd_v2){0.0, 0.0};
+        out[n].tb = sccd_v2_sub(k->vb, va);
+        out[n++].k = attached_kappa(wa, wb, rb, dp, dist);
+    }
+    if (wb > 0.0) {
+        out[n] = *k;
+        out[n].ta = sccd_v2_sub(va, k->vb);
+        out[n].tb = (sccd_v2){0.0, 0.0};
+        out[n++].k = attached_kappa(wb, wa, ra, dp, dist);
+    }
+    return n;
 }
 
 static sccd_proxy2 proxy2_at(const sccd_shape2 *s, sccd_motion2 m, sccd_real t, sccd_v2 origin)
@@ -183,58 +277,85 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
         out.t = t;
         out.point = sccd_v2_add(o, sccd_v2_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;
-        if (d.overlap || d.distance <= target + tolerance) {
-            out.state = d.overlap && t == 0.0 ? SCCD_TOI_OVERLAPPED : SCCD_TOI_HIT;
+        if (reached(d.overlap, d.distance, t, target, tolerance, &out.state))
             return out;
-        }
         k.n = d.normal;
-        k.va = n_cross_w2(k.n, ma.dtheta);
+        sccd_v2 va = n_cross_w2(k.n, ma.dtheta);
         k.vb = n_cross_w2(k.n, mb.dtheta);
         k.cb = sccd_v2_sub(sccd_motion2_center_at(mb, t), o);
         k.tau = sccd_v2_dot(k.n, dp);
-        k.kappa = wa * wa * rho_a + wb * wb * rho_b;
         k.target = target;
-        approach p = {tilted_gap2(&k, 0.0), k.tau + wa * rho_a + wb * rho_b, k.tau, wa, rho_a, wb, rho_b,
-                      tilted_gap2, &k};
+        tilt2 frames[3];
+        int nframes = tilt2_frames(&k, va, wa, rho_a, wb, rho_b, sccd_v2_len(dp), frames);
+        approach p = {tilted_gap2(&frames[0], 0.0), k.tau + wa * rho_a + wb * rho_b, k.tau, wa, rho_a, wb, rho_b,
+                      tilted_gap2, {&frames[0], &frames[1], &frames[2]}, nframes};
         sccd_real step = p.gap > 0.0 ? safe_step(&p, 1.0 - t) : 0.0;
         if (step < 1.0 - t && wa + wb > 0.0)
             step = sccd_max(step, envelopes2(&k.a, (sccd_v2){0.0, 0.0}, rho_a, wa, &k.b, k.cb, rho_b, wb,
                                              sccd_v2_len(dp), target));
-        if (!(step > 0.0))
-            return out; /* no provable progress (GJK at its precision): FAILED at a safe t */
-        if (step >= 1.0 - t) {
-            out.state = SCCD_TOI_SEPARATED;
-            out.t = 1.0;
+        if (!advance(&t, step, &out.state)) {
+            out.t = t;
             return out;
         }
-        t += step;
     }
-    return out;
+    return out; /* the iteration cap: FAILED at the last safe t */
 }
 
 /* ---- 3D ---- */
 
+static sccd_real point_gap3(sccd_v3 p, const sccd_proxy3 *s)
+{
+    sccd_proxy3 pp = {{p}, 1, 0.0};
+    sccd_v3 n = sccd_proxy3_distance(&pp, s).normal;
+    return -sccd_proxy3_support_value(s, sccd_v3_neg(n)) - sccd_v3_dot(n, p);
+}
+
 static sccd_real envelopes3(const sccd_proxy3 *a, sccd_v3 ca, sccd_real ra, sccd_real wa, const sccd_proxy3 *b,
                             sccd_v3 cb, sccd_real rb, sccd_real wb, sccd_real dp, sccd_real target)
 {
-    sccd_proxy3 pa = {{ca}, 1, 0.0}, pb = {{cb}, 1, 0.0};
-    sccd_real sa = envelope_step(sccd_proxy3_distance(&pa, b).distance, ra, dp + wb * rb, target);
-    sccd_real sb = envelope_step(sccd_proxy3_distance(&pb, a).distance, rb, dp + wa * ra, target);
+    sccd_real sa = envelope_step(point_gap3(ca, b), ra, dp + wb * rb, target);
+    sccd_real sb = envelope_step(point_gap3(cb, a), rb, dp + wa * ra, target);
     return sccd_max(sa, sb);
 }
 
 typedef struct tilt3 {
     sccd_proxy3 a, b;
-    sccd_v3 n, va, vb, cb;
-    sccd_real tau, kappa, target;
+    sccd_v3 n, vb, cb, ta, tb;
+    sccd_real tau, target;
+    kappa k;
 } tilt3;
 
 static sccd_real tilted_gap3(const void *ctx, sccd_real dt)
 {
     const tilt3 *k = ctx;
-    sccd_real ha = sccd_proxy3_support_value(&k->a, sccd_v3_mad(k->n, dt, k->va));
-    sccd_real hb = sccd_proxy3_support_value(&k->b, sccd_v3_neg(sccd_v3_mad(k->n, dt, k->vb)));
-    return -hb - ha - dt * sccd_v3_dot(k->vb, k->cb) - dt * k->tau - 0.5 * dt * dt * k->kappa - k->target;
+    sccd_real ha = sccd_proxy3_support_value(&k->a, sccd_v3_mad(k->n, dt, k->ta));
+    sccd_real hb = sccd_proxy3_support_value(&k->b, sccd_v3_neg(sccd_v3_mad(k->n, dt, k->tb)));
+    return -hb - ha - dt * sccd_v3_dot(k->vb, k->cb) - dt * k->tau - 0.5 * dt * dt * (k->k.k0 + k->k.k1 * dt) -
+           k->target;
+}
+
+static int tilt3_frames(const tilt3 *k, sccd_v3 va, sccd_real wa, sccd_real ra, sccd_real wb, sccd_real rb,
+                        sccd_real dp, tilt3 out[3])
+{
+    sccd_real dist = sccd_v3_len(k->cb);
+    int n = 0;
+    out[n] = *k;
+    out[n].ta = va;
+    out[n].tb = k->vb;
+    out[n++].k = (kappa){sccd_v3_len(va) * wa * ra + sccd_v3_len(k->vb) * wb * rb, 0.0};
+    if (wa > 0.0) {
+        out[n] = *k;
+        out[n].ta = (sccd_v3){0.0, 0.0, 0.0};
+        out[n].tb = sccd_v3_sub(k->vb, va);
+        out[n++].k = attached_kappa(wa, wb, rb, dp, dist);
+    }
+    if (wb > 0.0) {
+        out[n] = *k;
+        out[n].ta = sccd_v3_sub(va, k->vb);
+        out[n].tb = (sccd_v3){0.0, 0.0, 0.0};
+        out[n++].k = attached_kappa(wb, wa, ra, dp, dist);
+    }
+    return n;
 }
 
 static sccd_proxy3 proxy3_at(const sccd_shape3 *s, sccd_motion3 m, sccd_real t, sccd_v3 origin)
@@ -267,32 +388,27 @@ sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_sh
         out.t = t;
         out.point = sccd_v3_add(o, sccd_v3_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;
-        if (d.overlap || d.distance <= target + tolerance) {
-            out.state = d.overlap && t == 0.0 ? SCCD_TOI_OVERLAPPED : SCCD_TOI_HIT;
+        if (reached(d.overlap, d.distance, t, target, tolerance, &out.state))
             return out;
-        }
         k.n = d.normal;
-        k.va = sccd_v3_cross(k.n, omega_a);
+        sccd_v3 va = sccd_v3_cross(k.n, omega_a);
         k.vb = sccd_v3_cross(k.n, omega_b);
         k.cb = sccd_v3_sub(sccd_motion3_center_at(mb, t), o);
         k.tau = sccd_v3_dot(k.n, dp);
-        sccd_real la = sccd_v3_len(k.va), lb = sccd_v3_len(k.vb);
-        k.kappa = la * wa * rho_a + lb * wb * rho_b;
         k.target = target;
-        approach p = {tilted_gap3(&k, 0.0), k.tau + la * rho_a + lb * rho_b, k.tau, wa, rho_a, wb, rho_b,
-                      tilted_gap3, &k};
+        tilt3 frames[3];
+        int nframes = tilt3_frames(&k, va, wa, rho_a, wb, rho_b, sccd_v3_len(dp), frames);
+        sccd_real mu = k.tau + sccd_v3_len(va) * rho_a + sccd_v3_len(k.vb) * rho_b;
+        approach p = {tilted_gap3(&frames[0], 0.0), mu, k.tau, wa, rho_a, wb, rho_b, tilted_gap3,
+                      {&frames[0], &frames[1], &frames[2]}, nframes};
         sccd_real step = p.gap > 0.0 ? safe_step(&p, 1.0 - t) : 0.0;
         if (step < 1.0 - t && wa + wb > 0.0)
             step = sccd_max(step, envelopes3(&k.a, (sccd_v3){0.0, 0.0, 0.0}, rho_a, wa, &k.b, k.cb, rho_b, wb,
                                              sccd_v3_len(dp), target));
-        if (!(step > 0.0))
-            return out;
-        if (step >= 1.0 - t) {
-            out.state = SCCD_TOI_SEPARATED;
-            out.t = 1.0;
+        if (!advance(&t, step, &out.state)) {
+            out.t = t;
             return out;
         }
-        t += step;
     }
-    return out;
+    return out; /* the iteration cap: FAILED at the last safe t */
 }

@@ -1,6 +1,7 @@
 /* sectorccd — distance and closest points of two convex shapes by GJK
- * (Gilbert, Johnson, Keerthi 1988) on the shapes' cores, radii added after
- * (support.h). The sub-simplex search is Johnson's: the closest point of a
+ * (Gilbert, Johnson, Keerthi 1988; the exact convex test the thesis names as
+ * the narrow phase its sectors filter for, seed 000 §1.1) on the shapes'
+ * cores, radii added after (support.h). The sub-simplex search is Johnson's: the closest point of a
  * simplex to the origin lies in the relative interior of exactly one of its
  * faces; each face is tried from the largest down with barycentric (signed
  * area / volume) coordinates.

@@ -1,12 +1,16 @@
 /* sectorccd — time of impact of two convex shapes under rigid motions that
  * may turn without limit (shared/DESIGN.md "Time of impact").
  *
- * Conservative advancement: at time t the GJK distance d and normal n give a
- * separating gap along n; a proven bound on how fast that gap can shrink
- * (translation along n, plus for each body its turn rate times its extent
- * seen from its motion centre) says how far t may advance before the distance
- * could reach the target. Hence the reported t is never later than the first
- * time the distance falls to target. No cap on spin: any dtheta / angle. */
+ * Conservative advancement: at time t the GJK normal n gives a separating
+ * gap along n; proven bounds on how fast that gap can shrink say how far t
+ * may advance before the distance could reach the target: the plain speed
+ * bound (translation along n plus, per body, turn rate × farthest distance
+ * from its motion centre), a second-order bound through support values in
+ * tilted directions (with n fixed in the world or turning with either body),
+ * a chord bound (a turning point moves at most a diameter) and an envelope
+ * bound (each body stays in a disc about its centre). The derivations are in
+ * toi.c. Hence the reported t is never later than the first time the
+ * distance falls to target. No cap on spin: any dtheta / angle. */
 #ifndef SECTORCCD_TOI_H
 #define SECTORCCD_TOI_H
 
@@ -21,7 +25,7 @@ typedef enum {
     SCCD_TOI_SEPARATED,  ///< distance does not fall below target before t = 1; t = 1
     SCCD_TOI_HIT,        ///< distance reaches target (within tolerance) at t
     SCCD_TOI_OVERLAPPED, ///< the shapes overlap at t = 0; t = 0
-    SCCD_TOI_FAILED      ///< iteration cap or invalid input; t is still safe (no contact before it)
+    SCCD_TOI_FAILED      ///< iteration cap, no provable progress (GJK at its precision) or invalid input; t is still safe (no contact before it)
 } sccd_toi_state;
 
 /// 2D TOI result: state, time t in [0, 1], contact point (world) and unit normal from A to B at t, distance evaluations.
