@@ -259,7 +259,7 @@ static void time_pairs(inputs *in, long calls, pair_result *out)
             }
     }
     for (int k = 0; k < NTESTS; ++k) {
-        out[k].ns = sccd_eval_median(t[k], nt[k]);
+        out[k].ns = sccd_median(t[k], nt[k]);
         out[k].hit_rate = (double)hits[k] / ((double)chunks * SPEED_INPUTS);
         sink += hits[k];
         free(t[k]);
@@ -381,7 +381,7 @@ static double time_build(ccd_method c, const sccd_eval_turn *mo, int nm)
         t[k] = (sccd_eval_now_ns() - t0) / MOTION_CHUNK;
     }
     sink += (long)acc;
-    return sccd_eval_median(t, chunks);
+    return sccd_median(t, chunks);
 }
 
 static bool test_one(ccd_method c, const sccd_aabb3 *box, const sccd_sector3 *sec, const sccd_sweep3 *w, sccd_sphere s)
@@ -484,7 +484,7 @@ static void run_ccd(bool quick, ccd_result *res, long *ours_missed, long *sccd_m
         long hits = 0;
         for (int r = 0; r < reps; ++r) /* a different motion per repetition */
             hits += test_spheres((ccd_method)c, &mo[r], sp, ns, &t[r * per]);
-        res[c].test_ns = sccd_eval_median(t, per * reps);
+        res[c].test_ns = sccd_median(t, per * reps);
         res[c].hit_rate = (double)hits / ((double)ns * reps);
         sink += hits;
     }
@@ -493,8 +493,8 @@ static void run_ccd(bool quick, ccd_result *res, long *ours_missed, long *sccd_m
         res[c].survivors = res[c].contacts = 0;
         for (int r = 0; r < reps; ++r)
             t[r] = pipeline((ccd_method)c, &mo[r], sp, ns, &res[c], toi_t);
-        res[c].pipe_ms = 1e-6 * sccd_eval_median(t, reps);
-        res[c].toi_ns = sccd_eval_median(toi_t, (int)res[c].survivors);
+        res[c].pipe_ms = 1e-6 * sccd_median(t, reps);
+        res[c].toi_ns = res[c].survivors > 0 ? sccd_median(toi_t, (int)res[c].survivors) : 0.0;
         res[c].model_ms = 1e-6 * (res[c].build_ns + ns * res[c].test_ns +
                                   (double)res[c].survivors / reps * res[c].toi_ns);
     }

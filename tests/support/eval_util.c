@@ -60,20 +60,6 @@ double sccd_eval_now_ns(void)
     return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double sccd_eval_median(double *v, int n)
-{
-    if (n <= 0)
-        return 0.0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 uint64_t sccd_eval_seed(uint64_t base, uint64_t i)
 {
     uint64_t z = base + 0x9e3779b97f4a7c15ULL * (i + 1);

@@ -1,13 +1,14 @@
 /* Helpers shared by the evaluation benchmarks (bench/accuracy.c,
  * bench/accuracy2d.c, bench/speed.c): the bench protocol's command line
- * (--quick, --out DIR, --trials N), output files in DIR, a monotonic clock,
- * medians, and per-trial seeds that do not depend on the thread count. */
+ * (--quick, --out DIR, --trials N, --threads N, --callgrind TEST), output
+ * files in DIR, a monotonic clock, per-trial seeds that do not depend on the thread count. */
 #ifndef SCCD_EVAL_UTIL_H
 #define SCCD_EVAL_UTIL_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench_util.h" /* sccd_median */
 #include "test_util.h"
 
 /// Parsed command line of a benchmark.
@@ -25,8 +26,6 @@ sccd_eval_args sccd_eval_parse(int argc, char **argv, const char *usage);
 FILE *sccd_eval_open(const sccd_eval_args *a, const char *name);
 /// Monotonic time in nanoseconds (CLOCK_MONOTONIC).
 double sccd_eval_now_ns(void);
-/// Median of n values (sorts v in place); 0 when n = 0.
-double sccd_eval_median(double *v, int n);
 /// A well-mixed 64-bit seed for trial i of a run seeded with base (splitmix64), so each trial's numbers do not depend on which thread runs it.
 uint64_t sccd_eval_seed(uint64_t base, uint64_t i);
 
