@@ -3,10 +3,11 @@
  * thesis' C# figures (ms per 100,000 tests on an i9-10900K; only ratios
  * compare across machines and languages).
  *
- * Pair tests: each test runs on SPEED_INPUTS pre-drawn random inputs, cycled,
- * CALLS calls per repetition, REPS repetitions interleaved across the tests
- * (so drift hits all alike); the figure is the median nanoseconds per call,
- * and its ratio to AABB–AABB of the same dimension in the same run. Every
+ * Pair tests: FULL_CALLS (10⁶) calls per test over fresh random inputs,
+ * drawn SPEED_INPUTS at a time (untimed); every test runs over each set in
+ * slices of about SLICE_NS, interleaved across the tests (so drift hits all
+ * alike); the figure is the median ns per call over all slices, and its
+ * ratio to AABB–AABB of the same dimension in the same run. Every
  * result is summed into a volatile sink so no call is optimised away. Our
  * sector tests take sectors in any pose (the transform to the sector frame,
  * thesis eq 2.3, is inside each call); the thesis timed sectors already in
