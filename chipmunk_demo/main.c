@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_util.h"
 #include "demo.h"
 
 typedef struct run_opts {
@@ -21,30 +22,19 @@ typedef struct run_opts {
     const char *out;
 } run_opts;
 
+/* Both demos' mode enums follow sccd_demo_ccd's order (off, sector,
+ * speculative, substep), so the shared --ccd parser and names serve both. */
 static const char *mode_name(demo_cfg m, char *buf, size_t n)
 {
-    static const char *names[] = {"off", "sector", "speculative", "substep"};
-    if (m.mode == DEMO_SUBSTEP)
-        snprintf(buf, n, "substep%d", m.substeps);
-    else
-        snprintf(buf, n, "%s", names[m.mode]);
-    return buf;
+    return sccd_demo_ccd_name((sccd_demo_ccd)m.mode, m.substeps, buf, n);
 }
 
 static bool parse_mode(const char *s, demo_cfg *m)
 {
-    m->substeps = 1;
-    if (strcmp(s, "off") == 0)
-        m->mode = DEMO_OFF;
-    else if (strcmp(s, "sector") == 0)
-        m->mode = DEMO_SECTOR;
-    else if (strcmp(s, "speculative") == 0)
-        m->mode = DEMO_SPECULATIVE;
-    else if (strncmp(s, "substep:", 8) == 0 && atoi(s + 8) >= 1) {
-        m->mode = DEMO_SUBSTEP;
-        m->substeps = atoi(s + 8);
-    } else
+    sccd_demo_ccd mode;
+    if (!sccd_demo_parse_ccd(s, &mode, &m->substeps))
         return false;
+    m->mode = (demo_mode)mode;
     return true;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_util.h"
 #include "demo.h"
 
 typedef struct mode_cfg { ode_ccd_mode mode; int substeps; } mode_cfg;
@@ -79,30 +80,19 @@ static void on_step(void *user, const ode_world *w)
         demo_strobe_capture(o->strobe, w);
 }
 
+/* Both demos' mode enums follow sccd_demo_ccd's order (off, sector,
+ * speculative, substep), so the shared --ccd parser and names serve both. */
 static const char *mode_name(mode_cfg m, char *buf, size_t n)
 {
-    static const char *names[] = {"off", "sector", "speculative", "substep"};
-    if (m.mode == ODE_CCD_SUBSTEP)
-        snprintf(buf, n, "substep%d", m.substeps);
-    else
-        snprintf(buf, n, "%s", names[m.mode]);
-    return buf;
+    return sccd_demo_ccd_name((sccd_demo_ccd)m.mode, m.substeps, buf, n);
 }
 
 static bool parse_mode(const char *s, mode_cfg *m)
 {
-    m->substeps = 1;
-    if (strcmp(s, "off") == 0)
-        m->mode = ODE_CCD_OFF;
-    else if (strcmp(s, "sector") == 0)
-        m->mode = ODE_CCD_SECTOR;
-    else if (strcmp(s, "speculative") == 0)
-        m->mode = ODE_CCD_SPECULATIVE;
-    else if (strncmp(s, "substep:", 8) == 0 && atoi(s + 8) >= 1) {
-        m->mode = ODE_CCD_SUBSTEP;
-        m->substeps = atoi(s + 8);
-    } else
+    sccd_demo_ccd mode;
+    if (!sccd_demo_parse_ccd(s, &mode, &m->substeps))
         return false;
+    m->mode = (ode_ccd_mode)mode;
     return true;
 }
 

@@ -41,3 +41,30 @@ FILE *sccd_bench_open(const char *dir, const char *name, const char *ext)
         fprintf(stderr, "%s: cannot write %s\n", name, path);
     return f;
 }
+
+bool sccd_demo_parse_ccd(const char *s, sccd_demo_ccd *mode, int *substeps)
+{
+    *substeps = 1;
+    if (strcmp(s, "off") == 0)
+        *mode = SCCD_DEMO_OFF;
+    else if (strcmp(s, "sector") == 0)
+        *mode = SCCD_DEMO_SECTOR;
+    else if (strcmp(s, "speculative") == 0)
+        *mode = SCCD_DEMO_SPECULATIVE;
+    else if (strncmp(s, "substep:", 8) == 0 && atoi(s + 8) >= 1) {
+        *mode = SCCD_DEMO_SUBSTEP;
+        *substeps = atoi(s + 8);
+    } else
+        return false;
+    return true;
+}
+
+const char *sccd_demo_ccd_name(sccd_demo_ccd mode, int substeps, char *buf, size_t n)
+{
+    static const char *names[] = {"off", "sector", "speculative", "substep"};
+    if (mode == SCCD_DEMO_SUBSTEP)
+        snprintf(buf, n, "substep%d", substeps);
+    else
+        snprintf(buf, n, "%s", names[mode]);
+    return buf;
+}
