@@ -20,7 +20,7 @@ plot outdir."/accuracy_angle.csv" using (($1+$2)/2):(100*$9) title "ours, 4 band
      ""                           using (($1+$2)/2):(100*$6) title "thesis sector" lc rgb "#2166ac" lw 2 pt 9 ps 0.6, \
      ""                           using (($1+$2)/2):(100*$5) title "S-CCD" lc rgb "#b2182b" lw 2 pt 11 ps 0.6, \
      ""                           using (($1+$2)/2):(100*$4) title "DCCD, 100 sub-steps" lc rgb "#555555" lw 1 dt 2 pt 1 ps 0.6, \
-     ""                           using (($1+$2)/2):(100*$11) title "thesis sector vs DCCD (as fig 3.8)" lc rgb "#92c5de" lw 2 dt 3 pt 0
+     ""                           using (($1+$2)/2):(100*$12) title "thesis sector vs DCCD (as fig 3.8)" lc rgb "#92c5de" lw 2 dt 3 pt 0
 
 set output imgdir."/accuracy_shape.png"
 set title "3D accuracy per box shape (trials sorted by Wy − Wx, equal-count bins; fig 3.9)"
