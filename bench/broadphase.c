@@ -664,6 +664,45 @@ static void fmt_ms(char *buf, size_t len, const result *r)
     }
 }
 
+/* The fastest run method of r[lo..hi] other than skip (−1: none). */
+static int fastest(const result *r, int lo, int hi, int skip_lo, int skip_hi)
+{
+    int best = -1;
+    for (int m = lo; m <= hi; ++m) {
+        if ((m < skip_lo || m > skip_hi) && r[m].run && (best < 0 || r[m].ms < r[best].ms)) {
+            best = m;
+        }
+    }
+    return best;
+}
+
+/* The verdict of one scene, read off its results: ours (the index) against
+ * the fastest method that is not ours, and ours in ODE against ODE's fastest
+ * space, as ratios of times measured in the same run. */
+static void write_verdict(FILE *md, const char *scene, result (*res)[N_METHODS3], const int *ns, const int *ks,
+                          int nk)
+{
+    fprintf(md, "**%s scene.** Ours (`sccd_bp3` index) against the fastest other method:", scene);
+    for (int j = 0; j < nk; ++j) {
+        const result *r = res[ks[j]];
+        int other = fastest(r, 0, N_METHODS3 - 1, OURS, ODE_OURS);
+        if (r[OURS].run && other >= 0) {
+            fprintf(md, "%s n = %d: %.3g against %.3g ms (%s), %.2f× as fast", j ? ";" : "", ns[ks[j]], r[OURS].ms,
+                    r[other].ms, methods3[other].name, r[other].ms / r[OURS].ms);
+        }
+    }
+    fprintf(md, ". Inside ODE, `sccd_ode_space_collide` against ODE's fastest space:");
+    for (int j = 0; j < nk; ++j) {
+        const result *r = res[ks[j]];
+        int ode = fastest(r, ODE_SIMPLE, ODE_SAP, -1, -1);
+        if (r[ODE_OURS].run && ode >= 0) {
+            fprintf(md, "%s n = %d: %.2f× as fast (%s)", j ? ";" : "", ns[ks[j]], r[ode].ms / r[ODE_OURS].ms,
+                    methods3[ode].name);
+        }
+    }
+    fprintf(md, ".\n\n");
+}
+
 /* Wide tables for gnuplot: one row per n, one column per method, NaN where
  * a method did not run (gnuplot joins lines across missing values). */
 static void write_plot_tables(const char *out, const int *ns, int n_ns, result (*seed)[N_METHODS3],
@@ -835,6 +874,15 @@ int main(int argc, char **argv)
                 "grows with n, and in a trial run dHashSpace took 12.7 s per frame at 100,000). Times are the "
                 "thread's CPU time (CLOCK_THREAD_CPUTIME_ID): the machine was shared with other jobs, which this "
                 "keeps out of the figures but not out of the caches, so they still scatter by some 10–30 %%.\n\n");
+    int all_k[8], big_k[2] = {3, 5};
+    for (int k = 0; k < n_ns; ++k) {
+        all_k[k] = k;
+    }
+    write_verdict(md, "Seed", res[SEED_SCENE], ns, all_k, n_ns);
+    if (!quick) {
+        write_verdict(md, "Clustered", res[CLUSTERED], ns, big_k, 2);
+        write_verdict(md, "Mixed-size", res[MIXED], ns, big_k, 2);
+    }
     fprintf(md, "### Time per frame (ms), seed scene\n\n| method |");
     for (int k = 0; k < n_ns; ++k) {
         fprintf(md, " n = %d |", ns[k]);
@@ -905,11 +953,10 @@ int main(int argc, char **argv)
                 kind == CLUSTERED ? "Clustered (all spheres in a cube of 5 % of the box's volume, side 36.8)"
                                   : "Mixed sizes (radii uniform in [0.5, 20])");
         fprintf(md, "| method | n = 1000 | n = 5000 |\n|---|---:|---:|\n");
-        int ks[2] = {3, 5};
         for (int m = 0; m < N_METHODS3; ++m) {
             fprintf(md, "| %s |", methods3[m].name);
             for (int j = 0; j < 2; ++j) {
-                result *r = &res[kind][ks[j]][m];
+                result *r = &res[kind][big_k[j]][m];
                 char buf[32];
                 fmt_ms(buf, sizeof buf, r);
                 r->run && r->tests >= 0 ? fprintf(md, " %s (%.0f) |", buf, r->tests) : fprintf(md, " %s |", buf);
