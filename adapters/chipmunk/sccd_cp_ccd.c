@@ -73,7 +73,7 @@ typedef struct cp_hold { cpBody *body; sccd_real t; sccd_v2 origin; cpFloat angl
 
 struct sccd_cp_world {
     cpSpace *space;
-    sccd_cp_options opt;
+    sccd_ccd_options opt;
     sccd_cp_counters cnt;
     cp_body_rec *recs;
     int nrec, caprec;
@@ -91,6 +91,7 @@ struct sccd_cp_world {
     cpBody **fast;    /* non-CCD bodies that may move farther */
     int nfast, capfast;
     const char *error;
+    char message[96]; /* an error message made at run time (set_options) */
 };
 
 /* ---- small helpers ---- */
@@ -751,7 +752,7 @@ static bool build_shapes(sccd_cp_world *w, cp_body_rec *r)
         e->geom = shape_of(s);
         sweep_shape(&e->sweep, &e->geom, r->motion, w->opt.bands);
         ++w->cnt.sweeps;
-        if (w->opt.candidates == SCCD_CP_CANDIDATES_SWEEP)
+        if (w->opt.candidates == SCCD_CANDIDATES_SWEEP)
             e->box = boxes_meet(e->sweep.aabb, motion_box(&e->geom, r->motion)); /* both hold the sweep */
         else
             e->box = sccd_aabb2_union(shape_box(&e->geom, r->motion.start), shape_box(&e->geom, sccd_motion2_at(r->motion, 1.0)));
@@ -861,7 +862,7 @@ static void resolve_target(sccd_cp_world *w, cp_body_rec *r, cpShape *target, sc
         if (!boxes_overlap(e->box, tbox) || !pair_collides(w->space, e->shape, target))
             continue;
         /* the sweep's bands; speculative candidates (start+end boxes) have no such test */
-        if (w->opt.candidates == SCCD_CP_CANDIDATES_SWEEP && !sweep_meets(&e->sweep, &tg, mt))
+        if (w->opt.candidates == SCCD_CANDIDATES_SWEEP && !sweep_meets(&e->sweep, &tg, mt))
             continue;
         ++w->cnt.candidates;
         if (cpBodyGetType(r->body) == CP_BODY_TYPE_KINEMATIC) { /* only dynamic targets reach here */
@@ -1099,10 +1100,7 @@ static void position_hook(cpBody *body, cpFloat dt)
 
 /* ---- public API ---- */
 
-sccd_cp_options sccd_cp_options_default(void)
-{
-    return (sccd_cp_options){4, 0.02, 0.005, 8, SCCD_CP_CANDIDATES_SWEEP};
-}
+sccd_ccd_options sccd_cp_options_default(void) { return sccd_ccd_options_default(0.02); }
 
 sccd_cp_world *sccd_cp_attach(cpSpace *space)
 {
@@ -1114,9 +1112,10 @@ sccd_cp_world *sccd_cp_attach(cpSpace *space)
     if (w == NULL)
         return NULL;
     w->space = space;
-    w->opt = sccd_cp_options_default();
-    w->opt.overlap = 0.2 * cpSpaceGetCollisionSlop(space);
-    w->opt.toi_tolerance = 0.25 * w->opt.overlap;
+    /* Chipmunk lets shapes overlap by the collision slop; the impact overlap
+     * is a fifth of it (a space with no finite slop > 0 gets the default). */
+    cpFloat slop = cpSpaceGetCollisionSlop(space);
+    w->opt = sccd_is_valid_real(slop) && slop > 0.0 ? sccd_ccd_options_default(0.2 * slop) : sccd_cp_options_default();
     w->stamp = space->stamp;
     world_slot(space)->userData = w;
     return w;
@@ -1173,25 +1172,17 @@ bool sccd_cp_body_is_enabled(const sccd_cp_world *w, const cpBody *body)
     return w != NULL && body != NULL && find_rec(w, body) != NULL;
 }
 
-void sccd_cp_set_options(sccd_cp_world *w, sccd_cp_options o)
+void sccd_cp_set_options(sccd_cp_world *w, sccd_ccd_options o)
 {
     if (!CP_CHECK(w, w != NULL, "sccd_cp_set_options: NULL world"))
         return;
-    if (CP_CHECK(w, o.bands >= 1 && o.bands <= SCCD_MAX_BANDS, "sccd_cp_set_options: bands out of 1..SCCD_MAX_BANDS"))
-        w->opt.bands = o.bands;
-    if (CP_CHECK(w, sccd_is_valid_real(o.overlap) && o.overlap > 0.0, "sccd_cp_set_options: overlap must be > 0"))
-        w->opt.overlap = o.overlap;
-    if (CP_CHECK(w, sccd_is_valid_real(o.toi_tolerance) && o.toi_tolerance > 0.0,
-                 "sccd_cp_set_options: TOI tolerance must be > 0"))
-        w->opt.toi_tolerance = o.toi_tolerance;
-    if (CP_CHECK(w, o.toi_max_iterations >= 1, "sccd_cp_set_options: iteration cap must be >= 1"))
-        w->opt.toi_max_iterations = o.toi_max_iterations;
-    if (CP_CHECK(w, o.candidates == SCCD_CP_CANDIDATES_SWEEP || o.candidates == SCCD_CP_CANDIDATES_START_END,
-                 "sccd_cp_set_options: unknown candidate mode"))
-        w->opt.candidates = o.candidates;
+    for (unsigned bad = sccd_ccd_options_merge(&w->opt, o); bad != 0; bad &= bad - 1) {
+        snprintf(w->message, sizeof w->message, "sccd_cp_set_options: %s", sccd_ccd_options_problem(bad));
+        report(w, w->message, __FILE__, __LINE__);
+    }
 }
 
-sccd_cp_options sccd_cp_get_options(const sccd_cp_world *w) { return w ? w->opt : sccd_cp_options_default(); }
+sccd_ccd_options sccd_cp_get_options(const sccd_cp_world *w) { return w ? w->opt : sccd_cp_options_default(); }
 
 sccd_cp_counters sccd_cp_get_counters(const sccd_cp_world *w)
 {

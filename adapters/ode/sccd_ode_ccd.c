@@ -29,6 +29,7 @@
  * that already overlaps at the step start is ODE's contact's, guarded by
  * deeper cores (pair_toi): a body is never put back at its start pose for a
  * contact it is in, except against the back of a mesh, where ODE has none. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -114,7 +115,7 @@ typedef struct ode_event {
 struct sccd_ode_world {
     dWorldID world;
     dSpaceID space;
-    sccd_ode_options opt;
+    sccd_ccd_options opt;
     sccd_ode_counters cnt;
     ode_body *bodies;
     int nbodies, capbodies;
@@ -128,6 +129,7 @@ struct sccd_ode_world {
     int nnear, capnear;
     bool scanned; /* before_step ran since the last after_step */
     const char *error;
+    char message[96]; /* an error message made at run time (set_options) */
 };
 
 /* ---- small helpers ---- */
@@ -958,7 +960,7 @@ static bool build_pieces(sccd_ode_world *w, int bi)
         e->motion = p->motion;
         p->swept = false;
         sccd_aabb3 box1 = sccd_shape3_aabb(&e->shape, sccd_motion3_at(p->motion, 1.0));
-        if (w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP)
+        if (w->opt.candidates == SCCD_CANDIDATES_SWEEP)
             p->box = motion_box(e->box0, box1, sccd_motion3_center_at(p->motion, 1.0), p->motion.angle);
         else
             p->box = sccd_aabb3_union(e->box0, box1);
@@ -1030,7 +1032,7 @@ static pair_hit piece_vs_shape(sccd_ode_world *w, ode_piece *p, const target3 *t
                                bool moving)
 {
     pair_hit none = {false, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-    if (!moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sweep_touches(piece_sweep(w, p), &ts->s[0], mt.start))
+    if (!moving && w->opt.candidates == SCCD_CANDIDATES_SWEEP && !sweep_touches(piece_sweep(w, p), &ts->s[0], mt.start))
         return none;
     ++w->cnt.candidates;
     return pair_toi(w, &w->geoms[p->geom].shape, p->motion, ts, mt, false);
@@ -1059,7 +1061,7 @@ static pair_hit piece_vs_geom(sccd_ode_world *w, ode_piece *p, const ode_geom *e
         sccd_aabb3 tb = {sccd_v3_min(tw.a, sccd_v3_min(tw.b, tw.c)), sccd_v3_max(tw.a, sccd_v3_max(tw.b, tw.c))};
         if (!e->moving && !boxes_overlap(tb, p->box))
             continue;
-        if (!e->moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sccd_sweep3_vs_triangle(piece_sweep(w, p), tw))
+        if (!e->moving && w->opt.candidates == SCCD_CANDIDATES_SWEEP && !sccd_sweep3_vs_triangle(piece_sweep(w, p), tw))
             continue;
         sccd_triangle tl = {sccd_xf3_apply(end_inv, tw.a), sccd_xf3_apply(end_inv, tw.b), sccd_xf3_apply(end_inv, tw.c)};
         target3 b = triangle_bounds(tl);
@@ -1291,10 +1293,7 @@ void sccd_ode_after_step(sccd_ode_world *w)
 
 /* ---- public API ---- */
 
-sccd_ode_options sccd_ode_options_default(void)
-{
-    return (sccd_ode_options){4, 0.001, 0.00025, 8, SCCD_ODE_CANDIDATES_SWEEP};
-}
+sccd_ccd_options sccd_ode_options_default(void) { return sccd_ccd_options_default(0.001); }
 
 sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
 {
@@ -1371,25 +1370,18 @@ bool sccd_ode_body_is_enabled(const sccd_ode_world *w, dBodyID body)
     return false;
 }
 
-void sccd_ode_set_options(sccd_ode_world *w, sccd_ode_options o)
+void sccd_ode_set_options(sccd_ode_world *w, sccd_ccd_options o)
 {
     if (!ODE_CHECK(w, w != NULL, "sccd_ode_set_options: NULL world"))
         return;
-    if (ODE_CHECK(w, o.bands >= 1 && o.bands <= SCCD_MAX_BANDS, "sccd_ode_set_options: bands out of 1..SCCD_MAX_BANDS"))
-        w->opt.bands = o.bands;
-    if (ODE_CHECK(w, sccd_is_valid_real(o.overlap) && o.overlap > 0.0, "sccd_ode_set_options: overlap must be > 0"))
-        w->opt.overlap = o.overlap;
-    if (ODE_CHECK(w, sccd_is_valid_real(o.toi_tolerance) && o.toi_tolerance > 0.0,
-                  "sccd_ode_set_options: TOI tolerance must be > 0"))
-        w->opt.toi_tolerance = o.toi_tolerance;
-    if (ODE_CHECK(w, o.toi_max_iterations >= 1, "sccd_ode_set_options: iteration cap must be >= 1"))
-        w->opt.toi_max_iterations = o.toi_max_iterations;
-    if (ODE_CHECK(w, o.candidates == SCCD_ODE_CANDIDATES_SWEEP || o.candidates == SCCD_ODE_CANDIDATES_START_END,
-                  "sccd_ode_set_options: unknown candidate mode"))
-        w->opt.candidates = o.candidates;
+    for (unsigned bad = sccd_ccd_options_merge(&w->opt, o); bad != 0; bad &= bad - 1) {
+        snprintf(w->message, sizeof w->message, "sccd_ode_set_options: %s", sccd_ccd_options_problem(bad));
+        report(w, w->message);
+        sccd_assert_failed(w->message, __FILE__, __LINE__);
+    }
 }
 
-sccd_ode_options sccd_ode_get_options(const sccd_ode_world *w) { return w ? w->opt : sccd_ode_options_default(); }
+sccd_ccd_options sccd_ode_get_options(const sccd_ode_world *w) { return w ? w->opt : sccd_ode_options_default(); }
 
 sccd_ode_counters sccd_ode_get_counters(const sccd_ode_world *w)
 {
