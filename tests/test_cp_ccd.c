@@ -764,6 +764,28 @@ static void test_bad_use(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* The default overlap follows the space's collision slop (a fifth of it);
+ * a space with no slop gets the fixed default, without a report. */
+static void test_options_follow_slop(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    const cpFloat slops[] = {0.5, 0.0, -1.0};
+    for (int k = 0; k < 3; ++k) {
+        cpSpace *space = cpSpaceNew();
+        cpSpaceSetCollisionSlop(space, slops[k]);
+        sccd_cp_world *w = sccd_cp_attach(space);
+        sccd_ccd_options o = sccd_cp_get_options(w);
+        double want = slops[k] > 0.0 ? 0.2 * slops[k] : sccd_cp_options_default().overlap;
+        assert_true(o.overlap == want && o.toi_tolerance == 0.25 * want);
+        sccd_cp_detach(w);
+        cpSpaceFree(space);
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -778,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_touching_pairs_keep_moving),
         cmocka_unit_test(test_resting_body_slides),
         cmocka_unit_test(test_bad_use),
+        cmocka_unit_test(test_options_follow_slop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
