@@ -26,12 +26,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define CP_ALLOW_PRIVATE_ACCESS 1
 #include <chipmunk/chipmunk_private.h>
 
 #include "sectorccd_chipmunk.h"
+#include "../adapter_internal.h"
 #include "sectorccd/toi.h"
 #include "sectorccd/sweep2.h"
 
@@ -99,22 +99,6 @@ struct sccd_cp_world {
 static sccd_v2 v2_of(cpVect v) { return (sccd_v2){v.x, v.y}; }
 static cpVect cpv_of(sccd_v2 v) { return cpv(v.x, v.y); }
 
-/* Grow a buffer of elements of size `size` to hold `need`; false when out of memory. */
-static bool reserve(void **buf, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    int cap2 = *cap > 0 ? *cap : 16;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *p = realloc(*buf, (size_t)cap2 * size);
-    if (p == NULL)
-        return false;
-    *buf = p;
-    *cap = cap2;
-    return true;
-}
-
 /* Check a precondition: on failure the assert handler gets the message (as
  * SCCD_ASSERT's condition text) and the world keeps it for
  * sccd_cp_last_error; the caller then returns its defined result. */
@@ -127,13 +111,6 @@ static void report(sccd_cp_world *w, const char *msg, const char *file, int line
         ++w->cnt.errors;
     }
     sccd_assert_failed(msg, file, line);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* A space carries no field for us but its user data, which is the user's.
@@ -593,7 +570,7 @@ static bool collect(sccd_cp_world *w, const cpBody *first)
             r->active = true;
             ++w->nactive;
         } else {
-            if (!reserve((void **)&w->pending, &w->cappending, w->npending + 1, sizeof *w->pending))
+            if (!sccd_adapter_reserve((void **)&w->pending, &w->cappending, w->npending + 1, sizeof *w->pending))
                 return false;
             w->pending[w->npending++] = b;
         }
@@ -638,7 +615,7 @@ static bool split_targets(sccd_cp_world *w, cpFloat dt)
         cpBody *b = arr->arr[i];
         if (body_reach(b, dt) <= w->slow || find_rec(w, b) != NULL) /* the look-up only when it matters */
             continue;
-        if (!reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
+        if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
             return false;
         w->fast[w->nfast++] = b;
     }
@@ -745,7 +722,7 @@ static bool build_shapes(sccd_cp_world *w, cp_body_rec *r)
     {
         if (s->sensor)
             continue;
-        if (!reserve((void **)&w->shapes, &w->capshapes, w->nshapes + 1, sizeof *w->shapes))
+        if (!sccd_adapter_reserve((void **)&w->shapes, &w->capshapes, w->nshapes + 1, sizeof *w->shapes))
             return false;
         cp_shape_entry *e = &w->shapes[w->nshapes++];
         e->shape = s;
@@ -766,7 +743,7 @@ static bool build_shapes(sccd_cp_world *w, cp_body_rec *r)
 static void collect_candidate(cpShape *shape, void *data)
 {
     sccd_cp_world *w = data;
-    if (reserve((void **)&w->cands, &w->capcands, w->ncands + 1, sizeof *w->cands))
+    if (sccd_adapter_reserve((void **)&w->cands, &w->capcands, w->ncands + 1, sizeof *w->cands))
         w->cands[w->ncands++] = shape;
 }
 
@@ -788,7 +765,7 @@ static void place_target(sccd_cp_world *w, cpBody *b, sccd_real t, sccd_v2 origi
         if (w->holds[i].body == b)
             h = &w->holds[i];
     if (h == NULL) {
-        if (!reserve((void **)&w->holds, &w->capholds, w->nholds + 1, sizeof *w->holds))
+        if (!sccd_adapter_reserve((void **)&w->holds, &w->capholds, w->nholds + 1, sizeof *w->holds))
             return;
         h = &w->holds[w->nholds++];
         h->t = INFINITY;
@@ -1054,7 +1031,7 @@ static void keep_ccd_last(cpSpace *space, void *key, void *data)
 
 static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
 {
-    double t_start = now_seconds();
+    double t_start = sccd_adapter_cpu_seconds();
     w->stamp = w->space->stamp;
     w->nshapes = 0;
     w->nholds = 0;
@@ -1077,7 +1054,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     apply_holds(w, dt);
     cpSpaceAddPostStepCallback(w->space, keep_ccd_last, w, NULL);
     ++w->cnt.steps;
-    w->cnt.seconds += now_seconds() - t_start;
+    w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }
 
 /* The position function of every CCD body. */
@@ -1133,7 +1110,8 @@ void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
         !CP_CHECK(w, cpBodyGetType(body) != CP_BODY_TYPE_STATIC, "sccd_cp_body_enable: static bodies do not move") ||
         !CP_CHECK(w, find_rec(w, body) == NULL, "sccd_cp_body_enable: CCD is already enabled on the body"))
         return;
-    if (!CP_CHECK(w, reserve((void **)&w->recs, &w->caprec, w->nrec + 1, sizeof *w->recs), "sccd_cp: out of memory"))
+    if (!CP_CHECK(w, sccd_adapter_reserve((void **)&w->recs, &w->caprec, w->nrec + 1, sizeof *w->recs),
+                  "sccd_cp: out of memory"))
         return;
     cp_body_rec *r = &w->recs[w->nrec++];
     memset(r, 0, sizeof *r);

@@ -32,9 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sectorccd_ode.h"
+#include "../adapter_internal.h"
 
 /* The skin is this many overlaps deep: the resting overlap of one step (one
  * overlap) plus room for the solver's residual approach. */
@@ -134,21 +134,6 @@ struct sccd_ode_world {
 
 /* ---- small helpers ---- */
 
-static bool reserve(void **buf, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    int cap2 = *cap > 0 ? *cap : 16;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *p = realloc(*buf, (size_t)cap2 * size);
-    if (p == NULL)
-        return false;
-    *buf = p;
-    *cap = cap2;
-    return true;
-}
-
 /* Report bad use: the assert handler gets the condition, the world keeps a message. */
 #define ODE_CHECK(w, cond, msg) ((cond) ? true : (report((w), (msg)), SCCD_ASSERT(cond), false))
 
@@ -158,13 +143,6 @@ static void report(sccd_ode_world *w, const char *msg)
         w->error = msg;
         ++w->cnt.errors;
     }
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: steady on a shared machine */
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static sccd_v3 v3_of(const dReal *v) { return (sccd_v3){v[0], v[1], v[2]}; }
@@ -754,7 +732,7 @@ static bool add_geom(sccd_ode_world *w, dGeomID g)
         w->bodies[ccd].seen = true;
     if (!dGeomIsEnabled(g))
         return true;
-    if (!reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms))
+    if (!sccd_adapter_reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms))
         return false;
     ode_geom *e = &w->geoms[w->ngeoms++];
     memset(e, 0, sizeof *e);
@@ -786,7 +764,7 @@ void sccd_ode_before_step(sccd_ode_world *w)
 {
     if (!ODE_CHECK(w, w != NULL, "sccd_ode_before_step: NULL world"))
         return;
-    double t_start = now_seconds();
+    double t_start = sccd_adapter_cpu_seconds();
     for (int i = 0; i < w->nbodies; ++i)
         w->bodies[i].seen = false;
     w->ngeoms = 0;
@@ -808,7 +786,7 @@ void sccd_ode_before_step(sccd_ode_world *w)
         }
         r->start = body_pose(r->body);
     }
-    w->cnt.seconds += now_seconds() - t_start;
+    w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }
 
 /* ---- after_step ---- */
@@ -928,7 +906,7 @@ static bool collect_near(sccd_ode_world *w)
     for (int k = 0; k < w->ngeoms; ++k) {
         if (w->geoms[k].ccd < 0 && !target_motion(w, &w->geoms[k]))
             continue;
-        if (!reserve((void **)&w->near, &w->capnear, w->nnear + 1, sizeof *w->near))
+        if (!sccd_adapter_reserve((void **)&w->near, &w->capnear, w->nnear + 1, sizeof *w->near))
             return false;
         w->near[w->nnear++] = k;
     }
@@ -951,7 +929,7 @@ static bool build_pieces(sccd_ode_world *w, int bi)
             continue;
         }
         complete_geom(e);
-        if (!reserve((void **)&w->pieces, &w->cappieces, w->npieces + 1, sizeof *w->pieces))
+        if (!sccd_adapter_reserve((void **)&w->pieces, &w->cappieces, w->npieces + 1, sizeof *w->pieces))
             return false;
         ode_piece *p = &w->pieces[w->npieces++];
         p->geom = k;
@@ -1086,7 +1064,7 @@ static void add_event(sccd_ode_world *w, int geom, sccd_real t, sccd_v3 push, bo
                 w->events[i] = (ode_event){geom, t, push, rides, carrier};
             return;
         }
-    if (reserve((void **)&w->events, &w->capevents, w->nevents + 1, sizeof *w->events))
+    if (sccd_adapter_reserve((void **)&w->events, &w->capevents, w->nevents + 1, sizeof *w->events))
         w->events[w->nevents++] = (ode_event){geom, t, push, rides, carrier};
 }
 
@@ -1259,7 +1237,7 @@ void sccd_ode_after_step(sccd_ode_world *w)
     if (!ODE_CHECK(w, w != NULL, "sccd_ode_after_step: NULL world") ||
         !ODE_CHECK(w, w->scanned, "sccd_ode_after_step: call sccd_ode_before_step before the step"))
         return;
-    double t_start = now_seconds();
+    double t_start = sccd_adapter_cpu_seconds();
     w->scanned = false;
     w->npieces = 0;
     w->nevents = 0;
@@ -1288,7 +1266,7 @@ void sccd_ode_after_step(sccd_ode_world *w)
             apply_event(w, &w->events[i]);
     }
     ++w->cnt.steps;
-    w->cnt.seconds += now_seconds() - t_start;
+    w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }
 
 /* ---- public API ---- */
@@ -1327,7 +1305,7 @@ void sccd_ode_body_enable(sccd_ode_world *w, dBodyID body)
         !ODE_CHECK(w, body_in_space(body, w->space), "sccd_ode_body_enable: the body has no geom in the world's space") ||
         !ODE_CHECK(w, find_body(w, body) == NULL, "sccd_ode_body_enable: CCD is already enabled on the body"))
         return;
-    if (!ODE_CHECK(w, reserve((void **)&w->bodies, &w->capbodies, w->nbodies + 1, sizeof *w->bodies),
+    if (!ODE_CHECK(w, sccd_adapter_reserve((void **)&w->bodies, &w->capbodies, w->nbodies + 1, sizeof *w->bodies),
                    "sccd_ode: out of memory"))
         return;
     ode_body *r = &w->bodies[w->nbodies++];
