@@ -1,0 +1,327 @@
+/* The demos' live window (demo_window.h): SDL_Renderer, flat-filled
+ * triangles through SDL_RenderGeometry (SDL ≥ 2.0.18), screenshots read back
+ * with SDL_RenderReadPixels and written by cairo. Without SDL2 in the build,
+ * dw_run reports that and the drawing calls do nothing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "demo_window.h"
+
+/* ---- lockstep replay ---- */
+
+bool dw_grow(void **items, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    int n = *cap > 0 ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*items, (size_t)n * size);
+    if (p == NULL)
+        return false;
+    *items = p;
+    *cap = n;
+    return true;
+}
+
+void dw_trials_end(dw_trials *tr, int frames)
+{
+    if (!dw_grow((void **)&tr->start, &tr->cap, tr->n + 2, sizeof *tr->start))
+        return;
+    if (tr->n == 0)
+        tr->start[0] = 0;
+    tr->start[++tr->n] = frames;
+}
+
+void dw_trials_free(dw_trials *tr)
+{
+    free(tr->start);
+    *tr = (dw_trials){0};
+}
+
+static int trial_frames(const dw_trials *tr, int t) { return t < tr->n ? tr->start[t + 1] - tr->start[t] : 0; }
+
+static int trial_count(const dw_replay *r) { return r->side[0]->n > r->side[1]->n ? r->side[0]->n : r->side[1]->n; }
+
+/* Frames the replay spends on trial t: the longer side, then the hold. */
+static int trial_length(const dw_replay *r, int t)
+{
+    int a = trial_frames(r->side[0], t), b = trial_frames(r->side[1], t);
+    return (a > b ? a : b) + DW_HOLD;
+}
+
+bool dw_replay_advance(dw_replay *r)
+{
+    if (r->t >= trial_count(r))
+        return false;
+    if (++r->i < trial_length(r, r->t))
+        return true;
+    if (r->t + 1 >= trial_count(r)) {
+        --r->i; /* stay on the last frame */
+        return false;
+    }
+    ++r->t;
+    r->i = 0;
+    return true;
+}
+
+int dw_replay_trial_first(const dw_replay *r, int side)
+{
+    const dw_trials *tr = r->side[side];
+    return r->t < tr->n ? tr->start[r->t] : 0;
+}
+
+int dw_replay_frame(const dw_replay *r, int side)
+{
+    int n = trial_frames(r->side[side], r->t);
+    if (n == 0)
+        return -1;
+    return dw_replay_trial_first(r, side) + (r->i < n ? r->i : n - 1);
+}
+
+double dw_replay_progress(const dw_replay *r)
+{
+    int n = trial_count(r);
+    return n > 0 ? (r->t + (double)r->i / trial_length(r, r->t)) / n : 0.0;
+}
+
+#ifdef SCCD_HAVE_SDL2
+
+#include <SDL.h>
+#include <cairo.h>
+
+#define DW_HZ 60
+#define DW_MAX_POLY 64
+#define DW_PI 3.14159265358979323846
+
+struct dw_canvas { SDL_Renderer *ren; };
+
+static SDL_Color to_sdl(dw_rgba c) { return (SDL_Color){c.r, c.g, c.b, c.a}; }
+
+void dw_fill_convex(dw_canvas *cv, const float *x, const float *y, int n, dw_rgba c)
+{
+    if (n < 3 || n > DW_MAX_POLY)
+        return;
+    SDL_Vertex v[DW_MAX_POLY];
+    int idx[3 * (DW_MAX_POLY - 2)];
+    for (int i = 0; i < n; ++i)
+        v[i] = (SDL_Vertex){{x[i], y[i]}, to_sdl(c), {0.0f, 0.0f}};
+    for (int i = 0; i + 2 < n; ++i) { /* a fan from vertex 0 */
+        idx[3 * i] = 0;
+        idx[3 * i + 1] = i + 1;
+        idx[3 * i + 2] = i + 2;
+    }
+    SDL_RenderGeometry(cv->ren, NULL, v, n, idx, 3 * (n - 2));
+}
+
+/* Sides of a round shape of radius r pixels: enough that the polygon is
+ * within a quarter pixel of the circle, at most DW_MAX_POLY. */
+static int round_sides(float r)
+{
+    int n = (int)ceil(DW_PI / acos(1.0 - 0.25 / fmax(r, 0.5)));
+    return n < 8 ? 8 : n > DW_MAX_POLY ? DW_MAX_POLY : n;
+}
+
+void dw_fill_disc(dw_canvas *cv, float x, float y, float r, dw_rgba c)
+{
+    float px[DW_MAX_POLY], py[DW_MAX_POLY];
+    int n = round_sides(r);
+    for (int i = 0; i < n; ++i) {
+        px[i] = x + r * (float)cos(2.0 * DW_PI * i / n);
+        py[i] = y + r * (float)sin(2.0 * DW_PI * i / n);
+    }
+    dw_fill_convex(cv, px, py, n, c);
+}
+
+void dw_fill_capsule(dw_canvas *cv, float ax, float ay, float bx, float by, float r, dw_rgba c)
+{
+    r = r < 0.5f ? 0.5f : r;
+    float dx = bx - ax, dy = by - ay, len = sqrtf(dx * dx + dy * dy);
+    if (len > 0.0f) {
+        float nx = -dy / len * r, ny = dx / len * r;
+        float x[4] = {ax + nx, bx + nx, bx - nx, ax - nx}, y[4] = {ay + ny, by + ny, by - ny, ay - ny};
+        dw_fill_convex(cv, x, y, 4, c);
+    }
+    if (r >= 1.0f) { /* round caps; thinner lines need none */
+        dw_fill_disc(cv, ax, ay, r, c);
+        dw_fill_disc(cv, bx, by, r, c);
+    }
+}
+
+void dw_fill_rect(dw_canvas *cv, float x, float y, float w, float h, dw_rgba c)
+{
+    float px[4] = {x, x + w, x + w, x}, py[4] = {y, y, y + h, y + h};
+    dw_fill_convex(cv, px, py, 4, c);
+}
+
+void dw_ring(dw_canvas *cv, float x, float y, float r, float w, dw_rgba c)
+{
+    int n = round_sides(r);
+    for (int i = 0; i < n; ++i) {
+        double a0 = 2.0 * DW_PI * i / n, a1 = 2.0 * DW_PI * (i + 1) / n;
+        float ro = r + 0.5f * w, ri = r - 0.5f * w;
+        float px[4] = {x + ri * (float)cos(a0), x + ro * (float)cos(a0), x + ro * (float)cos(a1), x + ri * (float)cos(a1)};
+        float py[4] = {y + ri * (float)sin(a0), y + ro * (float)sin(a0), y + ro * (float)sin(a1), y + ri * (float)sin(a1)};
+        dw_fill_convex(cv, px, py, 4, c);
+    }
+}
+
+void dw_clip_panel(dw_canvas *cv, int x0)
+{
+    SDL_Rect r = {x0, DW_HUD, DW_PANEL, DW_PANEL};
+    SDL_RenderSetClipRect(cv->ren, x0 < 0 ? NULL : &r);
+}
+
+void dw_hud(dw_canvas *cv, int x0, dw_rgba mode, double progress, int passes, bool stopped, bool paused)
+{
+    const dw_rgba strip = {225, 225, 225, 255}, track = {190, 190, 190, 255}, bar = {90, 90, 90, 255},
+                  red = {215, 0, 0, 255}, yellow = {245, 200, 0, 255};
+    float x = (float)x0;
+    dw_fill_rect(cv, x, 0, DW_PANEL, DW_HUD, strip);
+    dw_fill_rect(cv, x + 4, 3, 14, 14, mode);
+    dw_fill_rect(cv, x + 26, 7, 160, 6, track);
+    dw_fill_rect(cv, x + 26, 7, (float)(160.0 * fmin(fmax(progress, 0.0), 1.0)), 6, bar);
+    for (int i = 0; i < passes && i < 20; ++i)
+        dw_fill_rect(cv, x + 200 + 12.0f * i, 5, 10, 10, red);
+    if (stopped)
+        dw_fill_rect(cv, x + DW_PANEL - 48, 3, 14, 14, yellow);
+    if (paused) {
+        dw_fill_rect(cv, x + DW_PANEL - 22, 3, 5, 14, bar);
+        dw_fill_rect(cv, x + DW_PANEL - 14, 3, 5, 14, bar);
+    }
+}
+
+/* The back buffer as PNG (before SDL_RenderPresent, which may clear it):
+ * SDL's ARGB8888 is cairo's RGB24 word for word (native-endian 0xXXRRGGBB). */
+static bool screenshot(SDL_Renderer *ren, const char *path)
+{
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, DW_WIDTH, DW_HEIGHT);
+    SDL_Rect all = {0, 0, DW_WIDTH, DW_HEIGHT};
+    cairo_surface_flush(s);
+    bool ok = cairo_surface_status(s) == CAIRO_STATUS_SUCCESS &&
+              SDL_RenderReadPixels(ren, &all, SDL_PIXELFORMAT_ARGB8888, cairo_image_surface_get_data(s),
+                                   cairo_image_surface_get_stride(s)) == 0;
+    cairo_surface_mark_dirty(s);
+    ok = ok && cairo_surface_write_to_png(s, path) == CAIRO_STATUS_SUCCESS;
+    cairo_surface_destroy(s);
+    if (!ok)
+        fprintf(stderr, "demo window: cannot write the screenshot %s (%s)\n", path, SDL_GetError());
+    return ok;
+}
+
+typedef struct loop_state { bool quit, paused, restart, next; int dx, dy; } loop_state;
+
+static void poll_keys(loop_state *s)
+{
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) {
+        if (e.type == SDL_QUIT)
+            s->quit = true;
+        if (e.type != SDL_KEYDOWN)
+            continue;
+        switch (e.key.keysym.sym) {
+        case SDLK_ESCAPE: case SDLK_q: s->quit = true; break;
+        case SDLK_SPACE: s->paused = !s->paused; break;
+        case SDLK_r: s->restart = true; break;
+        case SDLK_n: s->next = true; break;
+        case SDLK_LEFT: --s->dx; break;
+        case SDLK_RIGHT: ++s->dx; break;
+        case SDLK_UP: --s->dy; break;
+        case SDLK_DOWN: ++s->dy; break;
+        default: break;
+        }
+    }
+}
+
+/* Apply the keys and step the replay; false when the loop must stop. */
+static bool update(const dw_ops *ops, void *user, loop_state *s, int *scene)
+{
+    if ((s->dx || s->dy) && ops->orbit != NULL)
+        ops->orbit(user, s->dx, s->dy);
+    s->dx = s->dy = 0;
+    if (s->restart)
+        ops->restart(user);
+    s->restart = false;
+    bool over = !s->paused && !s->restart && !ops->advance(user);
+    if (s->next || over) {
+        *scene = (*scene + 1) % ops->scenes;
+        s->next = false;
+        return ops->load(user, *scene);
+    }
+    return true;
+}
+
+/* The frame loop on an open renderer. */
+static dw_status run_loop(SDL_Renderer *ren, const dw_ops *ops, void *user, int frames, const char *shot)
+{
+    dw_canvas cv = {ren};
+    loop_state s = {0};
+    int scene = 0;
+    if (!ops->load(user, scene))
+        return DW_FAILED;
+    Uint64 start = SDL_GetTicks64();
+    for (int frame = 1; !s.quit; ++frame) {
+        poll_keys(&s);
+        SDL_SetRenderDrawColor(ren, 255, 255, 255, 255);
+        SDL_RenderSetClipRect(ren, NULL);
+        SDL_RenderClear(ren);
+        ops->draw(user, &cv, s.paused);
+        if (frames > 0 && frame >= frames)
+            return shot == NULL || screenshot(ren, shot) ? DW_QUIT : DW_FAILED;
+        SDL_RenderPresent(ren);
+        Uint64 due = start + (Uint64)frame * 1000u / DW_HZ, now = SDL_GetTicks64();
+        if (now < due)
+            SDL_Delay((Uint32)(due - now));
+        if (!update(ops, user, &s, &scene))
+            return DW_FAILED;
+    }
+    return DW_QUIT;
+}
+
+dw_status dw_run(const char *title, const dw_ops *ops, void *user, int frames, const char *shot)
+{
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "%s: cannot open a window (%s); running headless\n", title, SDL_GetError());
+        return DW_NO_WINDOW;
+    }
+    dw_status st = DW_NO_WINDOW;
+    SDL_Window *win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, DW_WIDTH, DW_HEIGHT, 0);
+    SDL_Renderer *ren = win != NULL ? SDL_CreateRenderer(win, -1, 0) : NULL;
+    if (ren != NULL) {
+        SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
+        st = run_loop(ren, ops, user, frames, shot);
+        SDL_DestroyRenderer(ren);
+    } else
+        fprintf(stderr, "%s: cannot open a window (%s); running headless\n", title, SDL_GetError());
+    if (win != NULL)
+        SDL_DestroyWindow(win);
+    SDL_Quit();
+    return st;
+}
+
+#else /* no SDL2: the demos run headless */
+
+dw_status dw_run(const char *title, const dw_ops *ops, void *user, int frames, const char *shot)
+{
+    (void)ops, (void)user, (void)frames, (void)shot;
+    fprintf(stderr, "%s: --window needs SDL2, which this build does not have (install libsdl2-dev and rebuild); "
+                    "running headless\n", title);
+    return DW_NO_WINDOW;
+}
+
+void dw_fill_convex(dw_canvas *cv, const float *x, const float *y, int n, dw_rgba c) { (void)cv, (void)x, (void)y, (void)n, (void)c; }
+void dw_fill_disc(dw_canvas *cv, float x, float y, float r, dw_rgba c) { (void)cv, (void)x, (void)y, (void)r, (void)c; }
+void dw_fill_capsule(dw_canvas *cv, float ax, float ay, float bx, float by, float r, dw_rgba c)
+{
+    (void)cv, (void)ax, (void)ay, (void)bx, (void)by, (void)r, (void)c;
+}
+void dw_fill_rect(dw_canvas *cv, float x, float y, float w, float h, dw_rgba c) { (void)cv, (void)x, (void)y, (void)w, (void)h, (void)c; }
+void dw_ring(dw_canvas *cv, float x, float y, float r, float w, dw_rgba c) { (void)cv, (void)x, (void)y, (void)r, (void)w, (void)c; }
+void dw_clip_panel(dw_canvas *cv, int x0) { (void)cv, (void)x0; }
+void dw_hud(dw_canvas *cv, int x0, dw_rgba mode, double progress, int passes, bool stopped, bool paused)
+{
+    (void)cv, (void)x0, (void)mode, (void)progress, (void)passes, (void)stopped, (void)paused;
+}
+
+#endif
