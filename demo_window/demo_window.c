@@ -115,6 +115,18 @@ void dw_fill_convex(dw_canvas *cv, const float *x, const float *y, int n, dw_rgb
     SDL_RenderGeometry(cv->ren, NULL, v, n, idx, 3 * (n - 2));
 }
 
+void dw_fill_triangles(dw_canvas *cv, const float *xy, const dw_rgba *c, int n)
+{
+    enum { BATCH = 1024 }; /* triangles per SDL_RenderGeometry call */
+    SDL_Vertex v[3 * BATCH];
+    for (int first = 0; first < n; first += BATCH) {
+        int m = n - first < BATCH ? n - first : BATCH;
+        for (int i = 0; i < 3 * m; ++i)
+            v[i] = (SDL_Vertex){{xy[6 * first + 2 * i], xy[6 * first + 2 * i + 1]}, to_sdl(c[first + i / 3]), {0.0f, 0.0f}};
+        SDL_RenderGeometry(cv->ren, NULL, v, 3 * m, NULL, 0);
+    }
+}
+
 /* Sides of a round shape of radius r pixels: enough that the polygon is
  * within a quarter pixel of the circle, at most DW_MAX_POLY. */
 static int round_sides(float r)
@@ -311,6 +323,7 @@ dw_status dw_run(const char *title, const dw_ops *ops, void *user, int frames, c
 }
 
 void dw_fill_convex(dw_canvas *cv, const float *x, const float *y, int n, dw_rgba c) { (void)cv, (void)x, (void)y, (void)n, (void)c; }
+void dw_fill_triangles(dw_canvas *cv, const float *xy, const dw_rgba *c, int n) { (void)cv, (void)xy, (void)c, (void)n; }
 void dw_fill_disc(dw_canvas *cv, float x, float y, float r, dw_rgba c) { (void)cv, (void)x, (void)y, (void)r, (void)c; }
 void dw_fill_capsule(dw_canvas *cv, float ax, float ay, float bx, float by, float r, dw_rgba c)
 {

@@ -55,6 +55,8 @@ dw_status dw_run(const char *title, const dw_ops *ops, void *user, int frames, c
 
 /// Fill the convex polygon (x[i], y[i]), i < n (window pixels, n ≤ 64).
 void dw_fill_convex(dw_canvas *cv, const float *x, const float *y, int n, dw_rgba c);
+/// Fill n triangles at once: triangle i has corners (xy[6i], xy[6i+1]), (xy[6i+2], xy[6i+3]), (xy[6i+4], xy[6i+5]) and colour c[i]; drawn in order.
+void dw_fill_triangles(dw_canvas *cv, const float *xy, const dw_rgba *c, int n);
 /// Fill a disc of radius r pixels.
 void dw_fill_disc(dw_canvas *cv, float x, float y, float r, dw_rgba c);
 /// Fill a capsule (segment a–b, radius r pixels; at least half a pixel).
