@@ -1,12 +1,13 @@
 /* chipmunk_demo's live window (demo_window.h draws and runs the loop).
  *
- * A scene's runs (no CCD, and the compared mode) are stepped by the scene
- * code itself (scenes.c) with a demo_hook that records Chipmunk's shapes,
- * contacts, CCD stops and pass-through marks after every step; both runs of
- * a scene are recorded when it is loaded (milliseconds) and then replayed in
- * lockstep at 60 Hz, one recorded step per frame, trial by trial. The
- * scenes run to the end of their loops unchanged, so what the window shows
- * is exactly what the headless demo counts. */
+ * A scene's two runs (no CCD, and the compared mode) are the scene code
+ * itself (scenes.c), each in a dw_fiber: a demo_hook copies Chipmunk's
+ * shapes, contacts, CCD stops and pass-through marks out of the space after
+ * every step and pauses the run there, so the window steps both runs in
+ * lockstep, one step per 60 Hz frame, and draws what the spaces hold. The
+ * scenes keep their loops and checks, so the window shows what the headless
+ * demo counts; the copies also give the fading trail and the held end pose
+ * of a trial. */
 #include <stdlib.h>
 #include <string.h>
 #define CP_ALLOW_PRIVATE_ACCESS 1
@@ -31,6 +32,9 @@ typedef struct cp_track {
     int nmarks, mcap;
     dw_trials trials;
     unsigned long long clamps; /* CCD stops so far in the trial */
+    dw_fiber *fiber;           /* the run's thread (set before the run starts) */
+    struct cp_window *window;
+    demo_cfg mode;
 } cp_track;
 
 typedef struct cp_window {
@@ -41,9 +45,10 @@ typedef struct cp_window {
     int trials;
     const demo_scene *scene; /* loaded */
     cp_track side[2];        /* no CCD, mode */
-    dw_replay replay;
+    dw_lockstep lock;
 } cp_window;
 
+/* Free what the track recorded (its run stopped first). */
 static void track_free(cp_track *t)
 {
     demo_shapes_free(&t->shapes);
@@ -84,6 +89,7 @@ static void on_step(void *user, const demo_ctx *c)
     f->stopped = c->last.clamps > t->clamps;
     t->clamps = c->last.clamps;
     ++t->nframes;
+    dw_fiber_yield(t->fiber);
 }
 
 static void on_mark(void *user, cpVect p)
@@ -98,41 +104,62 @@ static void on_trial_end(void *user)
     cp_track *t = user;
     dw_trials_end(&t->trials, t->nframes);
     t->clamps = 0;
+    dw_fiber_yield(t->fiber); /* shown held until the other side ends the trial too */
 }
 
-static void record(cp_window *w, cp_track *t, demo_cfg mode)
+static int scene_trials(const cp_window *w) { return w->trials > 0 ? w->trials : w->scene->trials; }
+
+/* A run: the scene under the track's mode, hooked (a fiber's body). */
+static void run_side(void *user)
 {
+    cp_track *t = user;
+    const cp_window *w = t->window;
     demo_hook hook = {on_step, on_mark, on_trial_end, t};
     demo_result r = {0};
     demo_ctx c = {0};
-    c.cfg = mode;
+    c.cfg = t->mode;
     c.cfg.speed = w->speed > 0 ? w->speed : w->scene->speed;
-    c.cfg.trials = w->trials > 0 ? w->trials : w->scene->trials;
+    c.cfg.trials = scene_trials(w);
     c.result = &r;
     c.hook = &hook;
     w->scene->run(&c);
 }
 
+static void unload(cp_window *w)
+{
+    dw_lockstep_stop(&w->lock);
+    track_free(&w->side[0]);
+    track_free(&w->side[1]);
+}
+
+static bool start(cp_window *w)
+{
+    const demo_cfg off = {DEMO_OFF, 1, 0, 0};
+    unload(w);
+    w->lock = (dw_lockstep){.ntrials = scene_trials(w)};
+    for (int s = 0; s < 2; ++s) {
+        cp_track *t = &w->side[s];
+        t->window = w;
+        t->mode = s == 0 ? off : w->mode;
+        w->lock.trials[s] = &t->trials;
+        w->lock.frames[s] = &t->nframes;
+    }
+    /* the fibers last: a run may start only once its track is complete */
+    for (int s = 0; s < 2; ++s)
+        w->lock.fiber[s] = w->side[s].fiber = dw_fiber_start(run_side, &w->side[s]);
+    return w->lock.fiber[0] != NULL && w->lock.fiber[1] != NULL && dw_lockstep_advance(&w->lock);
+}
+
 static bool load(void *user, int k)
 {
     cp_window *w = user;
-    const demo_cfg off = {DEMO_OFF, 1, 0, 0};
     w->scene = w->sc[k % w->n];
-    for (int s = 0; s < 2; ++s) {
-        track_free(&w->side[s]);
-        record(w, &w->side[s], s == 0 ? off : w->mode);
-    }
-    w->replay = (dw_replay){{&w->side[0].trials, &w->side[1].trials}, 0, 0};
-    return w->side[0].nframes > 0 && w->side[1].nframes > 0;
+    return start(w);
 }
 
-static bool advance(void *user) { return dw_replay_advance(&((cp_window *)user)->replay); }
+static bool advance(void *user) { return dw_lockstep_advance(&((cp_window *)user)->lock); }
 
-static void restart(void *user)
-{
-    cp_window *w = user;
-    w->replay.t = w->replay.i = 0;
-}
+static void restart(void *user) { start(user); }
 
 /* ---- drawing ---- */
 
@@ -213,7 +240,7 @@ static void draw_side(cp_window *w, dw_canvas *cv, int side, bool paused)
     const cp_track *t = &w->side[side];
     const dw_rgba swatch[2] = {{150, 150, 150, 255}, {0, 160, 80, 255}};
     cpBB v = w->scene->view;
-    int x0 = side * DW_PANEL, f = dw_replay_frame(&w->replay, side), first = dw_replay_trial_first(&w->replay, side);
+    int x0 = side * DW_PANEL, f = dw_lockstep_frame(&w->lock, side), first = dw_lockstep_trial_first(&w->lock, side);
     panel_map m = {(float)x0, (float)(DW_PANEL / fmax(v.r - v.l, v.t - v.b)), (float)(0.5 * (v.l + v.r)),
                    (float)(0.5 * (v.b + v.t))};
     dw_clip_panel(cv, x0);
@@ -225,7 +252,7 @@ static void draw_side(cp_window *w, dw_canvas *cv, int side, bool paused)
         draw_marks(cv, &m, t, first, f);
     }
     dw_clip_panel(cv, -1);
-    dw_hud(cv, x0, swatch[side], dw_replay_progress(&w->replay), f >= 0 ? passes_until(t, f) : 0,
+    dw_hud(cv, x0, swatch[side], dw_lockstep_progress(&w->lock), f >= 0 ? passes_until(t, f) : 0,
            f >= 0 && t->frames[f].stopped, paused);
 }
 
@@ -240,10 +267,9 @@ static void draw(void *user, dw_canvas *cv, bool paused)
 int demo_window_run(const demo_scene *const *sc, int n, demo_cfg mode, double speed, int trials, int frames,
                     const char *screenshot)
 {
-    cp_window w = {sc, n, mode, speed, trials, NULL, {{{0}}}, {{NULL, NULL}, 0, 0}};
+    cp_window w = {sc, n, mode, speed, trials, NULL, {{{0}}}, {{NULL}}};
     dw_ops ops = {load, advance, restart, draw, NULL, n};
     dw_status st = dw_run("chipmunk_demo", &ops, &w, frames, screenshot);
-    track_free(&w.side[0]);
-    track_free(&w.side[1]);
+    unload(&w);
     return (int)st;
 }

@@ -3,12 +3,13 @@
  * with SDL_RenderReadPixels and written by cairo. Without SDL2 in the build,
  * dw_run reports that and the drawing calls do nothing. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "demo_window.h"
 
-/* ---- lockstep replay ---- */
+/* ---- two runs in lockstep ---- */
 
 bool dw_grow(void **items, int *cap, int need, size_t size)
 {
@@ -34,56 +35,157 @@ void dw_trials_end(dw_trials *tr, int frames)
     tr->start[++tr->n] = frames;
 }
 
+int dw_trials_first(const dw_trials *tr, int t)
+{
+    if (tr->n == 0)
+        return 0;
+    return tr->start[t < tr->n ? t : tr->n];
+}
+
 void dw_trials_free(dw_trials *tr)
 {
     free(tr->start);
     *tr = (dw_trials){0};
 }
 
-static int trial_frames(const dw_trials *tr, int t) { return t < tr->n ? tr->start[t + 1] - tr->start[t] : 0; }
+/* A fiber hands one baton between the window's thread and the run's: exactly
+ * one of them runs at a time, so the run's data (a Chipmunk space, an ODE
+ * world) is only ever touched by one thread at once, and the mutex orders
+ * every hand-over. */
+struct dw_fiber {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool run_turn;  /* the run holds the baton */
+    bool free_run;  /* yields return at once (the window stopped watching) */
+    bool finished;
+    void (*body)(void *user);
+    void *user;
+};
 
-static int trial_count(const dw_replay *r) { return r->side[0]->n > r->side[1]->n ? r->side[0]->n : r->side[1]->n; }
-
-/* Frames the replay spends on trial t: the longer side, then the hold. */
-static int trial_length(const dw_replay *r, int t)
+/* Wait (mutex held) until the baton is on the given side. */
+static void wait_turn(dw_fiber *f, bool run_turn)
 {
-    int a = trial_frames(r->side[0], t), b = trial_frames(r->side[1], t);
-    return (a > b ? a : b) + DW_HOLD;
+    while (f->run_turn != run_turn)
+        pthread_cond_wait(&f->cv, &f->mu);
 }
 
-bool dw_replay_advance(dw_replay *r)
+static void pass_baton(dw_fiber *f, bool to_run)
 {
-    if (r->t >= trial_count(r))
-        return false;
-    if (++r->i < trial_length(r, r->t))
-        return true;
-    if (r->t + 1 >= trial_count(r)) {
-        --r->i; /* stay on the last frame */
-        return false;
+    f->run_turn = to_run;
+    pthread_cond_broadcast(&f->cv);
+}
+
+static void *fiber_main(void *p)
+{
+    dw_fiber *f = p;
+    pthread_mutex_lock(&f->mu);
+    wait_turn(f, true);
+    pthread_mutex_unlock(&f->mu);
+    f->body(f->user);
+    pthread_mutex_lock(&f->mu);
+    f->finished = true;
+    pass_baton(f, false);
+    pthread_mutex_unlock(&f->mu);
+    return NULL;
+}
+
+dw_fiber *dw_fiber_start(void (*body)(void *user), void *user)
+{
+    dw_fiber *f = calloc(1, sizeof *f);
+    if (f == NULL)
+        return NULL;
+    f->body = body;
+    f->user = user;
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->cv, NULL);
+    if (pthread_create(&f->thread, NULL, fiber_main, f) != 0) {
+        pthread_cond_destroy(&f->cv);
+        pthread_mutex_destroy(&f->mu);
+        free(f);
+        return NULL;
     }
-    ++r->t;
-    r->i = 0;
-    return true;
+    return f;
 }
 
-int dw_replay_trial_first(const dw_replay *r, int side)
+void dw_fiber_yield(dw_fiber *f)
 {
-    const dw_trials *tr = r->side[side];
-    return r->t < tr->n ? tr->start[r->t] : 0;
+    pthread_mutex_lock(&f->mu);
+    if (!f->free_run) {
+        pass_baton(f, false);
+        wait_turn(f, true);
+    }
+    pthread_mutex_unlock(&f->mu);
 }
 
-int dw_replay_frame(const dw_replay *r, int side)
+bool dw_fiber_resume(dw_fiber *f)
 {
-    int n = trial_frames(r->side[side], r->t);
-    if (n == 0)
-        return -1;
-    return dw_replay_trial_first(r, side) + (r->i < n ? r->i : n - 1);
+    pthread_mutex_lock(&f->mu);
+    if (!f->finished) {
+        pass_baton(f, true);
+        wait_turn(f, false);
+    }
+    bool more = !f->finished;
+    pthread_mutex_unlock(&f->mu);
+    return more;
 }
 
-double dw_replay_progress(const dw_replay *r)
+void dw_fiber_stop(dw_fiber *f)
 {
-    int n = trial_count(r);
-    return n > 0 ? (r->t + (double)r->i / trial_length(r, r->t)) / n : 0.0;
+    if (f == NULL)
+        return;
+    pthread_mutex_lock(&f->mu);
+    f->free_run = true;
+    pass_baton(f, true);
+    pthread_mutex_unlock(&f->mu);
+    pthread_join(f->thread, NULL);
+    pthread_cond_destroy(&f->cv);
+    pthread_mutex_destroy(&f->mu);
+    free(f);
+}
+
+/* The side is done with trial t: it ended it, or its run is over. */
+static bool side_ended(const dw_lockstep *ls, int s) { return ls->finished[s] || ls->trials[s]->n > ls->t; }
+
+bool dw_lockstep_advance(dw_lockstep *ls)
+{
+    for (int s = 0; s < 2; ++s)
+        if (!side_ended(ls, s))
+            ls->finished[s] = !dw_fiber_resume(ls->fiber[s]);
+    if (!side_ended(ls, 0) || !side_ended(ls, 1))
+        return true;
+    bool any_frame = dw_lockstep_frame(ls, 0) >= 0 || dw_lockstep_frame(ls, 1) >= 0;
+    if (ls->finished[0] && ls->finished[1] && !any_frame)
+        return false; /* both runs over, their last trial held */
+    if (++ls->hold < DW_HOLD)
+        return true;
+    ls->hold = 0;
+    ++ls->t;
+    return dw_lockstep_advance(ls); /* the next trial's first step (or the end): no empty frame between */
+}
+
+int dw_lockstep_trial_first(const dw_lockstep *ls, int side) { return dw_trials_first(ls->trials[side], ls->t); }
+
+int dw_lockstep_frame(const dw_lockstep *ls, int side)
+{
+    int first = dw_lockstep_trial_first(ls, side), n = *ls->frames[side];
+    if (ls->t < ls->trials[side]->n) /* an ended trial: its last frame */
+        n = ls->trials[side]->start[ls->t + 1];
+    return n > first ? n - 1 : -1;
+}
+
+double dw_lockstep_progress(const dw_lockstep *ls)
+{
+    double t = ls->t + (double)ls->hold / DW_HOLD;
+    return ls->ntrials > 0 ? fmin(t / ls->ntrials, 1.0) : 0.0;
+}
+
+void dw_lockstep_stop(dw_lockstep *ls)
+{
+    for (int s = 0; s < 2; ++s) {
+        dw_fiber_stop(ls->fiber[s]);
+        ls->fiber[s] = NULL;
+    }
 }
 
 #ifdef SCCD_HAVE_SDL2
@@ -246,7 +348,7 @@ static void poll_keys(loop_state *s)
     }
 }
 
-/* Apply the keys and step the replay; false when the loop must stop. */
+/* Apply the keys and step the runs; false when the loop must stop. */
 static bool update(const dw_ops *ops, void *user, loop_state *s, int *scene)
 {
     if ((s->dx || s->dy) && ops->orbit != NULL)

@@ -30,11 +30,11 @@ typedef struct dw_canvas dw_canvas;
 
 /// What the loop asks of a demo; `user` is passed back to each call.
 typedef struct dw_ops {
-    /// Load scene k of n (the loop wraps k); false when it cannot (the loop then quits).
+    /// Load scene k (the loop wraps k at `scenes`) and show its first step; false when it cannot (the loop then quits).
     bool (*load)(void *user, int k);
-    /// Advance one 60 Hz frame; false when the scene's replay is over (the loop then loads the next one).
+    /// Advance one 60 Hz frame (one step of each run); false when the scene is over (the loop then loads the next one).
     bool (*advance)(void *user);
-    /// Back to the scene's first frame.
+    /// Run the scene again from its start.
     void (*restart)(void *user);
     /// Draw the current frame: panels at x = 0 and DW_PANEL, y from DW_HUD; paused is for the HUD.
     void (*draw)(void *user, dw_canvas *cv, bool paused);
@@ -70,30 +70,52 @@ void dw_clip_panel(dw_canvas *cv, int x0);
 /// The HUD of one panel: its mode swatch, progress (0..1), a red square per pass-through (up to 20), a yellow flash when the CCD stopped a body this frame, and the pause sign.
 void dw_hud(dw_canvas *cv, int x0, dw_rgba mode, double progress, int passes, bool stopped, bool paused);
 
-/* ---- lockstep replay (no SDL needed) ---- */
+/* ---- two runs in lockstep (no SDL needed) ---- */
 
-/// Where each trial of a recorded run begins: trial t holds frames [start[t], start[t+1]), t < n.
+/// Where each finished trial of a run begins: trial t holds frames [start[t], start[t+1]), t < n.
 typedef struct dw_trials { int *start; int n, cap; } dw_trials;
 
 /// End the current trial at `frames` frames recorded in all (start[0] = 0 is implied by the first call).
 void dw_trials_end(dw_trials *tr, int frames);
+/// The first frame of trial t (finished or under way).
+int dw_trials_first(const dw_trials *tr, int t);
 /// Free a trial index (it is then empty).
 void dw_trials_free(dw_trials *tr);
+
+/// A run stepped in a thread of its own that pauses after every step: the scene code keeps its loops, the window steps it frame by frame.
+typedef struct dw_fiber dw_fiber;
+
+/// Start body(user) in a new thread, paused before its first instruction; NULL when no thread can be made.
+dw_fiber *dw_fiber_start(void (*body)(void *user), void *user);
+/// From inside the run (its per-step hook): hand control back to the window and wait to be resumed.
+void dw_fiber_yield(dw_fiber *f);
+/// From the window: let the run go on to its next yield; false when it has finished.
+bool dw_fiber_resume(dw_fiber *f);
+/// From the window: let the run finish without pausing, join its thread and free it (NULL: nothing).
+void dw_fiber_stop(dw_fiber *f);
 
 /// Frames each trial's last pose is held before the next trial (half a second).
 enum { DW_HOLD = 30 };
 
-/// A position in the lockstep replay of two runs: trial t of both sides shown together from frame i of the trial, the shorter side held on its last frame, each trial ending on a DW_HOLD hold.
-typedef struct dw_replay { const dw_trials *side[2]; int t, i; } dw_replay;
+/// Two runs (side 0 left, 1 right) stepped together: trial t of both sides at once, a side that ends its trial first waiting on its last frame, each trial ending on a DW_HOLD hold. The runs' hooks record frames and call dw_trials_end.
+typedef struct dw_lockstep {
+    dw_fiber *fiber[2];
+    const dw_trials *trials[2];
+    const int *frames[2]; ///< each run's recorded frame count
+    int t, hold, ntrials; ///< current trial, frames held so far, trials per run (for the progress bar)
+    bool finished[2];
+} dw_lockstep;
 
-/// Advance one frame; false after the last trial's hold (the position then stays).
-bool dw_replay_advance(dw_replay *r);
-/// The recorded frame the side shows now (a frame index of its run), or −1 when the side has no frame in this trial.
-int dw_replay_frame(const dw_replay *r, int side);
-/// The side's first frame of the current trial.
-int dw_replay_trial_first(const dw_replay *r, int side);
-/// How far the replay is, 0..1.
-double dw_replay_progress(const dw_replay *r);
+/// One frame on: resume each side still in trial t, hold, or go to the next trial; false when both runs are over.
+bool dw_lockstep_advance(dw_lockstep *ls);
+/// The frame the side shows now (its latest in trial t), or −1 when it has none yet.
+int dw_lockstep_frame(const dw_lockstep *ls, int side);
+/// The side's first frame of trial t.
+int dw_lockstep_trial_first(const dw_lockstep *ls, int side);
+/// How far the runs are, 0..1.
+double dw_lockstep_progress(const dw_lockstep *ls);
+/// Stop both runs (dw_fiber_stop) and clear the fibers.
+void dw_lockstep_stop(dw_lockstep *ls);
 
 /// Make room for `need` items of `size` bytes in *items (capacity *cap, doubled as needed); false when out of memory.
 bool dw_grow(void **items, int *cap, int need, size_t size);

@@ -1,10 +1,11 @@
 /* ode_demo's live window (demo_window.h draws and runs the loop).
  *
- * A scene's runs (no CCD, and the compared mode) are stepped by the shared
- * scene code (tests/support/ode_scenes.c) with an observer that snapshots
- * every geom (demo_geom), ODE's contact points and the CCD stops after each
- * step; both runs are recorded when the scene is loaded and then replayed in
- * lockstep at 60 Hz, one recorded step per frame, trial by trial. The
+ * A scene's two runs (no CCD, and the compared mode) are the shared scene
+ * code (tests/support/ode_scenes.c), each in a dw_fiber: an observer
+ * snapshots every geom (demo_geom), ODE's contact points and the CCD stops
+ * after each step and pauses the run there, so the window steps both runs in
+ * lockstep, one step per 60 Hz frame. The snapshots also give the fading
+ * trail and the held end pose of a trial (ODE's world is gone by then). The
  * geoms are tessellated, projected and shaded by strobe.c's functions and
  * filled as painter-sorted triangles; the arrow keys orbit the camera. */
 #include <stdlib.h>
@@ -32,6 +33,9 @@ typedef struct ode_track {
     int nmarks, mcap;
     dw_trials trials;
     unsigned long long clamps; /* CCD stops so far in the trial */
+    dw_fiber *fiber;           /* the run's thread (set before the run starts) */
+    struct ode_window *window;
+    mode_cfg mode;
 } ode_track;
 
 typedef struct ode_window {
@@ -43,9 +47,10 @@ typedef struct ode_window {
     const demo_scene *scene; /* loaded */
     demo_view view;          /* the scene's, orbited by the arrows */
     ode_track side[2];       /* no CCD, mode */
-    dw_replay replay;
+    dw_lockstep lock;
 } ode_window;
 
+/* Free what the track recorded (its run stopped first). */
 static void track_free(ode_track *t)
 {
     for (int i = 0; i < t->ngeoms; ++i)
@@ -94,43 +99,68 @@ static void on_step(void *user, const ode_world *w)
     sccd_ode_counters k = sccd_ode_get_counters(w->ccd);
     f->stopped = k.clamps > t->clamps;
     t->clamps = k.clamps;
+    dw_fiber_yield(t->fiber);
 }
 
-static void record(ode_window *w, ode_track *t, mode_cfg m)
+static int scene_trials(const ode_window *w) { return w->trials > 0 ? w->trials : w->scene->trials; }
+
+/* A run: every trial of the scene under the track's mode (a fiber's body;
+ * ODE wants its per-thread data in each thread that collides). */
+static void run_side(void *user)
 {
+    ode_track *t = user;
+    const ode_window *w = t->window;
     double speed = w->speed > 0 ? w->speed : w->scene->speed;
-    int trials = w->trials > 0 ? w->trials : w->scene->trials;
+    int trials = scene_trials(w);
+    dAllocateODEDataForThread(dAllocateMaskAll);
     for (int k = 0; k < trials; ++k) {
         int passes = 0;
-        ode_trial r = demo_run_trial(w->scene, m, speed, k, trials, on_step, t, &passes);
+        ode_trial r = demo_run_trial(w->scene, t->mode, speed, k, trials, on_step, t, &passes);
         if (passes > 0 && dw_grow((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof *t->marks))
             t->marks[t->nmarks++] = (ode_mark){{r.px, r.py, r.pz}, t->nframes - 1, passes};
         dw_trials_end(&t->trials, t->nframes);
         t->clamps = 0;
+        dw_fiber_yield(t->fiber); /* shown held until the other side ends the trial too */
     }
+    dCleanupODEAllDataForThread();
+}
+
+static void unload(ode_window *w)
+{
+    dw_lockstep_stop(&w->lock);
+    track_free(&w->side[0]);
+    track_free(&w->side[1]);
+}
+
+static bool start(ode_window *w)
+{
+    const mode_cfg off = {ODE_CCD_OFF, 1};
+    unload(w);
+    w->lock = (dw_lockstep){.ntrials = scene_trials(w)};
+    for (int s = 0; s < 2; ++s) {
+        ode_track *t = &w->side[s];
+        t->window = w;
+        t->mode = s == 0 ? off : w->mode;
+        w->lock.trials[s] = &t->trials;
+        w->lock.frames[s] = &t->nframes;
+    }
+    /* the fibers last: a run may start only once its track is complete */
+    for (int s = 0; s < 2; ++s)
+        w->lock.fiber[s] = w->side[s].fiber = dw_fiber_start(run_side, &w->side[s]);
+    return w->lock.fiber[0] != NULL && w->lock.fiber[1] != NULL && dw_lockstep_advance(&w->lock);
 }
 
 static bool load(void *user, int k)
 {
     ode_window *w = user;
-    const mode_cfg off = {ODE_CCD_OFF, 1};
     w->scene = w->sc[k % w->n];
     w->view = w->scene->view;
-    for (int s = 0; s < 2; ++s) {
-        track_free(&w->side[s]);
-        record(w, &w->side[s], s == 0 ? off : w->mode);
-    }
-    w->replay = (dw_replay){{&w->side[0].trials, &w->side[1].trials}, 0, 0};
-    return w->side[0].nframes > 0 && w->side[1].nframes > 0;
+    return start(w);
 }
 
-static bool advance(void *user) { return dw_replay_advance(&((ode_window *)user)->replay); }
+static bool advance(void *user) { return dw_lockstep_advance(&((ode_window *)user)->lock); }
 
-static void restart(void *user)
-{
-    ode_window *w = user;
-    w->replay.t = w->replay.i = 0;
-}
+static void restart(void *user) { start(user); }
 
 static void orbit(void *user, int dx, int dy)
 {
@@ -249,7 +279,7 @@ static void draw_side(ode_window *w, dw_canvas *cv, int side, bool paused)
 {
     const ode_track *t = &w->side[side];
     const dw_rgba swatch[2] = {{150, 150, 150, 255}, {0, 160, 80, 255}};
-    int x0 = side * DW_PANEL, f = dw_replay_frame(&w->replay, side), first = dw_replay_trial_first(&w->replay, side);
+    int x0 = side * DW_PANEL, f = dw_lockstep_frame(&w->lock, side), first = dw_lockstep_trial_first(&w->lock, side);
     gather g = {&w->view, (float)x0, NULL, 0, 0, {0, 0, 0, 0}, 0.0};
     dw_clip_panel(cv, x0);
     if (f >= 0) {
@@ -263,7 +293,7 @@ static void draw_side(ode_window *w, dw_canvas *cv, int side, bool paused)
     }
     free(g.t);
     dw_clip_panel(cv, -1);
-    dw_hud(cv, x0, swatch[side], dw_replay_progress(&w->replay), f >= 0 ? passes_until(t, f) : 0,
+    dw_hud(cv, x0, swatch[side], dw_lockstep_progress(&w->lock), f >= 0 ? passes_until(t, f) : 0,
            f >= 0 && t->frames[f].stopped, paused);
 }
 
@@ -278,10 +308,9 @@ static void draw(void *user, dw_canvas *cv, bool paused)
 int demo_window_run(const demo_scene *const *sc, int n, mode_cfg mode, double speed, int trials, int frames,
                     const char *screenshot)
 {
-    ode_window w = {sc, n, mode, speed, trials, NULL, {0}, {{0}}, {{NULL, NULL}, 0, 0}};
+    ode_window w = {sc, n, mode, speed, trials, NULL, {0}, {{0}}, {{NULL}}};
     dw_ops ops = {load, advance, restart, draw, orbit, n};
     dw_status st = dw_run("ode_demo", &ops, &w, frames, screenshot);
-    track_free(&w.side[0]);
-    track_free(&w.side[1]);
+    unload(&w);
     return (int)st;
 }
