@@ -33,6 +33,7 @@ typedef struct cp_track {
     dw_trials trials;
     unsigned long long clamps; /* CCD stops so far in the trial */
     dw_fiber *fiber;           /* the run's thread (set before the run starts) */
+    bool shown;                /* the last recorded frame was handed to the window */
     struct cp_window *window;
     demo_cfg mode;
 } cp_track;
@@ -73,9 +74,21 @@ static void record_contact(cpBody *body, cpArbiter *arb, void *data)
 
 static void record_body_contacts(cpBody *body, void *data) { cpBodyEachArbiter(body, record_contact, data); }
 
+/* Hand the last recorded frame to the window and wait for the next frame. */
+static void show(cp_track *t)
+{
+    if (!t->shown)
+        dw_fiber_yield(t->fiber);
+    t->shown = true;
+}
+
+/* A step is recorded after it is made, but shown only when the next step has
+ * been made or the trial ends: by then the scene's check has marked a
+ * pass-through of the step, so the mark shows with the pose that made it. */
 static void on_step(void *user, const demo_ctx *c)
 {
     cp_track *t = user;
+    show(t);
     if (!dw_grow((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames))
         return;
     cp_frame *f = &t->frames[t->nframes];
@@ -89,7 +102,7 @@ static void on_step(void *user, const demo_ctx *c)
     f->stopped = c->last.clamps > t->clamps;
     t->clamps = c->last.clamps;
     ++t->nframes;
-    dw_fiber_yield(t->fiber);
+    t->shown = false;
 }
 
 static void on_mark(void *user, cpVect p)
@@ -104,7 +117,8 @@ static void on_trial_end(void *user)
     cp_track *t = user;
     dw_trials_end(&t->trials, t->nframes);
     t->clamps = 0;
-    dw_fiber_yield(t->fiber); /* shown held until the other side ends the trial too */
+    dw_fiber_yield(t->fiber); /* the trial's last frame: held until the other side ends the trial too */
+    t->shown = true;
 }
 
 static int scene_trials(const cp_window *w) { return w->trials > 0 ? w->trials : w->scene->trials; }
@@ -141,6 +155,7 @@ static bool start(cp_window *w)
         cp_track *t = &w->side[s];
         t->window = w;
         t->mode = s == 0 ? off : w->mode;
+        t->shown = true; /* nothing recorded yet */
         w->lock.trials[s] = &t->trials;
         w->lock.frames[s] = &t->nframes;
     }
