@@ -1,13 +1,12 @@
-/* chipmunk_demo's live window (demo_window.h draws and runs the loop).
+/* chipmunk_demo's live window (demo_window.h runs the loop and the two runs).
  *
  * A scene's two runs (no CCD, and the compared mode) are the scene code
- * itself (scenes.c), each in a dw_fiber: a demo_hook copies Chipmunk's
- * shapes, contacts, CCD stops and pass-through marks out of the space after
- * every step and pauses the run there, so the window steps both runs in
- * lockstep, one step per 60 Hz frame, and draws what the spaces hold. The
- * scenes keep their loops and checks, so the window shows what the headless
- * demo counts; the copies also give the fading trail and the held end pose
- * of a trial. */
+ * itself (scenes.c): a demo_hook copies Chipmunk's shapes, contacts, CCD
+ * stops and pass-through marks out of the space after every step, and the
+ * window shows each step as it is made, both runs in lockstep, one step per
+ * 60 Hz frame. The scenes keep their loops and checks, so the window shows
+ * what the headless demo counts; the copies also give the fading trail and
+ * the held end pose of a trial. */
 #include <stdlib.h>
 #include <string.h>
 #define CP_ALLOW_PRIVATE_ACCESS 1
@@ -30,12 +29,8 @@ typedef struct cp_track {
     int ncontacts, ccap;
     cp_mark *marks;
     int nmarks, mcap;
-    dw_trials trials;
     unsigned long long clamps; /* CCD stops so far in the trial */
-    dw_fiber *fiber;           /* the run's thread (set before the run starts) */
-    bool shown;                /* the last recorded frame was handed to the window */
-    struct cp_window *window;
-    demo_cfg mode;
+    dw_side *side;             /* the window's handle of this run */
 } cp_track;
 
 typedef struct cp_window {
@@ -45,18 +40,16 @@ typedef struct cp_window {
     double speed;
     int trials;
     const demo_scene *scene; /* loaded */
-    cp_track side[2];        /* no CCD, mode */
-    dw_lockstep lock;
+    cp_track track[2];       /* no CCD, mode */
 } cp_window;
 
-/* Free what the track recorded (its run stopped first). */
+/* Free what the track recorded. */
 static void track_free(cp_track *t)
 {
     demo_shapes_free(&t->shapes);
     free(t->frames);
     free(t->contacts);
     free(t->marks);
-    dw_trials_free(&t->trials);
     memset(t, 0, sizeof *t);
 }
 
@@ -74,21 +67,13 @@ static void record_contact(cpBody *body, cpArbiter *arb, void *data)
 
 static void record_body_contacts(cpBody *body, void *data) { cpBodyEachArbiter(body, record_contact, data); }
 
-/* Hand the last recorded frame to the window and wait for the next frame. */
-static void show(cp_track *t)
-{
-    if (!t->shown)
-        dw_fiber_yield(t->fiber);
-    t->shown = true;
-}
-
 /* A step is recorded after it is made, but shown only when the next step has
  * been made or the trial ends: by then the scene's check has marked a
  * pass-through of the step, so the mark shows with the pose that made it. */
 static void on_step(void *user, const demo_ctx *c)
 {
     cp_track *t = user;
-    show(t);
+    dw_side_show(t->side);
     if (!dw_grow((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames))
         return;
     cp_frame *f = &t->frames[t->nframes];
@@ -102,7 +87,7 @@ static void on_step(void *user, const demo_ctx *c)
     f->stopped = c->last.clamps > t->clamps;
     t->clamps = c->last.clamps;
     ++t->nframes;
-    t->shown = false;
+    dw_side_recorded(t->side);
 }
 
 static void on_mark(void *user, cpVect p)
@@ -115,23 +100,22 @@ static void on_mark(void *user, cpVect p)
 static void on_trial_end(void *user)
 {
     cp_track *t = user;
-    dw_trials_end(&t->trials, t->nframes);
     t->clamps = 0;
-    dw_fiber_yield(t->fiber); /* the trial's last frame: held until the other side ends the trial too */
-    t->shown = true;
+    dw_side_trial_end(t->side);
 }
 
 static int scene_trials(const cp_window *w) { return w->trials > 0 ? w->trials : w->scene->trials; }
 
-/* A run: the scene under the track's mode, hooked (a fiber's body). */
-static void run_side(void *user)
+/* One side: the scene under no CCD (side 0) or the mode, hooked. */
+static void run(void *user, int side, dw_side *handle)
 {
-    cp_track *t = user;
-    const cp_window *w = t->window;
+    cp_window *w = user;
+    cp_track *t = &w->track[side];
     demo_hook hook = {on_step, on_mark, on_trial_end, t};
     demo_result r = {0};
     demo_ctx c = {0};
-    c.cfg = t->mode;
+    t->side = handle;
+    c.cfg = side == 0 ? (demo_cfg){DEMO_OFF, 1, 0, 0} : w->mode;
     c.cfg.speed = w->speed > 0 ? w->speed : w->scene->speed;
     c.cfg.trials = scene_trials(w);
     c.result = &r;
@@ -139,42 +123,14 @@ static void run_side(void *user)
     w->scene->run(&c);
 }
 
-static void unload(cp_window *w)
-{
-    dw_lockstep_stop(&w->lock);
-    track_free(&w->side[0]);
-    track_free(&w->side[1]);
-}
-
-static bool start(cp_window *w)
-{
-    const demo_cfg off = {DEMO_OFF, 1, 0, 0};
-    unload(w);
-    w->lock = (dw_lockstep){.ntrials = scene_trials(w)};
-    for (int s = 0; s < 2; ++s) {
-        cp_track *t = &w->side[s];
-        t->window = w;
-        t->mode = s == 0 ? off : w->mode;
-        t->shown = true; /* nothing recorded yet */
-        w->lock.trials[s] = &t->trials;
-        w->lock.frames[s] = &t->nframes;
-    }
-    /* the fibers last: a run may start only once its track is complete */
-    for (int s = 0; s < 2; ++s)
-        w->lock.fiber[s] = w->side[s].fiber = dw_fiber_start(run_side, &w->side[s]);
-    return w->lock.fiber[0] != NULL && w->lock.fiber[1] != NULL && dw_lockstep_advance(&w->lock);
-}
-
-static bool load(void *user, int k)
+static int load(void *user, int k)
 {
     cp_window *w = user;
-    w->scene = w->sc[k % w->n];
-    return start(w);
+    track_free(&w->track[0]);
+    track_free(&w->track[1]);
+    w->scene = w->sc[k];
+    return scene_trials(w);
 }
-
-static bool advance(void *user) { return dw_lockstep_advance(&((cp_window *)user)->lock); }
-
-static void restart(void *user) { start(user); }
 
 /* ---- drawing ---- */
 
@@ -250,41 +206,30 @@ static int passes_until(const cp_track *t, int f)
     return n;
 }
 
-static void draw_side(cp_window *w, dw_canvas *cv, int side, bool paused)
+static dw_panel draw(void *user, dw_canvas *cv, int side, int first, int f)
 {
-    const cp_track *t = &w->side[side];
-    const dw_rgba swatch[2] = {{150, 150, 150, 255}, {0, 160, 80, 255}};
+    const cp_window *w = user;
+    const cp_track *t = &w->track[side];
     cpBB v = w->scene->view;
-    int x0 = side * DW_PANEL, f = dw_lockstep_frame(&w->lock, side), first = dw_lockstep_trial_first(&w->lock, side);
-    panel_map m = {(float)x0, (float)(DW_PANEL / fmax(v.r - v.l, v.t - v.b)), (float)(0.5 * (v.l + v.r)),
+    panel_map m = {(float)(side * DW_PANEL), (float)(DW_PANEL / fmax(v.r - v.l, v.t - v.b)), (float)(0.5 * (v.l + v.r)),
                    (float)(0.5 * (v.b + v.t))};
-    dw_clip_panel(cv, x0);
-    if (f >= 0) {
-        for (int j = f - TRAIL > first ? f - TRAIL : first; j < f; ++j)
-            draw_frame(cv, &m, t, j, false, (uint8_t)(40 + 20 * (j - f + TRAIL)));
-        draw_frame(cv, &m, t, f, true, 255);
-        draw_frame(cv, &m, t, f, false, 255);
-        draw_marks(cv, &m, t, first, f);
-    }
-    dw_clip_panel(cv, -1);
-    dw_hud(cv, x0, swatch[side], dw_lockstep_progress(&w->lock), f >= 0 ? passes_until(t, f) : 0,
-           f >= 0 && t->frames[f].stopped, paused);
-}
-
-static void draw(void *user, dw_canvas *cv, bool paused)
-{
-    cp_window *w = user;
-    draw_side(w, cv, 0, paused);
-    draw_side(w, cv, 1, paused);
-    dw_fill_rect(cv, DW_PANEL - 1, 0, 2, DW_HEIGHT, (dw_rgba){120, 120, 120, 255});
+    if (f < 0)
+        return (dw_panel){0, false};
+    for (int j = f - TRAIL > first ? f - TRAIL : first; j < f; ++j)
+        draw_frame(cv, &m, t, j, false, (uint8_t)(40 + 20 * (j - f + TRAIL)));
+    draw_frame(cv, &m, t, f, true, 255);
+    draw_frame(cv, &m, t, f, false, 255);
+    draw_marks(cv, &m, t, first, f);
+    return (dw_panel){passes_until(t, f), t->frames[f].stopped};
 }
 
 int demo_window_run(const demo_scene *const *sc, int n, demo_cfg mode, double speed, int trials, int frames,
                     const char *screenshot)
 {
-    cp_window w = {sc, n, mode, speed, trials, NULL, {{{0}}}, {{NULL}}};
-    dw_ops ops = {load, advance, restart, draw, NULL, n};
-    dw_status st = dw_run("chipmunk_demo", &ops, &w, frames, screenshot);
-    unload(&w);
+    cp_window w = {sc, n, mode, speed, trials, NULL, {{{0}}}};
+    const dw_demo demo = {n, load, run, draw, NULL};
+    dw_status st = dw_run("chipmunk_demo", &demo, &w, frames, screenshot);
+    track_free(&w.track[0]);
+    track_free(&w.track[1]);
     return (int)st;
 }

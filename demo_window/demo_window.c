@@ -1,15 +1,14 @@
 /* The demos' live window (demo_window.h): SDL_Renderer, flat-filled
  * triangles through SDL_RenderGeometry (SDL ≥ 2.0.18), screenshots read back
- * with SDL_RenderReadPixels and written by cairo. Without SDL2 in the build,
- * dw_run reports that and the drawing calls do nothing. */
+ * with SDL_RenderReadPixels and written by cairo, each side's run in a
+ * thread handed a baton frame by frame. Without SDL2 in the build, dw_run
+ * reports that, and the other calls (never reached then) do nothing. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "demo_window.h"
-
-/* ---- two runs in lockstep ---- */
 
 bool dw_grow(void **items, int *cap, int need, size_t size)
 {
@@ -26,7 +25,23 @@ bool dw_grow(void **items, int *cap, int need, size_t size)
     return true;
 }
 
-void dw_trials_end(dw_trials *tr, int frames)
+#ifdef SCCD_HAVE_SDL2 /* the rest needs SDL2; without it, the stubs at the end */
+
+#include <SDL.h>
+#include <cairo.h>
+
+#define DW_HZ 60
+#define DW_MAX_POLY 64
+#define DW_PI 3.14159265358979323846
+
+/* ---- recorded trials ---- */
+
+/* Where each finished trial of a run begins: trial t holds frames
+ * [start[t], start[t+1]), t < n. */
+typedef struct trials { int *start; int n, cap; } trials;
+
+/* End the current trial at `frames` frames recorded in all. */
+static void trials_end(trials *tr, int frames)
 {
     if (!dw_grow((void **)&tr->start, &tr->cap, tr->n + 2, sizeof *tr->start))
         return;
@@ -35,42 +50,34 @@ void dw_trials_end(dw_trials *tr, int frames)
     tr->start[++tr->n] = frames;
 }
 
-int dw_trials_first(const dw_trials *tr, int t)
-{
-    if (tr->n == 0)
-        return 0;
-    return tr->start[t < tr->n ? t : tr->n];
-}
+/* The first frame of trial t (finished or under way). */
+static int trials_first(const trials *tr, int t) { return tr->n == 0 ? 0 : tr->start[t < tr->n ? t : tr->n]; }
 
-void dw_trials_free(dw_trials *tr)
-{
-    free(tr->start);
-    *tr = (dw_trials){0};
-}
+/* ---- a run in a thread that pauses after every step ---- */
 
-/* A fiber hands one baton between the window's thread and the run's: exactly
- * one of them runs at a time, so the run's data (a Chipmunk space, an ODE
- * world) is only ever touched by one thread at once, and the mutex orders
- * every hand-over. */
-struct dw_fiber {
+/* A fiber hands one baton between the window's thread and the run's:
+ * exactly one of them runs at a time, so the run's data (a Chipmunk space, an
+ * ODE world, the recording) is only ever touched by one thread at once, and
+ * the mutex orders every hand-over. */
+typedef struct fiber {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool run_turn;  /* the run holds the baton */
-    bool free_run;  /* yields return at once (the window stopped watching) */
+    bool run_turn; /* the run holds the baton */
+    bool free_run; /* yields return at once (the window stopped watching) */
     bool finished;
     void (*body)(void *user);
     void *user;
-};
+} fiber;
 
 /* Wait (mutex held) until the baton is on the given side. */
-static void wait_turn(dw_fiber *f, bool run_turn)
+static void wait_turn(fiber *f, bool run_turn)
 {
     while (f->run_turn != run_turn)
         pthread_cond_wait(&f->cv, &f->mu);
 }
 
-static void pass_baton(dw_fiber *f, bool to_run)
+static void pass_baton(fiber *f, bool to_run)
 {
     f->run_turn = to_run;
     pthread_cond_broadcast(&f->cv);
@@ -78,7 +85,7 @@ static void pass_baton(dw_fiber *f, bool to_run)
 
 static void *fiber_main(void *p)
 {
-    dw_fiber *f = p;
+    fiber *f = p;
     pthread_mutex_lock(&f->mu);
     wait_turn(f, true);
     pthread_mutex_unlock(&f->mu);
@@ -90,25 +97,27 @@ static void *fiber_main(void *p)
     return NULL;
 }
 
-dw_fiber *dw_fiber_start(void (*body)(void *user), void *user)
+/* Start body(user) in a new thread, paused before its first instruction;
+ * NULL when no thread can be made. */
+static fiber *fiber_start(void (*body)(void *user), void *user)
 {
-    dw_fiber *f = calloc(1, sizeof *f);
+    fiber *f = calloc(1, sizeof *f);
     if (f == NULL)
         return NULL;
     f->body = body;
     f->user = user;
     pthread_mutex_init(&f->mu, NULL);
     pthread_cond_init(&f->cv, NULL);
-    if (pthread_create(&f->thread, NULL, fiber_main, f) != 0) {
-        pthread_cond_destroy(&f->cv);
-        pthread_mutex_destroy(&f->mu);
-        free(f);
-        return NULL;
-    }
-    return f;
+    if (pthread_create(&f->thread, NULL, fiber_main, f) == 0)
+        return f;
+    pthread_cond_destroy(&f->cv);
+    pthread_mutex_destroy(&f->mu);
+    free(f);
+    return NULL;
 }
 
-void dw_fiber_yield(dw_fiber *f)
+/* From the run: hand control back to the window and wait to be resumed. */
+static void fiber_yield(fiber *f)
 {
     pthread_mutex_lock(&f->mu);
     if (!f->free_run) {
@@ -118,7 +127,9 @@ void dw_fiber_yield(dw_fiber *f)
     pthread_mutex_unlock(&f->mu);
 }
 
-bool dw_fiber_resume(dw_fiber *f)
+/* From the window: let the run go on to its next yield; false when it has
+ * finished. */
+static bool fiber_resume(fiber *f)
 {
     pthread_mutex_lock(&f->mu);
     if (!f->finished) {
@@ -130,7 +141,9 @@ bool dw_fiber_resume(dw_fiber *f)
     return more;
 }
 
-void dw_fiber_stop(dw_fiber *f)
+/* From the window: let the run finish without pausing, join its thread and
+ * free it (NULL: nothing). */
+static void fiber_stop(fiber *f)
 {
     if (f == NULL)
         return;
@@ -144,58 +157,120 @@ void dw_fiber_stop(dw_fiber *f)
     free(f);
 }
 
-/* The side is done with trial t: it ended it, or its run is over. */
-static bool side_ended(const dw_lockstep *ls, int s) { return ls->finished[s] || ls->trials[s]->n > ls->t; }
+/* ---- two runs in lockstep ---- */
 
-bool dw_lockstep_advance(dw_lockstep *ls)
+typedef struct pair pair;
+
+struct dw_side {
+    trials trials;
+    int frames;   /* recorded so far */
+    bool shown;   /* the last recorded frame was handed to the window */
+    bool finished;
+    fiber *fiber;
+    pair *pair;
+    int index;    /* 0 left, 1 right */
+};
+
+/* The two sides of the loaded scene: trial t of both at once, a side that
+ * ends its trial first waiting on its last frame, each trial ending on a
+ * DW_HOLD hold. */
+struct pair {
+    const dw_demo *demo;
+    void *user;
+    dw_side side[2];
+    int t, hold, ntrials; /* current trial, frames held so far, trials per run */
+};
+
+int dw_side_frames(const dw_side *s) { return s->frames; }
+
+void dw_side_show(dw_side *s)
 {
-    for (int s = 0; s < 2; ++s)
-        if (!side_ended(ls, s))
-            ls->finished[s] = !dw_fiber_resume(ls->fiber[s]);
-    if (!side_ended(ls, 0) || !side_ended(ls, 1))
-        return true;
-    bool any_frame = dw_lockstep_frame(ls, 0) >= 0 || dw_lockstep_frame(ls, 1) >= 0;
-    if (ls->finished[0] && ls->finished[1] && !any_frame)
-        return false; /* both runs over, their last trial held */
-    if (++ls->hold < DW_HOLD)
-        return true;
-    ls->hold = 0;
-    ++ls->t;
-    return dw_lockstep_advance(ls); /* the next trial's first step (or the end): no empty frame between */
+    if (!s->shown)
+        fiber_yield(s->fiber);
+    s->shown = true;
 }
 
-int dw_lockstep_trial_first(const dw_lockstep *ls, int side) { return dw_trials_first(ls->trials[side], ls->t); }
-
-int dw_lockstep_frame(const dw_lockstep *ls, int side)
+void dw_side_recorded(dw_side *s)
 {
-    int first = dw_lockstep_trial_first(ls, side), n = *ls->frames[side];
-    if (ls->t < ls->trials[side]->n) /* an ended trial: its last frame */
-        n = ls->trials[side]->start[ls->t + 1];
-    return n > first ? n - 1 : -1;
+    ++s->frames;
+    s->shown = false;
 }
 
-double dw_lockstep_progress(const dw_lockstep *ls)
+void dw_side_trial_end(dw_side *s)
 {
-    double t = ls->t + (double)ls->hold / DW_HOLD;
-    return ls->ntrials > 0 ? fmin(t / ls->ntrials, 1.0) : 0.0;
+    trials_end(&s->trials, s->frames);
+    fiber_yield(s->fiber);
+    s->shown = true;
 }
 
-void dw_lockstep_stop(dw_lockstep *ls)
+static void side_body(void *p)
 {
-    for (int s = 0; s < 2; ++s) {
-        dw_fiber_stop(ls->fiber[s]);
-        ls->fiber[s] = NULL;
+    dw_side *s = p;
+    s->pair->demo->run(s->pair->user, s->index, s);
+}
+
+/* Stop both runs (they finish without pausing) and forget their trials. */
+static void pair_stop(pair *p)
+{
+    for (int i = 0; i < 2; ++i) {
+        fiber_stop(p->side[i].fiber);
+        free(p->side[i].trials.start);
+        p->side[i] = (dw_side){.pair = p, .index = i, .shown = true};
     }
 }
 
-#ifdef SCCD_HAVE_SDL2
+/* The side is done with trial t: it ended it, or its run is over. */
+static bool side_ended(const pair *p, int i) { return p->side[i].finished || p->side[i].trials.n > p->t; }
 
-#include <SDL.h>
-#include <cairo.h>
+/* The side's first frame of trial t, and the frame it shows now (its latest
+ * in trial t), or −1 when it has none yet. */
+static int side_first(const pair *p, int i) { return trials_first(&p->side[i].trials, p->t); }
 
-#define DW_HZ 60
-#define DW_MAX_POLY 64
-#define DW_PI 3.14159265358979323846
+static int side_frame(const pair *p, int i)
+{
+    const dw_side *s = &p->side[i];
+    int first = side_first(p, i), n = p->t < s->trials.n ? s->trials.start[p->t + 1] : s->frames;
+    return n > first ? n - 1 : -1;
+}
+
+/* One frame on: resume each side still in trial t, hold, or go to the next
+ * trial; false when both runs are over. */
+static bool pair_advance(pair *p)
+{
+    for (int i = 0; i < 2; ++i)
+        if (!side_ended(p, i))
+            p->side[i].finished = !fiber_resume(p->side[i].fiber);
+    if (!side_ended(p, 0) || !side_ended(p, 1))
+        return true;
+    if (p->side[0].finished && p->side[1].finished && side_frame(p, 0) < 0 && side_frame(p, 1) < 0)
+        return false; /* both runs over, their last trial held */
+    if (++p->hold < DW_HOLD)
+        return true;
+    p->hold = 0;
+    ++p->t;
+    return pair_advance(p); /* the next trial's first step (or the end): no empty frame between */
+}
+
+/* Load scene k and start both runs, showing their first step. */
+static bool pair_load(pair *p, int k)
+{
+    pair_stop(p);
+    p->t = p->hold = 0;
+    p->ntrials = p->demo->load(p->user, k);
+    if (p->ntrials <= 0)
+        return false;
+    for (int i = 0; i < 2; ++i) /* the tracks are ready: the runs may start */
+        if ((p->side[i].fiber = fiber_start(side_body, &p->side[i])) == NULL)
+            return false;
+    return pair_advance(p);
+}
+
+static double pair_progress(const pair *p)
+{
+    return fmin((p->t + (double)p->hold / DW_HOLD) / p->ntrials, 1.0);
+}
+
+/* ---- drawing ---- */
 
 struct dw_canvas { SDL_Renderer *ren; };
 
@@ -281,13 +356,17 @@ void dw_ring(dw_canvas *cv, float x, float y, float r, float w, dw_rgba c)
     }
 }
 
-void dw_clip_panel(dw_canvas *cv, int x0)
+/* Restrict drawing to the panel at x0 below the HUD; x0 < 0 lifts it. */
+static void clip_panel(dw_canvas *cv, int x0)
 {
     SDL_Rect r = {x0, DW_HUD, DW_PANEL, DW_PANEL};
     SDL_RenderSetClipRect(cv->ren, x0 < 0 ? NULL : &r);
 }
 
-void dw_hud(dw_canvas *cv, int x0, dw_rgba mode, double progress, int passes, bool stopped, bool paused)
+/* One panel's HUD: its mode swatch, the progress (0..1), a red square per
+ * pass-through (up to 20), a yellow flash when the CCD stopped a body this
+ * frame, and the pause sign. */
+static void hud(dw_canvas *cv, int x0, dw_rgba mode, double progress, int passes, bool stopped, bool paused)
 {
     const dw_rgba strip = {225, 225, 225, 255}, track = {190, 190, 190, 255}, bar = {90, 90, 90, 255},
                   red = {215, 0, 0, 255}, yellow = {245, 200, 0, 255};
@@ -324,6 +403,8 @@ static bool screenshot(SDL_Renderer *ren, const char *path)
     return ok;
 }
 
+/* ---- the window ---- */
+
 typedef struct loop_state { bool quit, paused, restart, next; int dx, dy; } loop_state;
 
 static void poll_keys(loop_state *s)
@@ -348,31 +429,44 @@ static void poll_keys(loop_state *s)
     }
 }
 
-/* Apply the keys and step the runs; false when the loop must stop. */
-static bool update(const dw_ops *ops, void *user, loop_state *s, int *scene)
+/* Both panels, their HUDs and the line between them. */
+static void pair_draw(pair *p, dw_canvas *cv, bool paused)
 {
-    if ((s->dx || s->dy) && ops->orbit != NULL)
-        ops->orbit(user, s->dx, s->dy);
-    s->dx = s->dy = 0;
-    if (s->restart)
-        ops->restart(user);
-    s->restart = false;
-    bool over = !s->paused && !s->restart && !ops->advance(user);
-    if (s->next || over) {
-        *scene = (*scene + 1) % ops->scenes;
-        s->next = false;
-        return ops->load(user, *scene);
+    const dw_rgba swatch[2] = {{150, 150, 150, 255}, {0, 160, 80, 255}};
+    for (int i = 0; i < 2; ++i) {
+        clip_panel(cv, i * DW_PANEL);
+        dw_panel st = p->demo->draw(p->user, cv, i, side_first(p, i), side_frame(p, i));
+        clip_panel(cv, -1);
+        hud(cv, i * DW_PANEL, swatch[i], pair_progress(p), st.passes, st.stopped, paused);
     }
-    return true;
+    dw_fill_rect(cv, DW_PANEL - 1, 0, 2, DW_HEIGHT, (dw_rgba){120, 120, 120, 255});
+}
+
+/* Apply the keys and step the runs; false when a scene would not load. */
+static bool update(pair *p, loop_state *s, int *scene)
+{
+    if ((s->dx || s->dy) && p->demo->orbit != NULL)
+        p->demo->orbit(p->user, s->dx, s->dy);
+    s->dx = s->dy = 0;
+    if (s->next) /* the next scene */
+        *scene = (*scene + 1) % p->demo->scenes;
+    if (s->next || s->restart) {
+        s->next = s->restart = false;
+        return pair_load(p, *scene);
+    }
+    if (s->paused || pair_advance(p))
+        return true;
+    *scene = (*scene + 1) % p->demo->scenes; /* this one is over */
+    return pair_load(p, *scene);
 }
 
 /* The frame loop on an open renderer. */
-static dw_status run_loop(SDL_Renderer *ren, const dw_ops *ops, void *user, int frames, const char *shot)
+static dw_status run_loop(SDL_Renderer *ren, pair *p, int frames, const char *shot)
 {
     dw_canvas cv = {ren};
     loop_state s = {0};
     int scene = 0;
-    if (!ops->load(user, scene))
+    if (!pair_load(p, scene))
         return DW_FAILED;
     Uint64 start = SDL_GetTicks64();
     for (int frame = 1; !s.quit; ++frame) {
@@ -380,20 +474,20 @@ static dw_status run_loop(SDL_Renderer *ren, const dw_ops *ops, void *user, int 
         SDL_SetRenderDrawColor(ren, 255, 255, 255, 255);
         SDL_RenderSetClipRect(ren, NULL);
         SDL_RenderClear(ren);
-        ops->draw(user, &cv, s.paused);
+        pair_draw(p, &cv, s.paused);
         if (frames > 0 && frame >= frames)
             return shot == NULL || screenshot(ren, shot) ? DW_QUIT : DW_FAILED;
         SDL_RenderPresent(ren);
         Uint64 due = start + (Uint64)frame * 1000u / DW_HZ, now = SDL_GetTicks64();
         if (now < due)
             SDL_Delay((Uint32)(due - now));
-        if (!update(ops, user, &s, &scene))
+        if (!update(p, &s, &scene))
             return DW_FAILED;
     }
     return DW_QUIT;
 }
 
-dw_status dw_run(const char *title, const dw_ops *ops, void *user, int frames, const char *shot)
+dw_status dw_run(const char *title, const dw_demo *demo, void *user, int frames, const char *shot)
 {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "%s: cannot open a window (%s); running headless\n", title, SDL_GetError());
@@ -403,8 +497,10 @@ dw_status dw_run(const char *title, const dw_ops *ops, void *user, int frames, c
     SDL_Window *win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, DW_WIDTH, DW_HEIGHT, 0);
     SDL_Renderer *ren = win != NULL ? SDL_CreateRenderer(win, -1, 0) : NULL;
     if (ren != NULL) {
+        pair p = {demo, user, {{.shown = true}, {.shown = true}}, 0, 0, 0};
         SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
-        st = run_loop(ren, ops, user, frames, shot);
+        st = run_loop(ren, &p, frames, shot);
+        pair_stop(&p); /* the runs finish (unseen) before the demo frees what they record */
         SDL_DestroyRenderer(ren);
     } else
         fprintf(stderr, "%s: cannot open a window (%s); running headless\n", title, SDL_GetError());
@@ -416,9 +512,9 @@ dw_status dw_run(const char *title, const dw_ops *ops, void *user, int frames, c
 
 #else /* no SDL2: the demos run headless */
 
-dw_status dw_run(const char *title, const dw_ops *ops, void *user, int frames, const char *shot)
+dw_status dw_run(const char *title, const dw_demo *demo, void *user, int frames, const char *shot)
 {
-    (void)ops, (void)user, (void)frames, (void)shot;
+    (void)demo, (void)user, (void)frames, (void)shot;
     fprintf(stderr, "%s: --window needs SDL2, which this build does not have (install libsdl2-dev and rebuild); "
                     "running headless\n", title);
     return DW_NO_WINDOW;
@@ -433,10 +529,9 @@ void dw_fill_capsule(dw_canvas *cv, float ax, float ay, float bx, float by, floa
 }
 void dw_fill_rect(dw_canvas *cv, float x, float y, float w, float h, dw_rgba c) { (void)cv, (void)x, (void)y, (void)w, (void)h, (void)c; }
 void dw_ring(dw_canvas *cv, float x, float y, float r, float w, dw_rgba c) { (void)cv, (void)x, (void)y, (void)r, (void)w, (void)c; }
-void dw_clip_panel(dw_canvas *cv, int x0) { (void)cv, (void)x0; }
-void dw_hud(dw_canvas *cv, int x0, dw_rgba mode, double progress, int passes, bool stopped, bool paused)
-{
-    (void)cv, (void)x0, (void)mode, (void)progress, (void)passes, (void)stopped, (void)paused;
-}
+int dw_side_frames(const dw_side *s) { return (void)s, 0; }
+void dw_side_show(dw_side *s) { (void)s; }
+void dw_side_recorded(dw_side *s) { (void)s; }
+void dw_side_trial_end(dw_side *s) { (void)s; }
 
 #endif

@@ -1,11 +1,11 @@
-/* ode_demo's live window (demo_window.h draws and runs the loop).
+/* ode_demo's live window (demo_window.h runs the loop and the two runs).
  *
  * A scene's two runs (no CCD, and the compared mode) are the shared scene
- * code (tests/support/ode_scenes.c), each in a dw_fiber: an observer
- * snapshots every geom (demo_geom), ODE's contact points and the CCD stops
- * after each step and pauses the run there, so the window steps both runs in
- * lockstep, one step per 60 Hz frame. The snapshots also give the fading
- * trail and the held end pose of a trial (ODE's world is gone by then). The
+ * code (tests/support/ode_scenes.c): an observer snapshots every geom
+ * (demo_geom), ODE's contact points and the CCD stops after each step, and
+ * the window shows each step as it is made, both runs in lockstep, one step
+ * per 60 Hz frame. The snapshots also give the fading trail and the held end
+ * pose of a trial (ODE's world is gone by then). The
  * geoms are tessellated, projected and shaded by strobe.c's functions and
  * filled as painter-sorted triangles; the arrow keys orbit the camera. */
 #include <stdlib.h>
@@ -31,11 +31,8 @@ typedef struct ode_track {
     int ncontacts, ccap;
     ode_mark *marks;
     int nmarks, mcap;
-    dw_trials trials;
     unsigned long long clamps; /* CCD stops so far in the trial */
-    dw_fiber *fiber;           /* the run's thread (set before the run starts) */
-    struct ode_window *window;
-    mode_cfg mode;
+    dw_side *side;             /* the window's handle of this run */
 } ode_track;
 
 typedef struct ode_window {
@@ -46,11 +43,10 @@ typedef struct ode_window {
     int trials;
     const demo_scene *scene; /* loaded */
     demo_view view;          /* the scene's, orbited by the arrows */
-    ode_track side[2];       /* no CCD, mode */
-    dw_lockstep lock;
+    ode_track track[2];      /* no CCD, mode */
 } ode_window;
 
-/* Free what the track recorded (its run stopped first). */
+/* Free what the track recorded. */
 static void track_free(ode_track *t)
 {
     for (int i = 0; i < t->ngeoms; ++i)
@@ -59,7 +55,6 @@ static void track_free(ode_track *t)
     free(t->frames);
     free(t->contacts);
     free(t->marks);
-    dw_trials_free(&t->trials);
     memset(t, 0, sizeof *t);
 }
 
@@ -67,6 +62,8 @@ static void track_free(ode_track *t)
 
 /* ODE's contact points between two geoms at the recorded pose (a query:
  * no joints, the world is not touched). */
+static int scene_trials(const ode_window *w) { return w->trials > 0 ? w->trials : w->scene->trials; }
+
 static void record_contacts(void *data, dGeomID a, dGeomID b)
 {
     ode_track *t = data;
@@ -84,6 +81,7 @@ static void on_step(void *user, const ode_world *w)
 {
     ode_track *t = user;
     int n = dSpaceGetNumGeoms(w->space);
+    dw_side_show(t->side); /* the step before */
     if (!dw_grow((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames) ||
         !dw_grow((void **)&t->geoms, &t->gcap, t->ngeoms + n, sizeof *t->geoms))
         return;
@@ -99,68 +97,40 @@ static void on_step(void *user, const ode_world *w)
     sccd_ode_counters k = sccd_ode_get_counters(w->ccd);
     f->stopped = k.clamps > t->clamps;
     t->clamps = k.clamps;
-    dw_fiber_yield(t->fiber);
+    dw_side_recorded(t->side);
 }
 
-static int scene_trials(const ode_window *w) { return w->trials > 0 ? w->trials : w->scene->trials; }
-
-/* A run: every trial of the scene under the track's mode (a fiber's body;
- * ODE wants its per-thread data in each thread that collides). */
-static void run_side(void *user)
+/* One side: every trial of the scene under no CCD (side 0) or the mode,
+ * observed. ODE wants its per-thread data in each thread that collides. */
+static void run(void *user, int side, dw_side *handle)
 {
-    ode_track *t = user;
-    const ode_window *w = t->window;
+    ode_window *w = user;
+    ode_track *t = &w->track[side];
+    mode_cfg m = side == 0 ? (mode_cfg){ODE_CCD_OFF, 1} : w->mode;
     double speed = w->speed > 0 ? w->speed : w->scene->speed;
     int trials = scene_trials(w);
+    t->side = handle;
     dAllocateODEDataForThread(dAllocateMaskAll);
     for (int k = 0; k < trials; ++k) {
         int passes = 0;
-        ode_trial r = demo_run_trial(w->scene, t->mode, speed, k, trials, on_step, t, &passes);
+        ode_trial r = demo_run_trial(w->scene, m, speed, k, trials, on_step, t, &passes);
         if (passes > 0 && dw_grow((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof *t->marks))
             t->marks[t->nmarks++] = (ode_mark){{r.px, r.py, r.pz}, t->nframes - 1, passes};
-        dw_trials_end(&t->trials, t->nframes);
         t->clamps = 0;
-        dw_fiber_yield(t->fiber); /* shown held until the other side ends the trial too */
+        dw_side_trial_end(t->side);
     }
     dCleanupODEAllDataForThread();
 }
 
-static void unload(ode_window *w)
-{
-    dw_lockstep_stop(&w->lock);
-    track_free(&w->side[0]);
-    track_free(&w->side[1]);
-}
-
-static bool start(ode_window *w)
-{
-    const mode_cfg off = {ODE_CCD_OFF, 1};
-    unload(w);
-    w->lock = (dw_lockstep){.ntrials = scene_trials(w)};
-    for (int s = 0; s < 2; ++s) {
-        ode_track *t = &w->side[s];
-        t->window = w;
-        t->mode = s == 0 ? off : w->mode;
-        w->lock.trials[s] = &t->trials;
-        w->lock.frames[s] = &t->nframes;
-    }
-    /* the fibers last: a run may start only once its track is complete */
-    for (int s = 0; s < 2; ++s)
-        w->lock.fiber[s] = w->side[s].fiber = dw_fiber_start(run_side, &w->side[s]);
-    return w->lock.fiber[0] != NULL && w->lock.fiber[1] != NULL && dw_lockstep_advance(&w->lock);
-}
-
-static bool load(void *user, int k)
+static int load(void *user, int k)
 {
     ode_window *w = user;
-    w->scene = w->sc[k % w->n];
+    track_free(&w->track[0]);
+    track_free(&w->track[1]);
+    w->scene = w->sc[k];
     w->view = w->scene->view;
-    return start(w);
+    return scene_trials(w);
 }
-
-static bool advance(void *user) { return dw_lockstep_advance(&((ode_window *)user)->lock); }
-
-static void restart(void *user) { start(user); }
 
 static void orbit(void *user, int dx, int dy)
 {
@@ -275,42 +245,31 @@ static int passes_until(const ode_track *t, int f)
     return n;
 }
 
-static void draw_side(ode_window *w, dw_canvas *cv, int side, bool paused)
+static dw_panel draw(void *user, dw_canvas *cv, int side, int first, int f)
 {
-    const ode_track *t = &w->side[side];
-    const dw_rgba swatch[2] = {{150, 150, 150, 255}, {0, 160, 80, 255}};
-    int x0 = side * DW_PANEL, f = dw_lockstep_frame(&w->lock, side), first = dw_lockstep_trial_first(&w->lock, side);
-    gather g = {&w->view, (float)x0, NULL, 0, 0, {0, 0, 0, 0}, 0.0};
-    dw_clip_panel(cv, x0);
-    if (f >= 0) {
-        for (int j = f - TRAIL > first ? f - TRAIL : first; j <= f; ++j) {
-            g.bias = 1e-6 * (j - f);
-            gather_frame(&g, t, j, j == f);
-        }
-        qsort(g.t, (size_t)g.n, sizeof *g.t, by_depth);
-        fill_sorted(cv, &g);
-        draw_marks(cv, &g, t, first, f);
+    const ode_window *w = user;
+    const ode_track *t = &w->track[side];
+    if (f < 0)
+        return (dw_panel){0, false};
+    gather g = {&w->view, (float)(side * DW_PANEL), NULL, 0, 0, {0, 0, 0, 0}, 0.0};
+    for (int j = f - TRAIL > first ? f - TRAIL : first; j <= f; ++j) {
+        g.bias = 1e-6 * (j - f);
+        gather_frame(&g, t, j, j == f);
     }
+    qsort(g.t, (size_t)g.n, sizeof *g.t, by_depth);
+    fill_sorted(cv, &g);
     free(g.t);
-    dw_clip_panel(cv, -1);
-    dw_hud(cv, x0, swatch[side], dw_lockstep_progress(&w->lock), f >= 0 ? passes_until(t, f) : 0,
-           f >= 0 && t->frames[f].stopped, paused);
-}
-
-static void draw(void *user, dw_canvas *cv, bool paused)
-{
-    ode_window *w = user;
-    draw_side(w, cv, 0, paused);
-    draw_side(w, cv, 1, paused);
-    dw_fill_rect(cv, DW_PANEL - 1, 0, 2, DW_HEIGHT, (dw_rgba){120, 120, 120, 255});
+    draw_marks(cv, &g, t, first, f);
+    return (dw_panel){passes_until(t, f), t->frames[f].stopped};
 }
 
 int demo_window_run(const demo_scene *const *sc, int n, mode_cfg mode, double speed, int trials, int frames,
                     const char *screenshot)
 {
-    ode_window w = {sc, n, mode, speed, trials, NULL, {0}, {{0}}, {{NULL}}};
-    dw_ops ops = {load, advance, restart, draw, orbit, n};
-    dw_status st = dw_run("ode_demo", &ops, &w, frames, screenshot);
-    unload(&w);
+    ode_window w = {sc, n, mode, speed, trials, NULL, {0}, {{0}}};
+    const dw_demo demo = {n, load, run, draw, orbit};
+    dw_status st = dw_run("ode_demo", &demo, &w, frames, screenshot);
+    track_free(&w.track[0]);
+    track_free(&w.track[1]);
     return (int)st;
 }
