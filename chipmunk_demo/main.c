@@ -81,17 +81,7 @@ static row compare(const demo_scene *sc, const run_opts *o)
     return out;
 }
 
-/* The scenes the command line chose, in order; their count. */
-static int chosen_scenes(const char *name, const demo_scene **out)
-{
-    int n = 0;
-    for (int s = 0; s < demo_scene_count; ++s)
-        if (name == NULL || strcmp(name, demo_scenes[s].name) == 0)
-            out[n++] = &demo_scenes[s];
-    if (n == 0)
-        fprintf(stderr, "chipmunk_demo: no scene named %s\n", name);
-    return n;
-}
+static const char *scene_name(int i) { return demo_scenes[i].name; }
 
 int main(int argc, char **argv)
 {
@@ -100,9 +90,11 @@ int main(int argc, char **argv)
         return 2;
     run_opts o = {{(demo_mode)a.ccd, a.substeps, 0, 0}, a.speed, a.trials, a.out};
     const demo_scene *chosen[16];
-    int n = chosen_scenes(a.scene, chosen);
+    int picked[16], n = sccd_demo_choose_scenes(a.scene, demo_scene_count, scene_name, picked, "chipmunk_demo");
     if (n == 0)
         return 2;
+    for (int s = 0; s < n; ++s)
+        chosen[s] = &demo_scenes[picked[s]];
     if (a.window) {
         int st = demo_window_run(chosen, n, o.mode, a.speed, a.trials, a.frames, a.screenshot);
         if (st != DW_NO_WINDOW)

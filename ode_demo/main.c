@@ -127,17 +127,7 @@ static row compare(const demo_scene *sc, const run_opts *opt)
     return out;
 }
 
-/* The scenes the command line chose, in order; their count. */
-static int chosen_scenes(const char *name, const demo_scene **out)
-{
-    int n = 0;
-    for (int s = 0; s < demo_scene_count; ++s)
-        if (name == NULL || strcmp(name, demo_scenes[s].name) == 0)
-            out[n++] = &demo_scenes[s];
-    if (n == 0)
-        fprintf(stderr, "ode_demo: no scene named %s\n", name);
-    return n;
-}
+static const char *scene_name(int i) { return demo_scenes[i].name; }
 
 int main(int argc, char **argv)
 {
@@ -146,9 +136,11 @@ int main(int argc, char **argv)
         return 2;
     run_opts o = {{(ode_ccd_mode)a.ccd, a.substeps}, a.speed, a.trials, a.out};
     const demo_scene *chosen[16];
-    int n = chosen_scenes(a.scene, chosen);
+    int picked[16], n = sccd_demo_choose_scenes(a.scene, demo_scene_count, scene_name, picked, "ode_demo");
     if (n == 0)
         return 2;
+    for (int s = 0; s < n; ++s)
+        chosen[s] = &demo_scenes[picked[s]];
     dInitODE2(0);
     int st = a.window ? demo_window_run(chosen, n, o.mode, a.speed, a.trials, a.frames, a.screenshot) : DW_NO_WINDOW;
     if (st != DW_NO_WINDOW) {

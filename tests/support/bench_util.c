@@ -116,3 +116,14 @@ bool sccd_demo_parse_args(int argc, char **argv, const char *name, sccd_demo_arg
         }
     return true;
 }
+
+int sccd_demo_choose_scenes(const char *want, int count, const char *(*name)(int i), int *out, const char *prog)
+{
+    int n = 0;
+    for (int i = 0; i < count; ++i)
+        if (want == NULL || strcmp(want, name(i)) == 0)
+            out[n++] = i;
+    if (n == 0)
+        fprintf(stderr, "%s: no scene named %s\n", prog, want);
+    return n;
+}

@@ -32,6 +32,8 @@ typedef struct sccd_demo_args {
 } sccd_demo_args;
 /// Parse `[--ccd=off|sector|speculative|substep:N] [--scene NAME] [--speed RAD_S] [--trials N] [--out DIR] [--window] [--frames N] [--screenshot PATH]` into *a (defaults first); prints the usage naming `name` and returns false on anything else.
 bool sccd_demo_parse_args(int argc, char **argv, const char *name, sccd_demo_args *a);
+/// The scenes a demo runs: the indices i < count whose name(i) is `want` (NULL: all) into out, in order; their number (0, with a message naming `prog` on stderr, when none is).
+int sccd_demo_choose_scenes(const char *want, int count, const char *(*name)(int i), int *out, const char *prog);
 /// Open DIR/NAME.EXT for writing; NULL (with a message on stderr) when it cannot.
 FILE *sccd_bench_open(const char *dir, const char *name, const char *ext);
 
