@@ -8,6 +8,7 @@
  * pose of a trial (ODE's world is gone by then). The
  * geoms are tessellated, projected and shaded by strobe.c's functions and
  * filled as painter-sorted triangles; the arrow keys orbit the camera. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +153,7 @@ typedef struct gather {
     int n, cap;
     dw_rgba base; /* the current geom's colour, alpha included */
     double bias;  /* newer frames on top when level */
+    bool ground;  /* the current geom is a plane: drawn under everything */
 } gather;
 
 static float panel_x(const gather *g, double x) { return g->x0 + 0.5f * DW_PANEL + (float)(0.5 * DW_PANEL / g->view->span * x); }
@@ -171,7 +173,9 @@ static void add_triangle(void *user, const double a[3], const double b[3], const
         f->xy[2 * j] = panel_x(g, q[j][0]);
         f->xy[2 * j + 1] = panel_y(g, q[j][1]);
     }
-    f->depth = (q[0][2] + q[1][2] + q[2][2]) / 3.0 + g->bias;
+    /* a plane's two big triangles have no one depth: painting them first
+     * keeps what rests on the ground visible */
+    f->depth = g->ground ? -HUGE_VAL : (q[0][2] + q[1][2] + q[2][2]) / 3.0 + g->bias;
     double s = demo_view_shade(q);
     f->c = (dw_rgba){(uint8_t)(s * g->base.r), (uint8_t)(s * g->base.g), (uint8_t)(s * g->base.b), g->base.a};
 }
@@ -217,6 +221,7 @@ static void gather_frame(gather *g, const ode_track *t, int f, bool current)
         if (still && !current)
             continue;
         g->base = geom_colour(geom->kind, current ? 255 : 70);
+        g->ground = geom->kind == DEMO_GEOM_GROUND;
         demo_geom_triangles(geom, add_triangle, g);
     }
 }
@@ -251,7 +256,7 @@ static dw_panel draw(void *user, dw_canvas *cv, int side, int first, int f)
     const ode_track *t = &w->track[side];
     if (f < 0)
         return (dw_panel){0, false};
-    gather g = {&w->view, (float)(side * DW_PANEL), NULL, 0, 0, {0, 0, 0, 0}, 0.0};
+    gather g = {&w->view, (float)(side * DW_PANEL), NULL, 0, 0, {0, 0, 0, 0}, 0.0, false};
     for (int j = f - TRAIL > first ? f - TRAIL : first; j <= f; ++j) {
         g.bias = 1e-6 * (j - f);
         gather_frame(&g, t, j, j == f);
