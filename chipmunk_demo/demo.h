@@ -113,6 +113,7 @@ typedef struct demo_scene {
     cpBB view;          ///< picture box
     int frames;         ///< steps drawn in the strobe
     demo_scene_fn *run;
+    bool one_space;     ///< all trials share one space (one demo_space_begin/end per run), e.g. pellets
 } demo_scene;
 
 /// The table of scenes and its length.

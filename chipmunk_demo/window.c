@@ -129,7 +129,7 @@ static int load(void *user, int k)
     track_free(&w->track[0]);
     track_free(&w->track[1]);
     w->scene = w->sc[k];
-    return scene_trials(w);
+    return w->scene->one_space ? 1 : scene_trials(w); /* the trials the window sees end */
 }
 
 /* ---- drawing ---- */
