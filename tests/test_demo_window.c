@@ -218,6 +218,43 @@ static void test_ode_window(void **state)
     cairo_surface_destroy(p.s);
 }
 
+/* The red squares in a panel's HUD (demo_window.c's hud: 10 px squares
+ * every 12 px from x0 + 200, rows 5..14): one per pass-through so far. */
+static int hud_passes(const shot *p, int side)
+{
+    int n = 0;
+    while (n < 20 && pixel(p, side * DW_PANEL + 205 + 12 * n, 10) == 0xD70000u)
+        ++n;
+    return n;
+}
+
+/* The promise of the demos, seen in the window: in the first trial of the
+ * first scene the blade passes through the obstacle without CCD and not
+ * with sectorccd. The scenes' own checks say so for every trial headless
+ * (sword_wall: 50/50 without, 0/50 with; blade: 50/50, 0/50); the window
+ * must show one pass-through on the left and none on the right once the
+ * first trial is over (chipmunk_demo: the left run ends its trial at the
+ * pass, within 3 steps, and the right one's trial lasts 32 steps and a
+ * 30-frame hold; ode_demo: marks show when a trial ends, after about 11
+ * steps, then a 30-frame hold). */
+static void test_first_trial_passes_left_only(void **state)
+{
+    (void)state;
+    if (!have_sdl2)
+        skip();
+    const char *progs[2] = {"chipmunk_demo", "ode_demo"}, *frames[2] = {"40", "20"};
+    for (int i = 0; i < 2; ++i) {
+        char png[1200];
+        snprintf(png, sizeof png, "%s/first_trial.png", tmp_dir);
+        const char *args[] = {"--window", "--frames", frames[i], "--screenshot", png, NULL};
+        assert_int_equal(run_demo(progs[i], "dummy", args), 0);
+        shot p = load_png(png);
+        assert_int_equal(hud_passes(&p, 0), 1);
+        assert_int_equal(hud_passes(&p, 1), 0);
+        cairo_surface_destroy(p.s);
+    }
+}
+
 /* A demo that gets no window still does its headless run: verdict line, CSV. */
 static void check_headless(const char *prog, const char *driver, const char *message, const char *csv)
 {
@@ -334,6 +371,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_command_line_exits_2),
         cmocka_unit_test(test_chipmunk_window),
         cmocka_unit_test(test_ode_window),
+        cmocka_unit_test(test_first_trial_passes_left_only),
         cmocka_unit_test(test_unwritable_screenshot_fails),
         cmocka_unit_test(test_no_driver_runs_headless),
         cmocka_unit_test(test_without_sdl2_runs_headless),
