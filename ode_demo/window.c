@@ -61,10 +61,10 @@ static void track_free(ode_track *t)
 
 /* ---- recording (ode_observer) ---- */
 
-/* ODE's contact points between two geoms at the recorded pose (a query:
- * no joints, the world is not touched). */
 static int scene_trials(const ode_window *w) { return w->trials > 0 ? w->trials : w->scene->trials; }
 
+/* ODE's contact points between two geoms at the recorded pose (a query:
+ * no joints, the world is not touched). */
 static void record_contacts(void *data, dGeomID a, dGeomID b)
 {
     ode_track *t = data;
