@@ -16,33 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sectorccd_chipmunk.h"
 #include "sectorccd_ode.h"
+#include "bench_util.h" /* sccd_bench_args, sccd_median, sccd_bench_open */
+#include "cp_support.h" /* sccd_cpu_seconds: jobs sharing the machine do not count against a method */
 #include "test_util.h"
 
-/* ---- timing and statistics ---- */
-
-/* Thread CPU time: jobs sharing the machine do not count against a method. */
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+/* ---- checks ---- */
 
 static int failures;
 
@@ -328,19 +309,19 @@ static result run3(const method3 *m, scene_kind kind, int n, int frames, int run
         double tests = 0, pairs = 0;
         for (int f = 0; f < frames; ++f) {
             scene3_step(&sc);
-            double t0 = now_ms();
+            double t0 = sccd_cpu_seconds();
             sccd_bp_stats st = m->frame(state, &sc);
-            frame_ms[f] = now_ms() - t0;
+            frame_ms[f] = 1e3 * (sccd_cpu_seconds() - t0);
             tests += (double)st.pair_tests;
             pairs += (double)st.pairs;
         }
-        run_ms[run] = median(frame_ms, frames);
+        run_ms[run] = sccd_median(frame_ms, frames);
         r.tests = tests / frames;
         r.pairs = pairs / frames;
         m->destroy(state);
         scene3_free(&sc);
     }
-    r.ms = median(run_ms, runs);
+    r.ms = sccd_median(run_ms, runs);
     free(frame_ms);
     return r;
 }
@@ -447,7 +428,7 @@ static result run2_index(int method, int n, int frames, int runs)
         for (int f = 0; f < frames; ++f) {
             circles_step(c, n);
             cp_count count = {0, 0};
-            double t0 = now_ms();
+            double t0 = sccd_cpu_seconds();
             if (method == CP_OURS_CORE) {
                 for (int i = 0; i < n; ++i) {
                     cpBB b = circle_bb(&c[i]);
@@ -458,11 +439,11 @@ static result run2_index(int method, int n, int frames, int runs)
             } else {
                 cpSpatialIndexReindexQuery(index, cp_count_pair, &count);
             }
-            frame_ms[f] = now_ms() - t0;
+            frame_ms[f] = 1e3 * (sccd_cpu_seconds() - t0);
             tests += (double)count.candidates;
             pairs += (double)count.pairs;
         }
-        run_ms[run] = median(frame_ms, frames);
+        run_ms[run] = sccd_median(frame_ms, frames);
         r.tests = tests / frames; /* ours: box tests; Chipmunk: candidate pairs handed out */
         r.pairs = pairs / frames;
         sccd_bp2_destroy(&bp);
@@ -471,7 +452,7 @@ static result run2_index(int method, int n, int frames, int runs)
         }
         free(c);
     }
-    r.ms = median(run_ms, runs);
+    r.ms = sccd_median(run_ms, runs);
     free(frame_ms);
     return r;
 }
@@ -524,11 +505,11 @@ static result run2_step(int method, int n, int frames, int runs)
             use_sweep1d(space);
         }
         for (int f = 0; f < frames; ++f) {
-            double t0 = now_ms();
+            double t0 = sccd_cpu_seconds();
             cpSpaceStep(space, 1.0 / 60);
-            frame_ms[f] = now_ms() - t0;
+            frame_ms[f] = 1e3 * (sccd_cpu_seconds() - t0);
         }
-        run_ms[run] = median(frame_ms, frames);
+        run_ms[run] = sccd_median(frame_ms, frames);
         r.pairs = (double)contacts / frames;
         for (int i = 0; i < n + 4; ++i) {
             cpSpaceRemoveShape(space, shapes[i]);
@@ -543,7 +524,7 @@ static result run2_step(int method, int n, int frames, int runs)
         free(bodies);
         free(c);
     }
-    r.ms = median(run_ms, runs);
+    r.ms = sccd_median(run_ms, runs);
     free(frame_ms);
     return r;
 }
@@ -708,11 +689,13 @@ static void write_verdict(FILE *md, const char *scene, result (*res)[N_METHODS3]
 static void write_plot_tables(const char *out, const int *ns, int n_ns, result (*seed)[N_METHODS3],
                               result (*idx2)[N_METHODS2], result (*step2)[N_METHODS2])
 {
-    char path[1024];
-    const char *what[2] = {"time", "tests"};
+    const char *names[2] = {"broadphase_3d_time", "broadphase_3d_tests"};
     for (int t = 0; t < 2; ++t) {
-        snprintf(path, sizeof path, "%s/broadphase_3d_%s.dat", out, what[t]);
-        FILE *f = fopen(path, "w");
+        FILE *f = sccd_bench_open(out, names[t], "dat");
+        if (f == NULL) {
+            failures++;
+            return;
+        }
         fprintf(f, "n");
         for (int m = 0; m < (t ? OURS + 1 : N_METHODS3); ++m) {
             fprintf(f, " \"%s\"", methods3[m].name);
@@ -729,8 +712,11 @@ static void write_plot_tables(const char *out, const int *ns, int n_ns, result (
         }
         fclose(f);
     }
-    snprintf(path, sizeof path, "%s/broadphase_2d.dat", out);
-    FILE *f = fopen(path, "w");
+    FILE *f = sccd_bench_open(out, "broadphase_2d", "dat");
+    if (f == NULL) {
+        failures++;
+        return;
+    }
     fprintf(f, "n");
     for (int m = 0; m < N_METHODS2; ++m) {
         fprintf(f, " \"%s (index)\"", names2[m]);
@@ -756,17 +742,12 @@ int main(int argc, char **argv)
 {
     bool quick = false;
     const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = true;
-        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        }
+    if (!sccd_bench_args(argc, argv, "broadphase", &quick, &out)) {
+        return 2;
     }
     dInitODE2(0);
     const int *ns = quick ? ns_quick : ns_full;
     int n_ns = quick ? 4 : 8;
-    char path[1024];
 
     if (quick) {
         quick_checks();
@@ -774,10 +755,8 @@ int main(int argc, char **argv)
 
     /* 3D: the seed scene, every method and n; clustered and mixed at three n */
     static result res[3][8][N_METHODS3];
-    snprintf(path, sizeof path, "%s/broadphase_3d.csv", out);
-    FILE *csv = fopen(path, "w");
+    FILE *csv = sccd_bench_open(out, "broadphase_3d", "csv");
     if (csv == NULL) {
-        fprintf(stderr, "broadphase: cannot write %s\n", path);
         return 1;
     }
     fprintf(csv, "scene,n,method,ms_per_frame,pair_tests_per_frame,pairs_per_frame\n");
@@ -833,8 +812,10 @@ int main(int argc, char **argv)
 
     /* 2D */
     static result res2[8][N_METHODS2], step2[8][N_METHODS2];
-    snprintf(path, sizeof path, "%s/broadphase_2d.csv", out);
-    csv = fopen(path, "w");
+    csv = sccd_bench_open(out, "broadphase_2d", "csv");
+    if (csv == NULL) {
+        return 1;
+    }
     fprintf(csv, "n,method,index_ms_per_frame,candidates_per_frame,pairs_per_frame,step_ms,contacts_per_step\n");
     for (int k = 0; k < n_ns; ++k) {
         int n = ns[k];
@@ -861,8 +842,10 @@ int main(int argc, char **argv)
     write_plot_tables(out, ns, n_ns, res[SEED_SCENE], res2, step2);
 
     /* Markdown */
-    snprintf(path, sizeof path, "%s/broadphase.md", out);
-    FILE *md = fopen(path, "w");
+    FILE *md = sccd_bench_open(out, "broadphase", "md");
+    if (md == NULL) {
+        return 1;
+    }
     fprintf(md, "## Broadphase: the seed's sort family, ours, ODE and Chipmunk\n\n");
     fprintf(md, "`build/bin/broadphase` (bench/broadphase.c). Seed scene (001 §4.2): closed 100³ box, spheres of "
                 "radius 2, velocity components in [−0.5, 0.5] per frame. ms per frame = median over frames, then "

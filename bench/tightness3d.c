@@ -19,8 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_util.h" /* sccd_bench_args, sccd_median, sccd_bench_open */
+#include "cp_support.h" /* sccd_cpu_seconds */
 #include "sector3_oracle.h"
 #include "truth3.h"
 
@@ -116,19 +117,6 @@ static void trial(sccd_rng *g, int protocol, int points, int samples, tally *t, 
 
 /* ---- speed ---- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: the machine may be shared */
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 #define SPEED_CASES 20000
 #define REPS 5
 
@@ -199,12 +187,11 @@ static void speed(double ns[N_SPEED], double hit_share[N_SPEED])
         double t[REPS];
         int hits = 0;
         for (int r = 0; r < REPS; ++r) {
-            double t0 = now_s();
+            double t0 = sccd_cpu_seconds(); /* CPU time: the machine may be shared */
             hits = run_speed(k, c, SPEED_CASES, w, m);
-            t[r] = (now_s() - t0) * 1e9 / SPEED_CASES;
+            t[r] = (sccd_cpu_seconds() - t0) * 1e9 / SPEED_CASES;
         }
-        qsort(t, REPS, sizeof(double), cmp_double);
-        ns[k] = t[REPS / 2];
+        ns[k] = sccd_median(t, REPS);
         hit_share[k] = (double)hits / SPEED_CASES;
     }
     free(c);
@@ -250,12 +237,8 @@ int main(int argc, char **argv)
 {
     bool quick = false;
     const char *out = "build/bench";
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-    }
+    if (!sccd_bench_args(argc, argv, "tightness3d", &quick, &out))
+        return 2;
     int trials = quick ? 40 : 300, points = quick ? 4000 : 20000, samples = quick ? 1000 : 5000;
     sccd_rng g = sccd_rng_make(2024);
     tally t[N_PROTOCOLS][N_METHODS];
@@ -278,17 +261,10 @@ int main(int argc, char **argv)
     if (!quick)
         speed(ns, share);
 
-    char path[512];
-    snprintf(path, sizeof path, "%s/tightness3d.csv", out);
-    FILE *csv = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/tightness3d.md", out);
-    FILE *md = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/tightness3d_angle.dat", out);
-    FILE *dat = fopen(path, "w");
-    if (!csv || !md || !dat) {
-        fprintf(stderr, "tightness3d: cannot write to %s\n", out);
+    FILE *csv = sccd_bench_open(out, "tightness3d", "csv"), *md = sccd_bench_open(out, "tightness3d", "md");
+    FILE *dat = sccd_bench_open(out, "tightness3d_angle", "dat");
+    if (!csv || !md || !dat)
         return 1;
-    }
     fprintf(csv, "protocol,method,jaccard_mean,jaccard_pooled,over_mean,under_mean,region_misses,sample_misses\n");
     fprintf(md, "## 3D sweep tightness on the thesis' protocol\n\n");
     fprintf(md, "`build/bin/tightness3d` (bench/tightness3d.c). Seed 000 §3.1: random axis, angle in [0, 2π], "

@@ -24,8 +24,8 @@ void demo_space_begin(demo_ctx *c, cpVect gravity)
     memset(&c->last, 0, sizeof c->last);
     if (c->cfg.mode == DEMO_SECTOR || c->cfg.mode == DEMO_SPECULATIVE) {
         c->ccd = sccd_cp_attach(c->space);
-        sccd_cp_options o = sccd_cp_get_options(c->ccd);
-        o.candidates = c->cfg.mode == DEMO_SECTOR ? SCCD_CP_CANDIDATES_SWEEP : SCCD_CP_CANDIDATES_START_END;
+        sccd_ccd_options o = sccd_cp_get_options(c->ccd);
+        o.candidates = c->cfg.mode == DEMO_SECTOR ? SCCD_CANDIDATES_SWEEP : SCCD_CANDIDATES_START_END;
         sccd_cp_set_options(c->ccd, o);
     }
 }

@@ -703,18 +703,32 @@ static void test_bad_use(void **state)
     expected += 4;
     assert_int_equal(sccd_test_assert_count(), expected);
 
-    sccd_cp_options o = sccd_cp_get_options(w), bad = o;
+    sccd_ccd_options o = sccd_cp_get_options(w), bad = o;
     bad.bands = 0;
     bad.overlap = -1;
     bad.toi_tolerance = NAN;
     bad.toi_max_iterations = 0;
-    bad.candidates = (sccd_cp_candidates)7;
+    bad.candidates = (sccd_candidates)7;
     sccd_cp_set_options(w, bad);
     expected += 5;
     assert_int_equal(sccd_test_assert_count(), expected);
-    sccd_cp_options kept = sccd_cp_get_options(w);
+    sccd_ccd_options kept = sccd_cp_get_options(w);
     assert_int_equal(kept.bands, o.bands);
-    assert_true(kept.overlap == o.overlap);
+    assert_true(kept.overlap == o.overlap && kept.toi_tolerance == o.toi_tolerance);
+    assert_int_equal(kept.toi_max_iterations, o.toi_max_iterations);
+    assert_int_equal(kept.candidates, o.candidates);
+    /* the last field reported, named with the function called */
+    assert_string_equal(sccd_cp_last_error(w), "sccd_cp_set_options: candidates is not a sccd_candidates value");
+    /* attach took a fifth of the space's collision slop */
+    assert_true(o.overlap == 0.2 * cpSpaceGetCollisionSlop(space) && o.toi_tolerance == 0.25 * o.overlap);
+    /* valid fields are all taken, and nothing is reported */
+    sccd_ccd_options good = {SCCD_MAX_BANDS, 0.5, 0.1, 3, SCCD_CANDIDATES_START_END};
+    sccd_cp_set_options(w, good);
+    kept = sccd_cp_get_options(w);
+    assert_true(kept.bands == good.bands && kept.overlap == good.overlap && kept.toi_tolerance == good.toi_tolerance);
+    assert_true(kept.toi_max_iterations == good.toi_max_iterations && kept.candidates == good.candidates);
+    assert_int_equal(sccd_test_assert_count(), expected);
+    sccd_cp_set_options(w, o);
 
     /* NaN velocity: reported, zeroed; nothing NaN comes out */
     rod->w = NAN; /* cpBodySetAngularVelocity would trip Chipmunk's own debug check first */
@@ -750,6 +764,28 @@ static void test_bad_use(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* The default overlap follows the space's collision slop (a fifth of it);
+ * a space with no slop gets the fixed default, without a report. */
+static void test_options_follow_slop(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    const cpFloat slops[] = {0.5, 0.0, -1.0};
+    for (int k = 0; k < 3; ++k) {
+        cpSpace *space = cpSpaceNew();
+        cpSpaceSetCollisionSlop(space, slops[k]);
+        sccd_cp_world *w = sccd_cp_attach(space);
+        sccd_ccd_options o = sccd_cp_get_options(w);
+        double want = slops[k] > 0.0 ? 0.2 * slops[k] : sccd_cp_options_default().overlap;
+        assert_true(o.overlap == want && o.toi_tolerance == 0.25 * want);
+        sccd_cp_detach(w);
+        cpSpaceFree(space);
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -764,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_touching_pairs_keep_moving),
         cmocka_unit_test(test_resting_body_slides),
         cmocka_unit_test(test_bad_use),
+        cmocka_unit_test(test_options_follow_slop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

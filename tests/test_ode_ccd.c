@@ -621,14 +621,15 @@ static void test_bad_use(void **state)
     dReal nan_pivot[3] = {NAN, 0.0, 0.0};
     sccd_ode_body_set_pivot(w, ok, nan_pivot);
     sccd_ode_body_set_pivot(w, ok, NULL);
-    sccd_ode_options o = sccd_ode_get_options(w);
-    sccd_ode_options bad = {0, -1.0, NAN, 0, (sccd_ode_candidates)7};
+    sccd_ccd_options o = sccd_ode_get_options(w);
+    sccd_ccd_options bad = {0, -1.0, NAN, 0, (sccd_candidates)7};
     sccd_ode_set_options(w, bad); /* five bad fields, each reported, each kept */
-    sccd_ode_options kept = sccd_ode_get_options(w);
+    sccd_ccd_options kept = sccd_ode_get_options(w);
     assert_int_equal(kept.bands, o.bands);
     assert_true(kept.overlap == o.overlap && kept.toi_tolerance == o.toi_tolerance);
     assert_int_equal(kept.toi_max_iterations, o.toi_max_iterations);
     assert_int_equal(kept.candidates, o.candidates);
+    assert_string_equal(sccd_ode_last_error(w), "sccd_ode_set_options: candidates is not a sccd_candidates value");
     sccd_ode_after_step(w); /* before_step not called */
     sccd_ode_before_step(NULL);
     sccd_ode_after_step(NULL);

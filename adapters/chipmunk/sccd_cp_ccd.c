@@ -26,12 +26,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define CP_ALLOW_PRIVATE_ACCESS 1
 #include <chipmunk/chipmunk_private.h>
 
 #include "sectorccd_chipmunk.h"
+#include "../adapter_internal.h"
 #include "sectorccd/toi.h"
 #include "sectorccd/sweep2.h"
 
@@ -73,7 +73,7 @@ typedef struct cp_hold { cpBody *body; sccd_real t; sccd_v2 origin; cpFloat angl
 
 struct sccd_cp_world {
     cpSpace *space;
-    sccd_cp_options opt;
+    sccd_ccd_options opt;
     sccd_cp_counters cnt;
     cp_body_rec *recs;
     int nrec, caprec;
@@ -91,28 +91,13 @@ struct sccd_cp_world {
     cpBody **fast;    /* non-CCD bodies that may move farther */
     int nfast, capfast;
     const char *error;
+    char message[96]; /* an error message made at run time (set_options) */
 };
 
 /* ---- small helpers ---- */
 
 static sccd_v2 v2_of(cpVect v) { return (sccd_v2){v.x, v.y}; }
 static cpVect cpv_of(sccd_v2 v) { return cpv(v.x, v.y); }
-
-/* Grow a buffer of elements of size `size` to hold `need`; false when out of memory. */
-static bool reserve(void **buf, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    int cap2 = *cap > 0 ? *cap : 16;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *p = realloc(*buf, (size_t)cap2 * size);
-    if (p == NULL)
-        return false;
-    *buf = p;
-    *cap = cap2;
-    return true;
-}
 
 /* Check a precondition: on failure the assert handler gets the message (as
  * SCCD_ASSERT's condition text) and the world keeps it for
@@ -126,13 +111,6 @@ static void report(sccd_cp_world *w, const char *msg, const char *file, int line
         ++w->cnt.errors;
     }
     sccd_assert_failed(msg, file, line);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* A space carries no field for us but its user data, which is the user's.
@@ -592,7 +570,7 @@ static bool collect(sccd_cp_world *w, const cpBody *first)
             r->active = true;
             ++w->nactive;
         } else {
-            if (!reserve((void **)&w->pending, &w->cappending, w->npending + 1, sizeof *w->pending))
+            if (!sccd_adapter_reserve((void **)&w->pending, &w->cappending, w->npending + 1, sizeof *w->pending))
                 return false;
             w->pending[w->npending++] = b;
         }
@@ -637,7 +615,7 @@ static bool split_targets(sccd_cp_world *w, cpFloat dt)
         cpBody *b = arr->arr[i];
         if (body_reach(b, dt) <= w->slow || find_rec(w, b) != NULL) /* the look-up only when it matters */
             continue;
-        if (!reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
+        if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
             return false;
         w->fast[w->nfast++] = b;
     }
@@ -744,14 +722,14 @@ static bool build_shapes(sccd_cp_world *w, cp_body_rec *r)
     {
         if (s->sensor)
             continue;
-        if (!reserve((void **)&w->shapes, &w->capshapes, w->nshapes + 1, sizeof *w->shapes))
+        if (!sccd_adapter_reserve((void **)&w->shapes, &w->capshapes, w->nshapes + 1, sizeof *w->shapes))
             return false;
         cp_shape_entry *e = &w->shapes[w->nshapes++];
         e->shape = s;
         e->geom = shape_of(s);
         sweep_shape(&e->sweep, &e->geom, r->motion, w->opt.bands);
         ++w->cnt.sweeps;
-        if (w->opt.candidates == SCCD_CP_CANDIDATES_SWEEP)
+        if (w->opt.candidates == SCCD_CANDIDATES_SWEEP)
             e->box = boxes_meet(e->sweep.aabb, motion_box(&e->geom, r->motion)); /* both hold the sweep */
         else
             e->box = sccd_aabb2_union(shape_box(&e->geom, r->motion.start), shape_box(&e->geom, sccd_motion2_at(r->motion, 1.0)));
@@ -765,7 +743,7 @@ static bool build_shapes(sccd_cp_world *w, cp_body_rec *r)
 static void collect_candidate(cpShape *shape, void *data)
 {
     sccd_cp_world *w = data;
-    if (reserve((void **)&w->cands, &w->capcands, w->ncands + 1, sizeof *w->cands))
+    if (sccd_adapter_reserve((void **)&w->cands, &w->capcands, w->ncands + 1, sizeof *w->cands))
         w->cands[w->ncands++] = shape;
 }
 
@@ -787,7 +765,7 @@ static void place_target(sccd_cp_world *w, cpBody *b, sccd_real t, sccd_v2 origi
         if (w->holds[i].body == b)
             h = &w->holds[i];
     if (h == NULL) {
-        if (!reserve((void **)&w->holds, &w->capholds, w->nholds + 1, sizeof *w->holds))
+        if (!sccd_adapter_reserve((void **)&w->holds, &w->capholds, w->nholds + 1, sizeof *w->holds))
             return;
         h = &w->holds[w->nholds++];
         h->t = INFINITY;
@@ -861,7 +839,7 @@ static void resolve_target(sccd_cp_world *w, cp_body_rec *r, cpShape *target, sc
         if (!boxes_overlap(e->box, tbox) || !pair_collides(w->space, e->shape, target))
             continue;
         /* the sweep's bands; speculative candidates (start+end boxes) have no such test */
-        if (w->opt.candidates == SCCD_CP_CANDIDATES_SWEEP && !sweep_meets(&e->sweep, &tg, mt))
+        if (w->opt.candidates == SCCD_CANDIDATES_SWEEP && !sweep_meets(&e->sweep, &tg, mt))
             continue;
         ++w->cnt.candidates;
         if (cpBodyGetType(r->body) == CP_BODY_TYPE_KINEMATIC) { /* only dynamic targets reach here */
@@ -1053,7 +1031,7 @@ static void keep_ccd_last(cpSpace *space, void *key, void *data)
 
 static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
 {
-    double t_start = now_seconds();
+    double t_start = sccd_adapter_cpu_seconds();
     w->stamp = w->space->stamp;
     w->nshapes = 0;
     w->nholds = 0;
@@ -1076,7 +1054,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     apply_holds(w, dt);
     cpSpaceAddPostStepCallback(w->space, keep_ccd_last, w, NULL);
     ++w->cnt.steps;
-    w->cnt.seconds += now_seconds() - t_start;
+    w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }
 
 /* The position function of every CCD body. */
@@ -1099,10 +1077,7 @@ static void position_hook(cpBody *body, cpFloat dt)
 
 /* ---- public API ---- */
 
-sccd_cp_options sccd_cp_options_default(void)
-{
-    return (sccd_cp_options){4, 0.02, 0.005, 8, SCCD_CP_CANDIDATES_SWEEP};
-}
+sccd_ccd_options sccd_cp_options_default(void) { return sccd_ccd_options_default(0.02); }
 
 sccd_cp_world *sccd_cp_attach(cpSpace *space)
 {
@@ -1114,9 +1089,10 @@ sccd_cp_world *sccd_cp_attach(cpSpace *space)
     if (w == NULL)
         return NULL;
     w->space = space;
-    w->opt = sccd_cp_options_default();
-    w->opt.overlap = 0.2 * cpSpaceGetCollisionSlop(space);
-    w->opt.toi_tolerance = 0.25 * w->opt.overlap;
+    /* Chipmunk lets shapes overlap by the collision slop; the impact overlap
+     * is a fifth of it (a space with no finite slop > 0 gets the default). */
+    cpFloat slop = cpSpaceGetCollisionSlop(space);
+    w->opt = sccd_is_valid_real(slop) && slop > 0.0 ? sccd_ccd_options_default(0.2 * slop) : sccd_cp_options_default();
     w->stamp = space->stamp;
     world_slot(space)->userData = w;
     return w;
@@ -1134,7 +1110,8 @@ void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
         !CP_CHECK(w, cpBodyGetType(body) != CP_BODY_TYPE_STATIC, "sccd_cp_body_enable: static bodies do not move") ||
         !CP_CHECK(w, find_rec(w, body) == NULL, "sccd_cp_body_enable: CCD is already enabled on the body"))
         return;
-    if (!CP_CHECK(w, reserve((void **)&w->recs, &w->caprec, w->nrec + 1, sizeof *w->recs), "sccd_cp: out of memory"))
+    if (!CP_CHECK(w, sccd_adapter_reserve((void **)&w->recs, &w->caprec, w->nrec + 1, sizeof *w->recs),
+                  "sccd_cp: out of memory"))
         return;
     cp_body_rec *r = &w->recs[w->nrec++];
     memset(r, 0, sizeof *r);
@@ -1173,25 +1150,17 @@ bool sccd_cp_body_is_enabled(const sccd_cp_world *w, const cpBody *body)
     return w != NULL && body != NULL && find_rec(w, body) != NULL;
 }
 
-void sccd_cp_set_options(sccd_cp_world *w, sccd_cp_options o)
+void sccd_cp_set_options(sccd_cp_world *w, sccd_ccd_options o)
 {
     if (!CP_CHECK(w, w != NULL, "sccd_cp_set_options: NULL world"))
         return;
-    if (CP_CHECK(w, o.bands >= 1 && o.bands <= SCCD_MAX_BANDS, "sccd_cp_set_options: bands out of 1..SCCD_MAX_BANDS"))
-        w->opt.bands = o.bands;
-    if (CP_CHECK(w, sccd_is_valid_real(o.overlap) && o.overlap > 0.0, "sccd_cp_set_options: overlap must be > 0"))
-        w->opt.overlap = o.overlap;
-    if (CP_CHECK(w, sccd_is_valid_real(o.toi_tolerance) && o.toi_tolerance > 0.0,
-                 "sccd_cp_set_options: TOI tolerance must be > 0"))
-        w->opt.toi_tolerance = o.toi_tolerance;
-    if (CP_CHECK(w, o.toi_max_iterations >= 1, "sccd_cp_set_options: iteration cap must be >= 1"))
-        w->opt.toi_max_iterations = o.toi_max_iterations;
-    if (CP_CHECK(w, o.candidates == SCCD_CP_CANDIDATES_SWEEP || o.candidates == SCCD_CP_CANDIDATES_START_END,
-                 "sccd_cp_set_options: unknown candidate mode"))
-        w->opt.candidates = o.candidates;
+    for (unsigned bad = sccd_ccd_options_merge(&w->opt, o); bad != 0; bad &= bad - 1) {
+        snprintf(w->message, sizeof w->message, "sccd_cp_set_options: %s", sccd_ccd_options_problem(bad));
+        report(w, w->message, __FILE__, __LINE__);
+    }
 }
 
-sccd_cp_options sccd_cp_get_options(const sccd_cp_world *w) { return w ? w->opt : sccd_cp_options_default(); }
+sccd_ccd_options sccd_cp_get_options(const sccd_cp_world *w) { return w ? w->opt : sccd_cp_options_default(); }
 
 sccd_cp_counters sccd_cp_get_counters(const sccd_cp_world *w)
 {

@@ -60,20 +60,9 @@ cpBB sccd_cp_shape_bb(void *obj);
  * State lives in the sccd_cp_world (never in user-data fields). Call
  * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body. */
 
-/// Which shapes a CCD body is tested against.
-typedef enum sccd_cp_candidates {
-    SCCD_CP_CANDIDATES_SWEEP,     ///< everything the rotational sweep may touch (the library's method; never misses)
-    SCCD_CP_CANDIDATES_START_END, ///< only what the box around the start and end poses touches (what speculative CCD sees; a baseline)
-} sccd_cp_candidates;
-
-/// Tuning of a world; lengths in the space's units.
-typedef struct sccd_cp_options {
-    int bands;                     ///< radial bands per sweep, 1..SCCD_MAX_BANDS (default 4)
-    cpFloat overlap;               ///< overlap depth at the impact pose, > 0 (default 0.2·collision slop)
-    cpFloat toi_tolerance;         ///< TOI distance tolerance, > 0 (default overlap/4)
-    int toi_max_iterations;        ///< cap on TOI runs per shape pair (each of up to SCCD_TOI_MAX_ITERATIONS distance steps), ≥ 1 (default 8)
-    sccd_cp_candidates candidates; ///< candidate set (default SCCD_CP_CANDIDATES_SWEEP)
-} sccd_cp_options;
+/* The options (sccd_ccd_options, SCCD_CANDIDATES_*) are the core's
+ * (sectorccd/ccd_options.h), shared with the ODE adapter; lengths in the
+ * space's units. */
 
 /// Counters since attach or the last reset.
 typedef struct sccd_cp_counters {
@@ -91,8 +80,8 @@ typedef struct sccd_cp_counters {
 /// The CCD state of one space.
 typedef struct sccd_cp_world sccd_cp_world;
 
-/// The default options.
-sccd_cp_options sccd_cp_options_default(void);
+/// The default options: sccd_ccd_options_default(0.02), the overlap of attach for Chipmunk's default collision slop 0.1 (attach takes 0.2·the space's slop when it is > 0).
+sccd_ccd_options sccd_cp_options_default(void);
 /// Attach CCD to a space (once per space, space unlocked). NULL space, a locked space or a second attach: NULL.
 sccd_cp_world *sccd_cp_attach(cpSpace *space);
 /// Enable CCD on a dynamic or kinematic body that is in the world's space (space unlocked). Bad use: reported, nothing changes.
@@ -103,10 +92,10 @@ void sccd_cp_body_disable(sccd_cp_world *w, cpBody *body);
 void sccd_cp_body_set_pivot(sccd_cp_world *w, cpBody *body, cpVect local_pivot);
 /// True when body has CCD enabled in w.
 bool sccd_cp_body_is_enabled(const sccd_cp_world *w, const cpBody *body);
-/// Replace the options (invalid fields: reported, that field keeps its value).
-void sccd_cp_set_options(sccd_cp_world *w, sccd_cp_options options);
+/// Replace the options (each invalid field: reported as "sccd_cp_set_options: " + sccd_ccd_options_problem, and keeps its value).
+void sccd_cp_set_options(sccd_cp_world *w, sccd_ccd_options options);
 /// The current options (NULL world: the defaults).
-sccd_cp_options sccd_cp_get_options(const sccd_cp_world *w);
+sccd_ccd_options sccd_cp_get_options(const sccd_cp_world *w);
 /// The counters (NULL world: zeros).
 sccd_cp_counters sccd_cp_get_counters(const sccd_cp_world *w);
 /// The message of the last bad call or bad state reported by w ("" when none).

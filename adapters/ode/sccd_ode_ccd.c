@@ -29,11 +29,12 @@
  * that already overlaps at the step start is ODE's contact's, guarded by
  * deeper cores (pair_toi): a body is never put back at its start pose for a
  * contact it is in, except against the back of a mesh, where ODE has none. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sectorccd_ode.h"
+#include "../adapter_internal.h"
 
 /* The skin is this many overlaps deep: the resting overlap of one step (one
  * overlap) plus room for the solver's residual approach. */
@@ -114,7 +115,7 @@ typedef struct ode_event {
 struct sccd_ode_world {
     dWorldID world;
     dSpaceID space;
-    sccd_ode_options opt;
+    sccd_ccd_options opt;
     sccd_ode_counters cnt;
     ode_body *bodies;
     int nbodies, capbodies;
@@ -128,24 +129,10 @@ struct sccd_ode_world {
     int nnear, capnear;
     bool scanned; /* before_step ran since the last after_step */
     const char *error;
+    char message[96]; /* an error message made at run time (set_options) */
 };
 
 /* ---- small helpers ---- */
-
-static bool reserve(void **buf, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    int cap2 = *cap > 0 ? *cap : 16;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *p = realloc(*buf, (size_t)cap2 * size);
-    if (p == NULL)
-        return false;
-    *buf = p;
-    *cap = cap2;
-    return true;
-}
 
 /* Report bad use: the assert handler gets the condition, the world keeps a message. */
 #define ODE_CHECK(w, cond, msg) ((cond) ? true : (report((w), (msg)), SCCD_ASSERT(cond), false))
@@ -156,13 +143,6 @@ static void report(sccd_ode_world *w, const char *msg)
         w->error = msg;
         ++w->cnt.errors;
     }
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: steady on a shared machine */
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static sccd_v3 v3_of(const dReal *v) { return (sccd_v3){v[0], v[1], v[2]}; }
@@ -752,7 +732,7 @@ static bool add_geom(sccd_ode_world *w, dGeomID g)
         w->bodies[ccd].seen = true;
     if (!dGeomIsEnabled(g))
         return true;
-    if (!reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms))
+    if (!sccd_adapter_reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms))
         return false;
     ode_geom *e = &w->geoms[w->ngeoms++];
     memset(e, 0, sizeof *e);
@@ -784,7 +764,7 @@ void sccd_ode_before_step(sccd_ode_world *w)
 {
     if (!ODE_CHECK(w, w != NULL, "sccd_ode_before_step: NULL world"))
         return;
-    double t_start = now_seconds();
+    double t_start = sccd_adapter_cpu_seconds();
     for (int i = 0; i < w->nbodies; ++i)
         w->bodies[i].seen = false;
     w->ngeoms = 0;
@@ -806,7 +786,7 @@ void sccd_ode_before_step(sccd_ode_world *w)
         }
         r->start = body_pose(r->body);
     }
-    w->cnt.seconds += now_seconds() - t_start;
+    w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }
 
 /* ---- after_step ---- */
@@ -926,7 +906,7 @@ static bool collect_near(sccd_ode_world *w)
     for (int k = 0; k < w->ngeoms; ++k) {
         if (w->geoms[k].ccd < 0 && !target_motion(w, &w->geoms[k]))
             continue;
-        if (!reserve((void **)&w->near, &w->capnear, w->nnear + 1, sizeof *w->near))
+        if (!sccd_adapter_reserve((void **)&w->near, &w->capnear, w->nnear + 1, sizeof *w->near))
             return false;
         w->near[w->nnear++] = k;
     }
@@ -949,7 +929,7 @@ static bool build_pieces(sccd_ode_world *w, int bi)
             continue;
         }
         complete_geom(e);
-        if (!reserve((void **)&w->pieces, &w->cappieces, w->npieces + 1, sizeof *w->pieces))
+        if (!sccd_adapter_reserve((void **)&w->pieces, &w->cappieces, w->npieces + 1, sizeof *w->pieces))
             return false;
         ode_piece *p = &w->pieces[w->npieces++];
         p->geom = k;
@@ -958,7 +938,7 @@ static bool build_pieces(sccd_ode_world *w, int bi)
         e->motion = p->motion;
         p->swept = false;
         sccd_aabb3 box1 = sccd_shape3_aabb(&e->shape, sccd_motion3_at(p->motion, 1.0));
-        if (w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP)
+        if (w->opt.candidates == SCCD_CANDIDATES_SWEEP)
             p->box = motion_box(e->box0, box1, sccd_motion3_center_at(p->motion, 1.0), p->motion.angle);
         else
             p->box = sccd_aabb3_union(e->box0, box1);
@@ -1030,7 +1010,7 @@ static pair_hit piece_vs_shape(sccd_ode_world *w, ode_piece *p, const target3 *t
                                bool moving)
 {
     pair_hit none = {false, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-    if (!moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sweep_touches(piece_sweep(w, p), &ts->s[0], mt.start))
+    if (!moving && w->opt.candidates == SCCD_CANDIDATES_SWEEP && !sweep_touches(piece_sweep(w, p), &ts->s[0], mt.start))
         return none;
     ++w->cnt.candidates;
     return pair_toi(w, &w->geoms[p->geom].shape, p->motion, ts, mt, false);
@@ -1059,7 +1039,7 @@ static pair_hit piece_vs_geom(sccd_ode_world *w, ode_piece *p, const ode_geom *e
         sccd_aabb3 tb = {sccd_v3_min(tw.a, sccd_v3_min(tw.b, tw.c)), sccd_v3_max(tw.a, sccd_v3_max(tw.b, tw.c))};
         if (!e->moving && !boxes_overlap(tb, p->box))
             continue;
-        if (!e->moving && w->opt.candidates == SCCD_ODE_CANDIDATES_SWEEP && !sccd_sweep3_vs_triangle(piece_sweep(w, p), tw))
+        if (!e->moving && w->opt.candidates == SCCD_CANDIDATES_SWEEP && !sccd_sweep3_vs_triangle(piece_sweep(w, p), tw))
             continue;
         sccd_triangle tl = {sccd_xf3_apply(end_inv, tw.a), sccd_xf3_apply(end_inv, tw.b), sccd_xf3_apply(end_inv, tw.c)};
         target3 b = triangle_bounds(tl);
@@ -1084,7 +1064,7 @@ static void add_event(sccd_ode_world *w, int geom, sccd_real t, sccd_v3 push, bo
                 w->events[i] = (ode_event){geom, t, push, rides, carrier};
             return;
         }
-    if (reserve((void **)&w->events, &w->capevents, w->nevents + 1, sizeof *w->events))
+    if (sccd_adapter_reserve((void **)&w->events, &w->capevents, w->nevents + 1, sizeof *w->events))
         w->events[w->nevents++] = (ode_event){geom, t, push, rides, carrier};
 }
 
@@ -1257,7 +1237,7 @@ void sccd_ode_after_step(sccd_ode_world *w)
     if (!ODE_CHECK(w, w != NULL, "sccd_ode_after_step: NULL world") ||
         !ODE_CHECK(w, w->scanned, "sccd_ode_after_step: call sccd_ode_before_step before the step"))
         return;
-    double t_start = now_seconds();
+    double t_start = sccd_adapter_cpu_seconds();
     w->scanned = false;
     w->npieces = 0;
     w->nevents = 0;
@@ -1286,15 +1266,12 @@ void sccd_ode_after_step(sccd_ode_world *w)
             apply_event(w, &w->events[i]);
     }
     ++w->cnt.steps;
-    w->cnt.seconds += now_seconds() - t_start;
+    w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }
 
 /* ---- public API ---- */
 
-sccd_ode_options sccd_ode_options_default(void)
-{
-    return (sccd_ode_options){4, 0.001, 0.00025, 8, SCCD_ODE_CANDIDATES_SWEEP};
-}
+sccd_ccd_options sccd_ode_options_default(void) { return sccd_ccd_options_default(0.001); }
 
 sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
 {
@@ -1328,7 +1305,7 @@ void sccd_ode_body_enable(sccd_ode_world *w, dBodyID body)
         !ODE_CHECK(w, body_in_space(body, w->space), "sccd_ode_body_enable: the body has no geom in the world's space") ||
         !ODE_CHECK(w, find_body(w, body) == NULL, "sccd_ode_body_enable: CCD is already enabled on the body"))
         return;
-    if (!ODE_CHECK(w, reserve((void **)&w->bodies, &w->capbodies, w->nbodies + 1, sizeof *w->bodies),
+    if (!ODE_CHECK(w, sccd_adapter_reserve((void **)&w->bodies, &w->capbodies, w->nbodies + 1, sizeof *w->bodies),
                    "sccd_ode: out of memory"))
         return;
     ode_body *r = &w->bodies[w->nbodies++];
@@ -1371,25 +1348,18 @@ bool sccd_ode_body_is_enabled(const sccd_ode_world *w, dBodyID body)
     return false;
 }
 
-void sccd_ode_set_options(sccd_ode_world *w, sccd_ode_options o)
+void sccd_ode_set_options(sccd_ode_world *w, sccd_ccd_options o)
 {
     if (!ODE_CHECK(w, w != NULL, "sccd_ode_set_options: NULL world"))
         return;
-    if (ODE_CHECK(w, o.bands >= 1 && o.bands <= SCCD_MAX_BANDS, "sccd_ode_set_options: bands out of 1..SCCD_MAX_BANDS"))
-        w->opt.bands = o.bands;
-    if (ODE_CHECK(w, sccd_is_valid_real(o.overlap) && o.overlap > 0.0, "sccd_ode_set_options: overlap must be > 0"))
-        w->opt.overlap = o.overlap;
-    if (ODE_CHECK(w, sccd_is_valid_real(o.toi_tolerance) && o.toi_tolerance > 0.0,
-                  "sccd_ode_set_options: TOI tolerance must be > 0"))
-        w->opt.toi_tolerance = o.toi_tolerance;
-    if (ODE_CHECK(w, o.toi_max_iterations >= 1, "sccd_ode_set_options: iteration cap must be >= 1"))
-        w->opt.toi_max_iterations = o.toi_max_iterations;
-    if (ODE_CHECK(w, o.candidates == SCCD_ODE_CANDIDATES_SWEEP || o.candidates == SCCD_ODE_CANDIDATES_START_END,
-                  "sccd_ode_set_options: unknown candidate mode"))
-        w->opt.candidates = o.candidates;
+    for (unsigned bad = sccd_ccd_options_merge(&w->opt, o); bad != 0; bad &= bad - 1) {
+        snprintf(w->message, sizeof w->message, "sccd_ode_set_options: %s", sccd_ccd_options_problem(bad));
+        report(w, w->message);
+        sccd_assert_failed(w->message, __FILE__, __LINE__);
+    }
 }
 
-sccd_ode_options sccd_ode_get_options(const sccd_ode_world *w) { return w ? w->opt : sccd_ode_options_default(); }
+sccd_ccd_options sccd_ode_get_options(const sccd_ode_world *w) { return w ? w->opt : sccd_ode_options_default(); }
 
 sccd_ode_counters sccd_ode_get_counters(const sccd_ode_world *w)
 {

@@ -90,20 +90,9 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * near, not at, touching the target); a CCD body's own cylinder may stop up
  * to (√2 − 1)·r short of a target. */
 
-/// Which geoms a CCD body is tested against.
-typedef enum sccd_ode_candidates {
-    SCCD_ODE_CANDIDATES_SWEEP,     ///< everything the rotational sweep may touch (the library's method; never misses)
-    SCCD_ODE_CANDIDATES_START_END, ///< only what the box around the start and end poses touches (what speculative CCD sees; a baseline)
-} sccd_ode_candidates;
-
-/// Tuning of a world; lengths in the world's units (metres in the demos).
-typedef struct sccd_ode_options {
-    int bands;                      ///< radial bands per sweep, 1..SCCD_MAX_BANDS (default 4)
-    dReal overlap;                  ///< overlap depth at the impact pose, > 0 (default 0.001)
-    dReal toi_tolerance;            ///< TOI distance tolerance, > 0 (default overlap/4)
-    int toi_max_iterations;         ///< cap on TOI re-runs per pair and clash rounds, >= 1 (default 8)
-    sccd_ode_candidates candidates; ///< candidate set (default SCCD_ODE_CANDIDATES_SWEEP)
-} sccd_ode_options;
+/* The options (sccd_ccd_options, SCCD_CANDIDATES_*) are the core's
+ * (sectorccd/ccd_options.h), shared with the Chipmunk adapter; lengths in the
+ * world's units (metres in the demos). */
 
 /// Counters since attach or the last reset.
 typedef struct sccd_ode_counters {
@@ -124,8 +113,8 @@ typedef struct sccd_ode_counters {
 /// The CCD state of one world and space.
 typedef struct sccd_ode_world sccd_ode_world;
 
-/// The default options.
-sccd_ode_options sccd_ode_options_default(void);
+/// The default options: sccd_ccd_options_default(0.001), a millimetre in metres.
+sccd_ccd_options sccd_ode_options_default(void);
 /// Attach CCD to a world and the space holding its geoms. NULL world or space: reported, NULL.
 sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space);
 /// Enable CCD on a dynamic or kinematic body of the world with at least one geom in the space. Bad use: reported, nothing changes.
@@ -136,10 +125,10 @@ void sccd_ode_body_disable(sccd_ode_world *w, dBodyID body);
 void sccd_ode_body_set_pivot(sccd_ode_world *w, dBodyID body, const dReal local_pivot[3]);
 /// True when body has CCD enabled in w.
 bool sccd_ode_body_is_enabled(const sccd_ode_world *w, dBodyID body);
-/// Replace the options (invalid fields: reported, that field keeps its value).
-void sccd_ode_set_options(sccd_ode_world *w, sccd_ode_options options);
+/// Replace the options (each invalid field: reported as "sccd_ode_set_options: " + sccd_ccd_options_problem, and keeps its value).
+void sccd_ode_set_options(sccd_ode_world *w, sccd_ccd_options options);
 /// The current options (NULL world: the defaults).
-sccd_ode_options sccd_ode_get_options(const sccd_ode_world *w);
+sccd_ccd_options sccd_ode_get_options(const sccd_ode_world *w);
 /// The counters (NULL world: zeros).
 sccd_ode_counters sccd_ode_get_counters(const sccd_ode_world *w);
 /// Zero the counters.

@@ -72,8 +72,8 @@ void ode_world_init(ode_world *w, ode_ccd_mode mode, int substeps, double gravit
     dWorldSetGravity(w->world, 0.0, gravity_y, 0.0);
     if (mode == ODE_CCD_SECTOR || mode == ODE_CCD_SPECULATIVE) {
         w->ccd = sccd_ode_attach(w->world, w->space);
-        sccd_ode_options o = sccd_ode_get_options(w->ccd);
-        o.candidates = mode == ODE_CCD_SECTOR ? SCCD_ODE_CANDIDATES_SWEEP : SCCD_ODE_CANDIDATES_START_END;
+        sccd_ccd_options o = sccd_ode_get_options(w->ccd);
+        o.candidates = mode == ODE_CCD_SECTOR ? SCCD_CANDIDATES_SWEEP : SCCD_CANDIDATES_START_END;
         sccd_ode_set_options(w->ccd, o);
     }
 }

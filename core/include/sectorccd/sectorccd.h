@@ -22,6 +22,7 @@
 #include "sectorccd/distance.h"
 #include "sectorccd/toi.h"
 #include "sectorccd/ccd.h"
+#include "sectorccd/ccd_options.h"
 /* broadphase */
 #include "sectorccd/broadphase.h"
 /* meshes and sphere trees */
