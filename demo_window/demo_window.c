@@ -469,13 +469,13 @@ static dw_status run_loop(SDL_Renderer *ren, pair *p, int frames, const char *sh
     if (!pair_load(p, scene))
         return DW_FAILED;
     Uint64 start = SDL_GetTicks64();
-    for (int frame = 1; !s.quit; ++frame) {
+    for (int frame = 1;; ++frame) {
         poll_keys(&s);
         SDL_SetRenderDrawColor(ren, 255, 255, 255, 255);
         SDL_RenderSetClipRect(ren, NULL);
         SDL_RenderClear(ren);
         pair_draw(p, &cv, s.paused);
-        if (frames > 0 && frame >= frames)
+        if (s.quit || (frames > 0 && frame >= frames)) /* the last frame: saved when asked */
             return shot == NULL || screenshot(ren, shot) ? DW_QUIT : DW_FAILED;
         SDL_RenderPresent(ren);
         Uint64 due = start + (Uint64)frame * 1000u / DW_HZ, now = SDL_GetTicks64();
@@ -484,7 +484,6 @@ static dw_status run_loop(SDL_Renderer *ren, pair *p, int frames, const char *sh
         if (!update(p, &s, &scene))
             return DW_FAILED;
     }
-    return DW_QUIT;
 }
 
 dw_status dw_run(const char *title, const dw_demo *demo, void *user, int frames, const char *shot)

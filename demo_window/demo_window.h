@@ -68,7 +68,7 @@ typedef enum dw_status {
     DW_FAILED,    ///< the scene would not load or the screenshot could not be written
 } dw_status;
 
-/// Open the window titled `title` and run the demo's scenes, both sides stepped in lockstep, one step per 60 Hz frame; frames > 0 quits after that many frames, screenshot (may be NULL) gets the last frame as PNG.
+/// Open the window titled `title` and run the demo's scenes, both sides stepped in lockstep, one step per 60 Hz frame; frames > 0 quits after that many frames, screenshot (may be NULL) gets the last frame (at --frames or when the user quits) as PNG.
 dw_status dw_run(const char *title, const dw_demo *demo, void *user, int frames, const char *screenshot);
 
 /// Fill the convex polygon (x[i], y[i]), i < n (window pixels, n ≤ 64).
