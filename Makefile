@@ -2,7 +2,7 @@
 #
 #   make                 build/lib/libsectorccd.a and .so (+ adapter libraries)
 #   make test            install missing packages, build and run every tests/test_*.c
-#   make demo            run the demos (headless; pictures in build/demo/)
+#   make demo            run the demos (headless; pictures in build/demo/; --window: SDL2)
 #   make bench           full benchmarks, CSV + plots, regenerate docs/RESULTS.md
 #   make coverage        line coverage of core/src (gcov/lcov)
 #   make fuzz            run each loader fuzzer briefly (clang libFuzzer)
@@ -46,8 +46,13 @@ TEST_SRC := $(wildcard tests/test_*.c)
 BENCH_C  := $(wildcard bench/*.c)
 BENCH_CXX:= $(wildcard bench/*.cpp)
 TOOL_SRC := $(wildcard tools/*.c)
-CPDEMO   := $(wildcard chipmunk_demo/*.c)
-ODEDEMO  := $(wildcard ode_demo/*.c)
+CPDEMO   := $(wildcard chipmunk_demo/*.c) $(wildcard demo_window/*.c)
+ODEDEMO  := $(wildcard ode_demo/*.c) $(wildcard demo_window/*.c)
+# The demos' optional live window: SDL2 when pkg-config finds it, for the
+# demos only (core, adapters, tests and support never link it).
+HAVE_SDL2  := $(shell pkg-config --exists sdl2 2>/dev/null && echo 1)
+SDL_CFLAGS := $(if $(HAVE_SDL2),-DSCCD_HAVE_SDL2 $(shell pkg-config --cflags sdl2))
+SDL_LIBS   := $(if $(HAVE_SDL2),$(shell pkg-config --libs sdl2))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJ := $(call obj,$(CORE_SRC))
@@ -79,7 +84,11 @@ lib: $(LIB_A) $(LIB_SO)
 
 # Objects rebuild when the flags change (SANITIZE=1 after a plain build).
 FLAGS_STAMP := $(BUILD)/.flags
-$(shell mkdir -p $(BUILD); echo '$(CC) $(CFLAGS_ALL) $(LDSAN)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(CFLAGS_ALL) $(LDSAN)' > $(FLAGS_STAMP))
+$(shell mkdir -p $(BUILD); echo '$(CC) $(CFLAGS_ALL) $(LDSAN) $(SDL_CFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(CFLAGS_ALL) $(LDSAN) $(SDL_CFLAGS)' > $(FLAGS_STAMP))
+$(call obj,$(CPDEMO) $(ODEDEMO)): CFLAGS_ALL += $(SDL_CFLAGS) -Idemo_window
+# tests/test_demo_window runs the demo programs: it knows whether they have SDL2.
+$(BUILD)/obj/tests/test_demo_window.o: CFLAGS_ALL += $(if $(HAVE_SDL2),-DSCCD_HAVE_SDL2)
+$(BUILD)/bin/test_demo_window: $(DEMOS)
 
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -122,10 +131,10 @@ $(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LINK_DEPS)
 	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL)
 $(BUILD)/bin/chipmunk_demo: $(call obj,$(CPDEMO)) $(LINK_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDSAN) -o $@ $(call obj,$(CPDEMO)) $(LINK_ALL)
+	$(CC) $(LDSAN) -o $@ $(call obj,$(CPDEMO)) $(LINK_ALL) $(SDL_LIBS)
 $(BUILD)/bin/ode_demo: $(call obj,$(ODEDEMO)) $(LINK_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDSAN) -o $@ $(call obj,$(ODEDEMO)) $(LINK_ALL)
+	$(CC) $(LDSAN) -o $@ $(call obj,$(ODEDEMO)) $(LINK_ALL) $(SDL_LIBS)
 
 deps:
 	@scripts/deps.sh

@@ -39,8 +39,18 @@ typedef struct demo_result {
 /// A strobe picture: shapes over time (older fainter) and pass-through marks.
 typedef struct demo_strobe demo_strobe;
 
+typedef struct demo_ctx demo_ctx;
+
+/// An observer of a run (the live window's recorder); any callback may be NULL.
+typedef struct demo_hook {
+    void (*step)(void *user, const demo_ctx *c); ///< after every step
+    void (*mark)(void *user, cpVect p);          ///< a pass-through at world point p (after the step that made it)
+    void (*trial_end)(void *user);               ///< a trial is over (before its space is freed)
+    void *user;
+} demo_hook;
+
 /// Stepping context of a scene run.
-typedef struct demo_ctx {
+struct demo_ctx {
     cpSpace *space;
     sccd_cp_world *ccd;
     demo_cfg cfg;
@@ -49,8 +59,9 @@ typedef struct demo_ctx {
     demo_strobe *strobe;  ///< may be NULL (only the first trial is drawn)
     int frame;
     demo_result *result;
-    sccd_cp_counters last;
-} demo_ctx;
+    sccd_cp_counters last; ///< the CCD counters after the last step (zeros without CCD)
+    const demo_hook *hook; ///< may be NULL
+};
 
 /// A fresh space for one trial (gravity g, 60 Hz, CCD per cfg.mode).
 void demo_space_begin(demo_ctx *c, cpVect gravity);
@@ -66,6 +77,22 @@ void demo_mark(demo_ctx *c, cpVect p);
 bool demo_touching(cpBody *a, cpBody *b);
 /// The unwrapped difference b − a of two angles, in (−π, π].
 double demo_wrap(double d);
+
+/// One shape in world coordinates as drawn: a circle (kind 0, centre x[0], y[0]), a segment (kind 1, ends 0 and 1) or a convex polygon (kind 2, n ≤ 16 corners), rounded by r (world units).
+typedef struct demo_shape {
+    int frame; ///< −1: static
+    int kind, n;
+    double x[16], y[16], r;
+    int tint; ///< 0 static, 1 a blade (kinematic or hinged: the CCD bodies of the scenes), 2 loose
+} demo_shape;
+
+/// A growable list of shapes.
+typedef struct demo_shapes { demo_shape *items; int n, cap; } demo_shapes;
+
+/// Append the space's static shapes (frame < 0, tagged −1) or its moving shapes (tagged frame ≥ 0) to the list.
+void demo_shapes_capture(demo_shapes *list, cpSpace *space, int frame);
+/// Free a list's storage (the list is then empty).
+void demo_shapes_free(demo_shapes *list);
 
 /// A strobe over the view box (world units) drawing at most max_frames steps.
 demo_strobe *demo_strobe_new(cpBB view, int max_frames, const char *title);
@@ -86,10 +113,15 @@ typedef struct demo_scene {
     cpBB view;          ///< picture box
     int frames;         ///< steps drawn in the strobe
     demo_scene_fn *run;
+    bool one_space;     ///< all trials share one space (one demo_space_begin/end per run), e.g. pellets
 } demo_scene;
 
 /// The table of scenes and its length.
 extern const demo_scene demo_scenes[];
 extern const int demo_scene_count;
+
+/// The live window (demo_window.h): the scenes sc[0..n) replayed side by side, no CCD left and `mode` right, trials per scene (0: the scene's default), speed (0: default); returns dw_run's status as int (DW_NO_WINDOW: run headless).
+int demo_window_run(const demo_scene *const *sc, int n, demo_cfg mode, double speed, int trials, int frames,
+                    const char *screenshot);
 
 #endif

@@ -45,6 +45,8 @@ static void add_counters(sccd_cp_counters *sum, sccd_cp_counters a)
 
 void demo_space_end(demo_ctx *c)
 {
+    if (c->hook != NULL && c->hook->trial_end != NULL)
+        c->hook->trial_end(c->hook->user);
     if (c->ccd != NULL) {
         add_counters(&c->result->ccd, sccd_cp_get_counters(c->ccd));
         sccd_cp_detach(c->ccd);
@@ -85,6 +87,8 @@ void demo_step(demo_ctx *c)
     if (c->strobe != NULL)
         strobe_capture(c->strobe, c->space, c->frame);
     ++c->frame;
+    if (c->hook != NULL && c->hook->step != NULL)
+        c->hook->step(c->hook->user, c);
 }
 
 typedef struct touch_query { cpBody *other; bool found; } touch_query;
@@ -116,20 +120,12 @@ double demo_wrap(double d)
 
 /* ---- strobe ---- */
 
-typedef struct strobe_item {
-    int frame; /* -1: static */
-    int kind;  /* 0 circle, 1 segment, 2 polygon */
-    int n;
-    double x[16], y[16], r;
-    int tint; /* 0 static, 1 CCD or kinematic, 2 dynamic */
-} strobe_item;
-
 struct demo_strobe {
     cpBB view;
     int max_frames;
     char title[96];
-    strobe_item *items;
-    int n, cap, frames;
+    demo_shapes shapes;
+    int frames;
     cpVect marks[64];
     int nmarks;
 };
@@ -147,7 +143,7 @@ void demo_strobe_free(demo_strobe *s)
 {
     if (s == NULL)
         return;
-    free(s->items);
+    demo_shapes_free(&s->shapes);
     free(s);
 }
 
@@ -156,9 +152,11 @@ void demo_mark(demo_ctx *c, cpVect p)
     demo_strobe *s = c->strobe;
     if (s != NULL && s->nmarks < 64)
         s->marks[s->nmarks++] = p;
+    if (c->hook != NULL && c->hook->mark != NULL)
+        c->hook->mark(c->hook->user, p);
 }
 
-typedef struct capture_ctx { demo_strobe *s; int frame; } capture_ctx;
+typedef struct capture_ctx { demo_shapes *list; int frame; } capture_ctx;
 
 static void capture_shape(cpShape *shape, void *data)
 {
@@ -167,12 +165,12 @@ static void capture_shape(cpShape *shape, void *data)
     bool is_static = cpBodyGetType(body) == CP_BODY_TYPE_STATIC;
     if ((k->frame >= 0) == is_static)
         return;
-    demo_strobe *s = k->s;
+    demo_shapes *s = k->list;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 256;
         s->items = realloc(s->items, (size_t)s->cap * sizeof *s->items);
     }
-    strobe_item *it = &s->items[s->n++];
+    demo_shape *it = &s->items[s->n++];
     memset(it, 0, sizeof *it);
     it->frame = k->frame;
     /* Swords, bats and blades (kinematic, or hinged by a constraint) in blue, loose bodies in orange. */
@@ -209,19 +207,29 @@ static void capture_shape(cpShape *shape, void *data)
     }
 }
 
+void demo_shapes_capture(demo_shapes *list, cpSpace *space, int frame)
+{
+    capture_ctx k = {list, frame < 0 ? -1 : frame};
+    cpSpaceEachShape(space, capture_shape, &k);
+}
+
+void demo_shapes_free(demo_shapes *list)
+{
+    free(list->items);
+    *list = (demo_shapes){0};
+}
+
 static void strobe_capture(demo_strobe *s, cpSpace *space, int frame)
 {
     if (frame >= s->max_frames)
         return;
-    capture_ctx k = {s, -1};
     if (frame == 0)
-        cpSpaceEachShape(space, capture_shape, &k);
-    k.frame = frame;
-    cpSpaceEachShape(space, capture_shape, &k);
+        demo_shapes_capture(&s->shapes, space, -1);
+    demo_shapes_capture(&s->shapes, space, frame);
     s->frames = frame + 1;
 }
 
-static void draw_item(cairo_t *cr, const strobe_item *it, double alpha, double px)
+static void draw_item(cairo_t *cr, const demo_shape *it, double alpha, double px)
 {
     static const double tint[3][3] = {{0.15, 0.15, 0.15}, {0.10, 0.35, 0.85}, {0.90, 0.50, 0.10}};
     const double *c = tint[it->tint];
@@ -257,8 +265,8 @@ static void draw_panel(cairo_t *cr, const demo_strobe *s, double x0, double y0, 
     cairo_scale(cr, k, -k); /* y up */
     cairo_translate(cr, -0.5 * (s->view.l + s->view.r), -0.5 * (s->view.b + s->view.t));
     double px = 1.0 / k;
-    for (int i = 0; i < s->n; ++i) {
-        const strobe_item *it = &s->items[i];
+    for (int i = 0; i < s->shapes.n; ++i) {
+        const demo_shape *it = &s->shapes.items[i];
         double age = it->frame < 0 ? 1.0 : (double)(it->frame + 1) / sccd_max(1, s->frames);
         draw_item(cr, it, it->frame < 0 ? 1.0 : 0.15 + 0.6 * age * age, px);
     }

@@ -1,41 +1,35 @@
 /* chipmunk_demo: runs the scenes headless; see demo.h.
  *
  *   chipmunk_demo [--ccd=off|sector|speculative|substep:N] [--scene NAME]
- *                 [--speed RAD_S] [--trials N] [--out DIR] [--window]
+ *                 [--speed RAD_S] [--trials N] [--out DIR]
+ *                 [--window [--frames N] [--screenshot PATH]]
  *
  * Without --ccd every scene runs without CCD and with sectorccd, and a table
  * compares them. With --ccd=MODE each scene runs without CCD and with MODE.
  * Per scene: DIR/cp_<scene>.png (strobe, off left, MODE right),
- * DIR/cp_<scene>_<mode>.csv (per-step counters) and a one-line verdict. */
+ * DIR/cp_<scene>_<mode>.csv (per-step counters) and a one-line verdict.
+ * --window replays the chosen scenes live instead (window.c); without SDL2
+ * it says so and runs headless. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "bench_util.h"
 #include "demo.h"
+#include "demo_window.h"
 
 typedef struct run_opts {
     demo_cfg mode;      /* the compared mode */
-    const char *scene;  /* NULL: all */
     double speed;       /* 0: the scene's default */
     int trials;         /* 0: the scene's default */
     const char *out;
 } run_opts;
 
 /* Both demos' mode enums follow sccd_demo_ccd's order (off, sector,
- * speculative, substep), so the shared --ccd parser and names serve both. */
+ * speculative, substep), so the shared parser and names serve both. */
 static const char *mode_name(demo_cfg m, char *buf, size_t n)
 {
     return sccd_demo_ccd_name((sccd_demo_ccd)m.mode, m.substeps, buf, n);
-}
-
-static bool parse_mode(const char *s, demo_cfg *m)
-{
-    sccd_demo_ccd mode;
-    if (!sccd_demo_parse_ccd(s, &mode, &m->substeps))
-        return false;
-    m->mode = (demo_mode)mode;
-    return true;
 }
 
 /* One scene under one mode; writes its CSV. */
@@ -87,50 +81,30 @@ static row compare(const demo_scene *sc, const run_opts *o)
     return out;
 }
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: chipmunk_demo [--ccd=off|sector|speculative|substep:N] [--scene NAME] [--speed RAD_S]\n"
-                    "                     [--trials N] [--out DIR] [--window]\n");
-}
+static const char *scene_name(int i) { return demo_scenes[i].name; }
 
 int main(int argc, char **argv)
 {
-    run_opts o = {{DEMO_SECTOR, 1, 0, 0}, NULL, 0.0, 0, "build/demo"};
-    bool table = true;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strncmp(a, "--ccd=", 6) == 0) {
-            if (!parse_mode(a + 6, &o.mode)) {
-                usage();
-                return 2;
-            }
-            table = false;
-        } else if (strcmp(a, "--scene") == 0 && i + 1 < argc)
-            o.scene = argv[++i];
-        else if (strcmp(a, "--speed") == 0 && i + 1 < argc)
-            o.speed = atof(argv[++i]);
-        else if (strcmp(a, "--trials") == 0 && i + 1 < argc)
-            o.trials = atoi(argv[++i]);
-        else if (strcmp(a, "--out") == 0 && i + 1 < argc)
-            o.out = argv[++i];
-        else if (strcmp(a, "--window") == 0) {
-            fprintf(stderr, "chipmunk_demo: --window needs SDL2, which this build does not have; running headless\n");
-        } else {
-            usage();
-            return 2;
-        }
+    sccd_demo_args a;
+    if (!sccd_demo_parse_args(argc, argv, "chipmunk_demo", &a))
+        return 2;
+    run_opts o = {{(demo_mode)a.ccd, a.substeps, 0, 0}, a.speed, a.trials, a.out};
+    const demo_scene *chosen[16];
+    int picked[16], n = sccd_demo_choose_scenes(a.scene, demo_scene_count, scene_name, picked, "chipmunk_demo");
+    if (n == 0)
+        return 2;
+    for (int s = 0; s < n; ++s)
+        chosen[s] = &demo_scenes[picked[s]];
+    if (a.window) {
+        int st = demo_window_run(chosen, n, o.mode, a.speed, a.trials, a.frames, a.screenshot);
+        if (st != DW_NO_WINDOW)
+            return st == DW_QUIT ? 0 : 1;
     }
     mkdir(o.out, 0755);
     row rows[16];
-    int n = 0;
-    for (int s = 0; s < demo_scene_count; ++s)
-        if (o.scene == NULL || strcmp(o.scene, demo_scenes[s].name) == 0)
-            rows[n++] = compare(&demo_scenes[s], &o);
-    if (n == 0) {
-        fprintf(stderr, "chipmunk_demo: no scene named %s\n", o.scene);
-        return 2;
-    }
-    if (!table)
+    for (int s = 0; s < n; ++s)
+        rows[s] = compare(chosen[s], &o);
+    if (a.ccd_given)
         return 0;
     printf("\n| scene | swing speed (rad/s) | pass-throughs without CCD | pass-throughs with sectorccd | "
            "µs/step without | µs/step with | CCD share of step |\n|---|---|---|---|---|---|---|\n");

@@ -273,7 +273,7 @@ static void sword_clash(demo_ctx *c)
 const demo_scene demo_scenes[] = {
     {"sword_wall", "sword on a motorised hinge vs a wall 1/50 of its length thick", 60.0, 50, {-110, -30, 110, 130}, 25, sword_wall},
     {"bat_ball", "kinematic bat vs a pitched ball 1/20 of its length", 40.0, 50, {-40, -110, 140, 110}, 40, bat_ball},
-    {"blade_pellets", "kinematic blade spinning under falling pellets", 150.0, 60, {-100, -90, 100, 110}, 90, blade_pellets},
+    {"blade_pellets", "kinematic blade spinning under falling pellets", 150.0, 60, {-100, -90, 100, 110}, 90, blade_pellets, true},
     {"sword_clash", "two swords on motorised hinges swinging into each other", 50.0, 50, {-160, -110, 160, 110}, 6, sword_clash},
 };
 const int demo_scene_count = (int)(sizeof demo_scenes / sizeof demo_scenes[0]);

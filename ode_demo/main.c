@@ -1,14 +1,17 @@
 /* ode_demo: runs the ODE scenes headless; see demo.h.
  *
  *   ode_demo [--ccd=off|sector|speculative|substep:N] [--scene NAME]
- *            [--speed RAD_S] [--trials N] [--out DIR] [--window]
+ *            [--speed RAD_S] [--trials N] [--out DIR]
+ *            [--window [--frames N] [--screenshot PATH]]
  *
  * Without --ccd every scene runs without CCD and with sectorccd, and a table
  * compares them. With --ccd=MODE each scene runs without CCD and with MODE.
  * Per scene: DIR/ode_<scene>.png (strobe of the first trial, off left, MODE
  * right, pass-throughs ringed in red), DIR/ode_<scene>_<mode>.csv (per-step
  * counters of every trial) and a one-line verdict. Pass-throughs are judged
- * by the scenes' independent checks (tests/support/ode_scenes.c). */
+ * by the scenes' independent checks (tests/support/ode_scenes.c). --window
+ * replays the chosen scenes live instead (window.c); without SDL2 it says so
+ * and runs headless. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,33 +19,10 @@
 
 #include "bench_util.h"
 #include "demo.h"
-
-typedef struct mode_cfg { ode_ccd_mode mode; int substeps; } mode_cfg;
-
-typedef enum scene_id { SCENE_BLADE, SCENE_BAT, SCENE_ROTOR, SCENE_SWORDS } scene_id;
-
-typedef struct scene {
-    scene_id id;
-    const char *name, *what;
-    double speed; /* default, rad/s */
-    int trials;   /* phases (rotor: runs of 20 spheres) */
-    demo_view view;
-    int frames;   /* steps drawn */
-} scene;
-
-static const scene scenes[] = {
-    {SCENE_BLADE, "blade", "blade on a hinge motor vs a plate 1/50 of its length thick", 200.0, 50,
-     {0.25, 0.3, 0.1, 0.0, 0.0, 0.7}, 12},
-    {SCENE_BAT, "bat", "kinematic bat vs a pitched ball 1/20 of its length", 120.0, 50, {0.15, 0.2, 0.3, 0.2, 0.0, 1.0}, 8},
-    {SCENE_ROTOR, "rotor", "kinematic rotor under falling spheres", 200.0, 5, {0.5, 0.55, 0.0, -0.3, 0.0, 1.0}, 8},
-    {SCENE_SWORDS, "swords", "two swords on one hinge axis swung at each other", 200.0, 50,
-     {0.2, 0.25, 0.0, 0.0, 0.0, 0.7}, 12},
-};
-enum { SCENES = sizeof scenes / sizeof *scenes, ROTOR_SPHERES = 20 };
+#include "demo_window.h"
 
 typedef struct run_opts {
     mode_cfg mode;
-    const char *scene; /* NULL: all */
     double speed;      /* 0: the scene's default */
     int trials;        /* 0: the scene's default */
     const char *out;
@@ -81,46 +61,14 @@ static void on_step(void *user, const ode_world *w)
 }
 
 /* Both demos' mode enums follow sccd_demo_ccd's order (off, sector,
- * speculative, substep), so the shared --ccd parser and names serve both. */
+ * speculative, substep), so the shared parser and names serve both. */
 static const char *mode_name(mode_cfg m, char *buf, size_t n)
 {
     return sccd_demo_ccd_name((sccd_demo_ccd)m.mode, m.substeps, buf, n);
 }
 
-static bool parse_mode(const char *s, mode_cfg *m)
-{
-    sccd_demo_ccd mode;
-    if (!sccd_demo_parse_ccd(s, &mode, &m->substeps))
-        return false;
-    m->mode = (ode_ccd_mode)mode;
-    return true;
-}
-
-static ode_trial run_trial(const scene *sc, mode_cfg m, double speed, int k, int trials, observer_ctx *o, int *passes)
-{
-    double phase = (double)k / trials;
-    *passes = 0;
-    ode_trial t = {0};
-    switch (sc->id) {
-    case SCENE_BLADE:
-        t = ode_trial_blade(m.mode, m.substeps, speed, phase, on_step, o);
-        break;
-    case SCENE_BAT:
-        t = ode_trial_bat(m.mode, m.substeps, speed, phase, on_step, o);
-        break;
-    case SCENE_ROTOR:
-        t = ode_trial_rotor(m.mode, m.substeps, speed, ROTOR_SPHERES, (unsigned)k + 1u, passes, on_step, o);
-        return t;
-    case SCENE_SWORDS:
-        t = ode_trial_swords(m.mode, m.substeps, speed, phase, on_step, o);
-        break;
-    }
-    *passes = t.passed;
-    return t;
-}
-
 /* One scene under one mode, every trial; writes its CSV and marks the strobe. */
-static tally run_scene(const scene *sc, const run_opts *opt, mode_cfg m, demo_strobe *strobe)
+static tally run_scene(const demo_scene *sc, const run_opts *opt, mode_cfg m, demo_strobe *strobe)
 {
     char name[32], path[512];
     snprintf(path, sizeof path, "%s/ode_%s_%s.csv", opt->out, sc->name, mode_name(m, name, sizeof name));
@@ -133,7 +81,7 @@ static tally run_scene(const scene *sc, const run_opts *opt, mode_cfg m, demo_st
     for (int k = 0; k < r.trials; ++k) {
         o.trial = k;
         int passes;
-        ode_trial t = run_trial(sc, m, speed, k, r.trials, &o, &passes);
+        ode_trial t = demo_run_trial(sc, m, speed, k, r.trials, on_step, &o, &passes);
         r.passes += passes;
         if (passes > 0)
             demo_strobe_mark(strobe, t.px, t.py, t.pz);
@@ -155,9 +103,9 @@ static tally run_scene(const scene *sc, const run_opts *opt, mode_cfg m, demo_st
 
 static double us_per_step(const tally *t) { return t->steps ? 1e6 * t->seconds / (double)t->steps : 0.0; }
 
-typedef struct row { const scene *sc; double speed; tally off, on; } row;
+typedef struct row { const demo_scene *sc; double speed; tally off, on; } row;
 
-static row compare(const scene *sc, const run_opts *opt)
+static row compare(const demo_scene *sc, const run_opts *opt)
 {
     char name[32], caption[320], path[512];
     mode_cfg off = {ODE_CCD_OFF, 1};
@@ -179,52 +127,32 @@ static row compare(const scene *sc, const run_opts *opt)
     return out;
 }
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: ode_demo [--ccd=off|sector|speculative|substep:N] [--scene NAME] [--speed RAD_S]\n"
-                    "                [--trials N] [--out DIR] [--window]\n");
-}
+static const char *scene_name(int i) { return demo_scenes[i].name; }
 
 int main(int argc, char **argv)
 {
-    run_opts o = {{ODE_CCD_SECTOR, 1}, NULL, 0.0, 0, "build/demo"};
-    bool table = true;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strncmp(a, "--ccd=", 6) == 0) {
-            if (!parse_mode(a + 6, &o.mode)) {
-                usage();
-                return 2;
-            }
-            table = false;
-        } else if (strcmp(a, "--scene") == 0 && i + 1 < argc)
-            o.scene = argv[++i];
-        else if (strcmp(a, "--speed") == 0 && i + 1 < argc)
-            o.speed = atof(argv[++i]);
-        else if (strcmp(a, "--trials") == 0 && i + 1 < argc)
-            o.trials = atoi(argv[++i]);
-        else if (strcmp(a, "--out") == 0 && i + 1 < argc)
-            o.out = argv[++i];
-        else if (strcmp(a, "--window") == 0)
-            fprintf(stderr, "ode_demo: --window needs SDL2, which this build does not have; running headless\n");
-        else {
-            usage();
-            return 2;
-        }
+    sccd_demo_args a;
+    if (!sccd_demo_parse_args(argc, argv, "ode_demo", &a))
+        return 2;
+    run_opts o = {{(ode_ccd_mode)a.ccd, a.substeps}, a.speed, a.trials, a.out};
+    const demo_scene *chosen[16];
+    int picked[16], n = sccd_demo_choose_scenes(a.scene, demo_scene_count, scene_name, picked, "ode_demo");
+    if (n == 0)
+        return 2;
+    for (int s = 0; s < n; ++s)
+        chosen[s] = &demo_scenes[picked[s]];
+    dInitODE2(0);
+    int st = a.window ? demo_window_run(chosen, n, o.mode, a.speed, a.trials, a.frames, a.screenshot) : DW_NO_WINDOW;
+    if (st != DW_NO_WINDOW) {
+        dCloseODE();
+        return st == DW_QUIT ? 0 : 1;
     }
     mkdir(o.out, 0755);
-    dInitODE2(0);
-    row rows[SCENES];
-    int n = 0;
-    for (int s = 0; s < SCENES; ++s)
-        if (o.scene == NULL || strcmp(o.scene, scenes[s].name) == 0)
-            rows[n++] = compare(&scenes[s], &o);
+    row rows[16];
+    for (int s = 0; s < n; ++s)
+        rows[s] = compare(chosen[s], &o);
     dCloseODE();
-    if (n == 0) {
-        fprintf(stderr, "ode_demo: no scene named %s\n", o.scene);
-        return 2;
-    }
-    if (!table)
+    if (a.ccd_given)
         return 0;
     printf("\n| scene | swing speed (rad/s) | pass-throughs without CCD | pass-throughs with sectorccd | "
            "µs/step without | µs/step with | CCD share of step |\n|---|---|---|---|---|---|---|\n");

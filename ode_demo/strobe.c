@@ -1,6 +1,8 @@
 /* The strobe renderer of ode_demo (demo.h): every geom tessellated into world
  * triangles per captured step; drawn with cairo in an orthographic view,
- * painter-sorted, flat-shaded by the normal, older steps fainter. */
+ * painter-sorted, flat-shaded by the normal, older steps fainter. The geom
+ * snapshots, their triangles, the projection and the shading serve the live
+ * window (window.c) too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #define MAX_MARKS 256
 #define RINGS 6
 #define SIDES 12
+#define PLANE_HALF 1.5 /* half the side of the square a plane is drawn as, world units */
 
 typedef struct tri3 { double p[3][3]; } tri3;
 
@@ -50,8 +53,9 @@ void demo_strobe_free(demo_strobe *s)
     free(s);
 }
 
-static void add_tri(frame *f, const double a[3], const double b[3], const double c[3])
+static void add_tri(void *user, const double a[3], const double b[3], const double c[3])
 {
+    frame *f = user;
     if (f->n == f->cap) {
         int cap = f->cap ? 2 * f->cap : 256;
         tri3 *t = realloc(f->t, (size_t)cap * sizeof *t);
@@ -66,27 +70,108 @@ static void add_tri(frame *f, const double a[3], const double b[3], const double
     ++f->n;
 }
 
-/* Geom-local point l to world. */
-static void to_world(dGeomID g, const double l[3], double out[3])
+/* ---- geom snapshots and their triangles (shared with the live window) ---- */
+
+/* The kind of body a geom is on: the scenes' CCD bodies are kinematic or
+ * hinged (contact joints are gone between steps, so any joint is a hinge). */
+static demo_geom_kind body_kind(dGeomID g)
 {
-    const dReal *p = dGeomGetPosition(g), *r = dGeomGetRotation(g);
+    dBodyID b = dGeomGetBody(g);
+    if (b == 0)
+        return dGeomGetClass(g) == dPlaneClass ? DEMO_GEOM_GROUND : DEMO_GEOM_STATIC;
+    return dBodyIsKinematic(b) || dBodyGetNumJoints(b) > 0 ? DEMO_GEOM_BLADE : DEMO_GEOM_LOOSE;
+}
+
+static bool copy_mesh(dGeomID g, demo_geom *out)
+{
+    int n = dGeomTriMeshGetTriangleCount(g);
+    out->mesh = malloc((size_t)(n > 0 ? n : 1) * 9 * sizeof *out->mesh);
+    if (out->mesh == NULL)
+        return false;
+    for (int i = 0; i < n; ++i) {
+        dVector3 v[3];
+        dGeomTriMeshGetTriangle(g, i, &v[0], &v[1], &v[2]);
+        for (int j = 0; j < 9; ++j)
+            out->mesh[9 * i + j] = v[j / 3][j % 3];
+    }
+    out->nmesh = n;
+    return true;
+}
+
+bool demo_geom_capture(dGeomID g, demo_geom *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cls = dGeomGetClass(g);
+    out->kind = body_kind(g);
+    dReal r, len;
+    switch (out->cls) {
+    case dBoxClass: {
+        dVector3 l;
+        dGeomBoxGetLengths(g, l);
+        out->size[0] = l[0], out->size[1] = l[1], out->size[2] = l[2];
+        break;
+    }
+    case dSphereClass:
+        out->size[0] = dGeomSphereGetRadius(g);
+        break;
+    case dCapsuleClass:
+    case dCylinderClass:
+        (out->cls == dCapsuleClass ? dGeomCapsuleGetParams : dGeomCylinderGetParams)(g, &r, &len);
+        out->size[0] = r, out->size[1] = len;
+        break;
+    case dPlaneClass: {
+        dVector4 p;
+        dGeomPlaneGetParams(g, p);
+        out->size[0] = p[0], out->size[1] = p[1], out->size[2] = p[2], out->size[3] = p[3];
+        return true; /* placeless: no pose */
+    }
+    case dTriMeshClass:
+        return copy_mesh(g, out); /* in world coordinates already */
+    default:
+        return false;
+    }
+    const dReal *p = dGeomGetPosition(g), *rot = dGeomGetRotation(g);
     for (int i = 0; i < 3; ++i)
-        out[i] = p[i] + r[4 * i] * l[0] + r[4 * i + 1] * l[1] + r[4 * i + 2] * l[2];
+        out->pos[i] = p[i];
+    for (int i = 0; i < 12; ++i)
+        out->rot[i] = rot[i];
+    return true;
 }
 
-static void add_quad(frame *f, dGeomID g, const double q[4][3])
+void demo_geom_release(demo_geom *g)
 {
-    double w[4][3];
-    for (int i = 0; i < 4; ++i)
-        to_world(g, q[i], w[i]);
-    add_tri(f, w[0], w[1], w[2]);
-    add_tri(f, w[0], w[2], w[3]);
+    free(g->mesh);
+    g->mesh = NULL;
+    g->nmesh = 0;
 }
 
-static void tess_box(frame *f, dGeomID g)
+typedef struct emitter { const demo_geom *g; demo_tri_fn *fn; void *user; } emitter;
+
+/* Geom-local point l to world. */
+static void to_world(const demo_geom *g, const double l[3], double out[3])
 {
-    dVector3 l;
-    dGeomBoxGetLengths(g, l);
+    for (int i = 0; i < 3; ++i)
+        out[i] = g->pos[i] + g->rot[4 * i] * l[0] + g->rot[4 * i + 1] * l[1] + g->rot[4 * i + 2] * l[2];
+}
+
+static void emit_local(const emitter *e, const double a[3], const double b[3], const double c[3])
+{
+    double w[3][3];
+    to_world(e->g, a, w[0]);
+    to_world(e->g, b, w[1]);
+    to_world(e->g, c, w[2]);
+    e->fn(e->user, w[0], w[1], w[2]);
+}
+
+static void add_quad(const emitter *e, const double q[4][3])
+{
+    emit_local(e, q[0], q[1], q[2]);
+    emit_local(e, q[0], q[2], q[3]);
+}
+
+static void tess_box(const emitter *e)
+{
+    const double *l = e->g->size;
     double h[3] = {0.5 * l[0], 0.5 * l[1], 0.5 * l[2]};
     for (int axis = 0; axis < 3; ++axis)
         for (int side = -1; side <= 1; side += 2) {
@@ -98,24 +183,24 @@ static void tess_box(frame *f, dGeomID g)
                 q[k][u] = su[k] * h[u];
                 q[k][v] = sv[k] * h[v];
             }
-            add_quad(f, g, q);
+            add_quad(e, q);
         }
 }
 
 /* The band of radius r around z from z0 to z1. */
-static void tess_band(frame *f, dGeomID g, double r, double z0, double z1)
+static void tess_band(const emitter *e, double r, double z0, double z1)
 {
     for (int j = 0; j < SIDES; ++j) {
         double a0 = 2.0 * M_PI * j / SIDES, a1 = 2.0 * M_PI * (j + 1) / SIDES;
         double q[4][3] = {{r * cos(a0), r * sin(a0), z0}, {r * cos(a1), r * sin(a1), z0},
                           {r * cos(a1), r * sin(a1), z1}, {r * cos(a0), r * sin(a0), z1}};
-        add_quad(f, g, q);
+        add_quad(e, q);
     }
 }
 
 /* A sphere of radius r whose two halves are pulled apart by ±half along z:
  * a sphere (half 0) or a capsule. */
-static void tess_round(frame *f, dGeomID g, double r, double half)
+static void tess_round(const emitter *e, double r, double half)
 {
     for (int i = 0; i < 2 * RINGS; ++i) {
         double p0 = -0.5 * M_PI + M_PI * i / (2 * RINGS), p1 = -0.5 * M_PI + M_PI * (i + 1) / (2 * RINGS);
@@ -126,37 +211,72 @@ static void tess_round(frame *f, dGeomID g, double r, double half)
                               {r * cos(p0) * cos(a1), r * cos(p0) * sin(a1), r * sin(p0) + off},
                               {r * cos(p1) * cos(a1), r * cos(p1) * sin(a1), r * sin(p1) + off},
                               {r * cos(p1) * cos(a0), r * cos(p1) * sin(a0), r * sin(p1) + off}};
-            add_quad(f, g, q);
+            add_quad(e, q);
         }
     }
     if (half > 0.0)
-        tess_band(f, g, r, -half, half);
+        tess_band(e, r, -half, half);
 }
 
 /* A flat-capped cylinder along z. */
-static void tess_cylinder(frame *f, dGeomID g, double r, double half)
+static void tess_cylinder(const emitter *e, double r, double half)
 {
-    tess_band(f, g, r, -half, half);
+    tess_band(e, r, -half, half);
     for (int side = -1; side <= 1; side += 2)
         for (int j = 0; j < SIDES; ++j) {
             double a0 = 2.0 * M_PI * j / SIDES, a1 = 2.0 * M_PI * (j + 1) / SIDES;
             double c[3] = {0.0, 0.0, side * half}, x0[3] = {r * cos(a0), r * sin(a0), side * half},
-                   x1[3] = {r * cos(a1), r * sin(a1), side * half}, w[3][3];
-            to_world(g, c, w[0]);
-            to_world(g, x0, w[1]);
-            to_world(g, x1, w[2]);
-            add_tri(f, w[0], w[1], w[2]);
+                   x1[3] = {r * cos(a1), r * sin(a1), side * half};
+            emit_local(e, c, x0, x1);
         }
 }
 
-static void tess_mesh(frame *f, dGeomID g)
+/* A plane (n·x = d) as a square of side 2·PLANE_HALF about its point nearest the origin. */
+static void tess_plane(const emitter *e)
 {
-    int n = dGeomTriMeshGetTriangleCount(g);
-    for (int i = 0; i < n; ++i) {
-        dVector3 a, b, c;
-        dGeomTriMeshGetTriangle(g, i, &a, &b, &c);
-        double wa[3] = {a[0], a[1], a[2]}, wb[3] = {b[0], b[1], b[2]}, wc[3] = {c[0], c[1], c[2]};
-        add_tri(f, wa, wb, wc);
+    double n[3] = {e->g->size[0], e->g->size[1], e->g->size[2]}, u[3], v[3];
+    /* two unit vectors across n: n × (the axis least along n), then n × u */
+    int k = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2) : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
+    double a[3] = {k == 0, k == 1, k == 2};
+    u[0] = n[1] * a[2] - n[2] * a[1], u[1] = n[2] * a[0] - n[0] * a[2], u[2] = n[0] * a[1] - n[1] * a[0];
+    double lu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (int i = 0; i < 3; ++i)
+        u[i] /= lu;
+    v[0] = n[1] * u[2] - n[2] * u[1], v[1] = n[2] * u[0] - n[0] * u[2], v[2] = n[0] * u[1] - n[1] * u[0];
+    double q[4][3];
+    const int su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};
+    for (int c = 0; c < 4; ++c)
+        for (int i = 0; i < 3; ++i)
+            q[c][i] = e->g->size[3] * n[i] + PLANE_HALF * (su[c] * u[i] + sv[c] * v[i]);
+    e->fn(e->user, q[0], q[1], q[2]);
+    e->fn(e->user, q[0], q[2], q[3]);
+}
+
+void demo_geom_triangles(const demo_geom *g, demo_tri_fn *fn, void *user)
+{
+    emitter e = {g, fn, user};
+    switch (g->cls) {
+    case dBoxClass:
+        tess_box(&e);
+        break;
+    case dSphereClass:
+        tess_round(&e, g->size[0], 0.0);
+        break;
+    case dCapsuleClass:
+        tess_round(&e, g->size[0], 0.5 * g->size[1]);
+        break;
+    case dCylinderClass:
+        tess_cylinder(&e, g->size[0], 0.5 * g->size[1]);
+        break;
+    case dPlaneClass:
+        tess_plane(&e);
+        break;
+    case dTriMeshClass:
+        for (int i = 0; i < g->nmesh; ++i)
+            fn(user, &g->mesh[9 * i], &g->mesh[9 * i + 3], &g->mesh[9 * i + 6]);
+        break;
+    default:
+        break;
     }
 }
 
@@ -170,29 +290,11 @@ void demo_strobe_capture(demo_strobe *s, const ode_world *w)
     s->count = s->count < s->max ? s->count + 1 : s->max;
     int n = dSpaceGetNumGeoms(w->space);
     for (int i = 0; i < n; ++i) {
-        dGeomID g = dSpaceGetGeom(w->space, i);
-        dReal r, len;
-        switch (dGeomGetClass(g)) {
-        case dBoxClass:
-            tess_box(f, g);
-            break;
-        case dSphereClass:
-            tess_round(f, g, dGeomSphereGetRadius(g), 0.0);
-            break;
-        case dCapsuleClass:
-            dGeomCapsuleGetParams(g, &r, &len);
-            tess_round(f, g, r, 0.5 * len);
-            break;
-        case dCylinderClass:
-            dGeomCylinderGetParams(g, &r, &len);
-            tess_cylinder(f, g, r, 0.5 * len);
-            break;
-        case dTriMeshClass:
-            tess_mesh(f, g);
-            break;
-        default: /* planes and other classes are not drawn */
-            break;
-        }
+        demo_geom g;
+        dGeomID id = dSpaceGetGeom(w->space, i);
+        if (demo_geom_capture(id, &g) && g.cls != dPlaneClass) /* the strobe leaves planes out */
+            demo_geom_triangles(&g, add_tri, f);
+        demo_geom_release(&g);
     }
 }
 
@@ -207,7 +309,18 @@ void demo_strobe_mark(demo_strobe *s, double x, double y, double z)
 
 /* ---- drawing ---- */
 
-static void view_point(const demo_view *v, const double p[3], double out[3])
+double demo_view_shade(const double q[3][3])
+{
+    const double light[3] = {0.35, 0.5, 0.8};
+    double e1[3] = {q[1][0] - q[0][0], q[1][1] - q[0][1], q[1][2] - q[0][2]};
+    double e2[3] = {q[2][0] - q[0][0], q[2][1] - q[0][1], q[2][2] - q[0][2]};
+    double nn[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    double len = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+    double lambert = len > 0.0 ? fabs(nn[0] * light[0] + nn[1] * light[1] + nn[2] * light[2]) / len : 0.0;
+    return 0.3 + 0.7 * sccd_min(lambert, 1.0);
+}
+
+void demo_view_project(const demo_view *v, const double p[3], double out[3])
 {
     double x = p[0] - v->cx, y = p[1] - v->cy, z = p[2] - v->cz;
     double x1 = cos(v->yaw) * x + sin(v->yaw) * z, z1 = -sin(v->yaw) * x + cos(v->yaw) * z;
@@ -233,26 +346,20 @@ static void draw_panel(cairo_t *cr, const demo_strobe *s, double ox)
         total += s->frames[(s->head - s->count + k + s->max) % s->max].n;
     drawn *d = malloc((size_t)(total > 0 ? total : 1) * sizeof *d);
     int n = 0;
-    const double light[3] = {0.35, 0.5, 0.8};
     for (int k = 0; d != NULL && k < s->count; ++k) {
         const frame *f = &s->frames[(s->head - s->count + k + s->max) % s->max];
         double age = s->count > 1 ? (double)k / (s->count - 1) : 1.0;
         for (int i = 0; i < f->n; ++i) {
             double q[3][3];
             for (int j = 0; j < 3; ++j)
-                view_point(v, f->t[i].p[j], q[j]);
-            double e1[3] = {q[1][0] - q[0][0], q[1][1] - q[0][1], q[1][2] - q[0][2]};
-            double e2[3] = {q[2][0] - q[0][0], q[2][1] - q[0][1], q[2][2] - q[0][2]};
-            double nn[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
-            double len = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
-            double lambert = len > 0.0 ? fabs(nn[0] * light[0] + nn[1] * light[1] + nn[2] * light[2]) / (len * 1.0) : 0.0;
+                demo_view_project(v, f->t[i].p[j], q[j]);
             drawn *t = &d[n++];
             for (int j = 0; j < 3; ++j) {
                 t->x[j] = ox + 0.5 * PANEL + scale * q[j][0];
                 t->y[j] = 0.5 * PANEL + 24 - scale * q[j][1];
             }
             t->depth = (q[0][2] + q[1][2] + q[2][2]) / 3.0 + 1e-6 * k; /* newer on top when level */
-            t->shade = 0.3 + 0.7 * sccd_min(lambert, 1.0);
+            t->shade = demo_view_shade(q);
             t->alpha = 0.12 + 0.88 * pow(age, 1.5);
         }
     }
@@ -272,7 +379,7 @@ static void draw_panel(cairo_t *cr, const demo_strobe *s, double ox)
     cairo_set_line_width(cr, 2.5);
     for (int i = 0; i < s->nmarks; ++i) {
         double q[3];
-        view_point(v, s->marks[i], q);
+        demo_view_project(v, s->marks[i], q);
         cairo_new_sub_path(cr);
         cairo_arc(cr, ox + 0.5 * PANEL + scale * q[0], 0.5 * PANEL + 24 - scale * q[1], 9.0, 0.0, 2.0 * M_PI);
         cairo_stroke(cr);

@@ -68,3 +68,62 @@ const char *sccd_demo_ccd_name(sccd_demo_ccd mode, int substeps, char *buf, size
         snprintf(buf, n, "%s", names[mode]);
     return buf;
 }
+
+static void demo_usage(const char *name)
+{
+    fprintf(stderr,
+            "usage: %s [--ccd=off|sector|speculative|substep:N] [--scene NAME] [--speed RAD_S] [--trials N]\n"
+            "       %*s [--out DIR] [--window [--frames N] [--screenshot PATH]]\n",
+            name, (int)strlen(name), "");
+}
+
+/* The value after option argv[*i], or NULL when it is the last word. */
+static const char *demo_value(int argc, char **argv, int *i)
+{
+    return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+/* One option (argv[*i], its value consumed); false when unknown or malformed. */
+static bool demo_option(int argc, char **argv, int *i, sccd_demo_args *a)
+{
+    const char *o = argv[*i], *v;
+    if (strncmp(o, "--ccd=", 6) == 0)
+        return a->ccd_given = sccd_demo_parse_ccd(o + 6, &a->ccd, &a->substeps);
+    if (strcmp(o, "--window") == 0)
+        return a->window = true;
+    if (strcmp(o, "--scene") == 0 && (v = demo_value(argc, argv, i)) != NULL)
+        return (a->scene = v) != NULL;
+    if (strcmp(o, "--speed") == 0 && (v = demo_value(argc, argv, i)) != NULL)
+        return (a->speed = atof(v)) > 0.0;
+    if (strcmp(o, "--trials") == 0 && (v = demo_value(argc, argv, i)) != NULL)
+        return (a->trials = atoi(v)) > 0;
+    if (strcmp(o, "--out") == 0 && (v = demo_value(argc, argv, i)) != NULL)
+        return (a->out = v) != NULL;
+    if (strcmp(o, "--frames") == 0 && (v = demo_value(argc, argv, i)) != NULL)
+        return (a->frames = atoi(v)) > 0;
+    if (strcmp(o, "--screenshot") == 0 && (v = demo_value(argc, argv, i)) != NULL)
+        return (a->screenshot = v) != NULL;
+    return false;
+}
+
+bool sccd_demo_parse_args(int argc, char **argv, const char *name, sccd_demo_args *a)
+{
+    *a = (sccd_demo_args){.ccd = SCCD_DEMO_SECTOR, .substeps = 1, .out = "build/demo"};
+    for (int i = 1; i < argc; ++i)
+        if (!demo_option(argc, argv, &i, a)) {
+            demo_usage(name);
+            return false;
+        }
+    return true;
+}
+
+int sccd_demo_choose_scenes(const char *want, int count, const char *(*name)(int i), int *out, const char *prog)
+{
+    int n = 0;
+    for (int i = 0; i < count; ++i)
+        if (want == NULL || strcmp(want, name(i)) == 0)
+            out[n++] = i;
+    if (n == 0)
+        fprintf(stderr, "%s: no scene named %s\n", prog, want);
+    return n;
+}

@@ -17,6 +17,23 @@ typedef enum sccd_demo_ccd { SCCD_DEMO_OFF, SCCD_DEMO_SECTOR, SCCD_DEMO_SPECULAT
 bool sccd_demo_parse_ccd(const char *s, sccd_demo_ccd *mode, int *substeps);
 /// The mode's file-name form ("off", "substep4", ...) written into buf; returns buf.
 const char *sccd_demo_ccd_name(sccd_demo_ccd mode, int substeps, char *buf, size_t n);
+/// The demos' shared command line (chipmunk_demo, ode_demo).
+typedef struct sccd_demo_args {
+    sccd_demo_ccd ccd;      ///< the mode compared with no CCD (sector unless --ccd=)
+    int substeps;           ///< for SCCD_DEMO_SUBSTEP, ≥ 1
+    bool ccd_given;         ///< --ccd= was given (the demos then skip their summary table)
+    const char *scene;      ///< --scene NAME; NULL: all
+    double speed;           ///< --speed RAD_S; 0: the scene's default
+    int trials;             ///< --trials N; 0: the scene's default
+    const char *out;        ///< --out DIR ("build/demo")
+    bool window;            ///< --window: the live window (SDL2 builds), else headless
+    int frames;             ///< --frames N: quit the window after N frames; 0: run until closed
+    const char *screenshot; ///< --screenshot PATH: the window's last frame as PNG; NULL: none
+} sccd_demo_args;
+/// Parse `[--ccd=off|sector|speculative|substep:N] [--scene NAME] [--speed RAD_S] [--trials N] [--out DIR] [--window] [--frames N] [--screenshot PATH]` into *a (defaults first); prints the usage naming `name` and returns false on anything else.
+bool sccd_demo_parse_args(int argc, char **argv, const char *name, sccd_demo_args *a);
+/// The scenes a demo runs: the indices i < count whose name(i) is `want` (NULL: all) into out, in order; their number (0, with a message naming `prog` on stderr, when none is).
+int sccd_demo_choose_scenes(const char *want, int count, const char *(*name)(int i), int *out, const char *prog);
 /// Open DIR/NAME.EXT for writing; NULL (with a message on stderr) when it cannot.
 FILE *sccd_bench_open(const char *dir, const char *name, const char *ext);
 
