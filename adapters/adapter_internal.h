@@ -1,5 +1,6 @@
 /* Private to the engine adapters (adapters/chipmunk, adapters/ode): the
- * helpers both CCD hooks use in the same way. Not installed, not API. */
+ * helpers both CCD hooks use in the same way; the demos' window grows its
+ * buffers with the same one. Not installed, not API. */
 #ifndef SCCD_ADAPTER_INTERNAL_H
 #define SCCD_ADAPTER_INTERNAL_H
 

@@ -61,7 +61,7 @@ static void record_contact(cpBody *body, cpArbiter *arb, void *data)
     cp_track *t = data;
     cpContactPointSet set = cpArbiterGetContactPointSet(arb);
     for (int i = 0; i < set.count; ++i)
-        if (dw_grow((void **)&t->contacts, &t->ccap, t->ncontacts + 1, sizeof *t->contacts))
+        if (sccd_adapter_reserve((void **)&t->contacts, &t->ccap, t->ncontacts + 1, sizeof *t->contacts))
             t->contacts[t->ncontacts++] = set.points[i].pointA;
 }
 
@@ -74,7 +74,7 @@ static void on_step(void *user, const demo_ctx *c)
 {
     cp_track *t = user;
     dw_side_show(t->side);
-    if (!dw_grow((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames))
+    if (!sccd_adapter_reserve((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames))
         return;
     cp_frame *f = &t->frames[t->nframes];
     f->shape0 = t->shapes.n;
@@ -93,7 +93,7 @@ static void on_step(void *user, const demo_ctx *c)
 static void on_mark(void *user, cpVect p)
 {
     cp_track *t = user;
-    if (dw_grow((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof *t->marks))
+    if (sccd_adapter_reserve((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof *t->marks))
         t->marks[t->nmarks++] = (cp_mark){p, t->nframes - 1};
 }
 

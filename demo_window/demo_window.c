@@ -10,21 +10,6 @@
 
 #include "demo_window.h"
 
-bool dw_grow(void **items, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    int n = *cap > 0 ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*items, (size_t)n * size);
-    if (p == NULL)
-        return false;
-    *items = p;
-    *cap = n;
-    return true;
-}
-
 #ifdef SCCD_HAVE_SDL2 /* the rest needs SDL2; without it, the stubs at the end */
 
 #include <SDL.h>
@@ -43,7 +28,7 @@ typedef struct trials { int *start; int n, cap; } trials;
 /* End the current trial at `frames` frames recorded in all. */
 static void trials_end(trials *tr, int frames)
 {
-    if (!dw_grow((void **)&tr->start, &tr->cap, tr->n + 2, sizeof *tr->start))
+    if (!sccd_adapter_reserve((void **)&tr->start, &tr->cap, tr->n + 2, sizeof *tr->start))
         return;
     if (tr->n == 0)
         tr->start[0] = 0;

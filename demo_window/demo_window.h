@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../adapters/adapter_internal.h" /* sccd_adapter_reserve */
+
 /// Panel side and HUD strip height, pixels: the window (and a screenshot) is 2·DW_PANEL × (DW_PANEL + DW_HUD).
 enum { DW_PANEL = 480, DW_HUD = 20, DW_WIDTH = 2 * DW_PANEL, DW_HEIGHT = DW_PANEL + DW_HUD };
 
@@ -83,8 +85,5 @@ void dw_fill_capsule(dw_canvas *cv, float ax, float ay, float bx, float by, floa
 void dw_fill_rect(dw_canvas *cv, float x, float y, float w, float h, dw_rgba c);
 /// A ring (circle outline, width w) of radius r.
 void dw_ring(dw_canvas *cv, float x, float y, float r, float w, dw_rgba c);
-
-/// Make room for `need` items of `size` bytes in *items (capacity *cap, doubled as needed); false when out of memory.
-bool dw_grow(void **items, int *cap, int need, size_t size);
 
 #endif

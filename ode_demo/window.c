@@ -74,7 +74,7 @@ static void record_contacts(void *data, dGeomID a, dGeomID b)
     dContactGeom c[MAX_CONTACTS];
     int n = dCollide(a, b, MAX_CONTACTS, c, sizeof c[0]);
     for (int i = 0; i < n; ++i)
-        if (dw_grow((void **)&t->contacts, &t->ccap, t->ncontacts + 1, sizeof *t->contacts))
+        if (sccd_adapter_reserve((void **)&t->contacts, &t->ccap, t->ncontacts + 1, sizeof *t->contacts))
             t->contacts[t->ncontacts++] = (point3){{c[i].pos[0], c[i].pos[1], c[i].pos[2]}};
 }
 
@@ -83,8 +83,8 @@ static void on_step(void *user, const ode_world *w)
     ode_track *t = user;
     int n = dSpaceGetNumGeoms(w->space);
     dw_side_show(t->side); /* the step before */
-    if (!dw_grow((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames) ||
-        !dw_grow((void **)&t->geoms, &t->gcap, t->ngeoms + n, sizeof *t->geoms))
+    if (!sccd_adapter_reserve((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames) ||
+        !sccd_adapter_reserve((void **)&t->geoms, &t->gcap, t->ngeoms + n, sizeof *t->geoms))
         return;
     ode_frame *f = &t->frames[t->nframes++];
     f->geom0 = t->ngeoms;
@@ -115,7 +115,7 @@ static void run(void *user, int side, dw_side *handle)
     for (int k = 0; k < trials; ++k) {
         int passes = 0;
         ode_trial r = demo_run_trial(w->scene, m, speed, k, trials, on_step, t, &passes);
-        if (passes > 0 && dw_grow((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof *t->marks))
+        if (passes > 0 && sccd_adapter_reserve((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof *t->marks))
             t->marks[t->nmarks++] = (ode_mark){{r.px, r.py, r.pz}, t->nframes - 1, passes};
         t->clamps = 0;
         dw_side_trial_end(t->side);
@@ -162,7 +162,7 @@ static float panel_y(const gather *g, double y) { return DW_HUD + 0.5f * DW_PANE
 static void add_triangle(void *user, const double a[3], const double b[3], const double c[3])
 {
     gather *g = user;
-    if (!dw_grow((void **)&g->t, &g->cap, g->n + 1, sizeof *g->t))
+    if (!sccd_adapter_reserve((void **)&g->t, &g->cap, g->n + 1, sizeof *g->t))
         return;
     double q[3][3];
     demo_view_project(g->view, a, q[0]);
