@@ -49,8 +49,9 @@ TOOL_SRC := $(wildcard tools/*.c)
 CPDEMO   := $(wildcard chipmunk_demo/*.c) $(wildcard demo_window/*.c)
 ODEDEMO  := $(wildcard ode_demo/*.c) $(wildcard demo_window/*.c)
 # The demos' optional live window: SDL2 when pkg-config finds it, for the
-# demos only (core, adapters, tests and support never link it).
-HAVE_SDL2  := $(shell pkg-config --exists sdl2 2>/dev/null && echo 1)
+# demos only (core, adapters, tests and support never link it); 2.0.18 is
+# the first with SDL_RenderGeometry.
+HAVE_SDL2  := $(shell pkg-config --atleast-version=2.0.18 sdl2 2>/dev/null && echo 1)
 SDL_CFLAGS := $(if $(HAVE_SDL2),-DSCCD_HAVE_SDL2 $(shell pkg-config --cflags sdl2))
 SDL_LIBS   := $(if $(HAVE_SDL2),$(shell pkg-config --libs sdl2))
 

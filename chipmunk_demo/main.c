@@ -27,6 +27,9 @@ typedef struct run_opts {
 
 /* Both demos' mode enums follow sccd_demo_ccd's order (off, sector,
  * speculative, substep), so the shared parser and names serve both. */
+_Static_assert(DEMO_OFF == (int)SCCD_DEMO_OFF && DEMO_SECTOR == (int)SCCD_DEMO_SECTOR &&
+                   DEMO_SPECULATIVE == (int)SCCD_DEMO_SPECULATIVE && DEMO_SUBSTEP == (int)SCCD_DEMO_SUBSTEP,
+               "demo_mode follows sccd_demo_ccd");
 static const char *mode_name(demo_cfg m, char *buf, size_t n)
 {
     return sccd_demo_ccd_name((sccd_demo_ccd)m.mode, m.substeps, buf, n);

@@ -377,15 +377,23 @@ static bool screenshot(SDL_Renderer *ren, const char *path)
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, DW_WIDTH, DW_HEIGHT);
     SDL_Rect all = {0, 0, DW_WIDTH, DW_HEIGHT};
     cairo_surface_flush(s);
-    bool ok = cairo_surface_status(s) == CAIRO_STATUS_SUCCESS &&
-              SDL_RenderReadPixels(ren, &all, SDL_PIXELFORMAT_ARGB8888, cairo_image_surface_get_data(s),
-                                   cairo_image_surface_get_stride(s)) == 0;
-    cairo_surface_mark_dirty(s);
-    ok = ok && cairo_surface_write_to_png(s, path) == CAIRO_STATUS_SUCCESS;
+    cairo_status_t status = cairo_surface_status(s);
+    const char *why = NULL;
+    if (status != CAIRO_STATUS_SUCCESS)
+        why = cairo_status_to_string(status);
+    else if (SDL_RenderReadPixels(ren, &all, SDL_PIXELFORMAT_ARGB8888, cairo_image_surface_get_data(s),
+                                  cairo_image_surface_get_stride(s)) != 0)
+        why = SDL_GetError();
+    else {
+        cairo_surface_mark_dirty(s);
+        status = cairo_surface_write_to_png(s, path);
+        if (status != CAIRO_STATUS_SUCCESS)
+            why = cairo_status_to_string(status);
+    }
     cairo_surface_destroy(s);
-    if (!ok)
-        fprintf(stderr, "demo window: cannot write the screenshot %s (%s)\n", path, SDL_GetError());
-    return ok;
+    if (why != NULL)
+        fprintf(stderr, "demo window: cannot write the screenshot %s (%s)\n", path, why);
+    return why == NULL;
 }
 
 /* ---- the window ---- */

@@ -72,6 +72,7 @@ typedef struct demo_scene {
     scene_id id;
     const char *name, *what;
     double speed; ///< default, rad/s
+    double max_speed; ///< largest --speed the scene can animate, rad/s
     int trials;   ///< phases (rotor: runs of ROTOR_SPHERES spheres)
     demo_view view;
     int frames;   ///< steps drawn in the strobe

@@ -129,6 +129,11 @@ static row compare(const demo_scene *sc, const run_opts *opt)
 
 static const char *scene_name(int i) { return demo_scenes[i].name; }
 
+/* main casts the shared parser's mode to the scenes' own enum. */
+_Static_assert(ODE_CCD_OFF == (int)SCCD_DEMO_OFF && ODE_CCD_SECTOR == (int)SCCD_DEMO_SECTOR &&
+                   ODE_CCD_SPECULATIVE == (int)SCCD_DEMO_SPECULATIVE && ODE_CCD_SUBSTEP == (int)SCCD_DEMO_SUBSTEP,
+               "ode_ccd_mode follows sccd_demo_ccd");
+
 int main(int argc, char **argv)
 {
     sccd_demo_args a;
@@ -139,8 +144,14 @@ int main(int argc, char **argv)
     int picked[16], n = sccd_demo_choose_scenes(a.scene, demo_scene_count, scene_name, picked, "ode_demo");
     if (n == 0)
         return 2;
-    for (int s = 0; s < n; ++s)
+    for (int s = 0; s < n; ++s) {
         chosen[s] = &demo_scenes[picked[s]];
+        if (a.speed > chosen[s]->max_speed) {
+            fprintf(stderr, "ode_demo: the %s scene animates --speed up to %.0f rad/s, not %g\n", chosen[s]->name,
+                    chosen[s]->max_speed, a.speed);
+            return 2;
+        }
+    }
     dInitODE2(0);
     int st = a.window ? demo_window_run(chosen, n, o.mode, a.speed, a.trials, a.frames, a.screenshot) : DW_NO_WINDOW;
     if (st != DW_NO_WINDOW) {

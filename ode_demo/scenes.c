@@ -1,13 +1,14 @@
 /* ode_demo's scene table and one trial of a scene (demo.h); the scenes
  * themselves and their pass-through checks are tests/support/ode_scenes.c. */
+#include "bench_util.h" /* SCCD_DEMO_MAX_SPEED */
 #include "demo.h"
 
 const demo_scene demo_scenes[] = {
-    {SCENE_BLADE, "blade", "blade on a hinge motor vs a plate 1/50 of its length thick", 200.0, 50,
+    {SCENE_BLADE, "blade", "blade on a hinge motor vs a plate 1/50 of its length thick", 200.0, SCCD_DEMO_MAX_SPEED, 50,
      {0.25, 0.3, 0.1, 0.0, 0.0, 0.7}, 12},
-    {SCENE_BAT, "bat", "kinematic bat vs a pitched ball 1/20 of its length", 120.0, 50, {0.15, 0.2, 0.3, 0.2, 0.0, 1.0}, 8},
-    {SCENE_ROTOR, "rotor", "kinematic rotor under falling spheres", 200.0, 5, {0.5, 0.55, 0.0, -0.3, 0.0, 1.0}, 8},
-    {SCENE_SWORDS, "swords", "two swords on one hinge axis swung at each other", 200.0, 50,
+    {SCENE_BAT, "bat", "kinematic bat vs a pitched ball 1/20 of its length", 120.0, ODE_BAT_MAX_SPEED, 50, {0.15, 0.2, 0.3, 0.2, 0.0, 1.0}, 8},
+    {SCENE_ROTOR, "rotor", "kinematic rotor under falling spheres", 200.0, SCCD_DEMO_MAX_SPEED, 5, {0.5, 0.55, 0.0, -0.3, 0.0, 1.0}, 8},
+    {SCENE_SWORDS, "swords", "two swords on one hinge axis swung at each other", 200.0, SCCD_DEMO_MAX_SPEED, 50,
      {0.2, 0.25, 0.0, 0.0, 0.0, 0.7}, 12},
 };
 const int demo_scene_count = (int)(sizeof demo_scenes / sizeof demo_scenes[0]);

@@ -344,9 +344,17 @@ static void test_parse_args(void **state)
     assert_string_equal(a.out, "d");
     assert_int_equal(a.frames, 9);
     assert_string_equal(a.screenshot, "s.png");
+    const char *edge[] = {"--speed", "1e5", "--trials", "1000000", "--ccd=substep:10000", NULL};
+    assert_true(parse(&a, edge));
+    assert_true(a.speed == SCCD_DEMO_MAX_SPEED && a.trials == SCCD_DEMO_MAX_TRIALS);
+    assert_int_equal(a.substeps, SCCD_DEMO_MAX_SUBSTEPS);
 
     const char *bad[][3] = {{"--ccd=fast", NULL}, {"--frames", "0", NULL}, {"--frames", NULL}, {"--speed", "-1", NULL},
-                            {"--trials", "0", NULL}, {"--screenshot", NULL}, {"--window=yes", NULL}, {"extra", NULL}};
+                            {"--trials", "0", NULL}, {"--screenshot", NULL}, {"--window=yes", NULL}, {"extra", NULL},
+                            {"--speed", "inf", NULL}, {"--speed", "nan", NULL}, {"--speed", "1e400", NULL},
+                            {"--speed", "5abc", NULL}, {"--trials", "7x", NULL}, {"--trials", "99999999999", NULL},
+                            {"--ccd=substep:2x", NULL}, {"--frames", "10", NULL}, {"--screenshot", "x.png", NULL},
+                            {"--speed", "100001", NULL}, {"--trials", "1000001", NULL}};
     fflush(stderr);
     int saved = dup(2), null = open("/dev/null", O_WRONLY); /* the usage lines go nowhere */
     dup2(null, 2);

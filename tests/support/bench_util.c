@@ -1,4 +1,5 @@
 /* Benchmark protocol helpers (bench_util.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,29 @@ FILE *sccd_bench_open(const char *dir, const char *name, const char *ext)
     return f;
 }
 
+/* A whole word holding a real in (0, max]; strtod alone would take "5abc",
+ * "inf" and overflow, which the engines then abort on. */
+static bool positive_real(const char *s, double max, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !(v > 0.0 && v <= max))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* A whole word holding an integer in [1, max]. */
+static bool positive_int(const char *s, int max, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || v < 1 || v > max)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
 bool sccd_demo_parse_ccd(const char *s, sccd_demo_ccd *mode, int *substeps)
 {
     *substeps = 1;
@@ -51,10 +75,9 @@ bool sccd_demo_parse_ccd(const char *s, sccd_demo_ccd *mode, int *substeps)
         *mode = SCCD_DEMO_SECTOR;
     else if (strcmp(s, "speculative") == 0)
         *mode = SCCD_DEMO_SPECULATIVE;
-    else if (strncmp(s, "substep:", 8) == 0 && atoi(s + 8) >= 1) {
+    else if (strncmp(s, "substep:", 8) == 0 && positive_int(s + 8, SCCD_DEMO_MAX_SUBSTEPS, substeps))
         *mode = SCCD_DEMO_SUBSTEP;
-        *substeps = atoi(s + 8);
-    } else
+    else
         return false;
     return true;
 }
@@ -94,13 +117,13 @@ static bool demo_option(int argc, char **argv, int *i, sccd_demo_args *a)
     if (strcmp(o, "--scene") == 0 && (v = demo_value(argc, argv, i)) != NULL)
         return (a->scene = v) != NULL;
     if (strcmp(o, "--speed") == 0 && (v = demo_value(argc, argv, i)) != NULL)
-        return (a->speed = atof(v)) > 0.0;
+        return positive_real(v, SCCD_DEMO_MAX_SPEED, &a->speed);
     if (strcmp(o, "--trials") == 0 && (v = demo_value(argc, argv, i)) != NULL)
-        return (a->trials = atoi(v)) > 0;
+        return positive_int(v, SCCD_DEMO_MAX_TRIALS, &a->trials);
     if (strcmp(o, "--out") == 0 && (v = demo_value(argc, argv, i)) != NULL)
         return (a->out = v) != NULL;
     if (strcmp(o, "--frames") == 0 && (v = demo_value(argc, argv, i)) != NULL)
-        return (a->frames = atoi(v)) > 0;
+        return positive_int(v, INT32_MAX, &a->frames);
     if (strcmp(o, "--screenshot") == 0 && (v = demo_value(argc, argv, i)) != NULL)
         return (a->screenshot = v) != NULL;
     return false;
@@ -114,6 +137,11 @@ bool sccd_demo_parse_args(int argc, char **argv, const char *name, sccd_demo_arg
             demo_usage(name);
             return false;
         }
+    if (!a->window && (a->frames > 0 || a->screenshot != NULL)) {
+        fprintf(stderr, "%s: --frames and --screenshot belong to --window\n", name);
+        demo_usage(name);
+        return false;
+    }
     return true;
 }
 
