@@ -7,8 +7,6 @@
  * 60 Hz frame. The scenes keep their loops and checks, so the window shows
  * what the headless demo counts; the copies also give the fading trail and
  * the held end pose of a trial. */
-#include <stdlib.h>
-#include <string.h>
 #define CP_ALLOW_PRIVATE_ACCESS 1
 #include <chipmunk/chipmunk_private.h>
 
@@ -17,21 +15,9 @@
 
 enum { TRAIL = 5 }; /* earlier steps drawn faintly behind the moving shapes */
 
-typedef struct cp_frame { int shape0, nshapes, contact0, ncontacts; bool stopped; } cp_frame;
-typedef struct cp_mark { cpVect p; int frame; } cp_mark;
-
-/* One recorded run. */
-typedef struct cp_track {
-    demo_shapes shapes; /* every frame's statics and movers, frame after frame */
-    cp_frame *frames;
-    int nframes, fcap;
-    cpVect *contacts;
-    int ncontacts, ccap;
-    cp_mark *marks;
-    int nmarks, mcap;
-    unsigned long long clamps; /* CCD stops so far in the trial */
-    dw_side *side;             /* the window's handle of this run */
-} cp_track;
+/* One recorded run: the track, and every frame's statics and movers, frame
+ * after frame (dw_frame.item0 indexes them). */
+typedef struct cp_track { dw_track rec; demo_shapes shapes; } cp_track;
 
 typedef struct cp_window {
     const demo_scene *const *sc;
@@ -46,11 +32,8 @@ typedef struct cp_window {
 /* Free what the track recorded. */
 static void track_free(cp_track *t)
 {
+    dw_track_free(&t->rec);
     demo_shapes_free(&t->shapes);
-    free(t->frames);
-    free(t->contacts);
-    free(t->marks);
-    memset(t, 0, sizeof *t);
 }
 
 /* ---- recording (demo_hook) ---- */
@@ -58,11 +41,9 @@ static void track_free(cp_track *t)
 static void record_contact(cpBody *body, cpArbiter *arb, void *data)
 {
     (void)body;
-    cp_track *t = data;
     cpContactPointSet set = cpArbiterGetContactPointSet(arb);
     for (int i = 0; i < set.count; ++i)
-        if (sccd_adapter_reserve((void **)&t->contacts, &t->ccap, t->ncontacts + 1, sizeof *t->contacts))
-            t->contacts[t->ncontacts++] = set.points[i].pointA;
+        dw_track_contact(data, set.points[i].pointA.x, set.points[i].pointA.y, 0.0);
 }
 
 static void record_body_contacts(cpBody *body, void *data) { cpBodyEachArbiter(body, record_contact, data); }
@@ -73,35 +54,24 @@ static void record_body_contacts(cpBody *body, void *data) { cpBodyEachArbiter(b
 static void on_step(void *user, const demo_ctx *c)
 {
     cp_track *t = user;
-    dw_side_show(t->side);
-    if (!sccd_adapter_reserve((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames))
+    if (!dw_track_begin(&t->rec, t->shapes.n))
         return;
-    cp_frame *f = &t->frames[t->nframes];
-    f->shape0 = t->shapes.n;
     demo_shapes_capture(&t->shapes, c->space, -1);
-    demo_shapes_capture(&t->shapes, c->space, t->nframes);
-    f->nshapes = t->shapes.n - f->shape0;
-    f->contact0 = t->ncontacts;
-    cpSpaceEachBody(c->space, record_body_contacts, t);
-    f->ncontacts = t->ncontacts - f->contact0;
-    f->stopped = c->last.clamps > t->clamps;
-    t->clamps = c->last.clamps;
-    ++t->nframes;
-    dw_side_recorded(t->side);
+    demo_shapes_capture(&t->shapes, c->space, t->rec.nframes);
+    cpSpaceEachBody(c->space, record_body_contacts, &t->rec);
+    dw_track_end(&t->rec, t->shapes.n, c->last.clamps);
 }
 
 static void on_mark(void *user, cpVect p)
 {
     cp_track *t = user;
-    if (sccd_adapter_reserve((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof *t->marks))
-        t->marks[t->nmarks++] = (cp_mark){p, t->nframes - 1};
+    dw_track_mark(&t->rec, p.x, p.y, 0.0, 1);
 }
 
 static void on_trial_end(void *user)
 {
     cp_track *t = user;
-    t->clamps = 0;
-    dw_side_trial_end(t->side);
+    dw_track_trial_end(&t->rec);
 }
 
 static int scene_trials(const cp_window *w) { return w->trials > 0 ? w->trials : w->scene->trials; }
@@ -114,7 +84,7 @@ static void run(void *user, int side, dw_side *handle)
     demo_hook hook = {on_step, on_mark, on_trial_end, t};
     demo_result r = {0};
     demo_ctx c = {0};
-    t->side = handle;
+    t->rec.side = handle;
     c.cfg = side == 0 ? (demo_cfg){DEMO_OFF, 1, 0, 0} : w->mode;
     c.cfg.speed = w->speed > 0 ? w->speed : w->scene->speed;
     c.cfg.trials = scene_trials(w);
@@ -175,35 +145,18 @@ static void draw_shape(dw_canvas *cv, const panel_map *m, const demo_shape *s, u
 /* The moving shapes (statics too when `statics`) of recorded frame f. */
 static void draw_frame(dw_canvas *cv, const panel_map *m, const cp_track *t, int f, bool statics, uint8_t alpha)
 {
-    const cp_frame *fr = &t->frames[f];
-    for (int i = 0; i < fr->nshapes; ++i) {
-        const demo_shape *s = &t->shapes.items[fr->shape0 + i];
+    const dw_frame *fr = &t->rec.frames[f];
+    for (int i = 0; i < fr->nitems; ++i) {
+        const demo_shape *s = &t->shapes.items[fr->item0 + i];
         if ((s->frame < 0) == statics)
             draw_shape(cv, m, s, alpha);
     }
 }
 
-static void draw_marks(dw_canvas *cv, const panel_map *m, const cp_track *t, int first, int f)
+static void to_window(const void *map, const double p[3], float xy[2])
 {
-    const dw_rgba red = {215, 0, 0, 255}, green = {0, 160, 60, 255};
-    const cp_frame *fr = &t->frames[f];
-    for (int i = 0; i < fr->ncontacts; ++i)
-        dw_fill_disc(cv, map_x(m, t->contacts[fr->contact0 + i].x), map_y(m, t->contacts[fr->contact0 + i].y), 3.0f, green);
-    for (int i = 0; i < t->nmarks; ++i)
-        if (t->marks[i].frame >= first && t->marks[i].frame <= f) {
-            float x = map_x(m, t->marks[i].p.x), y = map_y(m, t->marks[i].p.y);
-            dw_ring(cv, x, y, 16.0f, 3.0f, red);
-            dw_fill_capsule(cv, x - 8, y - 8, x + 8, y + 8, 1.5f, red);
-            dw_fill_capsule(cv, x - 8, y + 8, x + 8, y - 8, 1.5f, red);
-        }
-}
-
-static int passes_until(const cp_track *t, int f)
-{
-    int n = 0;
-    for (int i = 0; i < t->nmarks; ++i)
-        n += t->marks[i].frame <= f;
-    return n;
+    xy[0] = map_x(map, p[0]);
+    xy[1] = map_y(map, p[1]);
 }
 
 static dw_panel draw(void *user, dw_canvas *cv, int side, int first, int f)
@@ -213,14 +166,15 @@ static dw_panel draw(void *user, dw_canvas *cv, int side, int first, int f)
     cpBB v = w->scene->view;
     panel_map m = {(float)(side * DW_PANEL), (float)(DW_PANEL / fmax(v.r - v.l, v.t - v.b)), (float)(0.5 * (v.l + v.r)),
                    (float)(0.5 * (v.b + v.t))};
+    const dw_mark_style marks = {{0, 160, 60, 255}, 16.0f, 8.0f}; /* green dots, red rings crossed by an X */
     if (f < 0)
-        return (dw_panel){0, false};
+        return dw_track_panel(&t->rec, f);
     for (int j = f - TRAIL > first ? f - TRAIL : first; j < f; ++j)
         draw_frame(cv, &m, t, j, false, (uint8_t)(40 + 20 * (j - f + TRAIL)));
     draw_frame(cv, &m, t, f, true, 255);
     draw_frame(cv, &m, t, f, false, 255);
-    draw_marks(cv, &m, t, first, f);
-    return (dw_panel){passes_until(t, f), t->frames[f].stopped};
+    dw_track_draw_marks(cv, &t->rec, first, f, &marks, to_window, &m);
+    return dw_track_panel(&t->rec, f);
 }
 
 int demo_window_run(const demo_scene *const *sc, int n, demo_cfg mode, double speed, int trials, int frames,

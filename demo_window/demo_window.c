@@ -166,22 +166,25 @@ struct pair {
     int t, hold, ntrials; /* current trial, frames held so far, trials per run */
 };
 
-int dw_side_frames(const dw_side *s) { return s->frames; }
-
-void dw_side_show(dw_side *s)
+/* From the run, before recording a step: show the last recorded one (the run
+ * pauses there until the next frame). */
+static void side_show(dw_side *s)
 {
     if (!s->shown)
         fiber_yield(s->fiber);
     s->shown = true;
 }
 
-void dw_side_recorded(dw_side *s)
+/* After recording a step. */
+static void side_recorded(dw_side *s)
 {
     ++s->frames;
     s->shown = false;
 }
 
-void dw_side_trial_end(dw_side *s)
+/* At the end of a trial: its last frame is shown and held (the run pauses)
+ * until the other side ends the trial too. */
+static void side_trial_end(dw_side *s)
 {
     trials_end(&s->trials, s->frames);
     fiber_yield(s->fiber);
@@ -521,9 +524,88 @@ void dw_fill_capsule(dw_canvas *cv, float ax, float ay, float bx, float by, floa
 }
 void dw_fill_rect(dw_canvas *cv, float x, float y, float w, float h, dw_rgba c) { (void)cv, (void)x, (void)y, (void)w, (void)h, (void)c; }
 void dw_ring(dw_canvas *cv, float x, float y, float r, float w, dw_rgba c) { (void)cv, (void)x, (void)y, (void)r, (void)w, (void)c; }
-int dw_side_frames(const dw_side *s) { return (void)s, 0; }
-void dw_side_show(dw_side *s) { (void)s; }
-void dw_side_recorded(dw_side *s) { (void)s; }
-void dw_side_trial_end(dw_side *s) { (void)s; }
+static void side_show(dw_side *s) { (void)s; }
+static void side_recorded(dw_side *s) { (void)s; }
+static void side_trial_end(dw_side *s) { (void)s; }
 
 #endif
+
+/* ---- a run's recording (with or without SDL2: the runs call it) ---- */
+
+bool dw_track_begin(dw_track *t, int items)
+{
+    side_show(t->side);
+    if (!sccd_adapter_reserve((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames))
+        return false;
+    t->frames[t->nframes] = (dw_frame){items, 0, t->ncontacts, 0, false};
+    return true;
+}
+
+void dw_track_contact(dw_track *t, double x, double y, double z)
+{
+    if (sccd_adapter_reserve((void **)&t->contacts, &t->ccap, t->ncontacts + 1, sizeof *t->contacts))
+        t->contacts[t->ncontacts++] = (dw_point){{x, y, z}};
+}
+
+void dw_track_end(dw_track *t, int items, unsigned long long clamps)
+{
+    dw_frame *f = &t->frames[t->nframes++];
+    f->nitems = items - f->item0;
+    f->ncontacts = t->ncontacts - f->contact0;
+    f->stopped = clamps > t->clamps; /* the stop counters only grow within a trial */
+    t->clamps = clamps;
+    side_recorded(t->side);
+}
+
+void dw_track_mark(dw_track *t, double x, double y, double z, int count)
+{
+    if (count > 0 && sccd_adapter_reserve((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof *t->marks))
+        t->marks[t->nmarks++] = (dw_mark){{{x, y, z}}, t->nframes - 1, count};
+}
+
+void dw_track_trial_end(dw_track *t)
+{
+    t->clamps = 0; /* the next trial's counters start from zero */
+    side_trial_end(t->side);
+}
+
+dw_panel dw_track_panel(const dw_track *t, int f)
+{
+    if (f < 0)
+        return (dw_panel){0, false};
+    int passes = 0;
+    for (int i = 0; i < t->nmarks; ++i)
+        passes += t->marks[i].frame <= f ? t->marks[i].count : 0;
+    return (dw_panel){passes, t->frames[f].stopped};
+}
+
+void dw_track_free(dw_track *t)
+{
+    free(t->frames);
+    free(t->contacts);
+    free(t->marks);
+    *t = (dw_track){0};
+}
+
+void dw_track_draw_marks(dw_canvas *cv, const dw_track *t, int first, int f, const dw_mark_style *style, dw_to_window *to_window,
+                         const void *map)
+{
+    const dw_rgba red = {215, 0, 0, 255};
+    const dw_frame *fr = &t->frames[f];
+    float xy[2];
+    for (int i = 0; i < fr->ncontacts; ++i) {
+        to_window(map, t->contacts[fr->contact0 + i].p, xy);
+        dw_fill_disc(cv, xy[0], xy[1], 3.0f, style->contact);
+    }
+    for (int i = 0; i < t->nmarks; ++i) {
+        if (t->marks[i].frame < first || t->marks[i].frame > f)
+            continue; /* another trial's, or still to come */
+        to_window(map, t->marks[i].at.p, xy);
+        dw_ring(cv, xy[0], xy[1], style->ring, 3.0f, red);
+        float x = xy[0], y = xy[1], c = style->cross;
+        if (c > 0.0f) { /* an X inside the ring */
+            dw_fill_capsule(cv, x - c, y - c, x + c, y + c, 1.5f, red);
+            dw_fill_capsule(cv, x - c, y + c, x + c, y - c, 1.5f, red);
+        }
+    }
+}

@@ -18,22 +18,12 @@
 enum { TRAIL = 3, MAX_CONTACTS = 8 }; /* earlier steps drawn faintly; contact points per geom pair */
 #define ORBIT_STEP 0.08               /* radians per arrow key press */
 
-typedef struct ode_frame { int geom0, ngeoms, contact0, ncontacts; bool stopped; } ode_frame;
-typedef struct ode_mark { double p[3]; int frame, count; } ode_mark;
-typedef struct point3 { double p[3]; } point3;
-
-/* One recorded run. */
+/* One recorded run: the track, and every frame's geoms, frame after frame
+ * (dw_frame.item0 indexes them). */
 typedef struct ode_track {
+    dw_track rec;
     demo_geom *geoms;
     int ngeoms, gcap;
-    ode_frame *frames;
-    int nframes, fcap;
-    point3 *contacts;
-    int ncontacts, ccap;
-    ode_mark *marks;
-    int nmarks, mcap;
-    unsigned long long clamps; /* CCD stops so far in the trial */
-    dw_side *side;             /* the window's handle of this run */
 } ode_track;
 
 typedef struct ode_window {
@@ -50,12 +40,10 @@ typedef struct ode_window {
 /* Free what the track recorded. */
 static void track_free(ode_track *t)
 {
+    dw_track_free(&t->rec);
     for (int i = 0; i < t->ngeoms; ++i)
         demo_geom_release(&t->geoms[i]);
     free(t->geoms);
-    free(t->frames);
-    free(t->contacts);
-    free(t->marks);
     memset(t, 0, sizeof *t);
 }
 
@@ -67,38 +55,27 @@ static int scene_trials(const ode_window *w) { return w->trials > 0 ? w->trials 
  * no joints, the world is not touched). */
 static void record_contacts(void *data, dGeomID a, dGeomID b)
 {
-    ode_track *t = data;
     dBodyID ba = dGeomGetBody(a), bb = dGeomGetBody(b);
     if (ba && bb && dAreConnected(ba, bb))
         return;
     dContactGeom c[MAX_CONTACTS];
     int n = dCollide(a, b, MAX_CONTACTS, c, sizeof c[0]);
     for (int i = 0; i < n; ++i)
-        if (sccd_adapter_reserve((void **)&t->contacts, &t->ccap, t->ncontacts + 1, sizeof *t->contacts))
-            t->contacts[t->ncontacts++] = (point3){{c[i].pos[0], c[i].pos[1], c[i].pos[2]}};
+        dw_track_contact(data, c[i].pos[0], c[i].pos[1], c[i].pos[2]);
 }
 
 static void on_step(void *user, const ode_world *w)
 {
     ode_track *t = user;
     int n = dSpaceGetNumGeoms(w->space);
-    dw_side_show(t->side); /* the step before */
-    if (!sccd_adapter_reserve((void **)&t->frames, &t->fcap, t->nframes + 1, sizeof *t->frames) ||
+    if (!dw_track_begin(&t->rec, t->ngeoms) || /* shows the step before */
         !sccd_adapter_reserve((void **)&t->geoms, &t->gcap, t->ngeoms + n, sizeof *t->geoms))
         return;
-    ode_frame *f = &t->frames[t->nframes++];
-    f->geom0 = t->ngeoms;
     for (int i = 0; i < n; ++i)
         if (demo_geom_capture(dSpaceGetGeom(w->space, i), &t->geoms[t->ngeoms]))
             ++t->ngeoms;
-    f->ngeoms = t->ngeoms - f->geom0;
-    f->contact0 = t->ncontacts;
-    dSpaceCollide(w->space, t, record_contacts);
-    f->ncontacts = t->ncontacts - f->contact0;
-    sccd_ode_counters k = sccd_ode_get_counters(w->ccd);
-    f->stopped = k.clamps > t->clamps;
-    t->clamps = k.clamps;
-    dw_side_recorded(t->side);
+    dSpaceCollide(w->space, &t->rec, record_contacts);
+    dw_track_end(&t->rec, t->ngeoms, sccd_ode_get_counters(w->ccd).clamps);
 }
 
 /* One side: every trial of the scene under no CCD (side 0) or the mode,
@@ -110,15 +87,13 @@ static void run(void *user, int side, dw_side *handle)
     mode_cfg m = side == 0 ? (mode_cfg){ODE_CCD_OFF, 1} : w->mode;
     double speed = w->speed > 0 ? w->speed : w->scene->speed;
     int trials = scene_trials(w);
-    t->side = handle;
+    t->rec.side = handle;
     dAllocateODEDataForThread(dAllocateMaskAll);
     for (int k = 0; k < trials; ++k) {
         int passes = 0;
         ode_trial r = demo_run_trial(w->scene, m, speed, k, trials, on_step, t, &passes);
-        if (passes > 0 && sccd_adapter_reserve((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof *t->marks))
-            t->marks[t->nmarks++] = (ode_mark){{r.px, r.py, r.pz}, t->nframes - 1, passes};
-        t->clamps = 0;
-        dw_side_trial_end(t->side);
+        dw_track_mark(&t->rec, r.px, r.py, r.pz, passes);
+        dw_track_trial_end(&t->rec);
     }
     dCleanupODEAllDataForThread();
 }
@@ -214,9 +189,9 @@ static dw_rgba geom_colour(demo_geom_kind k, uint8_t alpha)
 
 static void gather_frame(gather *g, const ode_track *t, int f, bool current)
 {
-    const ode_frame *fr = &t->frames[f];
-    for (int i = 0; i < fr->ngeoms; ++i) {
-        const demo_geom *geom = &t->geoms[fr->geom0 + i];
+    const dw_frame *fr = &t->rec.frames[f];
+    for (int i = 0; i < fr->nitems; ++i) {
+        const demo_geom *geom = &t->geoms[fr->item0 + i];
         bool still = geom->kind == DEMO_GEOM_STATIC || geom->kind == DEMO_GEOM_GROUND;
         if (still && !current)
             continue;
@@ -226,36 +201,22 @@ static void gather_frame(gather *g, const ode_track *t, int f, bool current)
     }
 }
 
-static void draw_marks(dw_canvas *cv, const gather *g, const ode_track *t, int first, int f)
+static void to_window(const void *map, const double p[3], float xy[2])
 {
-    const dw_rgba red = {215, 0, 0, 255}, green = {0, 170, 60, 255};
-    const ode_frame *fr = &t->frames[f];
+    const gather *g = map;
     double q[3];
-    for (int i = 0; i < fr->ncontacts; ++i) {
-        demo_view_project(g->view, t->contacts[fr->contact0 + i].p, q);
-        dw_fill_disc(cv, panel_x(g, q[0]), panel_y(g, q[1]), 3.0f, green);
-    }
-    for (int i = 0; i < t->nmarks; ++i)
-        if (t->marks[i].frame >= first && t->marks[i].frame <= f) {
-            demo_view_project(g->view, t->marks[i].p, q);
-            dw_ring(cv, panel_x(g, q[0]), panel_y(g, q[1]), 14.0f, 3.0f, red);
-        }
-}
-
-static int passes_until(const ode_track *t, int f)
-{
-    int n = 0;
-    for (int i = 0; i < t->nmarks; ++i)
-        n += t->marks[i].frame <= f ? t->marks[i].count : 0;
-    return n;
+    demo_view_project(g->view, p, q);
+    xy[0] = panel_x(g, q[0]);
+    xy[1] = panel_y(g, q[1]);
 }
 
 static dw_panel draw(void *user, dw_canvas *cv, int side, int first, int f)
 {
     const ode_window *w = user;
     const ode_track *t = &w->track[side];
+    const dw_mark_style marks = {{0, 170, 60, 255}, 14.0f, 0.0f}; /* green dots, plain red rings */
     if (f < 0)
-        return (dw_panel){0, false};
+        return dw_track_panel(&t->rec, f);
     gather g = {&w->view, (float)(side * DW_PANEL), NULL, 0, 0, {0, 0, 0, 0}, 0.0, false};
     for (int j = f - TRAIL > first ? f - TRAIL : first; j <= f; ++j) {
         g.bias = 1e-6 * (j - f);
@@ -264,14 +225,14 @@ static dw_panel draw(void *user, dw_canvas *cv, int side, int first, int f)
     qsort(g.t, (size_t)g.n, sizeof *g.t, by_depth);
     fill_sorted(cv, &g);
     free(g.t);
-    draw_marks(cv, &g, t, first, f);
-    return (dw_panel){passes_until(t, f), t->frames[f].stopped};
+    dw_track_draw_marks(cv, &t->rec, first, f, &marks, to_window, &g);
+    return dw_track_panel(&t->rec, f);
 }
 
 int demo_window_run(const demo_scene *const *sc, int n, mode_cfg mode, double speed, int trials, int frames,
                     const char *screenshot)
 {
-    ode_window w = {sc, n, mode, speed, trials, NULL, {0}, {{0}}};
+    ode_window w = {sc, n, mode, speed, trials, NULL, {0}, {{{0}}}};
     const dw_demo demo = {n, load, run, draw, orbit};
     dw_status st = dw_run("ode_demo", &demo, &w, frames, screenshot);
     track_free(&w.track[0]);
