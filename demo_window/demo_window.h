@@ -51,11 +51,11 @@ typedef struct dw_mark { dw_point at; int frame, count; } dw_mark;
 
 /// One side's recorded run, all but the demo's own items (which dw_frame indexes); zero-initialised is empty.
 typedef struct dw_track {
-    dw_frame *frames;
+    dw_frame *frames;          ///< the recorded steps (nframes of them, room for fcap)
     int nframes, fcap;
-    dw_point *contacts;
+    dw_point *contacts;        ///< every frame's contact points, frame after frame
     int ncontacts, ccap;
-    dw_mark *marks;
+    dw_mark *marks;            ///< the pass-through marks, in the order they were made
     int nmarks, mcap;
     unsigned long long clamps; ///< the run's CCD stops so far in the trial, as of the last frame
     dw_side *side;             ///< the window's handle of this run (dw_demo.run sets it)
