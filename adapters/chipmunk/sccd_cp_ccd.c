@@ -483,30 +483,23 @@ static pair_hit cores_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 m
     return out;
 }
 
-/* How deep shapes a and b overlap at the start, at least (*depth, 0 when
- * apart), and the most the pair can shrink (*room): cores shrunk by skin,
- * 2·skin, 4·skin, ... until they are apart or cannot shrink further; a core
- * distance d after shrinking by s means the shapes overlap by at least
- * s − d (the grown cores lie inside them). */
-static void start_depth(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb, sccd_real skin,
-                        sccd_real *depth, sccd_real *room)
+/* A pair as sccd_adapter_start_depth sees it. */
+typedef struct start_pair {
+    const sccd_shape2 *a;
+    const sccd_shape2 *b;
+    sccd_motion2 ma, mb;
+} start_pair;
+
+/* sccd_adapter_shrink_fn over a start_pair: shrink copies, never the shapes. */
+static sccd_real shrink_start_pair(const void *pair, sccd_real s, sccd_real *distance)
 {
-    *depth = -1.0;
-    sccd_real last = -1.0;
-    for (sccd_real s = skin;; s *= 2.0) {
-        sccd_shape2 ca = *a, cb = *b;
-        sccd_real shrunk = shrink_pair(&ca, &cb, s);
-        if (*depth < 0.0) {
-            sccd_real d = start_distance(&ca, ma, &cb, mb);
-            if (d > 0.0 || shrunk <= last)
-                *depth = sccd_max(shrunk - d, 0.0);
-        }
-        if (shrunk <= last) {
-            *room = shrunk;
-            return;
-        }
-        last = shrunk;
-    }
+    const start_pair *p = pair;
+    sccd_shape2 ca = *p->a;
+    sccd_shape2 cb = *p->b;
+    sccd_real shrunk = shrink_pair(&ca, &cb, s);
+    if (distance != NULL)
+        *distance = start_distance(&ca, p->ma, &cb, p->mb);
+    return shrunk;
 }
 
 /* First impact of a (CCD shape) and b under ma, mb on [0, 1]. Only a first
@@ -532,7 +525,7 @@ static pair_hit pair_toi(sccd_cp_world *w, const sccd_shape2 *a, sccd_motion2 ma
     if (!at_start)
         return h;
     sccd_real d, room;
-    start_depth(a, ma, b, mb, skin, &d, &room);
+    sccd_adapter_start_depth(shrink_start_pair, &(start_pair){a, b, ma, mb}, skin, &d, &room);
     sccd_real grow = sccd_max(skin, 0.5 * room - d);
     h = cores_toi(w, a, ma, b, mb, d + skin + grow, d + grow, false, &at_start);
     h.push = (sccd_v2){0.0, 0.0}; /* the shapes overlap already: Chipmunk has the contact */
