@@ -23,6 +23,7 @@
 #include "sectorccd/toi.h"
 #include "sectorccd/ccd.h"
 #include "sectorccd/ccd_options.h"
+#include "sectorccd/impact.h"
 /* broadphase */
 #include "sectorccd/broadphase.h"
 /* meshes and sphere trees */

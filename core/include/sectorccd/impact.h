@@ -1,0 +1,116 @@
+/* sectorccd — one engine step of a set of moving bodies with their impacts
+ * resolved in time order: time-of-impact sub-steps, the rotation-aware TOI
+ * (toi.h) behind a sweep pre-filter (ccd.h), and an impulse at each impact.
+ *
+ * The engine has already found the velocities of the step; it would move
+ * every body by them (2D: p += v·dt, θ += ω·dt; a hinged body turns about
+ * its hinge). sccd_impact2_solve moves the bodies instead, stopping at the
+ * first time two of them (one a CCD body, or a body an impact has set
+ * moving) come within the contact skin while approaching. There it applies
+ * the impulse of restitution and Coulomb friction between the two (masses
+ * and inertias; a hinged body turns about its hinge; kinematic and static
+ * bodies have infinite mass), calls the caller back, and goes on with the
+ * new velocities from that time, up to SCCD_IMPACT_MAX_EVENTS impacts a
+ * step. What is hit leaves with the velocity the collision gives it, from
+ * the pose it was hit in, and the rest of the step is not lost.
+ *
+ * Contacts that exist at the step start are the engine's: a pair already
+ * within the skin is searched on cores shrunk below its overlap, so it only
+ * counts as an impact when it approaches deeper than it started; a pair too
+ * deep for its cores to separate is left to the engine (counted). When the
+ * cap is reached, or a pair gives no impulse (two infinite masses), the
+ * fallback never lets the bodies pass: a dynamic body stops at the safe
+ * time (held), or rides along with the kinematic body it met.
+ *
+ * 3D: the same in sccd_impact3_solve (impact3.c), the twin of impact2.c. */
+#ifndef SECTORCCD_IMPACT_H
+#define SECTORCCD_IMPACT_H
+
+#include "sectorccd/ccd.h"
+#include "sectorccd/ccd_options.h"
+
+/// Most impacts resolved in one step; later events stop the bodies (held or carried) instead.
+#define SCCD_IMPACT_MAX_EVENTS 64
+/// Most impacts between two bodies in one step (a push that goes on, e.g. a bat carrying a ball); then the lighter rides along with the other.
+#define SCCD_IMPACT_PAIR_EVENTS 4
+
+/// How a body moves and takes impulses.
+typedef enum sccd_body_kind {
+    SCCD_BODY_STATIC,    ///< never moves, infinite mass
+    SCCD_BODY_KINEMATIC, ///< moves by its velocity whatever it hits, infinite mass
+    SCCD_BODY_DYNAMIC,   ///< moves by its velocity, changed by impulses
+} sccd_body_kind;
+
+/// A body of a 2D step: inputs (start state) and results.
+typedef struct sccd_impact_body2 {
+    sccd_body_kind kind;     ///< static, kinematic or dynamic
+    bool ccd;                ///< swept against every body of the step (others are tested once an impact moves them)
+    bool hinged;             ///< turns about `hinge`, a body point held still in the world (a joint to the ground)
+    sccd_xf2 pose;           ///< origin pose at the step start
+    sccd_real angle;         ///< its angle, unwrapped (keeps whole turns)
+    sccd_v2 cog;             ///< centre of mass (body coordinates)
+    sccd_v2 v;               ///< velocity of the centre of mass (world, per second)
+    sccd_real w;             ///< angular velocity (rad/s, counter-clockwise)
+    sccd_real inv_mass;      ///< 1 / mass (dynamic; 0: infinite)
+    sccd_real inv_inertia;   ///< 1 / moment of inertia about the centre of mass (dynamic; 0: infinite)
+    sccd_v2 hinge;           ///< the hinge (body coordinates; with `hinged`)
+    sccd_v2 pivot;           ///< centre of the body's sweeps (body coordinates): a hand or the centre of mass (a hinged body uses its hinge)
+    int first_shape;         ///< its shapes: shapes[first_shape .. first_shape + shape_count - 1]
+    int shape_count;         ///< number of its shapes
+    sccd_xf2 end_pose;       ///< result: origin pose at the step's end
+    sccd_real end_angle;     ///< result: its unwrapped angle
+    sccd_v2 end_v;           ///< result: velocity of the centre of mass
+    sccd_real end_w;         ///< result: angular velocity
+    int impacts;             ///< result: impacts it took part in (0: it moved freely, end = free motion)
+    bool held;               ///< result: stopped short or carried by the fallback (see the top of the file)
+} sccd_impact_body2;
+
+/// A shape of a 2D step.
+typedef struct sccd_impact_shape2 {
+    sccd_shape2 geom;        ///< body coordinates
+    int body;                ///< index of its body
+    sccd_real elasticity;    ///< restitution, ≥ 0 (combined as the product of the pair's)
+    sccd_real friction;      ///< Coulomb coefficient, ≥ 0 (combined as the product of the pair's)
+} sccd_impact_shape2;
+
+/// An impact as the callbacks see it (2D).
+typedef struct sccd_impact_contact2 {
+    int shape_a, shape_b;    ///< the shapes (indices); the normal points from a to b
+    sccd_real t;             ///< time in the step, 0..1
+    sccd_v2 point, normal;   ///< contact point (world) and unit normal
+    sccd_real approach;      ///< approach speed along the normal before the impulse (> 0)
+    sccd_real elasticity;    ///< restitution used (begin may change it, clamped to 0..1)
+    sccd_real friction;      ///< friction used (begin may change it, ≥ 0)
+    sccd_v2 impulse;         ///< impulse applied to b (−impulse to a); zero in begin
+} sccd_impact_contact2;
+
+/// The caller's hooks; any may be NULL.
+typedef struct sccd_impact_callbacks2 {
+    bool (*collide)(void *user, int shape_a, int shape_b);            ///< whether the pair may collide at all (NULL: all pairs of different bodies with a dynamic one)
+    bool (*begin)(void *user, sccd_impact_contact2 *contact);         ///< before the impulse; false: the pair passes freely for the rest of the step
+    void (*post)(void *user, const sccd_impact_contact2 *contact);    ///< after the impulse
+    void *user;                                                       ///< passed to each hook
+} sccd_impact_callbacks2;
+
+/// Counters of one solve (summed into the caller's).
+typedef struct sccd_impact_stats {
+    long pairs;      ///< body pairs searched (each time their motions changed)
+    long tois;       ///< TOI runs
+    long impacts;    ///< impulses applied
+    long held;       ///< fallback stops and carries
+    long overlapped; ///< shape pairs too deep at the start to guard (left to the engine)
+    long failed;     ///< TOI searches stopped at a safe time without contact (iteration caps)
+} sccd_impact_stats;
+
+/// Reusable memory of the solver (zero-initialise; sccd_impact_scratch_free frees it).
+typedef struct sccd_impact_scratch { void *bodies, *pairs; int body_capacity, pair_capacity; } sccd_impact_scratch;
+
+/// Move the bodies through one step of dt seconds with their impacts resolved (see the top of the file); writes every body's results. options: the contact skin is options.overlap, the TOI tolerance, bands, round cap and candidates as in ccd_options.h. Bad input (NaN, negative masses, shapes not grouped by body, invalid options): SCCD_ASSERT, false, every body kept at its start pose at rest. No memory: false, every body gets its free motion.
+bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_impact_shape2 *shapes, int shape_count,
+                        sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks2 *callbacks,
+                        sccd_impact_scratch *scratch, sccd_impact_stats *stats);
+
+/// Free the scratch memory (the struct may be reused after).
+void sccd_impact_scratch_free(sccd_impact_scratch *scratch);
+
+#endif

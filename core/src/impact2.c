@@ -1,0 +1,741 @@
+/* One step of moving bodies with their impacts resolved in time order
+ * (impact.h), 2D. impact3.c is its twin.
+ *
+ * Time. Every body moves over the step on a segment: from its pose at time
+ * t0 (a fraction of the step) to its end pose, the free motion of its
+ * velocity over the rest of the step (a hinged body turns about its hinge).
+ * The segment is a rigid motion about the body's centre (hinge or pivot):
+ * the poses in between are the ones the sweeps and the TOI see. An impact at
+ * time t restarts the segments of its two bodies there with their new
+ * velocities; every other body keeps its segment, so only the pairs of the
+ * two are searched again, and events are taken in time order.
+ *
+ * Contact. An event is a time at which two shapes come within the skin
+ * while approaching (the closest points' velocities close the gap). A pair
+ * that touches but does not approach (resting, sliding, just bounced) is
+ * skipped for as long as its gap provably cannot shrink (separating_span),
+ * then searched with a lower target, so a sliding pair is not stopped and an
+ * approaching one is. A pair overlapping at the search's start is searched
+ * on cores shrunk below its overlap: an event is then the overlap growing
+ * by a tolerance while approaching. Passing through needs the cores to
+ * cross first, so it is never missed while the cores can shrink apart.
+ *
+ * Response. At an event the two bodies get the impulse of a point contact
+ * (Newton restitution along the normal, then Coulomb friction along the
+ * tangent, each clamped so it only removes relative velocity along its own
+ * direction: kinetic energy cannot grow). A hinged body takes it turning
+ * about its hinge (moment of inertia about the hinge; the hinge's reaction
+ * does no work). */
+#include <string.h>
+
+#include "impact_internal.h"
+#include "sectorccd/support.h"
+
+/* A body's state during the solve. */
+typedef struct body_state {
+    sccd_real t0;       /* start of the current segment */
+    sccd_motion2 m;     /* the segment as a motion over [t0, 1] */
+    sccd_real angle0;   /* unwrapped angle at t0 */
+    sccd_v2 v;          /* velocity the segment moves by (centre of mass) */
+    sccd_real w;        /* its angular velocity */
+    sccd_v2 out_v;      /* the velocity to report (a held body keeps the one it had) */
+    sccd_real out_w;
+    sccd_v2 hinge;      /* world hinge */
+    bool hinged;        /* turns about the hinge (not when carried) */
+    bool active;        /* searched against every body */
+    bool frozen;        /* held or carried: takes no impulse any more */
+} body_state;
+
+/* A body pair and its next event. */
+typedef struct body_pair {
+    int a, b;
+    impact_event event;
+    sccd_real t;
+    int sa, sb;           /* the shapes of the event */
+    sccd_v2 point, normal; /* the contact at t, normal from a to b */
+    bool ignored;         /* begin said no: free for the rest of the step */
+    int impacts;          /* impulses between the two this step */
+} body_pair;
+
+typedef struct solver {
+    sccd_impact_body2 *bodies;
+    body_state *st;
+    int n;
+    const sccd_impact_shape2 *shapes;
+    body_pair *pairs;
+    int npairs, cap;
+    sccd_impact_scratch *scratch;
+    sccd_real dt;
+    sccd_ccd_options opt;
+    sccd_impact_callbacks2 cb;
+    sccd_impact_stats *stats;
+} solver;
+
+/* ---- segments ---- */
+
+static sccd_real local_time(const body_state *s, sccd_real t)
+{
+    return s->t0 < 1.0 ? sccd_clamp((t - s->t0) / (1.0 - s->t0), 0.0, 1.0) : 0.0;
+}
+
+static sccd_xf2 pose_at(const body_state *s, sccd_real t) { return sccd_motion2_at(s->m, local_time(s, t)); }
+
+static sccd_real angle_at(const body_state *s, sccd_real t) { return s->angle0 + local_time(s, t) * s->m.dtheta; }
+
+/* The part of a body's segment from time t on, as a motion over [0, 1]. */
+static sccd_motion2 part_from(const body_state *s, sccd_real t)
+{
+    sccd_real u = local_time(s, t);
+    return (sccd_motion2){sccd_motion2_at(s->m, u), s->m.center, sccd_v2_scale(s->m.dp, 1.0 - u), s->m.dtheta * (1.0 - u)};
+}
+
+/* Restart body b's segment s at time t with its current velocity: free
+ * flight of the centre of mass, or a turn about the hinge. */
+static void restart_state(const sccd_impact_body2 *b, body_state *s, sccd_real t, sccd_real dt)
+{
+    sccd_xf2 p0 = pose_at(s, t);
+    sccd_real a0 = angle_at(s, t), da = s->w * (1.0 - t) * dt;
+    sccd_rot2 turn = sccd_rot2_make(da);
+    sccd_xf2 p1 = {p0.p, sccd_rot2_mul(turn, p0.q)};
+    if (s->hinged) {
+        p1.p = sccd_v2_add(s->hinge, sccd_rot2_apply(turn, sccd_v2_sub(p0.p, s->hinge)));
+    } else {
+        sccd_v2 c1 = sccd_v2_mad(sccd_xf2_apply(p0, b->cog), (1.0 - t) * dt, s->v);
+        p1.p = sccd_v2_sub(c1, sccd_rot2_apply(p1.q, b->cog));
+    }
+    sccd_v2 centre = s->hinged ? sccd_xf2_inv_apply(p0, s->hinge) : b->pivot;
+    s->m = (sccd_motion2){p0, centre, sccd_v2_sub(sccd_xf2_apply(p1, centre), sccd_xf2_apply(p0, centre)), da};
+    s->t0 = t;
+    s->angle0 = a0;
+    s->out_v = s->v;
+    s->out_w = s->w;
+}
+
+static void restart(solver *sv, int i, sccd_real t) { restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt); }
+
+/* Stop body i at time t for the rest of the step. */
+static void hold(solver *sv, int i, sccd_real t)
+{
+    body_state *s = &sv->st[i];
+    sccd_real a = angle_at(s, t);
+    s->m = (sccd_motion2){pose_at(s, t), s->m.center, {0.0, 0.0}, 0.0};
+    s->t0 = t;
+    s->angle0 = a;
+    s->v = (sccd_v2){0.0, 0.0}; /* still from here; out_v keeps what it had */
+    s->w = 0.0;
+    s->frozen = true;
+    s->active = true;
+    sv->bodies[i].held = true;
+}
+
+/* Body i rides along with body k from time t: the same rigid motion, about
+ * k's centre, so the two do not move relative to each other. */
+static void carry(solver *sv, int i, int k, sccd_real t)
+{
+    body_state *s = &sv->st[i];
+    const body_state *c = &sv->st[k];
+    sccd_motion2 mk = part_from(c, t);
+    sccd_xf2 p0 = pose_at(s, t);
+    sccd_real a = angle_at(s, t);
+    sccd_v2 centre = sccd_xf2_inv_apply(p0, sccd_xf2_apply(mk.start, mk.center));
+    s->m = (sccd_motion2){p0, centre, mk.dp, mk.dtheta};
+    s->t0 = t;
+    s->angle0 = a;
+    s->w = c->w;
+    s->v = sccd_v2_add(c->v, sccd_v2_scale(sccd_v2_perp(sccd_v2_sub(sccd_xf2_apply(p0, sv->bodies[i].cog),
+                                                                       sccd_xf2_apply(pose_at(c, t), sv->bodies[k].cog))), c->w));
+    s->out_v = s->v;
+    s->out_w = s->w;
+    s->hinged = false;
+    s->frozen = true;
+    s->active = true;
+    sv->bodies[i].held = true;
+}
+
+/* ---- velocities and impulses ---- */
+
+static sccd_v2 cog_at(const solver *sv, int i, sccd_real t) { return sccd_xf2_apply(pose_at(&sv->st[i], t), sv->bodies[i].cog); }
+
+/* Velocity (per second) of the world point p carried by body i at time t. */
+static sccd_v2 velocity_at(const solver *sv, int i, sccd_real t, sccd_v2 p)
+{
+    const body_state *s = &sv->st[i];
+    if (s->hinged)
+        return sccd_v2_scale(sccd_v2_perp(sccd_v2_sub(p, s->hinge)), s->w);
+    return sccd_v2_add(s->v, sccd_v2_scale(sccd_v2_perp(sccd_v2_sub(p, cog_at(sv, i, t))), s->w));
+}
+
+/* Approach speed of a and b at the contact (p, n from a to b): > 0 closing. */
+static sccd_real approach(const solver *sv, int a, int b, sccd_real t, sccd_v2 p, sccd_v2 n)
+{
+    return sccd_v2_dot(sccd_v2_sub(velocity_at(sv, a, t, p), velocity_at(sv, b, t, p)), n);
+}
+
+/* Body i's inverse mass seen along direction n at the world point p. */
+static sccd_real inv_mass_along(const solver *sv, int i, sccd_real t, sccd_v2 p, sccd_v2 n)
+{
+    const sccd_impact_body2 *b = &sv->bodies[i];
+    const body_state *s = &sv->st[i];
+    if (b->kind != SCCD_BODY_DYNAMIC || s->frozen)
+        return 0.0;
+    if (s->hinged) {
+        sccd_real d2 = sccd_v2_len2(sccd_v2_sub(cog_at(sv, i, t), s->hinge));
+        sccd_real rn = sccd_v2_cross(sccd_v2_sub(p, s->hinge), n);
+        return sccd_hinge_inv_inertia(b->inv_mass, b->inv_inertia, d2) * rn * rn;
+    }
+    sccd_real rn = sccd_v2_cross(sccd_v2_sub(p, cog_at(sv, i, t)), n);
+    return b->inv_mass + b->inv_inertia * rn * rn;
+}
+
+/* Apply impulse j at the world point p to body i at time t. */
+static void apply_impulse(solver *sv, int i, sccd_real t, sccd_v2 p, sccd_v2 j)
+{
+    const sccd_impact_body2 *b = &sv->bodies[i];
+    body_state *s = &sv->st[i];
+    if (b->kind != SCCD_BODY_DYNAMIC || s->frozen)
+        return;
+    sccd_v2 c = cog_at(sv, i, t);
+    if (s->hinged) {
+        sccd_real inv_i = sccd_hinge_inv_inertia(b->inv_mass, b->inv_inertia, sccd_v2_len2(sccd_v2_sub(c, s->hinge)));
+        s->w += inv_i * sccd_v2_cross(sccd_v2_sub(p, s->hinge), j);
+        s->v = sccd_v2_scale(sccd_v2_perp(sccd_v2_sub(c, s->hinge)), s->w);
+        return;
+    }
+    s->v = sccd_v2_mad(s->v, b->inv_mass, j);
+    s->w += b->inv_inertia * sccd_v2_cross(sccd_v2_sub(p, c), j);
+}
+
+/* The impulse along direction d that changes the approach speed along d
+ * from `speed` to −restitution·speed, for pair inverse mass k. */
+static sccd_real impulse_along(sccd_real speed, sccd_real restitution, sccd_real k) { return (1.0 + restitution) * speed / k; }
+
+/* Resolve an impact of bodies a, b at time t: normal impulse with
+ * restitution, then friction within Coulomb's cone. False when neither body
+ * can take an impulse. */
+static bool collide(solver *sv, const body_pair *pr, sccd_impact_contact2 *c)
+{
+    int a = pr->a, b = pr->b;
+    sccd_real t = pr->t;
+    sccd_v2 p = pr->point, n = pr->normal, tg = sccd_v2_perp(n);
+    sccd_real kn = inv_mass_along(sv, a, t, p, n) + inv_mass_along(sv, b, t, p, n);
+    if (kn <= 0.0)
+        return false;
+    sccd_real jn = impulse_along(c->approach, c->elasticity, kn);
+    apply_impulse(sv, a, t, p, sccd_v2_scale(n, -jn));
+    apply_impulse(sv, b, t, p, sccd_v2_scale(n, jn));
+    /* Friction from the velocities after the normal impulse: an impulse
+     * that at most stops the sliding (no restitution) removes energy. */
+    sccd_real kt = inv_mass_along(sv, a, t, p, tg) + inv_mass_along(sv, b, t, p, tg);
+    sccd_real slide = sccd_v2_dot(sccd_v2_sub(velocity_at(sv, a, t, p), velocity_at(sv, b, t, p)), tg);
+    sccd_real jt = kt > 0.0 ? sccd_clamp(impulse_along(slide, 0.0, kt), -c->friction * jn, c->friction * jn) : 0.0;
+    apply_impulse(sv, a, t, p, sccd_v2_scale(tg, -jt));
+    apply_impulse(sv, b, t, p, sccd_v2_scale(tg, jt));
+    c->impulse = sccd_v2_add(sccd_v2_scale(n, jn), sccd_v2_scale(tg, jt));
+    return true;
+}
+
+/* ---- the search for one shape pair ---- */
+
+/* An event found by a search: kind, time, contact. */
+typedef struct shape_event { impact_event event; sccd_real t; sccd_v2 point, normal; } shape_event;
+
+/* Outward unit normal of edge a→b of a counter-clockwise polygon. */
+static sccd_v2 edge_normal(sccd_v2 a, sccd_v2 b) { return sccd_v2_normalize((sccd_v2){b.y - a.y, a.x - b.x}); }
+
+/* Move every edge of polygon p inwards by d (vertex i moves along the sum of
+ * its two edge normals, scaled so both edges move by exactly d). False when
+ * an edge is degenerate or the result is no longer convex with every edge
+ * keeping its direction (d too large for the polygon). */
+static bool poly_inset(sccd_poly2 *p, sccd_real d)
+{
+    if (p->n < 3)
+        return false;
+    sccd_poly2 q = *p;
+    for (int i = 0; i < p->n; ++i) {
+        sccd_v2 prev = p->v[(i + p->n - 1) % p->n], cur = p->v[i], next = p->v[(i + 1) % p->n];
+        if (sccd_v2_dist(prev, cur) <= 0.0 || sccd_v2_dist(cur, next) <= 0.0)
+            return false;
+        sccd_v2 n0 = edge_normal(prev, cur), n1 = edge_normal(cur, next);
+        sccd_real c = 1.0 + sccd_v2_dot(n0, n1);
+        if (c < 0.5) /* sharper than 120°: the vertex would move more than 2d */
+            return false;
+        q.v[i] = sccd_v2_mad(cur, -d / c, sccd_v2_add(n0, n1));
+    }
+    for (int i = 0; i < q.n; ++i) { /* every edge keeps its direction and turns left (convex) */
+        sccd_v2 e0 = sccd_v2_sub(p->v[(i + 1) % p->n], p->v[i]), e1 = sccd_v2_sub(q.v[(i + 1) % q.n], q.v[i]);
+        sccd_v2 f1 = sccd_v2_sub(q.v[(i + 2) % q.n], q.v[(i + 1) % q.n]);
+        if (sccd_v2_dot(e0, e1) <= 0.0 || sccd_v2_cross(e1, f1) < 0.0)
+            return false;
+    }
+    *p = q;
+    return true;
+}
+
+/* Shrink s by at most want (radius first, then a box's half sizes or a
+ * polygon's edges); returns how much it shrank. The result lies inside s
+ * with its boundary that far in, so core distance = shape distance + the
+ * amounts shrunk. */
+static sccd_real shrink(sccd_shape2 *s, sccd_real want)
+{
+    if (want <= 0.0)
+        return 0.0;
+    if (s->type == SCCD_SHAPE_BOX) {
+        sccd_real d = sccd_min(want, 0.999 * sccd_min(s->box.h.x, s->box.h.y));
+        d = sccd_max(d, 0.0);
+        s->box.h = sccd_v2_sub(s->box.h, (sccd_v2){d, d});
+        return d;
+    }
+    sccd_real *r = s->type == SCCD_SHAPE_CIRCLE ? &s->circle.r : s->type == SCCD_SHAPE_CAPSULE ? &s->capsule.r : &s->poly.r;
+    sccd_real d = sccd_min(want, *r);
+    *r -= d;
+    if (s->type != SCCD_SHAPE_POLY || want - d <= 0.0)
+        return d;
+    for (sccd_real e = want - d; e > 1e-3 * want; e *= 0.5)
+        if (poly_inset(&s->poly, e))
+            return d + e;
+    return d;
+}
+
+/* Cores of a and b shrunk by s in all (a first, then b): how much they shrank. */
+static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s)
+{
+    sccd_real shrunk = shrink(a, s);
+    return shrunk + shrink(b, s - shrunk);
+}
+
+/* A shape pair at the start of a search. */
+typedef struct start_pair { const sccd_shape2 *a, *b; sccd_xf2 xa, xb; } start_pair;
+
+/* Distance of shapes a and b placed by xa, xb (0 when they overlap). */
+static sccd_real gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
+{
+    sccd_distance2 d = sccd_shape2_distance(a, xa, b, xb);
+    return d.overlap ? 0.0 : d.distance;
+}
+
+/* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
+static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance)
+{
+    const start_pair *p = pair;
+    sccd_shape2 ca = *p->a, cb = *p->b;
+    sccd_real shrunk = shrink_pair(&ca, &cb, s);
+    if (distance != NULL)
+        *distance = gap(&ca, p->xa, &cb, p->xb);
+    return shrunk;
+}
+
+/* Rate bound of the distance between the two (|dp| + |dθ|·extent, per unit t). */
+static sccd_real approach_bound(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb)
+{
+    return sccd_v2_len(sccd_v2_sub(ma.dp, mb.dp)) + fabs(ma.dtheta) * sccd_shape2_farthest(a, ma.center) +
+           fabs(mb.dtheta) * sccd_shape2_farthest(b, mb.center);
+}
+
+/* How long after u a pair that touches with normal n (a to b) at u provably
+ * stays at least as far apart, i.e. may be skipped. toi.c's bound on the gap
+ * along a fixed n: g(u + Δ) ≥ g(u) − βΔ − ½κΔ², with β the approach rate of
+ * the supporting points (translation along n plus the support values of the
+ * shapes about their centres along n × ω) and κ = Σ ω²ρ. When β < 0 the pair
+ * separates and g stays ≥ g(u) for Δ ≤ 2|β|/κ (forever when nothing turns).
+ * Otherwise only the time to move one tolerance is safe. */
+static sccd_real separating_span(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
+                                 sccd_real u, sccd_v2 n, sccd_real tol, sccd_real rate)
+{
+    sccd_v2 ua = {ma.dtheta * n.y, -ma.dtheta * n.x}, ub = {-mb.dtheta * n.y, mb.dtheta * n.x};
+    sccd_v2 ca = sccd_motion2_center_at(ma, u), cb = sccd_motion2_center_at(mb, u);
+    sccd_real sa = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support(a, sccd_motion2_at(ma, u), ua), ca), ua);
+    sccd_real sb = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support(b, sccd_motion2_at(mb, u), ub), cb), ub);
+    sccd_real beta = sccd_v2_dot(n, sccd_v2_sub(ma.dp, mb.dp)) + sa + sb;
+    sccd_real kappa = ma.dtheta * ma.dtheta * sccd_shape2_farthest(a, ma.center) +
+                      mb.dtheta * mb.dtheta * sccd_shape2_farthest(b, mb.center);
+    sccd_real crawl = sccd_max(tol / rate, 1e-9);
+    if (beta >= 0.0)
+        return crawl;
+    return kappa > 0.0 ? sccd_max(2.0 * -beta / kappa, crawl) : 1.0;
+}
+
+/* The motion m over [u0, 1] of its own time, as a motion over [0, 1]. */
+static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u0)
+{
+    return (sccd_motion2){sccd_motion2_at(m, u0), m.center, sccd_v2_scale(m.dp, 1.0 - u0), m.dtheta * (1.0 - u0)};
+}
+
+/* First event of shapes sa (body a) and sb (body b) from time tc: the cores
+ * (shrunk by the start overlap and the skin when the shapes overlap at tc)
+ * reaching the target distance while the bodies approach. */
+static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sccd_real tc)
+{
+    shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}};
+    sccd_real skin = sv->opt.overlap, tol = sv->opt.toi_tolerance;
+    sccd_motion2 ma = part_from(&sv->st[a], tc), mb = part_from(&sv->st[b], tc);
+    sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
+    /* The target is a gap of one skin; a pair overlapping at tc may only
+     * sink a tolerance deeper than it is. */
+    sccd_real target = skin;
+    if (gap(&ca, ma.start, &cb, mb.start) <= 0.0) {
+        sccd_real depth, room;
+        sccd_start_depth(shrink_start, &(start_pair){&ca, &cb, ma.start, mb.start}, skin, &depth, &room);
+        sccd_real shrunk = shrink_pair(&ca, &cb, depth + skin);
+        target = shrunk - depth - tol;
+        if (target < 2.0 * tol) { /* the cores cannot come apart: the engine's contact alone */
+            ++sv->stats->overlapped;
+            return none;
+        }
+    }
+    sccd_real rate = approach_bound(&ca, ma, &cb, mb), u0 = 0.0;
+    for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
+        sccd_motion2 ra = motion_rest(ma, u0), rb = motion_rest(mb, u0);
+        sccd_toi2 r = round == 0 && sv->opt.candidates == SCCD_CANDIDATES_SWEEP
+                        ? sccd_ccd2(&ca, ra, &cb, rb, target, tol, sv->opt.bands, NULL)
+                        : sccd_toi2_compute(&ca, ra, &cb, rb, target, tol);
+        ++sv->stats->tois;
+        if (r.state == SCCD_TOI_SEPARATED)
+            return none;
+        sccd_real u = u0 + r.t * (1.0 - u0), t = tc + u * (1.0 - tc);
+        if (r.state == SCCD_TOI_OVERLAPPED) { /* the cores touch at u0 (a rounding case): the engine's */
+            ++sv->stats->overlapped;
+            return none;
+        }
+        if (r.state == SCCD_TOI_FAILED) {
+            ++sv->stats->failed;
+            if (round + 1 == sv->opt.toi_max_iterations)
+                return (shape_event){EVENT_STOP, t, r.point, r.normal};
+            u0 = u; /* no contact before u: go on from there */
+            continue;
+        }
+        if (r.state == SCCD_TOI_HIT && approach(sv, a, b, t, r.point, r.normal) > 0.0)
+            return (shape_event){EVENT_IMPACT, t, r.point, r.normal};
+        /* Touching but not approaching (resting, sliding, leaving): skip
+         * while the gap cannot shrink, then let it sink to 2·tol. */
+        u0 = u + separating_span(&ca, ma, &cb, mb, u, r.normal, tol, rate);
+        target = sccd_min(target, 2.0 * tol);
+    }
+    if (u0 >= 1.0)
+        return none;
+    ++sv->stats->failed; /* out of rounds: stop where it is still known safe */
+    return (shape_event){EVENT_STOP, tc + u0 * (1.0 - tc), {0.0, 0.0}, {0.0, 0.0}};
+}
+
+/* ---- body pairs ---- */
+
+/* A box holding everything shape s covers under motion m: the start and end
+ * boxes (whose hull holds each point's chord) grown by how far a point's arc
+ * strays from its chord, the sagitta ρ(1 − cos(φ/2)) for a turn |φ| ≤ π,
+ * else 2ρ (ρ the farthest distance from the centre). START_END candidates:
+ * the start and end boxes only (what speculative CCD sees). */
+static sccd_aabb2 motion_box(const solver *sv, const sccd_shape2 *s, sccd_motion2 m)
+{
+    sccd_aabb2 box = sccd_aabb2_union(sccd_shape2_aabb(s, m.start), sccd_shape2_aabb(s, sccd_motion2_at(m, 1.0)));
+    sccd_real phi = fabs(m.dtheta), rho = sccd_shape2_farthest(s, m.center);
+    sccd_real grow = sv->opt.candidates == SCCD_CANDIDATES_START_END ? 0.0
+                   : phi <= SCCD_PI                                 ? rho * (1.0 - cos(0.5 * phi))
+                                                                    : 2.0 * rho;
+    grow += sv->opt.overlap;
+    box.lo = sccd_v2_sub(box.lo, (sccd_v2){grow, grow});
+    box.hi = sccd_v2_add(box.hi, (sccd_v2){grow, grow});
+    return box;
+}
+
+static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y;
+}
+
+static bool shapes_may_collide(const solver *sv, int sa, int sb)
+{
+    return sv->cb.collide == NULL || sv->cb.collide(sv->cb.user, sa, sb);
+}
+
+/* The earliest event of bodies a and b from time tc over their shape pairs. */
+static void search_pair(solver *sv, body_pair *pr, sccd_real tc)
+{
+    pr->event = EVENT_NONE;
+    pr->t = INFINITY;
+    if (pr->ignored)
+        return;
+    ++sv->stats->pairs;
+    const sccd_impact_body2 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
+    sccd_motion2 ma = part_from(&sv->st[pr->a], tc), mb = part_from(&sv->st[pr->b], tc);
+    for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i) {
+        sccd_aabb2 box_a = motion_box(sv, &sv->shapes[i].geom, ma);
+        for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
+            if (!shapes_may_collide(sv, i, j) || !boxes_overlap(box_a, motion_box(sv, &sv->shapes[j].geom, mb)))
+                continue;
+            shape_event e = shape_pair_event(sv, pr->a, i, pr->b, j, tc);
+            if (e.event != EVENT_NONE && e.t < pr->t)
+                *pr = (body_pair){pr->a, pr->b, e.event, e.t, i, j, e.point, e.normal, false, pr->impacts};
+        }
+    }
+}
+
+/* Whether bodies a and b can collide at all: different, one dynamic. */
+static bool pair_possible(const solver *sv, int a, int b)
+{
+    return a != b && (sv->bodies[a].kind == SCCD_BODY_DYNAMIC || sv->bodies[b].kind == SCCD_BODY_DYNAMIC) &&
+           sv->bodies[a].shape_count > 0 && sv->bodies[b].shape_count > 0;
+}
+
+static int find_pair(const solver *sv, int a, int b)
+{
+    for (int k = 0; k < sv->npairs; ++k)
+        if ((sv->pairs[k].a == a && sv->pairs[k].b == b) || (sv->pairs[k].a == b && sv->pairs[k].b == a))
+            return k;
+    return -1;
+}
+
+/* Body i has just become active (a CCD body at the start, or set moving by
+ * an impact): pair it with every body it may collide with. */
+static bool activate(solver *sv, int i, sccd_real tc)
+{
+    sv->st[i].active = true;
+    for (int j = 0; j < sv->n; ++j) {
+        if (!pair_possible(sv, i, j) || find_pair(sv, i, j) >= 0)
+            continue;
+        if (!sccd_impact_reserve((void **)&sv->pairs, &sv->cap, sv->npairs + 1, sizeof *sv->pairs))
+            return false;
+        body_pair *pr = &sv->pairs[sv->npairs++];
+        *pr = (body_pair){i, j, EVENT_NONE, INFINITY, -1, -1, {0.0, 0.0}, {0.0, 0.0}, false, 0};
+        search_pair(sv, pr, tc);
+    }
+    return true;
+}
+
+/* Search again every pair of bodies a and b from time t (their segments changed). */
+static void research(solver *sv, int a, int b, sccd_real t)
+{
+    for (int k = 0; k < sv->npairs; ++k) {
+        body_pair *pr = &sv->pairs[k];
+        if (pr->a == a || pr->b == a || pr->a == b || pr->b == b)
+            search_pair(sv, pr, t);
+    }
+}
+
+static body_pair *earliest(solver *sv)
+{
+    body_pair *best = NULL;
+    for (int k = 0; k < sv->npairs; ++k)
+        if (sv->pairs[k].event != EVENT_NONE && (best == NULL || sv->pairs[k].t < best->t))
+            best = &sv->pairs[k];
+    return best;
+}
+
+/* ---- events ---- */
+
+static bool moves_freely(const solver *sv, int i)
+{
+    return sv->bodies[i].kind == SCCD_BODY_DYNAMIC && !sv->st[i].frozen;
+}
+
+/* Whether body i's segment moves at all. */
+static bool moving(const solver *sv, int i)
+{
+    const sccd_motion2 *m = &sv->st[i].m;
+    return m->dtheta != 0.0 || m->dp.x != 0.0 || m->dp.y != 0.0;
+}
+
+/* The fallback that never lets the pair pass. A dynamic body meeting a
+ * kinematic (or carried) one rides along with it. Of two free dynamic
+ * bodies the lighter stops at t, where it takes no more impulses: the
+ * heavier one (a blade pushing a ball) keeps turning and bounces off it;
+ * carrying the lighter along would add energy. Otherwise the dynamic bodies
+ * stop at t. */
+static void stop_pair(solver *sv, const body_pair *pr)
+{
+    int a = pr->a, b = pr->b;
+    ++sv->stats->held;
+    bool da = sv->bodies[a].kind == SCCD_BODY_DYNAMIC, db = sv->bodies[b].kind == SCCD_BODY_DYNAMIC;
+    if (moves_freely(sv, a) && moves_freely(sv, b)) {
+        hold(sv, sv->bodies[a].inv_mass > sv->bodies[b].inv_mass ? a : b, pr->t);
+    } else if (da && !moves_freely(sv, a) && moving(sv, b) && !db) {
+        carry(sv, a, b, pr->t);
+    } else if (db && !moves_freely(sv, b) && moving(sv, a) && !da) {
+        carry(sv, b, a, pr->t);
+    } else {
+        if (da)
+            hold(sv, a, pr->t);
+        if (db)
+            hold(sv, b, pr->t);
+    }
+}
+
+/* An impact: the begin hook, the impulse, new segments, the post hook.
+ * False when no impulse could be applied (the caller falls back). */
+static bool impact(solver *sv, body_pair *pr)
+{
+    int a = pr->a, b = pr->b;
+    const sccd_impact_shape2 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
+    sccd_impact_contact2 c = {pr->sa, pr->sb, pr->t, pr->point, pr->normal, approach(sv, a, b, pr->t, pr->point, pr->normal),
+                              sccd_mix_elasticity(sa->elasticity, sb->elasticity), sccd_mix_friction(sa->friction, sb->friction),
+                              {0.0, 0.0}};
+    if (sv->cb.begin != NULL && !sv->cb.begin(sv->cb.user, &c)) {
+        pr->ignored = true;
+        pr->event = EVENT_NONE;
+        return true;
+    }
+    c.elasticity = sccd_is_valid_real(c.elasticity) ? sccd_clamp(c.elasticity, 0.0, 1.0) : 0.0;
+    c.friction = sccd_is_valid_real(c.friction) ? sccd_max(c.friction, 0.0) : 0.0;
+    if (!collide(sv, pr, &c))
+        return false;
+    ++sv->stats->impacts;
+    ++sv->bodies[a].impacts;
+    ++sv->bodies[b].impacts;
+    restart(sv, a, pr->t);
+    restart(sv, b, pr->t);
+    if (sv->cb.post != NULL)
+        sv->cb.post(sv->cb.user, &c);
+    return true;
+}
+
+/* Take the step's events in time order. After SCCD_IMPACT_MAX_EVENTS
+ * impacts every event is a stop; stops freeze a body each, so the loop
+ * ends; the last guard stops it all the same. */
+static bool run_events(solver *sv)
+{
+    int impacts = 0;
+    for (int guard = 0; guard < SCCD_IMPACT_MAX_EVENTS + 4 * sv->n + 16; ++guard) {
+        body_pair *pr = earliest(sv);
+        if (pr == NULL)
+            return true;
+        int a = pr->a, b = pr->b;
+        bool was_a = sv->st[a].active, was_b = sv->st[b].active;
+        bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < SCCD_IMPACT_PAIR_EVENTS &&
+                   (moves_freely(sv, a) || moves_freely(sv, b));
+        if (can && impact(sv, pr)) {
+            impacts += !pr->ignored;
+            pr->impacts += !pr->ignored;
+            if (pr->ignored)
+                continue;
+        } else {
+            stop_pair(sv, pr);
+        }
+        sccd_real t = pr->t;
+        research(sv, a, b, t);
+        if ((!was_a && !activate(sv, a, t)) || (!was_b && !activate(sv, b, t)))
+            return false;
+    }
+    ++sv->stats->failed;
+    return true;
+}
+
+/* ---- set-up and results ---- */
+
+static bool valid_body(const sccd_impact_body2 *b, int shape_count)
+{
+    bool kind = b->kind == SCCD_BODY_STATIC || b->kind == SCCD_BODY_KINEMATIC || b->kind == SCCD_BODY_DYNAMIC;
+    return kind && sccd_is_valid_xf2(b->pose) && sccd_is_valid_real(b->angle) && sccd_is_valid_v2(b->cog) &&
+           sccd_is_valid_v2(b->v) && sccd_is_valid_real(b->w) && sccd_is_valid_real(b->inv_mass) && b->inv_mass >= 0.0 &&
+           sccd_is_valid_real(b->inv_inertia) && b->inv_inertia >= 0.0 && sccd_is_valid_v2(b->hinge) &&
+           sccd_is_valid_v2(b->pivot) && b->first_shape >= 0 && b->shape_count >= 0 &&
+           b->first_shape <= shape_count - b->shape_count;
+}
+
+static bool valid_shape(const sccd_impact_shape2 *s, int body, int body_count)
+{
+    return sccd_is_valid_shape2(&s->geom) && s->body == body && body < body_count && sccd_is_valid_real(s->elasticity) &&
+           s->elasticity >= 0.0 && sccd_is_valid_real(s->friction) && s->friction >= 0.0;
+}
+
+static bool valid_input(const sccd_impact_body2 *bodies, int n, const sccd_impact_shape2 *shapes, int shape_count,
+                        sccd_real dt, const sccd_ccd_options *o)
+{
+    if (bodies == NULL || n < 0 || (shapes == NULL && shape_count > 0) || shape_count < 0 || o == NULL ||
+        !sccd_is_valid_real(dt) || dt < 0.0)
+        return false;
+    sccd_ccd_options check = *o;
+    if (sccd_ccd_options_merge(&check, *o) != 0)
+        return false;
+    for (int i = 0; i < n; ++i) {
+        if (!valid_body(&bodies[i], shape_count))
+            return false;
+        for (int k = bodies[i].first_shape; k < bodies[i].first_shape + bodies[i].shape_count; ++k)
+            if (!valid_shape(&shapes[k], i, n))
+                return false;
+    }
+    return true;
+}
+
+/* Body b's state at the step start and its free segment. */
+static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
+{
+    bool moves = b->kind != SCCD_BODY_STATIC;
+    *s = (body_state){.m = {b->pose, b->pivot, {0.0, 0.0}, 0.0},
+                      .angle0 = b->angle,
+                      .v = moves ? b->v : (sccd_v2){0.0, 0.0},
+                      .w = moves ? b->w : 0.0,
+                      .hinge = sccd_xf2_apply(b->pose, b->hinge),
+                      .hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC};
+    b->impacts = 0;
+    b->held = false;
+    restart_state(b, s, 0.0, dt);
+}
+
+/* Write body b's results: its pose at the step's end and its velocity. */
+static void end_state(sccd_impact_body2 *b, const body_state *s)
+{
+    b->end_pose = pose_at(s, 1.0);
+    b->end_angle = angle_at(s, 1.0);
+    b->end_v = s->out_v;
+    b->end_w = s->out_w;
+    if (s->hinged && !s->frozen) /* the turn about the hinge, at the end pose */
+        b->end_v = sccd_v2_scale(sccd_v2_perp(sccd_v2_sub(sccd_xf2_apply(b->end_pose, b->cog), s->hinge)), s->out_w);
+}
+
+/* Bad input: the body stays where it was (a valid pose, else the origin), at rest. */
+static void keep_still(sccd_impact_body2 *b)
+{
+    bool ok = sccd_is_valid_xf2(b->pose) && sccd_is_valid_real(b->angle);
+    b->end_pose = ok ? b->pose : sccd_xf2_identity();
+    b->end_angle = ok ? b->angle : 0.0;
+    b->end_v = (sccd_v2){0.0, 0.0};
+    b->end_w = 0.0;
+    b->impacts = 0;
+    b->held = false;
+}
+
+static bool grow_scratch(sccd_impact_scratch *sc, int n)
+{
+    return sccd_impact_reserve(&sc->bodies, &sc->body_capacity, n, sizeof(body_state));
+}
+
+bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_impact_shape2 *shapes, int shape_count,
+                        sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks2 *callbacks,
+                        sccd_impact_scratch *scratch, sccd_impact_stats *stats)
+{
+    bool valid = valid_input(bodies, body_count, shapes, shape_count, dt, options) && scratch != NULL;
+    SCCD_ASSERT(valid);
+    if (!valid) {
+        for (int i = 0; bodies != NULL && i < body_count; ++i)
+            keep_still(&bodies[i]);
+        return false;
+    }
+    sccd_impact_stats local = {0};
+    sccd_impact_callbacks2 none = {0};
+    solver sv = {bodies, NULL, body_count, shapes, scratch->pairs, 0, scratch->pair_capacity, scratch, dt, *options,
+                 callbacks ? *callbacks : none, stats ? stats : &local};
+    bool ok = grow_scratch(scratch, body_count);
+    sv.st = scratch->bodies;
+    for (int i = 0; ok && i < body_count; ++i)
+        begin_state(&bodies[i], &sv.st[i], dt);
+    for (int i = 0; ok && i < body_count; ++i)
+        if (bodies[i].ccd && bodies[i].kind != SCCD_BODY_STATIC)
+            ok = activate(&sv, i, 0.0);
+    ok = ok && run_events(&sv);
+    scratch->pairs = sv.pairs;
+    scratch->pair_capacity = sv.cap;
+    for (int i = 0; i < body_count; ++i) {
+        body_state free_motion, *s = ok ? &sv.st[i] : &free_motion; /* no memory: the free motions */
+        if (!ok)
+            begin_state(&bodies[i], s, dt);
+        end_state(&bodies[i], s);
+    }
+    return ok;
+}
+
+void sccd_impact_scratch_free(sccd_impact_scratch *scratch)
+{
+    if (scratch == NULL)
+        return;
+    free(scratch->bodies);
+    free(scratch->pairs);
+    *scratch = (sccd_impact_scratch){0};
+}

@@ -1,0 +1,541 @@
+/* The 2D impact solver (impact.h) without an engine, against closed forms
+ * and against geometry written here (segment distances, dense sampling):
+ * - a still ball off a kinematic bat leaves at (1 + e) × the bat's normal
+ *   surface speed at the impact pose, whatever the phase of the impact;
+ * - a hinged rod off a wall rebounds at −e·ω and stays on its hinge;
+ * - random scenes of free and hinged bodies: kinetic energy never grows;
+ * - hinged rods and flyers against thin walls, 0.5–600 rad/s, stepped for
+ *   many steps with the results fed back: the rod's angle never leaves the
+ *   free interval it started in (found by dense sampling), a flyer's centre
+ *   never crosses a long wall's line;
+ * - a blade hinged at its middle batting a ball: the ball never crosses an arm;
+ * - the hooks: begin may refuse a pair (it then passes) or change the
+ *   restitution; post sees the impulse the ball took;
+ * - bad input: a defined result and the assert handler. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "sectorccd/sectorccd.h"
+#include "test_util.h"
+
+#define DT (1.0 / 60.0)
+
+static sccd_impact_scratch scratch;
+
+static sccd_ccd_options options(double skin) { return sccd_ccd_options_default(skin); }
+
+/* ---- independent geometry ---- */
+
+static double clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+
+/* Distance from p to segment ab. */
+static double point_segment(sccd_v2 p, sccd_v2 a, sccd_v2 b)
+{
+    sccd_v2 ab = sccd_v2_sub(b, a);
+    double l2 = sccd_v2_len2(ab);
+    double u = l2 > 0.0 ? clamp01(sccd_v2_dot(sccd_v2_sub(p, a), ab) / l2) : 0.0;
+    return sccd_v2_dist(p, sccd_v2_mad(a, u, ab));
+}
+
+static bool segments_cross(sccd_v2 a, sccd_v2 b, sccd_v2 c, sccd_v2 d)
+{
+    double d1 = sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(c, a)), d2 = sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(d, a));
+    double d3 = sccd_v2_cross(sccd_v2_sub(d, c), sccd_v2_sub(a, c)), d4 = sccd_v2_cross(sccd_v2_sub(d, c), sccd_v2_sub(b, c));
+    return d1 * d2 < 0.0 && d3 * d4 < 0.0;
+}
+
+/* Distance of two segments (0 when they cross). */
+static double segment_segment(sccd_v2 a, sccd_v2 b, sccd_v2 c, sccd_v2 d)
+{
+    if (segments_cross(a, b, c, d))
+        return 0.0;
+    return fmin(fmin(point_segment(a, c, d), point_segment(b, c, d)), fmin(point_segment(c, a, b), point_segment(d, a, b)));
+}
+
+/* Signed gap of two capsules placed by xa, xb (negative: overlap depth). */
+static double capsule_gap(sccd_capsule2 a, sccd_xf2 xa, sccd_capsule2 b, sccd_xf2 xb)
+{
+    return segment_segment(sccd_xf2_apply(xa, a.a), sccd_xf2_apply(xa, a.b), sccd_xf2_apply(xb, b.a), sccd_xf2_apply(xb, b.b)) -
+           a.r - b.r;
+}
+
+/* ---- scene building ---- */
+
+typedef struct scene {
+    sccd_impact_body2 body[8];
+    sccd_impact_shape2 shape[8];
+    int n;
+} scene;
+
+/* Add a body with one shape; returns its index. */
+static int add(scene *s, sccd_body_kind kind, sccd_shape2 geom, sccd_v2 at, double angle, double mass, double inertia)
+{
+    int i = s->n++;
+    s->body[i] = (sccd_impact_body2){.kind = kind, .ccd = kind != SCCD_BODY_STATIC, .pose = {at, sccd_rot2_make(angle)},
+                                     .angle = angle, .inv_mass = kind == SCCD_BODY_DYNAMIC ? 1.0 / mass : 0.0,
+                                     .inv_inertia = kind == SCCD_BODY_DYNAMIC ? 1.0 / inertia : 0.0,
+                                     .first_shape = i, .shape_count = 1};
+    s->shape[i] = (sccd_impact_shape2){geom, i, 1.0, 0.0};
+    return i;
+}
+
+static sccd_shape2 capsule(sccd_v2 a, sccd_v2 b, double r)
+{
+    return (sccd_shape2){.type = SCCD_SHAPE_CAPSULE, .capsule = {a, b, r}};
+}
+
+static sccd_shape2 circle(double r) { return (sccd_shape2){.type = SCCD_SHAPE_CIRCLE, .circle = {{0.0, 0.0}, r}}; }
+
+static void solve(scene *s, double skin, const sccd_impact_callbacks2 *cb)
+{
+    sccd_ccd_options o = options(skin);
+    assert_true(sccd_impact2_solve(s->body, s->n, s->shape, s->n, DT, &o, cb, &scratch, NULL));
+}
+
+/* Feed the results back as the next step's start. */
+static void advance(scene *s)
+{
+    for (int i = 0; i < s->n; ++i) {
+        sccd_impact_body2 *b = &s->body[i];
+        b->pose = b->end_pose;
+        b->angle = b->end_angle;
+        b->v = b->end_v;
+        b->w = b->end_w;
+    }
+}
+
+static double kinetic(const scene *s)
+{
+    double e = 0.0;
+    for (int i = 0; i < s->n; ++i) {
+        const sccd_impact_body2 *b = &s->body[i];
+        if (b->kind == SCCD_BODY_DYNAMIC)
+            e += 0.5 * sccd_v2_len2(b->end_v) / b->inv_mass + 0.5 * b->end_w * b->end_w / b->inv_inertia;
+    }
+    return e;
+}
+
+static double kinetic_start(const scene *s)
+{
+    double e = 0.0;
+    for (int i = 0; i < s->n; ++i) {
+        const sccd_impact_body2 *b = &s->body[i];
+        if (b->kind == SCCD_BODY_DYNAMIC)
+            e += 0.5 * sccd_v2_len2(b->v) / b->inv_mass + 0.5 * b->w * b->w / b->inv_inertia;
+    }
+    return e;
+}
+
+/* ---- closed forms ---- */
+
+/* A kinematic capsule bat (pivot at its end) turning at w hits a still
+ * ball at the fraction f of the step: the ball leaves along the bat's face
+ * normal at (1 + e)·w·x, x the contact's distance along the bat. */
+static void bat_case(double w, double e, double f, double *err)
+{
+    const double len = 1.0, hb = 0.03, r = 0.05, rho = 0.7, skin = 1e-4;
+    scene s = {0};
+    int bat = add(&s, SCCD_BODY_KINEMATIC, capsule((sccd_v2){0, 0}, (sccd_v2){len, 0}, hb), (sccd_v2){0, 0}, 0.0, 1, 1);
+    double hit = f * w * DT, phi = hit + asin((hb + r) / rho);
+    int ball = add(&s, SCCD_BODY_DYNAMIC, circle(r), (sccd_v2){rho * cos(phi), rho * sin(phi)}, 0.0, 1.0, 0.5 * r * r);
+    s.body[bat].w = w;
+    s.body[ball].ccd = false;
+    s.shape[bat].elasticity = e;
+    solve(&s, skin, NULL);
+    double x = rho * cos(phi - hit);
+    sccd_v2 n = {-sin(hit), cos(hit)}, want = sccd_v2_scale(n, (1.0 + e) * w * x);
+    *err = sccd_v2_dist(s.body[ball].end_v, want) / sccd_v2_len(want);
+    assert_int_equal(s.body[ball].impacts, 1);
+    /* nothing passed: the ball ends outside the bat's end pose */
+    sccd_capsule2 cb = s.shape[bat].geom.capsule, cball = {{0, 0}, {0, 0}, r};
+    assert_true(capsule_gap(cb, s.body[bat].end_pose, cball, s.body[ball].end_pose) > -1e-9);
+}
+
+static void test_bat_exit_velocity(void **state)
+{
+    (void)state;
+    const double speeds[] = {5, 20, 50, 100, 200, 400}, es[] = {0.3, 0.6, 0.9};
+    double worst = 0.0;
+    for (int k = 0; k < 6; ++k)
+        for (int j = 0; j < 3; ++j)
+            for (int p = 0; p < 16; ++p) {
+                double err;
+                bat_case(speeds[k], es[j], (p + 0.5) / 16.0, &err);
+                worst = fmax(worst, err);
+            }
+    printf("impact2: bat vs still ball, 288 cases: worst exit velocity error %.2e\n", worst);
+    assert_true(worst < 2e-3); /* the skin (1e-4) moves the impact a hair early */
+}
+
+/* A rod hinged at its end spins at w into a thin wall at the fraction f of
+ * the step: it rebounds at −e·w and its hinge stays where it was. */
+static void test_hinged_rod_rebound(void **state)
+{
+    (void)state;
+    const double len = 2.0, r = 0.02, wall_r = 0.005, m = 1.0, skin = 1e-4;
+    const double speeds[] = {5, 20, 50, 200, 600};
+    double worst = 0.0;
+    for (int k = 0; k < 5; ++k)
+        for (int p = 0; p < 16; ++p) {
+            double w = speeds[k], e = 0.5, f = (p + 0.5) / 16.0;
+            double block = 1.0 - asin((r + wall_r) / 0.4);          /* the rod's angle when it touches the wall */
+            scene s = {0};
+            int rod = add(&s, SCCD_BODY_DYNAMIC, capsule((sccd_v2){0, 0}, (sccd_v2){len, 0}, r), (sccd_v2){0, 0},
+                          block - f * w * DT, m, m * len * len / 12.0);
+            s.body[rod].cog = (sccd_v2){0.5 * len, 0.0};
+            s.body[rod].hinged = true;
+            s.body[rod].w = w;
+            add(&s, SCCD_BODY_STATIC, capsule((sccd_v2){0.4 * cos(1.0), 0.4 * sin(1.0)}, (sccd_v2){3.0 * cos(1.0), 3.0 * sin(1.0)}, wall_r),
+                (sccd_v2){0, 0}, 0.0, 1, 1);
+            s.shape[rod].elasticity = e;
+            solve(&s, skin, NULL);
+            worst = fmax(worst, fabs(s.body[rod].end_w + e * w) / (e * w));
+            assert_true(sccd_v2_len(sccd_xf2_apply(s.body[rod].end_pose, (sccd_v2){0, 0})) < 1e-12); /* on its hinge */
+            assert_true(s.body[rod].end_angle < block + 1e-9);
+            /* the hinged body's velocity is the turn about the hinge */
+            assert_true(sccd_v2_dist(s.body[rod].end_v, sccd_v2_scale(sccd_v2_perp(sccd_rot2_apply(s.body[rod].end_pose.q, s.body[rod].cog)),
+                                                                     s.body[rod].end_w)) < 1e-9 * w);
+        }
+    printf("impact2: hinged rod vs thin wall, 80 cases: worst rebound error %.2e\n", worst);
+    assert_true(worst < 1e-9);
+}
+
+/* ---- random scenes ---- */
+
+static double log_uniform(sccd_rng *g, double lo, double hi) { return lo * pow(hi / lo, sccd_rng_uniform(g, 0.0, 1.0)); }
+
+static sccd_shape2 random_shape(sccd_rng *g, double size)
+{
+    sccd_shape2 s = {0};
+    switch (sccd_rng_int(g, 4)) {
+    case 0: return circle(size * sccd_rng_uniform(g, 0.1, 0.5));
+    case 1: return capsule((sccd_v2){-size, 0}, (sccd_v2){size, 0}, size * sccd_rng_uniform(g, 0.01, 0.2));
+    case 2:
+        s.type = SCCD_SHAPE_BOX;
+        s.box = (sccd_box2){{0, 0}, sccd_rot2_identity(), {size, size * sccd_rng_uniform(g, 0.02, 0.5)}};
+        return s;
+    default:
+        s.type = SCCD_SHAPE_POLY;
+        s.poly.n = 3 + sccd_rng_int(g, 5);
+        for (int i = 0; i < s.poly.n; ++i) {
+            double a = 2.0 * SCCD_PI * (i + sccd_rng_uniform(g, 0.0, 0.8)) / s.poly.n;
+            s.poly.v[i] = (sccd_v2){size * cos(a), size * 0.6 * sin(a)};
+        }
+        s.poly.r = size * sccd_rng_uniform(g, 0.0, 0.05);
+        return s;
+    }
+}
+
+/* Random dynamic bodies (free and hinged) and static walls, packed close;
+ * energy (dynamic bodies only: nothing kinematic feeds it) never grows. */
+static void test_energy_never_grows(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(1313);
+    int impacts = 0;
+    double worst = 0.0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        scene s = {0};
+        int n = 2 + sccd_rng_int(&g, 5);
+        for (int i = 0; i < n; ++i) {
+            bool wall = i > 0 && sccd_rng_int(&g, 4) == 0;
+            double size = sccd_rng_uniform(&g, 0.05, 0.6), m = sccd_rng_uniform(&g, 0.2, 5.0);
+            int b = add(&s, wall ? SCCD_BODY_STATIC : SCCD_BODY_DYNAMIC, random_shape(&g, size), sccd_rng_v2(&g, 1.0),
+                        sccd_rng_uniform(&g, -3, 3), m, m * size * size * sccd_rng_uniform(&g, 0.1, 0.5));
+            s.shape[b].elasticity = sccd_rng_uniform(&g, 0.0, 1.0);
+            s.shape[b].friction = sccd_rng_uniform(&g, 0.0, 1.0);
+            if (wall)
+                continue;
+            s.body[b].w = (sccd_rng_int(&g, 2) ? 1 : -1) * log_uniform(&g, 0.5, 600.0);
+            s.body[b].cog = sccd_rng_v2(&g, 0.5 * size);
+            s.body[b].pivot = s.body[b].cog;
+            if (sccd_rng_int(&g, 2)) { /* hinged somewhere in or around it, velocity consistent */
+                s.body[b].hinged = true;
+                s.body[b].hinge = sccd_rng_v2(&g, 1.5 * size);
+                sccd_v2 arm = sccd_rot2_apply(s.body[b].pose.q, sccd_v2_sub(s.body[b].cog, s.body[b].hinge));
+                s.body[b].v = sccd_v2_scale(sccd_v2_perp(arm), s.body[b].w);
+            } else {
+                s.body[b].v = sccd_v2_scale(sccd_rng_unit2(&g), log_uniform(&g, 0.01, 50.0));
+            }
+        }
+        double before = kinetic_start(&s);
+        solve(&s, 1e-3, NULL);
+        double after = kinetic(&s);
+        for (int i = 0; i < s.n; ++i)
+            impacts += s.body[i].impacts;
+        worst = fmax(worst, after / before - 1.0);
+    }
+    printf("impact2: 3000 random scenes, %d body impacts: largest energy change %+.2e\n", impacts, worst);
+    assert_true(impacts > 1000);
+    assert_true(worst < 1e-9);
+}
+
+/* The angles in [lo, hi) at which a rod (capsule rod, hinged at the origin
+ * of its body) overlaps the wall, sampled every step: the free interval
+ * about a0 is (blocked before a0, first blocked after a0). */
+static void free_interval(sccd_capsule2 rod, sccd_capsule2 wall, double a0, double *lo, double *hi)
+{
+    const int samples = 20000;
+    *lo = a0 - 2.0 * SCCD_PI;
+    *hi = a0 + 2.0 * SCCD_PI;
+    for (int k = 1; k <= samples; ++k) {
+        double d = 2.0 * SCCD_PI * k / samples;
+        sccd_xf2 wall_xf = sccd_xf2_identity();
+        if (*hi > a0 + d && capsule_gap(rod, (sccd_xf2){{0, 0}, sccd_rot2_make(a0 + d)}, wall, wall_xf) < 0.0)
+            *hi = a0 + d;
+        if (*lo < a0 - d && capsule_gap(rod, (sccd_xf2){{0, 0}, sccd_rot2_make(a0 - d)}, wall, wall_xf) < 0.0)
+            *lo = a0 - d;
+    }
+}
+
+/* Hinged rods, free or at the end, against thin walls: stepped 30 times with
+ * the results fed back (as an engine would), the rod's angle stays in its
+ * free interval (a sampling step of slack: the wall is at least that wide). */
+static int hinged_rods(bool ccd, int *impacts)
+{
+    sccd_rng g = sccd_rng_make(777);
+    int passes = 0;
+    for (int trial = 0; trial < 600; ++trial) {
+        double len = sccd_rng_uniform(&g, 0.3, 2.0), r = sccd_rng_uniform(&g, 0.001, 0.05);
+        double wall_r = sccd_rng_uniform(&g, 0.001, 0.02), ang = sccd_rng_uniform(&g, -SCCD_PI, SCCD_PI);
+        double near = sccd_rng_uniform(&g, 0.0, 0.8 * len);
+        sccd_capsule2 rod = {{0, 0}, {len, 0}, r};
+        sccd_capsule2 wall = {{near * cos(ang), near * sin(ang)}, {2.0 * len * cos(ang), 2.0 * len * sin(ang)}, wall_r};
+        double a0 = ang - sccd_rng_uniform(&g, 0.01, 3.0), lo, hi;
+        if (capsule_gap(rod, (sccd_xf2){{0, 0}, sccd_rot2_make(a0)}, wall, sccd_xf2_identity()) <= 0.0)
+            continue;
+        free_interval(rod, wall, a0, &lo, &hi);
+        scene s = {0};
+        double m = 1.0;
+        int b = add(&s, SCCD_BODY_DYNAMIC, (sccd_shape2){.type = SCCD_SHAPE_CAPSULE, .capsule = rod}, (sccd_v2){0, 0}, a0, m,
+                    m * len * len / 12.0);
+        s.body[b].cog = (sccd_v2){0.5 * len, 0};
+        s.body[b].hinged = true;
+        s.body[b].w = log_uniform(&g, 0.5, 600.0);
+        s.body[b].ccd = ccd;
+        int wb = add(&s, SCCD_BODY_STATIC, (sccd_shape2){.type = SCCD_SHAPE_CAPSULE, .capsule = wall}, (sccd_v2){0, 0}, 0, 1, 1);
+        s.shape[b].elasticity = sccd_rng_uniform(&g, 0.0, 0.9);
+        s.shape[wb].friction = sccd_rng_uniform(&g, 0.0, 1.0);
+        double skin = sccd_rng_uniform(&g, 1e-4, 0.5 * (r + wall_r));
+        for (int step = 0; step < 30; ++step) {
+            solve(&s, skin, NULL);
+            *impacts += s.body[b].impacts;
+            double slack = 2.0 * SCCD_PI / 20000 + 1e-9;
+            if (s.body[b].end_angle < lo - slack || s.body[b].end_angle > hi + slack) {
+                ++passes;
+                break;
+            }
+            advance(&s);
+        }
+    }
+    return passes;
+}
+
+static void test_hinged_rods_never_pass(void **state)
+{
+    (void)state;
+    int impacts = 0, ignored = 0, passes = hinged_rods(true, &impacts), without = hinged_rods(false, &ignored);
+    printf("impact2: hinged rods vs thin walls: %d impacts, %d passes (%d without CCD)\n", impacts, passes, without);
+    assert_true(impacts > 300 && without > 200);
+    assert_int_equal(passes, 0);
+}
+
+/* Spinning flyers (any shape) thrown at a long thin wall: the centre never
+ * crosses the wall's line. */
+static int flyers(bool ccd, int *impacts)
+{
+    sccd_rng g = sccd_rng_make(4242);
+    int passes = 0;
+    for (int trial = 0; trial < 1000; ++trial) {
+        scene s = {0};
+        double size = sccd_rng_uniform(&g, 0.02, 0.5), m = sccd_rng_uniform(&g, 0.2, 5.0);
+        double speed = log_uniform(&g, 0.3, 80.0), y0 = sccd_rng_uniform(&g, size * 1.2, size * 1.2 + 2.0 * speed * DT);
+        int b = add(&s, SCCD_BODY_DYNAMIC, random_shape(&g, size), (sccd_v2){0, y0}, sccd_rng_uniform(&g, -3, 3), m,
+                    m * size * size * 0.3);
+        if (sccd_shape2_distance(&s.shape[b].geom, s.body[b].pose, &(sccd_shape2){.type = SCCD_SHAPE_CAPSULE, .capsule = {{-100, 0}, {100, 0}, 0.002}},
+                                 sccd_xf2_identity()).overlap)
+            continue;
+        s.body[b].v = (sccd_v2){sccd_rng_uniform(&g, -1, 1) * speed, -speed};
+        s.body[b].w = (sccd_rng_int(&g, 2) ? 1 : -1) * log_uniform(&g, 0.5, 600.0);
+        s.body[b].ccd = ccd;
+        int wb = add(&s, SCCD_BODY_STATIC, capsule((sccd_v2){-100, 0}, (sccd_v2){100, 0}, 0.002), (sccd_v2){0, 0}, 0, 1, 1);
+        s.shape[b].elasticity = sccd_rng_uniform(&g, 0.0, 0.9);
+        s.shape[wb].friction = sccd_rng_uniform(&g, 0.0, 1.0);
+        for (int step = 0; step < 20; ++step) {
+            solve(&s, 1e-3, NULL);
+            *impacts += s.body[b].impacts;
+            if (sccd_xf2_apply(s.body[b].end_pose, s.body[b].cog).y <= 0.0) {
+                ++passes;
+                break;
+            }
+            advance(&s);
+        }
+    }
+    return passes;
+}
+
+static void test_flyers_never_pass(void **state)
+{
+    (void)state;
+    int impacts = 0, ignored = 0, passes = flyers(true, &impacts), without = flyers(false, &ignored);
+    printf("impact2: flyers vs a thin wall: %d impacts, %d passes (%d without CCD)\n", impacts, passes, without);
+    assert_true(impacts > 500 && without > 500);
+    assert_int_equal(passes, 0);
+}
+
+/* A heavy blade hinged at its middle spins into a free ball: a ball that
+ * stays within the blade's reach never jumps across the blade's axis. */
+static int blade_ball(bool ccd, int *impacts)
+{
+    sccd_rng g = sccd_rng_make(99);
+    int passes = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        const double half = 0.5, r = 0.05;
+        scene s = {0};
+        int blade = add(&s, SCCD_BODY_DYNAMIC, capsule((sccd_v2){-half, 0}, (sccd_v2){half, 0}, 0.02), (sccd_v2){0, 0}, 0.0,
+                        20.0, 20.0 * 1.0 / 12.0);
+        s.body[blade].hinged = true;
+        s.body[blade].w = log_uniform(&g, 1.0, 300.0);
+        s.body[blade].ccd = ccd;
+        double rho = sccd_rng_uniform(&g, 0.15, 0.4), phi = sccd_rng_uniform(&g, 0.2, 3.0);
+        int ball = add(&s, SCCD_BODY_DYNAMIC, circle(r), (sccd_v2){rho * cos(phi), rho * sin(phi)}, 0, 1.0, 0.5 * r * r);
+        s.body[ball].ccd = ccd && sccd_rng_int(&g, 2);
+        s.body[ball].v = sccd_v2_scale(sccd_rng_unit2(&g), sccd_rng_uniform(&g, 0.0, 5.0));
+        s.shape[blade].elasticity = sccd_rng_uniform(&g, 0.0, 0.9);
+        s.shape[ball].friction = sccd_rng_uniform(&g, 0.0, 0.5);
+        for (int step = 0; step < 20; ++step) {
+            sccd_v2 c0 = sccd_xf2_inv_apply(s.body[blade].pose, s.body[ball].pose.p);
+            solve(&s, 1e-3, NULL);
+            *impacts += s.body[ball].impacts;
+            sccd_v2 c1 = sccd_xf2_inv_apply(s.body[blade].end_pose, s.body[ball].end_pose.p);
+            /* in the blade's frame the ball's centre may not jump across the blade's axis within its reach */
+            if (c0.y * c1.y < 0.0 && sccd_v2_len(c0) < half - r && sccd_v2_len(c1) < half - r) {
+                ++passes;
+                break;
+            }
+            advance(&s);
+        }
+    }
+    return passes;
+}
+
+static void test_blade_bats_ball(void **state)
+{
+    (void)state;
+    int impacts = 0, ignored = 0, passes = blade_ball(true, &impacts), without = blade_ball(false, &ignored);
+    printf("impact2: blade bats a ball: %d impacts, %d passes (%d without CCD)\n", impacts, passes, without);
+    assert_true(impacts > 100 && without > 50);
+    assert_int_equal(passes, 0);
+}
+
+/* ---- hooks ---- */
+
+typedef struct hook_log { int begins, posts; bool refuse; double elasticity; sccd_v2 impulse; } hook_log;
+
+static bool on_begin(void *user, sccd_impact_contact2 *c)
+{
+    hook_log *log = user;
+    ++log->begins;
+    assert_true(c->approach > 0.0 && c->t >= 0.0 && c->t <= 1.0);
+    c->elasticity = log->elasticity;
+    return !log->refuse;
+}
+
+static void on_post(void *user, const sccd_impact_contact2 *c)
+{
+    hook_log *log = user;
+    ++log->posts;
+    log->impulse = c->impulse;
+}
+
+static void test_hooks(void **state)
+{
+    (void)state;
+    for (int refuse = 0; refuse < 2; ++refuse) {
+        scene s = {0};
+        int bat = add(&s, SCCD_BODY_KINEMATIC, capsule((sccd_v2){0, 0}, (sccd_v2){1, 0}, 0.03), (sccd_v2){0, 0}, 0.0, 1, 1);
+        int ball = add(&s, SCCD_BODY_DYNAMIC, circle(0.05), (sccd_v2){0.6, 0.2}, 0.0, 2.0, 0.01);
+        s.body[bat].w = 50.0;
+        hook_log log = {0, 0, refuse, 0.5, {0, 0}};
+        sccd_impact_callbacks2 cb = {NULL, on_begin, on_post, &log};
+        solve(&s, 1e-4, &cb);
+        assert_int_equal(log.begins, 1);
+        assert_int_equal(log.posts, refuse ? 0 : 1);
+        if (refuse) { /* the ball was left alone */
+            assert_true(s.body[ball].impacts == 0 && s.body[ball].end_v.x == 0.0 && s.body[ball].end_v.y == 0.0);
+            continue;
+        }
+        /* the impulse is m·Δv; restitution 0.5 from begin (the shapes say 1) */
+        assert_true(sccd_v2_dist(sccd_v2_scale(log.impulse, 0.5), s.body[ball].end_v) < 1e-12);
+        s.shape[bat].elasticity = 0.5;
+        s.body[ball].ccd = false;
+        scene plain = s;
+        solve(&plain, 1e-4, NULL);
+        assert_true(sccd_v2_dist(plain.body[ball].end_v, s.body[ball].end_v) < 1e-12);
+    }
+}
+
+/* ---- bad input ---- */
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    scene s = {0};
+    add(&s, SCCD_BODY_DYNAMIC, circle(0.1), (sccd_v2){1, 2}, 0.5, 1, 1);
+    add(&s, SCCD_BODY_STATIC, circle(0.1), (sccd_v2){0, 0}, 0.0, 1, 1);
+    sccd_ccd_options o = options(1e-3);
+    const double bad[] = {NAN, INFINITY};
+    for (int k = 0; k < 2; ++k) {
+        scene t = s;
+        t.body[0].w = 3.0;
+        t.body[0].v = (sccd_v2){bad[k], 0.0};
+        sccd_test_assert_reset();
+        assert_false(sccd_impact2_solve(t.body, t.n, t.shape, t.n, DT, &o, NULL, &scratch, NULL));
+        assert_int_equal(sccd_test_assert_count(), 1);
+        /* kept still at its start pose */
+            assert_true(t.body[0].end_pose.p.x == 1.0 && t.body[0].end_v.x == 0.0 && t.body[0].end_w == 0.0);
+    }
+    scene t = s;
+    t.body[0].inv_mass = -1.0; /* a negative mass */
+    sccd_test_assert_reset();
+    assert_false(sccd_impact2_solve(t.body, t.n, t.shape, t.n, DT, &o, NULL, &scratch, NULL));
+    assert_int_equal(sccd_test_assert_count(), 1);
+    t = s;
+    t.shape[1].body = 0; /* a shape listed under the wrong body */
+    assert_false(sccd_impact2_solve(t.body, t.n, t.shape, t.n, DT, &o, NULL, &scratch, NULL));
+    t = s;
+    t.shape[0].geom.circle.r = NAN;
+    assert_false(sccd_impact2_solve(t.body, t.n, t.shape, t.n, DT, &o, NULL, &scratch, NULL));
+    sccd_ccd_options bad_o = o;
+    bad_o.bands = 0;
+    assert_false(sccd_impact2_solve(s.body, s.n, s.shape, s.n, DT, &bad_o, NULL, &scratch, NULL));
+    assert_false(sccd_impact2_solve(s.body, s.n, s.shape, s.n, NAN, &o, NULL, &scratch, NULL));
+    assert_false(sccd_impact2_solve(NULL, 1, s.shape, s.n, DT, &o, NULL, &scratch, NULL));
+    /* an empty step and a zero dt are fine */
+    assert_true(sccd_impact2_solve(s.body, 0, NULL, 0, DT, &o, NULL, &scratch, NULL));
+    assert_true(sccd_impact2_solve(s.body, s.n, s.shape, s.n, 0.0, &o, NULL, &scratch, NULL));
+    assert_true(s.body[0].end_pose.p.x == 1.0 && s.body[0].end_pose.p.y == 2.0);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    sccd_impact_scratch_free(&scratch);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bat_exit_velocity),   cmocka_unit_test(test_hinged_rod_rebound),
+        cmocka_unit_test(test_energy_never_grows),  cmocka_unit_test(test_hinged_rods_never_pass),
+        cmocka_unit_test(test_flyers_never_pass),   cmocka_unit_test(test_blade_bats_ball),
+        cmocka_unit_test(test_hooks),               cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown);
+}
