@@ -64,6 +64,40 @@ void sccd_sweep3_shape(sccd_sweep3 *out, const sccd_shape3 *s, sccd_motion3 m, i
     }
 }
 
+/* How far a point's arc strays from its chord when it turns by phi at
+ * distance ≤ rho from the centre: the sagitta rho·(1 − cos(phi/2)) for
+ * |phi| ≤ π, else 2·rho (the whole circle about the moving centre, which
+ * lies within rho of either end pose). The start and end boxes hold every
+ * chord, so grown by this they hold every arc. */
+static sccd_real arc_stray(sccd_real phi, sccd_real rho)
+{
+    phi = fabs(phi);
+    return phi <= SCCD_PI ? rho * (1.0 - cos(0.5 * phi)) : 2.0 * rho;
+}
+
+sccd_aabb2 sccd_shape2_motion_box(const sccd_shape2 *s, sccd_motion2 m)
+{
+    if (!sccd_is_valid_shape2(s) || !sccd_is_valid_motion2(m)) {
+        SCCD_ASSERT(sccd_is_valid_shape2(s) && sccd_is_valid_motion2(m));
+        return (sccd_aabb2){{-INFINITY, -INFINITY}, {INFINITY, INFINITY}};
+    }
+    sccd_aabb2 box = sccd_aabb2_union(sccd_shape2_aabb(s, m.start), sccd_shape2_aabb(s, sccd_motion2_at(m, 1.0)));
+    sccd_real grow = arc_stray(m.dtheta, sccd_shape2_farthest(s, m.center));
+    return (sccd_aabb2){sccd_v2_sub(box.lo, (sccd_v2){grow, grow}), sccd_v2_add(box.hi, (sccd_v2){grow, grow})};
+}
+
+sccd_aabb3 sccd_shape3_motion_box(const sccd_shape3 *s, sccd_motion3 m)
+{
+    if (!sccd_is_valid_shape3(s) || !sccd_is_valid_motion3(m)) {
+        SCCD_ASSERT(sccd_is_valid_shape3(s) && sccd_is_valid_motion3(m));
+        return (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
+    }
+    sccd_aabb3 box = sccd_aabb3_union(sccd_shape3_aabb(s, m.start), sccd_shape3_aabb(s, sccd_motion3_at(m, 1.0)));
+    sccd_real grow = arc_stray(m.angle, sccd_shape3_farthest(s, m.center));
+    sccd_v3 g = {grow, grow, grow};
+    return (sccd_aabb3){sccd_v3_sub(box.lo, g), sccd_v3_add(box.hi, g)};
+}
+
 /* ---- 2D ---- */
 
 /* The sweep meets shape s placed by xf and grown by e ≥ 0 (a box grown by e

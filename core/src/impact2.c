@@ -31,6 +31,10 @@
 #include "impact_internal.h"
 #include "sectorccd/support.h"
 
+/* The cores of a pair are this many overlaps smaller than its shapes: room
+ * for the resting overlap of a step plus the solver's residual approach. */
+#define SKIN_OVERLAPS 3.0
+
 /* A body's state during the solve. */
 typedef struct body_state {
     sccd_real t0;       /* start of the current segment */
@@ -129,7 +133,8 @@ static void hold(solver *sv, int i, sccd_real t)
 }
 
 /* Body i rides along with body k from time t: the same rigid motion, about
- * k's centre, so the two do not move relative to each other. */
+ * k's centre, so the two do not move relative to each other; its velocity
+ * is k's there. */
 static void carry(solver *sv, int i, int k, sccd_real t)
 {
     body_state *s = &sv->st[i];
@@ -147,7 +152,7 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     s->out_v = s->v;
     s->out_w = s->w;
     s->hinged = false;
-    s->frozen = true;
+    s->frozen = false; /* it still takes impulses, as a part of k would (then it leaves k) */
     s->active = true;
     sv->bodies[i].held = true;
 }
@@ -366,29 +371,39 @@ static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u0)
 static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sccd_real tc)
 {
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}};
-    sccd_real skin = sv->opt.overlap, tol = sv->opt.toi_tolerance;
+    sccd_real overlap = sv->opt.overlap, tol = sv->opt.toi_tolerance, skin = SKIN_OVERLAPS * overlap;
     sccd_motion2 ma = part_from(&sv->st[a], tc), mb = part_from(&sv->st[b], tc);
     sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
-    /* The target is a gap of one skin; a pair overlapping at tc may only
-     * sink a tolerance deeper than it is. */
-    sccd_real target = skin;
-    if (gap(&ca, ma.start, &cb, mb.start) <= 0.0) {
-        sccd_real depth, room;
-        sccd_start_depth(shrink_start, &(start_pair){&ca, &cb, ma.start, mb.start}, skin, &depth, &room);
-        sccd_real shrunk = shrink_pair(&ca, &cb, depth + skin);
-        target = shrunk - depth - tol;
-        if (target < 2.0 * tol) { /* the cores cannot come apart: the engine's contact alone */
-            ++sv->stats->overlapped;
-            return none;
-        }
+    /* How deep the pair overlaps at tc and how much it can shrink (room). A
+     * pair may overlap at most half its room (a thin rod in a thin wall:
+     * little), or as deep as it is already: deeper, the cores could come
+     * near crossing, and the next search could not guard them. */
+    sccd_real depth, room;
+    sccd_start_depth(shrink_start, &(start_pair){&ca, &cb, ma.start, mb.start}, skin, &depth, &room);
+    sccd_real limit = sccd_max(0.5 * room, depth);
+    sccd_real shrunk = shrink_pair(&ca, &cb, depth + skin + sccd_max(tol, limit - depth));
+    sccd_real floor = sccd_max(shrunk - limit, 2.0 * tol); /* the cores' closest allowed distance */
+    if (depth > 0.0 && shrunk - depth < 3.0 * tol) { /* the cores cannot come apart: the engine's contact alone */
+        ++sv->stats->overlapped;
+        return none;
     }
+    /* The event: the shapes touching (apart at tc; a hair apart when the
+     * cores cannot shrink), or an overlapping pair sinking to the limit (a
+     * push the engine's contact holds is no impact). After a touch that
+     * does not approach (sliding, resting) the target sinks, a tolerance a
+     * time: the engine's contact may form, never past the limit. */
+    sccd_real target = depth > 0.0 ? floor : sccd_max(shrunk, 2.0 * tol);
+    sccd_real sink = depth > 0.0 ? floor : sccd_max(shrunk - sccd_min(overlap, limit), floor);
     sccd_real rate = approach_bound(&ca, ma, &cb, mb), u0 = 0.0;
+    ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
         sccd_motion2 ra = motion_rest(ma, u0), rb = motion_rest(mb, u0);
+        sccd_ccd_stats filter = {0};
         sccd_toi2 r = round == 0 && sv->opt.candidates == SCCD_CANDIDATES_SWEEP
-                        ? sccd_ccd2(&ca, ra, &cb, rb, target, tol, sv->opt.bands, NULL)
+                        ? sccd_ccd2(&ca, ra, &cb, rb, target, tol, sv->opt.bands, &filter)
                         : sccd_toi2_compute(&ca, ra, &cb, rb, target, tol);
-        ++sv->stats->tois;
+        sv->stats->sweeps += filter.sweeps;
+        sv->stats->tois += round > 0 || filter.tois > 0;
         if (r.state == SCCD_TOI_SEPARATED)
             return none;
         sccd_real u = u0 + r.t * (1.0 - u0), t = tc + u * (1.0 - tc);
@@ -408,7 +423,8 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
         /* Touching but not approaching (resting, sliding, leaving): skip
          * while the gap cannot shrink, then let it sink to 2·tol. */
         u0 = u + separating_span(&ca, ma, &cb, mb, u, r.normal, tol, rate);
-        target = sccd_min(target, 2.0 * tol);
+        target = sccd_max(sccd_min(target - tol, sink), floor);
+        sink = target;
     }
     if (u0 >= 1.0)
         return none;
@@ -418,22 +434,16 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
 
 /* ---- body pairs ---- */
 
-/* A box holding everything shape s covers under motion m: the start and end
- * boxes (whose hull holds each point's chord) grown by how far a point's arc
- * strays from its chord, the sagitta ρ(1 − cos(φ/2)) for a turn |φ| ≤ π,
- * else 2ρ (ρ the farthest distance from the centre). START_END candidates:
- * the start and end boxes only (what speculative CCD sees). */
+/* What the candidate test sees of shape s under motion m: the box of its
+ * sweep (START_END candidates: of its start and end poses only, what
+ * speculative CCD sees), grown by the skin. */
 static sccd_aabb2 motion_box(const solver *sv, const sccd_shape2 *s, sccd_motion2 m)
 {
-    sccd_aabb2 box = sccd_aabb2_union(sccd_shape2_aabb(s, m.start), sccd_shape2_aabb(s, sccd_motion2_at(m, 1.0)));
-    sccd_real phi = fabs(m.dtheta), rho = sccd_shape2_farthest(s, m.center);
-    sccd_real grow = sv->opt.candidates == SCCD_CANDIDATES_START_END ? 0.0
-                   : phi <= SCCD_PI                                 ? rho * (1.0 - cos(0.5 * phi))
-                                                                    : 2.0 * rho;
-    grow += sv->opt.overlap;
-    box.lo = sccd_v2_sub(box.lo, (sccd_v2){grow, grow});
-    box.hi = sccd_v2_add(box.hi, (sccd_v2){grow, grow});
-    return box;
+    sccd_aabb2 box = sv->opt.candidates == SCCD_CANDIDATES_START_END
+                       ? sccd_aabb2_union(sccd_shape2_aabb(s, m.start), sccd_shape2_aabb(s, sccd_motion2_at(m, 1.0)))
+                       : sccd_shape2_motion_box(s, m);
+    sccd_v2 skin = {sv->opt.overlap, sv->opt.overlap};
+    return (sccd_aabb2){sccd_v2_sub(box.lo, skin), sccd_v2_add(box.hi, skin)};
 }
 
 static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
@@ -533,19 +543,95 @@ static bool moving(const solver *sv, int i)
     return m->dtheta != 0.0 || m->dp.x != 0.0 || m->dp.y != 0.0;
 }
 
+/* Body i's response to a generalized impulse (J at the world point p, and
+ * an angular impulse L): the change of (velocity at p, angular velocity)
+ * is m·(J, L), m symmetric 3×3 (row-major). */
+static void response_matrix(const solver *sv, int i, sccd_real t, sccd_v2 p, sccd_real m[9])
+{
+    const sccd_impact_body2 *b = &sv->bodies[i];
+    const body_state *s = &sv->st[i];
+    memset(m, 0, 9 * sizeof *m);
+    if (b->kind != SCCD_BODY_DYNAMIC || s->frozen)
+        return;
+    sccd_v2 c = cog_at(sv, i, t), r = sccd_v2_sub(p, c);
+    sccd_real lin = b->inv_mass, ang = b->inv_inertia;
+    if (s->hinged) {
+        r = sccd_v2_sub(p, s->hinge);
+        ang = sccd_hinge_inv_inertia(b->inv_mass, b->inv_inertia, sccd_v2_len2(sccd_v2_sub(c, s->hinge)));
+        lin = 0.0;
+    }
+    sccd_real g[3] = {-r.y, r.x, 1.0}; /* Δw = ang·(g·(J, L)); Δv(p) = lin·J + perp(r)·Δw */
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col)
+            m[3 * row + col] = ang * g[row] * g[col] + (row == col && row < 2 ? lin : 0.0);
+}
+
+/* Solve m·x = u for a 3×3 m (Cramer's rule); false when m is singular. */
+static bool solve3(const sccd_real m[9], const sccd_real u[3], sccd_real x[3])
+{
+    sccd_real det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]);
+    if (!(fabs(det) > 1e-300))
+        return false;
+    for (int k = 0; k < 3; ++k) {
+        sccd_real c[9];
+        memcpy(c, m, sizeof c);
+        for (int row = 0; row < 3; ++row)
+            c[3 * row + k] = u[row];
+        x[k] = (c[0] * (c[4] * c[8] - c[5] * c[7]) - c[1] * (c[3] * c[8] - c[5] * c[6]) + c[2] * (c[3] * c[7] - c[4] * c[6])) / det;
+    }
+    return true;
+}
+
+/* Body `light` is to ride along with `heavy` from t: first the perfectly
+ * inelastic impulse (linear at light's centre of mass, and angular) that
+ * makes light move as a part of heavy, taken from heavy's momentum, so the
+ * energy does not grow; heavy goes on with what is left. False when light
+ * cannot be matched (infinite inertia). */
+static bool join(solver *sv, int light, int heavy, sccd_real t)
+{
+    sccd_v2 p = cog_at(sv, light, t);
+    sccd_real ml[9], mh[9], m[9], x[3];
+    if (sv->st[light].hinged) /* it cannot move as a part of heavy */
+        return false;
+    response_matrix(sv, light, t, p, ml);
+    response_matrix(sv, heavy, t, p, mh);
+    for (int k = 0; k < 9; ++k)
+        m[k] = ml[k] + mh[k];
+    sccd_v2 dv = sccd_v2_sub(velocity_at(sv, heavy, t, p), velocity_at(sv, light, t, p));
+    sccd_real u[3] = {dv.x, dv.y, sv->st[heavy].w - sv->st[light].w};
+    if (!solve3(m, u, x))
+        return false;
+    body_state *h = &sv->st[heavy];
+    sccd_v2 j = {x[0], x[1]};
+    sccd_real dw = mh[6] * x[0] + mh[7] * x[1] + mh[8] * x[2]; /* heavy's spin change, from row 3 */
+    sccd_v2 cog = cog_at(sv, heavy, t);
+    if (h->hinged) {
+        h->w -= dw;
+        h->v = sccd_v2_scale(sccd_v2_perp(sccd_v2_sub(cog, h->hinge)), h->w);
+    } else {
+        h->v = sccd_v2_mad(h->v, -sv->bodies[heavy].inv_mass, j);
+        h->w -= dw;
+    }
+    restart(sv, heavy, t);
+    carry(sv, light, heavy, t);
+    return true;
+}
+
 /* The fallback that never lets the pair pass. A dynamic body meeting a
- * kinematic (or carried) one rides along with it. Of two free dynamic
- * bodies the lighter stops at t, where it takes no more impulses: the
- * heavier one (a blade pushing a ball) keeps turning and bounces off it;
- * carrying the lighter along would add energy. Otherwise the dynamic bodies
- * stop at t. */
+ * kinematic one rides along with it; of two free dynamic bodies the lighter
+ * rides along with the heavier (a blade pushing a ball: a push that goes on
+ * would take endless impacts), or stops when it is hinged; otherwise the
+ * dynamic bodies stop at t. A stopped body takes no impulse any more (what
+ * hits it bounces off), so none of this adds energy but a kinematic push. */
 static void stop_pair(solver *sv, const body_pair *pr)
 {
     int a = pr->a, b = pr->b;
     ++sv->stats->held;
     bool da = sv->bodies[a].kind == SCCD_BODY_DYNAMIC, db = sv->bodies[b].kind == SCCD_BODY_DYNAMIC;
     if (moves_freely(sv, a) && moves_freely(sv, b)) {
-        hold(sv, sv->bodies[a].inv_mass > sv->bodies[b].inv_mass ? a : b, pr->t);
+        int light = sv->bodies[a].inv_mass > sv->bodies[b].inv_mass ? a : b;
+        if (!join(sv, light, light == a ? b : a, pr->t))
+            hold(sv, light, pr->t);
     } else if (da && !moves_freely(sv, a) && moving(sv, b) && !db) {
         carry(sv, a, b, pr->t);
     } else if (db && !moves_freely(sv, b) && moving(sv, a) && !da) {

@@ -19,6 +19,11 @@ void sccd_sweep2_shape(sccd_sweep2 *out, const sccd_shape2 *s, sccd_motion2 m, i
 /// The sweep of shape s (body coordinates; sphere, capsule or box) under motion m in bands radial bands. Invalid shape: count 0 and an infinite AABB (every test true), as sweep3.h.
 void sccd_sweep3_shape(sccd_sweep3 *out, const sccd_shape3 *s, sccd_motion3 m, int bands);
 
+/// A box holding everything shape s (body coordinates) covers under motion m: the start and end boxes grown by the arcs' sagitta. Invalid input: an infinite box.
+sccd_aabb2 sccd_shape2_motion_box(const sccd_shape2 *s, sccd_motion2 m);
+/// A box holding everything shape s (body coordinates) covers under motion m (see sccd_shape2_motion_box). Invalid input: an infinite box.
+sccd_aabb3 sccd_shape3_motion_box(const sccd_shape3 *s, sccd_motion3 m);
+
 /// First contact of a and b under their motions, as sccd_toi2_compute, after a sweep pre-filter with bands radial bands (1…SCCD_MAX_BANDS): SEPARATED at t = 1 with 0 iterations when the sweeps prove the distance stays above target. stats may be NULL. Invalid input: FAILED at t = 0.
 sccd_toi2 sccd_ccd2(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb, sccd_real target,
                     sccd_real tolerance, int bands, sccd_ccd_stats *stats);

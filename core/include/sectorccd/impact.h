@@ -95,6 +95,8 @@ typedef struct sccd_impact_callbacks2 {
 /// Counters of one solve (summed into the caller's).
 typedef struct sccd_impact_stats {
     long pairs;      ///< body pairs searched (each time their motions changed)
+    long candidates; ///< shape pairs searched (past the box test)
+    long sweeps;     ///< sweeps built by the pre-filter
     long tois;       ///< TOI runs
     long impacts;    ///< impulses applied
     long held;       ///< fallback stops and carries
