@@ -119,6 +119,7 @@ $(BUILD)/bin/test_%: $(BUILD)/obj/tests/test_%.o $(LINK_DEPS)
 # engine's flags and libraries from CXXFLAGS_NAME and LIBS_NAME.
 CXXFLAGS_ALL := -std=c++17 $(filter-out $(CSTD) -Wstrict-prototypes,$(CFLAGS_ALL)) -D_POSIX_C_SOURCE=200809L
 LIBS_compare_box2d       := -lbox2d
+LIBS_fidelity            := -lbox2d
 CXXFLAGS_compare_bullet  := $(shell pkg-config --cflags bullet 2>/dev/null || echo -I/usr/include/bullet)
 LIBS_compare_bullet      := $(shell pkg-config --libs bullet 2>/dev/null || echo -lBulletDynamics -lBulletCollision -lLinearMath)
 $(BUILD)/bin/%: bench/%.cpp $(LINK_DEPS) $(FLAGS_STAMP)

@@ -34,6 +34,8 @@
 /* The cores of a pair are this many overlaps smaller than its shapes: room
  * for the resting overlap of a step plus the solver's residual approach. */
 #define SKIN_OVERLAPS 3.0
+/* Gauss-Seidel passes over one contact's normal and friction impulses. */
+#define CONTACT_ITERATIONS 12
 
 /* A body's state during the solve. */
 typedef struct body_state {
@@ -47,7 +49,8 @@ typedef struct body_state {
     sccd_v2 hinge;      /* world hinge */
     bool hinged;        /* turns about the hinge (not when carried) */
     bool active;        /* searched against every body */
-    bool frozen;        /* held or carried: takes no impulse any more */
+    bool frozen;        /* held still: takes no impulse any more */
+    int carrier;        /* the body it rides along with, -1: none */
 } body_state;
 
 /* A body pair and its next event. */
@@ -115,12 +118,27 @@ static void restart_state(const sccd_impact_body2 *b, body_state *s, sccd_real t
     s->out_w = s->w;
 }
 
-static void restart(solver *sv, int i, sccd_real t) { restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt); }
+static void carry(solver *sv, int i, int k, sccd_real t);
+
+/* Restart body i's segment at t with its velocity (it leaves any carrier).
+ * What rode along with it goes on alone with the velocity it has: made to
+ * follow i's new motion it would gain energy for nothing. */
+static void restart(solver *sv, int i, sccd_real t)
+{
+    restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
+    sv->st[i].carrier = -1;
+    for (int j = 0; j < sv->n; ++j)
+        if (sv->st[j].carrier == i) {
+            restart_state(&sv->bodies[j], &sv->st[j], t, sv->dt);
+            sv->st[j].carrier = -1;
+        }
+}
 
 /* Stop body i at time t for the rest of the step. */
 static void hold(solver *sv, int i, sccd_real t)
 {
     body_state *s = &sv->st[i];
+    s->carrier = -1;
     sccd_real a = angle_at(s, t);
     s->m = (sccd_motion2){pose_at(s, t), s->m.center, {0.0, 0.0}, 0.0};
     s->t0 = t;
@@ -134,9 +152,17 @@ static void hold(solver *sv, int i, sccd_real t)
 
 /* Body i rides along with body k from time t: the same rigid motion, about
  * k's centre, so the two do not move relative to each other; its velocity
- * is k's there. */
+ * is k's there. It rides with what k rides with; what rode with i now rides
+ * with k too. A hinged body, or one that k rides along with, cannot: it
+ * stops instead. */
 static void carry(solver *sv, int i, int k, sccd_real t)
 {
+    while (sv->st[k].carrier >= 0)
+        k = sv->st[k].carrier;
+    if (k == i || sv->st[i].hinged) {
+        hold(sv, i, t);
+        return;
+    }
     body_state *s = &sv->st[i];
     const body_state *c = &sv->st[k];
     sccd_motion2 mk = part_from(c, t);
@@ -154,10 +180,34 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     s->hinged = false;
     s->frozen = false; /* it still takes impulses, as a part of k would (then it leaves k) */
     s->active = true;
+    s->carrier = k;
     sv->bodies[i].held = true;
+    for (int j = 0; j < sv->n; ++j)
+        if (sv->st[j].carrier == i)
+            carry(sv, j, k, t);
+}
+
+/* Whether body i's segment stands still. */
+static bool still(const solver *sv, int i)
+{
+    const sccd_motion2 *m = &sv->st[i].m;
+    return m->dtheta == 0.0 && m->dp.x == 0.0 && m->dp.y == 0.0;
+}
+
+/* Whether bodies a and b cannot move relative to each other: both still,
+ * one riding along with the other, or both with a third. */
+static bool move_together(const solver *sv, int a, int b)
+{
+    int ca = sv->st[a].carrier, cb = sv->st[b].carrier;
+    return (still(sv, a) && still(sv, b)) || ca == b || cb == a || (ca >= 0 && ca == cb);
 }
 
 /* ---- velocities and impulses ---- */
+
+static bool moves_freely(const solver *sv, int i)
+{
+    return sv->bodies[i].kind == SCCD_BODY_DYNAMIC && !sv->st[i].frozen;
+}
 
 static sccd_v2 cog_at(const solver *sv, int i, sccd_real t) { return sccd_xf2_apply(pose_at(&sv->st[i], t), sv->bodies[i].cog); }
 
@@ -210,32 +260,106 @@ static void apply_impulse(solver *sv, int i, sccd_real t, sccd_v2 p, sccd_v2 j)
     s->w += b->inv_inertia * sccd_v2_cross(sccd_v2_sub(p, c), j);
 }
 
-/* The impulse along direction d that changes the approach speed along d
- * from `speed` to −restitution·speed, for pair inverse mass k. */
-static sccd_real impulse_along(sccd_real speed, sccd_real restitution, sccd_real k) { return (1.0 + restitution) * speed / k; }
+/* Relative velocity of a and b at p along d (> 0: a moves into b along d). */
+static sccd_real closing_along(const solver *sv, int a, int b, sccd_real t, sccd_v2 p, sccd_v2 d)
+{
+    return sccd_v2_dot(sccd_v2_sub(velocity_at(sv, a, t, p), velocity_at(sv, b, t, p)), d);
+}
 
-/* Resolve an impact of bodies a, b at time t: normal impulse with
- * restitution, then friction within Coulomb's cone. False when neither body
- * can take an impulse. */
+/* Body i's kinetic energy in a frame moving at frame_v (0 for bodies that
+ * take no impulse: only what the impulse can change counts). */
+static sccd_real energy(const solver *sv, int i, sccd_real t, sccd_v2 frame_v)
+{
+    const sccd_impact_body2 *b = &sv->bodies[i];
+    const body_state *s = &sv->st[i];
+    if (b->kind != SCCD_BODY_DYNAMIC || s->frozen)
+        return 0.0;
+    if (s->hinged) {
+        sccd_real ii = sccd_hinge_inv_inertia(b->inv_mass, b->inv_inertia, sccd_v2_len2(sccd_v2_sub(cog_at(sv, i, t), s->hinge)));
+        return ii > 0.0 ? 0.5 * s->w * s->w / ii : 0.0;
+    }
+    sccd_real e = b->inv_mass > 0.0 ? 0.5 * sccd_v2_len2(sccd_v2_sub(s->v, frame_v)) / b->inv_mass : 0.0;
+    return e + (b->inv_inertia > 0.0 ? 0.5 * s->w * s->w / b->inv_inertia : 0.0);
+}
+
+/* The pair's energy, in the frame of a partner that takes no impulse (a
+ * kinematic bat: what the impact can give is relative to its surface). */
+static sccd_real pair_energy(const solver *sv, int a, int b, sccd_real t, sccd_v2 p)
+{
+    sccd_v2 frame = {0.0, 0.0};
+    if (!moves_freely(sv, a))
+        frame = velocity_at(sv, a, t, p);
+    else if (!moves_freely(sv, b))
+        frame = velocity_at(sv, b, t, p);
+    return energy(sv, a, t, frame) + energy(sv, b, t, frame);
+}
+
+/* The impulse j (on b; −j on a) at p. */
+static void push(solver *sv, int a, int b, sccd_real t, sccd_v2 p, sccd_v2 j)
+{
+    apply_impulse(sv, a, t, p, sccd_v2_neg(j));
+    apply_impulse(sv, b, t, p, j);
+}
+
+/* Normal and friction impulses found together by projected Gauss-Seidel on
+ * accumulated impulses (normal ≥ 0 aiming at a separation of `bounce`,
+ * |friction| ≤ μ·normal), as an engine's solver finds a contact's: the
+ * friction and the spin it causes feed back into the normal speed. */
+static sccd_v2 coupled_impulse(solver *sv, int a, int b, sccd_real t, sccd_v2 p, sccd_v2 n, sccd_real kn, sccd_real kt,
+                               sccd_real bounce, sccd_real mu)
+{
+    sccd_v2 tg = sccd_v2_perp(n);
+    sccd_real jn = 0.0, jt = 0.0;
+    for (int iter = 0; iter < CONTACT_ITERATIONS; ++iter) {
+        sccd_real next = sccd_max(jn + (closing_along(sv, a, b, t, p, n) + bounce) / kn, 0.0);
+        sccd_v2 dj = sccd_v2_scale(n, next - jn);
+        jn = next;
+        if (kt > 0.0) {
+            sccd_real slide = sccd_clamp(jt + closing_along(sv, a, b, t, p, tg) / kt, -mu * jn, mu * jn);
+            dj = sccd_v2_mad(dj, slide - jt, tg);
+            jt = slide;
+        }
+        push(sv, a, b, t, p, dj);
+    }
+    return sccd_v2_add(sccd_v2_scale(n, jn), sccd_v2_scale(tg, jt));
+}
+
+/* Normal impulse first, then friction from the velocities it leaves: each
+ * only removes relative velocity along its own direction (restitution ≤ 1,
+ * friction at most stopping the slide), so energy cannot grow. */
+static sccd_v2 sequential_impulse(solver *sv, int a, int b, sccd_real t, sccd_v2 p, sccd_v2 n, sccd_real kn, sccd_real kt,
+                                  sccd_real bounce, sccd_real mu)
+{
+    sccd_v2 tg = sccd_v2_perp(n);
+    sccd_real jn = sccd_max((closing_along(sv, a, b, t, p, n) + bounce) / kn, 0.0);
+    push(sv, a, b, t, p, sccd_v2_scale(n, jn));
+    sccd_real jt = kt > 0.0 ? sccd_clamp(closing_along(sv, a, b, t, p, tg) / kt, -mu * jn, mu * jn) : 0.0;
+    push(sv, a, b, t, p, sccd_v2_scale(tg, jt));
+    return sccd_v2_add(sccd_v2_scale(n, jn), sccd_v2_scale(tg, jt));
+}
+
+/* Resolve an impact of bodies a, b at time t: the coupled impulses an
+ * engine's solver would find; where restitution and friction together
+ * would add energy (Newton's restitution can, with friction coupling the
+ * spin in), the sequential impulses instead. False when neither body can
+ * take an impulse. */
 static bool collide(solver *sv, const body_pair *pr, sccd_impact_contact2 *c)
 {
     int a = pr->a, b = pr->b;
     sccd_real t = pr->t;
     sccd_v2 p = pr->point, n = pr->normal, tg = sccd_v2_perp(n);
     sccd_real kn = inv_mass_along(sv, a, t, p, n) + inv_mass_along(sv, b, t, p, n);
+    sccd_real kt = inv_mass_along(sv, a, t, p, tg) + inv_mass_along(sv, b, t, p, tg);
     if (kn <= 0.0)
         return false;
-    sccd_real jn = impulse_along(c->approach, c->elasticity, kn);
-    apply_impulse(sv, a, t, p, sccd_v2_scale(n, -jn));
-    apply_impulse(sv, b, t, p, sccd_v2_scale(n, jn));
-    /* Friction from the velocities after the normal impulse: an impulse
-     * that at most stops the sliding (no restitution) removes energy. */
-    sccd_real kt = inv_mass_along(sv, a, t, p, tg) + inv_mass_along(sv, b, t, p, tg);
-    sccd_real slide = sccd_v2_dot(sccd_v2_sub(velocity_at(sv, a, t, p), velocity_at(sv, b, t, p)), tg);
-    sccd_real jt = kt > 0.0 ? sccd_clamp(impulse_along(slide, 0.0, kt), -c->friction * jn, c->friction * jn) : 0.0;
-    apply_impulse(sv, a, t, p, sccd_v2_scale(tg, -jt));
-    apply_impulse(sv, b, t, p, sccd_v2_scale(tg, jt));
-    c->impulse = sccd_v2_add(sccd_v2_scale(n, jn), sccd_v2_scale(tg, jt));
+    body_state sa = sv->st[a], sb = sv->st[b];
+    sccd_real before = pair_energy(sv, a, b, t, p), bounce = c->elasticity * c->approach;
+    c->impulse = coupled_impulse(sv, a, b, t, p, n, kn, kt, bounce, c->friction);
+    if (pair_energy(sv, a, b, t, p) > before) {
+        sv->st[a] = sa;
+        sv->st[b] = sb;
+        c->impulse = sequential_impulse(sv, a, b, t, p, n, kn, kt, bounce, c->friction);
+    }
     return true;
 }
 
@@ -390,8 +514,8 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
     /* The event: the shapes touching (apart at tc; a hair apart when the
      * cores cannot shrink), or an overlapping pair sinking to the limit (a
      * push the engine's contact holds is no impact). After a touch that
-     * does not approach (sliding, resting) the target sinks, a tolerance a
-     * time: the engine's contact may form, never past the limit. */
+     * does not approach (sliding, resting) the target sinks: the engine's
+     * contact may form, `overlap` deep, then down to the limit. */
     sccd_real target = depth > 0.0 ? floor : sccd_max(shrunk, 2.0 * tol);
     sccd_real sink = depth > 0.0 ? floor : sccd_max(shrunk - sccd_min(overlap, limit), floor);
     sccd_real rate = approach_bound(&ca, ma, &cb, mb), u0 = 0.0;
@@ -422,9 +546,10 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
             return (shape_event){EVENT_IMPACT, t, r.point, r.normal};
         /* Touching but not approaching (resting, sliding, leaving): skip
          * while the gap cannot shrink, then let it sink to 2·tol. */
+        if (target <= floor) /* resting at the limit: it may not sink; stop it here */
+            return (shape_event){EVENT_STOP, t, r.point, r.normal};
         u0 = u + separating_span(&ca, ma, &cb, mb, u, r.normal, tol, rate);
-        target = sccd_max(sccd_min(target - tol, sink), floor);
-        sink = target;
+        target = target > sink ? sink : floor;
     }
     if (u0 >= 1.0)
         return none;
@@ -461,7 +586,7 @@ static void search_pair(solver *sv, body_pair *pr, sccd_real tc)
 {
     pr->event = EVENT_NONE;
     pr->t = INFINITY;
-    if (pr->ignored)
+    if (pr->ignored || move_together(sv, pr->a, pr->b))
         return;
     ++sv->stats->pairs;
     const sccd_impact_body2 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
@@ -510,12 +635,21 @@ static bool activate(solver *sv, int i, sccd_real tc)
     return true;
 }
 
-/* Search again every pair of bodies a and b from time t (their segments changed). */
+/* Whether body i's segment changed with those of a and b (it is one of
+ * them, or rides along with one). */
+static bool moved_with(const solver *sv, int i, int a, int b)
+{
+    return i == a || i == b || (sv->st[i].carrier >= 0 && (sv->st[i].carrier == a || sv->st[i].carrier == b ||
+                                                           sv->st[i].carrier == sv->st[a].carrier ||
+                                                           sv->st[i].carrier == sv->st[b].carrier));
+}
+
+/* Search again every pair whose segments changed with a's and b's from time t. */
 static void research(solver *sv, int a, int b, sccd_real t)
 {
     for (int k = 0; k < sv->npairs; ++k) {
         body_pair *pr = &sv->pairs[k];
-        if (pr->a == a || pr->b == a || pr->a == b || pr->b == b)
+        if (moved_with(sv, pr->a, a, b) || moved_with(sv, pr->b, a, b))
             search_pair(sv, pr, t);
     }
 }
@@ -531,17 +665,7 @@ static body_pair *earliest(solver *sv)
 
 /* ---- events ---- */
 
-static bool moves_freely(const solver *sv, int i)
-{
-    return sv->bodies[i].kind == SCCD_BODY_DYNAMIC && !sv->st[i].frozen;
-}
 
-/* Whether body i's segment moves at all. */
-static bool moving(const solver *sv, int i)
-{
-    const sccd_motion2 *m = &sv->st[i].m;
-    return m->dtheta != 0.0 || m->dp.x != 0.0 || m->dp.y != 0.0;
-}
 
 /* Body i's response to a generalized impulse (J at the world point p, and
  * an angular impulse L): the change of (velocity at p, angular velocity)
@@ -620,27 +744,24 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
 /* The fallback that never lets the pair pass. A dynamic body meeting a
  * kinematic one rides along with it; of two free dynamic bodies the lighter
  * rides along with the heavier (a blade pushing a ball: a push that goes on
- * would take endless impacts), or stops when it is hinged; otherwise the
- * dynamic bodies stop at t. A stopped body takes no impulse any more (what
- * hits it bounces off), so none of this adds energy but a kinematic push. */
+ * would take endless impacts), or stops when it is hinged; a dynamic body
+ * meeting a static or stopped one stops. A stopped body takes no impulse
+ * any more (what hits it bounces off), so none of this adds energy but a
+ * kinematic push. */
 static void stop_pair(solver *sv, const body_pair *pr)
 {
     int a = pr->a, b = pr->b;
     ++sv->stats->held;
     bool da = sv->bodies[a].kind == SCCD_BODY_DYNAMIC, db = sv->bodies[b].kind == SCCD_BODY_DYNAMIC;
-    if (moves_freely(sv, a) && moves_freely(sv, b)) {
-        int light = sv->bodies[a].inv_mass > sv->bodies[b].inv_mass ? a : b;
-        if (!join(sv, light, light == a ? b : a, pr->t))
+    if (da && db) {
+        bool fa = moves_freely(sv, a), fb = moves_freely(sv, b);
+        int light = fa && fb ? (sv->bodies[a].inv_mass > sv->bodies[b].inv_mass ? a : b) : fa ? a : b;
+        if (!(fa && fb && join(sv, light, light == a ? b : a, pr->t)) && (fa || fb))
             hold(sv, light, pr->t);
-    } else if (da && !moves_freely(sv, a) && moving(sv, b) && !db) {
-        carry(sv, a, b, pr->t);
-    } else if (db && !moves_freely(sv, b) && moving(sv, a) && !da) {
-        carry(sv, b, a, pr->t);
-    } else {
-        if (da)
-            hold(sv, a, pr->t);
-        if (db)
-            hold(sv, b, pr->t);
+    } else if (da) {
+        sv->bodies[b].kind == SCCD_BODY_KINEMATIC ? carry(sv, a, b, pr->t) : hold(sv, a, pr->t);
+    } else if (db) {
+        sv->bodies[a].kind == SCCD_BODY_KINEMATIC ? carry(sv, b, a, pr->t) : hold(sv, b, pr->t);
     }
 }
 
@@ -749,7 +870,8 @@ static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
                       .v = moves ? b->v : (sccd_v2){0.0, 0.0},
                       .w = moves ? b->w : 0.0,
                       .hinge = sccd_xf2_apply(b->pose, b->hinge),
-                      .hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC};
+                      .hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC,
+                      .carrier = -1};
     b->impacts = 0;
     b->held = false;
     restart_state(b, s, 0.0, dt);
