@@ -31,11 +31,6 @@
 #include "impact_internal.h"
 #include "sectorccd/support.h"
 
-/* The cores of a pair are this many overlaps smaller than its shapes: room
- * for the resting overlap of a step plus the solver's residual approach. */
-#define SKIN_OVERLAPS 3.0
-/* Gauss-Seidel passes over one contact's normal and friction impulses. */
-#define CONTACT_ITERATIONS 12
 
 /* A body's state during the solve. */
 typedef struct body_state {
@@ -48,35 +43,25 @@ typedef struct body_state {
     sccd_real out_w;
     sccd_v2 hinge;      /* world hinge */
     bool hinged;        /* turns about the hinge (not when carried) */
-    bool active;        /* searched against every body */
     bool frozen;        /* held still: takes no impulse any more */
     int carrier;        /* the body it rides along with, -1: none */
 } body_state;
 
-/* A body pair and its next event. */
-typedef struct body_pair {
-    int a, b;
-    impact_event event;
-    sccd_real t;
-    int sa, sb;           /* the shapes of the event */
-    sccd_v2 point, normal; /* the contact at t, normal from a to b */
-    bool ignored;         /* begin said no: free for the rest of the step */
-    int impacts;          /* impulses between the two this step */
-} body_pair;
 
 typedef struct solver {
     sccd_impact_body2 *bodies;
     body_state *st;
     int n;
     const sccd_impact_shape2 *shapes;
-    body_pair *pairs;
-    int npairs, cap;
-    sccd_impact_scratch *scratch;
+    sccd_events events;
     sccd_real dt;
     sccd_ccd_options opt;
     sccd_impact_callbacks2 cb;
     sccd_impact_stats *stats;
 } solver;
+
+static sccd_v2 v2_of(sccd_v3 v) { return (sccd_v2){v.x, v.y}; }
+static sccd_v3 v3_of(sccd_v2 v) { return (sccd_v3){v.x, v.y, 0.0}; }
 
 /* ---- segments ---- */
 
@@ -146,7 +131,6 @@ static void hold(solver *sv, int i, sccd_real t)
     s->v = (sccd_v2){0.0, 0.0}; /* still from here; out_v keeps what it had */
     s->w = 0.0;
     s->frozen = true;
-    s->active = true;
     sv->bodies[i].held = true;
 }
 
@@ -179,7 +163,6 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     s->out_w = s->w;
     s->hinged = false;
     s->frozen = false; /* it still takes impulses, as a part of k would (then it leaves k) */
-    s->active = true;
     s->carrier = k;
     sv->bodies[i].held = true;
     for (int j = 0; j < sv->n; ++j)
@@ -310,7 +293,7 @@ static sccd_v2 coupled_impulse(solver *sv, int a, int b, sccd_real t, sccd_v2 p,
 {
     sccd_v2 tg = sccd_v2_perp(n);
     sccd_real jn = 0.0, jt = 0.0;
-    for (int iter = 0; iter < CONTACT_ITERATIONS; ++iter) {
+    for (int iter = 0; iter < SCCD_CONTACT_ITERATIONS; ++iter) {
         sccd_real next = sccd_max(jn + (closing_along(sv, a, b, t, p, n) + bounce) / kn, 0.0);
         sccd_v2 dj = sccd_v2_scale(n, next - jn);
         jn = next;
@@ -343,11 +326,11 @@ static sccd_v2 sequential_impulse(solver *sv, int a, int b, sccd_real t, sccd_v2
  * would add energy (Newton's restitution can, with friction coupling the
  * spin in), the sequential impulses instead. False when neither body can
  * take an impulse. */
-static bool collide(solver *sv, const body_pair *pr, sccd_impact_contact2 *c)
+static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact2 *c)
 {
     int a = pr->a, b = pr->b;
     sccd_real t = pr->t;
-    sccd_v2 p = pr->point, n = pr->normal, tg = sccd_v2_perp(n);
+    sccd_v2 p = v2_of(pr->point), n = v2_of(pr->normal), tg = sccd_v2_perp(n);
     sccd_real kn = inv_mass_along(sv, a, t, p, n) + inv_mass_along(sv, b, t, p, n);
     sccd_real kt = inv_mass_along(sv, a, t, p, tg) + inv_mass_along(sv, b, t, p, tg);
     if (kn <= 0.0)
@@ -461,12 +444,9 @@ static sccd_real approach_bound(const sccd_shape2 *a, sccd_motion2 ma, const scc
 }
 
 /* How long after u a pair that touches with normal n (a to b) at u provably
- * stays at least as far apart, i.e. may be skipped. toi.c's bound on the gap
- * along a fixed n: g(u + Δ) ≥ g(u) − βΔ − ½κΔ², with β the approach rate of
- * the supporting points (translation along n plus the support values of the
- * shapes about their centres along n × ω) and κ = Σ ω²ρ. When β < 0 the pair
- * separates and g stays ≥ g(u) for Δ ≤ 2|β|/κ (forever when nothing turns).
- * Otherwise only the time to move one tolerance is safe. */
+ * keeps its gap (sccd_separating_span): β is the approach rate of the
+ * supporting points along n (translation plus the support values of the
+ * shapes about their centres along n × ω), κ = Σ ω²ρ. */
 static sccd_real separating_span(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
                                  sccd_real u, sccd_v2 n, sccd_real tol, sccd_real rate)
 {
@@ -477,10 +457,7 @@ static sccd_real separating_span(const sccd_shape2 *a, sccd_motion2 ma, const sc
     sccd_real beta = sccd_v2_dot(n, sccd_v2_sub(ma.dp, mb.dp)) + sa + sb;
     sccd_real kappa = ma.dtheta * ma.dtheta * sccd_shape2_farthest(a, ma.center) +
                       mb.dtheta * mb.dtheta * sccd_shape2_farthest(b, mb.center);
-    sccd_real crawl = sccd_max(tol / rate, 1e-9);
-    if (beta >= 0.0)
-        return crawl;
-    return kappa > 0.0 ? sccd_max(2.0 * -beta / kappa, crawl) : 1.0;
+    return sccd_separating_span(beta, kappa, tol, rate);
 }
 
 /* The motion m over [u0, 1] of its own time, as a motion over [0, 1]. */
@@ -495,37 +472,24 @@ static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u0)
 static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sccd_real tc)
 {
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}};
-    sccd_real overlap = sv->opt.overlap, tol = sv->opt.toi_tolerance, skin = SKIN_OVERLAPS * overlap;
+    sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     sccd_motion2 ma = part_from(&sv->st[a], tc), mb = part_from(&sv->st[b], tc);
     sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
-    /* How deep the pair overlaps at tc and how much it can shrink (room). A
-     * pair may overlap at most half its room (a thin rod in a thin wall:
-     * little), or as deep as it is already: deeper, the cores could come
-     * near crossing, and the next search could not guard them. */
     sccd_real depth, room;
     sccd_start_depth(shrink_start, &(start_pair){&ca, &cb, ma.start, mb.start}, skin, &depth, &room);
-    sccd_real limit = sccd_max(0.5 * room, depth);
-    sccd_real shrunk = shrink_pair(&ca, &cb, depth + skin + sccd_max(tol, limit - depth));
-    sccd_real floor = sccd_max(shrunk - limit, 2.0 * tol); /* the cores' closest allowed distance */
-    if (depth > 0.0 && shrunk - depth < 3.0 * tol) { /* the cores cannot come apart: the engine's contact alone */
-        ++sv->stats->overlapped;
+    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol);
+    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink), sv->opt.overlap, tol)) {
+        ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
     }
-    /* The event: the shapes touching (apart at tc; a hair apart when the
-     * cores cannot shrink), or an overlapping pair sinking to the limit (a
-     * push the engine's contact holds is no impact). After a touch that
-     * does not approach (sliding, resting) the target sinks: the engine's
-     * contact may form, `overlap` deep, then down to the limit. */
-    sccd_real target = depth > 0.0 ? floor : sccd_max(shrunk, 2.0 * tol);
-    sccd_real sink = depth > 0.0 ? floor : sccd_max(shrunk - sccd_min(overlap, limit), floor);
     sccd_real rate = approach_bound(&ca, ma, &cb, mb), u0 = 0.0;
     ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
         sccd_motion2 ra = motion_rest(ma, u0), rb = motion_rest(mb, u0);
         sccd_ccd_stats filter = {0};
         sccd_toi2 r = round == 0 && sv->opt.candidates == SCCD_CANDIDATES_SWEEP
-                        ? sccd_ccd2(&ca, ra, &cb, rb, target, tol, sv->opt.bands, &filter)
-                        : sccd_toi2_compute(&ca, ra, &cb, rb, target, tol);
+                        ? sccd_ccd2(&ca, ra, &cb, rb, pol.target, tol, sv->opt.bands, &filter)
+                        : sccd_toi2_compute(&ca, ra, &cb, rb, pol.target, tol);
         sv->stats->sweeps += filter.sweeps;
         sv->stats->tois += round > 0 || filter.tois > 0;
         if (r.state == SCCD_TOI_SEPARATED)
@@ -545,11 +509,11 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
         if (r.state == SCCD_TOI_HIT && approach(sv, a, b, t, r.point, r.normal) > 0.0)
             return (shape_event){EVENT_IMPACT, t, r.point, r.normal};
         /* Touching but not approaching (resting, sliding, leaving): skip
-         * while the gap cannot shrink, then let it sink to 2·tol. */
-        if (target <= floor) /* resting at the limit: it may not sink; stop it here */
+         * while the gap cannot shrink, and let it sink; a pair resting at
+         * its limit may not sink: it stops here. */
+        if (!sccd_policy_sink(&pol))
             return (shape_event){EVENT_STOP, t, r.point, r.normal};
         u0 = u + separating_span(&ca, ma, &cb, mb, u, r.normal, tol, rate);
-        target = target > sink ? sink : floor;
     }
     if (u0 >= 1.0)
         return none;
@@ -582,7 +546,7 @@ static bool shapes_may_collide(const solver *sv, int sa, int sb)
 }
 
 /* The earliest event of bodies a and b from time tc over their shape pairs. */
-static void search_pair(solver *sv, body_pair *pr, sccd_real tc)
+static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
 {
     pr->event = EVENT_NONE;
     pr->t = INFINITY;
@@ -598,7 +562,7 @@ static void search_pair(solver *sv, body_pair *pr, sccd_real tc)
                 continue;
             shape_event e = shape_pair_event(sv, pr->a, i, pr->b, j, tc);
             if (e.event != EVENT_NONE && e.t < pr->t)
-                *pr = (body_pair){pr->a, pr->b, e.event, e.t, i, j, e.point, e.normal, false, pr->impacts};
+                *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, v3_of(e.point), v3_of(e.normal), false, pr->impacts};
         }
     }
 }
@@ -608,59 +572,6 @@ static bool pair_possible(const solver *sv, int a, int b)
 {
     return a != b && (sv->bodies[a].kind == SCCD_BODY_DYNAMIC || sv->bodies[b].kind == SCCD_BODY_DYNAMIC) &&
            sv->bodies[a].shape_count > 0 && sv->bodies[b].shape_count > 0;
-}
-
-static int find_pair(const solver *sv, int a, int b)
-{
-    for (int k = 0; k < sv->npairs; ++k)
-        if ((sv->pairs[k].a == a && sv->pairs[k].b == b) || (sv->pairs[k].a == b && sv->pairs[k].b == a))
-            return k;
-    return -1;
-}
-
-/* Body i has just become active (a CCD body at the start, or set moving by
- * an impact): pair it with every body it may collide with. */
-static bool activate(solver *sv, int i, sccd_real tc)
-{
-    sv->st[i].active = true;
-    for (int j = 0; j < sv->n; ++j) {
-        if (!pair_possible(sv, i, j) || find_pair(sv, i, j) >= 0)
-            continue;
-        if (!sccd_impact_reserve((void **)&sv->pairs, &sv->cap, sv->npairs + 1, sizeof *sv->pairs))
-            return false;
-        body_pair *pr = &sv->pairs[sv->npairs++];
-        *pr = (body_pair){i, j, EVENT_NONE, INFINITY, -1, -1, {0.0, 0.0}, {0.0, 0.0}, false, 0};
-        search_pair(sv, pr, tc);
-    }
-    return true;
-}
-
-/* Whether body i's segment changed with those of a and b (it is one of
- * them, or rides along with one). */
-static bool moved_with(const solver *sv, int i, int a, int b)
-{
-    return i == a || i == b || (sv->st[i].carrier >= 0 && (sv->st[i].carrier == a || sv->st[i].carrier == b ||
-                                                           sv->st[i].carrier == sv->st[a].carrier ||
-                                                           sv->st[i].carrier == sv->st[b].carrier));
-}
-
-/* Search again every pair whose segments changed with a's and b's from time t. */
-static void research(solver *sv, int a, int b, sccd_real t)
-{
-    for (int k = 0; k < sv->npairs; ++k) {
-        body_pair *pr = &sv->pairs[k];
-        if (moved_with(sv, pr->a, a, b) || moved_with(sv, pr->b, a, b))
-            search_pair(sv, pr, t);
-    }
-}
-
-static body_pair *earliest(solver *sv)
-{
-    body_pair *best = NULL;
-    for (int k = 0; k < sv->npairs; ++k)
-        if (sv->pairs[k].event != EVENT_NONE && (best == NULL || sv->pairs[k].t < best->t))
-            best = &sv->pairs[k];
-    return best;
 }
 
 /* ---- events ---- */
@@ -690,22 +601,6 @@ static void response_matrix(const solver *sv, int i, sccd_real t, sccd_v2 p, scc
             m[3 * row + col] = ang * g[row] * g[col] + (row == col && row < 2 ? lin : 0.0);
 }
 
-/* Solve m·x = u for a 3×3 m (Cramer's rule); false when m is singular. */
-static bool solve3(const sccd_real m[9], const sccd_real u[3], sccd_real x[3])
-{
-    sccd_real det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]);
-    if (!(fabs(det) > 1e-300))
-        return false;
-    for (int k = 0; k < 3; ++k) {
-        sccd_real c[9];
-        memcpy(c, m, sizeof c);
-        for (int row = 0; row < 3; ++row)
-            c[3 * row + k] = u[row];
-        x[k] = (c[0] * (c[4] * c[8] - c[5] * c[7]) - c[1] * (c[3] * c[8] - c[5] * c[6]) + c[2] * (c[3] * c[7] - c[4] * c[6])) / det;
-    }
-    return true;
-}
-
 /* Body `light` is to ride along with `heavy` from t: first the perfectly
  * inelastic impulse (linear at light's centre of mass, and angular) that
  * makes light move as a part of heavy, taken from heavy's momentum, so the
@@ -723,7 +618,7 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
         m[k] = ml[k] + mh[k];
     sccd_v2 dv = sccd_v2_sub(velocity_at(sv, heavy, t, p), velocity_at(sv, light, t, p));
     sccd_real u[3] = {dv.x, dv.y, sv->st[heavy].w - sv->st[light].w};
-    if (!solve3(m, u, x))
+    if (!sccd_solve_linear(3, m, u, x))
         return false;
     body_state *h = &sv->st[heavy];
     sccd_v2 j = {x[0], x[1]};
@@ -741,37 +636,14 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
     return true;
 }
 
-/* The fallback that never lets the pair pass. A dynamic body meeting a
- * kinematic one rides along with it; of two free dynamic bodies the lighter
- * rides along with the heavier (a blade pushing a ball: a push that goes on
- * would take endless impacts), or stops when it is hinged; a dynamic body
- * meeting a static or stopped one stops. A stopped body takes no impulse
- * any more (what hits it bounces off), so none of this adds energy but a
- * kinematic push. */
-static void stop_pair(solver *sv, const body_pair *pr)
-{
-    int a = pr->a, b = pr->b;
-    ++sv->stats->held;
-    bool da = sv->bodies[a].kind == SCCD_BODY_DYNAMIC, db = sv->bodies[b].kind == SCCD_BODY_DYNAMIC;
-    if (da && db) {
-        bool fa = moves_freely(sv, a), fb = moves_freely(sv, b);
-        int light = fa && fb ? (sv->bodies[a].inv_mass > sv->bodies[b].inv_mass ? a : b) : fa ? a : b;
-        if (!(fa && fb && join(sv, light, light == a ? b : a, pr->t)) && (fa || fb))
-            hold(sv, light, pr->t);
-    } else if (da) {
-        sv->bodies[b].kind == SCCD_BODY_KINEMATIC ? carry(sv, a, b, pr->t) : hold(sv, a, pr->t);
-    } else if (db) {
-        sv->bodies[a].kind == SCCD_BODY_KINEMATIC ? carry(sv, b, a, pr->t) : hold(sv, b, pr->t);
-    }
-}
-
 /* An impact: the begin hook, the impulse, new segments, the post hook.
  * False when no impulse could be applied (the caller falls back). */
-static bool impact(solver *sv, body_pair *pr)
+static bool impact(solver *sv, sccd_pair *pr)
 {
     int a = pr->a, b = pr->b;
     const sccd_impact_shape2 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
-    sccd_impact_contact2 c = {pr->sa, pr->sb, pr->t, pr->point, pr->normal, approach(sv, a, b, pr->t, pr->point, pr->normal),
+    sccd_v2 p = v2_of(pr->point), n = v2_of(pr->normal);
+    sccd_impact_contact2 c = {pr->sa, pr->sb, pr->t, p, n, approach(sv, a, b, pr->t, p, n),
                               sccd_mix_elasticity(sa->elasticity, sb->elasticity), sccd_mix_friction(sa->friction, sb->friction),
                               {0.0, 0.0}};
     if (sv->cb.begin != NULL && !sv->cb.begin(sv->cb.user, &c)) {
@@ -779,8 +651,8 @@ static bool impact(solver *sv, body_pair *pr)
         pr->event = EVENT_NONE;
         return true;
     }
-    c.elasticity = sccd_is_valid_real(c.elasticity) ? sccd_clamp(c.elasticity, 0.0, 1.0) : 0.0;
-    c.friction = sccd_is_valid_real(c.friction) ? sccd_max(c.friction, 0.0) : 0.0;
+    c.elasticity = sccd_clean_elasticity(c.elasticity);
+    c.friction = sccd_clean_friction(c.friction);
     if (!collide(sv, pr, &c))
         return false;
     ++sv->stats->impacts;
@@ -793,36 +665,19 @@ static bool impact(solver *sv, body_pair *pr)
     return true;
 }
 
-/* Take the step's events in time order. After SCCD_IMPACT_MAX_EVENTS
- * impacts every event is a stop; stops freeze a body each, so the loop
- * ends; the last guard stops it all the same. */
-static bool run_events(solver *sv)
-{
-    int impacts = 0;
-    for (int guard = 0; guard < SCCD_IMPACT_MAX_EVENTS + 4 * sv->n + 16; ++guard) {
-        body_pair *pr = earliest(sv);
-        if (pr == NULL)
-            return true;
-        int a = pr->a, b = pr->b;
-        bool was_a = sv->st[a].active, was_b = sv->st[b].active;
-        bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < SCCD_IMPACT_PAIR_EVENTS &&
-                   (moves_freely(sv, a) || moves_freely(sv, b));
-        if (can && impact(sv, pr)) {
-            impacts += !pr->ignored;
-            pr->impacts += !pr->ignored;
-            if (pr->ignored)
-                continue;
-        } else {
-            stop_pair(sv, pr);
-        }
-        sccd_real t = pr->t;
-        research(sv, a, b, t);
-        if ((!was_a && !activate(sv, a, t)) || (!was_b && !activate(sv, b, t)))
-            return false;
-    }
-    ++sv->stats->failed;
-    return true;
-}
+/* The event loop's view of the solver (impact_events.c). */
+static void op_search(void *sv, sccd_pair *pr, sccd_real tc) { search_pair(sv, pr, tc); }
+static bool op_impact(void *sv, sccd_pair *pr) { return impact(sv, pr); }
+static bool op_possible(const void *sv, int a, int b) { return pair_possible(sv, a, b); }
+static bool op_moves_freely(const void *sv, int i) { return moves_freely(sv, i); }
+static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i].carrier; }
+static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
+static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv)->bodies[i].inv_mass; }
+static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
+static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
+static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
+static const sccd_event_ops event_ops = {op_search, op_impact, op_possible, op_kind, op_inv_mass,
+                                         op_moves_freely, op_carrier, op_hold, op_carry, op_join};
 
 /* ---- set-up and results ---- */
 
@@ -900,10 +755,6 @@ static void keep_still(sccd_impact_body2 *b)
     b->held = false;
 }
 
-static bool grow_scratch(sccd_impact_scratch *sc, int n)
-{
-    return sccd_impact_reserve(&sc->bodies, &sc->body_capacity, n, sizeof(body_state));
-}
 
 bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_impact_shape2 *shapes, int shape_count,
                         sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks2 *callbacks,
@@ -918,18 +769,16 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
     }
     sccd_impact_stats local = {0};
     sccd_impact_callbacks2 none = {0};
-    solver sv = {bodies, NULL, body_count, shapes, scratch->pairs, 0, scratch->pair_capacity, scratch, dt, *options,
-                 callbacks ? *callbacks : none, stats ? stats : &local};
-    bool ok = grow_scratch(scratch, body_count);
+    solver sv = {bodies, NULL, body_count, shapes, {0}, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
+    bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
+              sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
     sv.st = scratch->bodies;
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
     for (int i = 0; ok && i < body_count; ++i)
         if (bodies[i].ccd && bodies[i].kind != SCCD_BODY_STATIC)
-            ok = activate(&sv, i, 0.0);
-    ok = ok && run_events(&sv);
-    scratch->pairs = sv.pairs;
-    scratch->pair_capacity = sv.cap;
+            ok = sccd_events_activate(&sv.events, i, 0.0);
+    ok = ok && sccd_events_run(&sv.events);
     for (int i = 0; i < body_count; ++i) {
         body_state free_motion, *s = ok ? &sv.st[i] : &free_motion; /* no memory: the free motions */
         if (!ok)
@@ -945,5 +794,6 @@ void sccd_impact_scratch_free(sccd_impact_scratch *scratch)
         return;
     free(scratch->bodies);
     free(scratch->pairs);
+    free(scratch->flags);
     *scratch = (sccd_impact_scratch){0};
 }

@@ -14,22 +14,71 @@ typedef enum impact_event {
     EVENT_STOP,   /* a safe time without a found contact (a TOI's cap): stop there */
 } impact_event;
 
-/* Grow a buffer of `size`-byte elements to hold `need` (doubling, from 16);
- * false when out of memory, the buffer then unchanged. */
-static inline bool sccd_impact_reserve(void **buf, int *cap, int need, size_t size)
+
+/* Grow a scratch buffer to hold `need` bytes (doubling, from 256); false
+ * when out of memory, the buffer then unchanged. In bytes, so one scratch
+ * serves the 2D and the 3D solver alike. */
+static inline bool sccd_scratch_reserve(void **buf, size_t *bytes, size_t need)
 {
-    if (need <= *cap)
+    if (need <= *bytes)
         return true;
-    int cap2 = *cap > 0 ? *cap : 16;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *p = realloc(*buf, (size_t)cap2 * size);
+    size_t cap = *bytes > 0 ? *bytes : 256;
+    while (cap < need)
+        cap *= 2;
+    void *p = realloc(*buf, cap);
     if (p == NULL)
         return false;
     *buf = p;
-    *cap = cap2;
+    *bytes = cap;
     return true;
 }
+
+/* ---- the events of a step, dimension-free (impact_events.c) ---- */
+
+/* A body pair and its next event (2D contacts have z = 0). */
+typedef struct sccd_pair {
+    int a, b;
+    impact_event event;
+    sccd_real t;
+    int sa, sb;            /* the shapes of the event */
+    sccd_v3 point, normal; /* the contact at t, normal from a to b */
+    bool ignored;          /* begin said no: free for the rest of the step */
+    int impacts;           /* impulses between the two this step */
+} sccd_pair;
+
+/* What the event loop asks of a solver (impact2.c, impact3.c). */
+typedef struct sccd_event_ops {
+    void (*search)(void *solver, sccd_pair *pair, sccd_real tc);  /* the pair's next event from time tc */
+    bool (*impact)(void *solver, sccd_pair *pair);                /* an impact (begin may set pair->ignored); false: no impulse possible */
+    bool (*possible)(const void *solver, int a, int b);           /* whether the bodies may collide at all */
+    sccd_body_kind (*kind)(const void *solver, int i);            /* the body's kind */
+    sccd_real (*inv_mass)(const void *solver, int i);             /* its inverse mass */
+    bool (*moves_freely)(const void *solver, int i);              /* dynamic and not stopped */
+    int (*carrier)(const void *solver, int i);                    /* the body it rides along with, -1: none */
+    void (*hold)(void *solver, int i, sccd_real t);               /* stop body i at t for the rest of the step */
+    void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
+    bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
+} sccd_event_ops;
+
+/* The pairs of a step and the loop over their events. */
+typedef struct sccd_events {
+    const sccd_event_ops *ops;
+    void *solver;
+    int bodies;
+    sccd_pair *pairs;
+    int count;
+    bool *active; /* per body: paired with every body */
+    sccd_impact_scratch *scratch;
+    sccd_impact_stats *stats;
+} sccd_events;
+
+/* Start a step's events over `bodies` bodies, in the scratch's memory. False when out of memory. */
+bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, int bodies, sccd_impact_scratch *scratch,
+                       sccd_impact_stats *stats);
+/* Body i becomes active (a CCD body at the start, or set moving): paired with every body it may collide with. */
+bool sccd_events_activate(sccd_events *e, int i, sccd_real tc);
+/* Take the events in time order until none is left. False when out of memory. */
+bool sccd_events_run(sccd_events *e);
 
 /* The cores of a pair shrunk by s (s > 0): how much they shrank in all and,
  * when distance is not NULL, the cores' distance at the start (0: overlap). */
@@ -73,5 +122,126 @@ static inline sccd_real sccd_hinge_inv_inertia(sccd_real inv_mass, sccd_real inv
  * shapes', Chipmunk's rule), restitution within 0..1. */
 static inline sccd_real sccd_mix_elasticity(sccd_real a, sccd_real b) { return sccd_clamp(a * b, 0.0, 1.0); }
 static inline sccd_real sccd_mix_friction(sccd_real a, sccd_real b) { return sccd_max(a * b, 0.0); }
+
+/* ---- the start-overlap and target policy, shared by the 2D and 3D searches ---- */
+
+/* The cores of a pair are this many overlaps smaller than its shapes: room
+ * for the resting overlap of a step plus the solver's residual approach. */
+#define SCCD_SKIN_OVERLAPS 3.0
+
+/* Gauss-Seidel passes over one contact's normal and friction impulses. */
+#define SCCD_CONTACT_ITERATIONS 12
+
+/* What a pair's search aims at, from how deep it overlaps at its start
+ * (depth) and how much it can shrink (room); see impact2.c's
+ * shape_pair_event. A pair may overlap at most half its room (a thin rod in
+ * a thin wall: little), or as deep as it is already. */
+typedef struct sccd_target_policy {
+    sccd_real limit;  /* the deepest overlap allowed */
+    sccd_real shrink; /* how much to shrink the cores by */
+    sccd_real floor;  /* the cores' closest allowed distance (once shrunk) */
+    sccd_real target; /* the first search's target distance */
+    sccd_real sink;   /* the target after a touch that does not approach */
+} sccd_target_policy;
+
+/* The policy's limit and shrink from depth and room (call before shrinking). */
+static inline sccd_target_policy sccd_policy_begin(sccd_real depth, sccd_real room, sccd_real skin, sccd_real tol)
+{
+    sccd_real limit = sccd_max(0.5 * room, depth);
+    return (sccd_target_policy){limit, depth + skin + sccd_max(tol, limit - depth), 0.0, 0.0, 0.0};
+}
+
+/* The targets once the cores shrank by `shrunk`. False when the pair
+ * overlaps and its cores cannot come apart (the engine's contact alone).
+ * The event: the shapes touching (apart at the start; a hair apart when the
+ * cores cannot shrink), or an overlapping pair sinking to the limit (a push
+ * the engine's contact holds is no impact). After a touch that does not
+ * approach (sliding, resting) the target sinks: the engine's contact may
+ * form, `overlap` deep, then down to the limit. */
+static inline bool sccd_policy_targets(sccd_target_policy *p, sccd_real depth, sccd_real shrunk, sccd_real overlap,
+                                       sccd_real tol)
+{
+    p->floor = sccd_max(shrunk - p->limit, 2.0 * tol);
+    if (depth > 0.0 && shrunk - depth < 2.0 * tol)
+        return false;
+    p->target = depth > 0.0 ? p->floor : sccd_max(shrunk, 2.0 * tol);
+    p->sink = depth > 0.0 ? p->floor : sccd_max(shrunk - sccd_min(overlap, p->limit), p->floor);
+    return true;
+}
+
+/* The next target after a touch that did not approach; false when the
+ * pair is at its limit already (it may not sink: the search stops there). */
+static inline bool sccd_policy_sink(sccd_target_policy *p)
+{
+    if (p->target <= p->floor)
+        return false;
+    p->target = p->target > p->sink ? p->sink : p->floor;
+    return true;
+}
+
+/* How long (in the search's time) a touching pair provably keeps its gap,
+ * from toi.c's bound g(u + Δ) ≥ g(u) − βΔ − ½κΔ²: when β < 0 the gap stays
+ * for Δ ≤ 2|β|/κ (forever when nothing turns); otherwise only the time to
+ * move one tolerance at the pair's rate bound. */
+static inline sccd_real sccd_separating_span(sccd_real beta, sccd_real kappa, sccd_real tol, sccd_real rate)
+{
+    sccd_real crawl = sccd_max(tol / rate, 1e-9);
+    if (beta >= 0.0)
+        return crawl;
+    return kappa > 0.0 ? sccd_max(2.0 * -beta / kappa, crawl) : 1.0;
+}
+
+/* The impulse along a direction that changes the approach speed along it
+ * from `speed` to −restitution·speed, for pair inverse mass k. */
+static inline sccd_real sccd_impulse_along(sccd_real speed, sccd_real restitution, sccd_real k)
+{
+    return (1.0 + restitution) * speed / k;
+}
+
+/* What a begin hook left in the contact's restitution and friction, made
+ * usable: restitution within 0..1, friction ≥ 0, NaN as 0. */
+static inline sccd_real sccd_clean_elasticity(sccd_real e) { return sccd_is_valid_real(e) ? sccd_clamp(e, 0.0, 1.0) : 0.0; }
+static inline sccd_real sccd_clean_friction(sccd_real f) { return sccd_is_valid_real(f) ? sccd_max(f, 0.0) : 0.0; }
+
+/* Solve m·x = u for an n×n m (row-major, n ≤ 6) by Gaussian elimination
+ * with partial pivoting; false when m is singular (a pivot below 1e-12 of
+ * the largest entry). */
+static inline bool sccd_solve_linear(int n, const sccd_real *m, const sccd_real *u, sccd_real *x)
+{
+    sccd_real a[6][7], scale = 0.0;
+    if (n < 1 || n > 6)
+        return false;
+    for (int r = 0; r < n; ++r) {
+        for (int c = 0; c < n; ++c) {
+            a[r][c] = m[n * r + c];
+            scale = sccd_max(scale, fabs(a[r][c]));
+        }
+        a[r][n] = u[r];
+    }
+    for (int c = 0; c < n; ++c) {
+        int best = c;
+        for (int r = c + 1; r < n; ++r)
+            best = fabs(a[r][c]) > fabs(a[best][c]) ? r : best;
+        if (!(fabs(a[best][c]) > 1e-12 * scale))
+            return false;
+        for (int k = 0; k <= n; ++k) {
+            sccd_real tmp = a[c][k];
+            a[c][k] = a[best][k];
+            a[best][k] = tmp;
+        }
+        for (int r = c + 1; r < n; ++r) {
+            sccd_real f = a[r][c] / a[c][c];
+            for (int k = c; k <= n; ++k)
+                a[r][k] -= f * a[c][k];
+        }
+    }
+    for (int r = n - 1; r >= 0; --r) {
+        sccd_real s = a[r][n];
+        for (int k = r + 1; k < n; ++k)
+            s -= a[r][k] * x[k];
+        x[r] = s / a[r][r];
+    }
+    return true;
+}
 
 #endif

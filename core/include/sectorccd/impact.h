@@ -26,6 +26,8 @@
 #ifndef SECTORCCD_IMPACT_H
 #define SECTORCCD_IMPACT_H
 
+#include <stddef.h>
+
 #include "sectorccd/ccd.h"
 #include "sectorccd/ccd_options.h"
 
@@ -105,7 +107,7 @@ typedef struct sccd_impact_stats {
 } sccd_impact_stats;
 
 /// Reusable memory of the solver (zero-initialise; sccd_impact_scratch_free frees it).
-typedef struct sccd_impact_scratch { void *bodies, *pairs; int body_capacity, pair_capacity; } sccd_impact_scratch;
+typedef struct sccd_impact_scratch { void *bodies, *pairs, *flags; size_t body_bytes, pair_bytes, flag_bytes; } sccd_impact_scratch;
 
 /// Move the bodies through one step of dt seconds with their impacts resolved (see the top of the file); writes every body's results. options: the contact skin is options.overlap, the TOI tolerance, bands, round cap and candidates as in ccd_options.h. Bad input (NaN, negative masses, shapes not grouped by body, invalid options): SCCD_ASSERT, false, every body kept at its start pose at rest. No memory: false, every body gets its free motion.
 bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_impact_shape2 *shapes, int shape_count,
@@ -114,5 +116,86 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
 
 /// Free the scratch memory (the struct may be reused after).
 void sccd_impact_scratch_free(sccd_impact_scratch *scratch);
+
+/* ---- 3D: sccd_impact3_solve (impact3.c), the twin of the 2D solver ----
+ * A free body moves its centre of mass by v·dt and turns by |ω|·dt about ω
+ * (an engine turning otherwise passes the ω that reproduces its turn); a
+ * jointed body turns about its ball joint's point, or about its hinge's axis
+ * through the point by the part of ω along the axis. A shape is a convex
+ * shape or the intersection of up to SCCD_IMPACT_BOUNDS of them (a cylinder:
+ * its box ∩ its capsule; a triangle: sccd_impact_shape3_triangle), or, on a
+ * static body, a half-space. */
+
+/// Most convex bounds an impact shape is the intersection of.
+#define SCCD_IMPACT_BOUNDS 3
+
+/// How a 3D body is held to the world.
+typedef enum sccd_joint_kind {
+    SCCD_JOINT_NONE,  ///< free
+    SCCD_JOINT_BALL,  ///< turns about `hinge`, a body point held still in the world
+    SCCD_JOINT_HINGE, ///< turns about the axis `axis` through `hinge`, both held still in the world
+} sccd_joint_kind;
+
+/// A body of a 3D step: inputs (start state) and results.
+typedef struct sccd_impact_body3 {
+    sccd_body_kind kind;      ///< static, kinematic or dynamic
+    bool ccd;                 ///< swept against every body of the step (others are tested once an impact moves them)
+    sccd_joint_kind joint;    ///< free, ball joint or hinge to the world (dynamic bodies)
+    sccd_xf3 pose;            ///< origin pose at the step start
+    sccd_v3 cog;              ///< centre of mass (body coordinates)
+    sccd_v3 v;                ///< velocity of the centre of mass (world, per second; ignored when jointed)
+    sccd_v3 w;                ///< angular velocity (world, rad/s; a hinge keeps its part along the axis)
+    sccd_real inv_mass;       ///< 1 / mass (dynamic; 0: infinite)
+    sccd_real inv_inertia[9]; ///< inverse inertia tensor about the centre of mass, body frame, row-major, symmetric (dynamic; zeros: infinite)
+    sccd_v3 hinge;            ///< the joint's point (body coordinates; with a joint)
+    sccd_v3 axis;             ///< the hinge's axis (body coordinates, nonzero; with SCCD_JOINT_HINGE)
+    sccd_v3 pivot;            ///< centre of the body's sweeps (body coordinates): a hand or the centre of mass (a jointed body uses its joint's point)
+    int first_shape;          ///< its shapes: shapes[first_shape .. first_shape + shape_count - 1]
+    int shape_count;          ///< number of its shapes
+    sccd_xf3 end_pose;        ///< result: origin pose at the step's end
+    sccd_v3 end_v;            ///< result: velocity of the centre of mass
+    sccd_v3 end_w;            ///< result: angular velocity
+    int impacts;              ///< result: impacts it took part in (0: it moved freely, end = free motion)
+    bool held;                ///< result: stopped short or carried by the fallback (see the top of the file)
+} sccd_impact_body3;
+
+/// A shape of a 3D step: the intersection of its bounds, or a half-space.
+typedef struct sccd_impact_shape3 {
+    int bounds;                            ///< how many bounds make it (1..SCCD_IMPACT_BOUNDS), or 0: the half-space `plane` (static bodies only)
+    sccd_shape3 bound[SCCD_IMPACT_BOUNDS]; ///< body coordinates; each holds the shape, bound[0] stands for it where one convex shape is needed
+    sccd_plane plane;                      ///< with bounds 0: the solid n·x ≤ d (body coordinates)
+    int body;                              ///< index of its body
+    sccd_real elasticity;                  ///< restitution, ≥ 0 (combined as the product of the pair's)
+    sccd_real friction;                    ///< Coulomb coefficient, ≥ 0 (combined as the product of the pair's)
+} sccd_impact_shape3;
+
+/// An impact as the callbacks see it (3D).
+typedef struct sccd_impact_contact3 {
+    int shape_a, shape_b;    ///< the shapes (indices); the normal points from a to b
+    sccd_real t;             ///< time in the step, 0..1
+    sccd_v3 point, normal;   ///< contact point (world) and unit normal
+    sccd_real approach;      ///< approach speed along the normal before the impulse (> 0)
+    sccd_real elasticity;    ///< restitution used (begin may change it, clamped to 0..1)
+    sccd_real friction;      ///< friction used (begin may change it, ≥ 0)
+    sccd_v3 impulse;         ///< impulse applied to b (−impulse to a); zero in begin
+} sccd_impact_contact3;
+
+/// The caller's hooks (3D); any may be NULL.
+typedef struct sccd_impact_callbacks3 {
+    bool (*collide)(void *user, int shape_a, int shape_b);            ///< whether the pair may collide at all (NULL: all pairs of different bodies with a dynamic one)
+    bool (*begin)(void *user, sccd_impact_contact3 *contact);         ///< before the impulse; false: the pair passes freely for the rest of the step
+    void (*post)(void *user, const sccd_impact_contact3 *contact);    ///< after the impulse
+    void *user;                                                       ///< passed to each hook
+} sccd_impact_callbacks3;
+
+/// The shape of triangle tri (body coordinates): the intersection of its three edge-aligned rectangles (zero-thickness boxes), the smallest first; a degenerate triangle is the box of its points. Body and materials are zero: the caller sets them.
+sccd_impact_shape3 sccd_impact_shape3_triangle(sccd_triangle tri);
+/// The shape of solid cylinder c (body coordinates): its box ∩ its capsule. Body and materials are zero.
+sccd_impact_shape3 sccd_impact_shape3_cylinder(sccd_cylinder c);
+
+/// Move the bodies through one step of dt seconds with their impacts resolved, as sccd_impact2_solve (the same contract, options, fallback and results). Bad input (NaN, negative masses, an inertia not symmetric with a non-negative diagonal, a zero hinge axis, a half-space on a body that is not static, shapes not grouped by body, invalid options): SCCD_ASSERT, false, every body kept at its start pose at rest.
+bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_impact_shape3 *shapes, int shape_count,
+                        sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks3 *callbacks,
+                        sccd_impact_scratch *scratch, sccd_impact_stats *stats);
 
 #endif

@@ -1,0 +1,1082 @@
+/* One step of moving bodies with their impacts resolved in time order
+ * (impact.h), 3D: the twin of impact2.c, whose header comment gives the
+ * design (segments restarted at impacts, events in time order, the
+ * start-overlap and target policy, impulses, the fallback). What 3D adds:
+ *
+ * Motion. A free body's segment moves its centre of mass by v and turns by
+ * |ω| about ω (quaternion poses); a body on a ball joint turns about the
+ * joint's point by ω, one on a hinge about the hinge's axis by ω's part
+ * along it.
+ *
+ * Response. The angular response of a body to an impulse is a world 3×3 K
+ * with Δω = K·(r × J): R·I⁻¹·Rᵀ at the impact pose for a free body (r from
+ * the centre of mass), the inverse inertia about the joint's point for a
+ * ball joint (I + m(|d|²E − d·dᵀ), parallel axes), and a·aᵀ over the moment
+ * about the axis for a hinge (r from the joint's point). Friction acts
+ * against the sliding direction after the normal impulse.
+ *
+ * Targets. A shape is the intersection of up to three convex bounds: the
+ * search runs conservative advancement against each bound in turn (contact
+ * with the intersection needs contact with every bound). A pair where both
+ * shapes are intersections searches the one with fewer bounds through its
+ * bound[0], which holds it (early, never late). A half-space is searched as
+ * the box of it that the other shape's motion can reach. */
+#include <string.h>
+
+#include "impact_internal.h"
+#include "sectorccd/support.h"
+
+/* Most passes over a target's bounds before a search settles for a safe time. */
+#define BOUND_PASSES_MAX 16
+
+/* A body's state during the solve. */
+typedef struct body_state {
+    sccd_real t0;       /* start of the current segment */
+    sccd_motion3 m;     /* the segment as a motion over [t0, 1] */
+    sccd_v3 v;          /* velocity the segment moves by (centre of mass) */
+    sccd_v3 w;          /* its angular velocity */
+    sccd_v3 out_v;      /* the velocity to report (a held body keeps the one it had) */
+    sccd_v3 out_w;
+    sccd_v3 hinge;      /* world joint point */
+    sccd_v3 axis;       /* world hinge axis (unit) */
+    sccd_joint_kind joint; /* how it turns (none when carried) */
+    bool frozen;        /* held still: takes no impulse any more */
+    int carrier;        /* the body it rides along with, -1: none */
+} body_state;
+
+typedef struct solver {
+    sccd_impact_body3 *bodies;
+    body_state *st;
+    int n;
+    const sccd_impact_shape3 *shapes;
+    sccd_events events;
+    sccd_real dt;
+    sccd_ccd_options opt;
+    sccd_impact_callbacks3 cb;
+    sccd_impact_stats *stats;
+} solver;
+
+/* A 3×3 matrix, row-major. */
+typedef struct m33 { sccd_real m[9]; } m33;
+
+static sccd_v3 m33_apply(const m33 *a, sccd_v3 v)
+{
+    const sccd_real *m = a->m;
+    return (sccd_v3){m[0] * v.x + m[1] * v.y + m[2] * v.z, m[3] * v.x + m[4] * v.y + m[5] * v.z,
+                     m[6] * v.x + m[7] * v.y + m[8] * v.z};
+}
+
+/* R·A·Rᵀ for the rotation q: A given in the frame q turns into the world. */
+static m33 m33_rotate(const sccd_real a[9], sccd_quat q)
+{
+    m33 out;
+    sccd_v3 e[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int c = 0; c < 3; ++c) { /* column c: R·A·Rᵀ·e_c */
+        sccd_v3 x = sccd_quat_inv_apply(q, e[c]);
+        m33 body;
+        memcpy(body.m, a, sizeof body.m);
+        sccd_v3 y = sccd_quat_apply(q, m33_apply(&body, x));
+        out.m[c] = y.x;
+        out.m[3 + c] = y.y;
+        out.m[6 + c] = y.z;
+    }
+    return out;
+}
+
+/* ---- segments ---- */
+
+static sccd_real local_time(const body_state *s, sccd_real t)
+{
+    return s->t0 < 1.0 ? sccd_clamp((t - s->t0) / (1.0 - s->t0), 0.0, 1.0) : 0.0;
+}
+
+static sccd_xf3 pose_at(const body_state *s, sccd_real t) { return sccd_motion3_at(s->m, local_time(s, t)); }
+
+/* The motion m over [u, 1] of its own time, as a motion over [0, 1]. */
+static sccd_motion3 motion_rest(sccd_motion3 m, sccd_real u)
+{
+    return (sccd_motion3){sccd_motion3_at(m, u), m.center, sccd_v3_scale(m.dp, 1.0 - u), m.axis, m.angle * (1.0 - u)};
+}
+
+/* The part of a body's segment from time t on, as a motion over [0, 1]. */
+static sccd_motion3 part_from(const body_state *s, sccd_real t) { return motion_rest(s->m, local_time(s, t)); }
+
+static sccd_motion3 still(sccd_xf3 pose, sccd_v3 center) { return (sccd_motion3){pose, center, {0, 0, 0}, SCCD_FALLBACK_V3, 0.0}; }
+
+/* Restart body b's segment s at time t with its current velocity: free
+ * flight of the centre of mass, or a turn about the joint. */
+static void restart_state(const sccd_impact_body3 *b, body_state *s, sccd_real t, sccd_real dt)
+{
+    sccd_xf3 p0 = pose_at(s, t);
+    if (s->joint == SCCD_JOINT_HINGE)
+        s->w = sccd_v3_scale(s->axis, sccd_v3_dot(s->w, s->axis));
+    sccd_real turn = sccd_v3_len(s->w) * (1.0 - t) * dt;
+    sccd_v3 axis = sccd_v3_normalize(s->w);
+    sccd_quat r = sccd_quat_axis_angle(axis, turn);
+    sccd_xf3 p1 = {p0.p, sccd_quat_normalize(sccd_quat_mul(r, p0.q))};
+    if (s->joint != SCCD_JOINT_NONE) {
+        p1.p = sccd_v3_add(s->hinge, sccd_quat_apply(r, sccd_v3_sub(p0.p, s->hinge)));
+    } else {
+        sccd_v3 c1 = sccd_v3_mad(sccd_xf3_apply(p0, b->cog), (1.0 - t) * dt, s->v);
+        p1.p = sccd_v3_sub(c1, sccd_quat_apply(p1.q, b->cog));
+    }
+    sccd_v3 centre = s->joint != SCCD_JOINT_NONE ? sccd_xf3_inv_apply(p0, s->hinge) : b->pivot;
+    s->m = (sccd_motion3){p0, centre, sccd_v3_sub(sccd_xf3_apply(p1, centre), sccd_xf3_apply(p0, centre)), axis, turn};
+    s->t0 = t;
+    s->out_v = s->v;
+    s->out_w = s->w;
+}
+
+/* Restart body i's segment at t with its velocity (it leaves any carrier).
+ * What rode along with it goes on alone with the velocity it has: made to
+ * follow i's new motion it would gain energy for nothing. */
+static void restart(solver *sv, int i, sccd_real t)
+{
+    restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
+    sv->st[i].carrier = -1;
+    for (int j = 0; j < sv->n; ++j)
+        if (sv->st[j].carrier == i) {
+            restart_state(&sv->bodies[j], &sv->st[j], t, sv->dt);
+            sv->st[j].carrier = -1;
+        }
+}
+
+/* Stop body i at time t for the rest of the step. */
+static void hold(solver *sv, int i, sccd_real t)
+{
+    body_state *s = &sv->st[i];
+    s->m = still(pose_at(s, t), s->m.center);
+    s->t0 = t;
+    s->v = (sccd_v3){0.0, 0.0, 0.0}; /* still from here; out_v keeps what it had */
+    s->w = (sccd_v3){0.0, 0.0, 0.0};
+    s->frozen = true;
+    s->carrier = -1;
+    sv->bodies[i].held = true;
+}
+
+static sccd_v3 cog_at(const solver *sv, int i, sccd_real t) { return sccd_xf3_apply(pose_at(&sv->st[i], t), sv->bodies[i].cog); }
+
+/* Velocity (per second) of the world point p carried by body i at time t. */
+static sccd_v3 velocity_at(const solver *sv, int i, sccd_real t, sccd_v3 p)
+{
+    const body_state *s = &sv->st[i];
+    if (s->joint != SCCD_JOINT_NONE)
+        return sccd_v3_cross(s->w, sccd_v3_sub(p, s->hinge));
+    return sccd_v3_add(s->v, sccd_v3_cross(s->w, sccd_v3_sub(p, cog_at(sv, i, t))));
+}
+
+/* Body i rides along with body k from time t (impact2.c's carry): the same
+ * rigid motion, about k's centre; its velocity is k's there. It rides with
+ * what k rides with; what rode with i now rides with k too. A jointed body,
+ * or one that k rides along with, cannot: it stops instead. */
+static void carry(solver *sv, int i, int k, sccd_real t)
+{
+    while (sv->st[k].carrier >= 0)
+        k = sv->st[k].carrier;
+    body_state *s = &sv->st[i];
+    if (k == i || s->joint != SCCD_JOINT_NONE) {
+        hold(sv, i, t);
+        return;
+    }
+    sccd_motion3 mk = part_from(&sv->st[k], t);
+    sccd_xf3 p0 = pose_at(s, t);
+    sccd_v3 centre = sccd_xf3_inv_apply(p0, sccd_xf3_apply(mk.start, mk.center));
+    s->v = velocity_at(sv, k, t, sccd_xf3_apply(p0, sv->bodies[i].cog));
+    s->w = sv->st[k].w;
+    s->m = (sccd_motion3){p0, centre, mk.dp, mk.axis, mk.angle};
+    s->t0 = t;
+    s->out_v = s->v;
+    s->out_w = s->w;
+    s->frozen = false; /* it still takes impulses, as a part of k would (then it leaves k) */
+    s->carrier = k;
+    sv->bodies[i].held = true;
+    for (int j = 0; j < sv->n; ++j)
+        if (sv->st[j].carrier == i)
+            carry(sv, j, k, t);
+}
+
+/* Whether body i's segment stands still. */
+static bool standing(const solver *sv, int i)
+{
+    const sccd_motion3 *m = &sv->st[i].m;
+    return m->angle == 0.0 && m->dp.x == 0.0 && m->dp.y == 0.0 && m->dp.z == 0.0;
+}
+
+/* Whether bodies a and b cannot move relative to each other: both still,
+ * one riding along with the other, or both with a third. */
+static bool move_together(const solver *sv, int a, int b)
+{
+    int ca = sv->st[a].carrier, cb = sv->st[b].carrier;
+    return (standing(sv, a) && standing(sv, b)) || ca == b || cb == a || (ca >= 0 && ca == cb);
+}
+
+/* ---- velocities and impulses ---- */
+
+static bool moves_freely(const solver *sv, int i) { return sv->bodies[i].kind == SCCD_BODY_DYNAMIC && !sv->st[i].frozen; }
+
+static sccd_real approach(const solver *sv, int a, int b, sccd_real t, sccd_v3 p, sccd_v3 n)
+{
+    return sccd_v3_dot(sccd_v3_sub(velocity_at(sv, a, t, p), velocity_at(sv, b, t, p)), n);
+}
+
+/* The inverse inertia about a ball joint at d = cog − joint from the
+ * centre-of-mass one A (world): (I + m·S)⁻¹ = (inv_m·E + A·S)⁻¹·A·inv_m with
+ * S = |d|²E − d·dᵀ, defined when A is singular too; infinite mass: only a
+ * joint at the centre of mass turns. */
+static m33 ball_response(const m33 *a, sccd_real inv_m, sccd_v3 d)
+{
+    m33 out = {{0}};
+    if (!(inv_m > 0.0))
+        return sccd_v3_len2(d) > 0.0 ? out : *a;
+    sccd_real dd[3] = {d.x, d.y, d.z}, s[9], lhs[9], d2 = sccd_v3_len2(d);
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            s[3 * r + c] = (r == c ? d2 : 0.0) - dd[r] * dd[c];
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+            lhs[3 * r + c] = r == c ? inv_m : 0.0;
+            for (int k = 0; k < 3; ++k)
+                lhs[3 * r + c] += a->m[3 * r + k] * s[3 * k + c];
+        }
+    for (int c = 0; c < 3; ++c) { /* column c of lhs⁻¹·A·inv_m */
+        sccd_real u[3] = {a->m[c] * inv_m, a->m[3 + c] * inv_m, a->m[6 + c] * inv_m}, x[3];
+        if (!sccd_solve_linear(3, lhs, u, x))
+            return (m33){{0}};
+        out.m[c] = x[0];
+        out.m[3 + c] = x[1];
+        out.m[6 + c] = x[2];
+    }
+    return out;
+}
+
+/* 1 / (moment of inertia about the world axis a through the joint): aᵀIa
+ * from the inverse inertia (body frame, inverted; singular: infinite) plus
+ * m·|a × d|². */
+static sccd_real hinge_inv_moment(const sccd_impact_body3 *b, sccd_quat q, sccd_v3 a, sccd_v3 d)
+{
+    sccd_real inertia[9], e[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int c = 0; c < 3; ++c) {
+        sccd_real col[3];
+        if (!sccd_solve_linear(3, b->inv_inertia, &e[3 * c], col))
+            return 0.0;
+        inertia[c] = col[0];
+        inertia[3 + c] = col[1];
+        inertia[6 + c] = col[2];
+    }
+    m33 body;
+    memcpy(body.m, inertia, sizeof body.m);
+    sccd_v3 ab = sccd_quat_inv_apply(q, a);
+    sccd_real moment = sccd_v3_dot(ab, m33_apply(&body, ab));
+    sccd_real arm2 = sccd_v3_len2(sccd_v3_cross(a, d));
+    if (!(b->inv_mass > 0.0))
+        return arm2 > 0.0 ? 0.0 : 1.0 / moment;
+    return 1.0 / (moment + arm2 / b->inv_mass);
+}
+
+/* Body i's response at time t: Δω = K·(r × J + L) for an impulse J at a
+ * point p (r = p − *origin) and an angular impulse L; the centre of mass'
+ * velocity changes by lin·J (free) or follows ω (jointed). */
+static m33 response(const solver *sv, int i, sccd_real t, sccd_v3 *origin, sccd_real *lin)
+{
+    const sccd_impact_body3 *b = &sv->bodies[i];
+    const body_state *s = &sv->st[i];
+    m33 zero = {{0}};
+    *lin = 0.0;
+    *origin = s->joint != SCCD_JOINT_NONE ? s->hinge : cog_at(sv, i, t);
+    if (b->kind != SCCD_BODY_DYNAMIC || s->frozen)
+        return zero;
+    sccd_quat q = pose_at(s, t).q;
+    m33 a = m33_rotate(b->inv_inertia, q);
+    if (s->joint == SCCD_JOINT_NONE) {
+        *lin = b->inv_mass;
+        return a;
+    }
+    sccd_v3 d = sccd_v3_sub(cog_at(sv, i, t), s->hinge);
+    if (s->joint == SCCD_JOINT_BALL)
+        return ball_response(&a, b->inv_mass, d);
+    sccd_real k = hinge_inv_moment(b, q, s->axis, d);
+    sccd_real ax[3] = {s->axis.x, s->axis.y, s->axis.z};
+    m33 out;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            out.m[3 * r + c] = k * ax[r] * ax[c];
+    return out;
+}
+
+/* Body i's inverse mass seen along direction n at the world point p. */
+static sccd_real inv_mass_along(const solver *sv, int i, sccd_real t, sccd_v3 p, sccd_v3 n)
+{
+    sccd_v3 origin;
+    sccd_real lin;
+    m33 k = response(sv, i, t, &origin, &lin);
+    sccd_v3 rn = sccd_v3_cross(sccd_v3_sub(p, origin), n);
+    return lin + sccd_v3_dot(rn, m33_apply(&k, rn));
+}
+
+/* Apply impulse j at the world point p and angular impulse l to body i at time t. */
+static void apply_impulse(solver *sv, int i, sccd_real t, sccd_v3 p, sccd_v3 j, sccd_v3 l)
+{
+    body_state *s = &sv->st[i];
+    sccd_v3 origin;
+    sccd_real lin;
+    m33 k = response(sv, i, t, &origin, &lin);
+    if (sv->bodies[i].kind != SCCD_BODY_DYNAMIC || s->frozen)
+        return;
+    s->w = sccd_v3_add(s->w, m33_apply(&k, sccd_v3_add(sccd_v3_cross(sccd_v3_sub(p, origin), j), l)));
+    if (s->joint != SCCD_JOINT_NONE)
+        s->v = sccd_v3_cross(s->w, sccd_v3_sub(cog_at(sv, i, t), s->hinge));
+    else
+        s->v = sccd_v3_mad(s->v, lin, j);
+}
+
+/* Relative velocity of a and b at p (a's less b's). */
+static sccd_v3 relative_velocity(const solver *sv, int a, int b, sccd_real t, sccd_v3 p)
+{
+    return sccd_v3_sub(velocity_at(sv, a, t, p), velocity_at(sv, b, t, p));
+}
+
+/* Body i's kinetic energy in a frame moving at frame_v (0 for bodies that
+ * take no impulse: only what the impulse can change counts). The angular
+ * part from the response K (Δω = K·angular impulse): ½ ω·K⁻¹ω, or about a
+ * hinge's axis a, ½ (ω·a)² / (a·K·a). */
+static sccd_real energy(const solver *sv, int i, sccd_real t, sccd_v3 frame_v)
+{
+    if (!moves_freely(sv, i))
+        return 0.0;
+    const body_state *s = &sv->st[i];
+    sccd_v3 origin;
+    sccd_real lin, x[3];
+    m33 k = response(sv, i, t, &origin, &lin);
+    sccd_real e = lin > 0.0 ? 0.5 * sccd_v3_len2(sccd_v3_sub(s->v, frame_v)) / lin : 0.0;
+    if (s->joint == SCCD_JOINT_HINGE) {
+        sccd_real ka = sccd_v3_dot(s->axis, m33_apply(&k, s->axis)), wa = sccd_v3_dot(s->w, s->axis);
+        return e + (ka > 0.0 ? 0.5 * wa * wa / ka : 0.0);
+    }
+    sccd_real w[3] = {s->w.x, s->w.y, s->w.z};
+    return e + (sccd_solve_linear(3, k.m, w, x) ? 0.5 * (w[0] * x[0] + w[1] * x[1] + w[2] * x[2]) : 0.0);
+}
+
+/* The pair's energy, in the frame of a partner that takes no impulse (a
+ * kinematic bat: what the impact can give is relative to its surface). */
+static sccd_real pair_energy(const solver *sv, int a, int b, sccd_real t, sccd_v3 p)
+{
+    sccd_v3 frame = {0.0, 0.0, 0.0};
+    if (!moves_freely(sv, a))
+        frame = velocity_at(sv, a, t, p);
+    else if (!moves_freely(sv, b))
+        frame = velocity_at(sv, b, t, p);
+    return energy(sv, a, t, frame) + energy(sv, b, t, frame);
+}
+
+/* The impulse j (on b; −j on a) at p. */
+static void push(solver *sv, int a, int b, sccd_real t, sccd_v3 p, sccd_v3 j)
+{
+    sccd_v3 zero = {0.0, 0.0, 0.0};
+    apply_impulse(sv, a, t, p, sccd_v3_neg(j), zero);
+    apply_impulse(sv, b, t, p, j, zero);
+}
+
+/* The sliding velocity of a over b at p, off the normal n. */
+static sccd_v3 slide_of(const solver *sv, int a, int b, sccd_real t, sccd_v3 p, sccd_v3 n)
+{
+    sccd_v3 rel = relative_velocity(sv, a, b, t, p);
+    return sccd_v3_mad(rel, -sccd_v3_dot(rel, n), n);
+}
+
+/* Normal and friction impulses found together by projected Gauss-Seidel on
+ * accumulated impulses (impact2.c's coupled_impulse): the friction impulse
+ * lies in the contact plane, within the disc of radius μ·normal. */
+static sccd_v3 coupled_impulse(solver *sv, int a, int b, sccd_real t, sccd_v3 p, sccd_v3 n, sccd_real kn, sccd_real bounce,
+                               sccd_real mu)
+{
+    sccd_real jn = 0.0;
+    sccd_v3 jt = {0.0, 0.0, 0.0};
+    for (int iter = 0; iter < SCCD_CONTACT_ITERATIONS; ++iter) {
+        sccd_real next = sccd_max(jn + (sccd_v3_dot(relative_velocity(sv, a, b, t, p), n) + bounce) / kn, 0.0);
+        sccd_v3 dj = sccd_v3_scale(n, next - jn);
+        jn = next;
+        sccd_v3 slide = slide_of(sv, a, b, t, p, n), tg = sccd_v3_normalize(slide);
+        sccd_real kt = inv_mass_along(sv, a, t, p, tg) + inv_mass_along(sv, b, t, p, tg);
+        if (kt > 0.0 && sccd_v3_len2(slide) > 0.0) {
+            sccd_v3 want = sccd_v3_mad(jt, 1.0 / kt, slide);
+            sccd_real len = sccd_v3_len(want), cap = mu * jn;
+            if (len > cap)
+                want = sccd_v3_scale(want, cap / len);
+            dj = sccd_v3_add(dj, sccd_v3_sub(want, jt));
+            jt = want;
+        }
+        push(sv, a, b, t, p, dj);
+    }
+    return sccd_v3_add(sccd_v3_scale(n, jn), jt);
+}
+
+/* Normal impulse first, then friction against the sliding it leaves: each
+ * only removes relative velocity along its own direction, so energy cannot
+ * grow. */
+static sccd_v3 sequential_impulse(solver *sv, int a, int b, sccd_real t, sccd_v3 p, sccd_v3 n, sccd_real kn, sccd_real bounce,
+                                  sccd_real mu)
+{
+    sccd_real jn = sccd_max((sccd_v3_dot(relative_velocity(sv, a, b, t, p), n) + bounce) / kn, 0.0);
+    push(sv, a, b, t, p, sccd_v3_scale(n, jn));
+    sccd_v3 slide = slide_of(sv, a, b, t, p, n), tg = sccd_v3_normalize(slide);
+    sccd_real speed = sccd_v3_len(slide), jt = 0.0;
+    if (speed > 0.0) {
+        sccd_real kt = inv_mass_along(sv, a, t, p, tg) + inv_mass_along(sv, b, t, p, tg);
+        jt = kt > 0.0 ? sccd_min(sccd_impulse_along(speed, 0.0, kt), mu * jn) : 0.0;
+        push(sv, a, b, t, p, sccd_v3_scale(tg, jt));
+    }
+    return sccd_v3_add(sccd_v3_scale(n, jn), sccd_v3_scale(tg, jt));
+}
+
+/* Resolve an impact (impact2.c's collide): the coupled impulses an engine's
+ * solver would find; where they would add energy, the sequential ones.
+ * False when neither body can take an impulse. */
+static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact3 *c)
+{
+    int a = pr->a, b = pr->b;
+    sccd_real t = pr->t;
+    sccd_v3 p = pr->point, n = pr->normal;
+    sccd_real kn = inv_mass_along(sv, a, t, p, n) + inv_mass_along(sv, b, t, p, n);
+    if (kn <= 0.0)
+        return false;
+    body_state sa = sv->st[a], sb = sv->st[b];
+    sccd_real before = pair_energy(sv, a, b, t, p), bounce = c->elasticity * c->approach;
+    c->impulse = coupled_impulse(sv, a, b, t, p, n, kn, bounce, c->friction);
+    if (pair_energy(sv, a, b, t, p) > before) {
+        sv->st[a] = sa;
+        sv->st[b] = sb;
+        c->impulse = sequential_impulse(sv, a, b, t, p, n, kn, bounce, c->friction);
+    }
+    return true;
+}
+
+/* ---- targets: intersections of bounds ---- */
+
+/* A target as the intersection of n convex bounds; a half-space's box does
+ * not shrink (its room would be the box's, not the half-space's). */
+typedef struct target3 { int n; sccd_shape3 s[SCCD_IMPACT_BOUNDS]; bool fixed; } target3;
+
+static sccd_shape3 box_shape(sccd_v3 c, sccd_quat q, sccd_v3 h)
+{
+    return (sccd_shape3){.type = SCCD_SHAPE_BOX, .box = {c, q, h}};
+}
+
+/* Unit quaternion of the rotation whose columns are the orthonormal,
+ * right-handed e1, e2, e3 (Shepperd's method: the largest of the four
+ * squared components first, so no division by a small number). */
+static sccd_quat quat_from_basis(sccd_v3 e1, sccd_v3 e2, sccd_v3 e3)
+{
+    sccd_real tr = e1.x + e2.y + e3.z;
+    sccd_quat q;
+    if (tr > 0.0) {
+        sccd_real s = 2.0 * sqrt(1.0 + tr);
+        q = (sccd_quat){(e2.z - e3.y) / s, (e3.x - e1.z) / s, (e1.y - e2.x) / s, 0.25 * s};
+    } else if (e1.x > e2.y && e1.x > e3.z) {
+        sccd_real s = 2.0 * sqrt(1.0 + e1.x - e2.y - e3.z);
+        q = (sccd_quat){0.25 * s, (e2.x + e1.y) / s, (e3.x + e1.z) / s, (e2.z - e3.y) / s};
+    } else if (e2.y > e3.z) {
+        sccd_real s = 2.0 * sqrt(1.0 + e2.y - e1.x - e3.z);
+        q = (sccd_quat){(e2.x + e1.y) / s, 0.25 * s, (e3.y + e2.z) / s, (e3.x - e1.z) / s};
+    } else {
+        sccd_real s = 2.0 * sqrt(1.0 + e3.z - e1.x - e2.y);
+        q = (sccd_quat){(e3.x + e1.z) / s, (e3.y + e2.z) / s, 0.25 * s, (e1.y - e2.x) / s};
+    }
+    return sccd_quat_normalize(q);
+}
+
+sccd_impact_shape3 sccd_impact_shape3_triangle(sccd_triangle tri)
+{
+    sccd_impact_shape3 out = {0};
+    sccd_v3 v[3] = {tri.a, tri.b, tri.c};
+    sccd_v3 n = sccd_v3_cross(sccd_v3_sub(tri.b, tri.a), sccd_v3_sub(tri.c, tri.a));
+    if (!(sccd_v3_len(n) > 0.0)) {
+        sccd_v3 lo = sccd_v3_min(tri.a, sccd_v3_min(tri.b, tri.c)), hi = sccd_v3_max(tri.a, sccd_v3_max(tri.b, tri.c));
+        out.bound[out.bounds++] =
+            box_shape(sccd_v3_scale(sccd_v3_add(lo, hi), 0.5), sccd_quat_identity(), sccd_v3_scale(sccd_v3_sub(hi, lo), 0.5));
+        return out;
+    }
+    n = sccd_v3_normalize(n);
+    sccd_real area[3];
+    for (int i = 0; i < 3; ++i) {
+        sccd_v3 o = v[i], e1 = sccd_v3_normalize(sccd_v3_sub(v[(i + 1) % 3], o)), e2 = sccd_v3_cross(n, e1);
+        sccd_real lo1 = 0.0, hi1 = 0.0, lo2 = 0.0, hi2 = 0.0;
+        for (int k = 0; k < 3; ++k) {
+            sccd_v3 d = sccd_v3_sub(v[k], o);
+            lo1 = sccd_min(lo1, sccd_v3_dot(d, e1));
+            hi1 = sccd_max(hi1, sccd_v3_dot(d, e1));
+            lo2 = sccd_min(lo2, sccd_v3_dot(d, e2));
+            hi2 = sccd_max(hi2, sccd_v3_dot(d, e2));
+        }
+        sccd_v3 c = sccd_v3_add(o, sccd_v3_add(sccd_v3_scale(e1, 0.5 * (lo1 + hi1)), sccd_v3_scale(e2, 0.5 * (lo2 + hi2))));
+        sccd_shape3 b = box_shape(c, quat_from_basis(e1, e2, n), (sccd_v3){0.5 * (hi1 - lo1), 0.5 * (hi2 - lo2), 0.0});
+        int at = out.bounds++; /* insertion by area: the smallest rejects most */
+        area[at] = (hi1 - lo1) * (hi2 - lo2);
+        for (; at > 0 && area[at - 1] > area[at]; --at) {
+            sccd_real ta = area[at - 1];
+            area[at - 1] = area[at];
+            area[at] = ta;
+            out.bound[at] = out.bound[at - 1];
+        }
+        out.bound[at] = b;
+    }
+    return out;
+}
+
+sccd_impact_shape3 sccd_impact_shape3_cylinder(sccd_cylinder c)
+{
+    sccd_impact_shape3 out = {.bounds = 2};
+    sccd_v3 axis = sccd_v3_sub(c.b, c.a), e1, e2, n = sccd_v3_normalize(axis);
+    sccd_v3_basis(n, &e1, &e2);
+    out.bound[0] = box_shape(sccd_v3_scale(sccd_v3_add(c.a, c.b), 0.5), quat_from_basis(e1, e2, n),
+                             (sccd_v3){c.r, c.r, 0.5 * sccd_v3_len(axis)});
+    out.bound[1] = (sccd_shape3){.type = SCCD_SHAPE_CAPSULE, .capsule = {c.a, c.b, c.r}};
+    return out;
+}
+
+/* The part of the half-space n·x ≤ d (world) that a shape can meet, as a
+ * box: its top face lies in the plane and spans the footprint of `reach`
+ * (all the shape's motion covers); it goes two skins below the shape's
+ * lowest point at the start (`start`, its box there). Within the reach its
+ * top face is the half-space's boundary, so the search meets the plane
+ * where the shape does. */
+static sccd_shape3 plane_box(sccd_plane p, sccd_aabb3 reach, sccd_aabb3 start, sccd_real skin)
+{
+    sccd_v3 c = sccd_v3_scale(sccd_v3_add(reach.lo, reach.hi), 0.5), h = sccd_v3_scale(sccd_v3_sub(reach.hi, reach.lo), 0.5);
+    sccd_v3 cs = sccd_v3_scale(sccd_v3_add(start.lo, start.hi), 0.5), hs = sccd_v3_scale(sccd_v3_sub(start.hi, start.lo), 0.5);
+    sccd_real half = sccd_v3_len(h) + skin;
+    sccd_real lowest = sccd_v3_dot(p.n, cs) - (fabs(p.n.x) * hs.x + fabs(p.n.y) * hs.y + fabs(p.n.z) * hs.z);
+    sccd_real depth = sccd_max(p.d - lowest, 0.0) + 2.0 * skin;
+    sccd_v3 top = sccd_v3_sub(c, sccd_v3_scale(p.n, sccd_v3_dot(p.n, c) - p.d));
+    sccd_v3 e1, e2;
+    sccd_v3_basis(p.n, &e1, &e2);
+    return box_shape(sccd_v3_sub(top, sccd_v3_scale(p.n, 0.5 * depth)), quat_from_basis(e1, e2, p.n),
+                     (sccd_v3){half, half, 0.5 * depth});
+}
+
+/* The half-space of shape s placed by x (world). */
+static sccd_plane world_plane(const sccd_impact_shape3 *s, sccd_xf3 x)
+{
+    sccd_v3 n = sccd_quat_apply(x.q, s->plane.n);
+    return (sccd_plane){n, s->plane.d + sccd_v3_dot(n, x.p)};
+}
+
+static bool plane_reaches(sccd_plane p, sccd_aabb3 box)
+{
+    sccd_v3 c = sccd_v3_scale(sccd_v3_add(box.lo, box.hi), 0.5), h = sccd_v3_scale(sccd_v3_sub(box.hi, box.lo), 0.5);
+    return sccd_v3_dot(p.n, c) - (fabs(p.n.x) * h.x + fabs(p.n.y) * h.y + fabs(p.n.z) * h.z) <= p.d;
+}
+
+/* ---- the search for one shape pair ---- */
+
+/* Shrink s by at most want (radius, or all half extents of a box); returns
+ * how much. The core grown by a ball of that radius lies inside s. */
+static sccd_real shrink(sccd_shape3 *s, sccd_real want)
+{
+    if (want <= 0.0)
+        return 0.0;
+    sccd_real *r = s->type == SCCD_SHAPE_CIRCLE ? &s->sphere.r : s->type == SCCD_SHAPE_CAPSULE ? &s->capsule.r : NULL;
+    if (r != NULL) {
+        sccd_real d = sccd_min(want, *r);
+        *r -= d;
+        return d;
+    }
+    sccd_v3 *h = &s->box.h;
+    sccd_real d = sccd_max(sccd_min(want, sccd_min(h->x, sccd_min(h->y, h->z))), 0.0);
+    *h = sccd_v3_sub(*h, (sccd_v3){d, d, d});
+    return d;
+}
+
+/* Shrink every bound of b by the same amount, at most want (erosion
+ * distributes over intersection: the cores' intersection is the target
+ * shrunk by it). */
+static sccd_real shrink_target(target3 *b, sccd_real want)
+{
+    sccd_real d = b->fixed ? 0.0 : want;
+    for (int i = 0; i < b->n; ++i) {
+        sccd_shape3 probe = b->s[i];
+        d = sccd_min(d, shrink(&probe, want));
+    }
+    for (int i = 0; i < b->n; ++i)
+        shrink(&b->s[i], d);
+    return d;
+}
+
+/* Cores of a and b shrunk by s in all (a first, then b): how much they shrank. */
+static sccd_real shrink_pair(sccd_shape3 *a, target3 *b, sccd_real s)
+{
+    sccd_real shrunk = shrink(a, s);
+    return shrunk + shrink_target(b, s - shrunk);
+}
+
+/* Least distance between a and the intersection b (the largest distance to
+ * one bound: the intersection lies in each), 0 when they overlap. */
+static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb)
+{
+    sccd_real d = 0.0;
+    for (int i = 0; i < b->n; ++i) {
+        sccd_distance3 r = sccd_shape3_distance(a, xa, &b->s[i], xb);
+        d = sccd_max(d, r.overlap ? 0.0 : r.distance);
+    }
+    return d;
+}
+
+/* A shape pair at the start of a search. */
+typedef struct start_pair { const sccd_shape3 *a; const target3 *b; sccd_xf3 xa, xb; } start_pair;
+
+/* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
+static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance)
+{
+    const start_pair *p = pair;
+    sccd_shape3 ca = *p->a;
+    target3 cb = *p->b;
+    sccd_real shrunk = shrink_pair(&ca, &cb, s);
+    if (distance != NULL)
+        *distance = gap(&ca, p->xa, &cb, p->xb);
+    return shrunk;
+}
+
+/* Rate bound of the distance between the two (per unit t). */
+static sccd_real approach_bound(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb)
+{
+    return sccd_v3_len(sccd_v3_sub(ma.dp, mb.dp)) + fabs(ma.angle) * sccd_shape3_farthest(a, ma.center) +
+           fabs(mb.angle) * sccd_shape3_farthest(b, mb.center);
+}
+
+/* How long after u a pair touching with normal n (a to b) at u keeps its
+ * gap: toi.c's bound along a fixed n, with β the approach rate of the
+ * supporting points (translation along n plus the support values about the
+ * centres along n × ω) and κ = Σ |n × ω|·|ω|·ρ. */
+static sccd_real separating_span(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
+                                 sccd_real u, sccd_v3 n, sccd_real tol, sccd_real rate)
+{
+    sccd_v3 ua = sccd_v3_cross(n, sccd_v3_scale(ma.axis, ma.angle));
+    sccd_v3 ub = sccd_v3_neg(sccd_v3_cross(n, sccd_v3_scale(mb.axis, mb.angle)));
+    sccd_v3 ca = sccd_motion3_center_at(ma, u), cb = sccd_motion3_center_at(mb, u);
+    sccd_real sa = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support(a, sccd_motion3_at(ma, u), ua), ca), ua);
+    sccd_real sb = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support(b, sccd_motion3_at(mb, u), ub), cb), ub);
+    sccd_real beta = sccd_v3_dot(n, sccd_v3_sub(ma.dp, mb.dp)) + sa + sb;
+    sccd_real kappa = sccd_v3_len(ua) * fabs(ma.angle) * sccd_shape3_farthest(a, ma.center) +
+                      sccd_v3_len(ub) * fabs(mb.angle) * sccd_shape3_farthest(b, mb.center);
+    return sccd_separating_span(beta, kappa, tol, rate);
+}
+
+/* First time in [0, 1] at which a comes within goal of the intersection b,
+ * by conservative advancement against each bound in turn: contact with the
+ * intersection needs contact with every bound, so no bound's TOI from a time
+ * before it passes it; the search advances while any bound is still apart.
+ * The first TOI goes through the sweep pre-filter when `filter`. *last gets
+ * the bound of the result. */
+static sccd_toi3 toi_bounds(solver *sv, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b, sccd_motion3 mb,
+                            sccd_real goal, bool filter, int *last)
+{
+    sccd_real tol = sv->opt.toi_tolerance, t = 0.0;
+    sccd_toi3 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0};
+    *last = 0;
+    for (int pass = 0; pass < BOUND_PASSES_MAX; ++pass) {
+        bool moved = false;
+        int overlapped = 0;
+        for (int i = 0; i < b->n; ++i) {
+            sccd_motion3 ra = motion_rest(ma, t), rb = motion_rest(mb, t);
+            sccd_ccd_stats f = {0};
+            sccd_toi3 r = filter && pass == 0 && i == 0 ? sccd_ccd3(a, ra, &b->s[0], rb, goal, tol, sv->opt.bands, &f)
+                                                        : sccd_toi3_compute(a, ra, &b->s[i], rb, goal, tol);
+            sv->stats->sweeps += f.sweeps;
+            sv->stats->tois += !(filter && pass == 0 && i == 0) || f.tois > 0;
+            if (r.state == SCCD_TOI_SEPARATED || (r.state == SCCD_TOI_OVERLAPPED && b->n == 1))
+                return r; /* never reaches this bound, so never the target; or plainly overlapped */
+            if (r.state == SCCD_TOI_OVERLAPPED) { /* this bound says nothing here: the others decide */
+                ++overlapped;
+                continue;
+            }
+            sccd_real ti = t + r.t * (1.0 - t);
+            moved |= ti > t;
+            t = ti;
+            out = r;
+            out.t = t;
+            *last = i;
+            if (r.state == SCCD_TOI_FAILED)
+                return out; /* no contact before t */
+        }
+        if (overlapped == b->n) { /* deeper than the goal in every bound */
+            out.state = t == 0.0 ? SCCD_TOI_OVERLAPPED : SCCD_TOI_HIT;
+            out.t = t;
+            return out;
+        }
+        if (!moved || b->n == 1)
+            return out;
+    }
+    out.state = SCCD_TOI_FAILED; /* still advancing: t is safe */
+    return out;
+}
+
+/* An event found by a search: kind, time, contact. */
+typedef struct shape_event { impact_event event; sccd_real t; sccd_v3 point, normal; } shape_event;
+
+/* The motion box of shape s's bound[0] (a half-space: everything), grown by the skin. */
+static sccd_aabb3 motion_box(const solver *sv, const sccd_impact_shape3 *s, sccd_motion3 m)
+{
+    sccd_real inf = INFINITY;
+    if (s->bounds == 0)
+        return (sccd_aabb3){{-inf, -inf, -inf}, {inf, inf, inf}};
+    const sccd_shape3 *g = &s->bound[0];
+    sccd_aabb3 box = sv->opt.candidates == SCCD_CANDIDATES_START_END
+                       ? sccd_aabb3_union(sccd_shape3_aabb(g, m.start), sccd_shape3_aabb(g, sccd_motion3_at(m, 1.0)))
+                       : sccd_shape3_motion_box(g, m);
+    sccd_v3 skin = {sv->opt.overlap, sv->opt.overlap, sv->opt.overlap};
+    return (sccd_aabb3){sccd_v3_sub(box.lo, skin), sccd_v3_add(box.hi, skin)};
+}
+
+/* The pair as a search sees it: one convex shape x (moving by mx) against
+ * the target (moving by mt), and whether x is b's (the normal flips). */
+typedef struct search_setup {
+    sccd_shape3 x;
+    target3 target;
+    sccd_motion3 mx, mt;
+    bool flip;
+} search_setup;
+
+static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, sccd_motion3 ma,
+                               const sccd_impact_shape3 *sb, sccd_motion3 mb)
+{
+    bool flip = sa->bounds == 0 || (sb->bounds != 0 && sa->bounds > sb->bounds);
+    const sccd_impact_shape3 *x = flip ? sb : sa, *t = flip ? sa : sb;
+    search_setup out = {x->bound[0], {t->bounds}, flip ? mb : ma, flip ? ma : mb, flip};
+    if (t->bounds == 0) {
+        sccd_aabb3 start = sccd_shape3_aabb(&x->bound[0], out.mx.start);
+        out.target = (target3){1, {plane_box(world_plane(t, out.mt.start), motion_box(sv, x, out.mx), start,
+                                             SCCD_SKIN_OVERLAPS * sv->opt.overlap)}, true};
+        out.mt = still(sccd_xf3_identity(), (sccd_v3){0.0, 0.0, 0.0});
+        return out;
+    }
+    memcpy(out.target.s, t->bound, sizeof out.target.s);
+    return out;
+}
+
+/* First event of shapes sa (body a) and sb (body b) from time tc: the cores
+ * (shrunk by the start overlap and the skin when the shapes overlap at tc)
+ * reaching the target distance while the bodies approach (impact2.c's
+ * shape_pair_event, against a target of bounds). */
+static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sccd_real tc)
+{
+    shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
+    search_setup p = make_search(sv, &sv->shapes[sa], part_from(&sv->st[a], tc), &sv->shapes[sb], part_from(&sv->st[b], tc));
+    sccd_real depth, room;
+    sccd_start_depth(shrink_start, &(start_pair){&p.x, &p.target, p.mx.start, p.mt.start}, skin, &depth, &room);
+    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol);
+    sccd_real shrunk = shrink_pair(&p.x, &p.target, pol.shrink);
+    if (!sccd_policy_targets(&pol, depth, shrunk, sv->opt.overlap, tol)) {
+        ++sv->stats->overlapped;
+        return none;
+    }
+    sccd_real rate = approach_bound(&p.x, p.mx, &p.target.s[0], p.mt), u0 = 0.0;
+    ++sv->stats->candidates;
+    for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
+        int k;
+        sccd_toi3 r = toi_bounds(sv, &p.x, motion_rest(p.mx, u0), &p.target, motion_rest(p.mt, u0), pol.target,
+                                 round == 0 && sv->opt.candidates == SCCD_CANDIDATES_SWEEP, &k);
+        if (r.state == SCCD_TOI_SEPARATED)
+            return none;
+        sccd_real u = u0 + r.t * (1.0 - u0), t = tc + u * (1.0 - tc);
+        sccd_v3 n = p.flip ? sccd_v3_neg(r.normal) : r.normal;
+        if (r.state == SCCD_TOI_OVERLAPPED) { /* the cores touch at u0 (a rounding case): the engine's */
+            ++sv->stats->overlapped;
+            return none;
+        }
+        if (r.state == SCCD_TOI_FAILED) {
+            ++sv->stats->failed;
+            if (round + 1 == sv->opt.toi_max_iterations || !(u > u0))
+                return (shape_event){EVENT_STOP, t, r.point, n};
+            u0 = u; /* no contact before u: go on from there */
+            continue;
+        }
+        if (approach(sv, a, b, t, r.point, n) > 0.0)
+            return (shape_event){EVENT_IMPACT, t, r.point, n};
+        /* Touching but not approaching (resting, sliding, leaving): skip
+         * while the gap cannot shrink, and let it sink; a pair resting at
+         * its limit may not sink: it stops here. */
+        if (!sccd_policy_sink(&pol))
+            return (shape_event){EVENT_STOP, t, r.point, n};
+        u0 = u + separating_span(&p.x, p.mx, &p.target.s[k], p.mt, u, r.normal, tol, rate);
+    }
+    if (u0 >= 1.0)
+        return none;
+    ++sv->stats->failed; /* out of rounds: stop where it is still known safe */
+    return (shape_event){EVENT_STOP, tc + u0 * (1.0 - tc), {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+}
+
+/* ---- body pairs ---- */
+
+static bool boxes_overlap(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
+}
+
+/* Whether shapes i (moving by mi) and j (by mj) may meet: their motion
+ * boxes overlap, or a half-space reaches the other's box. */
+static bool shapes_near(const solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 mj)
+{
+    const sccd_impact_shape3 *si = &sv->shapes[i], *sj = &sv->shapes[j];
+    if (si->bounds == 0 && sj->bounds == 0)
+        return false;
+    if (si->bounds == 0)
+        return plane_reaches(world_plane(si, mi.start), motion_box(sv, sj, mj));
+    if (sj->bounds == 0)
+        return plane_reaches(world_plane(sj, mj.start), motion_box(sv, si, mi));
+    return boxes_overlap(motion_box(sv, si, mi), motion_box(sv, sj, mj));
+}
+
+static bool shapes_may_collide(const solver *sv, int sa, int sb)
+{
+    return sv->cb.collide == NULL || sv->cb.collide(sv->cb.user, sa, sb);
+}
+
+/* The earliest event of bodies a and b from time tc over their shape pairs. */
+static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
+{
+    pr->event = EVENT_NONE;
+    pr->t = INFINITY;
+    if (pr->ignored || move_together(sv, pr->a, pr->b))
+        return;
+    ++sv->stats->pairs;
+    const sccd_impact_body3 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
+    sccd_motion3 ma = part_from(&sv->st[pr->a], tc), mb = part_from(&sv->st[pr->b], tc);
+    for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i)
+        for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
+            if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ma, j, mb))
+                continue;
+            shape_event e = shape_pair_event(sv, pr->a, i, pr->b, j, tc);
+            if (e.event != EVENT_NONE && e.t < pr->t)
+                *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, e.point, e.normal, false, pr->impacts};
+        }
+}
+
+static bool pair_possible(const solver *sv, int a, int b)
+{
+    return a != b && (sv->bodies[a].kind == SCCD_BODY_DYNAMIC || sv->bodies[b].kind == SCCD_BODY_DYNAMIC) &&
+           sv->bodies[a].shape_count > 0 && sv->bodies[b].shape_count > 0;
+}
+
+/* ---- events ---- */
+
+
+
+/* Body i's response to a generalized impulse x = (J at the world point p,
+ * angular L): the change of (velocity at p, ω) is M·x, M symmetric 6×6
+ * (row-major): with G = [[r]ₓ E] (r × J + L), M = Gᵀ·K·G + lin on J. */
+static void response_matrix(const solver *sv, int i, sccd_real t, sccd_v3 p, sccd_real m[36])
+{
+    sccd_v3 origin;
+    sccd_real lin;
+    m33 k = response(sv, i, t, &origin, &lin);
+    sccd_v3 r = sccd_v3_sub(p, origin);
+    sccd_real g[3][6] = {{0, -r.z, r.y, 1, 0, 0}, {r.z, 0, -r.x, 0, 1, 0}, {-r.y, r.x, 0, 0, 0, 1}};
+    for (int row = 0; row < 6; ++row)
+        for (int col = 0; col < 6; ++col) {
+            sccd_real sum = row == col && row < 3 ? lin : 0.0;
+            for (int x = 0; x < 3; ++x)
+                for (int y = 0; y < 3; ++y)
+                    sum += g[x][row] * k.m[3 * x + y] * g[y][col];
+            m[6 * row + col] = sum;
+        }
+}
+
+/* Body `light` is to ride along with `heavy` from t: first the perfectly
+ * inelastic generalized impulse at light's centre of mass that makes light
+ * move as a part of heavy, taken from heavy's momentum (a projection in the
+ * kinetic energy's metric: the energy does not grow); heavy goes on with
+ * what is left. False when light cannot be matched (jointed, or infinite
+ * mass or inertia). */
+static bool join(solver *sv, int light, int heavy, sccd_real t)
+{
+    const sccd_impact_body3 *bl = &sv->bodies[light];
+    sccd_real det = bl->inv_inertia[0] * (bl->inv_inertia[4] * bl->inv_inertia[8] - bl->inv_inertia[5] * bl->inv_inertia[7]) -
+                    bl->inv_inertia[1] * (bl->inv_inertia[3] * bl->inv_inertia[8] - bl->inv_inertia[5] * bl->inv_inertia[6]) +
+                    bl->inv_inertia[2] * (bl->inv_inertia[3] * bl->inv_inertia[7] - bl->inv_inertia[4] * bl->inv_inertia[6]);
+    if (sv->st[light].joint != SCCD_JOINT_NONE || !(bl->inv_mass > 0.0) || !(det > 0.0))
+        return false;
+    sccd_v3 p = cog_at(sv, light, t);
+    sccd_real ml[36], mh[36], m[36], x[6];
+    response_matrix(sv, light, t, p, ml);
+    response_matrix(sv, heavy, t, p, mh);
+    for (int k = 0; k < 36; ++k)
+        m[k] = ml[k] + mh[k];
+    sccd_v3 dv = sccd_v3_sub(velocity_at(sv, heavy, t, p), velocity_at(sv, light, t, p));
+    sccd_v3 dw = sccd_v3_sub(sv->st[heavy].w, sv->st[light].w);
+    sccd_real u[6] = {dv.x, dv.y, dv.z, dw.x, dw.y, dw.z};
+    if (!sccd_solve_linear(6, m, u, x))
+        return false;
+    apply_impulse(sv, heavy, t, p, (sccd_v3){-x[0], -x[1], -x[2]}, (sccd_v3){-x[3], -x[4], -x[5]});
+    restart(sv, heavy, t);
+    carry(sv, light, heavy, t);
+    return true;
+}
+
+/* An impact: the begin hook, the impulse, new segments, the post hook.
+ * False when no impulse could be applied (the caller falls back). */
+static bool impact(solver *sv, sccd_pair *pr)
+{
+    int a = pr->a, b = pr->b;
+    const sccd_impact_shape3 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
+    sccd_impact_contact3 c = {pr->sa, pr->sb, pr->t, pr->point, pr->normal, approach(sv, a, b, pr->t, pr->point, pr->normal),
+                              sccd_mix_elasticity(sa->elasticity, sb->elasticity), sccd_mix_friction(sa->friction, sb->friction),
+                              {0.0, 0.0, 0.0}};
+    if (sv->cb.begin != NULL && !sv->cb.begin(sv->cb.user, &c)) {
+        pr->ignored = true;
+        pr->event = EVENT_NONE;
+        return true;
+    }
+    c.elasticity = sccd_clean_elasticity(c.elasticity);
+    c.friction = sccd_clean_friction(c.friction);
+    if (!collide(sv, pr, &c))
+        return false;
+    ++sv->stats->impacts;
+    ++sv->bodies[a].impacts;
+    ++sv->bodies[b].impacts;
+    restart(sv, a, pr->t);
+    restart(sv, b, pr->t);
+    if (sv->cb.post != NULL)
+        sv->cb.post(sv->cb.user, &c);
+    return true;
+}
+
+/* The event loop's view of the solver (impact_events.c). */
+static void op_search(void *sv, sccd_pair *pr, sccd_real tc) { search_pair(sv, pr, tc); }
+static bool op_impact(void *sv, sccd_pair *pr) { return impact(sv, pr); }
+static bool op_possible(const void *sv, int a, int b) { return pair_possible(sv, a, b); }
+static bool op_moves_freely(const void *sv, int i) { return moves_freely(sv, i); }
+static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i].carrier; }
+static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
+static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv)->bodies[i].inv_mass; }
+static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
+static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
+static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
+static const sccd_event_ops event_ops = {op_search, op_impact, op_possible, op_kind, op_inv_mass,
+                                         op_moves_freely, op_carrier, op_hold, op_carry, op_join};
+
+/* ---- set-up and results ---- */
+
+static bool valid_inertia(const sccd_real a[9])
+{
+    for (int r = 0; r < 3; ++r) {
+        if (!sccd_is_valid_real(a[4 * r]) || a[4 * r] < 0.0)
+            return false;
+        for (int c = 0; c < 3; ++c)
+            if (!sccd_is_valid_real(a[3 * r + c]) || fabs(a[3 * r + c] - a[3 * c + r]) > 1e-9 * (fabs(a[3 * r + c]) + 1e-300))
+                return false;
+    }
+    return true;
+}
+
+static bool valid_body(const sccd_impact_body3 *b, int shape_count)
+{
+    bool kind = b->kind == SCCD_BODY_STATIC || b->kind == SCCD_BODY_KINEMATIC || b->kind == SCCD_BODY_DYNAMIC;
+    bool joint = b->joint == SCCD_JOINT_NONE || b->joint == SCCD_JOINT_BALL ||
+                 (b->joint == SCCD_JOINT_HINGE && sccd_v3_len2(b->axis) > 0.0);
+    return kind && joint && sccd_is_valid_xf3(b->pose) && sccd_is_valid_v3(b->cog) && sccd_is_valid_v3(b->v) &&
+           sccd_is_valid_v3(b->w) && sccd_is_valid_real(b->inv_mass) && b->inv_mass >= 0.0 && valid_inertia(b->inv_inertia) &&
+           sccd_is_valid_v3(b->hinge) && sccd_is_valid_v3(b->axis) && sccd_is_valid_v3(b->pivot) && b->first_shape >= 0 &&
+           b->shape_count >= 0 && b->first_shape <= shape_count - b->shape_count;
+}
+
+static bool valid_shape(const sccd_impact_shape3 *s, int body, const sccd_impact_body3 *bodies, int body_count)
+{
+    if (s->body != body || body >= body_count || !sccd_is_valid_real(s->elasticity) || s->elasticity < 0.0 ||
+        !sccd_is_valid_real(s->friction) || s->friction < 0.0 || s->bounds < 0 || s->bounds > SCCD_IMPACT_BOUNDS)
+        return false;
+    if (s->bounds == 0)
+        return sccd_is_valid_plane(s->plane) && bodies[body].kind == SCCD_BODY_STATIC;
+    for (int i = 0; i < s->bounds; ++i)
+        if (!sccd_is_valid_shape3(&s->bound[i]))
+            return false;
+    return true;
+}
+
+static bool valid_input(const sccd_impact_body3 *bodies, int n, const sccd_impact_shape3 *shapes, int shape_count,
+                        sccd_real dt, const sccd_ccd_options *o)
+{
+    if (bodies == NULL || n < 0 || (shapes == NULL && shape_count > 0) || shape_count < 0 || o == NULL ||
+        !sccd_is_valid_real(dt) || dt < 0.0)
+        return false;
+    sccd_ccd_options check = *o;
+    if (sccd_ccd_options_merge(&check, *o) != 0)
+        return false;
+    for (int i = 0; i < n; ++i) {
+        if (!valid_body(&bodies[i], shape_count))
+            return false;
+        for (int k = bodies[i].first_shape; k < bodies[i].first_shape + bodies[i].shape_count; ++k)
+            if (!valid_shape(&shapes[k], i, bodies, n))
+                return false;
+    }
+    return true;
+}
+
+/* Body b's state at the step start and its free segment. */
+static void begin_state(sccd_impact_body3 *b, body_state *s, sccd_real dt)
+{
+    bool moves = b->kind != SCCD_BODY_STATIC;
+    sccd_v3 zero = {0.0, 0.0, 0.0};
+    *s = (body_state){.m = still(b->pose, b->pivot),
+                      .v = moves ? b->v : zero,
+                      .w = moves ? b->w : zero,
+                      .hinge = sccd_xf3_apply(b->pose, b->hinge),
+                      .axis = sccd_v3_normalize(sccd_quat_apply(b->pose.q, b->axis)),
+                      .joint = b->kind == SCCD_BODY_DYNAMIC ? b->joint : SCCD_JOINT_NONE,
+                      .carrier = -1};
+    b->impacts = 0;
+    b->held = false;
+    restart_state(b, s, 0.0, dt);
+}
+
+/* Write body b's results: its pose at the step's end and its velocity. */
+static void end_state(sccd_impact_body3 *b, const body_state *s)
+{
+    b->end_pose = pose_at(s, 1.0);
+    b->end_v = s->out_v;
+    b->end_w = s->out_w;
+    if (s->joint != SCCD_JOINT_NONE && !s->frozen) /* the turn about the joint, at the end pose */
+        b->end_v = sccd_v3_cross(s->out_w, sccd_v3_sub(sccd_xf3_apply(b->end_pose, b->cog), s->hinge));
+}
+
+/* Bad input: the body stays where it was (a valid pose, else the origin), at rest. */
+static void keep_still(sccd_impact_body3 *b)
+{
+    b->end_pose = sccd_is_valid_xf3(b->pose) ? b->pose : sccd_xf3_identity();
+    b->end_v = (sccd_v3){0.0, 0.0, 0.0};
+    b->end_w = (sccd_v3){0.0, 0.0, 0.0};
+    b->impacts = 0;
+    b->held = false;
+}
+
+bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_impact_shape3 *shapes, int shape_count,
+                        sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks3 *callbacks,
+                        sccd_impact_scratch *scratch, sccd_impact_stats *stats)
+{
+    bool valid = valid_input(bodies, body_count, shapes, shape_count, dt, options) && scratch != NULL;
+    SCCD_ASSERT(valid);
+    if (!valid) {
+        for (int i = 0; bodies != NULL && i < body_count; ++i)
+            keep_still(&bodies[i]);
+        return false;
+    }
+    sccd_impact_stats local = {0};
+    sccd_impact_callbacks3 none = {0};
+    solver sv = {bodies, NULL, body_count, shapes, {0}, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
+    bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
+              sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
+    sv.st = scratch->bodies;
+    for (int i = 0; ok && i < body_count; ++i)
+        begin_state(&bodies[i], &sv.st[i], dt);
+    for (int i = 0; ok && i < body_count; ++i)
+        if (bodies[i].ccd && bodies[i].kind != SCCD_BODY_STATIC)
+            ok = sccd_events_activate(&sv.events, i, 0.0);
+    ok = ok && sccd_events_run(&sv.events);
+    for (int i = 0; i < body_count; ++i) {
+        body_state free_motion, *s = ok ? &sv.st[i] : &free_motion; /* no memory: the free motions */
+        if (!ok)
+            begin_state(&bodies[i], s, dt);
+        end_state(&bodies[i], s);
+    }
+    return ok;
+}

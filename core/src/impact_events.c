@@ -1,0 +1,127 @@
+/* The events of a step (impact_internal.h): the body pairs, each with its
+ * next event, taken in time order. Dimension-free: impact2.c and impact3.c
+ * give the search, the impact, the fallback and what a body is.
+ *
+ * Only the pairs whose motions an event changed are searched again: the
+ * segments of every other body go on unchanged, so their events stand. The
+ * loop ends: after SCCD_IMPACT_MAX_EVENTS impacts (or SCCD_IMPACT_PAIR_EVENTS
+ * between two bodies) every event is a stop, and a stop leaves a body still
+ * or riding along with another, which no later event undoes for long; the
+ * last guard stops the loop all the same (counted as failed). */
+#include "impact_internal.h"
+
+bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, int bodies, sccd_impact_scratch *scratch,
+                       sccd_impact_stats *stats)
+{
+    *e = (sccd_events){ops, solver, bodies, scratch->pairs, 0, scratch->flags, scratch, stats};
+    if (!sccd_scratch_reserve(&scratch->flags, &scratch->flag_bytes, (size_t)bodies * sizeof(bool)))
+        return false;
+    e->active = scratch->flags;
+    for (int i = 0; i < bodies; ++i)
+        e->active[i] = false;
+    return true;
+}
+
+static bool paired(const sccd_events *e, int a, int b)
+{
+    for (int k = 0; k < e->count; ++k)
+        if ((e->pairs[k].a == a && e->pairs[k].b == b) || (e->pairs[k].a == b && e->pairs[k].b == a))
+            return true;
+    return false;
+}
+
+bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
+{
+    e->active[i] = true;
+    for (int j = 0; j < e->bodies; ++j) {
+        if (!e->ops->possible(e->solver, i, j) || paired(e, i, j))
+            continue;
+        if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, (size_t)(e->count + 1) * sizeof *e->pairs))
+            return false;
+        e->pairs = e->scratch->pairs;
+        sccd_pair *pr = &e->pairs[e->count++];
+        *pr = (sccd_pair){i, j, EVENT_NONE, INFINITY, -1, -1, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, false, 0};
+        e->ops->search(e->solver, pr, tc);
+    }
+    return true;
+}
+
+/* Whether body i's segment changed with those of a and b (it is one of
+ * them, or rides along with one). */
+static bool moved_with(const sccd_events *e, int i, int a, int b)
+{
+    int c = e->ops->carrier(e->solver, i);
+    return i == a || i == b ||
+           (c >= 0 && (c == a || c == b || c == e->ops->carrier(e->solver, a) || c == e->ops->carrier(e->solver, b)));
+}
+
+/* Search again every pair whose segments changed with a's and b's, from t. */
+static void research(sccd_events *e, int a, int b, sccd_real t)
+{
+    for (int k = 0; k < e->count; ++k) {
+        sccd_pair *pr = &e->pairs[k];
+        if (moved_with(e, pr->a, a, b) || moved_with(e, pr->b, a, b))
+            e->ops->search(e->solver, pr, t);
+    }
+}
+
+static sccd_pair *earliest(sccd_events *e)
+{
+    sccd_pair *best = NULL;
+    for (int k = 0; k < e->count; ++k)
+        if (e->pairs[k].event != EVENT_NONE && (best == NULL || e->pairs[k].t < best->t))
+            best = &e->pairs[k];
+    return best;
+}
+
+/* The fallback that never lets the pair pass. A dynamic body meeting a
+ * kinematic one rides along with it; of two free dynamic bodies the lighter
+ * rides along with the heavier (a blade pushing a ball: a push that goes on
+ * would take endless impacts), or stops when it cannot; a dynamic body
+ * meeting a static or stopped one stops. A stopped body takes no impulse
+ * any more (what hits it bounces off), so none of this adds energy but a
+ * kinematic push. */
+static void stop_pair(sccd_events *e, const sccd_pair *pr)
+{
+    const sccd_event_ops *ops = e->ops;
+    void *sv = e->solver;
+    int a = pr->a, b = pr->b;
+    ++e->stats->held;
+    bool da = ops->kind(sv, a) == SCCD_BODY_DYNAMIC, db = ops->kind(sv, b) == SCCD_BODY_DYNAMIC;
+    if (da && db) {
+        bool fa = ops->moves_freely(sv, a), fb = ops->moves_freely(sv, b);
+        int light = fa && fb ? (ops->inv_mass(sv, a) > ops->inv_mass(sv, b) ? a : b) : fa ? a : b;
+        if (!(fa && fb && ops->join(sv, light, light == a ? b : a, pr->t)) && (fa || fb))
+            ops->hold(sv, light, pr->t);
+    } else if (da || db) {
+        int d = da ? a : b, other = da ? b : a;
+        ops->kind(sv, other) == SCCD_BODY_KINEMATIC ? ops->carry(sv, d, other, pr->t) : ops->hold(sv, d, pr->t);
+    }
+}
+
+bool sccd_events_run(sccd_events *e)
+{
+    int impacts = 0;
+    for (int guard = 0; guard < SCCD_IMPACT_MAX_EVENTS + 4 * e->bodies + 16; ++guard) {
+        sccd_pair *pr = earliest(e);
+        if (pr == NULL)
+            return true;
+        int a = pr->a, b = pr->b;
+        sccd_real t = pr->t;
+        bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < SCCD_IMPACT_PAIR_EVENTS &&
+                   (e->ops->moves_freely(e->solver, a) || e->ops->moves_freely(e->solver, b));
+        if (can && e->ops->impact(e->solver, pr)) {
+            if (pr->ignored)
+                continue; /* nothing moved */
+            ++impacts;
+            ++pr->impacts;
+        } else {
+            stop_pair(e, pr);
+        }
+        research(e, a, b, t);
+        if ((!e->active[a] && !sccd_events_activate(e, a, t)) || (!e->active[b] && !sccd_events_activate(e, b, t)))
+            return false;
+    }
+    ++e->stats->failed;
+    return true;
+}
