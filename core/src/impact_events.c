@@ -74,28 +74,44 @@ static sccd_pair *earliest(sccd_events *e)
     return best;
 }
 
+/* The body that moves body i: what it rides along with, else itself. */
+static int mover(const sccd_events *e, int i)
+{
+    int c = e->ops->carrier(e->solver, i);
+    return c >= 0 ? c : i;
+}
+
 /* The fallback that never lets the pair pass. A dynamic body meeting a
- * kinematic one rides along with it; of two free dynamic bodies the lighter
- * rides along with the heavier (a blade pushing a ball: a push that goes on
- * would take endless impacts), or stops when it cannot; a dynamic body
- * meeting a static or stopped one stops. A stopped body takes no impulse
- * any more (what hits it bounces off), so none of this adds energy but a
- * kinematic push. */
+ * kinematic one (or a body riding along with one) rides along with it; of
+ * two free dynamic bodies the lighter rides along with the heavier (a blade
+ * pushing a ball: a push that goes on would take endless impacts), or
+ * stops when it cannot or rides along with a third already (a ball crushed
+ * between two blades); a dynamic body meeting a static or stopped one
+ * stops. A stopped body takes no impulse any more (what hits it bounces
+ * off), so none of this adds energy but a kinematic push, and every stop
+ * ends a chain of events. */
 static void stop_pair(sccd_events *e, const sccd_pair *pr)
 {
     const sccd_event_ops *ops = e->ops;
     void *sv = e->solver;
-    int a = pr->a, b = pr->b;
+    int a = pr->a, b = pr->b, ma = mover(e, a), mb = mover(e, b);
     ++e->stats->held;
     bool da = ops->kind(sv, a) == SCCD_BODY_DYNAMIC, db = ops->kind(sv, b) == SCCD_BODY_DYNAMIC;
-    if (da && db) {
-        bool fa = ops->moves_freely(sv, a), fb = ops->moves_freely(sv, b);
-        int light = fa && fb ? (ops->inv_mass(sv, a) > ops->inv_mass(sv, b) ? a : b) : fa ? a : b;
-        if (!(fa && fb && ops->join(sv, light, light == a ? b : a, pr->t)) && (fa || fb))
+    bool ka = ops->kind(sv, ma) == SCCD_BODY_KINEMATIC, kb = ops->kind(sv, mb) == SCCD_BODY_KINEMATIC;
+    if (da && !ka && kb) {
+        ops->carry(sv, a, mb, pr->t);
+    } else if (db && !kb && ka) {
+        ops->carry(sv, b, ma, pr->t);
+    } else if (da && db && !ka && !kb && ops->moves_freely(sv, a) && ops->moves_freely(sv, b)) {
+        bool ra = ma != a, rb = mb != b;
+        int light = ra != rb ? (ra ? a : b) : ops->inv_mass(sv, a) > ops->inv_mass(sv, b) ? a : b;
+        if (ra || rb || !ops->join(sv, light, light == a ? b : a, pr->t))
             ops->hold(sv, light, pr->t);
-    } else if (da || db) {
-        int d = da ? a : b, other = da ? b : a;
-        ops->kind(sv, other) == SCCD_BODY_KINEMATIC ? ops->carry(sv, d, other, pr->t) : ops->hold(sv, d, pr->t);
+    } else {
+        if (da && ops->moves_freely(sv, a))
+            ops->hold(sv, a, pr->t);
+        if (db && ops->moves_freely(sv, b))
+            ops->hold(sv, b, pr->t);
     }
 }
 

@@ -134,8 +134,11 @@ static inline sccd_real sccd_mix_friction(sccd_real a, sccd_real b) { return scc
 
 /* What a pair's search aims at, from how deep it overlaps at its start
  * (depth) and how much it can shrink (room); see impact2.c's
- * shape_pair_event. A pair may overlap at most half its room (a thin rod in
- * a thin wall: little), or as deep as it is already. */
+ * shape_pair_event. A pair may sink a skin deeper than it is (the engine's
+ * contact holds a resting or sliding pair; an approach deeper than that is
+ * an impact), but never past half its room (a thin rod in a thin wall:
+ * little; deeper, its cores could come near crossing and the next search
+ * could not guard them) unless it is that deep already. */
 typedef struct sccd_target_policy {
     sccd_real limit;  /* the deepest overlap allowed */
     sccd_real shrink; /* how much to shrink the cores by */
@@ -147,7 +150,7 @@ typedef struct sccd_target_policy {
 /* The policy's limit and shrink from depth and room (call before shrinking). */
 static inline sccd_target_policy sccd_policy_begin(sccd_real depth, sccd_real room, sccd_real skin, sccd_real tol)
 {
-    sccd_real limit = sccd_max(0.5 * room, depth);
+    sccd_real limit = sccd_max(depth, sccd_min(0.5 * room, depth + skin));
     return (sccd_target_policy){limit, depth + skin + sccd_max(tol, limit - depth), 0.0, 0.0, 0.0};
 }
 
