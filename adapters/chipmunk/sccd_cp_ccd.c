@@ -604,7 +604,7 @@ static bool gather_escapes(sccd_cp_world *w, cpFloat dt, bool *grew)
     int before = w->ncands;
     for (int k = 0; k < w->nib; ++k) {
         const sccd_impact_body2 *b = &w->ib[k];
-        if (b->impacts == 0 || b->ccd || b->kind != SCCD_BODY_DYNAMIC)
+        if (b->impacts == 0 || b->kind != SCCD_BODY_DYNAMIC)
             continue;
         for (int i = b->first_shape; i < b->first_shape + b->shape_count; ++i) {
             const sccd_shape2 *g = &w->is[i].geom;
