@@ -25,119 +25,15 @@
  * and separate handlers in that step (begin or pre-solve returning false:
  * the pair passes, as in Chipmunk). The pair leaves the impact separating,
  * so Chipmunk adds no bounce of its own. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CP_ALLOW_PRIVATE_ACCESS 1
-#include <chipmunk/chipmunk_private.h>
-
-#include "sectorccd_chipmunk.h"
-#include "../adapter_internal.h"
+#include "sccd_cp_internal.h"
 
 /* The query margin as a fraction of the smallest CCD box (split_targets). */
 #define SLOW_FRACTION 0.1
 /* Solves of one step while targets set moving reach shapes not yet gathered. */
 #define GATHER_ROUNDS 3
-
-typedef struct cp_body_rec {
-    cpBody *body;
-    cpBodyPositionFunc orig; /* the position function before enable */
-    sccd_v2 pivot;           /* body coordinates */
-    cpTimestamp stamp;       /* step in which the phase integrated it */
-    /* this step */
-    bool active;             /* taking part in this step's phase */
-    bool usable;             /* has solid shapes and a finite motion */
-    sccd_impact_body2 start; /* as the solver sees it at the step start */
-    sccd_v2 bias_v;          /* the bias velocity it moved by */
-    sccd_real bias_w;
-    sccd_v2 end;             /* its own integration's end: origin and angle */
-    cpFloat end_angle;
-    sccd_aabb2 box;          /* what its motion may reach */
-} cp_body_rec;
-
-/* A solver body's Chipmunk body and the bias velocity it moved by (taken
- * out again after an impact). */
-typedef struct cp_solver_ref { cpBody *body; sccd_v2 bias_v; sccd_real bias_w; } cp_solver_ref;
-
-/* One begin answer given this step, replayed when the step is solved again. */
-typedef struct cp_heard { const cpShape *a, *b; sccd_real t; bool accepted; } cp_heard;
-
-struct sccd_cp_world {
-    cpSpace *space;
-    sccd_ccd_options opt;
-    sccd_cp_counters cnt;
-    cp_body_rec *recs;
-    int nrec, caprec;
-    cpTimestamp stamp; /* step of the last phase */
-    cpBody **pending;  /* non-CCD bodies not integrated yet when the phase runs */
-    int npending, cappending;
-    cpShape **cands; /* gathered shapes, grouped by body before the solve */
-    int ncands, capcands;
-    cpBody **fast; /* non-CCD bodies that may move farther than the query margin */
-    int nfast, capfast;
-    sccd_real slow;
-    /* the solver's input, index for index with the Chipmunk objects */
-    sccd_impact_body2 *ib;
-    cp_solver_ref *ref;
-    int nib, capib, capref;
-    sccd_impact_shape2 *is;
-    int capis;
-    sccd_impact_scratch scratch;
-    /* the hooks of the current solve */
-    cp_heard *heard;
-    int nheard, capheard;
-    cpArbiter arb;        /* the arbiter of the impact being told */
-    struct cpContact contact;
-    const char *error;
-    char message[96]; /* an error message made at run time (set_options) */
-};
-
-/* ---- small helpers ---- */
-
-static sccd_v2 v2_of(cpVect v) { return (sccd_v2){v.x, v.y}; }
-static cpVect cpv_of(sccd_v2 v) { return cpv(v.x, v.y); }
-
-/* Check a precondition: on failure the assert handler gets the message (as
- * SCCD_ASSERT's condition text) and the world keeps it for
- * sccd_cp_last_error; the caller then returns its defined result. */
-#define CP_CHECK(w, cond, msg) ((cond) ? true : (report((w), (msg), __FILE__, __LINE__), false))
-
-static void report(sccd_cp_world *w, const char *msg, const char *file, int line)
-{
-    if (w != NULL) {
-        w->error = msg;
-        ++w->cnt.errors;
-    }
-    sccd_assert_failed(msg, file, line);
-}
-
-/* A space carries no field for us but its user data, which is the user's.
- * A collision handler for a pair of collision types no shape uses is ours:
- * cpSpaceAddCollisionHandler returns the same handler every time, and its
- * userData holds the world. */
-static const char world_key_anchor = 0;
-#define WORLD_KEY ((cpCollisionType)(uintptr_t)&world_key_anchor)
-
-static cpCollisionHandler *world_slot(cpSpace *space) { return cpSpaceAddCollisionHandler(space, WORLD_KEY, WORLD_KEY); }
-
-/* Look the slot up without creating it (the hash set compares the types). */
-static sccd_cp_world *world_of(cpSpace *space)
-{
-    if (space == NULL)
-        return NULL;
-    cpCollisionHandler key = {WORLD_KEY, WORLD_KEY, NULL, NULL, NULL, NULL, NULL};
-    const cpCollisionHandler *h = cpHashSetFind(space->collisionHandlers, CP_HASH_PAIR(WORLD_KEY, WORLD_KEY), &key);
-    return h ? (sccd_cp_world *)h->userData : NULL;
-}
-
-static cp_body_rec *find_rec(const sccd_cp_world *w, const cpBody *body)
-{
-    for (int i = 0; i < w->nrec; ++i)
-        if (w->recs[i].body == body)
-            return &w->recs[i];
-    return NULL;
-}
 
 static bool is_pending(const sccd_cp_world *w, const cpBody *body)
 {
@@ -155,165 +51,6 @@ static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
 static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
 {
     return cpBBNew(b.lo.x - margin, b.lo.y - margin, b.hi.x + margin, b.hi.y + margin);
-}
-
-/* ---- shapes ---- */
-
-/* A polygon of more than SCCD_POLY_MAX vertices is replaced by the octagon of
- * its support lines in 8 directions (a superset: conservative for CCD). */
-static sccd_poly2 octagon_around(const cpShape *shape, int n)
-{
-    sccd_poly2 out = {SCCD_POLY_MAX, {{0.0, 0.0}}, cpPolyShapeGetRadius(shape)};
-    sccd_v2 dir[SCCD_POLY_MAX];
-    sccd_real h[SCCD_POLY_MAX];
-    for (int k = 0; k < SCCD_POLY_MAX; ++k) {
-        dir[k] = (sccd_v2){cos(2.0 * SCCD_PI * k / SCCD_POLY_MAX), sin(2.0 * SCCD_PI * k / SCCD_POLY_MAX)};
-        h[k] = -INFINITY;
-        for (int i = 0; i < n; ++i)
-            h[k] = sccd_max(h[k], sccd_v2_dot(dir[k], v2_of(cpPolyShapeGetVert(shape, i))));
-    }
-    /* Vertex k is where support lines k and k+1 meet (Cramer's rule). */
-    for (int k = 0; k < SCCD_POLY_MAX; ++k) {
-        sccd_v2 d0 = dir[k], d1 = dir[(k + 1) % SCCD_POLY_MAX];
-        sccd_real det = sccd_v2_cross(d0, d1);
-        out.v[k] = (sccd_v2){(h[k] * d1.y - h[(k + 1) % SCCD_POLY_MAX] * d0.y) / det,
-                             (d0.x * h[(k + 1) % SCCD_POLY_MAX] - d1.x * h[k]) / det};
-    }
-    return out;
-}
-
-/* A Chipmunk shape as a sectorccd shape in body coordinates. */
-static sccd_shape2 shape_of(const cpShape *shape)
-{
-    sccd_shape2 s;
-    memset(&s, 0, sizeof s);
-    switch (shape->klass->type) {
-    case CP_CIRCLE_SHAPE:
-        s.type = SCCD_SHAPE_CIRCLE;
-        s.circle = (sccd_circle){v2_of(cpCircleShapeGetOffset(shape)), cpCircleShapeGetRadius(shape)};
-        break;
-    case CP_SEGMENT_SHAPE:
-        s.type = SCCD_SHAPE_CAPSULE;
-        s.capsule = (sccd_capsule2){v2_of(cpSegmentShapeGetA(shape)), v2_of(cpSegmentShapeGetB(shape)),
-                                    cpSegmentShapeGetRadius(shape)};
-        break;
-    default: {
-        int n = cpPolyShapeGetCount(shape);
-        s.type = SCCD_SHAPE_POLY;
-        if (n > SCCD_POLY_MAX) {
-            s.poly = octagon_around(shape, n);
-            break;
-        }
-        s.poly.n = n;
-        s.poly.r = cpPolyShapeGetRadius(shape);
-        for (int i = 0; i < n; ++i)
-            s.poly.v[i] = v2_of(cpPolyShapeGetVert(shape, i));
-        break;
-    }
-    }
-    return s;
-}
-
-/* ---- which pairs Chipmunk would collide ---- */
-
-static bool constraint_blocks(cpBody *a, cpBody *b)
-{
-    CP_BODY_FOREACH_CONSTRAINT(a, c)
-    {
-        if (!c->collideBodies && ((c->a == a && c->b == b) || (c->b == a && c->a == b)))
-            return true;
-    }
-    return false;
-}
-
-/* A pair whose begin handler said no (cpArbiterIgnore) stays ignored in the
- * space's arbiter cache until the shapes separate: respect that. */
-static bool arbiter_ignored(cpSpace *space, cpShape *a, cpShape *b)
-{
-    const cpShape *pair[] = {a, b};
-    const cpArbiter *arb = cpHashSetFind(space->cachedArbiters, CP_HASH_PAIR((cpHashValue)a, (cpHashValue)b), pair);
-    return arb != NULL && arb->state == CP_ARBITER_STATE_IGNORE;
-}
-
-/* The rules of Chipmunk's own pair rejection (cpSpaceStep.c QueryReject and
- * the body-type rule: one side must be dynamic), plus sensors, which never
- * get a contact to stop at. */
-static bool pair_collides(cpSpace *space, cpShape *a, cpShape *b)
-{
-    cpBody *ba = a->body, *bb = b->body;
-    if (ba == bb || a->sensor || b->sensor || cpShapeFilterReject(a->filter, b->filter))
-        return false;
-    if (cpBodyGetType(ba) != CP_BODY_TYPE_DYNAMIC && cpBodyGetType(bb) != CP_BODY_TYPE_DYNAMIC)
-        return false;
-    return !constraint_blocks(ba, bb) && !arbiter_ignored(space, a, b);
-}
-
-/* ---- the game hears the impacts ---- */
-
-static bool hook_collide(void *user, int sa, int sb)
-{
-    sccd_cp_world *w = user;
-    return pair_collides(w->space, w->cands[sa], w->cands[sb]);
-}
-
-/* Fill the world's arbiter for an impact of shapes a, b at point p with
- * normal n (a to b): what a Chipmunk narrow phase would have produced, with
- * the handlers of the pair's collision types. */
-static cpArbiter *make_arbiter(sccd_cp_world *w, cpShape *a, cpShape *b, cpVect p, cpVect n)
-{
-    cpArbiterInit(&w->arb, a, b);
-    w->contact = (struct cpContact){.r1 = cpvsub(p, a->body->p), .r2 = cpvsub(p, b->body->p), .hash = 1};
-    struct cpCollisionInfo info = {a, b, 0, n, 1, &w->contact};
-    cpArbiterUpdate(&w->arb, &info, w->space);
-    return &w->arb;
-}
-
-/* Whether this impact was answered in an earlier solve of the step (the
- * solves are deterministic: the same impact has the same time). */
-static cp_heard *heard_before(sccd_cp_world *w, const sccd_impact_contact2 *c)
-{
-    for (int i = 0; i < w->nheard; ++i)
-        if (w->heard[i].a == w->cands[c->shape_a] && w->heard[i].b == w->cands[c->shape_b] && w->heard[i].t == c->t)
-            return &w->heard[i];
-    return NULL;
-}
-
-/* Before the impulse: begin (first contact) and pre-solve, as Chipmunk calls
- * them; false from either lets the pair pass. Restitution and friction are
- * the arbiter's after them (a handler may set them). */
-static bool hook_begin(void *user, sccd_impact_contact2 *c)
-{
-    sccd_cp_world *w = user;
-    cp_heard *old = heard_before(w, c);
-    if (old != NULL)
-        return old->accepted;
-    cpArbiter *arb = make_arbiter(w, w->cands[c->shape_a], w->cands[c->shape_b], cpv_of(c->point), cpv_of(c->normal));
-    cpCollisionHandler *h = arb->handler;
-    bool ok = h->beginFunc(arb, w->space, h->userData) && h->preSolveFunc(arb, w->space, h->userData);
-    c->elasticity = arb->e;
-    c->friction = arb->u;
-    if (sccd_adapter_reserve((void **)&w->heard, &w->capheard, w->nheard + 1, sizeof *w->heard))
-        w->heard[w->nheard++] = (cp_heard){arb->a, arb->b, c->t, ok};
-    if (!ok)
-        h->separateFunc(arb, w->space, h->userData);
-    return ok;
-}
-
-/* After the impulse: post-solve with the impulse in the arbiter (what
- * cpArbiterTotalImpulse reports), then separate: the pair leaves apart. */
-static void hook_post(void *user, const sccd_impact_contact2 *c)
-{
-    sccd_cp_world *w = user;
-    if (w->arb.a != w->cands[c->shape_a] || w->arb.b != w->cands[c->shape_b])
-        return; /* answered in an earlier solve of the step */
-    cpVect n = w->arb.n, j = cpv_of(c->impulse);
-    /* The arbiter's impulse is on a (cpArbiterTotalImpulse negates it unless swapped). */
-    w->contact.jnAcc = cpvdot(j, n);
-    w->contact.jtAcc = cpvdot(j, cpvperp(n));
-    cpCollisionHandler *h = w->arb.handler;
-    h->postSolveFunc(&w->arb, w->space, h->userData);
-    h->separateFunc(&w->arb, w->space, h->userData);
-    w->arb.a = NULL;
 }
 
 /* ---- gathering what the CCD bodies may reach ---- */
@@ -340,7 +77,7 @@ static bool collect(sccd_cp_world *w, const cpBody *first)
         w->recs[i].active = false;
     for (int i = k < 0 ? arr->num : k; i < arr->num; ++i) {
         cpBody *b = arr->arr[i];
-        cp_body_rec *r = find_rec(w, b);
+        cp_body_rec *r = sccd_cp_find_rec(w, b);
         if (r != NULL) {
             r->active = true;
         } else {
@@ -420,7 +157,7 @@ static bool split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
     cpArray *arr = w->space->dynamicBodies;
     for (int i = 0; i < arr->num; ++i) {
         cpBody *b = arr->arr[i];
-        if (body_reach(b, dt) <= w->slow || find_rec(w, b) != NULL) /* the look-up only when it matters */
+        if (body_reach(b, dt) <= w->slow || sccd_cp_find_rec(w, b) != NULL) /* the look-up only when it matters */
             continue;
         if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
             return false;
@@ -544,7 +281,7 @@ static void integrate_ccd(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
     {
         if (s->sensor)
             continue;
-        sccd_shape2 g = shape_of(s);
+        sccd_shape2 g = sccd_cp_shape_of(s);
         sccd_aabb2 sb = sccd_shape2_motion_box(&g, m);
         r->box = r->usable ? sccd_aabb2_union(r->box, sb) : sb;
         r->usable = true;
@@ -578,7 +315,7 @@ static bool build_solver(sccd_cp_world *w, cpFloat dt)
             int k = w->nib++;
             cp_solver_ref *ref = &w->ref[k];
             ref->body = s->body;
-            cp_body_rec *r = find_rec(w, s->body);
+            cp_body_rec *r = sccd_cp_find_rec(w, s->body);
             if (r != NULL && r->active && r->usable) {
                 w->ib[k] = r->start;
                 ref->bias_v = r->bias_v;
@@ -590,7 +327,7 @@ static bool build_solver(sccd_cp_world *w, cpFloat dt)
             w->ib[k].shape_count = 0;
         }
         ++w->ib[w->nib - 1].shape_count;
-        w->is[i] = (sccd_impact_shape2){shape_of(s), w->nib - 1, s->e, s->u};
+        w->is[i] = (sccd_impact_shape2){sccd_cp_shape_of(s), w->nib - 1, s->e, s->u};
     }
     return true;
 }
@@ -658,13 +395,13 @@ static void keep_ccd_last(cpSpace *space, void *key, void *data)
 {
     (void)key;
     (void)data;
-    sccd_cp_world *w = world_of(space);
+    sccd_cp_world *w = sccd_cp_world_of(space);
     if (w == NULL)
         return;
     cpArray *arr = space->dynamicBodies;
     int end = arr->num; /* stable partition: non-CCD first, then CCD */
     for (int i = arr->num - 1; i >= 0; --i)
-        if (find_rec(w, arr->arr[i]) != NULL) {
+        if (sccd_cp_find_rec(w, arr->arr[i]) != NULL) {
             void *body = arr->arr[i];
             memmove(&arr->arr[i], &arr->arr[i + 1], (size_t)(end - i - 1) * sizeof(void *));
             arr->arr[--end] = body;
@@ -703,7 +440,7 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
  * gather them and solve again (the game's hooks answered once: replayed). */
 static bool solve(sccd_cp_world *w, cpFloat dt)
 {
-    sccd_impact_callbacks2 cb = {hook_collide, hook_begin, hook_post, w};
+    sccd_impact_callbacks2 cb = {sccd_cp_hook_collide, sccd_cp_hook_begin, sccd_cp_hook_post, w};
     w->nheard = 0;
     for (int round = 0; round < GATHER_ROUNDS; ++round) {
         if (!build_solver(w, dt))
@@ -745,151 +482,20 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }
 
-/* The position function of every CCD body. */
-static void position_hook(cpBody *body, cpFloat dt)
+void sccd_cp_position_hook(cpBody *body, cpFloat dt)
 {
-    sccd_cp_world *w = world_of(cpBodyGetSpace(body));
-    cp_body_rec *r = w ? find_rec(w, body) : NULL;
+    sccd_cp_world *w = sccd_cp_world_of(cpBodyGetSpace(body));
+    cp_body_rec *r = w ? sccd_cp_find_rec(w, body) : NULL;
     if (r == NULL) { /* a stray hook (the world is gone): behave like Chipmunk */
         cpBodyUpdatePosition(body, dt);
         return;
     }
     if (w->stamp != w->space->stamp)
         run_phase(w, body, dt);
-    r = find_rec(w, body);
+    r = sccd_cp_find_rec(w, body);
     if (r->stamp != w->space->stamp) { /* not seen by the phase (cannot happen while the array is consistent) */
         r->orig(body, dt);
         r->stamp = w->space->stamp;
     }
 }
 
-/* ---- public API ---- */
-
-sccd_ccd_options sccd_cp_options_default(void) { return sccd_ccd_options_default(0.02); }
-
-sccd_cp_world *sccd_cp_attach(cpSpace *space)
-{
-    if (!CP_CHECK(NULL, space != NULL, "sccd_cp_attach: NULL space") ||
-        !CP_CHECK(NULL, !cpSpaceIsLocked(space), "sccd_cp_attach: the space is stepping") ||
-        !CP_CHECK(NULL, world_of(space) == NULL, "sccd_cp_attach: CCD is already attached to this space"))
-        return NULL;
-    sccd_cp_world *w = calloc(1, sizeof *w);
-    if (w == NULL)
-        return NULL;
-    w->space = space;
-    /* Chipmunk lets shapes overlap by the collision slop; the impact overlap
-     * is a fifth of it (a space with no finite slop > 0 gets the default). */
-    cpFloat slop = cpSpaceGetCollisionSlop(space);
-    w->opt = sccd_is_valid_real(slop) && slop > 0.0 ? sccd_ccd_options_default(0.2 * slop) : sccd_cp_options_default();
-    w->stamp = space->stamp;
-    world_slot(space)->userData = w;
-    return w;
-}
-
-static bool usable(sccd_cp_world *w, const cpBody *body, const char *msg)
-{
-    return CP_CHECK(w, w != NULL && body != NULL, msg);
-}
-
-void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
-{
-    if (!usable(w, body, "sccd_cp_body_enable: NULL world or body") ||
-        !CP_CHECK(w, cpBodyGetSpace(body) == w->space, "sccd_cp_body_enable: the body is not in the world's space") ||
-        !CP_CHECK(w, cpBodyGetType(body) != CP_BODY_TYPE_STATIC, "sccd_cp_body_enable: static bodies do not move") ||
-        !CP_CHECK(w, find_rec(w, body) == NULL, "sccd_cp_body_enable: CCD is already enabled on the body"))
-        return;
-    if (!CP_CHECK(w, sccd_adapter_reserve((void **)&w->recs, &w->caprec, w->nrec + 1, sizeof *w->recs),
-                  "sccd_cp: out of memory"))
-        return;
-    cp_body_rec *r = &w->recs[w->nrec++];
-    memset(r, 0, sizeof *r);
-    r->body = body;
-    r->orig = body->position_func;
-    r->pivot = v2_of(cpBodyGetCenterOfGravity(body));
-    r->stamp = w->space->stamp;
-    cpBodySetPositionUpdateFunc(body, position_hook);
-}
-
-void sccd_cp_body_disable(sccd_cp_world *w, cpBody *body)
-{
-    if (!usable(w, body, "sccd_cp_body_disable: NULL world or body"))
-        return;
-    cp_body_rec *r = find_rec(w, body);
-    if (!CP_CHECK(w, r != NULL, "sccd_cp_body_disable: CCD is not enabled on the body"))
-        return;
-    cpBodySetPositionUpdateFunc(body, r->orig);
-    *r = w->recs[--w->nrec];
-}
-
-void sccd_cp_body_set_pivot(sccd_cp_world *w, cpBody *body, cpVect local_pivot)
-{
-    if (!usable(w, body, "sccd_cp_body_set_pivot: NULL world or body"))
-        return;
-    cp_body_rec *r = find_rec(w, body);
-    if (!CP_CHECK(w, r != NULL, "sccd_cp_body_set_pivot: CCD is not enabled on the body") ||
-        !CP_CHECK(w, sccd_is_valid_v2(v2_of(local_pivot)), "sccd_cp_body_set_pivot: pivot not finite"))
-        return;
-    r->pivot = v2_of(local_pivot);
-}
-
-bool sccd_cp_body_is_enabled(const sccd_cp_world *w, const cpBody *body)
-{
-    return w != NULL && body != NULL && find_rec(w, body) != NULL;
-}
-
-void sccd_cp_set_options(sccd_cp_world *w, sccd_ccd_options o)
-{
-    if (!CP_CHECK(w, w != NULL, "sccd_cp_set_options: NULL world"))
-        return;
-    for (unsigned bad = sccd_ccd_options_merge(&w->opt, o); bad != 0; bad &= bad - 1) {
-        snprintf(w->message, sizeof w->message, "sccd_cp_set_options: %s", sccd_ccd_options_problem(bad));
-        report(w, w->message, __FILE__, __LINE__);
-    }
-}
-
-sccd_ccd_options sccd_cp_get_options(const sccd_cp_world *w) { return w ? w->opt : sccd_cp_options_default(); }
-
-sccd_cp_counters sccd_cp_get_counters(const sccd_cp_world *w)
-{
-    sccd_cp_counters zero = {0};
-    return w ? w->cnt : zero;
-}
-
-void sccd_cp_reset_counters(sccd_cp_world *w)
-{
-    if (CP_CHECK(w, w != NULL, "sccd_cp_reset_counters: NULL world"))
-        memset(&w->cnt, 0, sizeof w->cnt);
-}
-
-const char *sccd_cp_last_error(const sccd_cp_world *w) { return w && w->error ? w->error : ""; }
-
-/* Give a body found in the space its position function back. */
-static void restore_body(cpBody *body, void *data)
-{
-    sccd_cp_world *w = data;
-    cp_body_rec *r = find_rec(w, body);
-    if (r != NULL)
-        cpBodySetPositionUpdateFunc(body, r->orig);
-}
-
-void sccd_cp_detach(sccd_cp_world *w)
-{
-    if (w == NULL)
-        return;
-    if (!CP_CHECK(w, !cpSpaceIsLocked(w->space), "sccd_cp_detach: the space is stepping; detach after cpSpaceStep"))
-        return;
-    /* Only bodies still in the space are touched: a record's body may have
-     * been removed and freed since. */
-    cpSpaceEachBody(w->space, restore_body, w);
-    world_slot(w->space)->userData = NULL;
-    free(w->recs);
-    free(w->pending);
-    free(w->cands);
-    free(w->fast);
-    free(w->ib);
-    free(w->ref);
-    free(w->is);
-    free(w->heard);
-    sccd_impact_scratch_free(&w->scratch);
-    free(w);
-}

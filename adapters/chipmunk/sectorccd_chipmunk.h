@@ -38,28 +38,34 @@ cpBB sccd_cp_shape_bb(void *obj);
 /* ===================================================================== CCD ==
  * The user keeps calling cpSpaceStep. Chipmunk integrates every body's pose
  * (position_func), then finds contacts between overlapping shapes, then solves
- * velocities. A CCD body gets a position_func of ours: after all poses of the
- * step are known it bounds what the body sweeps (sectors about its pivot),
- * finds the first time of impact with anything in that sweep and, on a hit,
- * places the body at the impact pose with a small overlap, so Chipmunk's own
- * contact forms in the same step: begin/pre-solve/post-solve handlers fire,
- * elasticity and friction apply. A pair that already overlaps at the step
- * start (resting, sliding, pushed) is left to Chipmunk's contact and only
- * stopped when its overlap grows past half of what the two can shrink (then
- * by more than 3 overlaps a step).
+ * velocities. A CCD body gets a position_func of ours: once all velocities of
+ * the step are known it hands the CCD bodies and everything their motions
+ * may reach (sectors about their pivots) to the core's impact solver
+ * (sectorccd/impact.h), which moves them through the step with their
+ * impacts taken in time order: at each impact the impulse of restitution and
+ * friction (Chipmunk's e and u, multiplied; masses and moments; a body on a
+ * pivot joint to a static body turns about the pivot) and the rest of the
+ * step with the new velocities. The adapter writes the poses and velocities
+ * back; the pair leaves separating, so Chipmunk adds no bounce of its own.
  *
- * Kinematic CCD bodies (animated swords, bats) are never held back: they
- * keep their animation exactly. What they hit (only dynamic bodies collide
- * with them) is moved instead: it rides along with the body from the impact
- * to the end of the step, so it touches the body's end pose, Chipmunk's
- * contact forms and the target leaves with the body's surface velocity.
- * A dynamic target hit by a dynamic CCD body is held where it meets the
- * body's impact pose when it would otherwise run into or through it; a
- * dynamic CCD body hitting a kinematic target rides along with that one.
+ * The game hears every CCD impact as a contact: the pair's begin, pre-solve,
+ * post-solve and separate handlers are called in that step with an arbiter
+ * made for it (cpArbiterTotalImpulse gives the impulse); begin or pre-solve
+ * returning false lets the pair pass for the rest of the step, as in
+ * Chipmunk. A pair that already overlaps at the step start (resting,
+ * sliding) is Chipmunk's contact's; the solver acts only when it would sink
+ * a skin (3 overlaps) deeper, or past half of what the two can shrink.
+ *
+ * Kinematic CCD bodies (animated swords, bats) keep their animation exactly:
+ * what they hit leaves with the surface velocity the impulse gives it. A
+ * body an impact sets moving is searched against what it may reach for the
+ * rest of the step too. When impacts would go on without end (a push that
+ * lasts, 4 impacts between two bodies or 64 in a step) the solver falls
+ * back on stopping a body where it is or letting it ride along with the one
+ * pushing it; it never lets them pass.
  *
  * State lives in the sccd_cp_world (never in user-data fields). Call
  * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body. */
-
 /* The options (sccd_ccd_options, SCCD_CANDIDATES_*) are the core's
  * (sectorccd/ccd_options.h), shared with the ODE adapter; lengths in the
  * space's units. */
@@ -67,12 +73,12 @@ cpBB sccd_cp_shape_bb(void *obj);
 /// Counters since attach or the last reset.
 typedef struct sccd_cp_counters {
     uint64_t steps;       ///< steps in which the CCD ran
-    uint64_t sweeps;      ///< shape sweeps built
+    uint64_t sweeps;      ///< sweeps built by the pre-filter
     uint64_t candidates;  ///< candidate shape pairs after filters
     uint64_t tois;        ///< time-of-impact computations
-    uint64_t clamps;      ///< bodies placed at an impact pose (CCD bodies stopped, targets carried by kinematic ones)
-    uint64_t overlapped;  ///< pairs overlapping at the start too deep for the cores to guard (left to Chipmunk alone)
-    uint64_t failed;      ///< TOIs that hit the iteration cap (clamped at their safe time)
+    uint64_t clamps;      ///< bodies whose motion an impact changed or the fallback stopped (per step)
+    uint64_t overlapped;  ///< shape pairs overlapping too deep for their cores to guard (left to Chipmunk alone)
+    uint64_t failed;      ///< searches that hit an iteration cap (the bodies stopped at a safe time)
     uint64_t errors;      ///< bad calls and bad states reported
     double seconds;       ///< CPU time (this thread) spent in the CCD
 } sccd_cp_counters;
@@ -80,7 +86,7 @@ typedef struct sccd_cp_counters {
 /// The CCD state of one space.
 typedef struct sccd_cp_world sccd_cp_world;
 
-/// The default options: sccd_ccd_options_default(0.02), the overlap of attach for Chipmunk's default collision slop 0.1 (attach takes 0.2·the space's slop when it is > 0).
+/// The default options: sccd_ccd_options_default(0.02), the contact skin of attach for Chipmunk's default collision slop 0.1 (attach takes 0.2·the space's slop when it is > 0).
 sccd_ccd_options sccd_cp_options_default(void);
 /// Attach CCD to a space (once per space, space unlocked). NULL space, a locked space or a second attach: NULL.
 sccd_cp_world *sccd_cp_attach(cpSpace *space);

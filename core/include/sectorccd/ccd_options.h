@@ -2,7 +2,7 @@
  * adapters (sectorccd_chipmunk.h, sectorccd_ode.h): the options, their
  * defaults and one validating merge, so both adapters accept and refuse the
  * same values. Lengths are in the engine's units, which is why the adapters
- * keep their own default overlap. */
+ * keep their own default skin (`overlap`). */
 #ifndef SECTORCCD_CCD_OPTIONS_H
 #define SECTORCCD_CCD_OPTIONS_H
 
@@ -17,9 +17,9 @@ typedef enum sccd_candidates {
 /// Tuning of an adapter's CCD world; lengths in the engine's units.
 typedef struct sccd_ccd_options {
     int bands;                  ///< radial bands per sweep, 1..SCCD_MAX_BANDS (default 4)
-    sccd_real overlap;          ///< overlap depth at the impact pose, finite and > 0 (default: the adapter's)
+    sccd_real overlap;          ///< contact skin, finite and > 0 (default: the adapter's): resting pairs may overlap 3 skins before the impact solver acts; a touch that does not approach may sink one
     sccd_real toi_tolerance;    ///< TOI distance tolerance, finite and > 0 (default overlap/4)
-    int toi_max_iterations;     ///< cap on TOI runs per shape pair (each of up to SCCD_TOI_MAX_ITERATIONS distance steps; ODE: also on clash rounds), ≥ 1 (default 8)
+    int toi_max_iterations;     ///< cap on TOI runs per shape pair search (each of up to SCCD_TOI_MAX_ITERATIONS distance steps), ≥ 1 (default 8)
     sccd_candidates candidates; ///< candidate set (default SCCD_CANDIDATES_SWEEP)
 } sccd_ccd_options;
 
@@ -33,7 +33,7 @@ typedef enum sccd_ccd_option_bit {
     SCCD_OPTION_ALL = (1 << 5) - 1,          ///< every field
 } sccd_ccd_option_bit;
 
-/// The defaults for an impact overlap depth (the adapter's, in its length units): 4 bands, TOI tolerance overlap/4, 8 iterations, SCCD_CANDIDATES_SWEEP. overlap not finite or ≤ 0: SCCD_ASSERT and 0.001 is used.
+/// The defaults for a contact skin (the adapter's, in its length units): 4 bands, TOI tolerance overlap/4, 8 iterations, SCCD_CANDIDATES_SWEEP. overlap not finite or ≤ 0: SCCD_ASSERT and 0.001 is used.
 sccd_ccd_options sccd_ccd_options_default(sccd_real overlap);
 
 /// Copy every valid field of src into *dst; an invalid field of src leaves dst's value. Returns the invalid fields (sccd_ccd_option_bit set, 0: all copied). Reports nothing: the caller does. NULL dst: SCCD_ASSERT and SCCD_OPTION_ALL.

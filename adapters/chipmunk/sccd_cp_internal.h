@@ -1,0 +1,93 @@
+/* Private to the Chipmunk adapter (sccd_cp_*.c): the world, its records
+ * and what the adapter's files share. Not installed, not API.
+ *   sccd_cp_world.c    the world's lifecycle and the public calls
+ *   sccd_cp_contact.c  Chipmunk's shapes, pair rules and handlers as the core sees them
+ *   sccd_cp_ccd.c      the CCD phase of a step */
+#ifndef SCCD_CP_INTERNAL_H
+#define SCCD_CP_INTERNAL_H
+
+#define CP_ALLOW_PRIVATE_ACCESS 1
+#include <chipmunk/chipmunk_private.h>
+
+#include "sectorccd_chipmunk.h"
+#include "../adapter_internal.h"
+
+typedef struct cp_body_rec {
+    cpBody *body;
+    cpBodyPositionFunc orig; /* the position function before enable */
+    sccd_v2 pivot;           /* body coordinates */
+    cpTimestamp stamp;       /* step in which the phase integrated it */
+    /* this step */
+    bool active;             /* taking part in this step's phase */
+    bool usable;             /* has solid shapes and a finite motion */
+    sccd_impact_body2 start; /* as the solver sees it at the step start */
+    sccd_v2 bias_v;          /* the bias velocity it moved by */
+    sccd_real bias_w;
+    sccd_v2 end;             /* its own integration's end: origin and angle */
+    cpFloat end_angle;
+    sccd_aabb2 box;          /* what its motion may reach */
+} cp_body_rec;
+
+/* A solver body's Chipmunk body and the bias velocity it moved by (taken
+ * out again after an impact). */
+typedef struct cp_solver_ref { cpBody *body; sccd_v2 bias_v; sccd_real bias_w; } cp_solver_ref;
+
+/* One begin answer given this step, replayed when the step is solved again. */
+typedef struct cp_heard { const cpShape *a, *b; sccd_real t; bool accepted; } cp_heard;
+
+struct sccd_cp_world {
+    cpSpace *space;
+    sccd_ccd_options opt;
+    sccd_cp_counters cnt;
+    cp_body_rec *recs;
+    int nrec, caprec;
+    cpTimestamp stamp; /* step of the last phase */
+    cpBody **pending;  /* non-CCD bodies not integrated yet when the phase runs */
+    int npending, cappending;
+    cpShape **cands; /* gathered shapes, grouped by body before the solve */
+    int ncands, capcands;
+    cpBody **fast; /* non-CCD bodies that may move farther than the query margin */
+    int nfast, capfast;
+    sccd_real slow;
+    /* the solver's input, index for index with the Chipmunk objects */
+    sccd_impact_body2 *ib;
+    cp_solver_ref *ref;
+    int nib, capib, capref;
+    sccd_impact_shape2 *is;
+    int capis;
+    sccd_impact_scratch scratch;
+    /* the hooks of the current solve */
+    cp_heard *heard;
+    int nheard, capheard;
+    cpArbiter arb;        /* the arbiter of the impact being told */
+    struct cpContact contact;
+    const char *error;
+    char message[96]; /* an error message made at run time (set_options) */
+};
+
+static inline sccd_v2 v2_of(cpVect v) { return (sccd_v2){v.x, v.y}; }
+static inline cpVect cpv_of(sccd_v2 v) { return cpv(v.x, v.y); }
+
+/* Check a precondition: on failure the assert handler gets the message (as
+ * SCCD_ASSERT's condition text) and the world keeps it for
+ * sccd_cp_last_error; the caller then returns its defined result. */
+#define CP_CHECK(w, cond, msg) ((cond) ? true : (sccd_cp_report((w), (msg), __FILE__, __LINE__), false))
+
+/* Report a bad call or state (w may be NULL). */
+void sccd_cp_report(sccd_cp_world *w, const char *msg, const char *file, int line);
+/* The world attached to a space, NULL when none. */
+sccd_cp_world *sccd_cp_world_of(cpSpace *space);
+/* The record of a CCD body, NULL when it has none. */
+cp_body_rec *sccd_cp_find_rec(const sccd_cp_world *w, const cpBody *body);
+
+/* A Chipmunk shape as a sectorccd shape in body coordinates. */
+sccd_shape2 sccd_cp_shape_of(const cpShape *shape);
+/* The impact solver's hooks over the world's gathered shapes: Chipmunk's pair rules, begin / pre-solve, post-solve / separate. */
+bool sccd_cp_hook_collide(void *world, int shape_a, int shape_b);
+bool sccd_cp_hook_begin(void *world, sccd_impact_contact2 *contact);
+void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
+
+/* The position function of every CCD body: the first one of a step runs the CCD phase. */
+void sccd_cp_position_hook(cpBody *body, cpFloat dt);
+
+#endif

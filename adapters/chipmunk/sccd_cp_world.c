@@ -1,0 +1,172 @@
+/* The Chipmunk adapter's world (sectorccd_chipmunk.h, "CCD"): attaching
+ * it to a space, the CCD bodies' records and the public calls. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sccd_cp_internal.h"
+
+void sccd_cp_report(sccd_cp_world *w, const char *msg, const char *file, int line)
+{
+    if (w != NULL) {
+        w->error = msg;
+        ++w->cnt.errors;
+    }
+    sccd_assert_failed(msg, file, line);
+}
+
+/* A space carries no field for us but its user data, which is the user's.
+ * A collision handler for a pair of collision types no shape uses is ours:
+ * cpSpaceAddCollisionHandler returns the same handler every time, and its
+ * userData holds the world. */
+static const char world_key_anchor = 0;
+#define WORLD_KEY ((cpCollisionType)(uintptr_t)&world_key_anchor)
+
+static cpCollisionHandler *world_slot(cpSpace *space) { return cpSpaceAddCollisionHandler(space, WORLD_KEY, WORLD_KEY); }
+
+/* Looks the slot up without creating it (the hash set compares the types). */
+sccd_cp_world *sccd_cp_world_of(cpSpace *space)
+{
+    if (space == NULL)
+        return NULL;
+    cpCollisionHandler key = {WORLD_KEY, WORLD_KEY, NULL, NULL, NULL, NULL, NULL};
+    const cpCollisionHandler *h = cpHashSetFind(space->collisionHandlers, CP_HASH_PAIR(WORLD_KEY, WORLD_KEY), &key);
+    return h ? (sccd_cp_world *)h->userData : NULL;
+}
+
+cp_body_rec *sccd_cp_find_rec(const sccd_cp_world *w, const cpBody *body)
+{
+    for (int i = 0; i < w->nrec; ++i)
+        if (w->recs[i].body == body)
+            return &w->recs[i];
+    return NULL;
+}
+
+sccd_ccd_options sccd_cp_options_default(void) { return sccd_ccd_options_default(0.02); }
+
+sccd_cp_world *sccd_cp_attach(cpSpace *space)
+{
+    if (!CP_CHECK(NULL, space != NULL, "sccd_cp_attach: NULL space") ||
+        !CP_CHECK(NULL, !cpSpaceIsLocked(space), "sccd_cp_attach: the space is stepping") ||
+        !CP_CHECK(NULL, sccd_cp_world_of(space) == NULL, "sccd_cp_attach: CCD is already attached to this space"))
+        return NULL;
+    sccd_cp_world *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        return NULL;
+    w->space = space;
+    /* Chipmunk lets shapes overlap by the collision slop; the impact overlap
+     * is a fifth of it (a space with no finite slop > 0 gets the default). */
+    cpFloat slop = cpSpaceGetCollisionSlop(space);
+    w->opt = sccd_is_valid_real(slop) && slop > 0.0 ? sccd_ccd_options_default(0.2 * slop) : sccd_cp_options_default();
+    w->stamp = space->stamp;
+    world_slot(space)->userData = w;
+    return w;
+}
+
+static bool usable(sccd_cp_world *w, const cpBody *body, const char *msg)
+{
+    return CP_CHECK(w, w != NULL && body != NULL, msg);
+}
+
+void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
+{
+    if (!usable(w, body, "sccd_cp_body_enable: NULL world or body") ||
+        !CP_CHECK(w, cpBodyGetSpace(body) == w->space, "sccd_cp_body_enable: the body is not in the world's space") ||
+        !CP_CHECK(w, cpBodyGetType(body) != CP_BODY_TYPE_STATIC, "sccd_cp_body_enable: static bodies do not move") ||
+        !CP_CHECK(w, sccd_cp_find_rec(w, body) == NULL, "sccd_cp_body_enable: CCD is already enabled on the body"))
+        return;
+    if (!CP_CHECK(w, sccd_adapter_reserve((void **)&w->recs, &w->caprec, w->nrec + 1, sizeof *w->recs),
+                  "sccd_cp: out of memory"))
+        return;
+    cp_body_rec *r = &w->recs[w->nrec++];
+    memset(r, 0, sizeof *r);
+    r->body = body;
+    r->orig = body->position_func;
+    r->pivot = v2_of(cpBodyGetCenterOfGravity(body));
+    r->stamp = w->space->stamp;
+    cpBodySetPositionUpdateFunc(body, sccd_cp_position_hook);
+}
+
+void sccd_cp_body_disable(sccd_cp_world *w, cpBody *body)
+{
+    if (!usable(w, body, "sccd_cp_body_disable: NULL world or body"))
+        return;
+    cp_body_rec *r = sccd_cp_find_rec(w, body);
+    if (!CP_CHECK(w, r != NULL, "sccd_cp_body_disable: CCD is not enabled on the body"))
+        return;
+    cpBodySetPositionUpdateFunc(body, r->orig);
+    *r = w->recs[--w->nrec];
+}
+
+void sccd_cp_body_set_pivot(sccd_cp_world *w, cpBody *body, cpVect local_pivot)
+{
+    if (!usable(w, body, "sccd_cp_body_set_pivot: NULL world or body"))
+        return;
+    cp_body_rec *r = sccd_cp_find_rec(w, body);
+    if (!CP_CHECK(w, r != NULL, "sccd_cp_body_set_pivot: CCD is not enabled on the body") ||
+        !CP_CHECK(w, sccd_is_valid_v2(v2_of(local_pivot)), "sccd_cp_body_set_pivot: pivot not finite"))
+        return;
+    r->pivot = v2_of(local_pivot);
+}
+
+bool sccd_cp_body_is_enabled(const sccd_cp_world *w, const cpBody *body)
+{
+    return w != NULL && body != NULL && sccd_cp_find_rec(w, body) != NULL;
+}
+
+void sccd_cp_set_options(sccd_cp_world *w, sccd_ccd_options o)
+{
+    if (!CP_CHECK(w, w != NULL, "sccd_cp_set_options: NULL world"))
+        return;
+    for (unsigned bad = sccd_ccd_options_merge(&w->opt, o); bad != 0; bad &= bad - 1) {
+        snprintf(w->message, sizeof w->message, "sccd_cp_set_options: %s", sccd_ccd_options_problem(bad));
+        sccd_cp_report(w, w->message, __FILE__, __LINE__);
+    }
+}
+
+sccd_ccd_options sccd_cp_get_options(const sccd_cp_world *w) { return w ? w->opt : sccd_cp_options_default(); }
+
+sccd_cp_counters sccd_cp_get_counters(const sccd_cp_world *w)
+{
+    sccd_cp_counters zero = {0};
+    return w ? w->cnt : zero;
+}
+
+void sccd_cp_reset_counters(sccd_cp_world *w)
+{
+    if (CP_CHECK(w, w != NULL, "sccd_cp_reset_counters: NULL world"))
+        memset(&w->cnt, 0, sizeof w->cnt);
+}
+
+const char *sccd_cp_last_error(const sccd_cp_world *w) { return w && w->error ? w->error : ""; }
+
+/* Give a body found in the space its position function back. */
+static void restore_body(cpBody *body, void *data)
+{
+    sccd_cp_world *w = data;
+    cp_body_rec *r = sccd_cp_find_rec(w, body);
+    if (r != NULL)
+        cpBodySetPositionUpdateFunc(body, r->orig);
+}
+
+void sccd_cp_detach(sccd_cp_world *w)
+{
+    if (w == NULL)
+        return;
+    if (!CP_CHECK(w, !cpSpaceIsLocked(w->space), "sccd_cp_detach: the space is stepping; detach after cpSpaceStep"))
+        return;
+    /* Only bodies still in the space are touched: a record's body may have
+     * been removed and freed since. */
+    cpSpaceEachBody(w->space, restore_body, w);
+    world_slot(w->space)->userData = NULL;
+    free(w->recs);
+    free(w->pending);
+    free(w->cands);
+    free(w->fast);
+    free(w->ib);
+    free(w->ref);
+    free(w->is);
+    free(w->heard);
+    sccd_impact_scratch_free(&w->scratch);
+    free(w);
+}
