@@ -36,32 +36,30 @@ static inline double sccd_adapter_cpu_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The cores of a pair shrunk by s (s > 0): returns how much they shrank in
- * all, and when distance is not NULL also the cores' distance at the start. */
-typedef sccd_real sccd_adapter_shrink_fn(const void *pair, sccd_real s, sccd_real *distance);
+/* Solves of one step while bodies set moving by impacts reach shapes not
+ * gathered yet (each round gathers what they may reach, then solves again). */
+#define SCCD_ADAPTER_GATHER_ROUNDS 3
 
-/* How deep a pair overlaps at the start, at least (*depth, 0 when apart),
- * and the most it can shrink (*room): cores shrunk by skin, 2·skin, 4·skin,
- * ... until they are apart or cannot shrink further; a core distance d after
- * shrinking by s means the shapes overlap by at least s − d (the grown cores
- * lie inside them). The distances, the costly part, stop once the depth is
- * known. */
-static inline void sccd_adapter_start_depth(sccd_adapter_shrink_fn *shrink, const void *pair, sccd_real skin,
-                                            sccd_real *depth, sccd_real *room)
+/* A begin answer the game gave this step, keyed by the two engine shapes and
+ * the impact's time: the solves of one step are deterministic, so a later
+ * solve meets the same impact at the same time and replays the answer
+ * instead of asking again. */
+typedef struct sccd_adapter_heard { const void *a, *b; sccd_real t; bool accepted; } sccd_adapter_heard;
+
+static inline const sccd_adapter_heard *sccd_adapter_heard_find(const sccd_adapter_heard *h, int n, const void *a,
+                                                                const void *b, sccd_real t)
 {
-    *depth = -1.0;
-    sccd_real last = -1.0;
-    for (sccd_real s = skin;; s *= 2.0) {
-        sccd_real d = 0.0;
-        sccd_real shrunk = shrink(pair, s, *depth < 0.0 ? &d : NULL);
-        if (*depth < 0.0 && (d > 0.0 || shrunk <= last))
-            *depth = sccd_max(shrunk - d, 0.0);
-        if (shrunk <= last) {
-            *room = shrunk;
-            return;
-        }
-        last = shrunk;
-    }
+    for (int i = 0; i < n; ++i)
+        if (h[i].a == a && h[i].b == b && h[i].t == t)
+            return &h[i];
+    return NULL;
+}
+
+/* Keep an answer; out of memory: it is asked again if met again. */
+static inline void sccd_adapter_heard_add(sccd_adapter_heard **h, int *n, int *cap, sccd_adapter_heard answer)
+{
+    if (sccd_adapter_reserve((void **)h, cap, *n + 1, sizeof **h))
+        (*h)[(*n)++] = answer;
 }
 
 #endif

@@ -374,6 +374,9 @@ public:
         angle_ = m.a;
         seen_ = ode_angle_z(mover_);
         ode_world_ccd_body(&w_, mover_, p.scene == ROD_WALL ? -0.5 * kRodLen : 0.0, 0, 0);
+        if (w_.ccd != nullptr) // ODE keeps materials in the near callback: tell the CCD the same ones (product rule)
+            for (int i = 0; i < dSpaceGetNumGeoms(w_.space); ++i)
+                sccd_ode_geom_set_material(w_.ccd, dSpaceGetGeom(w_.space, i), std::sqrt(kRestitution), std::sqrt(kFriction));
     }
     ~OdeSim() override { ode_world_free(&w_); }
     void frame() override

@@ -32,8 +32,6 @@
 
 /* The query margin as a fraction of the smallest CCD box (split_targets). */
 #define SLOW_FRACTION 0.1
-/* Solves of one step while targets set moving reach shapes not yet gathered. */
-#define GATHER_ROUNDS 3
 
 static bool is_pending(const sccd_cp_world *w, const cpBody *body)
 {
@@ -442,7 +440,7 @@ static bool solve(sccd_cp_world *w, cpFloat dt)
 {
     sccd_impact_callbacks2 cb = {sccd_cp_hook_collide, sccd_cp_hook_begin, sccd_cp_hook_post, w};
     w->nheard = 0;
-    for (int round = 0; round < GATHER_ROUNDS; ++round) {
+    for (int round = 0; round < SCCD_ADAPTER_GATHER_ROUNDS; ++round) {
         if (!build_solver(w, dt))
             return false;
         sccd_impact_stats st = {0};

@@ -115,23 +115,13 @@ static cpArbiter *make_arbiter(sccd_cp_world *w, cpShape *a, cpShape *b, cpVect 
     return &w->arb;
 }
 
-/* Whether this impact was answered in an earlier solve of the step (the
- * solves are deterministic: the same impact has the same time). */
-static cp_heard *heard_before(sccd_cp_world *w, const sccd_impact_contact2 *c)
-{
-    for (int i = 0; i < w->nheard; ++i)
-        if (w->heard[i].a == w->cands[c->shape_a] && w->heard[i].b == w->cands[c->shape_b] && w->heard[i].t == c->t)
-            return &w->heard[i];
-    return NULL;
-}
-
 /* Before the impulse: begin (first contact) and pre-solve, as Chipmunk calls
  * them; false from either lets the pair pass. Restitution and friction are
  * the arbiter's after them (a handler may set them). */
 bool sccd_cp_hook_begin(void *user, sccd_impact_contact2 *c)
 {
     sccd_cp_world *w = user;
-    cp_heard *old = heard_before(w, c);
+    const sccd_adapter_heard *old = sccd_adapter_heard_find(w->heard, w->nheard, w->cands[c->shape_a], w->cands[c->shape_b], c->t);
     if (old != NULL)
         return old->accepted;
     cpArbiter *arb = make_arbiter(w, w->cands[c->shape_a], w->cands[c->shape_b], cpv_of(c->point), cpv_of(c->normal));
@@ -139,8 +129,7 @@ bool sccd_cp_hook_begin(void *user, sccd_impact_contact2 *c)
     bool ok = h->beginFunc(arb, w->space, h->userData) && h->preSolveFunc(arb, w->space, h->userData);
     c->elasticity = arb->e;
     c->friction = arb->u;
-    if (sccd_adapter_reserve((void **)&w->heard, &w->capheard, w->nheard + 1, sizeof *w->heard))
-        w->heard[w->nheard++] = (cp_heard){arb->a, arb->b, c->t, ok};
+    sccd_adapter_heard_add(&w->heard, &w->nheard, &w->capheard, (sccd_adapter_heard){arb->a, arb->b, c->t, ok});
     if (!ok)
         h->separateFunc(arb, w->space, h->userData);
     return ok;

@@ -32,8 +32,6 @@ typedef struct cp_body_rec {
  * out again after an impact). */
 typedef struct cp_solver_ref { cpBody *body; sccd_v2 bias_v; sccd_real bias_w; } cp_solver_ref;
 
-/* One begin answer given this step, replayed when the step is solved again. */
-typedef struct cp_heard { const cpShape *a, *b; sccd_real t; bool accepted; } cp_heard;
 
 struct sccd_cp_world {
     cpSpace *space;
@@ -57,7 +55,7 @@ struct sccd_cp_world {
     int capis;
     sccd_impact_scratch scratch;
     /* the hooks of the current solve */
-    cp_heard *heard;
+    sccd_adapter_heard *heard; /* the game's begin answers this step */
     int nheard, capheard;
     cpArbiter arb;        /* the arbiter of the impact being told */
     struct cpContact contact;

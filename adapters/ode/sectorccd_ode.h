@@ -48,51 +48,74 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  *     dSpaceCollide(space, data, near_cb);     // or sccd_ode_space_collide
  *     dWorldQuickStep(world, dt);              // or dWorldStep
  *     dJointGroupEmpty(contacts);
- *     sccd_ode_after_step(ccd);                // stops what passed through
+ *     sccd_ode_after_step(ccd);                // resolves the impacts ODE missed
  *
- * ODE moves bodies only inside the step and clamps negative contact depth to
- * zero, so a contact with a gap would be a wall, not a speculative contact.
- * after_step therefore bounds what each CCD body swept from its pose before
- * the step to its pose after it (sectors about its pivot), finds the first
- * time of impact with every geom that sweep may touch, and places the body at
- * that impact pose with a small overlap: the next collision pass makes the
- * real contact and ODE's solver does the rest (bounce, friction, joints).
+ * ODE has already moved every body by its velocity when after_step runs.
+ * after_step replays that step in the core's impact solver (impact.h,
+ * sccd_impact3_solve): each body from its recorded pose with the velocity
+ * that reproduces ODE's move (finite rotation mode: ODE's turn |ω|·dt, π or
+ * more too; by default 2·atan(|ω|·dt/2)); a CCD body swept (sectors about
+ * its pivot) against everything its motion may reach. At the first time two
+ * bodies meet while approaching it applies the impulse of restitution and
+ * Coulomb friction between them (masses and inertia tensors; a hinge or ball
+ * joint to the world turns the body about it; kinematic bodies and geoms
+ * without a body have infinite mass), tells the game, and goes on from there
+ * with the new velocities, in time order, up to SCCD_IMPACT_MAX_EVENTS a
+ * step. What is hit leaves from the pose it was hit in with the velocity the
+ * impact gives it; the rest of the step is not lost. Bodies the solver
+ * changed get their end pose and velocity; CCD bodies get their end pose (a
+ * jointed one stays on its joint, where ODE's p += v·dt leaves its hinge);
+ * everything else keeps ODE's result. Nothing passes through: where the
+ * solver cannot resolve an impact (two infinite masses, the event cap) the
+ * fallback stops a dynamic body there or carries it with the kinematic body
+ * it met. ODE's own contacts do the rest in the next step (resting,
+ * sliding, stacking).
  *
- * Kinematic CCD bodies keep their motion exactly (no lag, the animation's
- * timing is the user's): what they hit is carried with them from the impact
- * to the end of the step, overlapping them, so the next contact gives it the
- * kinematic body's surface velocity. A dynamic target a dynamic CCD body hits
- * is held at its own pose at the impact time, as a sub-step would.
+ * The game hears every impact through sccd_ode_set_impact_callback (ODE's
+ * near callback never sees these: the bodies never overlapped in a
+ * collision pass). Materials: sccd_ode_geom_set_material per geom, combined
+ * as the product of the pair's (restitution clamped to 0..1), as in the
+ * Chipmunk adapter; unset geoms have SCCD_ODE_ELASTICITY_DEFAULT and
+ * SCCD_ODE_FRICTION_DEFAULT.
  *
  * Pairs follow dSpaceCollide's rules (enabled geoms, category and collide
  * bits, geoms of one body skipped) plus the usual near-callback rule: bodies
- * joined by a non-contact joint do not collide. Targets: spheres, boxes and
- * capsules exactly; a cylinder as its box ∩ its capsule and a mesh triangle
- * as the ∩ of its three edge-aligned rectangles (conservative advancement
- * against each bound in turn); static planes; other classes are ignored
- * (counted in `unsupported`). A CCD body's own cylinder is bounded by its box.
+ * joined by a non-contact joint do not collide, and a pair needs an enabled
+ * dynamic body. Shapes: spheres, boxes and capsules exactly (geom offsets
+ * included); cylinders as their box ∩ their capsule; trimesh triangles near
+ * a moving body (two-sided, though ODE's colliders are one-sided); static
+ * planes as half-spaces; other classes, and meshes on CCD bodies, are
+ * ignored (counted in `unsupported`).
  *
  * State lives in the sccd_ode_world (never in dGeomSetData/dBodySetData).
  * ODE gives no callback when a body or geom is destroyed: before_step scans
- * the space and forgets CCD bodies that no longer have a geom in it. Do not
- * destroy bodies or geoms between before_step and after_step.
+ * the space and forgets CCD bodies that no longer have a geom in it, and the
+ * materials of geoms no longer in it. Do not destroy bodies or geoms between
+ * before_step and after_step.
  *
- * Limits. A body's motion over a step is taken as the short turn from its
- * pose before to its pose after (ODE's default integration turns less than π
- * per step; a body in finite rotation mode turning more than π is seen
- * turning the short way). A pair that already overlaps at the step start
- * (resting, sliding, pushed) is left to ODE's contact and only stopped when
- * its overlap grows past half of what the two can shrink (then by more than
- * 3 overlaps a step); deeper pairs are left to ODE alone. A body pressing
- * into the back of a trimesh (where ODE makes no contact) is held at its
- * start pose. Against a cylinder or triangle the placement
- * overlap may be shallower than `overlap` (touching every bound at once is
- * near, not at, touching the target); a CCD body's own cylinder may stop up
- * to (√2 − 1)·r short of a target. */
+ * Limits. ODE keeps no step length: after_step reads it from ODE's
+ * integration (the body that moved farthest: p += v·dt; when none moved, the
+ * one that turned farthest, a finite-mode turn up to whole turns taken
+ * nearest the last step's), so call before_step and after_step around one
+ * step, and damping on that body (applied after ODE moves it) skews it by
+ * the damping. The solver knows only joints to the world: bodies jointed to
+ * each other take impulses as if free. A hinge's motor is not in the solver
+ * unless its force is unbounded (dParamFMax = dInfinity: the body then has
+ * infinite inertia, as with an unbounded angular motor); ODE's motor acts
+ * again in the next step. ODE's default integration cannot turn a body by π
+ * a step: a faster spin an impact gives is written as 0.9π a step. A pair
+ * that already overlaps at the step start is ODE's contact's while it does
+ * not sink deeper than half of what the two can shrink; a pair too deep for
+ * that is left to ODE (counted in `overlapped`). */
 
 /* The options (sccd_ccd_options, SCCD_CANDIDATES_*) are the core's
  * (sectorccd/ccd_options.h), shared with the Chipmunk adapter; lengths in the
- * world's units (metres in the demos). */
+ * world's units (metres in the demos); options.overlap is the contact skin. */
+
+/// Restitution of a geom without sccd_ode_geom_set_material: 0, ODE's contact without dContactBounce.
+#define SCCD_ODE_ELASTICITY_DEFAULT 0.0
+/// Friction of a geom without sccd_ode_geom_set_material: 1, neutral under the product rule (a value set on the other geom is the pair's).
+#define SCCD_ODE_FRICTION_DEFAULT 1.0
 
 /// Counters since attach or the last reset.
 typedef struct sccd_ode_counters {
@@ -100,10 +123,11 @@ typedef struct sccd_ode_counters {
     uint64_t sweeps;      ///< geom sweeps built
     uint64_t candidates;  ///< geom pairs (or triangles) that passed the box and sweep filters
     uint64_t tois;        ///< time-of-impact computations
-    uint64_t clamps;      ///< bodies placed at an impact pose (CCD bodies stopped, targets held or carried)
+    uint64_t impacts;     ///< impulses applied (each told to the impact callback)
+    uint64_t clamps;      ///< dynamic bodies whose motion an impact changed or the fallback stopped or carried
     uint64_t overlapped;  ///< pairs overlapping at the start too deep for the cores to guard (left to ODE alone)
-    uint64_t held;        ///< bodies pressing into a mesh triangle from behind (no ODE contact there): kept at their start pose
-    uint64_t failed;      ///< TOIs that hit the iteration cap (stopped at their safe time)
+    uint64_t held;        ///< fallback stops and carries (the event cap, or two infinite masses)
+    uint64_t failed;      ///< TOI searches stopped at a safe time without contact (iteration caps)
     uint64_t unsupported; ///< geoms of classes the CCD ignores, seen in the candidate search
     uint64_t forgotten;   ///< CCD bodies dropped because they left the space or were destroyed
     uint64_t errors;      ///< bad calls and bad states reported
@@ -113,6 +137,17 @@ typedef struct sccd_ode_counters {
 /// The CCD state of one world and space.
 typedef struct sccd_ode_world sccd_ode_world;
 
+/// The game's impact hook. Called twice for every impact the CCD resolves:
+/// before the impulse with impulse all zero — return 0 to let the pair pass
+/// freely for the rest of the step, nonzero to collide — and, when it
+/// collides, after the impulse with the impulse applied to o1's body (N·s,
+/// world; o2's body gets its negative; the return value is then ignored).
+/// contact is ODE's convention: pos, normal pointing from o2 into o1 (the
+/// impulse's normal part is along it), depth 0 (they touch), g1 = o1,
+/// g2 = o2, side1/side2 the mesh triangle or -1. Called from inside
+/// sccd_ode_after_step: it must not add, remove or move bodies or geoms.
+typedef int sccd_ode_impact_fn(void *user, dGeomID o1, dGeomID o2, const dContactGeom *contact, const dReal impulse[3]);
+
 /// The default options: sccd_ccd_options_default(0.001), a millimetre in metres.
 sccd_ccd_options sccd_ode_options_default(void);
 /// Attach CCD to a world and the space holding its geoms. NULL world or space: reported, NULL.
@@ -121,10 +156,14 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space);
 void sccd_ode_body_enable(sccd_ode_world *w, dBodyID body);
 /// Disable CCD on a body. Unknown body: reported, nothing changes.
 void sccd_ode_body_disable(sccd_ode_world *w, dBodyID body);
-/// Set the rotation centre of a CCD body (body coordinates, e.g. the hand or hinge; default the centre of mass).
+/// Check a CCD body's rotation centre (body coordinates, finite). Kept for compatibility: the sweeps follow ODE's own integration, which turns a body about its centre of mass (a joint to the world: about the joint), so no other centre is used.
 void sccd_ode_body_set_pivot(sccd_ode_world *w, dBodyID body, const dReal local_pivot[3]);
 /// True when body has CCD enabled in w.
 bool sccd_ode_body_is_enabled(const sccd_ode_world *w, dBodyID body);
+/// Set the restitution (≥ 0) and friction (≥ 0) of geom g for the CCD's impacts; combined as the product of the pair's. Bad values: reported, nothing changes.
+void sccd_ode_geom_set_material(sccd_ode_world *w, dGeomID g, dReal elasticity, dReal friction);
+/// Tell fn of every impact (see sccd_ode_impact_fn; NULL: none, every pair collides); user is passed to it.
+void sccd_ode_set_impact_callback(sccd_ode_world *w, sccd_ode_impact_fn *fn, void *user);
 /// Replace the options (each invalid field: reported as "sccd_ode_set_options: " + sccd_ccd_options_problem, and keeps its value).
 void sccd_ode_set_options(sccd_ode_world *w, sccd_ccd_options options);
 /// The current options (NULL world: the defaults).
@@ -137,7 +176,7 @@ void sccd_ode_reset_counters(sccd_ode_world *w);
 const char *sccd_ode_last_error(const sccd_ode_world *w);
 /// Record the poses before the step (call before the user's dSpaceCollide); forgets destroyed CCD bodies; NaN velocities of CCD bodies are reported and zeroed.
 void sccd_ode_before_step(sccd_ode_world *w);
-/// Resolve the step's impacts (call after dWorldStep / dWorldQuickStep); a NaN pose is reported and the body put back at its start pose, at rest.
+/// Resolve the step's impacts (call after dWorldStep / dWorldQuickStep; see the top of this section); a CCD body with a NaN pose is reported and put back at its start pose, at rest.
 void sccd_ode_after_step(sccd_ode_world *w);
 /// Free the world (ODE objects are untouched). NULL: nothing.
 void sccd_ode_detach(sccd_ode_world *w);

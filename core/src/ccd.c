@@ -102,7 +102,7 @@ sccd_aabb3 sccd_shape3_motion_box(const sccd_shape3 *s, sccd_motion3 m)
 
 /* The sweep meets shape s placed by xf and grown by e ≥ 0 (a box grown by e
  * is a polygon rounded by e). */
-static bool sweep2_meets(const sccd_sweep2 *w, const sccd_shape2 *s, sccd_xf2 xf, sccd_real e)
+bool sccd_sweep2_meets_shape(const sccd_sweep2 *w, const sccd_shape2 *s, sccd_xf2 xf, sccd_real e)
 {
     switch (s->type) {
     case SCCD_SHAPE_CIRCLE:
@@ -129,7 +129,7 @@ static bool relative_sweep2_meets(const sccd_shape2 *a, sccd_motion2 m, sccd_v2 
     m.dp = sccd_v2_sub(m.dp, other_dp);
     sccd_sweep2_shape(&w, a, m, bands);
     ++stats->sweeps;
-    return sweep2_meets(&w, s, xf, e);
+    return sccd_sweep2_meets_shape(&w, s, xf, e);
 }
 
 /* The disc of radius rho about the motion centre's start position. */
@@ -184,7 +184,7 @@ sccd_toi2 sccd_ccd2(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b,
 
 /* The sweep meets shape s placed by xf and grown by e ≥ 0 (a box grows to
  * the box with half extents h + e, which holds the rounded box). */
-static bool sweep3_meets(const sccd_sweep3 *w, const sccd_shape3 *s, sccd_xf3 xf, sccd_real e)
+bool sccd_sweep3_meets_shape(const sccd_sweep3 *w, const sccd_shape3 *s, sccd_xf3 xf, sccd_real e)
 {
     switch (s->type) {
     case SCCD_SHAPE_CIRCLE:
@@ -207,7 +207,7 @@ static bool relative_sweep3_meets(const sccd_shape3 *a, sccd_motion3 m, sccd_v3 
     m.dp = sccd_v3_sub(m.dp, other_dp);
     sccd_sweep3_shape(&w, a, m, bands);
     ++stats->sweeps;
-    return sweep3_meets(&w, s, xf, e);
+    return sccd_sweep3_meets_shape(&w, s, xf, e);
 }
 
 static sccd_shape3 centre_ball3(sccd_motion3 m, sccd_real rho)

@@ -45,7 +45,13 @@ typedef struct body_state {
     bool hinged;        /* turns about the hinge (not when carried) */
     bool frozen;        /* held still: takes no impulse any more */
     int carrier;        /* the body it rides along with, -1: none */
+    bool boxed;         /* box holds what the current segment covers */
+    sccd_aabb3 box;
+    unsigned segment;   /* counts the segment's changes (the sweeps' key) */
 } body_state;
+
+/* A shape's sweep over its body's current segment, built on first use. */
+typedef struct shape_sweep { unsigned segment; sccd_sweep2 sweep; } shape_sweep;
 
 
 typedef struct solver {
@@ -54,6 +60,7 @@ typedef struct solver {
     int n;
     const sccd_impact_shape2 *shapes;
     sccd_events events;
+    shape_sweep *sweeps; /* per shape */
     sccd_real dt;
     sccd_ccd_options opt;
     sccd_impact_callbacks2 cb;
@@ -98,6 +105,8 @@ static void restart_state(const sccd_impact_body2 *b, body_state *s, sccd_real t
     sccd_v2 centre = s->hinged ? sccd_xf2_inv_apply(p0, s->hinge) : b->pivot;
     s->m = (sccd_motion2){p0, centre, sccd_v2_sub(sccd_xf2_apply(p1, centre), sccd_xf2_apply(p0, centre)), da};
     s->t0 = t;
+    s->boxed = false;
+    ++s->segment;
     s->angle0 = a0;
     s->out_v = s->v;
     s->out_w = s->w;
@@ -127,6 +136,8 @@ static void hold(solver *sv, int i, sccd_real t)
     sccd_real a = angle_at(s, t);
     s->m = (sccd_motion2){pose_at(s, t), s->m.center, {0.0, 0.0}, 0.0};
     s->t0 = t;
+    s->boxed = false;
+    ++s->segment;
     s->angle0 = a;
     s->v = (sccd_v2){0.0, 0.0}; /* still from here; out_v keeps what it had */
     s->w = 0.0;
@@ -155,6 +166,8 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     sccd_v2 centre = sccd_xf2_inv_apply(p0, sccd_xf2_apply(mk.start, mk.center));
     s->m = (sccd_motion2){p0, centre, mk.dp, mk.dtheta};
     s->t0 = t;
+    s->boxed = false;
+    ++s->segment;
     s->angle0 = a;
     s->w = c->w;
     s->v = sccd_v2_add(c->v, sccd_v2_scale(sccd_v2_perp(sccd_v2_sub(sccd_xf2_apply(p0, sv->bodies[i].cog),
@@ -466,6 +479,36 @@ static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u0)
     return (sccd_motion2){sccd_motion2_at(m, u0), m.center, sccd_v2_scale(m.dp, 1.0 - u0), m.dtheta * (1.0 - u0)};
 }
 
+/* Whether shape sa of body a may come within e of shape sb of body b, which
+ * stands still from tc on: a's sweep over its segment (built once a
+ * segment) against b's shape there. */
+static bool sweep_may_meet(solver *sv, int a, int sa, int b, int sb, sccd_real tc, sccd_real e)
+{
+    const body_state *s = &sv->st[a];
+    shape_sweep *c = &sv->sweeps[sa];
+    if (c->segment != s->segment) {
+        sccd_sweep2_shape(&c->sweep, &sv->shapes[sa].geom, s->m, sv->opt.bands);
+        c->segment = s->segment;
+        ++sv->stats->sweeps;
+    }
+    return sccd_sweep2_meets_shape(&c->sweep, &sv->shapes[sb].geom, pose_at(&sv->st[b], tc), e);
+}
+
+static bool motion_still(sccd_motion2 m) { return m.dtheta == 0.0 && m.dp.x == 0.0 && m.dp.y == 0.0; }
+
+/* The sweep pre-filter (SCCD_CANDIDATES_SWEEP) of a pair one of which
+ * stands still: false when the mover's sweep proves they stay farther
+ * apart than e. Two movers go straight to the TOI. */
+static bool sweeps_may_meet(solver *sv, int a, int sa, sccd_motion2 ma, int b, int sb, sccd_motion2 mb, sccd_real tc,
+                            sccd_real e)
+{
+    if (sv->opt.candidates != SCCD_CANDIDATES_SWEEP)
+        return true;
+    if (motion_still(mb))
+        return sweep_may_meet(sv, a, sa, b, sb, tc, e);
+    return !motion_still(ma) || sweep_may_meet(sv, b, sb, a, sa, tc, e);
+}
+
 /* First event of shapes sa (body a) and sb (body b) from time tc: the cores
  * (shrunk by the start overlap and the skin when the shapes overlap at tc)
  * reaching the target distance while the bodies approach. */
@@ -482,16 +525,13 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
     }
+    if (!sweeps_may_meet(sv, a, sa, ma, b, sb, mb, tc, pol.target + tol))
+        return none;
     sccd_real rate = approach_bound(&ca, ma, &cb, mb), u0 = 0.0;
     ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
-        sccd_motion2 ra = motion_rest(ma, u0), rb = motion_rest(mb, u0);
-        sccd_ccd_stats filter = {0};
-        sccd_toi2 r = round == 0 && sv->opt.candidates == SCCD_CANDIDATES_SWEEP
-                        ? sccd_ccd2(&ca, ra, &cb, rb, pol.target, tol, sv->opt.bands, &filter)
-                        : sccd_toi2_compute(&ca, ra, &cb, rb, pol.target, tol);
-        sv->stats->sweeps += filter.sweeps;
-        sv->stats->tois += round > 0 || filter.tois > 0;
+        sccd_toi2 r = sccd_toi2_compute(&ca, motion_rest(ma, u0), &cb, motion_rest(mb, u0), pol.target, tol);
+        ++sv->stats->tois;
         if (r.state == SCCD_TOI_SEPARATED)
             return none;
         sccd_real u = u0 + r.t * (1.0 - u0), t = tc + u * (1.0 - tc);
@@ -511,8 +551,8 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
         /* Touching but not approaching (resting, sliding, leaving): skip
          * while the gap cannot shrink, and let it sink; a pair resting at
          * its limit may not sink: it stops here. */
-        if (!sccd_policy_sink(&pol))
-            return (shape_event){EVENT_STOP, t, r.point, r.normal};
+        if (!sccd_policy_sink(&pol)) /* resting at the limit: */
+            return sccd_policy_safe(&pol, rate, u, tol) ? none : (shape_event){EVENT_STOP, t, r.point, r.normal};
         u0 = u + separating_span(&ca, ma, &cb, mb, u, r.normal, tol, rate);
     }
     if (u0 >= 1.0)
@@ -546,6 +586,38 @@ static bool shapes_may_collide(const solver *sv, int sa, int sb)
 }
 
 /* The earliest event of bodies a and b from time tc over their shape pairs. */
+/* Half the thickness of shape s: how far it can sink into anything before
+ * its middle is reached (a polygon's inradius about its vertices' centre,
+ * plus its rounding). */
+static sccd_real half_thickness(const sccd_shape2 *s)
+{
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: return s->circle.r;
+    case SCCD_SHAPE_CAPSULE: return s->capsule.r;
+    case SCCD_SHAPE_BOX: return sccd_min(s->box.h.x, s->box.h.y);
+    default: break;
+    }
+    const sccd_poly2 *p = &s->poly;
+    sccd_v2 c = {0.0, 0.0};
+    for (int i = 0; i < p->n; ++i)
+        c = sccd_v2_mad(c, 1.0 / p->n, p->v[i]);
+    sccd_real in = p->n >= 3 ? INFINITY : 0.0;
+    for (int i = 0; i < p->n && p->n >= 3; ++i)
+        in = sccd_min(in, sccd_v2_dot(sccd_v2_sub(p->v[i], c), edge_normal(p->v[i], p->v[(i + 1) % p->n])));
+    return p->r + sccd_max(in, 0.0);
+}
+
+/* Whether the engine's own contact is enough for shapes a and b under ma,
+ * mb: neither body is a CCD body and no point of either moves half the
+ * thinner one's thickness relative to the other, so a discrete step cannot
+ * carry one through the other (a pile a bat nudged). */
+static bool engine_catches(const solver *sv, int ba, const sccd_shape2 *a, sccd_motion2 ma, int bb, const sccd_shape2 *b,
+                           sccd_motion2 mb)
+{
+    return !sv->bodies[ba].ccd && !sv->bodies[bb].ccd &&
+           approach_bound(a, ma, b, mb) < 0.5 * sccd_min(half_thickness(a), half_thickness(b));
+}
+
 static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
 {
     pr->event = EVENT_NONE;
@@ -556,15 +628,35 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
     const sccd_impact_body2 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
     sccd_motion2 ma = part_from(&sv->st[pr->a], tc), mb = part_from(&sv->st[pr->b], tc);
     for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i) {
-        sccd_aabb2 box_a = motion_box(sv, &sv->shapes[i].geom, ma);
+        const sccd_shape2 *ga = &sv->shapes[i].geom;
+        sccd_aabb2 box_a = motion_box(sv, ga, ma);
         for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
-            if (!shapes_may_collide(sv, i, j) || !boxes_overlap(box_a, motion_box(sv, &sv->shapes[j].geom, mb)))
+            const sccd_shape2 *gb = &sv->shapes[j].geom;
+            if (!shapes_may_collide(sv, i, j) || !boxes_overlap(box_a, motion_box(sv, gb, mb)) ||
+                engine_catches(sv, pr->a, ga, ma, pr->b, gb, mb))
                 continue;
             shape_event e = shape_pair_event(sv, pr->a, i, pr->b, j, tc);
             if (e.event != EVENT_NONE && e.t < pr->t)
                 *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, v3_of(e.point), v3_of(e.normal), false, pr->impacts};
         }
     }
+}
+
+/* What body i covers over its current segment (cached until it changes). */
+static sccd_aabb3 body_box(solver *sv, int i)
+{
+    body_state *s = &sv->st[i];
+    if (!s->boxed) {
+        const sccd_impact_body2 *b = &sv->bodies[i];
+        sccd_aabb2 box = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+        for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
+            sccd_aabb2 sb = motion_box(sv, &sv->shapes[k].geom, s->m);
+            box = (sccd_aabb2){sccd_v2_min(box.lo, sb.lo), sccd_v2_max(box.hi, sb.hi)};
+        }
+        s->box = (sccd_aabb3){v3_of(box.lo), v3_of(box.hi)};
+        s->boxed = true;
+    }
+    return s->box;
 }
 
 /* Whether bodies a and b can collide at all: different, one dynamic. */
@@ -669,6 +761,7 @@ static bool impact(solver *sv, sccd_pair *pr)
 static void op_search(void *sv, sccd_pair *pr, sccd_real tc) { search_pair(sv, pr, tc); }
 static bool op_impact(void *sv, sccd_pair *pr) { return impact(sv, pr); }
 static bool op_possible(const void *sv, int a, int b) { return pair_possible(sv, a, b); }
+static sccd_aabb3 op_box(void *sv, int i) { return body_box(sv, i); }
 static bool op_moves_freely(const void *sv, int i) { return moves_freely(sv, i); }
 static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i].carrier; }
 static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
@@ -676,7 +769,7 @@ static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv
 static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
-static const sccd_event_ops event_ops = {op_search, op_impact, op_possible, op_kind, op_inv_mass,
+static const sccd_event_ops event_ops = {op_search, op_impact, op_possible, op_box, op_kind, op_inv_mass,
                                          op_moves_freely, op_carrier, op_hold, op_carry, op_join};
 
 /* ---- set-up and results ---- */
@@ -769,10 +862,14 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
     }
     sccd_impact_stats local = {0};
     sccd_impact_callbacks2 none = {0};
-    solver sv = {bodies, NULL, body_count, shapes, {0}, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
+    solver sv = {bodies, NULL, body_count, shapes, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
     bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
+              sccd_scratch_reserve(&scratch->sweeps, &scratch->sweep_bytes, (size_t)shape_count * sizeof(shape_sweep)) &&
               sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
     sv.st = scratch->bodies;
+    sv.sweeps = scratch->sweeps;
+    for (int k = 0; ok && k < shape_count; ++k)
+        sv.sweeps[k].segment = 0; /* none built: segments count from 1 */
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
     for (int i = 0; ok && i < body_count; ++i)
@@ -794,6 +891,7 @@ void sccd_impact_scratch_free(sccd_impact_scratch *scratch)
         return;
     free(scratch->bodies);
     free(scratch->pairs);
-    free(scratch->flags);
+    free(scratch->bits);
+    free(scratch->sweeps);
     *scratch = (sccd_impact_scratch){0};
 }

@@ -42,6 +42,8 @@ typedef struct body_state {
     sccd_joint_kind joint; /* how it turns (none when carried) */
     bool frozen;        /* held still: takes no impulse any more */
     int carrier;        /* the body it rides along with, -1: none */
+    bool boxed;         /* box holds what the current segment covers */
+    sccd_aabb3 box;
 } body_state;
 
 typedef struct solver {
@@ -123,6 +125,7 @@ static void restart_state(const sccd_impact_body3 *b, body_state *s, sccd_real t
     sccd_v3 centre = s->joint != SCCD_JOINT_NONE ? sccd_xf3_inv_apply(p0, s->hinge) : b->pivot;
     s->m = (sccd_motion3){p0, centre, sccd_v3_sub(sccd_xf3_apply(p1, centre), sccd_xf3_apply(p0, centre)), axis, turn};
     s->t0 = t;
+    s->boxed = false;
     s->out_v = s->v;
     s->out_w = s->w;
 }
@@ -147,6 +150,7 @@ static void hold(solver *sv, int i, sccd_real t)
     body_state *s = &sv->st[i];
     s->m = still(pose_at(s, t), s->m.center);
     s->t0 = t;
+    s->boxed = false;
     s->v = (sccd_v3){0.0, 0.0, 0.0}; /* still from here; out_v keeps what it had */
     s->w = (sccd_v3){0.0, 0.0, 0.0};
     s->frozen = true;
@@ -185,6 +189,7 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     s->w = sv->st[k].w;
     s->m = (sccd_motion3){p0, centre, mk.dp, mk.axis, mk.angle};
     s->t0 = t;
+    s->boxed = false;
     s->out_v = s->v;
     s->out_w = s->w;
     s->frozen = false; /* it still takes impulses, as a part of k would (then it leaves k) */
@@ -795,8 +800,8 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
         /* Touching but not approaching (resting, sliding, leaving): skip
          * while the gap cannot shrink, and let it sink; a pair resting at
          * its limit may not sink: it stops here. */
-        if (!sccd_policy_sink(&pol))
-            return (shape_event){EVENT_STOP, t, r.point, n};
+        if (!sccd_policy_sink(&pol)) /* resting at the limit: */
+            return sccd_policy_safe(&pol, rate, u, tol) ? none : (shape_event){EVENT_STOP, t, r.point, n};
         u0 = u + separating_span(&p.x, p.mx, &p.target.s[k], p.mt, u, r.normal, tol, rate);
     }
     if (u0 >= 1.0)
@@ -850,6 +855,23 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
             if (e.event != EVENT_NONE && e.t < pr->t)
                 *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, e.point, e.normal, false, pr->impacts};
         }
+}
+
+/* What body i covers over its current segment (cached until it changes). */
+static sccd_aabb3 body_box(solver *sv, int i)
+{
+    body_state *s = &sv->st[i];
+    if (!s->boxed) {
+        const sccd_impact_body3 *b = &sv->bodies[i];
+        sccd_aabb3 box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
+            sccd_aabb3 sb = motion_box(sv, &sv->shapes[k], s->m);
+            box = (sccd_aabb3){sccd_v3_min(box.lo, sb.lo), sccd_v3_max(box.hi, sb.hi)};
+        }
+        s->box = box;
+        s->boxed = true;
+    }
+    return s->box;
 }
 
 static bool pair_possible(const solver *sv, int a, int b)
@@ -945,6 +967,7 @@ static bool impact(solver *sv, sccd_pair *pr)
 static void op_search(void *sv, sccd_pair *pr, sccd_real tc) { search_pair(sv, pr, tc); }
 static bool op_impact(void *sv, sccd_pair *pr) { return impact(sv, pr); }
 static bool op_possible(const void *sv, int a, int b) { return pair_possible(sv, a, b); }
+static sccd_aabb3 op_box(void *sv, int i) { return body_box(sv, i); }
 static bool op_moves_freely(const void *sv, int i) { return moves_freely(sv, i); }
 static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i].carrier; }
 static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
@@ -952,7 +975,7 @@ static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv
 static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
-static const sccd_event_ops event_ops = {op_search, op_impact, op_possible, op_kind, op_inv_mass,
+static const sccd_event_ops event_ops = {op_search, op_impact, op_possible, op_box, op_kind, op_inv_mass,
                                          op_moves_freely, op_carrier, op_hold, op_carry, op_join};
 
 /* ---- set-up and results ---- */

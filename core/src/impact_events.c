@@ -2,43 +2,68 @@
  * next event, taken in time order. Dimension-free: impact2.c and impact3.c
  * give the search, the impact, the fallback and what a body is.
  *
- * Only the pairs whose motions an event changed are searched again: the
- * segments of every other body go on unchanged, so their events stand. The
+ * A body is paired with the bodies whose boxes (of their segments) meet its
+ * own; when an event changes its segment it is paired again. Only the pairs
+ * whose motions an event changed are searched again: the segments of every
+ * other body go on unchanged, so their events stand. The
  * loop ends: after SCCD_IMPACT_MAX_EVENTS impacts (or SCCD_IMPACT_PAIR_EVENTS
  * between two bodies) every event is a stop, and a stop leaves a body still
  * or riding along with another, which no later event undoes for long; the
  * last guard stops the loop all the same (counted as failed). */
+#include <string.h>
+
 #include "impact_internal.h"
+
+/* Up to this many bodies a bit table says which pairs exist; beyond, the
+ * pairs are searched (its size grows with the square). */
+#define PAIR_BITS_MAX_BODIES 4096
 
 bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, int bodies, sccd_impact_scratch *scratch,
                        sccd_impact_stats *stats)
 {
-    *e = (sccd_events){ops, solver, bodies, scratch->pairs, 0, scratch->flags, scratch, stats};
-    if (!sccd_scratch_reserve(&scratch->flags, &scratch->flag_bytes, (size_t)bodies * sizeof(bool)))
+    *e = (sccd_events){ops, solver, bodies, scratch->pairs, 0, NULL, scratch, stats};
+    size_t bits = bodies <= PAIR_BITS_MAX_BODIES ? ((size_t)bodies * (size_t)bodies + 7) / 8 : 0;
+    if (bits > 0 && !sccd_scratch_reserve(&scratch->bits, &scratch->bit_bytes, bits))
         return false;
-    e->active = scratch->flags;
-    for (int i = 0; i < bodies; ++i)
-        e->active[i] = false;
+    if (bits > 0) {
+        e->paired = scratch->bits;
+        memset(e->paired, 0, bits);
+    }
     return true;
+}
+
+static size_t pair_bit(const sccd_events *e, int a, int b)
+{
+    return a < b ? (size_t)a * (size_t)e->bodies + (size_t)b : (size_t)b * (size_t)e->bodies + (size_t)a;
 }
 
 static bool paired(const sccd_events *e, int a, int b)
 {
+    if (e->paired != NULL)
+        return (e->paired[pair_bit(e, a, b) / 8] >> (pair_bit(e, a, b) % 8)) & 1;
     for (int k = 0; k < e->count; ++k)
         if ((e->pairs[k].a == a && e->pairs[k].b == b) || (e->pairs[k].a == b && e->pairs[k].b == a))
             return true;
     return false;
 }
 
+static bool boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
+}
+
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
 {
-    e->active[i] = true;
+    sccd_aabb3 box = e->ops->box(e->solver, i);
     for (int j = 0; j < e->bodies; ++j) {
-        if (!e->ops->possible(e->solver, i, j) || paired(e, i, j))
+        if (!e->ops->possible(e->solver, i, j) || paired(e, i, j) || !boxes_meet(box, e->ops->box(e->solver, j)))
             continue;
         if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, (size_t)(e->count + 1) * sizeof *e->pairs))
             return false;
         e->pairs = e->scratch->pairs;
+        if (e->paired != NULL)
+            e->paired[pair_bit(e, i, j) / 8] |= (unsigned char)(1u << (pair_bit(e, i, j) % 8));
         sccd_pair *pr = &e->pairs[e->count++];
         *pr = (sccd_pair){i, j, EVENT_NONE, INFINITY, -1, -1, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, false, 0};
         e->ops->search(e->solver, pr, tc);
@@ -135,8 +160,9 @@ bool sccd_events_run(sccd_events *e)
             stop_pair(e, pr);
         }
         research(e, a, b, t);
-        if ((!e->active[a] && !sccd_events_activate(e, a, t)) || (!e->active[b] && !sccd_events_activate(e, b, t)))
-            return false;
+        for (int k = 0; k < e->bodies; ++k) /* their new motions may meet bodies they were not paired with */
+            if (moved_with(e, k, a, b) && !sccd_events_activate(e, k, t))
+                return false;
     }
     ++e->stats->failed;
     return true;

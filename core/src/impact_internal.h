@@ -51,6 +51,7 @@ typedef struct sccd_event_ops {
     void (*search)(void *solver, sccd_pair *pair, sccd_real tc);  /* the pair's next event from time tc */
     bool (*impact)(void *solver, sccd_pair *pair);                /* an impact (begin may set pair->ignored); false: no impulse possible */
     bool (*possible)(const void *solver, int a, int b);           /* whether the bodies may collide at all */
+    sccd_aabb3 (*box)(void *solver, int i);                       /* what body i covers over its current segment (2D: z = 0) */
     sccd_body_kind (*kind)(const void *solver, int i);            /* the body's kind */
     sccd_real (*inv_mass)(const void *solver, int i);             /* its inverse mass */
     bool (*moves_freely)(const void *solver, int i);              /* dynamic and not stopped */
@@ -67,7 +68,7 @@ typedef struct sccd_events {
     int bodies;
     sccd_pair *pairs;
     int count;
-    bool *active; /* per body: paired with every body */
+    unsigned char *paired; /* bodies × bodies bits: a pair exists (NULL: too many bodies, searched) */
     sccd_impact_scratch *scratch;
     sccd_impact_stats *stats;
 } sccd_events;
@@ -75,7 +76,7 @@ typedef struct sccd_events {
 /* Start a step's events over `bodies` bodies, in the scratch's memory. False when out of memory. */
 bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, int bodies, sccd_impact_scratch *scratch,
                        sccd_impact_stats *stats);
-/* Body i becomes active (a CCD body at the start, or set moving): paired with every body it may collide with. */
+/* Body i becomes active (a CCD body at the start, or set moving; again when its motion changes): paired with every body whose box meets its box. */
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc);
 /* Take the events in time order until none is left. False when out of memory. */
 bool sccd_events_run(sccd_events *e);
@@ -180,6 +181,16 @@ static inline bool sccd_policy_sink(sccd_target_policy *p)
         return false;
     p->target = p->target > p->sink ? p->sink : p->floor;
     return true;
+}
+
+/* Whether a pair resting at its limit at time u (of its search) can be left
+ * to the engine's contact for the rest of the step: its cores, `floor`
+ * apart (a tolerance less at worst), cannot cross at the pair's rate
+ * bound, so it cannot pass through. Otherwise it must
+ * stop there (it may not sink further). */
+static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_real rate, sccd_real u, sccd_real tol)
+{
+    return rate * (1.0 - u) < p->floor - tol;
 }
 
 /* How long (in the search's time) a touching pair provably keeps its gap,

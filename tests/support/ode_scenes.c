@@ -15,6 +15,14 @@ typedef struct touch_log { dBodyID a[MAX_TOUCH], b[MAX_TOUCH]; int n; } touch_lo
 
 static touch_log g_touch; /* the scenes run one world at a time */
 
+static void log_touch(dBodyID b1, dBodyID b2)
+{
+    if (g_touch.n < MAX_TOUCH) {
+        g_touch.a[g_touch.n] = b1;
+        g_touch.b[g_touch.n++] = b2;
+    }
+}
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -40,10 +48,18 @@ static void near_callback(void *data, dGeomID g1, dGeomID g2)
         dJointID j = dJointCreateContact(w->world, w->contacts, &c[i]);
         dJointAttach(j, b1, b2);
     }
-    if (n > 0 && g_touch.n < MAX_TOUCH) {
-        g_touch.a[g_touch.n] = b1;
-        g_touch.b[g_touch.n++] = b2;
-    }
+    if (n > 0)
+        log_touch(b1, b2);
+}
+
+/* The CCD's impacts: the game hears them as it hears ODE's contacts. */
+static int ccd_impact(void *user, dGeomID o1, dGeomID o2, const dContactGeom *contact, const dReal impulse[3])
+{
+    (void)user;
+    (void)contact;
+    (void)impulse;
+    log_touch(dGeomGetBody(o1), dGeomGetBody(o2));
+    return 1;
 }
 
 /* ODE's dWorldStep reports "LCP internal error" for the redundant systems of
@@ -75,6 +91,7 @@ void ode_world_init(ode_world *w, ode_ccd_mode mode, int substeps, double gravit
         sccd_ccd_options o = sccd_ode_get_options(w->ccd);
         o.candidates = mode == ODE_CCD_SECTOR ? SCCD_CANDIDATES_SWEEP : SCCD_CANDIDATES_START_END;
         sccd_ode_set_options(w->ccd, o);
+        sccd_ode_set_impact_callback(w->ccd, ccd_impact, NULL);
     }
 }
 

@@ -37,7 +37,7 @@ typedef void ode_observer(void *user, const ode_world *w);
 /// One trial's verdict.
 typedef struct ode_trial {
     bool passed;        ///< a pass-through seen by the independent check
-    bool touched;       ///< ODE made a contact between the two parties
+    bool touched;       ///< the game heard of a contact between the two parties (ODE's, or the CCD's impact callback)
     double px, py, pz;  ///< where the pass-through happened (when passed)
     long steps;
     double seconds;          ///< thread CPU time of the steps (collide + step + CCD)
@@ -55,7 +55,7 @@ void ode_world_step(ode_world *w);
 void ode_world_free(ode_world *w);
 /// Enable CCD on body (when the mode has it) with the rotation centre pivot (body coordinates).
 void ode_world_ccd_body(ode_world *w, dBodyID body, double px, double py, double pz);
-/// True when a contact joint joined bodies a and b in the last step (b may be 0: static).
+/// True when a contact joint joined bodies a and b in the last step, or the CCD told of an impact between them (b may be 0: static).
 bool ode_world_touched(const ode_world *w, dBodyID a, dBodyID b);
 
 /// A box blade of length 1 (0.02 thick) hinged at its middle, on a motor at `speed` rad/s, against a static plate 1/50 of its length thick; phase in [0, 1) shifts the start by that fraction of a step's turn; passed = the blade got past the plate's mid-plane.

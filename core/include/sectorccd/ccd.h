@@ -19,6 +19,11 @@ void sccd_sweep2_shape(sccd_sweep2 *out, const sccd_shape2 *s, sccd_motion2 m, i
 /// The sweep of shape s (body coordinates; sphere, capsule or box) under motion m in bands radial bands. Invalid shape: count 0 and an infinite AABB (every test true), as sweep3.h.
 void sccd_sweep3_shape(sccd_sweep3 *out, const sccd_shape3 *s, sccd_motion3 m, int bands);
 
+/// Whether sweep w can meet shape s (body coordinates) placed by xf and grown by e ≥ 0 (false: provably apart by more than e). Shape valid, as from the pipeline.
+bool sccd_sweep2_meets_shape(const sccd_sweep2 *w, const sccd_shape2 *s, sccd_xf2 xf, sccd_real e);
+/// Whether sweep w can meet shape s (body coordinates; sphere, capsule or box) placed by xf and grown by e ≥ 0.
+bool sccd_sweep3_meets_shape(const sccd_sweep3 *w, const sccd_shape3 *s, sccd_xf3 xf, sccd_real e);
+
 /// A box holding everything shape s (body coordinates) covers under motion m: the start and end boxes grown by the arcs' sagitta. Invalid input: an infinite box.
 sccd_aabb2 sccd_shape2_motion_box(const sccd_shape2 *s, sccd_motion2 m);
 /// A box holding everything shape s (body coordinates) covers under motion m (see sccd_shape2_motion_box). Invalid input: an infinite box.

@@ -1,0 +1,127 @@
+/* Private to the ODE adapter (sccd_ode_*.c): the world, its records and
+ * what the adapter's files share. Not installed, not API.
+ *   sccd_ode_world.c    the world's lifecycle, the scan of before_step and the public calls
+ *   sccd_ode_contact.c  ODE's bodies, geoms, pair rules and the game's hook as the core sees them
+ *   sccd_ode_ccd.c      after_step: the step's motion, what it may reach, the solve */
+#ifndef SCCD_ODE_INTERNAL_H
+#define SCCD_ODE_INTERNAL_H
+
+#include "sectorccd_ode.h"
+#include "../adapter_internal.h"
+
+typedef struct ode_body {
+    dBodyID body;
+    sccd_xf3 start;    /* pose before the step */
+    bool seen;         /* has a geom in the space at before_step */
+    bool active;       /* after_step: enabled, with a finite pose */
+    bool usable;       /* has a geom the core can sweep; then `region` */
+    sccd_aabb3 region; /* what its free motion covers */
+} ode_body;
+
+/* One enabled geom of the space, as before_step saw it. */
+typedef struct ode_geom {
+    dGeomID geom;
+    dBodyID body;     /* NULL: static */
+    int ccd;          /* index of its CCD body's record, -1 */
+    sccd_xf3 body0;   /* its body's pose before the step */
+    /* after_step */
+    bool usable;      /* finite, and of a class the core takes */
+    bool reached;     /* met by a region (counted once when unsupported) */
+    sccd_real margin; /* how far its points may be from where they are now */
+    sccd_aabb3 reach; /* its box now grown by the margin */
+} ode_geom;
+
+/* A geom's material (sorted by geom). */
+typedef struct ode_material { dGeomID geom; sccd_real elasticity, friction; bool seen; } ode_material;
+
+/* A solver shape's origin: a geom, and a mesh's triangle (else -1). */
+typedef struct ode_piece { dBodyID body; int geom, triangle; } ode_piece;
+
+struct sccd_ode_world {
+    dWorldID world;
+    dSpaceID space;
+    sccd_ccd_options opt;
+    sccd_ode_counters cnt;
+    ode_body *bodies;
+    int nbodies, capbodies;
+    ode_geom *geoms;
+    int ngeoms, capgeoms;
+    ode_material *mats;
+    int nmats, capmats;
+    sccd_ode_impact_fn *impact_fn;
+    void *impact_user;
+    bool scanned; /* before_step ran since the last after_step */
+    sccd_real dt; /* the step's length, read from ODE's integration */
+    /* the solver's input: bodies, and shapes index for index with the pieces */
+    ode_piece *pieces;
+    int npieces, cappieces, built;
+    sccd_impact_body3 *ib;
+    int nib, capib;
+    sccd_impact_shape3 *is;
+    int capis;
+    sccd_impact_scratch scratch;
+    sccd_adapter_heard *heard; /* the game's answers this step */
+    int nheard, capheard;
+    bool fresh; /* the begin hook just asked the game: post tells it the impulse */
+    const char *error;
+    char message[96]; /* an error message made at run time (set_options) */
+};
+
+/* Report bad use: the assert handler gets the condition, the world keeps a message. */
+#define ODE_CHECK(w, cond, msg) ((cond) ? true : (sccd_ode_report((w), (msg)), SCCD_ASSERT(cond), false))
+
+/* Keep msg as the world's last error and count it (w may be NULL). */
+void sccd_ode_report(sccd_ode_world *w, const char *msg);
+
+static inline sccd_v3 sccd_ode_v3(const dReal *v) { return (sccd_v3){v[0], v[1], v[2]}; }
+
+/* ODE quaternions are (w, x, y, z). */
+static inline sccd_quat sccd_ode_quat(const dReal *q) { return (sccd_quat){q[1], q[2], q[3], q[0]}; }
+
+static inline sccd_xf3 sccd_ode_body_pose(dBodyID b)
+{
+    return (sccd_xf3){sccd_ode_v3(dBodyGetPosition(b)), sccd_ode_quat(dBodyGetQuaternion(b))};
+}
+
+/* The pose of geom g in its body's frame (identity without an offset). */
+static inline sccd_xf3 sccd_ode_geom_offset(dGeomID g)
+{
+    dQuaternion q;
+    dGeomGetOffsetQuaternion(g, q);
+    return (sccd_xf3){sccd_ode_v3(dGeomGetOffsetPosition(g)), sccd_ode_quat(q)};
+}
+
+static inline sccd_plane sccd_ode_plane(dGeomID g)
+{
+    dVector4 p;
+    dGeomPlaneGetParams(g, p);
+    return (sccd_plane){{p[0], p[1], p[2]}, p[3]};
+}
+
+/* Triangle i of mesh g (world coordinates, its pose now). */
+static inline sccd_triangle sccd_ode_triangle(dGeomID g, int i)
+{
+    dVector3 a, b, c;
+    dGeomTriMeshGetTriangle(g, i, &a, &b, &c);
+    return (sccd_triangle){sccd_ode_v3(a), sccd_ode_v3(b), sccd_ode_v3(c)};
+}
+
+/* sccd_ode_world.c */
+ode_body *sccd_ode_find_body(const sccd_ode_world *w, dBodyID body);
+ode_material *sccd_ode_find_material(const sccd_ode_world *w, dGeomID g);
+
+/* sccd_ode_contact.c */
+/// Body b (NULL: the world, where static geoms lie) as the solver sees it, from pose x0 on; ccd: its record, -1.
+sccd_impact_body3 sccd_ode_solver_body(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, int ccd);
+/// Geom g as the core's shape placed by x; false for classes the core does not take (meshes go triangle by triangle).
+bool sccd_ode_geom_shape(dGeomID g, sccd_xf3 x, sccd_impact_shape3 *out);
+/// Piece p as a solver shape: in its body's coordinates, with its material.
+sccd_impact_shape3 sccd_ode_piece_shape(const sccd_ode_world *w, const ode_piece *p);
+/// The hooks of a solve: ODE's pair rules, the game's impact function.
+sccd_impact_callbacks3 sccd_ode_callbacks(sccd_ode_world *w);
+
+/* sccd_ode_ccd.c */
+/// The velocity whose free motion in the core takes body b from pose x0 to its pose now.
+void sccd_ode_step_velocity(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd_v3 *v, sccd_v3 *om);
+
+#endif
