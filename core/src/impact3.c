@@ -797,12 +797,15 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
         }
         if (approach(sv, a, b, t, r.point, n) > 0.0)
             return (shape_event){EVENT_IMPACT, t, r.point, n};
-        /* Touching but not approaching (resting, sliding, leaving): skip
-         * while the gap cannot shrink, and let it sink; a pair resting at
-         * its limit may not sink: it stops here. */
-        if (!sccd_policy_sink(&pol)) /* resting at the limit: */
+        /* Touching but not approaching: skip while the gap provably holds.
+         * A pair that is leaving (its supporting points separate) keeps its
+         * target; one resting or sliding may sink, and at its limit, where
+         * it may not, it stops (unless it cannot cross this step). */
+        sccd_real span = separating_span(&p.x, p.mx, &p.target.s[k], p.mt, u, r.normal, tol, rate);
+        bool leaving = span > sccd_max(tol / rate, 1e-9);
+        if (!leaving && !sccd_policy_sink(&pol))
             return sccd_policy_safe(&pol, rate, u, tol) ? none : (shape_event){EVENT_STOP, t, r.point, n};
-        u0 = u + separating_span(&p.x, p.mx, &p.target.s[k], p.mt, u, r.normal, tol, rate);
+        u0 = u + span;
     }
     if (u0 >= 1.0)
         return none;
