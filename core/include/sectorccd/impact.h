@@ -6,7 +6,7 @@
  * every body by them (2D: p += v·dt, θ += ω·dt; a hinged body turns about
  * its hinge). sccd_impact2_solve moves the bodies instead, stopping at the
  * first time two of them (one a CCD body, or a body an impact has set
- * moving) come within the contact skin while approaching. There it applies
+ * moving) come into contact while approaching. There it applies
  * the impulse of restitution and Coulomb friction between the two (masses
  * and inertias; a hinged body turns about its hinge; kinematic and static
  * bodies have infinite mass), calls the caller back, and goes on with the
@@ -15,12 +15,14 @@
  * the pose it was hit in, and the rest of the step is not lost.
  *
  * Contacts that exist at the step start are the engine's: a pair already
- * within the skin is searched on cores shrunk below its overlap, so it only
- * counts as an impact when it approaches deeper than it started; a pair too
- * deep for its cores to separate is left to the engine (counted). When the
- * cap is reached, or a pair gives no impulse (two infinite masses), the
- * fallback never lets the bodies pass: a dynamic body stops at the safe
- * time (held), or rides along with the kinematic body it met.
+ * overlapping is searched on cores shrunk below its overlap, so it only
+ * counts as an impact when it approaches a skin (3 × options.overlap)
+ * deeper than it started, never past a share of what the pair can shrink; a
+ * pair too deep for its cores to separate is left to the engine (counted).
+ * When the caps are reached, or a pair gives no impulse (two infinite
+ * masses), the fallback never lets the bodies pass: a dynamic body stops
+ * where it is (held), rides along with the kinematic body it met, or, the
+ * lighter of two, joins the heavier by an inelastic impulse.
  *
  * 3D: the same in sccd_impact3_solve (impact3.c), the twin of impact2.c. */
 #ifndef SECTORCCD_IMPACT_H
