@@ -63,10 +63,13 @@ static inline sccd_v2 sccd_v2_abs(sccd_v2 a) { return (sccd_v2){fabs(a.x), fabs(
 /// a / |a|, or SCCD_FALLBACK_V2 when |a| is zero or not finite.
 static inline sccd_v2 sccd_v2_normalize(sccd_v2 a)
 {
-    sccd_real l = sccd_v2_len(a);
-    if (!(l > 0.0) || !isfinite(l))
+    /* Scaled by its largest component first: a tiny or huge vector would
+     * underflow or overflow in the squares. */
+    sccd_real m = sccd_max(fabs(a.x), fabs(a.y));
+    if (!(m > 0.0) || !isfinite(m) || !isfinite(a.x) || !isfinite(a.y))
         return SCCD_FALLBACK_V2;
-    return sccd_v2_scale(a, 1.0 / l);
+    a = sccd_v2_scale(a, 1.0 / m);
+    return sccd_v2_scale(a, 1.0 / sccd_v2_len(a));
 }
 /// True when both components are finite.
 static inline bool sccd_is_valid_v2(sccd_v2 a) { return sccd_is_valid_real(a.x) && sccd_is_valid_real(a.y); }
@@ -143,10 +146,14 @@ static inline sccd_v3 sccd_v3_abs(sccd_v3 a) { return (sccd_v3){fabs(a.x), fabs(
 /// a / |a|, or SCCD_FALLBACK_V3 when |a| is zero or not finite.
 static inline sccd_v3 sccd_v3_normalize(sccd_v3 a)
 {
-    sccd_real l = sccd_v3_len(a);
-    if (!(l > 0.0) || !isfinite(l))
+    /* Scaled by its largest component first: a tiny vector (an angular
+     * velocity of 1e-160) would underflow in the squares and come out of
+     * unit length. */
+    sccd_real m = sccd_max(fabs(a.x), sccd_max(fabs(a.y), fabs(a.z)));
+    if (!(m > 0.0) || !isfinite(m) || !isfinite(a.x) || !isfinite(a.y) || !isfinite(a.z))
         return SCCD_FALLBACK_V3;
-    return sccd_v3_scale(a, 1.0 / l);
+    a = sccd_v3_scale(a, 1.0 / m);
+    return sccd_v3_scale(a, 1.0 / sccd_v3_len(a));
 }
 /// True when all components are finite.
 static inline bool sccd_is_valid_v3(sccd_v3 a)
