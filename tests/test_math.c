@@ -99,12 +99,12 @@ static void test_basis_and_normalize(void **state)
     assert_true(z2.x == 1.0 && z2.y == 0.0);
     sccd_quat qi = sccd_quat_normalize((sccd_quat){0, 0, 0, 0});
     assert_true(qi.w == 1.0 && qi.x == 0.0);
-    /* Tiny and huge vectors (an angular velocity of 1e-160) keep unit length: no underflow or overflow in the squares. */
-    const double scales[] = {1e-160, 1e-300, 1e200};
-    for (int i = 0; i < 3; ++i) {
+    /* Tiny, subnormal and huge vectors (an angular velocity of 1e-160) keep unit length: no underflow or overflow. */
+    const double scales[] = {1e-160, 1e-300, 1e200, -3.8e-309};
+    for (int i = 0; i < 4; ++i) {
         sccd_v3 u = sccd_v3_normalize((sccd_v3){scales[i], 0.3 * scales[i], -0.1 * scales[i]});
         sccd_v2 u2 = sccd_v2_normalize((sccd_v2){scales[i], -0.7 * scales[i]});
-        assert_true(fabs(sccd_v3_len(u) - 1.0) < 1e-12 && u.x > 0.0 && fabs(sccd_v2_len(u2) - 1.0) < 1e-12);
+        assert_true(fabs(sccd_v3_len(u) - 1.0) < 1e-12 && u.x * scales[i] > 0.0 && fabs(sccd_v2_len(u2) - 1.0) < 1e-12);
     }
 }
 

@@ -68,7 +68,7 @@ static inline sccd_v2 sccd_v2_normalize(sccd_v2 a)
     sccd_real m = sccd_max(fabs(a.x), fabs(a.y));
     if (!(m > 0.0) || !isfinite(m) || !isfinite(a.x) || !isfinite(a.y))
         return SCCD_FALLBACK_V2;
-    a = sccd_v2_scale(a, 1.0 / m);
+    a = (sccd_v2){a.x / m, a.y / m}; /* divided: 1/m overflows for a subnormal m */
     return sccd_v2_scale(a, 1.0 / sccd_v2_len(a));
 }
 /// True when both components are finite.
@@ -152,7 +152,7 @@ static inline sccd_v3 sccd_v3_normalize(sccd_v3 a)
     sccd_real m = sccd_max(fabs(a.x), sccd_max(fabs(a.y), fabs(a.z)));
     if (!(m > 0.0) || !isfinite(m) || !isfinite(a.x) || !isfinite(a.y) || !isfinite(a.z))
         return SCCD_FALLBACK_V3;
-    a = sccd_v3_scale(a, 1.0 / m);
+    a = (sccd_v3){a.x / m, a.y / m, a.z / m}; /* divided: 1/m overflows for a subnormal m */
     return sccd_v3_scale(a, 1.0 / sccd_v3_len(a));
 }
 /// True when all components are finite.
