@@ -650,6 +650,20 @@ static void test_bad_use(void **state)
     assert_int_equal(sccd_test_assert_count(), 2 + 1 + 1 + 1 + 2 + 1 + 1 + 2 + 5 + 1 + 4);
     assert_true(strlen(sccd_ode_last_error(w)) > 0);
 
+    /* The materials: NaN, negative, NULL geom and NULL world are reported and change nothing. */
+    sccd_ode_reset_counters(w);
+    sccd_test_assert_reset();
+    dGeomID ball_geom = dBodyGetFirstGeom(ok);
+    sccd_ode_geom_set_material(w, ball_geom, NAN, 0.5);
+    sccd_ode_geom_set_material(w, ball_geom, 0.5, -1.0);
+    sccd_ode_geom_set_material(w, NULL, 0.5, 0.5);
+    sccd_ode_geom_set_material(NULL, ball_geom, 0.5, 0.5);
+    sccd_ode_set_impact_callback(NULL, NULL, NULL);
+    assert_int_equal(sccd_ode_get_counters(w).errors, 3);
+    assert_int_equal(sccd_test_assert_count(), 5);
+    sccd_ode_geom_set_material(w, ball_geom, 0.5, 0.5); /* a valid one is taken silently */
+    assert_int_equal(sccd_test_assert_count(), 5);
+
     /* NaN velocity: reported and zeroed before the step, so the step stays finite. */
     sccd_ode_reset_counters(w);
     dBodySetLinearVel(ok, NAN, 0.0, 0.0);
