@@ -298,6 +298,20 @@ static void test_support2(void **state)
         sccd_v2 p = sccd_rng_v2(&g, 2.0);
         double f = sccd_shape2_farthest(&s, p), o = sccd_oracle_farthest2(&s, p);
         assert_true(f >= o - 1e-12 && f <= o + 1e-3 * (1.0 + f));
+        /* Half thickness: a disc that wide about the shape's middle lies in the shape (sampled); closed forms. */
+        double h = sccd_shape2_half_thickness(&s);
+        sccd_v2 mid = s.type == SCCD_SHAPE_CIRCLE ? s.circle.c : s.type == SCCD_SHAPE_CAPSULE ? sccd_v2_lerp(s.capsule.a, s.capsule.b, 0.5)
+                    : s.type == SCCD_SHAPE_BOX ? s.box.c : (sccd_v2){0, 0};
+        for (int k = 0; s.type == SCCD_SHAPE_POLY && k < s.poly.n; ++k)
+            mid = sccd_v2_mad(mid, 1.0 / s.poly.n, s.poly.v[k]);
+        for (int k = 0; k < 32; ++k)
+            assert_true(point_to_shape2(sccd_xf2_apply(xf, sccd_v2_mad(mid, h, sccd_rng_unit2(&g))), &s, xf) <= 1e-9);
+        if (s.type == SCCD_SHAPE_CIRCLE)
+            assert_true(h == s.circle.r);
+        if (s.type == SCCD_SHAPE_CAPSULE)
+            assert_true(h == s.capsule.r);
+        if (s.type == SCCD_SHAPE_BOX)
+            assert_true(h == fmin(s.box.h.x, s.box.h.y));
     }
     sccd_test_count_asserts();
     sccd_test_assert_reset();
@@ -307,7 +321,8 @@ static void test_support2(void **state)
     assert_true(b.lo.x == 1.0 && b.hi.y == 2.0);
     sccd_shape2 ok = {.type = SCCD_SHAPE_CIRCLE, .circle = {{0, 0}, 1}};
     assert_true(sccd_is_valid_v2(sccd_shape2_support(&ok, sccd_xf2_identity(), (sccd_v2){NAN, 0})));
-    assert_int_equal(sccd_test_assert_count(), 3);
+    assert_true(sccd_shape2_half_thickness(&bad) == 0.0);
+    assert_int_equal(sccd_test_assert_count(), 4);
     sccd_set_assert_handler(NULL);
 }
 

@@ -9,6 +9,8 @@
  *   free interval it started in (found by dense sampling), a flyer's centre
  *   never crosses a long wall's line;
  * - a blade hinged at its middle batting a ball: the ball never crosses an arm;
+ * - a heavy blade pushing into a cluster of balls: each fallback stop ends a
+ *   chain (at most two a body in a solve), no ball crosses the blade;
  * - the hooks: begin may refuse a pair (it then passes) or change the
  *   restitution; post sees the impulse the ball took;
  * - bad input: a defined result and the assert handler. */
@@ -232,6 +234,15 @@ static sccd_shape2 random_shape(sccd_rng *g, double size)
 
 /* Random dynamic bodies (free and hinged) and static walls, packed close;
  * energy (dynamic bodies only: nothing kinematic feeds it) never grows. */
+/* Whether box a holds box b (to rounding). */
+static bool holds(sccd_aabb2 a, sccd_aabb2 b)
+{
+    const double e = 1e-9;
+    return a.lo.x <= b.lo.x + e && a.lo.y <= b.lo.y + e && b.hi.x <= a.hi.x + e && b.hi.y <= a.hi.y + e;
+}
+
+/* Random scenes of free and hinged bodies: kinetic energy never grows, and
+ * each body's `swept` box holds its shape at the start and the end pose. */
 static void test_energy_never_grows(void **state)
 {
     (void)state;
@@ -265,8 +276,11 @@ static void test_energy_never_grows(void **state)
         double before = kinetic_start(&s);
         solve(&s, 1e-3, NULL);
         double after = kinetic(&s);
-        for (int i = 0; i < s.n; ++i)
+        for (int i = 0; i < s.n; ++i) {
             impacts += s.body[i].impacts;
+            assert_true(holds(s.body[i].swept, sccd_shape2_aabb(&s.shape[i].geom, s.body[i].pose)));
+            assert_true(holds(s.body[i].swept, sccd_shape2_aabb(&s.shape[i].geom, s.body[i].end_pose)));
+        }
         worst = fmax(worst, after / before - 1.0);
     }
     printf("impact2: 3000 random scenes, %d body impacts: largest energy change %+.2e\n", impacts, worst);
@@ -432,6 +446,67 @@ static void test_blade_bats_ball(void **state)
     assert_int_equal(passes, 0);
 }
 
+/* ---- a blade pushing into a pile ---- */
+
+/* A heavy blade on a strong hinge turning into a cluster of touching light
+ * balls: pushes that go on exhaust the impact caps, and the fallback joins
+ * balls to the blade. Each fallback stop must end a chain (a join that
+ * released the balls joined before was undone and redone until the loop's
+ * last guard, 100 stops and more, and balls crossed the blade), and no ball
+ * may cross the blade's axis within its reach. *held: the stops, *most: the
+ * most in one solve, *capped: solves with a search or the loop stopped by a
+ * cap. Returns the crossings. */
+static int blade_pile(long *held, long *most, int *capped)
+{
+    sccd_rng g = sccd_rng_make(4242);
+    int passes = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        const double half = 0.5, r = 0.04;
+        scene s = {0};
+        int blade = add(&s, SCCD_BODY_DYNAMIC, capsule((sccd_v2){-half, 0}, (sccd_v2){half, 0}, 0.02), (sccd_v2){0, 0}, 0.0,
+                        50.0, 50.0 / 12.0);
+        s.body[blade].hinged = true;
+        s.body[blade].w = log_uniform(&g, 5.0, 300.0);
+        double phi = sccd_rng_uniform(&g, 0.05, 0.6); /* the cluster lies ahead of the blade's turn */
+        for (int k = 0; k < 7; ++k) { /* a column of touching balls, some overlapping a little */
+            double rho = 0.1 + (2.0 * r - sccd_rng_uniform(&g, 0.0, 0.004)) * (k % 4), a = phi + 0.12 * (k / 4);
+            int b = add(&s, SCCD_BODY_DYNAMIC, circle(r), (sccd_v2){rho * cos(a), rho * sin(a)}, 0, 1.0, 0.5 * r * r);
+            s.body[b].ccd = false;
+            s.body[b].v = sccd_v2_scale(sccd_rng_unit2(&g), sccd_rng_uniform(&g, 0.0, 0.5));
+            s.shape[b].elasticity = sccd_rng_uniform(&g, 0.0, 0.3);
+        }
+        for (int step = 0; step < 10; ++step) {
+            sccd_v2 c0[8];
+            for (int i = 1; i < s.n; ++i)
+                c0[i] = sccd_xf2_inv_apply(s.body[blade].pose, s.body[i].pose.p);
+            sccd_impact_stats st = {0};
+            sccd_ccd_options o = options(1e-3);
+            assert_true(sccd_impact2_solve(s.body, s.n, s.shape, s.n, DT, &o, NULL, &scratch, &st));
+            *capped += st.failed > 0;
+            *held += st.held;
+            *most = st.held > *most ? st.held : *most;
+            for (int i = 1; i < s.n; ++i) {
+                sccd_v2 c1 = sccd_xf2_inv_apply(s.body[blade].end_pose, s.body[i].end_pose.p);
+                passes += c0[i].y * c1.y < 0.0 && sccd_v2_len(c0[i]) < half - r && sccd_v2_len(c1) < half - r;
+            }
+            advance(&s);
+        }
+    }
+    return passes;
+}
+
+static void test_blade_pushes_pile(void **state)
+{
+    (void)state;
+    long held = 0, most = 0;
+    int capped = 0, passes = blade_pile(&held, &most, &capped);
+    printf("impact2: blade into a pile, 3000 steps: %ld fallback stops (most in one solve %ld), %d solves with a cap "
+           "reached, %d crossings\n", held, most, capped, passes);
+    assert_true(held > 100);
+    assert_true(most <= 16); /* two per body at most: each stop ends a chain */
+    assert_int_equal(passes, 0);
+}
+
 /* ---- hooks ---- */
 
 typedef struct hook_log { int begins, posts; bool refuse; double elasticity; sccd_v2 impulse; } hook_log;
@@ -535,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_bat_exit_velocity),   cmocka_unit_test(test_hinged_rod_rebound),
         cmocka_unit_test(test_energy_never_grows),  cmocka_unit_test(test_hinged_rods_never_pass),
         cmocka_unit_test(test_flyers_never_pass),   cmocka_unit_test(test_blade_bats_ball),
+        cmocka_unit_test(test_blade_pushes_pile),
         cmocka_unit_test(test_hooks),               cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);

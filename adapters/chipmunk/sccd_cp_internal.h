@@ -26,6 +26,7 @@ typedef struct cp_body_rec {
     sccd_v2 end;             /* its own integration's end: origin and angle */
     cpFloat end_angle;
     sccd_aabb2 box;          /* what its motion may reach */
+    sccd_real reach;         /* how far any of its points moves this step */
 } cp_body_rec;
 
 /* A solver body's Chipmunk body and the bias velocity it moved by (taken

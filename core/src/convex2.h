@@ -5,6 +5,7 @@
 #define SCCD_CONVEX2_H
 
 #include "sectorccd/geometry.h"
+#include "sectorccd/shapes.h"
 
 /* True when v (n ≥ 3) encloses area: twice its area exceeds 1e-12 of its
  * squared extent. Thinner sets are treated as segments: rounding could
@@ -46,6 +47,32 @@ static inline sccd_real convex_point_distance(const sccd_v2 *v, int n, sccd_v2 p
     for (int i = 0; i < edge_count(n); ++i)
         d = sccd_min(d, sccd_distance_point_segment2(p, v[i], v[(i + 1) % n]));
     return d;
+}
+
+
+/* Half the thickness of a valid shape s: how far it can sink into anything
+ * before its middle is reached (a polygon's inradius about its vertices'
+ * centre, plus its rounding). Unchecked: sccd_shape2_half_thickness is the
+ * public form. */
+static inline sccd_real shape2_half_thickness(const sccd_shape2 *s)
+{
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: return s->circle.r;
+    case SCCD_SHAPE_CAPSULE: return s->capsule.r;
+    case SCCD_SHAPE_BOX: return sccd_min(s->box.h.x, s->box.h.y);
+    default: break;
+    }
+    const sccd_poly2 *p = &s->poly;
+    sccd_v2 c = {0.0, 0.0};
+    for (int i = 0; i < p->n; ++i)
+        c = sccd_v2_mad(c, 1.0 / p->n, p->v[i]);
+    sccd_real in = p->n >= 3 ? INFINITY : 0.0;
+    for (int i = 0; i < p->n && p->n >= 3; ++i) {
+        sccd_v2 e = sccd_v2_sub(p->v[(i + 1) % p->n], p->v[i]);
+        sccd_v2 n = sccd_v2_normalize((sccd_v2){e.y, -e.x});
+        in = sccd_min(in, sccd_v2_dot(sccd_v2_sub(p->v[i], c), n));
+    }
+    return p->r + sccd_max(in, 0.0);
 }
 
 #endif

@@ -28,6 +28,7 @@
  * does no work). */
 #include <string.h>
 
+#include "convex2.h"
 #include "impact_internal.h"
 #include "sectorccd/support.h"
 
@@ -47,6 +48,7 @@ typedef struct body_state {
     int carrier;        /* the body it rides along with, -1: none */
     bool boxed;         /* box holds what the current segment covers */
     sccd_aabb3 box;
+    sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
     unsigned segment;   /* counts the segment's changes (the sweeps' key) */
 } body_state;
 
@@ -589,27 +591,6 @@ static bool shapes_may_collide(const solver *sv, int sa, int sb)
 }
 
 /* The earliest event of bodies a and b from time tc over their shape pairs. */
-/* Half the thickness of shape s: how far it can sink into anything before
- * its middle is reached (a polygon's inradius about its vertices' centre,
- * plus its rounding). */
-static sccd_real half_thickness(const sccd_shape2 *s)
-{
-    switch (s->type) {
-    case SCCD_SHAPE_CIRCLE: return s->circle.r;
-    case SCCD_SHAPE_CAPSULE: return s->capsule.r;
-    case SCCD_SHAPE_BOX: return sccd_min(s->box.h.x, s->box.h.y);
-    default: break;
-    }
-    const sccd_poly2 *p = &s->poly;
-    sccd_v2 c = {0.0, 0.0};
-    for (int i = 0; i < p->n; ++i)
-        c = sccd_v2_mad(c, 1.0 / p->n, p->v[i]);
-    sccd_real in = p->n >= 3 ? INFINITY : 0.0;
-    for (int i = 0; i < p->n && p->n >= 3; ++i)
-        in = sccd_min(in, sccd_v2_dot(sccd_v2_sub(p->v[i], c), edge_normal(p->v[i], p->v[(i + 1) % p->n])));
-    return p->r + sccd_max(in, 0.0);
-}
-
 /* Whether the engine's own contact is enough for shapes a and b under ma,
  * mb: neither body is a CCD body and no point of either moves half the
  * thinner one's thickness relative to the other, so a discrete step cannot
@@ -618,7 +599,7 @@ static bool engine_catches(const solver *sv, int ba, const sccd_shape2 *a, sccd_
                            sccd_motion2 mb)
 {
     return !sv->bodies[ba].ccd && !sv->bodies[bb].ccd &&
-           approach_bound(a, ma, b, mb) < 0.5 * sccd_min(half_thickness(a), half_thickness(b));
+           approach_bound(a, ma, b, mb) < 0.5 * sccd_min(shape2_half_thickness(a), shape2_half_thickness(b));
 }
 
 static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
@@ -640,7 +621,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
                 continue;
             shape_event e = shape_pair_event(sv, pr->a, i, pr->b, j, tc);
             if (e.event != EVENT_NONE && e.t < pr->t)
-                *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, v3_of(e.point), v3_of(e.normal), false, pr->impacts};
+                *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, v3_of(e.point), v3_of(e.normal), false, pr->impacts, pr->stops};
         }
     }
 }
@@ -658,6 +639,7 @@ static sccd_aabb3 body_box(solver *sv, int i)
         }
         s->box = (sccd_aabb3){v3_of(box.lo), v3_of(box.hi)};
         s->boxed = true;
+        s->covered = (sccd_aabb3){sccd_v3_min(s->covered.lo, s->box.lo), sccd_v3_max(s->covered.hi, s->box.hi)};
     }
     return s->box;
 }
@@ -696,6 +678,22 @@ static void response_matrix(const solver *sv, int i, sccd_real t, sccd_v2 p, scc
             m[3 * row + col] = ang * g[row] * g[col] + (row == col && row < 2 ? lin : 0.0);
 }
 
+/* Restart body i at t after a join, keeping what rode along with it:
+ * released, a rider would meet i again at once and be joined again, undoing
+ * the last join, without end (a blade pushing into a pile). A rider that
+ * i's new motion would speed up stops instead: no energy from nothing. */
+static void restart_keeping_riders(solver *sv, int i, sccd_real t)
+{
+    restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
+    for (int j = 0; j < sv->n; ++j)
+        if (sv->st[j].carrier == i) {
+            sccd_real before = energy(sv, j, t, (sccd_v2){0.0, 0.0});
+            carry(sv, j, i, t);
+            if (energy(sv, j, t, (sccd_v2){0.0, 0.0}) > before)
+                hold(sv, j, t);
+        }
+}
+
 /* Body `light` is to ride along with `heavy` from t: first the perfectly
  * inelastic impulse (linear at light's centre of mass, and angular) that
  * makes light move as a part of heavy, taken from heavy's momentum, so the
@@ -726,7 +724,7 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
         h->v = sccd_v2_mad(h->v, -sv->bodies[heavy].inv_mass, j);
         h->w -= dw;
     }
-    restart(sv, heavy, t);
+    restart_keeping_riders(sv, heavy, t);
     carry(sv, light, heavy, t);
     return true;
 }
@@ -822,7 +820,8 @@ static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
                       .w = moves ? b->w : 0.0,
                       .hinge = sccd_xf2_apply(b->pose, b->hinge),
                       .hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC,
-                      .carrier = -1};
+                      .carrier = -1,
+                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}}};
     b->impacts = 0;
     b->held = false;
     restart_state(b, s, 0.0, dt);
@@ -835,6 +834,7 @@ static void end_state(sccd_impact_body2 *b, const body_state *s)
     b->end_angle = angle_at(s, 1.0);
     b->end_v = s->out_v;
     b->end_w = s->out_w;
+    b->swept = (sccd_aabb2){{s->covered.lo.x, s->covered.lo.y}, {s->covered.hi.x, s->covered.hi.y}};
     if (s->hinged && !s->frozen) /* the turn about the hinge, at the end pose */
         b->end_v = sccd_v2_scale(sccd_v2_perp(sccd_v2_sub(sccd_xf2_apply(b->end_pose, b->cog), s->hinge)), s->out_w);
 }
@@ -847,6 +847,7 @@ static void keep_still(sccd_impact_body2 *b)
     b->end_angle = ok ? b->angle : 0.0;
     b->end_v = (sccd_v2){0.0, 0.0};
     b->end_w = 0.0;
+    b->swept = (sccd_aabb2){{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
     b->impacts = 0;
     b->held = false;
 }
@@ -883,6 +884,8 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
         body_state free_motion, *s = ok ? &sv.st[i] : &free_motion; /* no memory: the free motions */
         if (!ok)
             begin_state(&bodies[i], s, dt);
+        else
+            body_box(&sv, i); /* its last segment counts in `swept` */
         end_state(&bodies[i], s);
     }
     return ok;

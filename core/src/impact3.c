@@ -44,6 +44,7 @@ typedef struct body_state {
     int carrier;        /* the body it rides along with, -1: none */
     bool boxed;         /* box holds what the current segment covers */
     sccd_aabb3 box;
+    sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
 } body_state;
 
 typedef struct solver {
@@ -856,7 +857,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
                 continue;
             shape_event e = shape_pair_event(sv, pr->a, i, pr->b, j, tc);
             if (e.event != EVENT_NONE && e.t < pr->t)
-                *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, e.point, e.normal, false, pr->impacts};
+                *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, e.point, e.normal, false, pr->impacts, pr->stops};
         }
 }
 
@@ -873,6 +874,7 @@ static sccd_aabb3 body_box(solver *sv, int i)
         }
         s->box = box;
         s->boxed = true;
+        s->covered = (sccd_aabb3){sccd_v3_min(s->covered.lo, s->box.lo), sccd_v3_max(s->covered.hi, s->box.hi)};
     }
     return s->box;
 }
@@ -907,6 +909,22 @@ static void response_matrix(const solver *sv, int i, sccd_real t, sccd_v3 p, scc
         }
 }
 
+/* Restart body i at t after a join, keeping what rode along with it:
+ * released, a rider would meet i again at once and be joined again, undoing
+ * the last join, without end (a blade pushing into a pile). A rider that
+ * i's new motion would speed up stops instead: no energy from nothing. */
+static void restart_keeping_riders(solver *sv, int i, sccd_real t)
+{
+    restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
+    for (int j = 0; j < sv->n; ++j)
+        if (sv->st[j].carrier == i) {
+            sccd_real before = energy(sv, j, t, (sccd_v3){0.0, 0.0, 0.0});
+            carry(sv, j, i, t);
+            if (energy(sv, j, t, (sccd_v3){0.0, 0.0, 0.0}) > before)
+                hold(sv, j, t);
+        }
+}
+
 /* Body `light` is to ride along with `heavy` from t: first the perfectly
  * inelastic generalized impulse at light's centre of mass that makes light
  * move as a part of heavy, taken from heavy's momentum (a projection in the
@@ -933,7 +951,7 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
     if (!sccd_solve_linear(6, m, u, x))
         return false;
     apply_impulse(sv, heavy, t, p, (sccd_v3){-x[0], -x[1], -x[2]}, (sccd_v3){-x[3], -x[4], -x[5]});
-    restart(sv, heavy, t);
+    restart_keeping_riders(sv, heavy, t);
     carry(sv, light, heavy, t);
     return true;
 }
@@ -1049,7 +1067,8 @@ static void begin_state(sccd_impact_body3 *b, body_state *s, sccd_real dt)
                       .hinge = sccd_xf3_apply(b->pose, b->hinge),
                       .axis = sccd_v3_normalize(sccd_quat_apply(b->pose.q, b->axis)),
                       .joint = b->kind == SCCD_BODY_DYNAMIC ? b->joint : SCCD_JOINT_NONE,
-                      .carrier = -1};
+                      .carrier = -1,
+                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}}};
     b->impacts = 0;
     b->held = false;
     restart_state(b, s, 0.0, dt);
@@ -1061,6 +1080,7 @@ static void end_state(sccd_impact_body3 *b, const body_state *s)
     b->end_pose = pose_at(s, 1.0);
     b->end_v = s->out_v;
     b->end_w = s->out_w;
+    b->swept = s->covered;
     if (s->joint != SCCD_JOINT_NONE && !s->frozen) /* the turn about the joint, at the end pose */
         b->end_v = sccd_v3_cross(s->out_w, sccd_v3_sub(sccd_xf3_apply(b->end_pose, b->cog), s->hinge));
 }
@@ -1071,6 +1091,7 @@ static void keep_still(sccd_impact_body3 *b)
     b->end_pose = sccd_is_valid_xf3(b->pose) ? b->pose : sccd_xf3_identity();
     b->end_v = (sccd_v3){0.0, 0.0, 0.0};
     b->end_w = (sccd_v3){0.0, 0.0, 0.0};
+    b->swept = (sccd_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     b->impacts = 0;
     b->held = false;
 }
@@ -1102,6 +1123,8 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
         body_state free_motion, *s = ok ? &sv.st[i] : &free_motion; /* no memory: the free motions */
         if (!ok)
             begin_state(&bodies[i], s, dt);
+        else
+            body_box(&sv, i); /* its last segment counts in `swept` */
         end_state(&bodies[i], s);
     }
     return ok;

@@ -65,7 +65,7 @@ bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
         if (e->paired != NULL)
             e->paired[pair_bit(e, i, j) / 8] |= (unsigned char)(1u << (pair_bit(e, i, j) % 8));
         sccd_pair *pr = &e->pairs[e->count++];
-        *pr = (sccd_pair){i, j, EVENT_NONE, INFINITY, -1, -1, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, false, 0};
+        *pr = (sccd_pair){i, j, EVENT_NONE, INFINITY, -1, -1, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, false, 0, 0};
         e->ops->search(e->solver, pr, tc);
     }
     return true;
@@ -114,8 +114,11 @@ static int mover(const sccd_events *e, int i)
  * between two blades); a dynamic body meeting a static or stopped one
  * stops. A stopped body takes no impulse any more (what hits it bounces
  * off), so none of this adds energy but a kinematic push, and every stop
- * ends a chain of events. */
-static void stop_pair(sccd_events *e, const sccd_pair *pr)
+ * ends a chain of events. A pair of dynamic bodies that stops a second time
+ * (one joined to a third, then met again) holds both: each such stop
+ * freezes a body, so they cannot go on without end. (A kinematic body goes
+ * on carrying what it meets again: held, it would pass through it.) */
+static void stop_pair(sccd_events *e, sccd_pair *pr)
 {
     const sccd_event_ops *ops = e->ops;
     void *sv = e->solver;
@@ -123,6 +126,13 @@ static void stop_pair(sccd_events *e, const sccd_pair *pr)
     ++e->stats->held;
     bool da = ops->kind(sv, a) == SCCD_BODY_DYNAMIC, db = ops->kind(sv, b) == SCCD_BODY_DYNAMIC;
     bool ka = ops->kind(sv, ma) == SCCD_BODY_KINEMATIC, kb = ops->kind(sv, mb) == SCCD_BODY_KINEMATIC;
+    if (pr->stops++ > 0 && !ka && !kb) { /* what the first stop set going met it again: both stop for good */
+        if (ops->moves_freely(sv, a))
+            ops->hold(sv, a, pr->t);
+        if (ops->moves_freely(sv, b))
+            ops->hold(sv, b, pr->t);
+        return;
+    }
     if (da && !ka && kb) {
         ops->carry(sv, a, mb, pr->t);
     } else if (db && !kb && ka) {

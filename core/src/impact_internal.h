@@ -44,6 +44,7 @@ typedef struct sccd_pair {
     sccd_v3 point, normal; /* the contact at t, normal from a to b */
     bool ignored;          /* begin said no: free for the rest of the step */
     int impacts;           /* impulses between the two this step */
+    int stops;             /* fallback stops between the two this step */
 } sccd_pair;
 
 /* What the event loop asks of a solver (impact2.c, impact3.c). */

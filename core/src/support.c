@@ -1,6 +1,7 @@
 /* Support functions, farthest distances and AABBs of the convex shapes, all
  * through the shape's core points and rounding radius (support.h). */
 #include "sectorccd/support.h"
+#include "convex2.h"
 
 static sccd_proxy2 core2(const sccd_shape2 *s)
 {
@@ -144,6 +145,15 @@ sccd_real sccd_shape2_farthest(const sccd_shape2 *s, sccd_v2 p)
     for (int i = 0; i < c.n; ++i)
         d = sccd_max(d, sccd_v2_dist(c.v[i], p));
     return d + c.r;
+}
+
+sccd_real sccd_shape2_half_thickness(const sccd_shape2 *s)
+{
+    if (!sccd_is_valid_shape2(s)) {
+        SCCD_ASSERT(sccd_is_valid_shape2(s));
+        return 0.0;
+    }
+    return shape2_half_thickness(s);
 }
 
 sccd_real sccd_shape3_farthest(const sccd_shape3 *s, sccd_v3 p)
