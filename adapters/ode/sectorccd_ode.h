@@ -76,7 +76,9 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * collision pass). Materials: sccd_ode_geom_set_material per geom, combined
  * as the product of the pair's (restitution clamped to 0..1), as in the
  * Chipmunk adapter; unset geoms have SCCD_ODE_ELASTICITY_DEFAULT and
- * SCCD_ODE_FRICTION_DEFAULT.
+ * SCCD_ODE_FRICTION_DEFAULT. The friction is a Coulomb coefficient: ODE's
+ * contacts match it only with dContactApprox1 (without it ODE takes
+ * surface.mu as a force limit, next to no friction in a short impact).
  *
  * Pairs follow dSpaceCollide's rules (enabled geoms, category and collide
  * bits, geoms of one body skipped) plus the usual near-callback rule: bodies
