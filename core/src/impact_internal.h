@@ -45,6 +45,7 @@ typedef struct sccd_pair {
     bool ignored;          /* begin said no: free for the rest of the step */
     int impacts;           /* impulses between the two this step */
     int stops;             /* fallback stops between the two this step */
+    sccd_real cap;         /* the deepest overlap its searches allowed so far this step (sccd_policy_begin) */
 } sccd_pair;
 
 /* What the event loop asks of a solver (impact2.c, impact3.c). */
@@ -155,10 +156,16 @@ typedef struct sccd_target_policy {
     sccd_real sink;   /* the target after a touch that does not approach */
 } sccd_target_policy;
 
-/* The policy's limit and shrink from depth and room (call before shrinking). */
-static inline sccd_target_policy sccd_policy_begin(sccd_real depth, sccd_real room, sccd_real skin, sccd_real tol)
+/* The policy's limit and shrink from depth and room (call before shrinking).
+ * cap: the limit the pair's earlier searches this step allowed (INFINITY at
+ * first). Searched again later in the step, a pair finds itself deeper (it
+ * may sink while it provably cannot pass, sccd_policy_safe); measured anew,
+ * each search would allow a skin more, and the pair would sink step by
+ * step through a thin wall within one engine step. */
+static inline sccd_target_policy sccd_policy_begin(sccd_real depth, sccd_real room, sccd_real skin, sccd_real tol,
+                                                   sccd_real cap)
 {
-    sccd_real limit = sccd_max(depth, sccd_min(SCCD_ROOM_SHARE * room, depth + skin));
+    sccd_real limit = sccd_max(depth, sccd_min(sccd_min(SCCD_ROOM_SHARE * room, depth + skin), cap));
     return (sccd_target_policy){limit, depth + skin + sccd_max(tol, limit - depth), 0.0, 0.0, 0.0};
 }
 
