@@ -232,8 +232,6 @@ static sccd_shape2 random_shape(sccd_rng *g, double size)
     }
 }
 
-/* Random dynamic bodies (free and hinged) and static walls, packed close;
- * energy (dynamic bodies only: nothing kinematic feeds it) never grows. */
 /* Whether box a holds box b (to rounding). */
 static bool holds(sccd_aabb2 a, sccd_aabb2 b)
 {
@@ -241,7 +239,8 @@ static bool holds(sccd_aabb2 a, sccd_aabb2 b)
     return a.lo.x <= b.lo.x + e && a.lo.y <= b.lo.y + e && b.hi.x <= a.hi.x + e && b.hi.y <= a.hi.y + e;
 }
 
-/* Random scenes of free and hinged bodies: kinetic energy never grows, and
+/* Random dynamic bodies (free and hinged) and static walls, packed close:
+ * energy (dynamic bodies only: nothing kinematic feeds it) never grows, and
  * each body's `swept` box holds its shape at the start and the end pose. */
 static void test_energy_never_grows(void **state)
 {

@@ -377,13 +377,17 @@ static bool gather_escapes(sccd_cp_world *w, cpFloat dt, bool *grew)
         if ((b->impacts == 0 && !b->held) || b->kind != SCCD_BODY_DYNAMIC)
             continue;
         sccd_real half = INFINITY;
-        for (int i = b->first_shape; i < b->first_shape + b->shape_count; ++i)
+        sccd_aabb2 at = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+        for (int i = b->first_shape; i < b->first_shape + b->shape_count; ++i) {
             half = sccd_min(half, sccd_shape2_half_thickness(&w->is[i].geom));
+            at = sccd_aabb2_union(at, sccd_shape2_aabb(&w->is[i].geom, b->pose));
+        }
         int mark = w->ncands;
         if (!gather_box(w, b->swept, dt))
             return false;
-        sccd_v2 size = sccd_v2_sub(b->swept.hi, b->swept.lo);
-        keep_passable(w, mark, sccd_max(size.x, size.y), half);
+        /* How far its points went: what its swept box grew by past its start box (less the skin). */
+        sccd_v2 grown = sccd_v2_sub(sccd_v2_sub(b->swept.hi, b->swept.lo), sccd_v2_sub(at.hi, at.lo));
+        keep_passable(w, mark, sccd_max(sccd_max(grown.x, grown.y) - 2.0 * w->opt.overlap, 0.0), half);
     }
     unique_shapes(w);
     *grew = w->ncands > before;

@@ -46,6 +46,7 @@ typedef struct body_state {
     bool hinged;        /* turns about the hinge (not when carried) */
     bool frozen;        /* held still: takes no impulse any more */
     int carrier;        /* the body it rides along with, -1: none */
+    bool changed;       /* its segment changed since the event loop last looked (op_changed) */
     bool boxed;         /* box holds what the current segment covers */
     sccd_aabb3 box;
     sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
@@ -108,6 +109,7 @@ static void restart_state(const sccd_impact_body2 *b, body_state *s, sccd_real t
     s->m = (sccd_motion2){p0, centre, sccd_v2_sub(sccd_xf2_apply(p1, centre), sccd_xf2_apply(p0, centre)), da};
     s->t0 = t;
     s->boxed = false;
+    s->changed = true;
     ++s->segment;
     s->angle0 = a0;
     s->out_v = s->v;
@@ -139,6 +141,7 @@ static void hold(solver *sv, int i, sccd_real t)
     s->m = (sccd_motion2){pose_at(s, t), s->m.center, {0.0, 0.0}, 0.0};
     s->t0 = t;
     s->boxed = false;
+    s->changed = true;
     ++s->segment;
     s->angle0 = a;
     s->v = (sccd_v2){0.0, 0.0}; /* still from here; out_v keeps what it had */
@@ -169,6 +172,7 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     s->m = (sccd_motion2){p0, centre, mk.dp, mk.dtheta};
     s->t0 = t;
     s->boxed = false;
+    s->changed = true;
     ++s->segment;
     s->angle0 = a;
     s->w = c->w;
@@ -572,13 +576,18 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
 /* What the candidate test sees of shape s under motion m: the box of its
  * sweep (START_END candidates: of its start and end poses only, what
  * speculative CCD sees), grown by the skin. */
-static sccd_aabb2 motion_box(const solver *sv, const sccd_shape2 *s, sccd_motion2 m)
+static sccd_aabb2 motion_box_as(const solver *sv, const sccd_shape2 *s, sccd_motion2 m, sccd_candidates candidates)
 {
-    sccd_aabb2 box = sv->opt.candidates == SCCD_CANDIDATES_START_END
+    sccd_aabb2 box = candidates == SCCD_CANDIDATES_START_END
                        ? sccd_aabb2_union(sccd_shape2_aabb(s, m.start), sccd_shape2_aabb(s, sccd_motion2_at(m, 1.0)))
                        : sccd_shape2_motion_box(s, m);
     sccd_v2 skin = {sv->opt.overlap, sv->opt.overlap};
     return (sccd_aabb2){sccd_v2_sub(box.lo, skin), sccd_v2_add(box.hi, skin)};
+}
+
+static sccd_aabb2 motion_box(const solver *sv, const sccd_shape2 *s, sccd_motion2 m)
+{
+    return motion_box_as(sv, s, m, sv->opt.candidates);
 }
 
 static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
@@ -633,14 +642,17 @@ static sccd_aabb3 body_box(solver *sv, int i)
     body_state *s = &sv->st[i];
     if (!s->boxed) {
         const sccd_impact_body2 *b = &sv->bodies[i];
-        sccd_aabb2 box = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+        sccd_aabb2 box = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}}, path = box;
         for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
-            sccd_aabb2 sb = motion_box(sv, &sv->shapes[k].geom, s->m);
+            const sccd_shape2 *g = &sv->shapes[k].geom;
+            sccd_aabb2 sb = motion_box(sv, g, s->m); /* the path: a start-and-end box misses a turn's bulge */
+            sccd_aabb2 pb = sv->opt.candidates == SCCD_CANDIDATES_START_END ? motion_box_as(sv, g, s->m, SCCD_CANDIDATES_SWEEP) : sb;
             box = (sccd_aabb2){sccd_v2_min(box.lo, sb.lo), sccd_v2_max(box.hi, sb.hi)};
+            path = (sccd_aabb2){sccd_v2_min(path.lo, pb.lo), sccd_v2_max(path.hi, pb.hi)};
         }
         s->box = (sccd_aabb3){v3_of(box.lo), v3_of(box.hi)};
         s->boxed = true;
-        s->covered = (sccd_aabb3){sccd_v3_min(s->covered.lo, s->box.lo), sccd_v3_max(s->covered.hi, s->box.hi)};
+        s->covered = (sccd_aabb3){sccd_v3_min(s->covered.lo, v3_of(path.lo)), sccd_v3_max(s->covered.hi, v3_of(path.hi))};
     }
     return s->box;
 }
@@ -689,9 +701,14 @@ static void restart_keeping_riders(solver *sv, int i, sccd_real t)
     for (int j = 0; j < sv->n; ++j)
         if (sv->st[j].carrier == i) {
             sccd_real before = energy(sv, j, t, (sccd_v2){0.0, 0.0});
+            sccd_v2 out_v = sv->st[j].out_v;
+            sccd_real out_w = sv->st[j].out_w;
             carry(sv, j, i, t);
-            if (energy(sv, j, t, (sccd_v2){0.0, 0.0}) > before)
+            if (energy(sv, j, t, (sccd_v2){0.0, 0.0}) > before) { /* it stops, reporting the velocity it had */
                 hold(sv, j, t);
+                sv->st[j].out_v = out_v;
+                sv->st[j].out_w = out_w;
+            }
         }
 }
 
@@ -771,8 +788,15 @@ static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv
 static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
-static const sccd_event_ops event_ops = {op_search, op_impact, op_possible, op_box, op_kind, op_inv_mass,
-                                         op_moves_freely, op_carrier, op_hold, op_carry, op_join};
+static bool op_changed(const void *sv, int i) { return ((const solver *)sv)->st[i].changed; }
+static void op_settle(void *sv)
+{
+    solver *s = sv;
+    for (int i = 0; i < s->n; ++i)
+        s->st[i].changed = false;
+}
+static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_inv_mass, op_moves_freely,
+                                         op_carrier, op_hold,   op_carry,    op_join,   op_changed, op_settle};
 
 /* ---- set-up and results ---- */
 

@@ -42,6 +42,7 @@ typedef struct body_state {
     sccd_joint_kind joint; /* how it turns (none when carried) */
     bool frozen;        /* held still: takes no impulse any more */
     int carrier;        /* the body it rides along with, -1: none */
+    bool changed;       /* its segment changed since the event loop last looked (op_changed) */
     bool boxed;         /* box holds what the current segment covers */
     sccd_aabb3 box;
     sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
@@ -127,6 +128,7 @@ static void restart_state(const sccd_impact_body3 *b, body_state *s, sccd_real t
     s->m = (sccd_motion3){p0, centre, sccd_v3_sub(sccd_xf3_apply(p1, centre), sccd_xf3_apply(p0, centre)), axis, turn};
     s->t0 = t;
     s->boxed = false;
+    s->changed = true;
     s->out_v = s->v;
     s->out_w = s->w;
 }
@@ -152,6 +154,7 @@ static void hold(solver *sv, int i, sccd_real t)
     s->m = still(pose_at(s, t), s->m.center);
     s->t0 = t;
     s->boxed = false;
+    s->changed = true;
     s->v = (sccd_v3){0.0, 0.0, 0.0}; /* still from here; out_v keeps what it had */
     s->w = (sccd_v3){0.0, 0.0, 0.0};
     s->frozen = true;
@@ -191,6 +194,7 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     s->m = (sccd_motion3){p0, centre, mk.dp, mk.axis, mk.angle};
     s->t0 = t;
     s->boxed = false;
+    s->changed = true;
     s->out_v = s->v;
     s->out_w = s->w;
     s->frozen = false; /* it still takes impulses, as a part of k would (then it leaves k) */
@@ -719,17 +723,22 @@ static sccd_toi3 toi_bounds(solver *sv, const sccd_shape3 *a, sccd_motion3 ma, c
 typedef struct shape_event { impact_event event; sccd_real t; sccd_v3 point, normal; } shape_event;
 
 /* The motion box of shape s's bound[0] (a half-space: everything), grown by the skin. */
-static sccd_aabb3 motion_box(const solver *sv, const sccd_impact_shape3 *s, sccd_motion3 m)
+static sccd_aabb3 motion_box_as(const solver *sv, const sccd_impact_shape3 *s, sccd_motion3 m, sccd_candidates candidates)
 {
     sccd_real inf = INFINITY;
     if (s->bounds == 0)
         return (sccd_aabb3){{-inf, -inf, -inf}, {inf, inf, inf}};
     const sccd_shape3 *g = &s->bound[0];
-    sccd_aabb3 box = sv->opt.candidates == SCCD_CANDIDATES_START_END
+    sccd_aabb3 box = candidates == SCCD_CANDIDATES_START_END
                        ? sccd_aabb3_union(sccd_shape3_aabb(g, m.start), sccd_shape3_aabb(g, sccd_motion3_at(m, 1.0)))
                        : sccd_shape3_motion_box(g, m);
     sccd_v3 skin = {sv->opt.overlap, sv->opt.overlap, sv->opt.overlap};
     return (sccd_aabb3){sccd_v3_sub(box.lo, skin), sccd_v3_add(box.hi, skin)};
+}
+
+static sccd_aabb3 motion_box(const solver *sv, const sccd_impact_shape3 *s, sccd_motion3 m)
+{
+    return motion_box_as(sv, s, m, sv->opt.candidates);
 }
 
 /* The pair as a search sees it: one convex shape x (moving by mx) against
@@ -868,14 +877,16 @@ static sccd_aabb3 body_box(solver *sv, int i)
     body_state *s = &sv->st[i];
     if (!s->boxed) {
         const sccd_impact_body3 *b = &sv->bodies[i];
-        sccd_aabb3 box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        sccd_aabb3 box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}}, path = box;
         for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
-            sccd_aabb3 sb = motion_box(sv, &sv->shapes[k], s->m);
+            sccd_aabb3 sb = motion_box(sv, &sv->shapes[k], s->m); /* the path: a start-and-end box misses a turn's bulge */
+            sccd_aabb3 pb = sv->opt.candidates == SCCD_CANDIDATES_START_END ? motion_box_as(sv, &sv->shapes[k], s->m, SCCD_CANDIDATES_SWEEP) : sb;
             box = (sccd_aabb3){sccd_v3_min(box.lo, sb.lo), sccd_v3_max(box.hi, sb.hi)};
+            path = (sccd_aabb3){sccd_v3_min(path.lo, pb.lo), sccd_v3_max(path.hi, pb.hi)};
         }
         s->box = box;
         s->boxed = true;
-        s->covered = (sccd_aabb3){sccd_v3_min(s->covered.lo, s->box.lo), sccd_v3_max(s->covered.hi, s->box.hi)};
+        s->covered = (sccd_aabb3){sccd_v3_min(s->covered.lo, path.lo), sccd_v3_max(s->covered.hi, path.hi)};
     }
     return s->box;
 }
@@ -920,9 +931,14 @@ static void restart_keeping_riders(solver *sv, int i, sccd_real t)
     for (int j = 0; j < sv->n; ++j)
         if (sv->st[j].carrier == i) {
             sccd_real before = energy(sv, j, t, (sccd_v3){0.0, 0.0, 0.0});
+            sccd_v3 out_v = sv->st[j].out_v;
+            sccd_v3 out_w = sv->st[j].out_w;
             carry(sv, j, i, t);
-            if (energy(sv, j, t, (sccd_v3){0.0, 0.0, 0.0}) > before)
+            if (energy(sv, j, t, (sccd_v3){0.0, 0.0, 0.0}) > before) { /* it stops, reporting the velocity it had */
                 hold(sv, j, t);
+                sv->st[j].out_v = out_v;
+                sv->st[j].out_w = out_w;
+            }
         }
 }
 
@@ -997,8 +1013,15 @@ static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv
 static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
-static const sccd_event_ops event_ops = {op_search, op_impact, op_possible, op_box, op_kind, op_inv_mass,
-                                         op_moves_freely, op_carrier, op_hold, op_carry, op_join};
+static bool op_changed(const void *sv, int i) { return ((const solver *)sv)->st[i].changed; }
+static void op_settle(void *sv)
+{
+    solver *s = sv;
+    for (int i = 0; i < s->n; ++i)
+        s->st[i].changed = false;
+}
+static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_inv_mass, op_moves_freely,
+                                         op_carrier, op_hold,   op_carry,    op_join,   op_changed, op_settle};
 
 /* ---- set-up and results ---- */
 

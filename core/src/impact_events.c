@@ -71,21 +71,14 @@ bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
     return true;
 }
 
-/* Whether body i's segment changed with those of a and b (it is one of
- * them, or rides along with one). */
-static bool moved_with(const sccd_events *e, int i, int a, int b)
-{
-    int c = e->ops->carrier(e->solver, i);
-    return i == a || i == b ||
-           (c >= 0 && (c == a || c == b || c == e->ops->carrier(e->solver, a) || c == e->ops->carrier(e->solver, b)));
-}
-
-/* Search again every pair whose segments changed with a's and b's, from t. */
-static void research(sccd_events *e, int a, int b, sccd_real t)
+/* Search again, from t, the pair of the last event and every pair one of
+ * whose bodies' segments that event changed (the pair, what rode along
+ * with them, what a fallback released or stopped). */
+static void research(sccd_events *e, const sccd_pair *event, sccd_real t)
 {
     for (int k = 0; k < e->count; ++k) {
         sccd_pair *pr = &e->pairs[k];
-        if (moved_with(e, pr->a, a, b) || moved_with(e, pr->b, a, b))
+        if (pr == event || e->ops->changed(e->solver, pr->a) || e->ops->changed(e->solver, pr->b))
             e->ops->search(e->solver, pr, t);
     }
 }
@@ -153,6 +146,7 @@ static void stop_pair(sccd_events *e, sccd_pair *pr)
 bool sccd_events_run(sccd_events *e)
 {
     int impacts = 0;
+    e->ops->settle(e->solver); /* the start's segments are searched already */
     for (int guard = 0; guard < SCCD_IMPACT_MAX_EVENTS + 4 * e->bodies + 16; ++guard) {
         sccd_pair *pr = earliest(e);
         if (pr == NULL)
@@ -169,10 +163,11 @@ bool sccd_events_run(sccd_events *e)
         } else {
             stop_pair(e, pr);
         }
-        research(e, a, b, t);
+        research(e, pr, t);
         for (int k = 0; k < e->bodies; ++k) /* their new motions may meet bodies they were not paired with */
-            if (moved_with(e, k, a, b) && !sccd_events_activate(e, k, t))
+            if (e->ops->changed(e->solver, k) && !sccd_events_activate(e, k, t))
                 return false;
+        e->ops->settle(e->solver);
     }
     ++e->stats->failed;
     return true;

@@ -45,7 +45,7 @@ typedef struct sccd_pair {
     bool ignored;          /* begin said no: free for the rest of the step */
     int impacts;           /* impulses between the two this step */
     int stops;             /* fallback stops between the two this step */
-    sccd_real cap;         /* the deepest overlap its searches allowed so far this step (sccd_policy_begin) */
+    sccd_real cap;         /* the smallest overlap limit its searches set so far this step (sccd_policy_begin) */
 } sccd_pair;
 
 /* What the event loop asks of a solver (impact2.c, impact3.c). */
@@ -61,6 +61,8 @@ typedef struct sccd_event_ops {
     void (*hold)(void *solver, int i, sccd_real t);               /* stop body i at t for the rest of the step */
     void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
+    bool (*changed)(const void *solver, int i);                   /* whether body i's segment changed since the last settle */
+    void (*settle)(void *solver);                                 /* forget which segments changed */
 } sccd_event_ops;
 
 /* The pairs of a step and the loop over their events. */

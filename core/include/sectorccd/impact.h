@@ -65,7 +65,7 @@ typedef struct sccd_impact_body2 {
     sccd_real end_angle;     ///< result: its unwrapped angle
     sccd_v2 end_v;           ///< result: velocity of the centre of mass
     sccd_real end_w;         ///< result: angular velocity
-    sccd_aabb2 swept;        ///< result: a box holding every pose it took in the step (grown by the skin; empty after a failed solve), where it may have met what the caller did not pass
+    sccd_aabb2 swept;        ///< result: a box holding every pose it took in the step (grown by options.overlap; empty after a failed solve), where it may have met what the caller did not pass
     int impacts;             ///< result: impacts it took part in (0: it moved freely, end = free motion)
     bool held;               ///< result: stopped short or carried by the fallback (see the top of the file)
 } sccd_impact_body2;
@@ -158,7 +158,7 @@ typedef struct sccd_impact_body3 {
     sccd_xf3 end_pose;        ///< result: origin pose at the step's end
     sccd_v3 end_v;            ///< result: velocity of the centre of mass
     sccd_v3 end_w;            ///< result: angular velocity
-    sccd_aabb3 swept;         ///< result: a box holding every pose it took in the step (grown by the skin; empty after a failed solve), where it may have met what the caller did not pass
+    sccd_aabb3 swept;         ///< result: a box holding every pose it took in the step (grown by options.overlap; empty after a failed solve), where it may have met what the caller did not pass
     int impacts;              ///< result: impacts it took part in (0: it moved freely, end = free motion)
     bool held;                ///< result: stopped short or carried by the fallback (see the top of the file)
 } sccd_impact_body3;
