@@ -132,7 +132,7 @@ static void restart(solver *sv, int i, sccd_real t)
         }
 }
 
-/* Stop body i at time t for the rest of the step. */
+/* Stop body i at time t for the rest of the step, and what rode along with it. */
 static void hold(solver *sv, int i, sccd_real t)
 {
     body_state *s = &sv->st[i];
@@ -147,7 +147,9 @@ static void hold(solver *sv, int i, sccd_real t)
     s->v = (sccd_v2){0.0, 0.0}; /* still from here; out_v keeps what it had */
     s->w = 0.0;
     s->frozen = true;
-    sv->bodies[i].held = true;
+    sv->bodies[i].held = true;    for (int j = 0; j < sv->n; ++j) /* what rode along with it stops too: left on i's old motion, it would go on through what stopped i */
+        if (sv->st[j].carrier == i)
+            hold(sv, j, t);
 }
 
 /* Body i rides along with body k from time t: the same rigid motion, about

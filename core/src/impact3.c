@@ -147,7 +147,7 @@ static void restart(solver *sv, int i, sccd_real t)
         }
 }
 
-/* Stop body i at time t for the rest of the step. */
+/* Stop body i at time t for the rest of the step, and what rode along with it. */
 static void hold(solver *sv, int i, sccd_real t)
 {
     body_state *s = &sv->st[i];
@@ -159,7 +159,9 @@ static void hold(solver *sv, int i, sccd_real t)
     s->w = (sccd_v3){0.0, 0.0, 0.0};
     s->frozen = true;
     s->carrier = -1;
-    sv->bodies[i].held = true;
+    sv->bodies[i].held = true;    for (int j = 0; j < sv->n; ++j) /* what rode along with it stops too: left on i's old motion, it would go on through what stopped i */
+        if (sv->st[j].carrier == i)
+            hold(sv, j, t);
 }
 
 static sccd_v3 cog_at(const solver *sv, int i, sccd_real t) { return sccd_xf3_apply(pose_at(&sv->st[i], t), sv->bodies[i].cog); }
