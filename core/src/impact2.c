@@ -733,7 +733,9 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
     sccd_real u[3] = {dv.x, dv.y, sv->st[heavy].w - sv->st[light].w};
     if (!sccd_solve_linear(3, m, u, x))
         return false;
-    body_state *h = &sv->st[heavy];
+    sccd_v2 zero = {0.0, 0.0};
+    sccd_real before = energy(sv, heavy, t, zero) + energy(sv, light, t, zero);
+    body_state *h = &sv->st[heavy], kept_h = *h, kept_l = sv->st[light];
     sccd_v2 j = {x[0], x[1]};
     sccd_real dw = mh[6] * x[0] + mh[7] * x[1] + mh[8] * x[2]; /* heavy's spin change, from row 3 */
     sccd_v2 cog = cog_at(sv, heavy, t);
@@ -743,6 +745,14 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
     } else {
         h->v = sccd_v2_mad(h->v, -sv->bodies[heavy].inv_mass, j);
         h->w -= dw;
+    }
+    sv->st[light].v = velocity_at(sv, heavy, t, p); /* as a part of heavy, to weigh the energy */
+    sv->st[light].w = h->w;
+    bool gains = !(energy(sv, heavy, t, zero) + energy(sv, light, t, zero) <= before * (1.0 + 1e-9));
+    sv->st[light] = kept_l;
+    if (gains) { /* a near-singular response: no join */
+        *h = kept_h;
+        return false;
     }
     restart_keeping_riders(sv, heavy, t);
     carry(sv, light, heavy, t);
@@ -788,6 +798,13 @@ static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i
 static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
 static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv)->bodies[i].inv_mass; }
 static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
+static void op_halt(void *sv, int i, sccd_real t)
+{
+    solver *s = sv;
+    hold(s, i, t);
+    s->st[i].out_v = (sccd_v2){0.0, 0.0};
+    s->st[i].out_w = 0.0;
+}
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
 static bool op_changed(const void *sv, int i) { return ((const solver *)sv)->st[i].changed; }
@@ -798,7 +815,7 @@ static void op_settle(void *sv)
         s->st[i].changed = false;
 }
 static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold,   op_carry,    op_join,   op_changed, op_settle};
+                                         op_carrier, op_hold, op_halt, op_carry,    op_join,   op_changed, op_settle};
 
 /* ---- set-up and results ---- */
 

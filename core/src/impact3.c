@@ -969,7 +969,18 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
     sccd_real u[6] = {dv.x, dv.y, dv.z, dw.x, dw.y, dw.z};
     if (!sccd_solve_linear(6, m, u, x))
         return false;
+    sccd_v3 zero = {0.0, 0.0, 0.0};
+    sccd_real before = energy(sv, heavy, t, zero) + energy(sv, light, t, zero);
+    body_state kept_h = sv->st[heavy], kept_l = sv->st[light];
     apply_impulse(sv, heavy, t, p, (sccd_v3){-x[0], -x[1], -x[2]}, (sccd_v3){-x[3], -x[4], -x[5]});
+    sv->st[light].v = velocity_at(sv, heavy, t, p); /* as a part of heavy, to weigh the energy */
+    sv->st[light].w = sv->st[heavy].w;
+    bool gains = !(energy(sv, heavy, t, zero) + energy(sv, light, t, zero) <= before * (1.0 + 1e-9));
+    sv->st[light] = kept_l;
+    if (gains) { /* a near-singular response: no join */
+        sv->st[heavy] = kept_h;
+        return false;
+    }
     restart_keeping_riders(sv, heavy, t);
     carry(sv, light, heavy, t);
     return true;
@@ -1013,6 +1024,13 @@ static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i
 static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
 static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv)->bodies[i].inv_mass; }
 static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
+static void op_halt(void *sv, int i, sccd_real t)
+{
+    solver *s = sv;
+    hold(s, i, t);
+    s->st[i].out_v = (sccd_v3){0.0, 0.0, 0.0};
+    s->st[i].out_w = (sccd_v3){0.0, 0.0, 0.0};
+}
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
 static bool op_changed(const void *sv, int i) { return ((const solver *)sv)->st[i].changed; }
@@ -1023,7 +1041,7 @@ static void op_settle(void *sv)
         s->st[i].changed = false;
 }
 static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold,   op_carry,    op_join,   op_changed, op_settle};
+                                         op_carrier, op_hold, op_halt, op_carry,    op_join,   op_changed, op_settle};
 
 /* ---- set-up and results ---- */
 

@@ -108,8 +108,9 @@ static int mover(const sccd_events *e, int i)
  * stops. A stopped body takes no impulse any more (what hits it bounces
  * off), so none of this adds energy but a kinematic push, and every stop
  * ends a chain of events. A pair of dynamic bodies that stops a second time
- * (one joined to a third, then met again) holds both: each such stop
- * freezes a body, so they cannot go on without end. (A kinematic body goes
+ * (one joined to a third, then met again) is jammed: both stop dead (at
+ * rest: a velocity kept, an engine's contacts would push the jammed pair
+ * harder every step), so such stops cannot go on without end. (A kinematic body goes
  * on carrying what it meets again: held, it would pass through it.) */
 static void stop_pair(sccd_events *e, sccd_pair *pr)
 {
@@ -119,11 +120,11 @@ static void stop_pair(sccd_events *e, sccd_pair *pr)
     ++e->stats->held;
     bool da = ops->kind(sv, a) == SCCD_BODY_DYNAMIC, db = ops->kind(sv, b) == SCCD_BODY_DYNAMIC;
     bool ka = ops->kind(sv, ma) == SCCD_BODY_KINEMATIC, kb = ops->kind(sv, mb) == SCCD_BODY_KINEMATIC;
-    if (pr->stops++ > 0 && !ka && !kb) { /* what the first stop set going met it again: both stop for good */
+    if (pr->stops++ > 0 && !ka && !kb) { /* jammed: what the first stop set going met it again; both stop dead */
         if (ops->moves_freely(sv, a))
-            ops->hold(sv, a, pr->t);
+            ops->halt(sv, a, pr->t);
         if (ops->moves_freely(sv, b))
-            ops->hold(sv, b, pr->t);
+            ops->halt(sv, b, pr->t);
         return;
     }
     if (da && !ka && kb) {

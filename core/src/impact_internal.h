@@ -59,6 +59,7 @@ typedef struct sccd_event_ops {
     bool (*moves_freely)(const void *solver, int i);              /* dynamic and not stopped */
     int (*carrier)(const void *solver, int i);                    /* the body it rides along with, -1: none */
     void (*hold)(void *solver, int i, sccd_real t);               /* stop body i at t for the rest of the step */
+    void (*halt)(void *solver, int i, sccd_real t);               /* stop body i at t, at rest (it reports no velocity) */
     void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
     bool (*changed)(const void *solver, int i);                   /* whether body i's segment changed since the last settle */
