@@ -151,15 +151,17 @@ static void gather_query(cpShape *shape, void *data) { gather(data, shape); }
 
 /* Every shape within box (grown by the slow bodies' reach), and the shapes
  * of the fast bodies whose reach meets it. */
-static bool gather_box(sccd_cp_world *w, sccd_aabb2 box, cpFloat dt)
+static bool gather_box(sccd_cp_world *w, sccd_aabb2 box)
 {
     cpSpaceBBQuery(w->space, bb_of(box, w->slow), CP_SHAPE_FILTER_ALL, gather_query, w);
     bool ok = true;
     for (int f = 0; ok && f < w->nfast; ++f) {
-        sccd_real reach = body_reach(w->fast[f], dt);
-        CP_BODY_FOREACH_SHAPE(w->fast[f], s)
+        const cp_fast_body *fb = &w->fast[f];
+        if (!boxes_overlap(box, fb->box))
+            continue;
+        CP_BODY_FOREACH_SHAPE(fb->body, s)
         {
-            sccd_aabb2 sb = {{s->bb.l - reach, s->bb.b - reach}, {s->bb.r + reach, s->bb.t + reach}};
+            sccd_aabb2 sb = {{s->bb.l - fb->reach, s->bb.b - fb->reach}, {s->bb.r + fb->reach, s->bb.t + fb->reach}};
             if (ok && boxes_overlap(box, sb))
                 ok = gather(w, s);
         }
@@ -167,11 +169,23 @@ static bool gather_box(sccd_cp_world *w, sccd_aabb2 box, cpFloat dt)
     return ok;
 }
 
+/* The box of body b's shapes at the start, grown by reach. */
+static sccd_aabb2 reach_box(const cpBody *b, sccd_real reach)
+{
+    sccd_aabb2 box = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+    CP_BODY_FOREACH_SHAPE(b, s)
+    {
+        box.lo = (sccd_v2){sccd_min(box.lo.x, s->bb.l - reach), sccd_min(box.lo.y, s->bb.b - reach)};
+        box.hi = (sccd_v2){sccd_max(box.hi.x, s->bb.r + reach), sccd_max(box.hi.y, s->bb.t + reach)};
+    }
+    return box;
+}
+
 /* Split the non-CCD bodies by how far they may move this step. The shapes'
  * boxes are at the start poses, so a query is grown by the slow bodies'
  * largest reach (`slow`, a fraction of the smallest CCD box); the few faster
- * ones are listed and tested one by one. Every body is in one of the two,
- * so no candidate is lost. */
+ * ones are listed with their reach boxes and tested one by one. Every body
+ * is in one of the two, so no candidate is lost. */
 static bool split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
 {
     w->slow = SLOW_FRACTION * (sccd_is_valid_real(smallest) ? smallest : 0.0);
@@ -179,11 +193,12 @@ static bool split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
     cpArray *arr = w->space->dynamicBodies;
     for (int i = 0; i < arr->num; ++i) {
         cpBody *b = arr->arr[i];
-        if (body_reach(b, dt) <= w->slow || sccd_cp_find_rec(w, b) != NULL) /* the look-up only when it matters */
+        sccd_real reach = body_reach(b, dt);
+        if (reach <= w->slow || sccd_cp_find_rec(w, b) != NULL) /* the look-up only when it matters */
             continue;
         if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
             return false;
-        w->fast[w->nfast++] = b;
+        w->fast[w->nfast++] = (cp_fast_body){b, reach, reach_box(b, reach)};
     }
     return true;
 }
@@ -369,7 +384,7 @@ static void keep_passable(sccd_cp_world *w, int mark, sccd_real reach, sccd_real
  * carried) may have met that the solve did not have: the shapes within the
  * box of every pose they took (the solver's `swept`) that they could pass
  * through. Returns whether anything new was found. */
-static bool gather_escapes(sccd_cp_world *w, cpFloat dt, bool *grew)
+static bool gather_escapes(sccd_cp_world *w, bool *grew)
 {
     int before = w->ncands;
     for (int k = 0; k < w->nib; ++k) {
@@ -383,7 +398,7 @@ static bool gather_escapes(sccd_cp_world *w, cpFloat dt, bool *grew)
             at = sccd_aabb2_union(at, sccd_shape2_aabb(&w->is[i].geom, b->pose));
         }
         int mark = w->ncands;
-        if (!gather_box(w, b->swept, dt))
+        if (!gather_box(w, b->swept))
             return false;
         /* How far its points went: what its swept box grew by past its start box (less the skin). */
         sccd_v2 grown = sccd_v2_sub(sccd_v2_sub(b->swept.hi, b->swept.lo), sccd_v2_sub(at.hi, at.lo));
@@ -470,7 +485,7 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
             return false;
         sccd_real knock = KNOCK_REACH * r->reach;
         sccd_aabb2 box = {sccd_v2_sub(r->box.lo, (sccd_v2){knock, knock}), sccd_v2_add(r->box.hi, (sccd_v2){knock, knock})};
-        if (!gather_box(w, box, dt))
+        if (!gather_box(w, box))
             return false;
     }
     unique_shapes(w);
@@ -495,7 +510,7 @@ static bool solve(sccd_cp_world *w, cpFloat dt)
         w->cnt.overlapped += (uint64_t)st.overlapped;
         w->cnt.failed += (uint64_t)st.failed;
         bool grew = false;
-        if (!gather_escapes(w, dt, &grew))
+        if (!gather_escapes(w, &grew))
             return false;
         if (!grew)
             return true;

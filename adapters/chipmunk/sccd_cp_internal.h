@@ -12,6 +12,14 @@
 #include "sectorccd_chipmunk.h"
 #include "../adapter_internal.h"
 
+/* A non-CCD body that may move farther than the query margin this step:
+ * the box of its shapes' start boxes grown by its reach, made once a step. */
+typedef struct cp_fast_body {
+    cpBody *body;
+    sccd_real reach;
+    sccd_aabb2 box;
+} cp_fast_body;
+
 typedef struct cp_body_rec {
     cpBody *body;
     cpBodyPositionFunc orig; /* the position function before enable */
@@ -45,7 +53,7 @@ struct sccd_cp_world {
     int npending, cappending;
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
     int ncands, capcands;
-    cpBody **fast; /* non-CCD bodies that may move farther than the query margin */
+    cp_fast_body *fast; /* non-CCD bodies that may move farther than the query margin */
     int nfast, capfast;
     sccd_real slow;
     /* the solver's input, index for index with the Chipmunk objects */

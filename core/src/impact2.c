@@ -5,7 +5,7 @@
  * t0 (a fraction of the step) to its end pose, the free motion of its
  * velocity over the rest of the step (a hinged body turns about its hinge).
  * The segment is a rigid motion about the body's centre (hinge or pivot):
- * the poses in between are the ones the sweeps and the TOI see. An impact at
+ * the poses in between are the ones the motion boxes and the TOI see. An impact at
  * time t restarts the segments of its two bodies there with their new
  * velocities; every other body keeps its segment, so only the pairs of the
  * two are searched again, and events are taken in time order.
@@ -53,8 +53,12 @@ typedef struct body_state {
     unsigned segment;   /* counts the segment's changes (the sweeps' key) */
 } body_state;
 
-/* A shape's sweep over its body's current segment, built on first use. */
-typedef struct shape_sweep { unsigned segment; sccd_sweep2 sweep; } shape_sweep;
+/* A shape's motion box over its body's current segment, made on first use
+ * (keyed by the segment it is of; 0: none). */
+typedef struct shape_cache {
+    unsigned boxed;
+    sccd_aabb2 box;
+} shape_cache;
 
 
 typedef struct solver {
@@ -63,7 +67,7 @@ typedef struct solver {
     int n;
     const sccd_impact_shape2 *shapes;
     sccd_events events;
-    shape_sweep *sweeps; /* per shape */
+    shape_cache *cache; /* per shape */
     sccd_real dt;
     sccd_ccd_options opt;
     sccd_impact_callbacks2 cb;
@@ -147,7 +151,8 @@ static void hold(solver *sv, int i, sccd_real t)
     s->v = (sccd_v2){0.0, 0.0}; /* still from here; out_v keeps what it had */
     s->w = 0.0;
     s->frozen = true;
-    sv->bodies[i].held = true;    for (int j = 0; j < sv->n; ++j) /* what rode along with it stops too: left on i's old motion, it would go on through what stopped i */
+    sv->bodies[i].held = true;
+    for (int j = 0; j < sv->n; ++j) /* what rode along with it stops too: left on i's old motion, it would go on through what stopped i */
         if (sv->st[j].carrier == i)
             hold(sv, j, t);
 }
@@ -487,36 +492,6 @@ static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u0)
     return (sccd_motion2){sccd_motion2_at(m, u0), m.center, sccd_v2_scale(m.dp, 1.0 - u0), m.dtheta * (1.0 - u0)};
 }
 
-/* Whether shape sa of body a may come within e of shape sb of body b, which
- * stands still from tc on: a's sweep over its segment (built once a
- * segment) against b's shape there. */
-static bool sweep_may_meet(solver *sv, int a, int sa, int b, int sb, sccd_real tc, sccd_real e)
-{
-    const body_state *s = &sv->st[a];
-    shape_sweep *c = &sv->sweeps[sa];
-    if (c->segment != s->segment) {
-        sccd_sweep2_shape(&c->sweep, &sv->shapes[sa].geom, s->m, sv->opt.bands);
-        c->segment = s->segment;
-        ++sv->stats->sweeps;
-    }
-    return sccd_sweep2_meets_shape(&c->sweep, &sv->shapes[sb].geom, pose_at(&sv->st[b], tc), e);
-}
-
-static bool motion_still(sccd_motion2 m) { return m.dtheta == 0.0 && m.dp.x == 0.0 && m.dp.y == 0.0; }
-
-/* The sweep pre-filter (SCCD_CANDIDATES_SWEEP) of a pair one of which
- * stands still: false when the mover's sweep proves they stay farther
- * apart than e. Two movers go straight to the TOI. */
-static bool sweeps_may_meet(solver *sv, int a, int sa, sccd_motion2 ma, int b, int sb, sccd_motion2 mb, sccd_real tc,
-                            sccd_real e)
-{
-    if (sv->opt.candidates != SCCD_CANDIDATES_SWEEP)
-        return true;
-    if (motion_still(mb))
-        return sweep_may_meet(sv, a, sa, b, sb, tc, e);
-    return !motion_still(ma) || sweep_may_meet(sv, b, sb, a, sa, tc, e);
-}
-
 /* First event of shapes sa (body a) and sb (body b) from time tc: the cores
  * (shrunk by the start overlap and the skin when the shapes overlap at tc)
  * reaching the target distance while the bodies approach. */
@@ -534,8 +509,6 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
     }
-    if (!sweeps_may_meet(sv, a, sa, ma, b, sb, mb, tc, pol.target + tol))
-        return none;
     sccd_real rate = approach_bound(&ca, ma, &cb, mb), u0 = 0.0;
     ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
@@ -592,6 +565,27 @@ static sccd_aabb2 motion_box(const solver *sv, const sccd_shape2 *s, sccd_motion
     return motion_box_as(sv, s, m, sv->opt.candidates);
 }
 
+/* The motion box of shape k (of body i) over body i's whole current
+ * segment, cached: with SWEEP candidates it holds the segment's part from
+ * any time on. */
+static sccd_aabb2 shape_box(solver *sv, int i, int k)
+{
+    shape_cache *c = &sv->cache[k];
+    if (c->boxed != sv->st[i].segment) {
+        c->box = motion_box_as(sv, &sv->shapes[k].geom, sv->st[i].m, SCCD_CANDIDATES_SWEEP);
+        c->boxed = sv->st[i].segment;
+    }
+    return c->box;
+}
+
+/* The candidate box of shape k of body i moving by m, the part of its
+ * segment from some time on: the cached whole segment's box with SWEEP
+ * candidates, the box of m's ends with START_END. */
+static sccd_aabb2 candidate_box(solver *sv, int i, int k, sccd_motion2 m)
+{
+    return sv->opt.candidates == SCCD_CANDIDATES_SWEEP ? shape_box(sv, i, k) : motion_box(sv, &sv->shapes[k].geom, m);
+}
+
 static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
 {
     return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y;
@@ -625,10 +619,10 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
     sccd_motion2 ma = part_from(&sv->st[pr->a], tc), mb = part_from(&sv->st[pr->b], tc);
     for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i) {
         const sccd_shape2 *ga = &sv->shapes[i].geom;
-        sccd_aabb2 box_a = motion_box(sv, ga, ma);
+        sccd_aabb2 box_a = candidate_box(sv, pr->a, i, ma);
         for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
             const sccd_shape2 *gb = &sv->shapes[j].geom;
-            if (!shapes_may_collide(sv, i, j) || !boxes_overlap(box_a, motion_box(sv, gb, mb)) ||
+            if (!shapes_may_collide(sv, i, j) || !boxes_overlap(box_a, candidate_box(sv, pr->b, j, mb)) ||
                 engine_catches(sv, pr->a, ga, ma, pr->b, gb, mb))
                 continue;
             shape_event e = shape_pair_event(sv, pr->a, i, pr->b, j, tc, &pr->cap);
@@ -646,9 +640,8 @@ static sccd_aabb3 body_box(solver *sv, int i)
         const sccd_impact_body2 *b = &sv->bodies[i];
         sccd_aabb2 box = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}}, path = box;
         for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
-            const sccd_shape2 *g = &sv->shapes[k].geom;
-            sccd_aabb2 sb = motion_box(sv, g, s->m); /* the path: a start-and-end box misses a turn's bulge */
-            sccd_aabb2 pb = sv->opt.candidates == SCCD_CANDIDATES_START_END ? motion_box_as(sv, g, s->m, SCCD_CANDIDATES_SWEEP) : sb;
+            sccd_aabb2 pb = shape_box(sv, i, k); /* the path: a start-and-end box misses a turn's bulge */
+            sccd_aabb2 sb = sv->opt.candidates == SCCD_CANDIDATES_START_END ? motion_box(sv, &sv->shapes[k].geom, s->m) : pb;
             box = (sccd_aabb2){sccd_v2_min(box.lo, sb.lo), sccd_v2_max(box.hi, sb.hi)};
             path = (sccd_aabb2){sccd_v2_min(path.lo, pb.lo), sccd_v2_max(path.hi, pb.hi)};
         }
@@ -796,6 +789,7 @@ static sccd_aabb3 op_box(void *sv, int i) { return body_box(sv, i); }
 static bool op_moves_freely(const void *sv, int i) { return moves_freely(sv, i); }
 static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i].carrier; }
 static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
+static bool op_ccd(const void *sv, int i) { return ((const solver *)sv)->bodies[i].ccd; }
 static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv)->bodies[i].inv_mass; }
 static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
 static void op_halt(void *sv, int i, sccd_real t)
@@ -814,7 +808,7 @@ static void op_settle(void *sv)
     for (int i = 0; i < s->n; ++i)
         s->st[i].changed = false;
 }
-static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_inv_mass, op_moves_freely,
+static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
                                          op_carrier, op_hold, op_halt, op_carry,    op_join,   op_changed, op_settle};
 
 /* ---- set-up and results ---- */
@@ -912,14 +906,14 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
     sccd_impact_callbacks2 none = {0};
     solver sv = {bodies, NULL, body_count, shapes, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
     bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
-              sccd_scratch_reserve(&scratch->sweeps, &scratch->sweep_bytes, (size_t)shape_count * sizeof(shape_sweep)) &&
-              sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
+              sccd_scratch_reserve(&scratch->sweeps, &scratch->sweep_bytes, (size_t)shape_count * sizeof(shape_cache));
     sv.st = scratch->bodies;
-    sv.sweeps = scratch->sweeps;
+    sv.cache = scratch->sweeps;
     for (int k = 0; ok && k < shape_count; ++k)
-        sv.sweeps[k].segment = 0; /* none built: segments count from 1 */
+        sv.cache[k].boxed = 0; /* none made: segments count from 1 */
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
+    ok = ok && sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
     for (int i = 0; ok && i < body_count; ++i)
         if (bodies[i].ccd && bodies[i].kind != SCCD_BODY_STATIC)
             ok = sccd_events_activate(&sv.events, i, 0.0);
@@ -943,5 +937,6 @@ void sccd_impact_scratch_free(sccd_impact_scratch *scratch)
     free(scratch->pairs);
     free(scratch->bits);
     free(scratch->sweeps);
+    free(scratch->boxes);
     *scratch = (sccd_impact_scratch){0};
 }

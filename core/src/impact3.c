@@ -159,7 +159,8 @@ static void hold(solver *sv, int i, sccd_real t)
     s->w = (sccd_v3){0.0, 0.0, 0.0};
     s->frozen = true;
     s->carrier = -1;
-    sv->bodies[i].held = true;    for (int j = 0; j < sv->n; ++j) /* what rode along with it stops too: left on i's old motion, it would go on through what stopped i */
+    sv->bodies[i].held = true;
+    for (int j = 0; j < sv->n; ++j) /* what rode along with it stops too: left on i's old motion, it would go on through what stopped i */
         if (sv->st[j].carrier == i)
             hold(sv, j, t);
 }
@@ -1022,6 +1023,7 @@ static sccd_aabb3 op_box(void *sv, int i) { return body_box(sv, i); }
 static bool op_moves_freely(const void *sv, int i) { return moves_freely(sv, i); }
 static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i].carrier; }
 static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
+static bool op_ccd(const void *sv, int i) { return ((const solver *)sv)->bodies[i].ccd; }
 static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv)->bodies[i].inv_mass; }
 static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
 static void op_halt(void *sv, int i, sccd_real t)
@@ -1040,7 +1042,7 @@ static void op_settle(void *sv)
     for (int i = 0; i < s->n; ++i)
         s->st[i].changed = false;
 }
-static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_inv_mass, op_moves_freely,
+static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
                                          op_carrier, op_hold, op_halt, op_carry,    op_join,   op_changed, op_settle};
 
 /* ---- set-up and results ---- */
@@ -1154,11 +1156,11 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
     sccd_impact_stats local = {0};
     sccd_impact_callbacks3 none = {0};
     solver sv = {bodies, NULL, body_count, shapes, {0}, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
-    bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
-              sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
+    bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state));
     sv.st = scratch->bodies;
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
+    ok = ok && sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
     for (int i = 0; ok && i < body_count; ++i)
         if (bodies[i].ccd && bodies[i].kind != SCCD_BODY_STATIC)
             ok = sccd_events_activate(&sv.events, i, 0.0);

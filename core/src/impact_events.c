@@ -21,7 +21,12 @@
 bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, int bodies, sccd_impact_scratch *scratch,
                        sccd_impact_stats *stats)
 {
-    *e = (sccd_events){ops, solver, bodies, scratch->pairs, 0, NULL, scratch, stats};
+    *e = (sccd_events){ops, solver, bodies, scratch->pairs, 0, NULL, NULL, scratch, stats};
+    if (!sccd_scratch_reserve(&scratch->boxes, &scratch->box_bytes, (size_t)bodies * sizeof *e->boxes))
+        return false;
+    e->boxes = scratch->boxes;
+    for (int i = 0; i < bodies; ++i)
+        e->boxes[i] = ops->box(solver, i);
     size_t bits = bodies <= PAIR_BITS_MAX_BODIES ? ((size_t)bodies * (size_t)bodies + 7) / 8 : 0;
     if (bits > 0 && !sccd_scratch_reserve(&scratch->bits, &scratch->bit_bytes, bits))
         return false;
@@ -55,9 +60,9 @@ static bool boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
 
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
 {
-    sccd_aabb3 box = e->ops->box(e->solver, i);
+    sccd_aabb3 box = e->boxes[i];
     for (int j = 0; j < e->bodies; ++j) {
-        if (!e->ops->possible(e->solver, i, j) || paired(e, i, j) || !boxes_meet(box, e->ops->box(e->solver, j)))
+        if (!boxes_meet(box, e->boxes[j]) || paired(e, i, j) || !e->ops->possible(e->solver, i, j))
             continue;
         if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, (size_t)(e->count + 1) * sizeof *e->pairs))
             return false;
@@ -144,6 +149,19 @@ static void stop_pair(sccd_events *e, sccd_pair *pr)
     }
 }
 
+/* How many impulses bodies a and b may exchange in a step. Two dynamic
+ * bodies neither of which is a CCD body (a pile a blade struck into) get
+ * one: struck bodies pressed together meet again and again, each impulse
+ * smaller (the inelastic collapse of a row of balls), so the second meeting
+ * joins them instead. */
+static int pair_impacts(const sccd_events *e, int a, int b)
+{
+    const sccd_event_ops *ops = e->ops;
+    bool loose = !ops->ccd(e->solver, a) && !ops->ccd(e->solver, b) && ops->kind(e->solver, a) == SCCD_BODY_DYNAMIC &&
+                 ops->kind(e->solver, b) == SCCD_BODY_DYNAMIC;
+    return loose ? 1 : SCCD_IMPACT_PAIR_EVENTS;
+}
+
 bool sccd_events_run(sccd_events *e)
 {
     int impacts = 0;
@@ -154,7 +172,7 @@ bool sccd_events_run(sccd_events *e)
             return true;
         int a = pr->a, b = pr->b;
         sccd_real t = pr->t;
-        bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < SCCD_IMPACT_PAIR_EVENTS &&
+        bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < pair_impacts(e, a, b) &&
                    (e->ops->moves_freely(e->solver, a) || e->ops->moves_freely(e->solver, b));
         if (can && e->ops->impact(e->solver, pr)) {
             if (pr->ignored)
@@ -165,6 +183,9 @@ bool sccd_events_run(sccd_events *e)
             stop_pair(e, pr);
         }
         research(e, pr, t);
+        for (int k = 0; k < e->bodies; ++k)
+            if (e->ops->changed(e->solver, k))
+                e->boxes[k] = e->ops->box(e->solver, k);
         for (int k = 0; k < e->bodies; ++k) /* their new motions may meet bodies they were not paired with */
             if (e->ops->changed(e->solver, k) && !sccd_events_activate(e, k, t))
                 return false;

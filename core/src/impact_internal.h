@@ -55,6 +55,7 @@ typedef struct sccd_event_ops {
     bool (*possible)(const void *solver, int a, int b);           /* whether the bodies may collide at all */
     sccd_aabb3 (*box)(void *solver, int i);                       /* what body i covers over its current segment (2D: z = 0) */
     sccd_body_kind (*kind)(const void *solver, int i);            /* the body's kind */
+    bool (*ccd)(const void *solver, int i);                       /* whether body i is a CCD body */
     sccd_real (*inv_mass)(const void *solver, int i);             /* its inverse mass */
     bool (*moves_freely)(const void *solver, int i);              /* dynamic and not stopped */
     int (*carrier)(const void *solver, int i);                    /* the body it rides along with, -1: none */
@@ -74,6 +75,7 @@ typedef struct sccd_events {
     sccd_pair *pairs;
     int count;
     unsigned char *paired; /* bodies × bodies bits: a pair exists (NULL: too many bodies, searched) */
+    sccd_aabb3 *boxes;     /* per body: ops->box of its current segment, kept as segments change */
     sccd_impact_scratch *scratch;
     sccd_impact_stats *stats;
 } sccd_events;

@@ -33,6 +33,7 @@
 #include "sectorccd/sector2.h"
 #include "sectorccd/geometry.h"
 #include "convex2.h"
+#include "sector2_internal.h"
 
 /* The clip output of a convex n-gon by one half-plane has at most n + 1
  * vertices (a line crosses a convex boundary twice); any polygon at most 2n.
@@ -307,7 +308,7 @@ static sccd_real scene_scale(const local_sector *ls, const sccd_v2 *v, int n, sc
 
 /* World points → canonical frame → (hull, unless v is known convex and
  * counter-clockwise) → test. n is within bounds. */
-static bool sector_vs_points(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real rho, bool convex)
+bool sccd_sector2_meets_points(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real rho, bool convex)
 {
     sccd_v2 loc[SCCD_SECTOR2_CONVEX_MAX], hull[2 * SCCD_SECTOR2_CONVEX_MAX];
     for (int i = 0; i < n; ++i)
@@ -338,7 +339,7 @@ bool sccd_sector2_vs_convex(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd
         SCCD_ASSERT(sccd_is_valid_sector2(s) && valid_points(v, n) && sccd_is_valid_real(radius) && radius >= 0.0);
         return false;
     }
-    return sector_vs_points(s, v, n, radius, false);
+    return sccd_sector2_meets_points(s, v, n, radius, false);
 }
 
 /* A point within rho of S, as the thesis' circle test (§2.4): in the angle
@@ -378,7 +379,7 @@ bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
     }
     sccd_v2 v[4];
     sccd_box2_corners(b, v);
-    return sector_vs_points(s, v, 4, 0.0, true);
+    return sccd_sector2_meets_points(s, v, 4, 0.0, true);
 }
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
@@ -388,7 +389,7 @@ bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
         return false;
     }
     sccd_v2 v[2] = {c.a, c.b};
-    return sector_vs_points(s, v, 2, c.r, true);
+    return sccd_sector2_meets_points(s, v, 2, c.r, true);
 }
 
 bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)
@@ -397,7 +398,7 @@ bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)
         SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_poly2(p));
         return false;
     }
-    return sector_vs_points(s, p->v, p->n, p->r, true);
+    return sccd_sector2_meets_points(s, p->v, p->n, p->r, true);
 }
 
 /* ---- sector–sector ---- */

@@ -56,6 +56,7 @@
  * reaches 1). */
 #include "sectorccd/sweep2.h"
 #include "convex2.h"
+#include "sector2_internal.h"
 
 /* Candidate directions: vertices, two crossings with each of two circles and
  * a foot per edge. */
@@ -495,18 +496,39 @@ void sccd_sweep2_poly(sccd_sweep2 *out, const sccd_poly2 *p, sccd_motion2 m, int
 static bool valid_sweep(const sccd_sweep2 *w) { return w && w->count >= 0 && w->count <= SCCD_MAX_BANDS; }
 
 /* The convex core v[0..n) (world) swept by −dp, rounded by rho, against every band. */
+/* Whether the disc (c, rad) lies wholly outside band k's annulus, by more
+ * than the sector test's tolerance (so the exact test would say no too). */
+static bool disc_misses_band(const sccd_sector2 *band, sccd_v2 c, sccd_real rad)
+{
+    sccd_real d = sccd_v2_dist(c, band->o), slack = 4.0 * SCCD_EPS * (d + band->R + rad);
+    return d - rad > band->R + slack || d + rad < band->r - slack;
+}
+
+/* The sweep against the convex polygon v (counter-clockwise; or one or two
+ * points) grown by rho, swept by −dp. Without a translation (a turn about a
+ * fixed point, as a hinged body's) v itself is the set and no hull is built.
+ * Each band is first tested against a circle around the set. */
 static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
 {
     /* No rejection by w->aabb here: callers may change dp after building
      * (a target's own motion, by the relative-motion trick), which leaves the
-     * box stale; the sector tests reject cheaply by bounding circles. */
-    sccd_v2 pts[2 * SCCD_POLY_MAX];
+     * box stale. */
+    bool still = w->dp.x == 0.0 && w->dp.y == 0.0;
+    int m = still ? n : 2 * n;
+    sccd_v2 pts[2 * SCCD_POLY_MAX], c = {0.0, 0.0};
     for (int i = 0; i < n; ++i) {
         pts[i] = v[i];
         pts[n + i] = sccd_v2_sub(v[i], w->dp);
     }
+    for (int i = 0; i < m; ++i)
+        c = sccd_v2_add(c, pts[i]);
+    c = sccd_v2_scale(c, 1.0 / m);
+    sccd_real rad2 = 0.0;
+    for (int i = 0; i < m; ++i)
+        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(pts[i], c)));
+    sccd_real rad = sqrt(rad2) + rho;
     for (int k = 0; k < w->count; ++k)
-        if (sccd_sector2_vs_convex(&w->band[k], pts, 2 * n, rho))
+        if (!disc_misses_band(&w->band[k], c, rad) && sccd_sector2_meets_points(&w->band[k], pts, m, rho, still))
             return true;
     return false;
 }
