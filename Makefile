@@ -43,6 +43,7 @@ CP_SRC   := $(wildcard adapters/chipmunk/*.c)
 ODE_SRC  := $(wildcard adapters/ode/*.c)
 SUP_SRC  := $(wildcard tests/support/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
+TEST_CXX := $(wildcard tests/test_*.cpp)
 BENCH_C  := $(wildcard bench/*.c)
 BENCH_CXX:= $(wildcard bench/*.cpp)
 TOOL_SRC := $(wildcard tools/*.c)
@@ -66,7 +67,8 @@ LIB_SO   := $(BUILD)/lib/libsectorccd.so
 CP_A     := $(BUILD)/lib/libsectorccd_chipmunk.a
 ODE_A    := $(BUILD)/lib/libsectorccd_ode.a
 SUP_A    := $(BUILD)/lib/libsccd_support.a
-TESTS    := $(patsubst tests/%.c,$(BUILD)/bin/%,$(TEST_SRC))
+TESTS_CXX:= $(patsubst tests/%.cpp,$(BUILD)/bin/%,$(TEST_CXX))
+TESTS    := $(patsubst tests/%.c,$(BUILD)/bin/%,$(TEST_SRC)) $(TESTS_CXX)
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/bin/%,$(BENCH_C)) $(patsubst bench/%.cpp,$(BUILD)/bin/%,$(BENCH_CXX))
 TOOLS    := $(patsubst tools/%.c,$(BUILD)/bin/%,$(TOOL_SRC))
 DEMOS    := $(if $(CPDEMO),$(BUILD)/bin/chipmunk_demo) $(if $(ODEDEMO),$(BUILD)/bin/ode_demo)
@@ -95,6 +97,14 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+# C++ tests (tests/test_*.cpp) prove the public headers are C++: the oldest
+# standard they promise (C++11) and -pedantic-errors, which rejects what g++
+# would otherwise accept as extensions (compound literals, designators).
+CXXFLAGS_TEST := -std=c++11 -pedantic-errors $(filter-out $(CSTD) -Wstrict-prototypes,$(CFLAGS_ALL))
+$(BUILD)/obj/tests/%.o: tests/%.cpp $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $<"
+	@$(CXX) $(CXXFLAGS_TEST) -MMD -MP -c $< -o $@
 
 $(LIB_A): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -115,6 +125,9 @@ $(SUP_A): $(SUP_OBJ)
 $(BUILD)/bin/test_%: $(BUILD)/obj/tests/test_%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka
+$(TESTS_CXX): $(BUILD)/bin/%: $(BUILD)/obj/tests/%.o $(LINK_DEPS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka
 # C++ benchmarks (engine comparisons): bench/NAME.cpp -> NAME, with that
 # engine's flags and libraries from CXXFLAGS_NAME and LIBS_NAME.
 CXXFLAGS_ALL := -std=c++17 $(filter-out $(CSTD) -Wstrict-prototypes,$(CFLAGS_ALL)) -D_POSIX_C_SOURCE=200809L
