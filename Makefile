@@ -6,7 +6,8 @@
 #   make bench           full benchmarks, CSV + plots, regenerate docs/RESULTS.md
 #   make coverage        line coverage of core/src (gcov/lcov)
 #   make fuzz            run each loader fuzzer briefly (clang libFuzzer)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=...]   (make uninstall: the same variables)
+#   make check-install   install into $(BUILD)/check-install, build and run examples/ against it
 #   make clean
 # Switches: SANITIZE=1 (ASan + UBSan), DEBUG=1 (-O0 -g, failed checks abort).
 # Sources are found by wildcard: a new file in core/src, adapters/*, tests/,
@@ -14,6 +15,14 @@
 
 BUILD    ?= build
 PREFIX   ?= /usr/local
+LIBDIR   ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+
+# The package version, set here only: the shared libraries' file names and
+# sonames, the pkg-config files and the CMake package all take it from here.
+# The soname carries the major version (libsectorccd.so.0).
+VERSION   := 0.1.0
+SOVERSION := $(firstword $(subst ., ,$(VERSION)))
 CC       ?= cc
 CXX      ?= c++
 
@@ -43,6 +52,7 @@ CP_SRC   := $(wildcard adapters/chipmunk/*.c)
 ODE_SRC  := $(wildcard adapters/ode/*.c)
 SUP_SRC  := $(wildcard tests/support/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
+TEST_CXX := $(wildcard tests/test_*.cpp)
 BENCH_C  := $(wildcard bench/*.c)
 BENCH_CXX:= $(wildcard bench/*.cpp)
 TOOL_SRC := $(wildcard tools/*.c)
@@ -62,11 +72,17 @@ ODE_OBJ  := $(call obj,$(ODE_SRC))
 SUP_OBJ  := $(call obj,$(SUP_SRC))
 
 LIB_A    := $(BUILD)/lib/libsectorccd.a
-LIB_SO   := $(BUILD)/lib/libsectorccd.so
 CP_A     := $(BUILD)/lib/libsectorccd_chipmunk.a
 ODE_A    := $(BUILD)/lib/libsectorccd_ode.a
+# Shared libraries: the real file libNAME.so.$(VERSION), with the soname link
+# libNAME.so.$(SOVERSION) and the link-time libNAME.so made beside it.
+so = $(BUILD)/lib/$(1).so.$(VERSION)
+LIB_SO   := $(call so,libsectorccd)
+CP_SO    := $(call so,libsectorccd_chipmunk)
+ODE_SO   := $(call so,libsectorccd_ode)
 SUP_A    := $(BUILD)/lib/libsccd_support.a
-TESTS    := $(patsubst tests/%.c,$(BUILD)/bin/%,$(TEST_SRC))
+TESTS_CXX:= $(patsubst tests/%.cpp,$(BUILD)/bin/%,$(TEST_CXX))
+TESTS    := $(patsubst tests/%.c,$(BUILD)/bin/%,$(TEST_SRC)) $(TESTS_CXX)
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/bin/%,$(BENCH_C)) $(patsubst bench/%.cpp,$(BUILD)/bin/%,$(BENCH_CXX))
 TOOLS    := $(patsubst tools/%.c,$(BUILD)/bin/%,$(TOOL_SRC))
 DEMOS    := $(if $(CPDEMO),$(BUILD)/bin/chipmunk_demo) $(if $(ODEDEMO),$(BUILD)/bin/ode_demo)
@@ -77,11 +93,13 @@ LINK_ALL = $(if $(SUP_OBJ),$(SUP_A)) $(if $(CP_OBJ),$(CP_A)) $(if $(ODE_OBJ),$(O
            $(LDLIBS_ENG) $(LDLIBS_CAIRO) -lm
 LINK_DEPS = $(if $(CP_OBJ),$(CP_A)) $(if $(ODE_OBJ),$(ODE_A)) $(if $(SUP_OBJ),$(SUP_A)) $(LIB_A)
 
-.PHONY: all lib test test-build demo bench compare coverage fuzz install clean deps
+.PHONY: all lib libs test test-build demo bench compare coverage fuzz install uninstall check-install clean deps
 .DEFAULT_GOAL := all
 
-all: lib $(if $(CP_OBJ),$(CP_A)) $(if $(ODE_OBJ),$(ODE_A)) $(TOOLS)
+all: libs $(TOOLS)
 lib: $(LIB_A) $(LIB_SO)
+# Everything make install puts in LIBDIR.
+libs: lib $(if $(CP_OBJ),$(CP_A) $(CP_SO)) $(if $(ODE_OBJ),$(ODE_A) $(ODE_SO))
 
 # Objects rebuild when the flags change (SANITIZE=1 after a plain build).
 FLAGS_STAMP := $(BUILD)/.flags
@@ -95,13 +113,37 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+# C++ tests (tests/test_*.cpp) prove the public headers are C++: the oldest
+# standard they promise (C++11) and -pedantic-errors, which rejects what g++
+# would otherwise accept as extensions (compound literals, designators).
+CXXFLAGS_TEST := -std=c++11 -pedantic-errors $(filter-out $(CSTD) -Wstrict-prototypes,$(CFLAGS_ALL))
+$(BUILD)/obj/tests/%.o: tests/%.cpp $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $<"
+	@$(CXX) $(CXXFLAGS_TEST) -MMD -MP -c $< -o $@
 
 $(LIB_A): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+# Shared libraries record what they need (-Wl,--no-undefined checks it; not
+# under the sanitizers, whose runtime the executable brings). The adapters
+# link the core's shared library and their engine, and look for the core
+# beside themselves ($ORIGIN): a program's own run path does not reach the
+# libraries its libraries need, so an install outside the loader's paths
+# would otherwise need LD_LIBRARY_PATH.
+SO_CHECK := $(if $(LDSAN),,-Wl,--no-undefined)
+SO_ORIGIN := -Wl,-rpath,'$$ORIGIN'
+SOLIBS_libsectorccd          := -lm
+SOLIBS_libsectorccd_chipmunk := -L$(BUILD)/lib -lsectorccd -lchipmunk -lm $(SO_ORIGIN)
+SOLIBS_libsectorccd_ode      := -L$(BUILD)/lib -lsectorccd $(shell pkg-config --libs ode 2>/dev/null || echo -lode) -lm $(SO_ORIGIN)
 $(LIB_SO): $(CORE_OBJ)
+$(CP_SO): $(CP_OBJ) $(LIB_SO)
+$(ODE_SO): $(ODE_OBJ) $(LIB_SO)
+$(BUILD)/lib/%.so.$(VERSION):
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDSAN) -o $@ $^ -lm
+	$(CC) -shared $(LDSAN) $(SO_CHECK) -Wl,-soname,$*.so.$(SOVERSION) -o $@ $(filter %.o,$^) $(SOLIBS_$*)
+	ln -sf $*.so.$(VERSION) $(BUILD)/lib/$*.so.$(SOVERSION)
+	ln -sf $*.so.$(SOVERSION) $(BUILD)/lib/$*.so
 $(CP_A): $(CP_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -115,6 +157,9 @@ $(SUP_A): $(SUP_OBJ)
 $(BUILD)/bin/test_%: $(BUILD)/obj/tests/test_%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka
+$(TESTS_CXX): $(BUILD)/bin/%: $(BUILD)/obj/tests/%.o $(LINK_DEPS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka
 # C++ benchmarks (engine comparisons): bench/NAME.cpp -> NAME, with that
 # engine's flags and libraries from CXXFLAGS_NAME and LIBS_NAME.
 CXXFLAGS_ALL := -std=c++17 $(filter-out $(CSTD) -Wstrict-prototypes,$(CFLAGS_ALL)) -D_POSIX_C_SOURCE=200809L
@@ -162,12 +207,57 @@ coverage: deps
 	@$(MAKE) --no-print-directory BUILD=build/cov COVERAGE=1 test-build
 	@BUILD=build/cov scripts/coverage.sh
 
-install: lib
-	install -d $(DESTDIR)$(PREFIX)/include/sectorccd $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 core/include/sectorccd/*.h $(DESTDIR)$(PREFIX)/include/sectorccd/
-	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
-	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/sectorccd.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sectorccd.pc
+# ---- install, uninstall ----
+# What a program needs: the core's headers in INCLUDEDIR/sectorccd/, each
+# adapter's one header in INCLUDEDIR (included as <sectorccd_chipmunk.h>, as
+# in this tree), static and shared libraries, pkg-config files and a CMake
+# package (scripts/*.in, filled in here). One list serves install and
+# uninstall, so uninstall removes exactly what install put there.
+PUB_H      := $(wildcard core/include/sectorccd/*.h)
+ADAPTER_H  := adapters/chipmunk/sectorccd_chipmunk.h adapters/ode/sectorccd_ode.h
+LIB_NAMES  := libsectorccd libsectorccd_chipmunk libsectorccd_ode
+PC_NAMES   := sectorccd sectorccd-chipmunk sectorccd-ode
+CMAKE_DIR  := $(LIBDIR)/cmake/sectorccd
+CMAKE_FILES:= sectorccdConfig.cmake sectorccdConfigVersion.cmake
+INSTALLED  := $(addprefix $(INCLUDEDIR)/sectorccd/,$(notdir $(PUB_H))) \
+              $(addprefix $(INCLUDEDIR)/,$(notdir $(ADAPTER_H))) \
+              $(foreach n,$(LIB_NAMES),$(addprefix $(LIBDIR)/$(n),.a .so .so.$(SOVERSION) .so.$(VERSION))) \
+              $(foreach n,$(PC_NAMES),$(LIBDIR)/pkgconfig/$(n).pc) \
+              $(addprefix $(CMAKE_DIR)/,$(CMAKE_FILES))
+# The CMake package finds the prefix from its own place (relocatable: a
+# DESTDIR image moved elsewhere still works), so it holds paths relative to
+# its directory.
+REL_PREFIX := $(shell realpath -m --relative-to=$(CMAKE_DIR) $(PREFIX))
+SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+            -e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@REL_PREFIX@|$(REL_PREFIX)|g' \
+            -e 's|@REL_LIBDIR@|$(shell realpath -m --relative-to=$(PREFIX) $(LIBDIR))|g' \
+            -e 's|@REL_INCLUDEDIR@|$(shell realpath -m --relative-to=$(PREFIX) $(INCLUDEDIR))|g'
+D := $(DESTDIR)
+
+install: libs
+	install -d $(D)$(INCLUDEDIR)/sectorccd $(D)$(LIBDIR)/pkgconfig $(D)$(CMAKE_DIR)
+	install -m 644 $(PUB_H) $(D)$(INCLUDEDIR)/sectorccd/
+	install -m 644 $(ADAPTER_H) $(D)$(INCLUDEDIR)/
+	for n in $(LIB_NAMES); do \
+	  install -m 644 $(BUILD)/lib/$$n.a $(D)$(LIBDIR)/ && \
+	  install -m 755 $(BUILD)/lib/$$n.so.$(VERSION) $(D)$(LIBDIR)/ && \
+	  ln -sf $$n.so.$(VERSION) $(D)$(LIBDIR)/$$n.so.$(SOVERSION) && \
+	  ln -sf $$n.so.$(SOVERSION) $(D)$(LIBDIR)/$$n.so || exit 1; done
+	for n in $(PC_NAMES); do $(SUBST) scripts/$$n.pc.in > $(D)$(LIBDIR)/pkgconfig/$$n.pc || exit 1; done
+	for f in $(CMAKE_FILES); do $(SUBST) scripts/$$f.in > $(D)$(CMAKE_DIR)/$$f || exit 1; done
+
+# Removes the files install lists, then our own two directories when empty
+# (include/sectorccd, lib/cmake/sectorccd); shared directories stay.
+uninstall:
+	rm -f $(addprefix $(D),$(INSTALLED))
+	for d in $(D)$(INCLUDEDIR)/sectorccd $(D)$(CMAKE_DIR); do [ ! -d $$d ] || rmdir $$d 2>/dev/null || true; done
+
+# Installs into a scratch prefix and builds examples/ against it, out of
+# tree, with pkg-config and with CMake, as C and as C++, and runs them
+# (scripts/check_install.sh).
+check-install: deps
+	@$(MAKE) --no-print-directory libs
+	@BUILD=$(BUILD) MAKE=$(MAKE) scripts/check_install.sh
 
 clean:
 	rm -rf build

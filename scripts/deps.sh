@@ -3,12 +3,13 @@
 # Quick when everything is present (one dpkg query). Root: apt-get; else sudo
 # when it works without a password; else print the exact command and stop.
 #
-#   scripts/deps.sh            build + test + demo packages (SDL2: the demos' optional live window)
+#   scripts/deps.sh            build + test + demo packages (SDL2: the demos' optional live window;
+#                              cmake: make check-install builds the examples with it)
 #   scripts/deps.sh --bench    also the comparison engines (Box2D, Bullet), valgrind, npm
 set -eu
 
 pkgs="build-essential pkg-config libchipmunk-dev libode-dev libcmocka-dev
-      libcairo2-dev gnuplot-nox lcov libsdl2-dev"
+      libcairo2-dev gnuplot-nox lcov libsdl2-dev cmake"
 if [ "${1:-}" = "--bench" ]; then
     pkgs="$pkgs libbox2d-dev libbullet-dev valgrind"
     # npm fetches the scanned bunny (scripts/fetch_meshes.sh); any npm will do.

@@ -7,6 +7,11 @@
 #include <chipmunk/chipmunk.h>
 #include "sectorccd/sectorccd.h"
 
+/* C linkage for C++ callers; after the includes, which carry their own. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ==== Broadphase: sort-and-sweep spatial index (sccd_cp_sap.c) ==== */
 
 /// A Chipmunk spatial index (cpSpatialIndexClass) backed by our sort-and-sweep
@@ -111,5 +116,9 @@ void sccd_cp_reset_counters(sccd_cp_world *w);
 /// Detach from the space and free the world; every CCD body still in the space gets its position function back. Not while the space is stepping (reported, nothing happens). NULL: nothing.
 void sccd_cp_detach(sccd_cp_world *w);
 /* ================================================================= end CCD == */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

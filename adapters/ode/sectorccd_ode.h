@@ -7,6 +7,11 @@
 #include <ode/ode.h>
 #include "sectorccd/sectorccd.h"
 
+/* C linkage for C++ callers; after the includes, which carry their own. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ==== Sphere trees: a custom geom class (sccd_ode_spheretree.c) ==== */
 
 /// A placeable geom for the sphere tree t (caller-owned, must outlive the
@@ -183,5 +188,9 @@ void sccd_ode_after_step(sccd_ode_world *w);
 /// Free the world (ODE objects are untouched). NULL: nothing.
 void sccd_ode_detach(sccd_ode_world *w);
 /* ================================================================= end CCD == */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

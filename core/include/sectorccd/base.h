@@ -7,6 +7,11 @@
 #include <stddef.h>
 #include <math.h>
 
+/* C linkage for C++ callers; after the includes, which carry their own. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// The scalar of the library: double, as both Debian engines build in double.
 typedef double sccd_real;
 
@@ -50,5 +55,9 @@ static inline sccd_real sccd_min(sccd_real a, sccd_real b) { return a < b ? a : 
 
 /// The larger of a and b.
 static inline sccd_real sccd_max(sccd_real a, sccd_real b) { return a > b ? a : b; }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 #include <stdint.h>
 #include "sectorccd/shapes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Called once per reported pair; a < b are object indices (stateless
 /// functions) or proxy ids (the index).
 typedef void sccd_bp_pair_fn(int a, int b, void *context);
@@ -203,5 +207,9 @@ sccd_bp_stats sccd_bp2_query(sccd_bp2 *bp, sccd_aabb2 box, sccd_bp_query_fn *fn,
 sccd_bp_stats sccd_bp2_ray_query(sccd_bp2 *bp, sccd_v2 a, sccd_v2 b, sccd_bp_ray_fn *fn, void *context);
 /// The current sweep axis (0 x, 1 y).
 int sccd_bp2_sweep_axis(const sccd_bp2 *bp);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

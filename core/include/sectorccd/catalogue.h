@@ -46,6 +46,10 @@
 
 #include "sectorccd/shapes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Result of a ray or segment cast: hit, parameter t (ray: ≥ 0 in units of |d|; segment: in [0, 1]), the hit point, the unit outward normal there, and for triangles the barycentrics u, v of the point ((1 − u − v)·a + u·b + v·c; 0 for other shapes).
 typedef struct sccd_cast3 {
     bool hit;
@@ -118,5 +122,9 @@ sccd_real sccd_distance_point_triangle(sccd_v3 p, sccd_triangle tri);
 sccd_real sccd_distance_segment_triangle(sccd_segment3 seg, sccd_triangle tri);
 /// Distance between a ray and triangle tri; 0 when they meet (seed 004 "半直線と三角形").
 sccd_real sccd_distance_ray_triangle(sccd_ray3 ray, sccd_triangle tri);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include "sectorccd/sweep3.h"
 #include "sectorccd/toi.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Counters of the pipeline's stages, summed over calls: pairs asked, sweeps built, pairs rejected by the sweeps, TOIs run, TOIs that hit or overlapped (caller-owned; zero it to start).
 typedef struct sccd_ccd_stats { long pairs, sweeps, rejected, tois, hits; } sccd_ccd_stats;
 
@@ -35,5 +39,9 @@ sccd_toi2 sccd_ccd2(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b,
 /// First contact of a and b under their motions, as sccd_toi3_compute, after a sweep pre-filter (see sccd_ccd2).
 sccd_toi3 sccd_ccd3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb, sccd_real target,
                     sccd_real tolerance, int bands, sccd_ccd_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 
 #include "sectorccd/base.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Which shapes a CCD body is tested against.
 typedef enum sccd_candidates {
     SCCD_CANDIDATES_SWEEP,     ///< everything the rotational sweep may touch (the library's method; never misses)
@@ -41,5 +45,9 @@ unsigned sccd_ccd_options_merge(sccd_ccd_options *dst, sccd_ccd_options src);
 
 /// What is wrong with the lowest field set in invalid (a merge result), e.g. "bands out of 1..SCCD_MAX_BANDS"; NULL when invalid has no field.
 const char *sccd_ccd_options_problem(unsigned invalid);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

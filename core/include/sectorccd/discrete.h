@@ -15,6 +15,10 @@
 
 #include "sectorccd/shapes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// True when circles a and b overlap or touch: |ca − cb| ≤ ra + rb (seed 000 table 3.2 "circle").
 bool sccd_circle_vs_circle(sccd_circle a, sccd_circle b);
 /// True when 2D capsules a and b overlap or touch: segment distance ≤ ra + rb (seed 000 table 3.2 "capsule").
@@ -31,5 +35,9 @@ bool sccd_capsule3_vs_capsule3(sccd_capsule3 a, sccd_capsule3 b);
 bool sccd_aabb3_vs_aabb3(sccd_aabb3 a, sccd_aabb3 b);
 /// True when oriented boxes a and b overlap or touch: no separating axis among the 15 (3 + 3 face normals, 9 edge crosses; seed 000 table 3.3 "OBB").
 bool sccd_box3_vs_box3(sccd_box3 a, sccd_box3 b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 
 #include "sectorccd/support.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Result of a 2D distance query: distance ≥ 0, closest points pa on A and pb on B, unit normal from A to B, overlap flag, GJK iterations.
 typedef struct sccd_distance2 { sccd_real distance; sccd_v2 pa, pb, normal; bool overlap; int iterations; } sccd_distance2;
 /// Result of a 3D distance query: distance ≥ 0, closest points pa on A and pb on B, unit normal from A to B, overlap flag, GJK iterations.
@@ -30,5 +34,9 @@ sccd_distance3 sccd_proxy3_distance(const sccd_proxy3 *a, const sccd_proxy3 *b);
 sccd_distance2 sccd_shape2_distance(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb);
 /// Distance between shape a placed by xa and shape b placed by xb (world results; computed in a's frame for precision).
 sccd_distance3 sccd_shape3_distance(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

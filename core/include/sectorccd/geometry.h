@@ -10,6 +10,10 @@
 
 #include "sectorccd/shapes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Closest point to p on segment a–b; *t (may be NULL) gets its parameter in [0, 1].
 sccd_v2 sccd_closest_point_segment2(sccd_v2 p, sccd_v2 a, sccd_v2 b, sccd_real *t);
 /// Closest point to p on segment a–b; *t (may be NULL) gets its parameter in [0, 1].
@@ -62,5 +66,9 @@ sccd_intersection2 sccd_intersect_circle_circle2(sccd_circle a, sccd_circle b);
 bool sccd_point_in_box2(sccd_box2 b, sccd_v2 p);
 /// True when p lies in the convex quadrilateral with corners c[0..3] in order, either winding, boundary included (seed 000 §2.9.3, eq 2.40). A zero-area quad is the union of its edges.
 bool sccd_point_in_quad2(const sccd_v2 c[4], sccd_v2 p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -37,6 +37,10 @@
 #include "sectorccd/ccd.h"
 #include "sectorccd/ccd_options.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Most impacts resolved in one step; later events stop the bodies (held or carried) instead.
 #define SCCD_IMPACT_MAX_EVENTS 64
 /// Most impacts between two bodies in one step (a push that goes on, e.g. a bat carrying a ball); then the lighter rides along with the other.
@@ -205,5 +209,9 @@ sccd_impact_shape3 sccd_impact_shape3_cylinder(sccd_cylinder c);
 bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_impact_shape3 *shapes, int shape_count,
                         sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks3 *callbacks,
                         sccd_impact_scratch *scratch, sccd_impact_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

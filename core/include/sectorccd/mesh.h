@@ -15,6 +15,10 @@
 #include <stdio.h>
 #include "sectorccd/shapes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// A triangle mesh: nv vertices, nt triangles of three vertex indices each
 /// (counter-clockwise seen from outside for the generated meshes).
 /// Caller-owned: sccd_mesh_init before use, sccd_mesh_destroy after.
@@ -113,5 +117,9 @@ bool sccd_mesh_sword(sccd_mesh *m);
 bool sccd_mesh_torus(sccd_mesh *m, sccd_real R, sccd_real r, int nu, int nv);
 /// A shape with a square through-hole (genus one): a square frame in the xy plane, outer half-size 0.5, hole half-size 0.25, 0.354 thick (a 4×4-segment torus).
 bool sccd_mesh_holed(sccd_mesh *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "sectorccd/math_functions.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// 2D motion: start pose, centre (body coords), centre displacement dp (world), turn dtheta (radians, CCW).
 typedef struct sccd_motion2 { sccd_xf2 start; sccd_v2 center; sccd_v2 dp; sccd_real dtheta; } sccd_motion2;
 /// 3D motion: start pose, centre (body coords), dp (world), unit world axis, turn angle (radians, right-handed, any size).
@@ -40,5 +44,9 @@ sccd_motion3 sccd_motion3_between(sccd_xf3 a, sccd_xf3 b, sccd_v3 center);
 bool sccd_is_valid_motion2(sccd_motion2 m);
 /// Valid start pose, finite centre, dp and angle, unit axis (within 1e-6).
 bool sccd_is_valid_motion3(sccd_motion3 m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 
 #include "sectorccd/shapes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Annular sector: pivot o, unit centre direction a, half angle in [0, π] (radians), radii 0 ≤ r ≤ R.
 typedef struct sccd_sector2 { sccd_v2 o; sccd_v2 a; sccd_real half_angle, r, R; } sccd_sector2;
 
@@ -70,5 +74,9 @@ bool sccd_sector2_vs_circle_thesis(const sccd_sector2 *s, sccd_circle c);
 
 /// The thesis' rectangle test (§2.3: edge/edge and edge/circle intersection points, then containment); kept to measure its speed.
 bool sccd_sector2_vs_box_thesis(const sccd_sector2 *s, sccd_box2 b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,6 +23,10 @@
 
 #include "sectorccd/shapes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Thick annular sector: pivot o, unit axis u, unit centre direction a ⟂ u, half_angle in [0, π] (radians), radii 0 ≤ r ≤ R, slab zlo ≤ z ≤ zhi along u from o.
 typedef struct sccd_sector3 { sccd_v3 o, u, a; sccd_real half_angle, r, R, zlo, zhi; } sccd_sector3;
 
@@ -56,5 +60,9 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b);
 bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t);
 /// Two sectors touch or overlap: exact to the tolerance (branch and bound over one sector's angle, each piece held by a prism tested exactly against the other; symmetric in its arguments; a grazing case beyond 10⁵ pieces answers true).
 bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,5 +1,6 @@
 /* sectorccd — rotation-aware continuous collision detection.
- * The umbrella header: include this one. */
+ * The umbrella header: include this one. Each header it includes has its own
+ * extern "C" block, so C++ includes it as it is. */
 #ifndef SECTORCCD_H
 #define SECTORCCD_H
 

@@ -5,6 +5,10 @@
 
 #include "sectorccd/math_functions.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Most vertices a convex polygon may have.
 #define SCCD_POLY_MAX 8
 
@@ -102,5 +106,9 @@ sccd_aabb3 sccd_box3_aabb(sccd_box3 b);
 sccd_aabb2 sccd_aabb2_union(sccd_aabb2 a, sccd_aabb2 b);
 /// The smallest AABB holding a and b.
 sccd_aabb3 sccd_aabb3_union(sccd_aabb3 a, sccd_aabb3 b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 
 #include "sectorccd/mesh.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Largest resolution (voxels along the longest side) a grid may have.
 #define SCCD_VOXEL_MAX_RES 512
 
@@ -81,5 +85,9 @@ sccd_fill_check sccd_spherefill_check(const sccd_voxel_grid *g, const sccd_spher
 /// (0 for outside cells), exact, separable (Felzenszwalb–Huttenlocher); out holds nx·ny·nz values.
 /// False (assert) on an empty grid or out of memory.
 bool sccd_voxel_edt(const sccd_voxel_grid *g, int *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "sectorccd/sweep3.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// How node bounding spheres are made.
 typedef enum sccd_bound_method {
     SCCD_BOUND_SEED,  ///< seed 003 §3.2: centre of the box around the children's centres, radius to the farthest child surface
@@ -100,5 +104,9 @@ bool sccd_spheretree_swept_vs_shape(const sccd_spheretree *t, sccd_motion3 m, in
 /// True when tree t moving by m may touch a leaf of the static tree o at pose xo.
 bool sccd_spheretree_swept_vs_spheretree(const sccd_spheretree *t, sccd_motion3 m, int bands, const sccd_spheretree *o,
                                          sccd_xf3 xo);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 
 #include "sectorccd/shapes.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Most core points of any shape (a 3D box's eight corners; SCCD_POLY_MAX for polygons).
 #define SCCD_PROXY_MAX 8
 
@@ -44,5 +48,9 @@ sccd_real sccd_shape3_farthest(const sccd_shape3 *s, sccd_v3 p);
 sccd_aabb2 sccd_shape2_aabb(const sccd_shape2 *s, sccd_xf2 xf);
 /// The smallest AABB of shape s placed by xf. Invalid input: the empty box at xf.p (or the origin).
 sccd_aabb3 sccd_shape3_aabb(const sccd_shape3 *s, sccd_xf3 xf);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

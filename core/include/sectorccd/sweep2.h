@@ -21,6 +21,10 @@
 #include "sectorccd/motion.h"
 #include "sectorccd/sector2.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// A conservative 2D sweep: count (1…SCCD_MAX_BANDS) sectors about the centre's start position, translation dp (world), AABB of the whole set as built (for broadphase; the pair tests read only the sectors and dp, so dp may be changed afterwards, e.g. to the motion relative to a moving target).
 typedef struct sccd_sweep2 {
     int count;
@@ -48,5 +52,9 @@ bool sccd_sweep2_vs_box(const sccd_sweep2 *w, sccd_box2 b);
 bool sccd_sweep2_vs_capsule(const sccd_sweep2 *w, sccd_capsule2 c);
 /// The sweep meets the (rounded) convex polygon p (world): a sector meets p swept by −dp.
 bool sccd_sweep2_vs_poly(const sccd_sweep2 *w, const sccd_poly2 *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

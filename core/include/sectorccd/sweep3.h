@@ -22,6 +22,10 @@
 #include "sectorccd/motion.h"
 #include "sectorccd/sector3.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// A conservative sweep: count sectors (0 = invalid input: every test answers true), the centre's translation dp (world), and a world AABB of the whole swept bound.
 typedef struct sccd_sweep3 {
     int count;
@@ -47,5 +51,9 @@ bool sccd_sweep3_vs_capsule(const sccd_sweep3 *w, sccd_capsule3 c);
 bool sccd_sweep3_vs_box(const sccd_sweep3 *w, sccd_box3 b);
 /// A static world triangle may be touched during the motion (exact against the bound).
 bool sccd_sweep3_vs_triangle(const sccd_sweep3 *w, sccd_triangle t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "sectorccd/distance.h"
 #include "sectorccd/motion.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Most distance evaluations of one TOI query before it gives up (FAILED).
 #define SCCD_TOI_MAX_ITERATIONS 64
 
@@ -39,5 +43,9 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
 /// First t in [0, 1] at which the distance of a (moving by ma) and b (by mb) falls to target ≥ 0; HIT when within tolerance > 0 above it. Invalid input: FAILED at t = 0.
 sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
                             sccd_real target, sccd_real tolerance);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
