@@ -5,7 +5,9 @@
 #define SCCD_ADAPTER_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "sectorccd/base.h"
@@ -25,6 +27,53 @@ static inline bool sccd_adapter_reserve(void **buf, int *cap, int need, size_t s
     *buf = p;
     *cap = cap2;
     return true;
+}
+
+/* A set of pointers (open addressing, linear probing): what a step gathered,
+ * each once, without sorting the duplicates away. */
+typedef struct sccd_adapter_set { const void **slot; int cap, count; } sccd_adapter_set;
+
+/* Empty the set (its memory is kept). */
+static inline void sccd_adapter_set_clear(sccd_adapter_set *s)
+{
+    if (s->slot != NULL)
+        memset(s->slot, 0, (size_t)s->cap * sizeof *s->slot);
+    s->count = 0;
+}
+
+/* Slot of p in a table of cap (a power of two) slots: where it is, or the
+ * empty slot where it goes. */
+static inline int sccd_adapter_set_slot(const void **slot, int cap, const void *p)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15u; /* Fibonacci hashing: the high bits mix all */
+    int i = (int)(h >> 40) & (cap - 1);
+    while (slot[i] != NULL && slot[i] != p)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* Add p (not NULL): 1 when new, 0 when already there, -1 out of memory (the
+ * set unchanged). The table stays at most half full. */
+static inline int sccd_adapter_set_add(sccd_adapter_set *s, const void *p)
+{
+    if (2 * (s->count + 1) > s->cap) {
+        int cap = s->cap > 0 ? 2 * s->cap : 64;
+        const void **slot = calloc((size_t)cap, sizeof *slot);
+        if (slot == NULL)
+            return -1;
+        for (int i = 0; i < s->cap; ++i)
+            if (s->slot[i] != NULL)
+                slot[sccd_adapter_set_slot(slot, cap, s->slot[i])] = s->slot[i];
+        free(s->slot);
+        s->slot = slot;
+        s->cap = cap;
+    }
+    int i = sccd_adapter_set_slot(s->slot, s->cap, p);
+    if (s->slot[i] == p)
+        return 0;
+    s->slot[i] = p;
+    ++s->count;
+    return 1;
 }
 
 /* CPU time of the calling thread in seconds, for the counters: steady on a

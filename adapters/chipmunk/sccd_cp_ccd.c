@@ -111,12 +111,29 @@ static sccd_real body_reach(const cpBody *b, cpFloat dt)
     return (v + om * rho) * dt;
 }
 
-/* Gather shape s (duplicates are dropped once all is gathered: see
- * unique_shapes). */
-static bool gather(sccd_cp_world *w, cpShape *s)
+/* Whether to gather shape s: always, but for what an impact set moving
+ * (gather_escapes): only what a body whose points moved up to keep_reach
+ * and that is keep_half thick could pass through. The rest Chipmunk's
+ * contact holds (neither can carry a point past the other's middle: the
+ * test by which the solver leaves slow pairs to the engine). */
+static bool keeps_shape(const sccd_cp_world *w, cpShape *s)
 {
     if (s->sensor)
+        return false;
+    if (w->keep_half == INFINITY)
         return true;
+    sccd_shape2 g = sccd_cp_shape_of(s);
+    return w->keep_reach + w->slow >= 0.5 * sccd_min(w->keep_half, sccd_shape2_half_thickness(&g));
+}
+
+/* Gather shape s, once a step; false when out of memory. */
+static bool gather(sccd_cp_world *w, cpShape *s)
+{
+    if (!keeps_shape(w, s))
+        return true;
+    int added = sccd_adapter_set_add(&w->gathered, s);
+    if (added <= 0)
+        return added == 0;
     if (!sccd_adapter_reserve((void **)&w->cands, &w->capcands, w->ncands + 1, sizeof *w->cands))
         return false;
     w->cands[w->ncands++] = s;
@@ -135,26 +152,21 @@ static int shape_order(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Sort the gathered shapes by shape_order and drop the duplicates: one
- * sort instead of a look-up per gathered shape (quadratic in a pile). */
-static void unique_shapes(sccd_cp_world *w)
-{
-    qsort(w->cands, (size_t)w->ncands, sizeof *w->cands, shape_order);
-    int n = 0;
-    for (int i = 0; i < w->ncands; ++i)
-        if (n == 0 || w->cands[n - 1] != w->cands[i])
-            w->cands[n++] = w->cands[i];
-    w->ncands = n;
-}
+static void group_shapes(sccd_cp_world *w) { qsort(w->cands, (size_t)w->ncands, sizeof *w->cands, shape_order); }
 
-static void gather_query(cpShape *shape, void *data) { gather(data, shape); }
+static void gather_query(cpShape *shape, void *data)
+{
+    sccd_cp_world *w = data;
+    w->gather_ok &= gather(w, shape);
+}
 
 /* Every shape within box (grown by the slow bodies' reach), and the shapes
  * of the fast bodies whose reach meets it. */
 static bool gather_box(sccd_cp_world *w, sccd_aabb2 box)
 {
+    w->gather_ok = true;
     cpSpaceBBQuery(w->space, bb_of(box, w->slow), CP_SHAPE_FILTER_ALL, gather_query, w);
-    bool ok = true;
+    bool ok = w->gather_ok;
     for (int f = 0; ok && f < w->nfast; ++f) {
         const cp_fast_body *fb = &w->fast[f];
         if (!boxes_overlap(box, fb->box))
@@ -364,22 +376,6 @@ static bool build_solver(sccd_cp_world *w, cpFloat dt)
     return true;
 }
 
-/* Keep of the shapes gathered from `mark` on those a body whose points
- * moved up to `reach` and that is `half` thick could pass through: the
- * others Chipmunk's contact holds (neither can carry a point past the
- * other's middle: the test by which the solver leaves slow pairs to the
- * engine). */
-static void keep_passable(sccd_cp_world *w, int mark, sccd_real reach, sccd_real half)
-{
-    int n = mark;
-    for (int i = mark; i < w->ncands; ++i) {
-        sccd_shape2 g = sccd_cp_shape_of(w->cands[i]);
-        if (reach + w->slow >= 0.5 * sccd_min(half, sccd_shape2_half_thickness(&g)))
-            w->cands[n++] = w->cands[i];
-    }
-    w->ncands = n;
-}
-
 /* After a solve: what the bodies an impact set moving (or the fallback
  * carried) may have met that the solve did not have: the shapes within the
  * box of every pose they took (the solver's `swept`) that they could pass
@@ -397,14 +393,16 @@ static bool gather_escapes(sccd_cp_world *w, bool *grew)
             half = sccd_min(half, sccd_shape2_half_thickness(&w->is[i].geom));
             at = sccd_aabb2_union(at, sccd_shape2_aabb(&w->is[i].geom, b->pose));
         }
-        int mark = w->ncands;
-        if (!gather_box(w, b->swept))
-            return false;
         /* How far its points went: what its swept box grew by past its start box (less the skin). */
         sccd_v2 grown = sccd_v2_sub(sccd_v2_sub(b->swept.hi, b->swept.lo), sccd_v2_sub(at.hi, at.lo));
-        keep_passable(w, mark, sccd_max(sccd_max(grown.x, grown.y) - 2.0 * w->opt.overlap, 0.0), half);
+        w->keep_reach = sccd_max(sccd_max(grown.x, grown.y) - 2.0 * w->opt.overlap, 0.0);
+        w->keep_half = half;
+        bool ok = gather_box(w, b->swept);
+        w->keep_half = INFINITY;
+        if (!ok)
+            return false;
     }
-    unique_shapes(w);
+    group_shapes(w);
     *grew = w->ncands > before;
     return true;
 }
@@ -488,7 +486,7 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
         if (!gather_box(w, box))
             return false;
     }
-    unique_shapes(w);
+    group_shapes(w);
     return true;
 }
 
@@ -523,6 +521,8 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     double t_start = sccd_adapter_cpu_seconds();
     w->stamp = w->space->stamp;
     w->ncands = 0;
+    sccd_adapter_set_clear(&w->gathered);
+    w->keep_half = INFINITY;
     w->nib = 0;
     bool ok = collect(w, first) && gather_all(w, dt) && solve(w, dt);
     CP_CHECK(w, ok, "sccd_cp: out of memory; CCD skipped this step");

@@ -53,6 +53,9 @@ struct sccd_cp_world {
     int npending, cappending;
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
     int ncands, capcands;
+    sccd_adapter_set gathered; /* the shapes in cands */
+    sccd_real keep_reach, keep_half; /* what gather keeps (keeps_shape) */
+    bool gather_ok; /* no allocation failed in the current query */
     cp_fast_body *fast; /* non-CCD bodies that may move farther than the query margin */
     int nfast, capfast;
     sccd_real slow;

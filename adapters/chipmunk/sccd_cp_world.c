@@ -162,6 +162,7 @@ void sccd_cp_detach(sccd_cp_world *w)
     free(w->recs);
     free(w->pending);
     free(w->cands);
+    free(w->gathered.slot);
     free(w->fast);
     free(w->ib);
     free(w->ref);
