@@ -18,6 +18,7 @@
  * Each rejection is the contrapositive of a containment, so it is a proof. */
 #include "sectorccd/ccd.h"
 #include "sectorccd/support.h"
+#include "unchecked.h"
 
 /* The box's own frame as the moving body: pose start·(c, q), centre in box
  * coordinates q⁻¹·(centre − c); the same turn and translation. */
@@ -81,8 +82,14 @@ sccd_aabb2 sccd_shape2_motion_box(const sccd_shape2 *s, sccd_motion2 m)
         SCCD_ASSERT(sccd_is_valid_shape2(s) && sccd_is_valid_motion2(m));
         return (sccd_aabb2){{-INFINITY, -INFINITY}, {INFINITY, INFINITY}};
     }
-    sccd_aabb2 box = sccd_aabb2_union(sccd_shape2_aabb(s, m.start), sccd_shape2_aabb(s, sccd_motion2_at(m, 1.0)));
-    sccd_real grow = arc_stray(m.dtheta, sccd_shape2_farthest(s, m.center));
+    return sccd_shape2_motion_box_unchecked(s, m);
+}
+
+sccd_aabb2 sccd_shape2_motion_box_unchecked(const sccd_shape2 *s, sccd_motion2 m)
+{
+    sccd_aabb2 box = sccd_aabb2_union(sccd_shape2_aabb_unchecked(s, m.start),
+                                      sccd_shape2_aabb_unchecked(s, sccd_motion2_at_unchecked(m, 1.0)));
+    sccd_real grow = arc_stray(m.dtheta, sccd_shape2_farthest_unchecked(s, m.center));
     return (sccd_aabb2){sccd_v2_sub(box.lo, (sccd_v2){grow, grow}), sccd_v2_add(box.hi, (sccd_v2){grow, grow})};
 }
 
@@ -92,8 +99,14 @@ sccd_aabb3 sccd_shape3_motion_box(const sccd_shape3 *s, sccd_motion3 m)
         SCCD_ASSERT(sccd_is_valid_shape3(s) && sccd_is_valid_motion3(m));
         return (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
     }
-    sccd_aabb3 box = sccd_aabb3_union(sccd_shape3_aabb(s, m.start), sccd_shape3_aabb(s, sccd_motion3_at(m, 1.0)));
-    sccd_real grow = arc_stray(m.angle, sccd_shape3_farthest(s, m.center));
+    return sccd_shape3_motion_box_unchecked(s, m);
+}
+
+sccd_aabb3 sccd_shape3_motion_box_unchecked(const sccd_shape3 *s, sccd_motion3 m)
+{
+    sccd_aabb3 box = sccd_aabb3_union(sccd_shape3_aabb_unchecked(s, m.start),
+                                      sccd_shape3_aabb_unchecked(s, sccd_motion3_at_unchecked(m, 1.0)));
+    sccd_real grow = arc_stray(m.angle, sccd_shape3_farthest_unchecked(s, m.center));
     sccd_v3 g = {grow, grow, grow};
     return (sccd_aabb3){sccd_v3_sub(box.lo, g), sccd_v3_add(box.hi, g)};
 }

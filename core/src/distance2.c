@@ -5,6 +5,7 @@
  * interior by signed areas, then each edge, then each vertex; every face is
  * checked, so degenerate (flat or repeated) simplices need no special case. */
 #include "sectorccd/distance.h"
+#include "unchecked.h"
 
 /* Enough for any pair of cores of SCCD_PROXY_MAX points: GJK on polytopes
  * ends after a few steps; the cap only guards against rounding cycles. */
@@ -156,11 +157,16 @@ static simplex2 gjk(const sccd_proxy2 *a, const sccd_proxy2 *b, int *iterations)
 
 sccd_distance2 sccd_proxy2_distance(const sccd_proxy2 *a, const sccd_proxy2 *b)
 {
-    sccd_distance2 out = {INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
     if (!valid_proxy(a) || !valid_proxy(b)) {
         SCCD_ASSERT(valid_proxy(a) && valid_proxy(b));
-        return out;
+        return (sccd_distance2){INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
     }
+    return sccd_proxy2_distance_unchecked(a, b);
+}
+
+sccd_distance2 sccd_proxy2_distance_unchecked(const sccd_proxy2 *a, const sccd_proxy2 *b)
+{
+    sccd_distance2 out = {INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
     simplex2 s = gjk(a, b, &out.iterations);
     sccd_v2 pa = {0.0, 0.0}, pb = {0.0, 0.0};
     for (int i = 0; i < s.n; ++i) {
@@ -192,10 +198,15 @@ sccd_distance2 sccd_shape2_distance(const sccd_shape2 *a, sccd_xf2 xa, const scc
                     sccd_is_valid_xf2(xb));
         return (sccd_distance2){INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
     }
+    return sccd_shape2_distance_unchecked(a, xa, b, xb);
+}
+
+sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
+{
     /* In a's body frame the coordinates stay as small as the shapes. */
-    sccd_proxy2 pa = sccd_proxy2_make(a, sccd_xf2_identity());
-    sccd_proxy2 pb = sccd_proxy2_make(b, sccd_xf2_inv_mul(xa, xb));
-    sccd_distance2 d = sccd_proxy2_distance(&pa, &pb);
+    sccd_proxy2 pa = sccd_proxy2_make_unchecked(a, sccd_xf2_identity());
+    sccd_proxy2 pb = sccd_proxy2_make_unchecked(b, sccd_xf2_inv_mul(xa, xb));
+    sccd_distance2 d = sccd_proxy2_distance_unchecked(&pa, &pb);
     d.pa = sccd_xf2_apply(xa, d.pa);
     d.pb = sccd_xf2_apply(xa, d.pb);
     d.normal = sccd_rot2_apply(xa.q, d.normal);

@@ -4,6 +4,7 @@
  * projection, else each edge, else each vertex). Every face is checked, so
  * flat or repeated simplices need no special case. */
 #include "sectorccd/distance.h"
+#include "unchecked.h"
 
 #define GJK_MAX_ITERATIONS 64
 
@@ -175,11 +176,16 @@ static simplex3 gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, int *iterations)
 
 sccd_distance3 sccd_proxy3_distance(const sccd_proxy3 *a, const sccd_proxy3 *b)
 {
-    sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
     if (!valid_proxy(a) || !valid_proxy(b)) {
         SCCD_ASSERT(valid_proxy(a) && valid_proxy(b));
-        return out;
+        return (sccd_distance3){INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
     }
+    return sccd_proxy3_distance_unchecked(a, b);
+}
+
+sccd_distance3 sccd_proxy3_distance_unchecked(const sccd_proxy3 *a, const sccd_proxy3 *b)
+{
+    sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
     simplex3 s = gjk(a, b, &out.iterations);
     sccd_v3 pa = {0.0, 0.0, 0.0}, pb = {0.0, 0.0, 0.0};
     for (int i = 0; i < s.n; ++i) {
@@ -210,12 +216,17 @@ sccd_distance3 sccd_shape3_distance(const sccd_shape3 *a, sccd_xf3 xa, const scc
                     sccd_is_valid_xf3(xb));
         return (sccd_distance3){INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
     }
+    return sccd_shape3_distance_unchecked(a, xa, b, xb);
+}
+
+sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)
+{
     /* In a's body frame the coordinates stay as small as the shapes. */
     sccd_xf3 rel = {sccd_quat_inv_apply(xa.q, sccd_v3_sub(xb.p, xa.p)),
                    sccd_quat_normalize(sccd_quat_mul(sccd_quat_conj(xa.q), xb.q))};
-    sccd_proxy3 pa = sccd_proxy3_make(a, sccd_xf3_identity());
-    sccd_proxy3 pb = sccd_proxy3_make(b, rel);
-    sccd_distance3 d = sccd_proxy3_distance(&pa, &pb);
+    sccd_proxy3 pa = sccd_proxy3_make_unchecked(a, sccd_xf3_identity());
+    sccd_proxy3 pb = sccd_proxy3_make_unchecked(b, rel);
+    sccd_distance3 d = sccd_proxy3_distance_unchecked(&pa, &pb);
     d.pa = sccd_xf3_apply(xa, d.pa);
     d.pb = sccd_xf3_apply(xa, d.pb);
     d.normal = sccd_quat_apply(xa.q, d.normal);

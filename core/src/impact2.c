@@ -30,6 +30,7 @@
 
 #include "convex2.h"
 #include "impact_internal.h"
+#include "unchecked.h"
 #include "sectorccd/support.h"
 
 
@@ -84,7 +85,7 @@ static sccd_real local_time(const body_state *s, sccd_real t)
     return s->t0 < 1.0 ? sccd_clamp((t - s->t0) / (1.0 - s->t0), 0.0, 1.0) : 0.0;
 }
 
-static sccd_xf2 pose_at(const body_state *s, sccd_real t) { return sccd_motion2_at(s->m, local_time(s, t)); }
+static sccd_xf2 pose_at(const body_state *s, sccd_real t) { return sccd_motion2_at_unchecked(s->m, local_time(s, t)); }
 
 static sccd_real angle_at(const body_state *s, sccd_real t) { return s->angle0 + local_time(s, t) * s->m.dtheta; }
 
@@ -92,7 +93,7 @@ static sccd_real angle_at(const body_state *s, sccd_real t) { return s->angle0 +
 static sccd_motion2 part_from(const body_state *s, sccd_real t)
 {
     sccd_real u = local_time(s, t);
-    return (sccd_motion2){sccd_motion2_at(s->m, u), s->m.center, sccd_v2_scale(s->m.dp, 1.0 - u), s->m.dtheta * (1.0 - u)};
+    return (sccd_motion2){sccd_motion2_at_unchecked(s->m, u), s->m.center, sccd_v2_scale(s->m.dp, 1.0 - u), s->m.dtheta * (1.0 - u)};
 }
 
 /* Restart body b's segment s at time t with its current velocity: free
@@ -447,7 +448,7 @@ typedef struct start_pair { const sccd_shape2 *a, *b; sccd_xf2 xa, xb; } start_p
 /* Distance of shapes a and b placed by xa, xb (0 when they overlap). */
 static sccd_real gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
 {
-    sccd_distance2 d = sccd_shape2_distance(a, xa, b, xb);
+    sccd_distance2 d = sccd_shape2_distance_unchecked(a, xa, b, xb);
     return d.overlap ? 0.0 : d.distance;
 }
 
@@ -465,8 +466,8 @@ static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance
 /* Rate bound of the distance between the two (|dp| + |dθ|·extent, per unit t). */
 static sccd_real approach_bound(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb)
 {
-    return sccd_v2_len(sccd_v2_sub(ma.dp, mb.dp)) + fabs(ma.dtheta) * sccd_shape2_farthest(a, ma.center) +
-           fabs(mb.dtheta) * sccd_shape2_farthest(b, mb.center);
+    return sccd_v2_len(sccd_v2_sub(ma.dp, mb.dp)) + fabs(ma.dtheta) * sccd_shape2_farthest_unchecked(a, ma.center) +
+           fabs(mb.dtheta) * sccd_shape2_farthest_unchecked(b, mb.center);
 }
 
 /* How long after u a pair that touches with normal n (a to b) at u provably
@@ -478,18 +479,18 @@ static sccd_real separating_span(const sccd_shape2 *a, sccd_motion2 ma, const sc
 {
     sccd_v2 ua = {ma.dtheta * n.y, -ma.dtheta * n.x}, ub = {-mb.dtheta * n.y, mb.dtheta * n.x};
     sccd_v2 ca = sccd_motion2_center_at(ma, u), cb = sccd_motion2_center_at(mb, u);
-    sccd_real sa = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support(a, sccd_motion2_at(ma, u), ua), ca), ua);
-    sccd_real sb = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support(b, sccd_motion2_at(mb, u), ub), cb), ub);
+    sccd_real sa = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support_unchecked(a, sccd_motion2_at_unchecked(ma, u), ua), ca), ua);
+    sccd_real sb = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support_unchecked(b, sccd_motion2_at_unchecked(mb, u), ub), cb), ub);
     sccd_real beta = sccd_v2_dot(n, sccd_v2_sub(ma.dp, mb.dp)) + sa + sb;
-    sccd_real kappa = ma.dtheta * ma.dtheta * sccd_shape2_farthest(a, ma.center) +
-                      mb.dtheta * mb.dtheta * sccd_shape2_farthest(b, mb.center);
+    sccd_real kappa = ma.dtheta * ma.dtheta * sccd_shape2_farthest_unchecked(a, ma.center) +
+                      mb.dtheta * mb.dtheta * sccd_shape2_farthest_unchecked(b, mb.center);
     return sccd_separating_span(beta, kappa, tol, rate);
 }
 
 /* The motion m over [u0, 1] of its own time, as a motion over [0, 1]. */
 static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u0)
 {
-    return (sccd_motion2){sccd_motion2_at(m, u0), m.center, sccd_v2_scale(m.dp, 1.0 - u0), m.dtheta * (1.0 - u0)};
+    return (sccd_motion2){sccd_motion2_at_unchecked(m, u0), m.center, sccd_v2_scale(m.dp, 1.0 - u0), m.dtheta * (1.0 - u0)};
 }
 
 /* First event of shapes sa (body a) and sb (body b) from time tc: the cores
@@ -512,7 +513,7 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
     sccd_real rate = approach_bound(&ca, ma, &cb, mb), u0 = 0.0;
     ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
-        sccd_toi2 r = sccd_toi2_compute(&ca, motion_rest(ma, u0), &cb, motion_rest(mb, u0), pol.target, tol);
+        sccd_toi2 r = sccd_toi2_compute_unchecked(&ca, motion_rest(ma, u0), &cb, motion_rest(mb, u0), pol.target, tol);
         ++sv->stats->tois;
         if (r.state == SCCD_TOI_SEPARATED)
             return none;
@@ -554,8 +555,8 @@ static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sc
 static sccd_aabb2 motion_box_as(const solver *sv, const sccd_shape2 *s, sccd_motion2 m, sccd_candidates candidates)
 {
     sccd_aabb2 box = candidates == SCCD_CANDIDATES_START_END
-                       ? sccd_aabb2_union(sccd_shape2_aabb(s, m.start), sccd_shape2_aabb(s, sccd_motion2_at(m, 1.0)))
-                       : sccd_shape2_motion_box(s, m);
+                       ? sccd_aabb2_union(sccd_shape2_aabb_unchecked(s, m.start), sccd_shape2_aabb_unchecked(s, sccd_motion2_at_unchecked(m, 1.0)))
+                       : sccd_shape2_motion_box_unchecked(s, m);
     sccd_v2 skin = {sv->opt.overlap, sv->opt.overlap};
     return (sccd_aabb2){sccd_v2_sub(box.lo, skin), sccd_v2_add(box.hi, skin)};
 }

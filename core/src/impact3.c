@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "impact_internal.h"
+#include "unchecked.h"
 #include "sectorccd/support.h"
 
 /* Most passes over a target's bounds before a search settles for a safe time. */
@@ -94,12 +95,12 @@ static sccd_real local_time(const body_state *s, sccd_real t)
     return s->t0 < 1.0 ? sccd_clamp((t - s->t0) / (1.0 - s->t0), 0.0, 1.0) : 0.0;
 }
 
-static sccd_xf3 pose_at(const body_state *s, sccd_real t) { return sccd_motion3_at(s->m, local_time(s, t)); }
+static sccd_xf3 pose_at(const body_state *s, sccd_real t) { return sccd_motion3_at_unchecked(s->m, local_time(s, t)); }
 
 /* The motion m over [u, 1] of its own time, as a motion over [0, 1]. */
 static sccd_motion3 motion_rest(sccd_motion3 m, sccd_real u)
 {
-    return (sccd_motion3){sccd_motion3_at(m, u), m.center, sccd_v3_scale(m.dp, 1.0 - u), m.axis, m.angle * (1.0 - u)};
+    return (sccd_motion3){sccd_motion3_at_unchecked(m, u), m.center, sccd_v3_scale(m.dp, 1.0 - u), m.axis, m.angle * (1.0 - u)};
 }
 
 /* The part of a body's segment from time t on, as a motion over [0, 1]. */
@@ -627,7 +628,7 @@ static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_x
 {
     sccd_real d = 0.0;
     for (int i = 0; i < b->n; ++i) {
-        sccd_distance3 r = sccd_shape3_distance(a, xa, &b->s[i], xb);
+        sccd_distance3 r = sccd_shape3_distance_unchecked(a, xa, &b->s[i], xb);
         d = sccd_max(d, r.overlap ? 0.0 : r.distance);
     }
     return d;
@@ -651,8 +652,8 @@ static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance
 /* Rate bound of the distance between the two (per unit t). */
 static sccd_real approach_bound(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb)
 {
-    return sccd_v3_len(sccd_v3_sub(ma.dp, mb.dp)) + fabs(ma.angle) * sccd_shape3_farthest(a, ma.center) +
-           fabs(mb.angle) * sccd_shape3_farthest(b, mb.center);
+    return sccd_v3_len(sccd_v3_sub(ma.dp, mb.dp)) + fabs(ma.angle) * sccd_shape3_farthest_unchecked(a, ma.center) +
+           fabs(mb.angle) * sccd_shape3_farthest_unchecked(b, mb.center);
 }
 
 /* How long after u a pair touching with normal n (a to b) at u keeps its
@@ -665,11 +666,11 @@ static sccd_real separating_span(const sccd_shape3 *a, sccd_motion3 ma, const sc
     sccd_v3 ua = sccd_v3_cross(n, sccd_v3_scale(ma.axis, ma.angle));
     sccd_v3 ub = sccd_v3_neg(sccd_v3_cross(n, sccd_v3_scale(mb.axis, mb.angle)));
     sccd_v3 ca = sccd_motion3_center_at(ma, u), cb = sccd_motion3_center_at(mb, u);
-    sccd_real sa = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support(a, sccd_motion3_at(ma, u), ua), ca), ua);
-    sccd_real sb = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support(b, sccd_motion3_at(mb, u), ub), cb), ub);
+    sccd_real sa = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support_unchecked(a, sccd_motion3_at_unchecked(ma, u), ua), ca), ua);
+    sccd_real sb = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support_unchecked(b, sccd_motion3_at_unchecked(mb, u), ub), cb), ub);
     sccd_real beta = sccd_v3_dot(n, sccd_v3_sub(ma.dp, mb.dp)) + sa + sb;
-    sccd_real kappa = sccd_v3_len(ua) * fabs(ma.angle) * sccd_shape3_farthest(a, ma.center) +
-                      sccd_v3_len(ub) * fabs(mb.angle) * sccd_shape3_farthest(b, mb.center);
+    sccd_real kappa = sccd_v3_len(ua) * fabs(ma.angle) * sccd_shape3_farthest_unchecked(a, ma.center) +
+                      sccd_v3_len(ub) * fabs(mb.angle) * sccd_shape3_farthest_unchecked(b, mb.center);
     return sccd_separating_span(beta, kappa, tol, rate);
 }
 
@@ -692,7 +693,7 @@ static sccd_toi3 toi_bounds(solver *sv, const sccd_shape3 *a, sccd_motion3 ma, c
             sccd_motion3 ra = motion_rest(ma, t), rb = motion_rest(mb, t);
             sccd_ccd_stats f = {0};
             sccd_toi3 r = filter && pass == 0 && i == 0 ? sccd_ccd3(a, ra, &b->s[0], rb, goal, tol, sv->opt.bands, &f)
-                                                        : sccd_toi3_compute(a, ra, &b->s[i], rb, goal, tol);
+                                                        : sccd_toi3_compute_unchecked(a, ra, &b->s[i], rb, goal, tol);
             sv->stats->sweeps += f.sweeps;
             sv->stats->tois += !(filter && pass == 0 && i == 0) || f.tois > 0;
             if (r.state == SCCD_TOI_SEPARATED || (r.state == SCCD_TOI_OVERLAPPED && b->n == 1))
@@ -733,8 +734,8 @@ static sccd_aabb3 motion_box_as(const solver *sv, const sccd_impact_shape3 *s, s
         return (sccd_aabb3){{-inf, -inf, -inf}, {inf, inf, inf}};
     const sccd_shape3 *g = &s->bound[0];
     sccd_aabb3 box = candidates == SCCD_CANDIDATES_START_END
-                       ? sccd_aabb3_union(sccd_shape3_aabb(g, m.start), sccd_shape3_aabb(g, sccd_motion3_at(m, 1.0)))
-                       : sccd_shape3_motion_box(g, m);
+                       ? sccd_aabb3_union(sccd_shape3_aabb_unchecked(g, m.start), sccd_shape3_aabb_unchecked(g, sccd_motion3_at_unchecked(m, 1.0)))
+                       : sccd_shape3_motion_box_unchecked(g, m);
     sccd_v3 skin = {sv->opt.overlap, sv->opt.overlap, sv->opt.overlap};
     return (sccd_aabb3){sccd_v3_sub(box.lo, skin), sccd_v3_add(box.hi, skin)};
 }
@@ -760,7 +761,7 @@ static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, 
     const sccd_impact_shape3 *x = flip ? sb : sa, *t = flip ? sa : sb;
     search_setup out = {x->bound[0], {t->bounds}, flip ? mb : ma, flip ? ma : mb, flip};
     if (t->bounds == 0) {
-        sccd_aabb3 start = sccd_shape3_aabb(&x->bound[0], out.mx.start);
+        sccd_aabb3 start = sccd_shape3_aabb_unchecked(&x->bound[0], out.mx.start);
         out.target = (target3){1, {plane_box(world_plane(t, out.mt.start), motion_box(sv, x, out.mx), start,
                                              SCCD_SKIN_OVERLAPS * sv->opt.overlap)}, true};
         out.mt = still(sccd_xf3_identity(), (sccd_v3){0.0, 0.0, 0.0});

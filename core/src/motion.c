@@ -1,5 +1,6 @@
 /* Rigid motions of one step about a chosen centre (shared/DESIGN.md "Motion"). */
 #include "sectorccd/motion.h"
+#include "unchecked.h"
 
 bool sccd_is_valid_motion2(sccd_motion2 m)
 {
@@ -29,6 +30,11 @@ sccd_xf2 sccd_motion2_at(sccd_motion2 m, sccd_real t)
         SCCD_ASSERT(sccd_is_valid_motion2(m) && sccd_is_valid_real(t));
         return sccd_is_valid_xf2(m.start) ? m.start : sccd_xf2_identity();
     }
+    return sccd_motion2_at_unchecked(m, t);
+}
+
+sccd_xf2 sccd_motion2_at_unchecked(sccd_motion2 m, sccd_real t)
+{
     sccd_rot2 q = sccd_rot2_mul(sccd_rot2_make(t * m.dtheta), m.start.q);
     /* The centre is fixed in the body: p = c(t) − q·center. */
     sccd_v2 p = sccd_v2_sub(sccd_motion2_center_at(m, t), sccd_rot2_apply(q, m.center));
@@ -41,6 +47,11 @@ sccd_xf3 sccd_motion3_at(sccd_motion3 m, sccd_real t)
         SCCD_ASSERT(sccd_is_valid_motion3(m) && sccd_is_valid_real(t));
         return sccd_is_valid_xf3(m.start) ? m.start : sccd_xf3_identity();
     }
+    return sccd_motion3_at_unchecked(m, t);
+}
+
+sccd_xf3 sccd_motion3_at_unchecked(sccd_motion3 m, sccd_real t)
+{
     sccd_quat q = sccd_quat_normalize(sccd_quat_mul(sccd_quat_axis_angle(m.axis, t * m.angle), m.start.q));
     sccd_v3 p = sccd_v3_sub(sccd_motion3_center_at(m, t), sccd_quat_apply(q, m.center));
     return (sccd_xf3){p, q};

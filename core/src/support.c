@@ -2,6 +2,7 @@
  * through the shape's core points and rounding radius (support.h). */
 #include "sectorccd/support.h"
 #include "convex2.h"
+#include "unchecked.h"
 
 static sccd_proxy2 core2(const sccd_shape2 *s)
 {
@@ -54,15 +55,28 @@ static sccd_proxy3 core3(const sccd_shape3 *s)
     return p;
 }
 
+sccd_proxy2 sccd_proxy2_make_unchecked(const sccd_shape2 *s, sccd_xf2 xf)
+{
+    sccd_proxy2 p = core2(s);
+    for (int i = 0; i < p.n; ++i)
+        p.v[i] = sccd_xf2_apply(xf, p.v[i]);
+    return p;
+}
+
 sccd_proxy2 sccd_proxy2_make(const sccd_shape2 *s, sccd_xf2 xf)
 {
     if (!sccd_is_valid_shape2(s) || !sccd_is_valid_xf2(xf)) {
         SCCD_ASSERT(sccd_is_valid_shape2(s) && sccd_is_valid_xf2(xf));
         return (sccd_proxy2){.n = 1};
     }
-    sccd_proxy2 p = core2(s);
+    return sccd_proxy2_make_unchecked(s, xf);
+}
+
+sccd_proxy3 sccd_proxy3_make_unchecked(const sccd_shape3 *s, sccd_xf3 xf)
+{
+    sccd_proxy3 p = core3(s);
     for (int i = 0; i < p.n; ++i)
-        p.v[i] = sccd_xf2_apply(xf, p.v[i]);
+        p.v[i] = sccd_xf3_apply(xf, p.v[i]);
     return p;
 }
 
@@ -72,10 +86,7 @@ sccd_proxy3 sccd_proxy3_make(const sccd_shape3 *s, sccd_xf3 xf)
         SCCD_ASSERT(sccd_is_valid_shape3(s) && sccd_is_valid_xf3(xf));
         return (sccd_proxy3){.n = 1};
     }
-    sccd_proxy3 p = core3(s);
-    for (int i = 0; i < p.n; ++i)
-        p.v[i] = sccd_xf3_apply(xf, p.v[i]);
-    return p;
+    return sccd_proxy3_make_unchecked(s, xf);
 }
 
 int sccd_proxy2_support(const sccd_proxy2 *p, sccd_v2 d)
@@ -116,12 +127,26 @@ sccd_real sccd_proxy3_support_value(const sccd_proxy3 *p, sccd_v3 d)
     return sccd_v3_dot(p->v[sccd_proxy3_support(p, d)], d) + p->r * sccd_v3_len(d);
 }
 
+sccd_v2 sccd_shape2_support_unchecked(const sccd_shape2 *s, sccd_xf2 xf, sccd_v2 d)
+{
+    sccd_proxy2 p = sccd_proxy2_make_unchecked(s, xf);
+    sccd_v2 u = sccd_v2_normalize(d);
+    return sccd_v2_mad(p.v[sccd_proxy2_support(&p, u)], p.r, u);
+}
+
 sccd_v2 sccd_shape2_support(const sccd_shape2 *s, sccd_xf2 xf, sccd_v2 d)
 {
     sccd_proxy2 p = sccd_proxy2_make(s, xf);
     sccd_v2 u = sccd_is_valid_v2(d) ? sccd_v2_normalize(d) : SCCD_FALLBACK_V2;
     SCCD_ASSERT(sccd_is_valid_v2(d));
     return sccd_v2_mad(p.v[sccd_proxy2_support(&p, u)], p.r, u);
+}
+
+sccd_v3 sccd_shape3_support_unchecked(const sccd_shape3 *s, sccd_xf3 xf, sccd_v3 d)
+{
+    sccd_proxy3 p = sccd_proxy3_make_unchecked(s, xf);
+    sccd_v3 u = sccd_v3_normalize(d);
+    return sccd_v3_mad(p.v[sccd_proxy3_support(&p, u)], p.r, u);
 }
 
 sccd_v3 sccd_shape3_support(const sccd_shape3 *s, sccd_xf3 xf, sccd_v3 d)
@@ -140,6 +165,11 @@ sccd_real sccd_shape2_farthest(const sccd_shape2 *s, sccd_v2 p)
         SCCD_ASSERT(sccd_is_valid_shape2(s) && sccd_is_valid_v2(p));
         return INFINITY;
     }
+    return sccd_shape2_farthest_unchecked(s, p);
+}
+
+sccd_real sccd_shape2_farthest_unchecked(const sccd_shape2 *s, sccd_v2 p)
+{
     sccd_proxy2 c = core2(s);
     sccd_real d = 0.0;
     for (int i = 0; i < c.n; ++i)
@@ -162,6 +192,11 @@ sccd_real sccd_shape3_farthest(const sccd_shape3 *s, sccd_v3 p)
         SCCD_ASSERT(sccd_is_valid_shape3(s) && sccd_is_valid_v3(p));
         return INFINITY;
     }
+    return sccd_shape3_farthest_unchecked(s, p);
+}
+
+sccd_real sccd_shape3_farthest_unchecked(const sccd_shape3 *s, sccd_v3 p)
+{
     sccd_proxy3 c = core3(s);
     sccd_real d = 0.0;
     for (int i = 0; i < c.n; ++i)
@@ -172,11 +207,17 @@ sccd_real sccd_shape3_farthest(const sccd_shape3 *s, sccd_v3 p)
 /* The AABB of a hull is the AABB of its vertices; rounding widens it by r. */
 sccd_aabb2 sccd_shape2_aabb(const sccd_shape2 *s, sccd_xf2 xf)
 {
-    sccd_proxy2 p = sccd_proxy2_make(s, xf);
     if (!sccd_is_valid_shape2(s) || !sccd_is_valid_xf2(xf)) {
+        SCCD_ASSERT(sccd_is_valid_shape2(s) && sccd_is_valid_xf2(xf));
         sccd_v2 o = sccd_is_valid_v2(xf.p) ? xf.p : (sccd_v2){0.0, 0.0};
         return (sccd_aabb2){o, o};
     }
+    return sccd_shape2_aabb_unchecked(s, xf);
+}
+
+sccd_aabb2 sccd_shape2_aabb_unchecked(const sccd_shape2 *s, sccd_xf2 xf)
+{
+    sccd_proxy2 p = sccd_proxy2_make_unchecked(s, xf);
     sccd_aabb2 box = {p.v[0], p.v[0]};
     for (int i = 1; i < p.n; ++i)
         box = (sccd_aabb2){sccd_v2_min(box.lo, p.v[i]), sccd_v2_max(box.hi, p.v[i])};
@@ -186,11 +227,17 @@ sccd_aabb2 sccd_shape2_aabb(const sccd_shape2 *s, sccd_xf2 xf)
 
 sccd_aabb3 sccd_shape3_aabb(const sccd_shape3 *s, sccd_xf3 xf)
 {
-    sccd_proxy3 p = sccd_proxy3_make(s, xf);
     if (!sccd_is_valid_shape3(s) || !sccd_is_valid_xf3(xf)) {
+        SCCD_ASSERT(sccd_is_valid_shape3(s) && sccd_is_valid_xf3(xf));
         sccd_v3 o = sccd_is_valid_v3(xf.p) ? xf.p : (sccd_v3){0.0, 0.0, 0.0};
         return (sccd_aabb3){o, o};
     }
+    return sccd_shape3_aabb_unchecked(s, xf);
+}
+
+sccd_aabb3 sccd_shape3_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 xf)
+{
+    sccd_proxy3 p = sccd_proxy3_make_unchecked(s, xf);
     sccd_aabb3 box = {p.v[0], p.v[0]};
     for (int i = 1; i < p.n; ++i)
         box = (sccd_aabb3){sccd_v3_min(box.lo, p.v[i]), sccd_v3_max(box.hi, p.v[i])};

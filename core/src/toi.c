@@ -61,6 +61,7 @@
  * advance is the largest of the crossings, each accepted only where the
  * bound was evaluated to be above the target. */
 #include "sectorccd/toi.h"
+#include "unchecked.h"
 
 /* A lower bound of the gap minus target after an advance dt (concave in dt). */
 typedef sccd_real gap_bound_fn(const void *ctx, sccd_real dt);
@@ -189,7 +190,7 @@ static sccd_real envelope_step(sccd_real point_distance, sccd_real rho, sccd_rea
 static sccd_real point_gap2(sccd_v2 p, const sccd_proxy2 *s)
 {
     sccd_proxy2 pp = {{p}, 1, 0.0};
-    sccd_v2 n = sccd_proxy2_distance(&pp, s).normal;
+    sccd_v2 n = sccd_proxy2_distance_unchecked(&pp, s).normal;
     return -sccd_proxy2_support_value(s, sccd_v2_neg(n)) - sccd_v2_dot(n, p);
 }
 
@@ -247,9 +248,9 @@ static int tilt2_frames(const tilt2 *k, sccd_v2 va, sccd_real wa, sccd_real ra, 
 
 static sccd_proxy2 proxy2_at(const sccd_shape2 *s, sccd_motion2 m, sccd_real t, sccd_v2 origin)
 {
-    sccd_xf2 xf = sccd_motion2_at(m, t);
+    sccd_xf2 xf = sccd_motion2_at_unchecked(m, t);
     xf.p = sccd_v2_sub(xf.p, origin);
-    return sccd_proxy2_make(s, xf);
+    return sccd_proxy2_make_unchecked(s, xf);
 }
 
 /* n × ω for ω = θ·ẑ: a vector in the plane. */
@@ -265,7 +266,14 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
         SCCD_ASSERT(ok);
         return out;
     }
-    sccd_real rho_a = sccd_shape2_farthest(a, ma.center), rho_b = sccd_shape2_farthest(b, mb.center);
+    return sccd_toi2_compute_unchecked(a, ma, b, mb, target, tolerance);
+}
+
+sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
+                                      sccd_real target, sccd_real tolerance)
+{
+    sccd_toi2 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0}, SCCD_FALLBACK_V2, 0};
+    sccd_real rho_a = sccd_shape2_farthest_unchecked(a, ma.center), rho_b = sccd_shape2_farthest_unchecked(b, mb.center);
     sccd_real wa = fabs(ma.dtheta), wb = fabs(mb.dtheta);
     sccd_v2 dp = sccd_v2_sub(ma.dp, mb.dp);
     sccd_real t = 0.0;
@@ -273,7 +281,7 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
         ++out.iterations;
         sccd_v2 o = sccd_motion2_center_at(ma, t);
         tilt2 k = {proxy2_at(a, ma, t, o), proxy2_at(b, mb, t, o)};
-        sccd_distance2 d = sccd_proxy2_distance(&k.a, &k.b);
+        sccd_distance2 d = sccd_proxy2_distance_unchecked(&k.a, &k.b);
         out.t = t;
         out.point = sccd_v2_add(o, sccd_v2_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;
@@ -306,7 +314,7 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
 static sccd_real point_gap3(sccd_v3 p, const sccd_proxy3 *s)
 {
     sccd_proxy3 pp = {{p}, 1, 0.0};
-    sccd_v3 n = sccd_proxy3_distance(&pp, s).normal;
+    sccd_v3 n = sccd_proxy3_distance_unchecked(&pp, s).normal;
     return -sccd_proxy3_support_value(s, sccd_v3_neg(n)) - sccd_v3_dot(n, p);
 }
 
@@ -360,9 +368,9 @@ static int tilt3_frames(const tilt3 *k, sccd_v3 va, sccd_real wa, sccd_real ra, 
 
 static sccd_proxy3 proxy3_at(const sccd_shape3 *s, sccd_motion3 m, sccd_real t, sccd_v3 origin)
 {
-    sccd_xf3 xf = sccd_motion3_at(m, t);
+    sccd_xf3 xf = sccd_motion3_at_unchecked(m, t);
     xf.p = sccd_v3_sub(xf.p, origin);
-    return sccd_proxy3_make(s, xf);
+    return sccd_proxy3_make_unchecked(s, xf);
 }
 
 sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
@@ -375,7 +383,14 @@ sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_sh
         SCCD_ASSERT(ok);
         return out;
     }
-    sccd_real rho_a = sccd_shape3_farthest(a, ma.center), rho_b = sccd_shape3_farthest(b, mb.center);
+    return sccd_toi3_compute_unchecked(a, ma, b, mb, target, tolerance);
+}
+
+sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
+                                      sccd_real target, sccd_real tolerance)
+{
+    sccd_toi3 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0};
+    sccd_real rho_a = sccd_shape3_farthest_unchecked(a, ma.center), rho_b = sccd_shape3_farthest_unchecked(b, mb.center);
     sccd_v3 omega_a = sccd_v3_scale(ma.axis, ma.angle), omega_b = sccd_v3_scale(mb.axis, mb.angle);
     sccd_real wa = fabs(ma.angle), wb = fabs(mb.angle);
     sccd_v3 dp = sccd_v3_sub(ma.dp, mb.dp);
@@ -384,7 +399,7 @@ sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_sh
         ++out.iterations;
         sccd_v3 o = sccd_motion3_center_at(ma, t);
         tilt3 k = {proxy3_at(a, ma, t, o), proxy3_at(b, mb, t, o)};
-        sccd_distance3 d = sccd_proxy3_distance(&k.a, &k.b);
+        sccd_distance3 d = sccd_proxy3_distance_unchecked(&k.a, &k.b);
         out.t = t;
         out.point = sccd_v3_add(o, sccd_v3_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;

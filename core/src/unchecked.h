@@ -1,0 +1,52 @@
+/* Private to the core: support, distance, motion and TOI functions without
+ * the public entries' validation. Hot paths whose callers validated their
+ * input once use them (the impact solver checks every shape and motion when
+ * a step begins, then calls these thousands of times); on valid input they
+ * give exactly the public functions' results, on invalid input anything. */
+#ifndef SECTORCCD_UNCHECKED_H
+#define SECTORCCD_UNCHECKED_H
+
+#include "sectorccd/distance.h"
+#include "sectorccd/motion.h"
+#include "sectorccd/support.h"
+#include "sectorccd/toi.h"
+
+/* sccd_proxy2_make / sccd_proxy3_make. */
+sccd_proxy2 sccd_proxy2_make_unchecked(const sccd_shape2 *s, sccd_xf2 xf);
+sccd_proxy3 sccd_proxy3_make_unchecked(const sccd_shape3 *s, sccd_xf3 xf);
+
+/* sccd_shape2_support / sccd_shape3_support, d not zero. */
+sccd_v2 sccd_shape2_support_unchecked(const sccd_shape2 *s, sccd_xf2 xf, sccd_v2 d);
+sccd_v3 sccd_shape3_support_unchecked(const sccd_shape3 *s, sccd_xf3 xf, sccd_v3 d);
+
+/* sccd_shape2_farthest / sccd_shape3_farthest. */
+sccd_real sccd_shape2_farthest_unchecked(const sccd_shape2 *s, sccd_v2 p);
+sccd_real sccd_shape3_farthest_unchecked(const sccd_shape3 *s, sccd_v3 p);
+
+/* sccd_shape2_aabb / sccd_shape3_aabb. */
+sccd_aabb2 sccd_shape2_aabb_unchecked(const sccd_shape2 *s, sccd_xf2 xf);
+sccd_aabb3 sccd_shape3_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 xf);
+
+/* sccd_proxy2_distance / sccd_proxy3_distance. */
+sccd_distance2 sccd_proxy2_distance_unchecked(const sccd_proxy2 *a, const sccd_proxy2 *b);
+sccd_distance3 sccd_proxy3_distance_unchecked(const sccd_proxy3 *a, const sccd_proxy3 *b);
+
+/* sccd_shape2_distance / sccd_shape3_distance. */
+sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb);
+sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb);
+
+/* sccd_motion2_at / sccd_motion3_at. */
+sccd_xf2 sccd_motion2_at_unchecked(sccd_motion2 m, sccd_real t);
+sccd_xf3 sccd_motion3_at_unchecked(sccd_motion3 m, sccd_real t);
+
+/* sccd_shape2_motion_box / sccd_shape3_motion_box. */
+sccd_aabb2 sccd_shape2_motion_box_unchecked(const sccd_shape2 *s, sccd_motion2 m);
+sccd_aabb3 sccd_shape3_motion_box_unchecked(const sccd_shape3 *s, sccd_motion3 m);
+
+/* sccd_toi2_compute / sccd_toi3_compute. */
+sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
+                                      sccd_real target, sccd_real tolerance);
+sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
+                                      sccd_real target, sccd_real tolerance);
+
+#endif
