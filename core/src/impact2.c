@@ -496,16 +496,17 @@ static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u0)
 /* First event of shapes sa (body a) and sb (body b) from time tc: the cores
  * (shrunk by the start overlap and the skin when the shapes overlap at tc)
  * reaching the target distance while the bodies approach. */
-static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sccd_real tc, sccd_real *cap)
+static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc)
 {
+    int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     sccd_motion2 ma = part_from(&sv->st[a], tc), mb = part_from(&sv->st[b], tc);
     sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
     sccd_real depth, room;
-    sccd_start_depth(shrink_start, &(start_pair){&ca, &cb, ma.start, mb.start}, skin, &depth, &room);
-    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, *cap);
-    *cap = sccd_min(*cap, pol.limit);
+    sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &(start_pair){&ca, &cb, ma.start, mb.start}, skin, &depth, &room);
+    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, pr->cap);
+    pr->cap = sccd_min(pr->cap, pol.limit);
     if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink), sv->opt.overlap, tol)) {
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
@@ -626,9 +627,16 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
             if (!shapes_may_collide(sv, i, j) || !boxes_overlap(box_a, candidate_box(sv, pr->b, j, mb)) ||
                 engine_catches(sv, pr->a, ga, ma, pr->b, gb, mb))
                 continue;
-            shape_event e = shape_pair_event(sv, pr->a, i, pr->b, j, tc, &pr->cap);
+            shape_event e = shape_pair_event(sv, pr, i, j, tc);
             if (e.event != EVENT_NONE && e.t < pr->t)
-                *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, v3_of(e.point), v3_of(e.normal), false, pr->impacts, pr->stops, pr->cap};
+            {
+                pr->event = e.event;
+                pr->t = e.t;
+                pr->sa = i;
+                pr->sb = j;
+                pr->point = v3_of(e.point);
+                pr->normal = v3_of(e.normal);
+            }
         }
     }
 }

@@ -775,15 +775,16 @@ static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, 
  * (shrunk by the start overlap and the skin when the shapes overlap at tc)
  * reaching the target distance while the bodies approach (impact2.c's
  * shape_pair_event, against a target of bounds). */
-static shape_event shape_pair_event(solver *sv, int a, int sa, int b, int sb, sccd_real tc, sccd_real *cap)
+static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc)
 {
+    int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     search_setup p = make_search(sv, &sv->shapes[sa], part_from(&sv->st[a], tc), &sv->shapes[sb], part_from(&sv->st[b], tc));
     sccd_real depth, room;
-    sccd_start_depth(shrink_start, &(start_pair){&p.x, &p.target, p.mx.start, p.mt.start}, skin, &depth, &room);
-    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, *cap);
-    *cap = sccd_min(*cap, pol.limit);
+    sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &(start_pair){&p.x, &p.target, p.mx.start, p.mt.start}, skin, &depth, &room);
+    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, pr->cap);
+    pr->cap = sccd_min(pr->cap, pol.limit);
     sccd_real shrunk = shrink_pair(&p.x, &p.target, pol.shrink);
     if (!sccd_policy_targets(&pol, depth, shrunk, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped;
@@ -869,9 +870,16 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
         for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
             if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ma, j, mb))
                 continue;
-            shape_event e = shape_pair_event(sv, pr->a, i, pr->b, j, tc, &pr->cap);
+            shape_event e = shape_pair_event(sv, pr, i, j, tc);
             if (e.event != EVENT_NONE && e.t < pr->t)
-                *pr = (sccd_pair){pr->a, pr->b, e.event, e.t, i, j, e.point, e.normal, false, pr->impacts, pr->stops, pr->cap};
+            {
+                pr->event = e.event;
+                pr->t = e.t;
+                pr->sa = i;
+                pr->sb = j;
+                pr->point = e.point;
+                pr->normal = e.normal;
+            }
         }
 }
 

@@ -46,6 +46,9 @@ typedef struct sccd_pair {
     int impacts;           /* impulses between the two this step */
     int stops;             /* fallback stops between the two this step */
     sccd_real cap;         /* the smallest overlap limit its searches set so far this step (sccd_policy_begin) */
+    sccd_real depth_t;     /* when depth and room were measured (-1: never) ... */
+    int depth_sa, depth_sb; /* ... for which shapes (sccd_pair_start_depth) */
+    sccd_real depth, room;
 } sccd_pair;
 
 /* What the event loop asks of a solver (impact2.c, impact3.c). */
@@ -113,6 +116,27 @@ static inline void sccd_start_depth(sccd_shrink_fn *shrink, const void *pair, sc
         }
         last = shrunk;
     }
+}
+
+/* sccd_start_depth of shapes sa, sb of the pair at time tc, measured once:
+ * the poses at tc do not change with the events at tc (an event restarts a
+ * segment from the pose it had then), and events come in time order, so a
+ * pair searched again at the same time (a pile's events at one instant)
+ * keeps its start depth. */
+static inline void sccd_pair_start_depth(sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_shrink_fn *shrink,
+                                         const void *pair, sccd_real skin, sccd_real *depth, sccd_real *room)
+{
+    if (pr->depth_t == tc && pr->depth_sa == sa && pr->depth_sb == sb) {
+        *depth = pr->depth;
+        *room = pr->room;
+        return;
+    }
+    sccd_start_depth(shrink, pair, skin, depth, room);
+    pr->depth_t = tc;
+    pr->depth_sa = sa;
+    pr->depth_sb = sb;
+    pr->depth = *depth;
+    pr->room = *room;
 }
 
 /* The inverse moment of inertia about a hinge at distance² d2 from the centre
