@@ -97,7 +97,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/cp_overhead.md", out);
     FILE *md = fopen(path, "w");
     if (csv != NULL)
-        fprintf(csv, "layout,rep,step_us_without,step_us_with,ccd_share,sweeps,candidates,tois,clamps\n");
+        fprintf(csv, "layout,rep,step_us_without,step_us_with,ccd_share,candidates,tois,clamps\n");
     if (md != NULL)
         fprintf(md, "## Chipmunk CCD overhead (cp_overhead)\n\n"
                     "%d ordinary dynamic bodies raining into an arena with %d CCD swords spinning at 30 rad/s on "
@@ -118,8 +118,8 @@ int main(int argc, char **argv)
             last = b;
             ok &= a.finite && b.finite && b.k.tois > 0;
             if (csv != NULL)
-                fprintf(csv, "%s,%d,%.2f,%.2f,%.4f,%llu,%llu,%llu,%llu\n", layouts[l].name, r, a.step_us, b.step_us,
-                        b.ccd_share, (unsigned long long)b.k.sweeps, (unsigned long long)b.k.candidates,
+                fprintf(csv, "%s,%d,%.2f,%.2f,%.4f,%llu,%llu,%llu\n", layouts[l].name, r, a.step_us, b.step_us,
+                        b.ccd_share, (unsigned long long)b.k.candidates,
                         (unsigned long long)b.k.tois, (unsigned long long)b.k.clamps);
         }
         double m_off = sccd_median(off, reps), m_on = sccd_median(on, reps), m_share = sccd_median(share, reps);

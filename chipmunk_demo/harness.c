@@ -33,7 +33,6 @@ void demo_space_begin(demo_ctx *c, cpVect gravity)
 static void add_counters(sccd_cp_counters *sum, sccd_cp_counters a)
 {
     sum->steps += a.steps;
-    sum->sweeps += a.sweeps;
     sum->candidates += a.candidates;
     sum->tois += a.tois;
     sum->clamps += a.clamps;
@@ -79,9 +78,8 @@ void demo_step(demo_ctx *c)
     ++c->result->steps;
     sccd_cp_counters k = sccd_cp_get_counters(c->ccd);
     if (c->csv != NULL)
-        fprintf(c->csv, "%ld,%.3f,%.3f,%llu,%llu,%llu,%llu\n", c->result->steps, 1e6 * spent,
-                1e6 * (k.seconds - c->last.seconds), (unsigned long long)(k.sweeps - c->last.sweeps),
-                (unsigned long long)(k.candidates - c->last.candidates), (unsigned long long)(k.tois - c->last.tois),
+        fprintf(c->csv, "%ld,%.3f,%.3f,%llu,%llu,%llu\n", c->result->steps, 1e6 * spent,
+                1e6 * (k.seconds - c->last.seconds), (unsigned long long)(k.candidates - c->last.candidates), (unsigned long long)(k.tois - c->last.tois),
                 (unsigned long long)(k.clamps - c->last.clamps));
     c->last = k;
     if (c->strobe != NULL)

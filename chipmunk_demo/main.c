@@ -47,7 +47,7 @@ static demo_result run_scene(const demo_scene *sc, const run_opts *o, demo_cfg m
     snprintf(path, sizeof path, "%s/cp_%s_%s.csv", o->out, sc->name, mode_name(mode, name, sizeof name));
     c.csv = fopen(path, "w");
     if (c.csv != NULL)
-        fprintf(c.csv, "step,step_us,ccd_us,sweeps,candidates,tois,clamps\n");
+        fprintf(c.csv, "step,step_us,ccd_us,candidates,tois,clamps\n");
     c.strobe = strobe;
     c.result = &r;
     sc->run(&c);

@@ -51,8 +51,8 @@ static void on_step(void *user, const ode_world *w)
         o->last_seconds = o->last_ccd = 0.0;
     sccd_ode_counters c = sccd_ode_get_counters(w->ccd);
     if (o->csv != NULL)
-        fprintf(o->csv, "%d,%ld,%.2f,%.2f,%llu,%llu,%llu,%llu\n", o->trial, w->steps, 1e6 * (w->step_seconds - o->last_seconds),
-                1e6 * (c.seconds - o->last_ccd), (unsigned long long)c.sweeps, (unsigned long long)c.candidates,
+        fprintf(o->csv, "%d,%ld,%.2f,%.2f,%llu,%llu,%llu\n", o->trial, w->steps, 1e6 * (w->step_seconds - o->last_seconds),
+                1e6 * (c.seconds - o->last_ccd), (unsigned long long)c.candidates,
                 (unsigned long long)c.tois, (unsigned long long)c.clamps);
     o->last_seconds = w->step_seconds;
     o->last_ccd = c.seconds;
@@ -74,7 +74,7 @@ static tally run_scene(const demo_scene *sc, const run_opts *opt, mode_cfg m, de
     snprintf(path, sizeof path, "%s/ode_%s_%s.csv", opt->out, sc->name, mode_name(m, name, sizeof name));
     observer_ctx o = {fopen(path, "w"), strobe, 0, 0.0, 0.0};
     if (o.csv != NULL)
-        fprintf(o.csv, "trial,step,step_us,ccd_us,sweeps,candidates,tois,clamps\n");
+        fprintf(o.csv, "trial,step,step_us,ccd_us,candidates,tois,clamps\n");
     double speed = opt->speed > 0 ? opt->speed : sc->speed;
     tally r = {0};
     r.trials = opt->trials > 0 ? opt->trials : sc->trials;
@@ -88,7 +88,6 @@ static tally run_scene(const demo_scene *sc, const run_opts *opt, mode_cfg m, de
         r.steps += t.steps;
         r.seconds += t.seconds;
         r.ccd_seconds += t.ccd.seconds;
-        r.ccd.sweeps += t.ccd.sweeps;
         r.ccd.candidates += t.ccd.candidates;
         r.ccd.tois += t.ccd.tois;
         r.ccd.clamps += t.ccd.clamps;

@@ -1,9 +1,9 @@
 /* The adapters' shared options (ccd_options.h). The oracle is a table of
  * values per field, each labelled valid or invalid by hand (the limits in the
- * header's comments: NaN, infinities, 0, −0, negatives, SCCD_MAX_BANDS + 1,
- * enum values outside the two named ones), so the merge's checks are tested
+ * header's comments: NaN, infinities, 0, −0, negatives, enum values outside
+ * the two named ones), so the merge's checks are tested
  * against labels written apart from them: every field alone, then 20,000
- * random mixes of all five, each merge checked field by field (copied when
+ * random mixes of all four, each merge checked field by field (copied when
  * valid, kept when not) and bit by bit. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,10 +20,6 @@
 typedef struct int_case { int v; bool ok; } int_case;
 typedef struct real_case { double v; bool ok; } real_case;
 
-static const int_case BANDS[] = {
-    {1, true}, {4, true}, {SCCD_MAX_BANDS, true},
-    {0, false}, {-1, false}, {SCCD_MAX_BANDS + 1, false}, {INT_MIN, false}, {INT_MAX, false},
-};
 /* overlap and toi_tolerance: finite and > 0 */
 static const real_case POSITIVE[] = {
     {DBL_MIN, true}, {1e-3, true}, {0.25, true}, {1e6, true}, {DBL_MAX, true},
@@ -40,16 +36,16 @@ static const int_case CANDIDATES[] = {
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* Old options unlike every valid value in the tables, so a copy always shows. */
-static sccd_ccd_options old_options(void) { return (sccd_ccd_options){3, 0.125, 0.0625, 5, SCCD_CANDIDATES_START_END}; }
+static sccd_ccd_options old_options(void) { return (sccd_ccd_options){0.125, 0.0625, 5, SCCD_CANDIDATES_START_END}; }
 
 /* One labelled value per field: the source and the bits that must come back. */
 typedef struct labelled { sccd_ccd_options src; unsigned invalid; } labelled;
 
-static labelled pick(int b, int o, int t, int i, int c)
+static labelled pick(int o, int t, int i, int c)
 {
     labelled l;
-    l.src = (sccd_ccd_options){BANDS[b].v, POSITIVE[o].v, POSITIVE[t].v, ITERATIONS[i].v, (sccd_candidates)CANDIDATES[c].v};
-    l.invalid = (BANDS[b].ok ? 0u : SCCD_OPTION_BANDS) | (POSITIVE[o].ok ? 0u : SCCD_OPTION_OVERLAP) |
+    l.src = (sccd_ccd_options){POSITIVE[o].v, POSITIVE[t].v, ITERATIONS[i].v, (sccd_candidates)CANDIDATES[c].v};
+    l.invalid = (POSITIVE[o].ok ? 0u : SCCD_OPTION_OVERLAP) |
                 (POSITIVE[t].ok ? 0u : SCCD_OPTION_TOI_TOLERANCE) |
                 (ITERATIONS[i].ok ? 0u : SCCD_OPTION_TOI_MAX_ITERATIONS) |
                 (CANDIDATES[c].ok ? 0u : SCCD_OPTION_CANDIDATES);
@@ -63,13 +59,11 @@ static void check_merge(labelled l)
     unsigned got = sccd_ccd_options_merge(&dst, l.src);
     assert_int_equal(got, l.invalid);
     sccd_ccd_options want = {
-        (l.invalid & SCCD_OPTION_BANDS) ? old.bands : l.src.bands,
         (l.invalid & SCCD_OPTION_OVERLAP) ? old.overlap : l.src.overlap,
         (l.invalid & SCCD_OPTION_TOI_TOLERANCE) ? old.toi_tolerance : l.src.toi_tolerance,
         (l.invalid & SCCD_OPTION_TOI_MAX_ITERATIONS) ? old.toi_max_iterations : l.src.toi_max_iterations,
         (l.invalid & SCCD_OPTION_CANDIDATES) ? old.candidates : l.src.candidates,
     };
-    assert_int_equal(dst.bands, want.bands);
     assert_true(dst.overlap == want.overlap && dst.toi_tolerance == want.toi_tolerance);
     assert_int_equal(dst.toi_max_iterations, want.toi_max_iterations);
     assert_int_equal(dst.candidates, want.candidates);
@@ -81,16 +75,14 @@ static void test_merge_each_field(void **state)
     (void)state;
     sccd_test_count_asserts();
     sccd_test_assert_reset();
-    for (int k = 0; k < COUNT(BANDS); ++k)
-        check_merge(pick(k, 0, 0, 0, 0));
     for (int k = 0; k < COUNT(POSITIVE); ++k) {
-        check_merge(pick(0, k, 0, 0, 0));
-        check_merge(pick(0, 0, k, 0, 0));
+        check_merge(pick(k, 0, 0, 0));
+        check_merge(pick(0, k, 0, 0));
     }
     for (int k = 0; k < COUNT(ITERATIONS); ++k)
-        check_merge(pick(0, 0, 0, k, 0));
+        check_merge(pick(0, 0, k, 0));
     for (int k = 0; k < COUNT(CANDIDATES); ++k)
-        check_merge(pick(0, 0, 0, 0, k));
+        check_merge(pick(0, 0, 0, k));
     /* the merge reports nothing itself: the adapters do */
     assert_int_equal(sccd_test_assert_count(), 0);
     sccd_set_assert_handler(NULL);
@@ -102,9 +94,8 @@ static void test_merge_random_mixes(void **state)
     sccd_rng g = sccd_rng_make(0x0c0ffee5u);
     int all_valid = 0, all_invalid = 0;
     for (int n = 0; n < N_MIXES; ++n) {
-        labelled l = pick(sccd_rng_int(&g, COUNT(BANDS)), sccd_rng_int(&g, COUNT(POSITIVE)),
-                          sccd_rng_int(&g, COUNT(POSITIVE)), sccd_rng_int(&g, COUNT(ITERATIONS)),
-                          sccd_rng_int(&g, COUNT(CANDIDATES)));
+        labelled l = pick(sccd_rng_int(&g, COUNT(POSITIVE)), sccd_rng_int(&g, COUNT(POSITIVE)),
+                          sccd_rng_int(&g, COUNT(ITERATIONS)), sccd_rng_int(&g, COUNT(CANDIDATES)));
         check_merge(l);
         all_valid += l.invalid == 0;
         all_invalid += l.invalid == SCCD_OPTION_ALL;
@@ -117,10 +108,10 @@ static void test_merge_random_mixes(void **state)
 static void test_problem_messages(void **state)
 {
     (void)state;
-    static const char *const field[] = {"bands", "overlap", "toi_tolerance", "toi_max_iterations", "candidates"};
+    static const char *const field[] = {"overlap", "toi_tolerance", "toi_max_iterations", "candidates"};
     assert_null(sccd_ccd_options_problem(0));
-    assert_null(sccd_ccd_options_problem(1u << 5)); /* no field there */
-    for (int i = 0; i < 5; ++i) {
+    assert_null(sccd_ccd_options_problem(1u << 4)); /* no field there */
+    for (int i = 0; i < 4; ++i) {
         const char *alone = sccd_ccd_options_problem(1u << i);
         assert_non_null(alone);
         assert_true(strncmp(alone, field[i], strlen(field[i])) == 0);
@@ -139,7 +130,6 @@ static void test_defaults(void **state)
     const double overlaps[] = {1e-3, 0.02, 1.0, 40.0};
     for (int k = 0; k < COUNT(overlaps); ++k) {
         sccd_ccd_options d = sccd_ccd_options_default(overlaps[k]);
-        assert_int_equal(d.bands, 4);
         assert_true(d.overlap == overlaps[k] && d.toi_tolerance == overlaps[k] / 4.0);
         assert_int_equal(d.toi_max_iterations, 8);
         assert_int_equal(d.candidates, SCCD_CANDIDATES_SWEEP);
@@ -154,7 +144,7 @@ static void test_defaults(void **state)
     for (int k = 0; k < COUNT(bad); ++k) {
         sccd_ccd_options d = sccd_ccd_options_default(bad[k]);
         assert_int_equal(sccd_test_assert_count(), k + 1);
-        assert_true(d.overlap == 0.001 && d.toi_tolerance == 0.00025 && d.bands == 4);
+        assert_true(d.overlap == 0.001 && d.toi_tolerance == 0.00025);
     }
 
     /* NULL destination: reported, nothing taken */

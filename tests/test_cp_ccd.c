@@ -705,16 +705,14 @@ static void test_bad_use(void **state)
     assert_int_equal(sccd_test_assert_count(), expected);
 
     sccd_ccd_options o = sccd_cp_get_options(w), bad = o;
-    bad.bands = 0;
     bad.overlap = -1;
     bad.toi_tolerance = NAN;
     bad.toi_max_iterations = 0;
     bad.candidates = (sccd_candidates)7;
     sccd_cp_set_options(w, bad);
-    expected += 5;
+    expected += 4;
     assert_int_equal(sccd_test_assert_count(), expected);
     sccd_ccd_options kept = sccd_cp_get_options(w);
-    assert_int_equal(kept.bands, o.bands);
     assert_true(kept.overlap == o.overlap && kept.toi_tolerance == o.toi_tolerance);
     assert_int_equal(kept.toi_max_iterations, o.toi_max_iterations);
     assert_int_equal(kept.candidates, o.candidates);
@@ -723,10 +721,10 @@ static void test_bad_use(void **state)
     /* attach took a fifth of the space's collision slop */
     assert_true(o.overlap == 0.2 * cpSpaceGetCollisionSlop(space) && o.toi_tolerance == 0.25 * o.overlap);
     /* valid fields are all taken, and nothing is reported */
-    sccd_ccd_options good = {SCCD_MAX_BANDS, 0.5, 0.1, 3, SCCD_CANDIDATES_START_END};
+    sccd_ccd_options good = {0.5, 0.1, 3, SCCD_CANDIDATES_START_END};
     sccd_cp_set_options(w, good);
     kept = sccd_cp_get_options(w);
-    assert_true(kept.bands == good.bands && kept.overlap == good.overlap && kept.toi_tolerance == good.toi_tolerance);
+    assert_true(kept.overlap == good.overlap && kept.toi_tolerance == good.toi_tolerance);
     assert_true(kept.toi_max_iterations == good.toi_max_iterations && kept.candidates == good.candidates);
     assert_int_equal(sccd_test_assert_count(), expected);
     sccd_cp_set_options(w, o);

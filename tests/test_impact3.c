@@ -583,7 +583,7 @@ static void test_bad_input(void **state)
     t.shape[0].bound[0].sphere.r = NAN;
     assert_false(sccd_impact3_solve(t.body, t.n, t.shape, t.n, DT, &o, NULL, &scratch, NULL));
     sccd_ccd_options bad_o = o;
-    bad_o.bands = 0;
+    bad_o.toi_max_iterations = 0;
     assert_false(sccd_impact3_solve(s.body, s.n, s.shape, s.n, DT, &bad_o, NULL, &scratch, NULL));
     assert_false(sccd_impact3_solve(s.body, s.n, s.shape, s.n, NAN, &o, NULL, &scratch, NULL));
     assert_false(sccd_impact3_solve(NULL, 1, s.shape, s.n, DT, &o, NULL, &scratch, NULL));

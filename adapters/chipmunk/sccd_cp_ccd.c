@@ -502,7 +502,6 @@ static bool solve(sccd_cp_world *w, cpFloat dt)
         sccd_impact_stats st = {0};
         if (!sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st))
             return CP_CHECK(w, false, "sccd_cp: the impact solver refused this step's bodies; CCD skipped");
-        w->cnt.sweeps += (uint64_t)st.sweeps;
         w->cnt.candidates += (uint64_t)st.candidates;
         w->cnt.tois += (uint64_t)st.tois;
         w->cnt.overlapped += (uint64_t)st.overlapped;

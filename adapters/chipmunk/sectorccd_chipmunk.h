@@ -78,7 +78,6 @@ cpBB sccd_cp_shape_bb(void *obj);
 /// Counters since attach or the last reset.
 typedef struct sccd_cp_counters {
     uint64_t steps;       ///< steps in which the CCD ran
-    uint64_t sweeps;      ///< sweeps built by the pre-filter (0: the 2D solver has none, see impact.h)
     uint64_t candidates;  ///< candidate shape pairs after filters
     uint64_t tois;        ///< time-of-impact computations
     uint64_t clamps;      ///< bodies whose motion an impact changed or the fallback stopped (per step)

@@ -333,7 +333,6 @@ static bool solve(sccd_ode_world *w)
         sccd_impact_stats st = {0};
         if (!sccd_impact3_solve(w->ib, w->nib, w->is, w->npieces, w->dt, &w->opt, &cb, &w->scratch, &st))
             return ODE_CHECK(w, false, "sccd_ode: the impact solver refused this step's bodies; CCD skipped");
-        w->cnt.sweeps += (uint64_t)st.sweeps;
         w->cnt.candidates += (uint64_t)st.candidates;
         w->cnt.tois += (uint64_t)st.tois;
         w->cnt.impacts += (uint64_t)st.impacts;

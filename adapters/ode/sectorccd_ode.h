@@ -127,7 +127,6 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
 /// Counters since attach or the last reset.
 typedef struct sccd_ode_counters {
     uint64_t steps;       ///< after_step calls that ran the CCD
-    uint64_t sweeps;      ///< geom sweeps built
     uint64_t candidates;  ///< geom pairs (or triangles) that passed the box and sweep filters
     uint64_t tois;        ///< time-of-impact computations
     uint64_t impacts;     ///< impulses applied (each told to the impact callback)

@@ -11,7 +11,7 @@ sccd_ccd_options sccd_ccd_options_default(sccd_real overlap)
     bool ok = sccd_is_valid_real(overlap) && overlap > 0.0;
     SCCD_ASSERT(ok);
     sccd_real d = ok ? overlap : FALLBACK_OVERLAP;
-    return (sccd_ccd_options){4, d, 0.25 * d, 8, SCCD_CANDIDATES_SWEEP};
+    return (sccd_ccd_options){d, 0.25 * d, 8, SCCD_CANDIDATES_SWEEP};
 }
 
 static bool positive(sccd_real x) { return sccd_is_valid_real(x) && x > 0.0; }
@@ -22,10 +22,6 @@ unsigned sccd_ccd_options_merge(sccd_ccd_options *dst, sccd_ccd_options src)
     if (dst == NULL)
         return SCCD_OPTION_ALL;
     unsigned invalid = 0;
-    if (src.bands >= 1 && src.bands <= SCCD_MAX_BANDS)
-        dst->bands = src.bands;
-    else
-        invalid |= SCCD_OPTION_BANDS;
     if (positive(src.overlap))
         dst->overlap = src.overlap;
     else
@@ -49,7 +45,6 @@ unsigned sccd_ccd_options_merge(sccd_ccd_options *dst, sccd_ccd_options src)
 const char *sccd_ccd_options_problem(unsigned invalid)
 {
     static const char *const problem[] = {
-        "bands out of 1..SCCD_MAX_BANDS",
         "overlap must be finite and > 0",
         "toi_tolerance must be finite and > 0",
         "toi_max_iterations must be >= 1",

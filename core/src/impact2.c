@@ -51,7 +51,7 @@ typedef struct body_state {
     bool boxed;         /* box holds what the current segment covers */
     sccd_aabb3 box;
     sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
-    unsigned segment;   /* counts the segment's changes (the sweeps' key) */
+    unsigned segment;   /* counts the segment's changes (the shape caches' key) */
 } body_state;
 
 /* A shape's motion box over its body's current segment, made on first use
@@ -470,12 +470,12 @@ static sccd_real approach_bound(const sccd_shape2 *a, sccd_motion2 ma, const scc
            fabs(mb.dtheta) * sccd_shape2_farthest_unchecked(b, mb.center);
 }
 
-/* How long after u a pair that touches with normal n (a to b) at u provably
- * keeps its gap (sccd_separating_span): β is the approach rate of the
- * supporting points along n (translation plus the support values of the
- * shapes about their centres along n × ω), κ = Σ ω²ρ. */
-static sccd_real separating_span(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
-                                 sccd_real u, sccd_v2 n, sccd_real tol, sccd_real rate)
+/* How the gap of a pair that touches with normal n (a to b) at u can change
+ * (sccd_gap_rate): β is the approach rate of the supporting points along n
+ * (translation plus the support values of the shapes about their centres
+ * along n × ω), κ = Σ ω²ρ. */
+static sccd_gap_rate gap_rate(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb, sccd_real u,
+                              sccd_v2 n)
 {
     sccd_v2 ua = {ma.dtheta * n.y, -ma.dtheta * n.x}, ub = {-mb.dtheta * n.y, mb.dtheta * n.x};
     sccd_v2 ca = sccd_motion2_center_at(ma, u), cb = sccd_motion2_center_at(mb, u);
@@ -484,7 +484,7 @@ static sccd_real separating_span(const sccd_shape2 *a, sccd_motion2 ma, const sc
     sccd_real beta = sccd_v2_dot(n, sccd_v2_sub(ma.dp, mb.dp)) + sa + sb;
     sccd_real kappa = ma.dtheta * ma.dtheta * sccd_shape2_farthest_unchecked(a, ma.center) +
                       mb.dtheta * mb.dtheta * sccd_shape2_farthest_unchecked(b, mb.center);
-    return sccd_separating_span(beta, kappa, tol, rate);
+    return (sccd_gap_rate){beta, kappa};
 }
 
 /* The motion m over [u0, 1] of its own time, as a motion over [0, 1]. */
@@ -536,10 +536,11 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
          * A pair that is leaving (its supporting points separate) keeps its
          * target; one resting or sliding may sink, and at its limit, where
          * it may not, it stops (unless it cannot cross this step). */
-        sccd_real span = separating_span(&ca, ma, &cb, mb, u, r.normal, tol, rate);
+        sccd_gap_rate g = gap_rate(&ca, ma, &cb, mb, u, r.normal);
+        sccd_real span = sccd_separating_span(g, tol, rate);
         bool leaving = span > sccd_max(tol / rate, 1e-9);
         if (!leaving && !sccd_policy_sink(&pol))
-            return sccd_policy_safe(&pol, rate, u, tol) ? none : (shape_event){EVENT_STOP, t, r.point, r.normal};
+            return sccd_policy_safe(&pol, g, rate, u, tol) ? none : (shape_event){EVENT_STOP, t, r.point, r.normal};
         u0 = u + span;
     }
     if (u0 >= 1.0)
@@ -915,9 +916,9 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
     sccd_impact_callbacks2 none = {0};
     solver sv = {bodies, NULL, body_count, shapes, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
     bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
-              sccd_scratch_reserve(&scratch->sweeps, &scratch->sweep_bytes, (size_t)shape_count * sizeof(shape_cache));
+              sccd_scratch_reserve(&scratch->shapes, &scratch->shape_bytes, (size_t)shape_count * sizeof(shape_cache));
     sv.st = scratch->bodies;
-    sv.cache = scratch->sweeps;
+    sv.cache = scratch->shapes;
     for (int k = 0; ok && k < shape_count; ++k)
         sv.cache[k].boxed = 0; /* none made: segments count from 1 */
     for (int i = 0; ok && i < body_count; ++i)
@@ -945,7 +946,7 @@ void sccd_impact_scratch_free(sccd_impact_scratch *scratch)
     free(scratch->bodies);
     free(scratch->pairs);
     free(scratch->bits);
-    free(scratch->sweeps);
+    free(scratch->shapes);
     free(scratch->boxes);
     *scratch = (sccd_impact_scratch){0};
 }

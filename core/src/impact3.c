@@ -656,12 +656,12 @@ static sccd_real approach_bound(const sccd_shape3 *a, sccd_motion3 ma, const scc
            fabs(mb.angle) * sccd_shape3_farthest_unchecked(b, mb.center);
 }
 
-/* How long after u a pair touching with normal n (a to b) at u keeps its
- * gap: toi.c's bound along a fixed n, with β the approach rate of the
- * supporting points (translation along n plus the support values about the
- * centres along n × ω) and κ = Σ |n × ω|·|ω|·ρ. */
-static sccd_real separating_span(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
-                                 sccd_real u, sccd_v3 n, sccd_real tol, sccd_real rate)
+/* How the gap of a pair touching with normal n (a to b) at u can change
+ * (sccd_gap_rate): toi.c's bound along a fixed n, with β the approach rate
+ * of the supporting points (translation along n plus the support values
+ * about the centres along n × ω) and κ = Σ |n × ω|·|ω|·ρ. */
+static sccd_gap_rate gap_rate(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb, sccd_real u,
+                              sccd_v3 n)
 {
     sccd_v3 ua = sccd_v3_cross(n, sccd_v3_scale(ma.axis, ma.angle));
     sccd_v3 ub = sccd_v3_neg(sccd_v3_cross(n, sccd_v3_scale(mb.axis, mb.angle)));
@@ -671,17 +671,16 @@ static sccd_real separating_span(const sccd_shape3 *a, sccd_motion3 ma, const sc
     sccd_real beta = sccd_v3_dot(n, sccd_v3_sub(ma.dp, mb.dp)) + sa + sb;
     sccd_real kappa = sccd_v3_len(ua) * fabs(ma.angle) * sccd_shape3_farthest_unchecked(a, ma.center) +
                       sccd_v3_len(ub) * fabs(mb.angle) * sccd_shape3_farthest_unchecked(b, mb.center);
-    return sccd_separating_span(beta, kappa, tol, rate);
+    return (sccd_gap_rate){beta, kappa};
 }
 
 /* First time in [0, 1] at which a comes within goal of the intersection b,
  * by conservative advancement against each bound in turn: contact with the
  * intersection needs contact with every bound, so no bound's TOI from a time
  * before it passes it; the search advances while any bound is still apart.
- * The first TOI goes through the sweep pre-filter when `filter`. *last gets
- * the bound of the result. */
+ * *last gets the bound of the result. */
 static sccd_toi3 toi_bounds(solver *sv, const sccd_shape3 *a, sccd_motion3 ma, const target3 *b, sccd_motion3 mb,
-                            sccd_real goal, bool filter, int *last)
+                            sccd_real goal, int *last)
 {
     sccd_real tol = sv->opt.toi_tolerance, t = 0.0;
     sccd_toi3 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0};
@@ -691,11 +690,8 @@ static sccd_toi3 toi_bounds(solver *sv, const sccd_shape3 *a, sccd_motion3 ma, c
         int overlapped = 0;
         for (int i = 0; i < b->n; ++i) {
             sccd_motion3 ra = motion_rest(ma, t), rb = motion_rest(mb, t);
-            sccd_ccd_stats f = {0};
-            sccd_toi3 r = filter && pass == 0 && i == 0 ? sccd_ccd3(a, ra, &b->s[0], rb, goal, tol, sv->opt.bands, &f)
-                                                        : sccd_toi3_compute_unchecked(a, ra, &b->s[i], rb, goal, tol);
-            sv->stats->sweeps += f.sweeps;
-            sv->stats->tois += !(filter && pass == 0 && i == 0) || f.tois > 0;
+            sccd_toi3 r = sccd_toi3_compute_unchecked(a, ra, &b->s[i], rb, goal, tol);
+            ++sv->stats->tois;
             if (r.state == SCCD_TOI_SEPARATED || (r.state == SCCD_TOI_OVERLAPPED && b->n == 1))
                 return r; /* never reaches this bound, so never the target; or plainly overlapped */
             if (r.state == SCCD_TOI_OVERLAPPED) { /* this bound says nothing here: the others decide */
@@ -794,8 +790,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
         int k;
-        sccd_toi3 r = toi_bounds(sv, &p.x, motion_rest(p.mx, u0), &p.target, motion_rest(p.mt, u0), pol.target,
-                                 round == 0 && sv->opt.candidates == SCCD_CANDIDATES_SWEEP, &k);
+        sccd_toi3 r = toi_bounds(sv, &p.x, motion_rest(p.mx, u0), &p.target, motion_rest(p.mt, u0), pol.target, &k);
         if (r.state == SCCD_TOI_SEPARATED)
             return none;
         sccd_real u = u0 + r.t * (1.0 - u0), t = tc + u * (1.0 - tc);
@@ -817,10 +812,11 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
          * A pair that is leaving (its supporting points separate) keeps its
          * target; one resting or sliding may sink, and at its limit, where
          * it may not, it stops (unless it cannot cross this step). */
-        sccd_real span = separating_span(&p.x, p.mx, &p.target.s[k], p.mt, u, r.normal, tol, rate);
+        sccd_gap_rate g = gap_rate(&p.x, p.mx, &p.target.s[k], p.mt, u, r.normal);
+        sccd_real span = sccd_separating_span(g, tol, rate);
         bool leaving = span > sccd_max(tol / rate, 1e-9);
         if (!leaving && !sccd_policy_sink(&pol))
-            return sccd_policy_safe(&pol, rate, u, tol) ? none : (shape_event){EVENT_STOP, t, r.point, n};
+            return sccd_policy_safe(&pol, g, rate, u, tol) ? none : (shape_event){EVENT_STOP, t, r.point, n};
         u0 = u + span;
     }
     if (u0 >= 1.0)

@@ -226,26 +226,37 @@ static inline bool sccd_policy_sink(sccd_target_policy *p)
     return true;
 }
 
+/* How the gap of a touching pair can change along its contact normal n
+ * (toi.c's bound g(u + Δ) ≥ g(u) − βΔ − ½κΔ², per unit of search time): β
+ * the approach rate of the supporting points along n, κ a bound of its
+ * growth from the turns. */
+typedef struct sccd_gap_rate { sccd_real beta, kappa; } sccd_gap_rate;
+
 /* Whether a pair resting at its limit at time u (of its search) can be left
  * to the engine's contact for the rest of the step: its cores, `floor`
- * apart (a tolerance less at worst), cannot cross at the pair's rate
- * bound, so it cannot pass through. Otherwise it must
- * stop there (it may not sink further). */
-static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_real rate, sccd_real u, sccd_real tol)
+ * apart (a tolerance less at worst), cannot cross, by the pair's rate bound
+ * or by the gap bound along the contact normal, so it cannot pass through.
+ * The normal's bound keeps a body resting on a platform that turns under
+ * it (a rotor about the contact normal) with the engine: the rate bound
+ * sees the platform's speed, the normal none of it. Otherwise the pair
+ * must stop there (it may not sink further). */
+static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_gap_rate g, sccd_real rate, sccd_real u,
+                                    sccd_real tol)
 {
-    return rate * (1.0 - u) < p->floor - tol;
+    sccd_real rest = 1.0 - u, margin = p->floor - tol;
+    return rate * rest < margin || sccd_max(g.beta, 0.0) * rest + 0.5 * g.kappa * rest * rest < margin;
 }
 
 /* How long (in the search's time) a touching pair provably keeps its gap,
  * from toi.c's bound g(u + Δ) ≥ g(u) − βΔ − ½κΔ²: when β < 0 the gap stays
  * for Δ ≤ 2|β|/κ (forever when nothing turns); otherwise only the time to
  * move one tolerance at the pair's rate bound. */
-static inline sccd_real sccd_separating_span(sccd_real beta, sccd_real kappa, sccd_real tol, sccd_real rate)
+static inline sccd_real sccd_separating_span(sccd_gap_rate g, sccd_real tol, sccd_real rate)
 {
     sccd_real crawl = sccd_max(tol / rate, 1e-9);
-    if (beta >= 0.0)
+    if (g.beta >= 0.0)
         return crawl;
-    return kappa > 0.0 ? sccd_max(2.0 * -beta / kappa, crawl) : 1.0;
+    return g.kappa > 0.0 ? sccd_max(2.0 * -g.beta / g.kappa, crawl) : 1.0;
 }
 
 /* The impulse along a direction that changes the approach speed along it

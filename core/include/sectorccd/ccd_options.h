@@ -20,7 +20,6 @@ typedef enum sccd_candidates {
 
 /// Tuning of an adapter's CCD world; lengths in the engine's units.
 typedef struct sccd_ccd_options {
-    int bands;                  ///< radial bands per sweep, 1..SCCD_MAX_BANDS (default 4)
     sccd_real overlap;          ///< contact skin, finite and > 0 (default: the adapter's): resting pairs may overlap 3 skins before the impact solver acts; a touch that does not approach may sink one
     sccd_real toi_tolerance;    ///< TOI distance tolerance, finite and > 0 (default overlap/4)
     int toi_max_iterations;     ///< cap on TOI runs per shape pair search (each of up to SCCD_TOI_MAX_ITERATIONS distance steps), ≥ 1 (default 8)
@@ -29,21 +28,20 @@ typedef struct sccd_ccd_options {
 
 /// The fields of sccd_ccd_options as bits: the set of invalid fields sccd_ccd_options_merge returns.
 typedef enum sccd_ccd_option_bit {
-    SCCD_OPTION_BANDS = 1 << 0,              ///< bands
-    SCCD_OPTION_OVERLAP = 1 << 1,            ///< overlap
-    SCCD_OPTION_TOI_TOLERANCE = 1 << 2,      ///< toi_tolerance
-    SCCD_OPTION_TOI_MAX_ITERATIONS = 1 << 3, ///< toi_max_iterations
-    SCCD_OPTION_CANDIDATES = 1 << 4,         ///< candidates
-    SCCD_OPTION_ALL = (1 << 5) - 1,          ///< every field
+    SCCD_OPTION_OVERLAP = 1 << 0,            ///< overlap
+    SCCD_OPTION_TOI_TOLERANCE = 1 << 1,      ///< toi_tolerance
+    SCCD_OPTION_TOI_MAX_ITERATIONS = 1 << 2, ///< toi_max_iterations
+    SCCD_OPTION_CANDIDATES = 1 << 3,         ///< candidates
+    SCCD_OPTION_ALL = (1 << 4) - 1,          ///< every field
 } sccd_ccd_option_bit;
 
-/// The defaults for a contact skin (the adapter's, in its length units): 4 bands, TOI tolerance overlap/4, 8 iterations, SCCD_CANDIDATES_SWEEP. overlap not finite or ≤ 0: SCCD_ASSERT and 0.001 is used.
+/// The defaults for a contact skin (the adapter's, in its length units): TOI tolerance overlap/4, 8 iterations, SCCD_CANDIDATES_SWEEP. overlap not finite or ≤ 0: SCCD_ASSERT and 0.001 is used.
 sccd_ccd_options sccd_ccd_options_default(sccd_real overlap);
 
 /// Copy every valid field of src into *dst; an invalid field of src leaves dst's value. Returns the invalid fields (sccd_ccd_option_bit set, 0: all copied). Reports nothing: the caller does. NULL dst: SCCD_ASSERT and SCCD_OPTION_ALL.
 unsigned sccd_ccd_options_merge(sccd_ccd_options *dst, sccd_ccd_options src);
 
-/// What is wrong with the lowest field set in invalid (a merge result), e.g. "bands out of 1..SCCD_MAX_BANDS"; NULL when invalid has no field.
+/// What is wrong with the lowest field set in invalid (a merge result), e.g. "overlap must be finite and > 0"; NULL when invalid has no field.
 const char *sccd_ccd_options_problem(unsigned invalid);
 
 #ifdef __cplusplus
