@@ -1,7 +1,8 @@
 # sectorccd — one build for the core, adapters, tests, demos and benchmarks.
 #
 #   make                 build/lib/libsectorccd.a and .so (+ adapter libraries)
-#   make test            install missing packages, build and run every tests/test_*.c
+#   make test            install missing packages, check references (scripts/check_refs.sh),
+#                        build and run every tests/test_*.c
 #   make demo            run the demos (headless; pictures in build/demo/; --window: SDL2)
 #   make bench           full benchmarks, CSV + plots, regenerate docs/RESULTS.md
 #   make coverage        line coverage of core/src (gcov/lcov)
@@ -189,7 +190,10 @@ deps:
 test-build: all $(TESTS)
 
 # Runs every test program even when one fails; the summary lists failures.
+# First (about a second): no file points outside the repository or cites a
+# source document docs/REFERENCES.md does not define (scripts/check_refs.sh).
 test: deps
+	@scripts/check_refs.sh
 	@$(MAKE) --no-print-directory test-build
 	@scripts/run_tests.sh $(TESTS)
 

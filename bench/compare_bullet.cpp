@@ -1,5 +1,5 @@
 // compare_bullet: the same 3D swings in Bullet 3.24 (with and without its
-// CCD) and in ODE 0.16 (without CCD, and with sectorccd; issue 8).
+// CCD) and in ODE 0.16 (without CCD, and with sectorccd).
 //
 // Bullet's CCD (setCcdMotionThreshold, setCcdSweptSphereRadius) sweeps a
 // sphere from the centre of mass's start to its end and ignores rotation.

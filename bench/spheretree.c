@@ -312,7 +312,7 @@ static void write_bunny_note(FILE *md, const sccd_mesh *m)
             r.vertices, r.triangles, r.closed ? "closed: this version has its holes filled" : "open", r.boundary_edges);
 }
 
-/* Bradshaw's figures (issue 9) beside our bunny rows. Different measures: his
+/* Bradshaw's figures (docs/REFERENCES.md) beside our bunny rows. Different measures: his
  * are spheres of a depth-3 tree approximating the surface, with their worst
  * error; ours are the spheres of a full-coverage fill of the voxel inside. */
 static void write_bunny_reference(FILE *md, const fill_row rows[][2], const int *res, int nres)

@@ -24,7 +24,7 @@ static sccd_shape2 scaled_shape2(sccd_rng *g, double s) { return sccd_rng_shape2
 
 static sccd_shape3 scaled_shape3(sccd_rng *g, double s) { return sccd_rng_shape3(g, (sccd_shape_type)sccd_rng_int(g, 3), s); }
 
-/* ---- 2D closed forms (the pairs the brief names) ---- */
+/* ---- 2D closed forms (circle, capsule and box pairs) ---- */
 
 static sccd_v2 world2(sccd_xf2 xf, sccd_v2 p) { return sccd_xf2_apply(xf, p); }
 

@@ -66,8 +66,8 @@ static double near_zero(sccd_rng *g) { return (sccd_rng_int(g, 2) ? 1 : -1) * po
 
 /* Segment pairs: random, parallel, collinear, zero-length, crossing or a
  * shared end, nearly parallel (5), nearly parallel and nearly touching (6).
- * Cases 5–6 caught a cancellation in the lead's first version (distance off
- * by up to 9e-7). */
+ * Cases 5–6 caught a cancellation in an earlier version of the segment
+ * distance (off by up to 9e-7). */
 static void random_pair2(sccd_rng *g, int i, sccd_v2 *p1, sccd_v2 *q1, sccd_v2 *p2, sccd_v2 *q2)
 {
     *p1 = sccd_rng_v2(g, 5), *q1 = sccd_rng_v2(g, 5), *p2 = sccd_rng_v2(g, 5), *q2 = sccd_rng_v2(g, 5);

@@ -66,7 +66,7 @@ static bool in_aabb(sccd_aabb3 b, sccd_v3 p)
     return p.x >= b.lo.x && p.x <= b.hi.x && p.y >= b.lo.y && p.y <= b.hi.y && p.z >= b.lo.z && p.z <= b.hi.z;
 }
 
-/* Issue 3's "done when": sampled points of exact sweeps are never outside. */
+/* The sweeps' contract: sampled points of exact sweeps are never outside. */
 static void test_property_points(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* sectorccd for Chipmunk2D 7: the adapters (shared/DESIGN.md "Adapters").
+/* sectorccd for Chipmunk2D 7: the adapters (docs/DESIGN.md "The adapters").
  * Engine headers are included here, never in the core. */
 #ifndef SECTORCCD_CHIPMUNK_H
 #define SECTORCCD_CHIPMUNK_H

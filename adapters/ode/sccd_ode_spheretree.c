@@ -1,4 +1,4 @@
-/* Sphere trees as an ODE geom class (shared/DESIGN.md "Adapters": one user
+/* Sphere trees as an ODE geom class (docs/DESIGN.md "The adapters": one user
  * class, dCreateGeomClass). ODE calls our collider with our geom first and
  * reverses the contacts itself for the other order. Conventions: ODE wants
  * the normal along which moving o1 by depth separates the pair; the core's

@@ -1,4 +1,4 @@
-/* sectorccd for ODE 0.16: the adapters (shared/DESIGN.md "Adapters").
+/* sectorccd for ODE 0.16: the adapters (docs/DESIGN.md "The adapters").
  * Engine headers are included here, never in the core. */
 #ifndef SECTORCCD_ODE_H
 #define SECTORCCD_ODE_H

@@ -1,5 +1,5 @@
-/* The replaceable assert handler (shared/STYLE.md: "an assert handler that
- * tests can replace"). */
+/* The replaceable assert handler (base.h; the tests install a counting one,
+ * tests/support/test_util.h). */
 #include "sectorccd/base.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* Our sort-and-sweep index (shared/DESIGN.md "Broadphase"), the seed's §3.3
- * sweep made persistent:
+/* Our sort-and-sweep index (broadphase.h): seed 001's §3.3 sweep made
+ * persistent:
  *  - only the lower end points on the sweep axis are kept sorted; the upper
  *    one is the scan's stop condition, so the sort moves half the data of a
  *    two-end-point sweep and the scan needs no active list;
@@ -13,7 +13,8 @@
  *  - the sweep runs per cell of a coarse grid over the other two axes
  *    (sccd_bp_sweep_cells), which cuts the candidates of dense scenes;
  *  - every candidate gets the full box test before it is reported (the seed
- *    passed axis candidates straight to the narrow phase, 001 §3.3 step 7). */
+ *    passed axis candidates straight to the narrow phase, seed 001 §3.3,
+ *    step 7). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Rigid motions of one step about a chosen centre (shared/DESIGN.md "Motion"). */
+/* Rigid motions of one step about a chosen centre (docs/DESIGN.md "Motion"). */
 #include "sectorccd/motion.h"
 #include "unchecked.h"
 

@@ -25,7 +25,7 @@
  * value between its minimum and its largest vertex distance: the piece meets
  * the annulus iff that interval meets [r − ρ, R + ρ]. This replaces the
  * thesis' rectangle test (§2.3; its slowest, 294 ms per 100,000 in C#,
- * table 3.3), which point-tests every edge/edge and edge/circle crossing:
+ * table 3.2), which point-tests every edge/edge and edge/circle crossing:
  * those points lie on the sector's boundary, where an exact point test is a
  * coin toss, and a zero-size rectangle passes its containment step (eq 2.40)
  * everywhere. The thesis' version is kept below (sccd_sector2_vs_box_thesis);

@@ -1,4 +1,4 @@
-/* Sphere trees against sweeps (shared/DESIGN.md "Sweeps"): a static tree
+/* Sphere trees against sweeps (docs/DESIGN.md "Sweeps"): a static tree
  * against what a swept shape covers, and a tree moving by a rigid motion
  * (each visited node sphere swept by sweep3) against a static shape or tree.
  * Pruning is by containment, so the answer is exactly "some leaf's sweep

@@ -1,4 +1,4 @@
-/* Conservative 2D sweeps (shared/DESIGN.md "Sweeps").
+/* Conservative 2D sweeps (docs/DESIGN.md "Sweeps").
  *
  * Construction. Put the origin at the motion's centre at t = 0, c0, with
  * world axes. The shape is K ⊕ disc(ρ): a convex core K (a point for a circle,

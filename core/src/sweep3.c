@@ -1,4 +1,4 @@
-/* Conservative sweeps of 3D shapes under one step's motion (shared/DESIGN.md
+/* Conservative sweeps of 3D shapes under one step's motion (docs/DESIGN.md
  * "Sweeps").
  *
  * Why the bound holds. Take the frame of the motion at t = 0: origin at the

@@ -1,5 +1,5 @@
-/* Small helpers of the benchmark protocol (helpers/BRIEF.md "The build"):
- * the command line every bench program takes and the median of repetitions. */
+/* Small helpers of the benchmark protocol: the command line every bench
+ * program takes and the median of repetitions; the demos' shared options. */
 #ifndef SCCD_BENCH_UTIL_H
 #define SCCD_BENCH_UTIL_H
 

@@ -1,6 +1,6 @@
-/* Ground truth for the 2D sector and sweep code (shared/DESIGN.md "Ground
- * truth"), written independently of core/src/sector2.c and sweep2.c: used by
- * the tests and by the evaluation benchmarks.
+/* Ground truth for the 2D sector and sweep code (docs/DESIGN.md "Tests,
+ * oracles and benchmarks"), written independently of core/src/sector2.c and
+ * sweep2.c: used by the tests and by the evaluation benchmarks.
  *
  * - Exact swept-point test for a pure rotation: the circle of p about the
  *   centre meets the shape in arcs, computed in closed form; p is swept iff

@@ -1,5 +1,4 @@
-/* Exact sweep membership by arcs of the point's circle (shared/DESIGN.md
- * "Ground truth"). p's circle about the axis, X(ψ) = c + ρ(cos ψ·e1 +
+/* Exact sweep membership by arcs of the point's circle (truth3.h). p's circle about the axis, X(ψ) = c + ρ(cos ψ·e1 +
  * sin ψ·e2) with X(0) = p, is in the sweep at ψ = −τ for a turn τ in the
  * angle range exactly when X(−τ) lies in the shape at t = 0. For a box each
  * slab condition |(X(ψ) − centre)·axis_k| ≤ h_k is C + M·cos(ψ − ψ0) in an

@@ -1,4 +1,4 @@
-/* Ground truth for 3D sweeps (shared/DESIGN.md "Ground truth"): exact
+/* Ground truth for 3D sweeps (docs/DESIGN.md "Tests, oracles and benchmarks"): exact
  * membership of a point in the sweep of a box or a sphere turning about a
  * fixed axis, and sampling of points of true sweeps with translation. Used by
  * the tests and the benchmarks; independent of core/src/sweep3.c. */

@@ -19,10 +19,10 @@ typedef double sccd_real;
 #define SCCD_PI 3.14159265358979323846
 
 /// Relative tolerance of "exact" tests: touching within this fraction of the
-/// scene size counts as overlap (shared/DESIGN.md "The sector").
+/// scene size counts as overlap (docs/DESIGN.md "Sectors").
 #define SCCD_EPS 1e-9
 
-/// Most radial bands a sweep may hold (shared/DESIGN.md "Sweeps").
+/// Most radial bands a sweep may hold (docs/DESIGN.md "Sweeps").
 #define SCCD_MAX_BANDS 8
 
 /// Signature of an assert handler: the failed condition, file and line.
@@ -37,7 +37,7 @@ void sccd_assert_failed(const char *condition, const char *file, int line);
 
 /// Check a precondition at the public boundary. Release builds still check and
 /// report, then the function returns its documented defined result: bad input
-/// must never crash or leak NaN (shared/STYLE.md "Bad input").
+/// must never crash or leak NaN (docs/DESIGN.md "Validation and error reporting").
 #define SCCD_ASSERT(cond) \
     ((cond) ? (void)0 : sccd_assert_failed(#cond, __FILE__, __LINE__))
 

@@ -1,6 +1,6 @@
 /* sectorccd — broadphase: which pairs of objects may touch.
  *
- * Two tiers (shared/DESIGN.md "Broadphase"):
+ * Two tiers:
  *  - the seed's sort family as stateless functions over bounding spheres
  *    (seed 001: brute force §2.3, distance from a centre §3.2, x-then-y-then-z
  *    interval sweep §3.3, best axis per object §3.3.2), each counting its pair
@@ -27,30 +27,32 @@ extern "C" {
 typedef void sccd_bp_pair_fn(int a, int b, void *context);
 
 /// What one broadphase pass did: pair tests made (sphere or box tests, the
-/// seed's 判定回数, 001 §4.5) and pairs reported.
+/// seed's 判定回数, seed 001 §4.5) and pairs reported.
 typedef struct sccd_bp_stats {
     int64_t pair_tests; ///< candidate pairs tested in full
     int64_t pairs;      ///< pairs that passed the test and were reported
 } sccd_bp_stats;
 
-/// Brute force (001 §2.3): all n(n−1)/2 sphere pairs; reports spheres that
+/// Brute force (seed 001 §2.3): all n(n−1)/2 sphere pairs; reports spheres that
 /// touch or overlap. n ≤ 0 reports nothing. This and the three seed methods
 /// below: s NULL with n > 0 or an invalid sphere (NaN, r < 0) → SCCD_ASSERT,
 /// nothing reported.
 sccd_bp_stats sccd_bp_brute(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn, void *context);
 
-/// Distance sort (001 §3.2): sort by distance D from centre, test only pairs
-/// with |Di − Dj| ≤ 2·r_max (r_max the largest radius). Same pairs as brute
-/// force. Allocates O(n) scratch per call; on allocation failure reports none.
+/// Distance sort (seed 001 §3.2): sort by distance D from centre, test only
+/// pairs with |Di − Dj| ≤ 2·r_max (r_max the largest radius). Same pairs as
+/// brute force. Allocates O(n) scratch per call; on allocation failure reports
+/// none.
 sccd_bp_stats sccd_bp_distance_sort(const sccd_sphere *s, int n, sccd_v3 centre, sccd_bp_pair_fn *fn,
                                     void *context);
 
-/// Interval sweep x, then y, then z (001 §3.3): objects whose x interval meets
-/// no other are dropped, then likewise on y among the rest; pairs whose z
-/// intervals meet are tested. Same pairs as brute force. Allocates O(n) scratch.
+/// Interval sweep x, then y, then z (seed 001 §3.3): objects whose x interval
+/// meets no other are dropped, then likewise on y among the rest; pairs whose z
+/// intervals meet are tested. Same pairs as brute force. Allocates O(n)
+/// scratch.
 sccd_bp_stats sccd_bp_xyz_sweep(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn, void *context);
 
-/// Best axis per object (001 §3.3.2): each object is tested against the
+/// Best axis per object (seed 001 §3.3.2): each object is tested against the
 /// objects overlapping it on the axis where it has the fewest, a pair tested
 /// once. Same pairs as brute force. Allocates O(n) scratch.
 sccd_bp_stats sccd_bp_best_axis(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn, void *context);

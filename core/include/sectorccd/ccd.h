@@ -1,5 +1,5 @@
 /* sectorccd — the CCD pipeline for one pair of moving convex shapes
- * (shared/DESIGN.md "Time of impact"): a sweep pre-filter first (the
+ * (docs/DESIGN.md "Time of impact"): a sweep pre-filter first (the
  * conservative sectors of the motions, sweep2.h / sweep3.h), then the time of
  * impact (toi.h) only for the pairs the sweeps cannot reject. The pre-filter
  * only ever rejects pairs that provably stay farther apart than the target,

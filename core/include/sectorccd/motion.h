@@ -1,5 +1,5 @@
 /* sectorccd — one step's rigid motion of a body about a chosen centre
- * (shared/DESIGN.md "Motion").
+ * (docs/DESIGN.md "Motion").
  *
  * At time t in [0, 1] the centre (body coordinates) has moved by t·dp and the
  * body has turned by t·dtheta about it (any sign, any size: several turns are

@@ -1,6 +1,6 @@
 /* sectorccd — the 2D sector ("fan"): an annular sector about a pivot, the
  * bounding volume of a rotating body (seed 000 §2.1, seed 002 §2.1), and its
- * exact pair tests (shared/DESIGN.md "The sector").
+ * exact pair tests (docs/DESIGN.md "Sectors").
  *
  * A sector is the closed set of points p with r ≤ |p − o| ≤ R whose direction
  * from o is within half_angle of a. half_angle = π is the full annulus; r = 0

@@ -1,5 +1,5 @@
 /* sectorccd — conservative 2D sweeps: what a shape covers during one step's
- * motion (shared/DESIGN.md "Sweeps").
+ * motion (docs/DESIGN.md "Sweeps").
  *
  * A sweep is up to SCCD_MAX_BANDS sectors about the motion's centre at t = 0
  * (radial bands of the shape's distance range, each with the angular extent of

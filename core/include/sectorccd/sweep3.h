@@ -1,5 +1,5 @@
 /* sectorccd — conservative bounds of what a 3D shape covers during one step's
- * motion (shared/DESIGN.md "Sweeps").
+ * motion (docs/DESIGN.md "Sweeps").
  *
  * A sweep is a union of up to SCCD_MAX_BANDS thick annular sectors about the
  * motion's centre and axis at t = 0 (radial bands, and slabs along the axis

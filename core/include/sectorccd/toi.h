@@ -1,5 +1,5 @@
 /* sectorccd — time of impact of two convex shapes under rigid motions that
- * may turn without limit (shared/DESIGN.md "Time of impact").
+ * may turn without limit (docs/DESIGN.md "Time of impact").
  *
  * Conservative advancement: at time t the GJK normal n gives a separating
  * gap along n; proven bounds on how fast that gap can shrink say how far t
