@@ -70,7 +70,13 @@ cpBB sccd_cp_shape_bb(void *obj);
  * pushing it; it never lets them pass.
  *
  * State lives in the sccd_cp_world (never in user-data fields). Call
- * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body. */
+ * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body.
+ *
+ * Threads: spaces may be stepped in parallel threads, one space per thread
+ * at a time; an sccd_cp_world shares nothing with another (the assert
+ * handler, sectorccd/base.h, is process-wide), and a space steps alike,
+ * bit for bit, in any thread (the solver's order follows Chipmunk's shape
+ * ids, not addresses). tests/test_threads.c runs four at once. */
 /* The options (sccd_ccd_options, SCCD_CANDIDATES_*) are the core's
  * (sectorccd/ccd_options.h), shared with the ODE adapter; lengths in the
  * space's units. */

@@ -19,7 +19,7 @@ extern "C" {
 /// space (0: none). It collides with spheres, boxes, capsules, planes and
 /// other sphere-tree geoms: one contact per touching leaf, the deepest first
 /// when ODE asks for fewer, normals and depths in ODE's convention. The class
-/// is registered on first use (ODE has only 4 user classes: this takes one).
+/// is registered on first use, once for the process, from any thread (ODE has only 4 user classes: this takes one).
 /// NULL or an empty tree: the check fires and 0 is returned.
 dGeomID sccd_ode_spheretree_create(dSpaceID space, const sccd_spheretree *t);
 /// The tree of a sphere-tree geom, or NULL when g is not one.
@@ -99,6 +99,21 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * the space and forgets CCD bodies that no longer have a geom in it, and the
  * materials of geoms no longer in it. Do not destroy bodies or geoms between
  * before_step and after_step.
+ *
+ * Threads. Worlds may be stepped in parallel threads, one world per thread
+ * at a time: an sccd_ode_world shares nothing with another (the assert
+ * handler, sectorccd/base.h, is process-wide). ODE's own rules apply:
+ * dInitODE2 once before the threads, dAllocateODEDataForThread
+ * (dAllocateMaskAll) in each thread before its first ODE call, dCloseODE
+ * after they end; and give each world its own threading implementation
+ * (dWorldSetStepThreadingImplementation with
+ * dThreadingAllocateSelfThreadedImplementation): ODE's default one is a
+ * single object for the process, which two worlds stepping at once corrupt
+ * (ODE INTERNAL ERROR). Each world then steps as it would alone, bit for
+ * bit (tested with dWorldStep; dWorldQuickStep draws its constraint order
+ * from ODE's one process-wide random sequence, dRandInt, so parallel
+ * QuickStep worlds may not repeat bit for bit). The sphere-tree class is registered once for the
+ * process, whichever thread comes first. tests/test_threads.c does all this.
  *
  * Limits. ODE keeps no step length: after_step reads it from ODE's
  * integration (the body that moved farthest: p += v·dt; when none moved, the
