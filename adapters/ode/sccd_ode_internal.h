@@ -74,11 +74,14 @@ struct sccd_ode_world {
     char message[96]; /* an error message made at run time (set_options) */
 };
 
-/* Report bad use: the assert handler gets the condition, the world keeps a message. */
-#define ODE_CHECK(w, cond, msg) ((cond) ? true : (sccd_ode_report((w), (msg)), SCCD_ASSERT(cond), false))
+/* Report bad use: the world keeps the message (sccd_ode_last_error) and the
+ * assert handler gets it too, as the Chipmunk adapter's CP_CHECK does. */
+#define ODE_CHECK(w, cond, msg) ((cond) ? true : sccd_ode_fail((w), (msg), __FILE__, __LINE__))
 
 /* Keep msg as the world's last error and count it (w may be NULL). */
 void sccd_ode_report(sccd_ode_world *w, const char *msg);
+/* sccd_ode_report, then the assert handler with msg; false. */
+bool sccd_ode_fail(sccd_ode_world *w, const char *msg, const char *file, int line);
 
 static inline sccd_v3 sccd_ode_v3(const dReal *v) { return (sccd_v3){v[0], v[1], v[2]}; }
 

@@ -14,6 +14,13 @@ void sccd_ode_report(sccd_ode_world *w, const char *msg)
     }
 }
 
+bool sccd_ode_fail(sccd_ode_world *w, const char *msg, const char *file, int line)
+{
+    sccd_ode_report(w, msg);
+    sccd_assert_failed(msg, file, line);
+    return false;
+}
+
 ode_material *sccd_ode_find_material(const sccd_ode_world *w, dGeomID g)
 {
     int lo = 0, hi = w->nmats;
@@ -129,6 +136,10 @@ static void forget_gone(sccd_ode_world *w)
         }
         remove_body(w, i);
         ++w->cnt.forgotten;
+        sccd_ode_fail(w,
+                      "sccd_ode: a CCD body has no geom in the space any more (destroyed or moved away without "
+                      "sccd_ode_body_disable); its CCD is forgotten",
+                      __FILE__, __LINE__);
     }
     int kept = 0;
     for (int i = 0; i < w->nmats; ++i)
