@@ -527,10 +527,13 @@ static void test_long_run_no_nan(void **state)
 
 /* ---- bookkeeping ---- */
 
-/* Bodies and geoms destroyed between steps are forgotten, never touched. */
+/* Bodies and geoms destroyed between steps without sccd_ode_body_disable
+ * are forgotten (reported: a misuse), never touched. */
 static void test_destroyed_bodies_forgotten(void **state)
 {
     (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
     ode_world w;
     ode_world_init(&w, ODE_CCD_SECTOR, 1, -9.81);
     dBodyID b[3];
@@ -551,10 +554,13 @@ static void test_destroyed_bodies_forgotten(void **state)
         ode_world_step(&w);
     sccd_ode_counters c = sccd_ode_get_counters(w.ccd);
     assert_int_equal(c.forgotten, 2);
-    assert_int_equal(c.errors, 0);
+    assert_int_equal(c.errors, 2);
+    assert_int_equal(sccd_test_assert_count(), 2);
+    assert_true(strstr(sccd_ode_last_error(w.ccd), "without sccd_ode_body_disable") != NULL);
     assert_true(sccd_ode_body_is_enabled(w.ccd, b[2]));
     assert_false(sccd_ode_body_is_enabled(w.ccd, b[0]));
     ode_world_free(&w);
+    sccd_set_assert_handler(NULL);
 }
 
 /* Geoms of one body never stop each other; disable forgets a body. */

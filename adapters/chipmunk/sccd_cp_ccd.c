@@ -140,14 +140,17 @@ static bool gather(sccd_cp_world *w, cpShape *s)
     return true;
 }
 
-/* Shapes grouped by body (the solver wants them so), then by address. */
+/* Shapes grouped by body (the solver wants them so): by the Chipmunk id
+ * (hashid, counted by the space) of the body's first shape, then by the
+ * shape's. Not by address: the solve depends on the order, and a world
+ * must step alike whatever the allocator hands out (threads, runs). */
 static int shape_order(const void *x, const void *y)
 {
     const cpShape *p = *(cpShape *const *)x, *q = *(cpShape *const *)y;
-    uintptr_t a = (uintptr_t)p->body, b = (uintptr_t)q->body;
+    uintptr_t a = p->body->shapeList->hashid, b = q->body->shapeList->hashid;
     if (a == b) {
-        a = (uintptr_t)p;
-        b = (uintptr_t)q;
+        a = p->hashid;
+        b = q->hashid;
     }
     return (a > b) - (a < b);
 }

@@ -25,6 +25,7 @@ typedef struct cp_body_rec {
     cpBodyPositionFunc orig; /* the position function before enable */
     sccd_v2 pivot;           /* body coordinates */
     cpTimestamp stamp;       /* step in which the phase integrated it */
+    bool seen;               /* found in the space, with our position function, by the step's check */
     /* this step */
     bool active;             /* taking part in this step's phase */
     bool usable;             /* has solid shapes and a finite motion */
@@ -49,6 +50,7 @@ struct sccd_cp_world {
     cp_body_rec *recs;
     int nrec, caprec;
     cpTimestamp stamp; /* step of the last phase */
+    cpTimestamp checked; /* step of the last check (sccd_cp_world.c: forgotten bodies, dt) */
     cpBody **pending;  /* non-CCD bodies not integrated yet when the phase runs */
     int npending, cappending;
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
@@ -97,7 +99,9 @@ bool sccd_cp_hook_collide(void *world, int shape_a, int shape_b);
 bool sccd_cp_hook_begin(void *world, sccd_impact_contact2 *contact);
 void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
 
-/* The position function of every CCD body: the first one of a step runs the CCD phase. */
+/* The CCD phase's entry: the first CCD body of a step runs the phase
+ * (sccd_cp_ccd.c). A CCD body's position function is sccd_cp_world.c's,
+ * which checks the step (forgotten bodies, dt) first, then calls this. */
 void sccd_cp_position_hook(cpBody *body, cpFloat dt);
 
 #endif

@@ -253,6 +253,9 @@ static cpSpatialIndexClass sap_class = {
 
 cpSpatialIndex *sccd_cp_sap_new(cpSpatialIndexBBFunc bbfunc, cpSpatialIndex *static_index)
 {
+    SCCD_ASSERT(bbfunc != NULL);
+    if (bbfunc == NULL)
+        return NULL;
     sccd_cp_sap *s = calloc(1, sizeof *s); /* cpSpatialIndexFree releases it with free */
     SCCD_ASSERT(s != NULL);
     if (s == NULL) {

@@ -42,6 +42,111 @@ cp_body_rec *sccd_cp_find_rec(const sccd_cp_world *w, const cpBody *body)
     return NULL;
 }
 
+/* ---- the CCD bodies' position function ---- */
+
+static void ccd_position(cpBody *body, cpFloat dt);
+
+/* True when body has the CCD's position function (read only from bodies
+ * known to be alive: in the space, or handed to a public call). */
+static bool has_hook(const cpBody *body) { return body->position_func == ccd_position; }
+
+static void mark_seen(cpBody *body, void *data)
+{
+    if (!has_hook(body))
+        return;
+    cp_body_rec *r = sccd_cp_find_rec(data, body);
+    if (r != NULL)
+        r->seen = true;
+}
+
+/* Forget the records of bodies that left the space (removed, perhaps freed:
+ * their pointers are only compared) or no longer have our position
+ * function (replaced by the game, or a new body at a freed one's address):
+ * reported, counted. Sleeping and static bodies are in the space. */
+static void forget_gone(sccd_cp_world *w)
+{
+    for (int i = 0; i < w->nrec; ++i)
+        w->recs[i].seen = false;
+    cpSpaceEachBody(w->space, mark_seen, w);
+    for (int i = 0; i < w->nrec;) {
+        if (w->recs[i].seen) {
+            ++i;
+            continue;
+        }
+        w->recs[i] = w->recs[--w->nrec];
+        ++w->cnt.forgotten;
+        sccd_cp_report(w, "sccd_cp: a CCD body left the space (or lost its position function) without "
+                          "sccd_cp_body_disable; its CCD is forgotten", __FILE__, __LINE__);
+    }
+}
+
+static bool velocity_finite(const cpBody *b)
+{
+    return sccd_is_valid_v2(v2_of(b->v)) && sccd_is_valid_real(b->w) && sccd_is_valid_v2(v2_of(b->v_bias)) &&
+           sccd_is_valid_real(b->w_bias);
+}
+
+/* Post-step of a step with a bad dt: a velocity Chipmunk made NaN (its own
+ * integration with that dt) is zeroed, so no CCD body is left with one. */
+static void zero_bad_velocities(cpSpace *space, void *key, void *data)
+{
+    (void)key;
+    (void)data;
+    sccd_cp_world *w = sccd_cp_world_of(space);
+    for (int i = 0; w != NULL && i < w->nrec; ++i) {
+        cpBody *b = w->recs[i].body;
+        if (cpBodyGetSpace(b) == space && has_hook(b) && !velocity_finite(b)) {
+            b->v = b->v_bias = cpvzero;
+            b->w = b->w_bias = 0.0;
+        }
+    }
+}
+
+/* Every CCD body's position function. The first one of a step checks the
+ * step: records of bodies gone are forgotten; a dt that is not > 0 and
+ * finite is reported, and the CCD bodies stay where they are (no sweep can
+ * be made of it; Chipmunk itself skips a step of dt = 0 before calling
+ * this). Then the CCD phase (sccd_cp_ccd.c). A body whose world is gone,
+ * or that the world forgot, gets Chipmunk's position function back. */
+static void ccd_position(cpBody *body, cpFloat dt)
+{
+    cpSpace *space = cpBodyGetSpace(body);
+    sccd_cp_world *w = sccd_cp_world_of(space);
+    bool bad_dt = !(dt > 0.0 && sccd_is_valid_real(dt));
+    if (w != NULL && w->checked != space->stamp) {
+        w->checked = space->stamp;
+        forget_gone(w);
+        if (bad_dt) {
+            sccd_cp_report(w, "sccd_cp: cpSpaceStep with dt < 0 or not finite; the CCD bodies stay where they are this step",
+                           __FILE__, __LINE__);
+            cpSpaceAddPostStepCallback(space, zero_bad_velocities, &w->checked, NULL);
+        }
+    }
+    if (w == NULL || sccd_cp_find_rec(w, body) == NULL) {
+        cpBodySetPositionUpdateFunc(body, cpBodyUpdatePosition);
+        cpBodyUpdatePosition(body, dt);
+        return;
+    }
+    if (!bad_dt)
+        sccd_cp_position_hook(body, dt);
+}
+
+/* The record of a CCD body handed to a public call (alive), NULL when it has
+ * none. A record whose body lost our position function is a stale one (the
+ * game replaced the function, or freed a CCD body without disabling it and
+ * this is a new body at its address): forgotten, reported. */
+static cp_body_rec *live_rec(sccd_cp_world *w, cpBody *body)
+{
+    cp_body_rec *r = sccd_cp_find_rec(w, body);
+    if (r == NULL || has_hook(body))
+        return r;
+    *r = w->recs[--w->nrec];
+    ++w->cnt.forgotten;
+    sccd_cp_report(w, "sccd_cp: a CCD body lost its position function (or was freed without sccd_cp_body_disable); "
+                      "its CCD is forgotten", __FILE__, __LINE__);
+    return NULL;
+}
+
 sccd_ccd_options sccd_cp_options_default(void) { return sccd_ccd_options_default(0.02); }
 
 sccd_cp_world *sccd_cp_attach(cpSpace *space)
@@ -58,7 +163,7 @@ sccd_cp_world *sccd_cp_attach(cpSpace *space)
      * is a fifth of it (a space with no finite slop > 0 gets the default). */
     cpFloat slop = cpSpaceGetCollisionSlop(space);
     w->opt = sccd_is_valid_real(slop) && slop > 0.0 ? sccd_ccd_options_default(0.2 * slop) : sccd_cp_options_default();
-    w->stamp = space->stamp;
+    w->stamp = w->checked = space->stamp;
     world_slot(space)->userData = w;
     return w;
 }
@@ -73,7 +178,7 @@ void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
     if (!usable(w, body, "sccd_cp_body_enable: NULL world or body") ||
         !CP_CHECK(w, cpBodyGetSpace(body) == w->space, "sccd_cp_body_enable: the body is not in the world's space") ||
         !CP_CHECK(w, cpBodyGetType(body) != CP_BODY_TYPE_STATIC, "sccd_cp_body_enable: static bodies do not move") ||
-        !CP_CHECK(w, sccd_cp_find_rec(w, body) == NULL, "sccd_cp_body_enable: CCD is already enabled on the body"))
+        !CP_CHECK(w, live_rec(w, body) == NULL, "sccd_cp_body_enable: CCD is already enabled on the body"))
         return;
     if (!CP_CHECK(w, sccd_adapter_reserve((void **)&w->recs, &w->caprec, w->nrec + 1, sizeof *w->recs),
                   "sccd_cp: out of memory"))
@@ -81,17 +186,20 @@ void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
     cp_body_rec *r = &w->recs[w->nrec++];
     memset(r, 0, sizeof *r);
     r->body = body;
-    r->orig = body->position_func;
+    /* ours already: left over from a world that forgot the body or was
+     * detached while the body was out of its space (what it had before is
+     * lost: Chipmunk's) */
+    r->orig = has_hook(body) ? cpBodyUpdatePosition : body->position_func;
     r->pivot = v2_of(cpBodyGetCenterOfGravity(body));
     r->stamp = w->space->stamp;
-    cpBodySetPositionUpdateFunc(body, sccd_cp_position_hook);
+    cpBodySetPositionUpdateFunc(body, ccd_position);
 }
 
 void sccd_cp_body_disable(sccd_cp_world *w, cpBody *body)
 {
     if (!usable(w, body, "sccd_cp_body_disable: NULL world or body"))
         return;
-    cp_body_rec *r = sccd_cp_find_rec(w, body);
+    cp_body_rec *r = live_rec(w, body);
     if (!CP_CHECK(w, r != NULL, "sccd_cp_body_disable: CCD is not enabled on the body"))
         return;
     cpBodySetPositionUpdateFunc(body, r->orig);
@@ -102,7 +210,7 @@ void sccd_cp_body_set_pivot(sccd_cp_world *w, cpBody *body, cpVect local_pivot)
 {
     if (!usable(w, body, "sccd_cp_body_set_pivot: NULL world or body"))
         return;
-    cp_body_rec *r = sccd_cp_find_rec(w, body);
+    cp_body_rec *r = live_rec(w, body);
     if (!CP_CHECK(w, r != NULL, "sccd_cp_body_set_pivot: CCD is not enabled on the body") ||
         !CP_CHECK(w, sccd_is_valid_v2(v2_of(local_pivot)), "sccd_cp_body_set_pivot: pivot not finite"))
         return;
@@ -111,7 +219,7 @@ void sccd_cp_body_set_pivot(sccd_cp_world *w, cpBody *body, cpVect local_pivot)
 
 bool sccd_cp_body_is_enabled(const sccd_cp_world *w, const cpBody *body)
 {
-    return w != NULL && body != NULL && sccd_cp_find_rec(w, body) != NULL;
+    return w != NULL && body != NULL && has_hook(body) && sccd_cp_find_rec(w, body) != NULL;
 }
 
 void sccd_cp_set_options(sccd_cp_world *w, sccd_ccd_options o)
@@ -145,7 +253,7 @@ static void restore_body(cpBody *body, void *data)
 {
     sccd_cp_world *w = data;
     cp_body_rec *r = sccd_cp_find_rec(w, body);
-    if (r != NULL)
+    if (r != NULL && has_hook(body))
         cpBodySetPositionUpdateFunc(body, r->orig);
 }
 

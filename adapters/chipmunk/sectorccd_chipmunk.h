@@ -18,7 +18,7 @@ extern "C" {
 /// index (sectorccd/broadphase.h): like cpSweep1DNew, usable wherever Chipmunk
 /// takes an index. bbfunc gives an object's box; static_index (may be NULL) is
 /// collided against in reindexQuery. Free it with cpSpatialIndexFree. NULL on
-/// no memory.
+/// no memory, and for a NULL bbfunc (SCCD_ASSERT).
 cpSpatialIndex *sccd_cp_sap_new(cpSpatialIndexBBFunc bbfunc, cpSpatialIndex *static_index);
 
 /// Replace a space's static and dynamic shape indexes by ours (as
@@ -70,7 +70,22 @@ cpBB sccd_cp_shape_bb(void *obj);
  * pushing it; it never lets them pass.
  *
  * State lives in the sccd_cp_world (never in user-data fields). Call
- * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body. */
+ * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body.
+ *
+ * Misuse, and what it does (tests/test_cp_misuse.c); "reported" is the
+ * assert handler, sccd_cp_last_error and counters.errors:
+ * - A CCD body removed from the space, or freed, without sccd_cp_body_disable (or whose position function the game replaced): reported and forgotten (counters.forgotten) at the next step's check or the next call about it; a new body at a freed one's address is not taken for it; added back, it moves as cpBodyUpdatePosition moves it until enabled again.
+ * - A shape removed mid-game (between steps, or in a post-step callback, Chipmunk's rule): nothing to do; the next step sees the shapes there are.
+ * - sccd_cp_detach while bodies are enabled: each one in the space gets its position function back; one out of the space then gets Chipmunk's (cpBodyUpdatePosition) when it next steps. Detach before cpSpaceFree: it reads the space.
+ * - cpSpaceStep with dt = 0: Chipmunk skips the step; dt < 0 or not finite: reported, the CCD bodies stay where they are that step (Chipmunk moves the others; its debug build aborts on the NaN a NaN dt gives a dynamic body).
+ * - cpBodySetPosition / cpBodySetAngle between steps (a teleport): the next step starts there; nothing between the old and new pose is swept or hit.
+ * - Enabling twice, disabling or setting the pivot of a body without CCD, a body not in the space, NULL world or body: reported, nothing changes; queries (is_enabled, get_*, last_error) with NULL give their documented defaults.
+ *
+ * Threads: spaces may be stepped in parallel threads, one space per thread
+ * at a time; an sccd_cp_world shares nothing with another (the assert
+ * handler, sectorccd/base.h, is process-wide), and a space steps alike,
+ * bit for bit, in any thread (the solver's order follows Chipmunk's shape
+ * ids, not addresses). tests/test_threads.c runs four at once. */
 /* The options (sccd_ccd_options, SCCD_CANDIDATES_*) are the core's
  * (sectorccd/ccd_options.h), shared with the ODE adapter; lengths in the
  * space's units. */
@@ -83,6 +98,7 @@ typedef struct sccd_cp_counters {
     uint64_t clamps;      ///< bodies whose motion an impact changed or the fallback stopped (per step)
     uint64_t overlapped;  ///< shape pairs overlapping too deep for their cores to guard (left to Chipmunk alone)
     uint64_t failed;      ///< searches that hit an iteration cap (the bodies stopped at a safe time)
+    uint64_t forgotten;   ///< CCD bodies dropped because they left the space (or lost our position function) without sccd_cp_body_disable
     uint64_t errors;      ///< bad calls and bad states reported
     double seconds;       ///< CPU time (this thread) spent in the CCD
 } sccd_cp_counters;

@@ -183,7 +183,7 @@ static bool add_piece(sccd_ode_world *w, int geom, int triangle)
 {
     if (!sccd_adapter_reserve((void **)&w->pieces, &w->cappieces, w->npieces + 1, sizeof *w->pieces))
         return false;
-    w->pieces[w->npieces++] = (ode_piece){w->geoms[geom].body, geom, triangle};
+    w->pieces[w->npieces++] = (ode_piece){w->geoms[geom].body, w->geoms[geom].key, geom, triangle};
     return true;
 }
 
@@ -263,9 +263,8 @@ static bool gather_all(sccd_ode_world *w)
 static int piece_order(const void *x, const void *y)
 {
     const ode_piece *a = x, *b = y;
-    uintptr_t ba = (uintptr_t)a->body, bb = (uintptr_t)b->body;
-    if (ba != bb)
-        return (ba > bb) - (ba < bb);
+    if (a->key != b->key) /* by body, in the space's order (not by address: threads, runs) */
+        return (a->key > b->key) - (a->key < b->key);
     return a->geom != b->geom ? (a->geom > b->geom) - (a->geom < b->geom) : (a->triangle > b->triangle) - (a->triangle < b->triangle);
 }
 

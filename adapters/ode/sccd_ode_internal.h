@@ -22,6 +22,8 @@ typedef struct ode_body {
 typedef struct ode_geom {
     dGeomID geom;
     dBodyID body;     /* NULL: static */
+    int key;          /* its body's first geom in the scan, -1 static: orders the solver's bodies by the
+                       * space's order, not by address (the same world steps alike in any thread or run) */
     int ccd;          /* index of its CCD body's record, -1 */
     sccd_xf3 body0;   /* its body's pose before the step */
     /* after_step */
@@ -31,11 +33,14 @@ typedef struct ode_geom {
     sccd_aabb3 reach; /* its box now grown by the margin */
 } ode_geom;
 
+/* A body met by the scan, with its key (ode_geom.key). */
+typedef struct ode_key { dBodyID body; int key; } ode_key;
+
 /* A geom's material (sorted by geom). */
 typedef struct ode_material { dGeomID geom; sccd_real elasticity, friction; bool seen; } ode_material;
 
 /* A solver shape's origin: a geom, and a mesh's triangle (else -1). */
-typedef struct ode_piece { dBodyID body; int geom, triangle; } ode_piece;
+typedef struct ode_piece { dBodyID body; int key, geom, triangle; } ode_piece; /* key: its geom's */
 
 struct sccd_ode_world {
     dWorldID world;
@@ -46,6 +51,8 @@ struct sccd_ode_world {
     int nbodies, capbodies;
     ode_geom *geoms;
     int ngeoms, capgeoms;
+    struct ode_key *keys; /* the scan's bodies and their keys (open addressing) */
+    int nkeys, capkeys;
     ode_material *mats;
     int nmats, capmats;
     sccd_ode_impact_fn *impact_fn;
@@ -67,11 +74,14 @@ struct sccd_ode_world {
     char message[96]; /* an error message made at run time (set_options) */
 };
 
-/* Report bad use: the assert handler gets the condition, the world keeps a message. */
-#define ODE_CHECK(w, cond, msg) ((cond) ? true : (sccd_ode_report((w), (msg)), SCCD_ASSERT(cond), false))
+/* Report bad use: the world keeps the message (sccd_ode_last_error) and the
+ * assert handler gets it too, as the Chipmunk adapter's CP_CHECK does. */
+#define ODE_CHECK(w, cond, msg) ((cond) ? true : sccd_ode_fail((w), (msg), __FILE__, __LINE__))
 
 /* Keep msg as the world's last error and count it (w may be NULL). */
 void sccd_ode_report(sccd_ode_world *w, const char *msg);
+/* sccd_ode_report, then the assert handler with msg; false. */
+bool sccd_ode_fail(sccd_ode_world *w, const char *msg, const char *file, int line);
 
 static inline sccd_v3 sccd_ode_v3(const dReal *v) { return (sccd_v3){v[0], v[1], v[2]}; }
 

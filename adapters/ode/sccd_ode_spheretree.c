@@ -6,11 +6,18 @@
  * negated here. */
 #include "sectorccd_ode.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 typedef struct tree_data { const sccd_spheretree *tree; } tree_data;
 
-static int tree_class = -1;
+/* ODE's class number of our geoms, -1 until registered: ODE's table of
+ * classes is process-wide, so this is too. Threads may create sphere-tree
+ * geoms at once: the number is atomic and registering takes `registering`
+ * (a spin lock: held only around one ODE call, once per process and after
+ * each dInitODE2). */
+static atomic_int tree_class = -1;
+static atomic_flag registering = ATOMIC_FLAG_INIT;
 
 static sccd_xf3 geom_pose(dGeomID g)
 {
@@ -103,7 +110,7 @@ static int collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int
 static dColliderFn *collider_for(int num)
 {
     bool handled = num == dSphereClass || num == dBoxClass || num == dCapsuleClass || num == dPlaneClass ||
-                   num == tree_class;
+                   num == atomic_load(&tree_class);
     return handled ? collide : NULL;
 }
 
@@ -121,12 +128,12 @@ static void tree_aabb(dGeomID g, dReal aabb[6])
 
 /* dCloseODE + dInitODE2 forget the colliders of user classes (the class
  * number stays valid): probe with a one-leaf tree touching a sphere. */
-static bool class_alive(void)
+static bool class_alive(int cls)
 {
-    static sccd_spheretree_node node = {{{0.0, 0.0, 0.0}, 1.0}, 0, 0, 0, 1, 0};
-    static sccd_sphere leaf = {{0.0, 0.0, 0.0}, 1.0};
-    static sccd_spheretree probe = {&node, &leaf, 1, 1, 0};
-    dGeomID g = dCreateGeom(tree_class), s = dCreateSphere(0, 1.0);
+    sccd_spheretree_node node = {{{0.0, 0.0, 0.0}, 1.0}, 0, 0, 0, 1, 0};
+    sccd_sphere leaf = {{0.0, 0.0, 0.0}, 1.0};
+    sccd_spheretree probe = {&node, &leaf, 1, 1, 0};
+    dGeomID g = dCreateGeom(cls), s = dCreateSphere(0, 1.0);
     ((tree_data *)dGeomGetClassData(g))->tree = &probe;
     dContactGeom c;
     int n = dCollide(g, s, 1, &c, sizeof c);
@@ -137,11 +144,19 @@ static bool class_alive(void)
 
 int sccd_ode_spheretree_class(void)
 {
-    if (tree_class < 0 || !class_alive()) {
+    int cls = atomic_load(&tree_class);
+    if (cls >= 0 && class_alive(cls))
+        return cls;
+    while (atomic_flag_test_and_set_explicit(&registering, memory_order_acquire))
+        ; /* another thread is registering: a few microseconds */
+    cls = atomic_load(&tree_class); /* it may have done it */
+    if (cls < 0 || !class_alive(cls)) {
         dGeomClass k = {(int)sizeof(tree_data), collider_for, tree_aabb, NULL, NULL};
-        tree_class = dCreateGeomClass(&k);
+        cls = dCreateGeomClass(&k);
+        atomic_store(&tree_class, cls);
     }
-    return tree_class;
+    atomic_flag_clear_explicit(&registering, memory_order_release);
+    return cls;
 }
 
 dGeomID sccd_ode_spheretree_create(dSpaceID space, const sccd_spheretree *t)
@@ -159,5 +174,6 @@ dGeomID sccd_ode_spheretree_create(dSpaceID space, const sccd_spheretree *t)
 
 const sccd_spheretree *sccd_ode_spheretree_tree(dGeomID g)
 {
-    return g && tree_class >= 0 && dGeomGetClass(g) == tree_class ? tree_of(g) : NULL;
+    int cls = atomic_load(&tree_class);
+    return g && cls >= 0 && dGeomGetClass(g) == cls ? tree_of(g) : NULL;
 }

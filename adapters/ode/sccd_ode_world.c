@@ -14,6 +14,13 @@ void sccd_ode_report(sccd_ode_world *w, const char *msg)
     }
 }
 
+bool sccd_ode_fail(sccd_ode_world *w, const char *msg, const char *file, int line)
+{
+    sccd_ode_report(w, msg);
+    sccd_assert_failed(msg, file, line);
+    return false;
+}
+
 ode_material *sccd_ode_find_material(const sccd_ode_world *w, dGeomID g)
 {
     int lo = 0, hi = w->nmats;
@@ -46,6 +53,43 @@ static void remove_body(sccd_ode_world *w, int i)
         w->geoms[k].ccd = w->geoms[k].ccd == i ? -1 : w->geoms[k].ccd == last ? i : w->geoms[k].ccd;
 }
 
+/* Slot of body in the key table: where it is, or the empty slot where it goes. */
+static int key_slot(const ode_key *t, int cap, dBodyID body)
+{
+    uint64_t h = (uint64_t)(uintptr_t)body * 0x9E3779B97F4A7C15u;
+    int i = (int)(h >> 40) & (cap - 1);
+    while (t[i].body != NULL && t[i].body != body)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* The key of body (NULL: -1): the index of its first geom in this scan,
+ * `index` when this geom is; -2 when out of memory. The table stays at
+ * most half full. */
+static int key_of(sccd_ode_world *w, dBodyID body, int index)
+{
+    if (body == NULL)
+        return -1;
+    if (2 * (w->nkeys + 1) > w->capkeys) {
+        int cap = w->capkeys > 0 ? 2 * w->capkeys : 64;
+        ode_key *t = calloc((size_t)cap, sizeof *t);
+        if (t == NULL)
+            return -2;
+        for (int i = 0; i < w->capkeys; ++i)
+            if (w->keys[i].body != NULL)
+                t[key_slot(t, cap, w->keys[i].body)] = w->keys[i];
+        free(w->keys);
+        w->keys = t;
+        w->capkeys = cap;
+    }
+    ode_key *k = &w->keys[key_slot(w->keys, w->capkeys, body)];
+    if (k->body == NULL) {
+        *k = (ode_key){body, index};
+        ++w->nkeys;
+    }
+    return k->key;
+}
+
 static bool add_geom(sccd_ode_world *w, dGeomID g)
 {
     dBodyID body = dGeomGetBody(g);
@@ -57,9 +101,10 @@ static bool add_geom(sccd_ode_world *w, dGeomID g)
         m->seen = true;
     if (!dGeomIsEnabled(g))
         return true;
-    if (!sccd_adapter_reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms))
+    int key = key_of(w, body, w->ngeoms);
+    if (key == -2 || !sccd_adapter_reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms))
         return false;
-    w->geoms[w->ngeoms++] = (ode_geom){.geom = g, .body = body, .ccd = r != NULL ? (int)(r - w->bodies) : -1,
+    w->geoms[w->ngeoms++] = (ode_geom){.geom = g, .body = body, .key = key, .ccd = r != NULL ? (int)(r - w->bodies) : -1,
                                        .body0 = body != NULL ? sccd_ode_body_pose(body) : sccd_xf3_identity()};
     return true;
 }
@@ -91,6 +136,10 @@ static void forget_gone(sccd_ode_world *w)
         }
         remove_body(w, i);
         ++w->cnt.forgotten;
+        sccd_ode_fail(w,
+                      "sccd_ode: a CCD body has no geom in the space any more (destroyed or moved away without "
+                      "sccd_ode_body_disable); its CCD is forgotten",
+                      __FILE__, __LINE__);
     }
     int kept = 0;
     for (int i = 0; i < w->nmats; ++i)
@@ -107,6 +156,9 @@ void sccd_ode_before_step(sccd_ode_world *w)
         return;
     double t_start = sccd_adapter_cpu_seconds();
     w->ngeoms = 0;
+    w->nkeys = 0;
+    if (w->keys != NULL)
+        memset(w->keys, 0, (size_t)w->capkeys * sizeof *w->keys);
     w->scanned = ODE_CHECK(w, scan_space(w, w->space), "sccd_ode: out of memory; CCD skipped this step");
     if (w->scanned) /* a partial scan has not seen everything */
         forget_gone(w);
@@ -247,6 +299,7 @@ void sccd_ode_detach(sccd_ode_world *w)
         return;
     free(w->bodies);
     free(w->geoms);
+    free(w->keys);
     free(w->mats);
     free(w->pieces);
     free(w->ib);

@@ -19,7 +19,7 @@ extern "C" {
 /// space (0: none). It collides with spheres, boxes, capsules, planes and
 /// other sphere-tree geoms: one contact per touching leaf, the deepest first
 /// when ODE asks for fewer, normals and depths in ODE's convention. The class
-/// is registered on first use (ODE has only 4 user classes: this takes one).
+/// is registered on first use, once for the process, from any thread (ODE has only 4 user classes: this takes one).
 /// NULL or an empty tree: the check fires and 0 is returned.
 dGeomID sccd_ode_spheretree_create(dSpaceID space, const sccd_spheretree *t);
 /// The tree of a sphere-tree geom, or NULL when g is not one.
@@ -99,6 +99,30 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * the space and forgets CCD bodies that no longer have a geom in it, and the
  * materials of geoms no longer in it. Do not destroy bodies or geoms between
  * before_step and after_step.
+ *
+ * Misuse, and what it does (tests/test_ode_misuse.c); "reported" is the
+ * assert handler, sccd_ode_last_error and counters.errors:
+ * - A CCD body destroyed (dBodyDestroy), or left with no geom in the space, without sccd_ode_body_disable: reported and forgotten (counters.forgotten) at the next before_step; a new body ODE makes at the destroyed one's address before then is taken for it (disable first to be sure).
+ * - A geom destroyed or removed between after_step and before_step: nothing to do (its material is forgotten); between before_step and after_step it is a use after free (not allowed, above).
+ * - sccd_ode_detach while bodies are enabled: nothing else changes (ODE's objects are untouched); the loop goes on without CCD.
+ * - A step of dt <= 0 or NaN: ODE's dWorldStep / dWorldQuickStep abort on it themselves ("stepsize must be > 0"); before_step and after_step with no step between change nothing; after_step without before_step: reported, nothing changes.
+ * - dBodySetPosition / dBodySetQuaternion between after_step and the next before_step (a teleport): the next step starts there, nothing between old and new pose is swept or hit; a pose set between before_step and after_step is taken as that step's motion.
+ * - Enabling twice, disabling a body without CCD, NULL world, body, geom or callback: reported, nothing changes; queries (is_enabled, get_*, last_error, spheretree_tree) with NULL give their documented defaults.
+ *
+ * Threads. Worlds may be stepped in parallel threads, one world per thread
+ * at a time: an sccd_ode_world shares nothing with another (the assert
+ * handler, sectorccd/base.h, is process-wide). ODE's own rules apply:
+ * dInitODE2 once before the threads, dAllocateODEDataForThread
+ * (dAllocateMaskAll) in each thread before its first ODE call, dCloseODE
+ * after they end; and give each world its own threading implementation
+ * (dWorldSetStepThreadingImplementation with
+ * dThreadingAllocateSelfThreadedImplementation): ODE's default one is a
+ * single object for the process, which two worlds stepping at once corrupt
+ * (ODE INTERNAL ERROR). Each world then steps as it would alone, bit for
+ * bit (tested with dWorldStep; dWorldQuickStep draws its constraint order
+ * from ODE's one process-wide random sequence, dRandInt, so parallel
+ * QuickStep worlds may not repeat bit for bit). The sphere-tree class is registered once for the
+ * process, whichever thread comes first. tests/test_threads.c does all this.
  *
  * Limits. ODE keeps no step length: after_step reads it from ODE's
  * integration (the body that moved farthest: p += v·dt; when none moved, the

@@ -1,7 +1,10 @@
 /* The replaceable assert handler (base.h; the tests install a counting one,
- * tests/support/test_util.h). */
+ * tests/support/test_util.h). The one piece of process-wide state in the
+ * library: an atomic pointer, so threads that report while another replaces
+ * it do not race. */
 #include "sectorccd/base.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,16 +16,14 @@ static void default_handler(const char *condition, const char *file, int line)
 #endif
 }
 
-static sccd_assert_fn *current_handler = default_handler;
+static _Atomic(sccd_assert_fn *) current_handler = default_handler;
 
 sccd_assert_fn *sccd_set_assert_handler(sccd_assert_fn *handler)
 {
-    sccd_assert_fn *old = current_handler;
-    current_handler = handler ? handler : default_handler;
-    return old;
+    return atomic_exchange(&current_handler, handler ? handler : default_handler);
 }
 
 void sccd_assert_failed(const char *condition, const char *file, int line)
 {
-    current_handler(condition, file, line);
+    atomic_load(&current_handler)(condition, file, line);
 }

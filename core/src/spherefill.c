@@ -418,31 +418,36 @@ static bool covered_twice(size_t first, int n, void *ctx)
     return true;
 }
 
-static const sccd_sphere *radius_base;
+/* A sphere's index with its radius, so that the sort needs no state
+ * outside the call (the library keeps none: threads). */
+typedef struct by_r { sccd_real r; int index; } by_r;
 
+/* Smallest first; equal radii in index order (what a stable sort of the
+ * indices by radius gives). */
 static int by_radius(const void *pa, const void *pb)
 {
-    sccd_real a = radius_base[*(const int *)pa].r, b = radius_base[*(const int *)pb].r;
-    return (a > b) - (a < b);
+    const by_r *a = pa, *b = pb;
+    if (a->r != b->r)
+        return (a->r > b->r) - (a->r < b->r);
+    return (a->index > b->index) - (a->index < b->index);
 }
 
 /* Drop spheres, smallest first, whose inside cells all lie in other spheres
  * (a greedy cover keeps some that later, larger ones made redundant). */
 static bool prune(const sccd_voxel_grid *g, sccd_sphere_list *out)
 {
-    int *count = calloc(cell_count(g), sizeof *count), *order = malloc(((size_t)out->n + 1) * sizeof *order);
+    int *count = calloc(cell_count(g), sizeof *count);
+    by_r *order = malloc(((size_t)out->n + 1) * sizeof *order);
     bool ok = count && order;
     for (int s = 0; ok && s < out->n; ++s) {
         for_ball(g, sphere_cell(g, out->s[s]), out->s[s].r / g->h, count_up, count);
-        order[s] = s;
+        order[s] = (by_r){out->s[s].r, s};
     }
-    if (ok) {
-        radius_base = out->s;
+    if (ok)
         qsort(order, (size_t)out->n, sizeof *order, by_radius);
-    }
     prune_ctx ctx = {g->cells, count};
     for (int q = 0; ok && q < out->n; ++q) {
-        sccd_sphere *s = &out->s[order[q]];
+        sccd_sphere *s = &out->s[order[q].index];
         size_t c = sphere_cell(g, *s);
         if (for_ball(g, c, s->r / g->h, covered_twice, &ctx)) {
             for_ball(g, c, s->r / g->h, count_down, count);

@@ -30,6 +30,11 @@ typedef void sccd_assert_fn(const char *condition, const char *file, int line);
 
 /// Replace the assert handler (NULL restores the default, which prints one
 /// line to stderr and, in DEBUG=1 builds only, aborts). Returns the old one.
+/// Threads: the handler is the library's only process-wide state (every
+/// other state is per world or per call). It is one atomic pointer, shared
+/// by all threads: set it before starting threads that use the library; a
+/// handler may be called from several threads at once, so it must be
+/// thread-safe itself (the default is: one fprintf).
 sccd_assert_fn *sccd_set_assert_handler(sccd_assert_fn *handler);
 
 /// Report a failed check through the current handler (used by SCCD_ASSERT).
