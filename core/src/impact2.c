@@ -435,11 +435,13 @@ static sccd_real shrink(sccd_shape2 *s, sccd_real want)
     return d;
 }
 
-/* Cores of a and b shrunk by s in all (a first, then b): how much they shrank. */
+/* Cores of a and b shrunk by s in all, each its share (sccd_shrink_share;
+ * what one cannot give, the other): how much they shrank. */
 static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s)
 {
-    sccd_real shrunk = shrink(a, s);
-    return shrunk + shrink(b, s - shrunk);
+    sccd_real shrunk = shrink(a, sccd_shrink_share(s, shape2_half_thickness(a), shape2_half_thickness(b)));
+    shrunk += shrink(b, s - shrunk);
+    return shrunk + shrink(a, s - shrunk);
 }
 
 /* A shape pair at the start of a search. */

@@ -615,11 +615,33 @@ static sccd_real shrink_target(target3 *b, sccd_real want)
     return d;
 }
 
-/* Cores of a and b shrunk by s in all (a first, then b): how much they shrank. */
+/* What shape s can give up: its rounding, or a box's smallest half size. */
+static sccd_real shrink_capacity(const sccd_shape3 *s)
+{
+    if (s->type == SCCD_SHAPE_CIRCLE)
+        return s->sphere.r;
+    if (s->type == SCCD_SHAPE_CAPSULE)
+        return s->capsule.r;
+    return sccd_min(s->box.h.x, sccd_min(s->box.h.y, s->box.h.z));
+}
+
+/* What the intersection b can give up: what its every bound can (nothing
+ * when fixed). */
+static sccd_real target_capacity(const target3 *b)
+{
+    sccd_real c = b->fixed ? 0.0 : INFINITY;
+    for (int i = 0; i < b->n; ++i)
+        c = sccd_min(c, shrink_capacity(&b->s[i]));
+    return b->n > 0 ? c : 0.0;
+}
+
+/* Cores of a and b shrunk by s in all, each its share (sccd_shrink_share;
+ * what one cannot give, the other): how much they shrank. */
 static sccd_real shrink_pair(sccd_shape3 *a, target3 *b, sccd_real s)
 {
-    sccd_real shrunk = shrink(a, s);
-    return shrunk + shrink_target(b, s - shrunk);
+    sccd_real shrunk = shrink(a, sccd_shrink_share(s, shrink_capacity(a), target_capacity(b)));
+    shrunk += shrink_target(b, s - shrunk);
+    return shrunk + shrink(a, s - shrunk);
 }
 
 /* Least distance between a and the intersection b (the largest distance to

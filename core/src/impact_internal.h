@@ -139,6 +139,18 @@ static inline void sccd_pair_start_depth(sccd_pair *pr, int sa, int sb, sccd_rea
     pr->room = *room;
 }
 
+/* a's part of a shrink s of two shapes that can give up about cap_a and
+ * cap_b (their half-thicknesses): in proportion, so each core keeps the
+ * same share of its own thickness. Taken from one first, a thin blade's
+ * core would vanish while a thick ball kept all of its own, and the whole
+ * overlap a pair may reach (SCCD_ROOM_SHARE of what both can give) could lie
+ * in the blade. */
+static inline sccd_real sccd_shrink_share(sccd_real s, sccd_real cap_a, sccd_real cap_b)
+{
+    sccd_real total = cap_a + cap_b;
+    return total > 0.0 ? s * (cap_a / total) : 0.0;
+}
+
 /* The inverse moment of inertia about a hinge at distance² d2 from the centre
  * of mass (parallel axes: I + m·d²); 0 when it is infinite. */
 static inline sccd_real sccd_hinge_inv_inertia(sccd_real inv_mass, sccd_real inv_inertia, sccd_real d2)
