@@ -226,6 +226,13 @@ bool sccd_fz_segments_cross(sccd_fz_v2 a, sccd_fz_v2 b, sccd_fz_v2 c, sccd_fz_v2
     return d1 * d2 < 0.0 && d3 * d4 < 0.0;
 }
 
+bool sccd_fz_around_ends(sccd_fz_v2 p0, sccd_fz_v2 p1, sccd_fz_v2 a, sccd_fz_v2 b, double reach)
+{
+    double via_a = hypot(a.x - p0.x, a.y - p0.y) + hypot(p1.x - a.x, p1.y - a.y);
+    double via_b = hypot(b.x - p0.x, b.y - p0.y) + hypot(p1.x - b.x, p1.y - b.y);
+    return fmin(via_a, via_b) <= reach;
+}
+
 /* ---- 3D ---- */
 
 static sccd_fz_v3 sub3(sccd_fz_v3 a, sccd_fz_v3 b) { return (sccd_fz_v3){a.x - b.x, a.y - b.y, a.z - b.z}; }
@@ -344,4 +351,40 @@ bool sccd_fz_arcs_crossed(const sccd_fz_arcs *s, double a0, double a1)
         phase = in ? (phase >= 1 ? 2 : 0) : 1;
     }
     return false;
+}
+
+/* The shortest path from p0 to p1 through a point of segment ab: the sum of
+ * the two distances is convex along the segment, so a golden-section search
+ * finds its least value. */
+static double via_segment(sccd_fz_v3 p0, sccd_fz_v3 p1, sccd_fz_v3 a, sccd_fz_v3 b)
+{
+    sccd_fz_v3 d = sub3(b, a);
+    double lo = 0.0, hi = 1.0, best = INFINITY;
+    for (int k = 0; k < 60; ++k) {
+        double m1 = hi - 0.618033988749895 * (hi - lo), m2 = lo + 0.618033988749895 * (hi - lo), f[2];
+        for (int s = 0; s < 2; ++s) {
+            double m = s == 0 ? m1 : m2;
+            sccd_fz_v3 e = {a.x + m * d.x, a.y + m * d.y, a.z + m * d.z};
+            f[s] = sqrt(dot3(sub3(e, p0), sub3(e, p0))) + sqrt(dot3(sub3(p1, e), sub3(p1, e)));
+        }
+        best = fmin(best, fmin(f[0], f[1]));
+        if (f[0] < f[1])
+            hi = m2;
+        else
+            lo = m1;
+    }
+    return best;
+}
+
+bool sccd_fz_around_rim(sccd_fz_v3 p0, sccd_fz_v3 p1, sccd_fz_v3 c, sccd_fz_v3 u, double hu, sccd_fz_v3 w, double hw, double reach)
+{
+    static const double su[4] = {-1.0, 1.0, 1.0, -1.0}, sw[4] = {-1.0, -1.0, 1.0, 1.0}; /* the corners in turn */
+    sccd_fz_v3 corner[4];
+    for (int k = 0; k < 4; ++k)
+        corner[k] = (sccd_fz_v3){c.x + su[k] * hu * u.x + sw[k] * hw * w.x, c.y + su[k] * hu * u.y + sw[k] * hw * w.y,
+                                 c.z + su[k] * hu * u.z + sw[k] * hw * w.z};
+    double best = INFINITY;
+    for (int k = 0; k < 4; ++k)
+        best = fmin(best, via_segment(p0, p1, corner[k], corner[(k + 1) % 4]));
+    return best <= reach;
 }

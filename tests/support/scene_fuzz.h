@@ -123,6 +123,8 @@ double sccd_fz_poly_gap(const sccd_fz_poly *a, const sccd_fz_poly *b);
 double sccd_fz_poly_bound(const sccd_fz_poly *s, sccd_fz_v2 *centre);
 /// Proper crossing of segments ab and cd.
 bool sccd_fz_segments_cross(sccd_fz_v2 a, sccd_fz_v2 b, sccd_fz_v2 c, sccd_fz_v2 d);
+/// Whether a centre whose chord from p0 to p1 crosses a wall went around it instead: a path of at most reach from p0 past end a or b to p1 (an impact mid-step, e.g. a bat carrying a ball round the wall's end, bends the path; a straight pass-through's path is its chord, shorter than any detour).
+bool sccd_fz_around_ends(sccd_fz_v2 p0, sccd_fz_v2 p1, sccd_fz_v2 a, sccd_fz_v2 b, double reach);
 
 /* ---- 3D judge geometry: boxes, rectangles, segments and points with a radius ---- */
 
@@ -150,5 +152,8 @@ typedef struct sccd_fz_arcs { uint8_t in[SCCD_FZ_ANGLES]; bool any; } sccd_fz_ar
 double sccd_fz_arcs_angle(int k);
 /// The turn from a0 to a1 (unwrapped, either direction) passed over a whole run of sampled angles in the set: from outside it, through it, out again.
 bool sccd_fz_arcs_crossed(const sccd_fz_arcs *s, double a0, double a1);
+
+/// Whether a centre whose chord from p0 to p1 crosses the rectangle (centre c, unit in-plane axes u and w, half extents hu and hw) went around it: a path of at most reach from p0 past a point of its rim to p1 (as sccd_fz_around_ends).
+bool sccd_fz_around_rim(sccd_fz_v3 p0, sccd_fz_v3 p1, sccd_fz_v3 c, sccd_fz_v3 u, double hu, sccd_fz_v3 w, double hw, double reach);
 
 #endif

@@ -10,7 +10,9 @@
  *  - a dynamic CCD body's inner shape meets a static target's core;
  *  - a hinged body's angle passed over an angle range in which its inner
  *    shape meets a static core (sampled once at the hinge, sccd_fz_arcs);
- *  - a flyer's centre crossed a wall's mid-line between two steps;
+ *  - a flyer's centre crossed a wall's mid-line between two steps, and no
+ *    path as long as its speed allows could have gone round the wall's end
+ *    (an impact mid-step bends the path: sccd_fz_around_ends);
  *  - a ball's centre is inside a CCD body's inner shape;
  *  - two CCD bodies' inner shapes meet.
  * Kinematic bodies are not judged against static targets: Chipmunk never
@@ -446,13 +448,14 @@ static void sample_arcs(const fz_body *b, const fz_static *s, sccd_fz_arcs *arcs
 }
 
 /* Poses at a step's start or end. */
-typedef struct poses { cpVect p[MAX_BODIES]; double a[MAX_BODIES]; cpVect ball[MAX_BALLS]; } poses;
+typedef struct poses { cpVect p[MAX_BODIES], v[MAX_BODIES]; double a[MAX_BODIES]; cpVect ball[MAX_BALLS]; } poses;
 
 static poses read_poses(const fz_scene *sc)
 {
     poses q;
     for (int i = 0; i < sc->nb; ++i) {
         q.p[i] = cpBodyGetPosition(sc->b[i].body);
+        q.v[i] = cpBodyGetVelocity(sc->b[i].body);
         q.a[i] = cpBodyGetAngle(sc->b[i].body);
     }
     for (int i = 0; i < sc->nballs; ++i)
@@ -489,7 +492,9 @@ static bool judge_static(const fz_scene *sc, int i, const poses *q0, const poses
             return fire(out, SCCD_FZ_JUDGE_TURNED);
         }
         if (b->kind == SCCD_FZ_FLYER && s->wall &&
-            sccd_fz_segments_cross(fv(q0->p[i]), fv(q1->p[i]), s->core.v[0], s->core.v[1])) {
+            sccd_fz_segments_cross(fv(q0->p[i]), fv(q1->p[i]), s->core.v[0], s->core.v[1]) &&
+            !sccd_fz_around_ends(fv(q0->p[i]), fv(q1->p[i]), s->core.v[0], s->core.v[1],
+                                 fmax(cpvlength(q0->v[i]), cpvlength(q1->v[i])) / sc->hz)) {
             snprintf(out->judge, SCCD_FZ_JUDGE, "B%d centre crossed wall S%d: (%.2f,%.2f) -> (%.2f,%.2f)", i, k, q0->p[i].x, q0->p[i].y,
                      q1->p[i].x, q1->p[i].y);
             return fire(out, SCCD_FZ_JUDGE_CROSSED);

@@ -10,7 +10,8 @@
  * Judges, after every step (scene_fuzz.h on inner shapes and cores), as in
  * scene_fuzz_cp.c: a dynamic CCD body deep in a static target; a hinged
  * body's angle passing a blocked range; a flyer's centre crossing a wall's
- * mid-plane inside the wall; a ball's centre inside a CCD body; two CCD
+ * mid-plane inside the wall where no path its speed allows goes round the
+ * wall's rim (sccd_fz_around_rim); a ball's centre inside a CCD body; two CCD
  * bodies' inner shapes meeting. Kinematic bodies are not judged against
  * static targets (ODE's contact between them moves neither). Angles are
  * unwrapped step by step: ODE turns a body by less than π per step, and a
@@ -595,7 +596,7 @@ static void sample_arcs(const fz_body *b, const fz_static *s, sccd_fz_arcs *arcs
     }
 }
 
-typedef struct poses { pose q[MAX_BODIES]; double a[MAX_BODIES]; sccd_fz_v3 ball[MAX_BALLS]; } poses;
+typedef struct poses { pose q[MAX_BODIES]; sccd_fz_v3 v[MAX_BODIES]; double a[MAX_BODIES]; sccd_fz_v3 ball[MAX_BALLS]; } poses;
 
 /* Poses after a step; hinged angles unwrapped from the last ones (ODE turns less than π a step). */
 static poses read_poses(const fz_scene *sc, const poses *last)
@@ -603,6 +604,8 @@ static poses read_poses(const fz_scene *sc, const poses *last)
     poses out;
     for (int i = 0; i < sc->nb; ++i) {
         out.q[i] = body_pose(sc->b[i].body);
+        const dReal *v = dBodyGetLinearVel(sc->b[i].body);
+        out.v[i] = v3(v[0], v[1], v[2]);
         double a = angle_z(&out.q[i]);
         out.a[i] = last == NULL ? a : last->a[i] + sccd_fz_wrap(a - angle_z(&last->q[i]));
     }
@@ -613,8 +616,9 @@ static poses read_poses(const fz_scene *sc, const poses *last)
     return out;
 }
 
-/* The segment p0→p1 crosses wall w's mid-plane rectangle. */
-static bool crosses_wall(const fz_static *w, sccd_fz_v3 p0, sccd_fz_v3 p1)
+/* The segment p0→p1 crosses wall w's mid-plane rectangle, and a path of at
+ * most reach could not have gone around it (sccd_fz_around_rim). */
+static bool crosses_wall(const fz_static *w, sccd_fz_v3 p0, sccd_fz_v3 p1, double reach)
 {
     sccd_fz_v3 n = w->core.a[1];
     double s0 = dot3(n, v3(p0.x - w->core.c.x, p0.y - w->core.c.y, p0.z - w->core.c.z));
@@ -623,7 +627,8 @@ static bool crosses_wall(const fz_static *w, sccd_fz_v3 p0, sccd_fz_v3 p1)
         return false;
     double t = s0 / (s0 - s1);
     sccd_fz_v3 x = v3(p0.x + t * (p1.x - p0.x) - w->core.c.x, p0.y + t * (p1.y - p0.y) - w->core.c.y, p0.z + t * (p1.z - p0.z) - w->core.c.z);
-    return fabs(dot3(x, w->core.a[0])) < w->core.h[0] && fabs(dot3(x, w->core.a[2])) < w->core.h[2];
+    return fabs(dot3(x, w->core.a[0])) < w->core.h[0] && fabs(dot3(x, w->core.a[2])) < w->core.h[2] &&
+           !sccd_fz_around_rim(p0, p1, w->core.c, w->core.a[0], w->core.h[0], w->core.a[2], w->core.h[2], reach);
 }
 
 /* Record which judge fired. */
@@ -652,7 +657,7 @@ static bool judge_static(const fz_scene *sc, int i, const poses *q0, const poses
                      static_names[s->kind], q0->a[i], q1->a[i]);
             return fire(out, SCCD_FZ_JUDGE_TURNED);
         }
-        if (b->kind == SCCD_FZ_FLYER && s->kind == STATIC_WALL && crosses_wall(s, q0->q[i].p, q1->q[i].p)) {
+        if (b->kind == SCCD_FZ_FLYER && s->kind == STATIC_WALL && crosses_wall(s, q0->q[i].p, q1->q[i].p, fmax(norm3(q0->v[i]), norm3(q1->v[i])) / sc->hz)) {
             snprintf(out->judge, SCCD_FZ_JUDGE, "B%d centre crossed wall S%d: (%.4f,%.4f,%.4f) -> (%.4f,%.4f,%.4f)", i, k, q0->q[i].p.x,
                      q0->q[i].p.y, q0->q[i].p.z, q1->q[i].p.x, q1->q[i].p.y, q1->q[i].p.z);
             return fire(out, SCCD_FZ_JUDGE_CROSSED);
