@@ -448,7 +448,7 @@ static void sample_arcs(const fz_body *b, const fz_static *s, sccd_fz_arcs *arcs
 }
 
 /* Poses at a step's start or end. */
-typedef struct poses { cpVect p[MAX_BODIES], v[MAX_BODIES]; double a[MAX_BODIES]; cpVect ball[MAX_BALLS]; } poses;
+typedef struct poses { cpVect p[MAX_BODIES], v[MAX_BODIES]; double a[MAX_BODIES], w[MAX_BODIES]; cpVect ball[MAX_BALLS]; } poses;
 
 static poses read_poses(const fz_scene *sc)
 {
@@ -456,11 +456,28 @@ static poses read_poses(const fz_scene *sc)
     for (int i = 0; i < sc->nb; ++i) {
         q.p[i] = cpBodyGetPosition(sc->b[i].body);
         q.v[i] = cpBodyGetVelocity(sc->b[i].body);
+        q.w[i] = cpBodyGetAngularVelocity(sc->b[i].body);
         q.a[i] = cpBodyGetAngle(sc->b[i].body);
     }
     for (int i = 0; i < sc->nballs; ++i)
         q.ball[i] = cpBodyGetPosition(sc->balls[i].body);
     return q;
+}
+
+/* How far body i's centre may have gone in the step: as fast as it moved
+ * at either end, or, ending within reach of another body that may have
+ * carried it round (a bat's rider), as fast as that body's farthest point. */
+static double travel(const fz_scene *sc, int i, const poses *q0, const poses *q1)
+{
+    double speed = fmax(cpvlength(q0->v[i]), cpvlength(q1->v[i]));
+    for (int j = 0; j < sc->nb; ++j) {
+        double reach = sc->b[j].reach + sc->b[i].reach;
+        if (j == i || cpvdist(q1->p[i], q1->p[j]) > reach)
+            continue;
+        double v = fmax(cpvlength(q0->v[j]), cpvlength(q1->v[j])), w = fmax(fabs(q0->w[j]), fabs(q1->w[j]));
+        speed = fmax(speed, v + w * reach);
+    }
+    return speed / sc->hz;
 }
 
 /* Body i against the static targets; true (with the verdict in out) on a pass-through. */
@@ -493,8 +510,7 @@ static bool judge_static(const fz_scene *sc, int i, const poses *q0, const poses
         }
         if (b->kind == SCCD_FZ_FLYER && s->wall &&
             sccd_fz_segments_cross(fv(q0->p[i]), fv(q1->p[i]), s->core.v[0], s->core.v[1]) &&
-            !sccd_fz_around_ends(fv(q0->p[i]), fv(q1->p[i]), s->core.v[0], s->core.v[1],
-                                 fmax(cpvlength(q0->v[i]), cpvlength(q1->v[i])) / sc->hz)) {
+            !sccd_fz_around_ends(fv(q0->p[i]), fv(q1->p[i]), s->core.v[0], s->core.v[1], travel(sc, i, q0, q1))) {
             snprintf(out->judge, SCCD_FZ_JUDGE, "B%d centre crossed wall S%d: (%.2f,%.2f) -> (%.2f,%.2f)", i, k, q0->p[i].x, q0->p[i].y,
                      q1->p[i].x, q1->p[i].y);
             return fire(out, SCCD_FZ_JUDGE_CROSSED);

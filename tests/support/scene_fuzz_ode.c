@@ -596,7 +596,7 @@ static void sample_arcs(const fz_body *b, const fz_static *s, sccd_fz_arcs *arcs
     }
 }
 
-typedef struct poses { pose q[MAX_BODIES]; sccd_fz_v3 v[MAX_BODIES]; double a[MAX_BODIES]; sccd_fz_v3 ball[MAX_BALLS]; } poses;
+typedef struct poses { pose q[MAX_BODIES]; sccd_fz_v3 v[MAX_BODIES]; double a[MAX_BODIES], w[MAX_BODIES]; sccd_fz_v3 ball[MAX_BALLS]; } poses;
 
 /* Poses after a step; hinged angles unwrapped from the last ones (ODE turns less than π a step). */
 static poses read_poses(const fz_scene *sc, const poses *last)
@@ -606,6 +606,8 @@ static poses read_poses(const fz_scene *sc, const poses *last)
         out.q[i] = body_pose(sc->b[i].body);
         const dReal *v = dBodyGetLinearVel(sc->b[i].body);
         out.v[i] = v3(v[0], v[1], v[2]);
+        const dReal *w = dBodyGetAngularVel(sc->b[i].body);
+        out.w[i] = norm3(v3(w[0], w[1], w[2]));
         double a = angle_z(&out.q[i]);
         out.a[i] = last == NULL ? a : last->a[i] + sccd_fz_wrap(a - angle_z(&last->q[i]));
     }
@@ -629,6 +631,22 @@ static bool crosses_wall(const fz_static *w, sccd_fz_v3 p0, sccd_fz_v3 p1, doubl
     sccd_fz_v3 x = v3(p0.x + t * (p1.x - p0.x) - w->core.c.x, p0.y + t * (p1.y - p0.y) - w->core.c.y, p0.z + t * (p1.z - p0.z) - w->core.c.z);
     return fabs(dot3(x, w->core.a[0])) < w->core.h[0] && fabs(dot3(x, w->core.a[2])) < w->core.h[2] &&
            !sccd_fz_around_rim(p0, p1, w->core.c, w->core.a[0], w->core.h[0], w->core.a[2], w->core.h[2], reach);
+}
+
+/* How far body i's centre may have gone in the step: as fast as it moved
+ * at either end, or, ending within reach of another body that may have
+ * carried it round (a bat's rider), as fast as that body's farthest point. */
+static double travel(const fz_scene *sc, int i, const poses *q0, const poses *q1)
+{
+    double speed = fmax(norm3(q0->v[i]), norm3(q1->v[i]));
+    for (int j = 0; j < sc->nb; ++j) {
+        double reach = sc->b[j].reach + sc->b[i].reach;
+        if (j == i || dist3(q1->q[i].p, q1->q[j].p) > reach)
+            continue;
+        double v = fmax(norm3(q0->v[j]), norm3(q1->v[j])), w = fmax(q0->w[j], q1->w[j]);
+        speed = fmax(speed, v + w * reach);
+    }
+    return speed / sc->hz;
 }
 
 /* Record which judge fired. */
@@ -657,7 +675,7 @@ static bool judge_static(const fz_scene *sc, int i, const poses *q0, const poses
                      static_names[s->kind], q0->a[i], q1->a[i]);
             return fire(out, SCCD_FZ_JUDGE_TURNED);
         }
-        if (b->kind == SCCD_FZ_FLYER && s->kind == STATIC_WALL && crosses_wall(s, q0->q[i].p, q1->q[i].p, fmax(norm3(q0->v[i]), norm3(q1->v[i])) / sc->hz)) {
+        if (b->kind == SCCD_FZ_FLYER && s->kind == STATIC_WALL && crosses_wall(s, q0->q[i].p, q1->q[i].p, travel(sc, i, q0, q1))) {
             snprintf(out->judge, SCCD_FZ_JUDGE, "B%d centre crossed wall S%d: (%.4f,%.4f,%.4f) -> (%.4f,%.4f,%.4f)", i, k, q0->q[i].p.x,
                      q0->q[i].p.y, q0->q[i].p.z, q1->q[i].p.x, q1->q[i].p.y, q1->q[i].p.z);
             return fire(out, SCCD_FZ_JUDGE_CROSSED);
