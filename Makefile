@@ -54,7 +54,7 @@ LDSAN    += --coverage
 endif
 
 PKGS_ENGINES := chipmunk ode
-CFLAGS_ALL   := $(CSTD) $(WARN) $(OPT) -fPIC -Icore/include -Iadapters/chipmunk -Iadapters/ode -Itests/support \
+CFLAGS_ALL   := $(CSTD) $(WARN) $(OPT) -fPIC -Icore/include -Iadapters/chipmunk -Iadapters/ode -Itests/oracles -Icommon/scenes -Icommon/util \
                 $(shell pkg-config --cflags ode cairo 2>/dev/null) -I/usr/include/chipmunk
 LDLIBS_ENG   := -lchipmunk $(shell pkg-config --libs ode 2>/dev/null || echo -lode)
 LDLIBS_CAIRO := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
@@ -62,14 +62,14 @@ LDLIBS_CAIRO := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
 CORE_SRC := $(wildcard core/src/*.c)
 CP_SRC   := $(wildcard adapters/chipmunk/*.c)
 ODE_SRC  := $(wildcard adapters/ode/*.c)
-SUP_SRC  := $(wildcard tests/support/*.c)
+SUP_SRC  := $(wildcard tests/oracles/*.c common/scenes/*.c common/util/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_CXX := $(wildcard tests/test_*.cpp)
 BENCH_C  := $(wildcard bench/*.c)
 BENCH_CXX:= $(wildcard bench/*.cpp)
 TOOL_SRC := $(wildcard tools/*.c)
-CPDEMO   := $(wildcard chipmunk_demo/*.c) $(wildcard demo_window/*.c)
-ODEDEMO  := $(wildcard ode_demo/*.c) $(wildcard demo_window/*.c)
+CPDEMO   := $(wildcard chipmunk_demo/*.c) $(wildcard demo_common/*.c)
+ODEDEMO  := $(wildcard ode_demo/*.c) $(wildcard demo_common/*.c)
 # The demos' optional live window: SDL2 when pkg-config finds it, for the
 # demos only (core, adapters, tests and support never link it); 2.0.18 is
 # the first with SDL_RenderGeometry.
@@ -116,7 +116,7 @@ libs: lib $(if $(CP_OBJ),$(CP_A) $(CP_SO)) $(if $(ODE_OBJ),$(ODE_A) $(ODE_SO))
 # Objects rebuild when the flags change (SANITIZE=1 after a plain build).
 FLAGS_STAMP := $(BUILD)/.flags
 $(shell mkdir -p $(BUILD); echo '$(CC) $(CFLAGS_ALL) $(LDSAN) $(SDL_CFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(CFLAGS_ALL) $(LDSAN) $(SDL_CFLAGS)' > $(FLAGS_STAMP))
-$(call obj,$(CPDEMO) $(ODEDEMO)): CFLAGS_ALL += $(SDL_CFLAGS) -Idemo_window
+$(call obj,$(CPDEMO) $(ODEDEMO)): CFLAGS_ALL += $(SDL_CFLAGS) -Idemo_common
 # tests/test_demo_window runs the demo programs: it knows whether they have SDL2.
 $(BUILD)/obj/tests/test_demo_window.o: CFLAGS_ALL += $(if $(HAVE_SDL2),-DSCCD_HAVE_SDL2)
 $(BUILD)/bin/test_demo_window: $(DEMOS)

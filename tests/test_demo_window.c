@@ -1,4 +1,4 @@
-/* The demos' live window (demo_window/, chipmunk_demo/window.c,
+/* The demos' live window (demo_common/demo_window.c, chipmunk_demo/window.c,
  * ode_demo/window.c) and their shared command line (bench_util's
  * sccd_demo_parse_args).
  *
@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "bench_util.h"
-#include "../demo_window/demo_window.h"
+#include "../demo_common/demo_window.h"
 
 #ifdef SCCD_HAVE_SDL2
 static const bool have_sdl2 = true; /* the Makefile says whether the demos were built with SDL2 */
