@@ -118,8 +118,9 @@ FLAGS_STAMP := $(BUILD)/.flags
 $(shell mkdir -p $(BUILD); echo '$(CC) $(CFLAGS_ALL) $(LDSAN) $(SDL_CFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(CFLAGS_ALL) $(LDSAN) $(SDL_CFLAGS)' > $(FLAGS_STAMP))
 $(call obj,$(CPDEMO) $(ODEDEMO)): CFLAGS_ALL += $(SDL_CFLAGS) -Idemo_common
 # tests/test_demo_window runs the demo programs: it knows whether they have SDL2.
+# It also checks their command line, so it links demo_common/demo_args.o.
 $(BUILD)/obj/tests/test_demo_window.o: CFLAGS_ALL += $(if $(HAVE_SDL2),-DSCCD_HAVE_SDL2)
-$(BUILD)/bin/test_demo_window: $(DEMOS)
+$(BUILD)/bin/test_demo_window: $(DEMOS) $(call obj,demo_common/demo_args.c)
 
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -169,7 +170,7 @@ $(SUP_A): $(SUP_OBJ)
 $(BUILD)/bin/test_threads: LDSAN += -pthread
 $(BUILD)/bin/test_%: $(BUILD)/obj/tests/test_%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka
+	$(CC) $(LDSAN) -o $@ $(filter %.o,$^) $(LINK_ALL) -lcmocka
 $(TESTS_CXX): $(BUILD)/bin/%: $(BUILD)/obj/tests/%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka

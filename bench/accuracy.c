@@ -76,7 +76,7 @@ typedef struct fast_sector {
 
 /* Everything built once per trial for the point tests. */
 typedef struct setup {
-    sccd_eval_turn tr; /* bench_util.c: seed 000 §3.1's draw, or without the constraint */
+    sccd_eval_turn tr; /* eval_util.c: seed 000 §3.1's draw, or without the constraint */
     bool constrained;   /* the thesis' pose constraint holds */
     sccd_aabb3 sccd_aabb, sccd_half_aabb, truth_aabb, region;
     fast_sector thesis;
