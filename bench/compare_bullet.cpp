@@ -60,7 +60,7 @@
 #include <ode/ode.h>
 extern "C" {
 #include "ode_scenes.h"
-#include "cp_support.h"
+#include "timing.h"
 #include "bench_util.h"
 #include "test_util.h"
 }

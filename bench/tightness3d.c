@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "bench_util.h" /* sccd_bench_args, sccd_median, sccd_bench_open */
-#include "cp_support.h" /* sccd_cpu_seconds */
+#include "timing.h"
 #include "sector3_oracle.h"
 #include "truth3.h"
 
