@@ -14,7 +14,7 @@
 # Switches: SANITIZE=1 (ASan + UBSan), TSAN=1 (ThreadSanitizer; build/tsan unless
 # BUILD is given), DEBUG=1 (-O0 -g, failed checks abort).
 # Sources are found by wildcard: a new file in core/src, adapters/*, tests/,
-# bench/ or tools/ needs no edit here.
+# tests/oracles, common/*, bench/, tools/ or a demo directory needs no edit here.
 
 # ThreadSanitizer builds (TSAN=1, make test-tsan) get a build directory of
 # their own unless BUILD is given.
@@ -54,25 +54,37 @@ LDSAN    += --coverage
 endif
 
 PKGS_ENGINES := chipmunk ode
-CFLAGS_ALL   := $(CSTD) $(WARN) $(OPT) -fPIC -Icore/include -Iadapters/chipmunk -Iadapters/ode -Itests/support \
+# The installed libraries (core/src, adapters/*) compile with CFLAGS_LIB: the
+# directories of the code the tree's programs share are not on their include
+# path, so no test, scene or utility header can reach them. Everything else
+# (tests, benchmarks, demos, tools, the shared code itself) gets CFLAGS_ALL.
+CFLAGS_LIB   := $(CSTD) $(WARN) $(OPT) -fPIC -Icore/include -Iadapters/chipmunk -Iadapters/ode \
                 $(shell pkg-config --cflags ode cairo 2>/dev/null) -I/usr/include/chipmunk
+CFLAGS_ALL   := $(CFLAGS_LIB) -Itests/oracles -Icommon/scenes -Icommon/util
 LDLIBS_ENG   := -lchipmunk $(shell pkg-config --libs ode 2>/dev/null || echo -lode)
 LDLIBS_CAIRO := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
 
 CORE_SRC := $(wildcard core/src/*.c)
 CP_SRC   := $(wildcard adapters/chipmunk/*.c)
 ODE_SRC  := $(wildcard adapters/ode/*.c)
-SUP_SRC  := $(wildcard tests/support/*.c)
+# The code the tree's programs share, one static archive per directory:
+# oracles (tests and benchmarks), scenes (also the demos), utilities (also
+# the demos and tools). Never part of the installed libraries.
+ORC_SRC  := $(wildcard tests/oracles/*.c)
+SCN_SRC  := $(wildcard common/scenes/*.c)
+UTL_SRC  := $(wildcard common/util/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_CXX := $(wildcard tests/test_*.cpp)
 BENCH_C  := $(wildcard bench/*.c)
 BENCH_CXX:= $(wildcard bench/*.cpp)
 TOOL_SRC := $(wildcard tools/*.c)
-CPDEMO   := $(wildcard chipmunk_demo/*.c) $(wildcard demo_window/*.c)
-ODEDEMO  := $(wildcard ode_demo/*.c) $(wildcard demo_window/*.c)
+# Each demo is its own directory plus demo_common/ (their command line and
+# live window), compiled into the demo, not archived.
+CPDEMO   := $(wildcard chipmunk_demo/*.c) $(wildcard demo_common/*.c)
+ODEDEMO  := $(wildcard ode_demo/*.c) $(wildcard demo_common/*.c)
 # The demos' optional live window: SDL2 when pkg-config finds it, for the
-# demos only (core, adapters, tests and support never link it); 2.0.18 is
-# the first with SDL_RenderGeometry.
+# demos only (core, adapters, tests and the shared code never link it);
+# 2.0.18 is the first with SDL_RenderGeometry.
 HAVE_SDL2  := $(shell pkg-config --atleast-version=2.0.18 sdl2 2>/dev/null && echo 1)
 SDL_CFLAGS := $(if $(HAVE_SDL2),-DSCCD_HAVE_SDL2 $(shell pkg-config --cflags sdl2))
 SDL_LIBS   := $(if $(HAVE_SDL2),$(shell pkg-config --libs sdl2))
@@ -81,7 +93,9 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJ := $(call obj,$(CORE_SRC))
 CP_OBJ   := $(call obj,$(CP_SRC))
 ODE_OBJ  := $(call obj,$(ODE_SRC))
-SUP_OBJ  := $(call obj,$(SUP_SRC))
+ORC_OBJ  := $(call obj,$(ORC_SRC))
+SCN_OBJ  := $(call obj,$(SCN_SRC))
+UTL_OBJ  := $(call obj,$(UTL_SRC))
 
 LIB_A    := $(BUILD)/lib/libsectorccd.a
 CP_A     := $(BUILD)/lib/libsectorccd_chipmunk.a
@@ -92,18 +106,30 @@ so = $(BUILD)/lib/$(1).so.$(VERSION)
 LIB_SO   := $(call so,libsectorccd)
 CP_SO    := $(call so,libsectorccd_chipmunk)
 ODE_SO   := $(call so,libsectorccd_ode)
-SUP_A    := $(BUILD)/lib/libsccd_support.a
+ORC_A    := $(BUILD)/lib/libsccd_oracles.a
+SCN_A    := $(BUILD)/lib/libsccd_scenes.a
+UTL_A    := $(BUILD)/lib/libsccd_util.a
 TESTS_CXX:= $(patsubst tests/%.cpp,$(BUILD)/bin/%,$(TEST_CXX))
 TESTS    := $(patsubst tests/%.c,$(BUILD)/bin/%,$(TEST_SRC)) $(TESTS_CXX)
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/bin/%,$(BENCH_C)) $(patsubst bench/%.cpp,$(BUILD)/bin/%,$(BENCH_CXX))
 TOOLS    := $(patsubst tools/%.c,$(BUILD)/bin/%,$(TOOL_SRC))
 DEMOS    := $(if $(CPDEMO),$(BUILD)/bin/chipmunk_demo) $(if $(ODEDEMO),$(BUILD)/bin/ode_demo)
 
-# Everything a program may link: test support (which may call the adapters),
-# adapters, the core, engines.
-LINK_ALL = $(if $(SUP_OBJ),$(SUP_A)) $(if $(CP_OBJ),$(CP_A)) $(if $(ODE_OBJ),$(ODE_A)) $(LIB_A) \
-           $(LDLIBS_ENG) $(LDLIBS_CAIRO) -lm
-LINK_DEPS = $(if $(CP_OBJ),$(CP_A)) $(if $(ODE_OBJ),$(ODE_A)) $(if $(SUP_OBJ),$(SUP_A)) $(LIB_A)
+# What a program links, users before what they use: the shared archives it
+# may use (tests and benchmarks: all three; demos: scenes and utilities;
+# tools: utilities), then the adapters, the core and the engines. A demo or a
+# tool that called an oracle would not link. *_DEPS: the archives to build.
+ORC_L    := $(if $(ORC_OBJ),$(ORC_A))
+SCN_L    := $(if $(SCN_OBJ),$(SCN_A))
+UTL_L    := $(if $(UTL_OBJ),$(UTL_A))
+LIBS_DEPS = $(if $(CP_OBJ),$(CP_A)) $(if $(ODE_OBJ),$(ODE_A)) $(LIB_A)
+LINK_LIBS = $(LIBS_DEPS) $(LDLIBS_ENG) $(LDLIBS_CAIRO) -lm
+LINK_ALL  = $(ORC_L) $(SCN_L) $(UTL_L) $(LINK_LIBS)
+LINK_DEPS = $(ORC_L) $(SCN_L) $(UTL_L) $(LIBS_DEPS)
+LINK_DEMO = $(SCN_L) $(UTL_L) $(LINK_LIBS)
+DEMO_DEPS = $(SCN_L) $(UTL_L) $(LIBS_DEPS)
+LINK_TOOL = $(UTL_L) $(LINK_LIBS)
+TOOL_DEPS = $(UTL_L) $(LIBS_DEPS)
 
 .PHONY: all lib libs test test-build test-tsan tsan-run demo bench compare coverage fuzz install uninstall check-install clean deps
 .DEFAULT_GOAL := all
@@ -116,10 +142,12 @@ libs: lib $(if $(CP_OBJ),$(CP_A) $(CP_SO)) $(if $(ODE_OBJ),$(ODE_A) $(ODE_SO))
 # Objects rebuild when the flags change (SANITIZE=1 after a plain build).
 FLAGS_STAMP := $(BUILD)/.flags
 $(shell mkdir -p $(BUILD); echo '$(CC) $(CFLAGS_ALL) $(LDSAN) $(SDL_CFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(CFLAGS_ALL) $(LDSAN) $(SDL_CFLAGS)' > $(FLAGS_STAMP))
-$(call obj,$(CPDEMO) $(ODEDEMO)): CFLAGS_ALL += $(SDL_CFLAGS) -Idemo_window
+$(CORE_OBJ) $(CP_OBJ) $(ODE_OBJ): CFLAGS_ALL := $(CFLAGS_LIB)
+$(call obj,$(CPDEMO) $(ODEDEMO)): CFLAGS_ALL += $(SDL_CFLAGS) -Idemo_common
 # tests/test_demo_window runs the demo programs: it knows whether they have SDL2.
+# It also checks their command line, so it links demo_common/demo_args.o.
 $(BUILD)/obj/tests/test_demo_window.o: CFLAGS_ALL += $(if $(HAVE_SDL2),-DSCCD_HAVE_SDL2)
-$(BUILD)/bin/test_demo_window: $(DEMOS)
+$(BUILD)/bin/test_demo_window: $(DEMOS) $(call obj,demo_common/demo_args.c)
 
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -162,14 +190,17 @@ $(CP_A): $(CP_OBJ)
 $(ODE_A): $(ODE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
-$(SUP_A): $(SUP_OBJ)
+$(ORC_A): $(ORC_OBJ)
+$(SCN_A): $(SCN_OBJ)
+$(UTL_A): $(UTL_OBJ)
+$(ORC_A) $(SCN_A) $(UTL_A):
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/bin/test_threads: LDSAN += -pthread
 $(BUILD)/bin/test_%: $(BUILD)/obj/tests/test_%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka
+	$(CC) $(LDSAN) -o $@ $(filter %.o,$^) $(LINK_ALL) -lcmocka
 $(TESTS_CXX): $(BUILD)/bin/%: $(BUILD)/obj/tests/%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDSAN) -o $@ $< $(LINK_ALL) -lcmocka
@@ -186,15 +217,15 @@ $(BUILD)/bin/%: bench/%.cpp $(LINK_DEPS) $(FLAGS_STAMP)
 $(BUILD)/bin/%: $(BUILD)/obj/bench/%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL)
-$(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LINK_DEPS)
+$(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(TOOL_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDSAN) -o $@ $< $(LINK_ALL)
-$(BUILD)/bin/chipmunk_demo: $(call obj,$(CPDEMO)) $(LINK_DEPS)
+	$(CC) $(LDSAN) -o $@ $< $(LINK_TOOL)
+$(BUILD)/bin/chipmunk_demo: $(call obj,$(CPDEMO)) $(DEMO_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDSAN) -o $@ $(call obj,$(CPDEMO)) $(LINK_ALL) $(SDL_LIBS)
-$(BUILD)/bin/ode_demo: $(call obj,$(ODEDEMO)) $(LINK_DEPS)
+	$(CC) $(LDSAN) -o $@ $(call obj,$(CPDEMO)) $(LINK_DEMO) $(SDL_LIBS)
+$(BUILD)/bin/ode_demo: $(call obj,$(ODEDEMO)) $(DEMO_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDSAN) -o $@ $(call obj,$(ODEDEMO)) $(LINK_ALL) $(SDL_LIBS)
+	$(CC) $(LDSAN) -o $@ $(call obj,$(ODEDEMO)) $(LINK_DEMO) $(SDL_LIBS)
 
 deps:
 	@scripts/deps.sh

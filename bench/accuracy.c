@@ -1,6 +1,6 @@
 /* Accuracy of rotational CCD bounds in 3D: the thesis' protocol (seed 000
  * §3.1–3.2, eqs 3.1–3.6, figs 3.8–3.9, table 3.1) measured against the exact
- * swept volume (closed-form arcs, tests/support/truth3.c) and against the thesis' own
+ * swept volume (closed-form arcs, tests/oracles/truth3.c) and against the thesis' own
  * reference, the box at 101 poses ("detailed DCCD").
  *
  * A trial: a box turns by α in [0, 2π] about a random axis through the origin
@@ -76,7 +76,7 @@ typedef struct fast_sector {
 
 /* Everything built once per trial for the point tests. */
 typedef struct setup {
-    sccd_eval_turn tr; /* bench_util.c: seed 000 §3.1's draw, or without the constraint */
+    sccd_eval_turn tr; /* eval_util.c: seed 000 §3.1's draw, or without the constraint */
     bool constrained;   /* the thesis' pose constraint holds */
     sccd_aabb3 sccd_aabb, sccd_half_aabb, truth_aabb, region;
     fast_sector thesis;

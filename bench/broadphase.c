@@ -20,7 +20,7 @@
 #include "sectorccd_chipmunk.h"
 #include "sectorccd_ode.h"
 #include "bench_util.h" /* sccd_bench_args, sccd_median, sccd_bench_open */
-#include "cp_support.h" /* sccd_cpu_seconds: jobs sharing the machine do not count against a method */
+#include "timing.h" /* sccd_cpu_seconds: jobs sharing the machine do not count against a method */
 #include "test_util.h"
 
 /* ---- checks ---- */

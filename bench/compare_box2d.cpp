@@ -23,6 +23,7 @@
 extern "C" {
 #include "sectorccd_chipmunk.h"
 #include "cp_support.h"
+#include "timing.h"
 #include "bench_util.h"
 }
 

@@ -60,7 +60,7 @@
 #include <ode/ode.h>
 extern "C" {
 #include "ode_scenes.h"
-#include "cp_support.h"
+#include "timing.h"
 #include "bench_util.h"
 #include "test_util.h"
 }
@@ -262,7 +262,7 @@ private:
     std::vector<btRigidBody *> balls_;
 };
 
-// ---- ODE (the user's loop of tests/support/ode_scenes.c: collide, contacts, dWorldStep) ----
+// ---- ODE (the user's loop of common/scenes/ode_scenes.c: collide, contacts, dWorldStep) ----
 
 class OdeSim final : public Sim {
 public:

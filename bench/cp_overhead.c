@@ -19,6 +19,7 @@
 
 #include "sectorccd_chipmunk.h"
 #include "cp_support.h"
+#include "timing.h"
 #include "bench_util.h"
 
 #define BODIES 1000

@@ -38,6 +38,7 @@ extern "C" {
 #include "sectorccd_chipmunk.h"
 #include "ode_scenes.h"
 #include "cp_support.h"
+#include "timing.h"
 #include "bench_util.h"
 }
 

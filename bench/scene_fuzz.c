@@ -1,5 +1,5 @@
 /* scene_fuzz: random scenes on the real engines, with the CCD and without,
- * judged for pass-throughs on poses only (tests/support/scene_fuzz.h).
+ * judged for pass-throughs on poses only (common/scenes/scene_fuzz.h).
  *
  *   scene_fuzz [--quick] [--out DIR] [--scenes N] [--seed S] [--engine cp|ode] [--replay I] [--check]
  *

@@ -1,6 +1,6 @@
 /* Tightness of the 2D sweeps: the fraction of the bound's area that the body
  * truly sweeps, for 1, 2, 4 and 8 bands, against the exact rotational ground
- * truth (tests/support/truth2.c), with the thesis' sector (seed 000 eq 2.1)
+ * truth (tests/oracles/truth2.c), with the thesis' sector (seed 000 eq 2.1)
  * beside them. Monte Carlo: uniform points in the AABB of all the bounds.
  *
  * Scenarios:

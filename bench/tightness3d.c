@@ -6,7 +6,7 @@
  * Protocol: pivot at the origin, random rotation axis, angle in [0, 2π],
  * pivot-to-centre distance in [12.5, 25], box sizes in [0, 25], the thesis'
  * pose (box local z = axis, centre-to-pivot along local y). Reference: the
- * exact sweep (tests/support/truth3.c: arcs of each point's circle), not the
+ * exact sweep (tests/oracles/truth3.c: arcs of each point's circle), not the
  * thesis' 100 sub-steps. Per trial, points uniform in the union of the bounds'
  * AABBs (Monte Carlo instead of the thesis' 100³ grid): Jaccard index
  * |T ∩ B| / |T ∪ B|, over- and under-detection as shares of |T ∪ B| (the
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "bench_util.h" /* sccd_bench_args, sccd_median, sccd_bench_open */
-#include "cp_support.h" /* sccd_cpu_seconds */
+#include "timing.h"
 #include "sector3_oracle.h"
 #include "truth3.h"
 

@@ -4,7 +4,7 @@
  * GJK, the plain bound |dpA − dpB| + |θA|·ρA + |θB|·ρB, the same target,
  * tolerance and cap), and the CCD pipeline (ccd.h, 1 and 4 bands) for its
  * pre-filter. Scenarios: the random 2D and 3D cases of the tests
- * (tests/support/toi_cases.c) and the 2D thin wall (a 2 m blade turning 26
+ * (tests/oracles/toi_cases.c) and the 2D thin wall (a 2 m blade turning 26
  * times in one 60 Hz step).
  *
  *   build/bin/toi [--quick] [--out DIR]
@@ -135,7 +135,7 @@ int main(int argc, char **argv)
     fprintf(md, "Distance evaluations per query and CPU time per query (median of %d runs) of the library's TOI, "
                 "plain conservative advancement (same GJK, plain speed bound; the baseline) and the pipeline "
                 "(sweep pre-filter with 1 or 4 bands, then the TOI; its iteration count is 0 for a rejected pair). %d cases per scenario; iteration cap %d. "
-                "*random 2D / 3D*: the test cases of tests/support/toi_cases.c (spins up to 4π, both bodies "
+                "*random 2D / 3D*: the test cases of tests/oracles/toi_cases.c (spins up to 4π, both bodies "
                 "moving); *thin wall*: a 2 m × 2 cm blade turning about its end at 10,000 rad/s for a 60 Hz step "
                 "against a 1 cm wall, over the starting phases.\n\n",
             REPS, n, SCCD_TOI_MAX_ITERATIONS);

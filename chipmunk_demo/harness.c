@@ -9,6 +9,7 @@
 
 #include "demo.h"
 #include "cp_support.h"
+#include "timing.h"
 
 #define DEMO_HZ 60.0
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench_util.h"
+#include "demo_args.h"
 #include "demo.h"
 #include "demo_window.h"
 

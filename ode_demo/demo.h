@@ -1,5 +1,5 @@
 /* ode_demo — four ODE scenes with and without sectorccd (the scenes and their
- * independent pass-through checks live in tests/support/ode_scenes.c, shared
+ * independent pass-through checks live in common/scenes/ode_scenes.c, shared
  * with the tests): a blade on a hinge motor against a thin plate, a kinematic
  * bat against a pitched ball, a rotor under falling spheres, two swords
  * clashing. This header holds the scene table (scenes.c), the strobe

@@ -9,7 +9,7 @@
  * Per scene: DIR/ode_<scene>.png (strobe of the first trial, off left, MODE
  * right, pass-throughs ringed in red), DIR/ode_<scene>_<mode>.csv (per-step
  * counters of every trial) and a one-line verdict. Pass-throughs are judged
- * by the scenes' independent checks (tests/support/ode_scenes.c). --window
+ * by the scenes' independent checks (common/scenes/ode_scenes.c). --window
  * replays the chosen scenes live instead (window.c); without SDL2 it says so
  * and runs headless. */
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench_util.h"
+#include "demo_args.h"
 #include "demo.h"
 #include "demo_window.h"
 

@@ -1,6 +1,6 @@
 /* ode_demo's scene table and one trial of a scene (demo.h); the scenes
- * themselves and their pass-through checks are tests/support/ode_scenes.c. */
-#include "bench_util.h" /* SCCD_DEMO_MAX_SPEED */
+ * themselves and their pass-through checks are common/scenes/ode_scenes.c. */
+#include "demo_args.h" /* SCCD_DEMO_MAX_SPEED */
 #include "demo.h"
 
 const demo_scene demo_scenes[] = {

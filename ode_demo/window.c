@@ -1,7 +1,7 @@
 /* ode_demo's live window (demo_window.h runs the loop and the two runs).
  *
  * A scene's two runs (no CCD, and the compared mode) are the shared scene
- * code (tests/support/ode_scenes.c): an observer snapshots every geom
+ * code (common/scenes/ode_scenes.c): an observer snapshots every geom
  * (demo_geom), ODE's contact points and the CCD stops after each step, and
  * the window shows each step as it is made, both runs in lockstep, one step
  * per 60 Hz frame. The snapshots also give the fading trail and the held end

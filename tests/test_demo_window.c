@@ -1,5 +1,5 @@
-/* The demos' live window (demo_window/, chipmunk_demo/window.c,
- * ode_demo/window.c) and their shared command line (bench_util's
+/* The demos' live window (demo_common/demo_window.c, chipmunk_demo/window.c,
+ * ode_demo/window.c) and their shared command line (demo_common/demo_args.c:
  * sccd_demo_parse_args).
  *
  * The demo programs are run as a user would, beside this test in its bin
@@ -27,8 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench_util.h"
-#include "../demo_window/demo_window.h"
+#include "../demo_common/demo_args.h"
+#include "../demo_common/demo_window.h"
 
 #ifdef SCCD_HAVE_SDL2
 static const bool have_sdl2 = true; /* the Makefile says whether the demos were built with SDL2 */

@@ -1,7 +1,7 @@
 /* Discrete overlap tests against independent oracles:
  *  - circles, spheres: the distance of the centres written out with hypot;
  *  - capsules: segment distance by nested golden-section search
- *    (tests/support/geom_oracle.c) against the sum of the radii;
+ *    (tests/oracles/geom_oracle.c) against the sum of the radii;
  *  - AABBs: interval overlap per axis, written as max(lo) ≤ min(hi);
  *  - oriented boxes: the convex-polytope criterion "an edge of one meets the
  *    solid other" (every vertex of a non-empty intersection of two convex

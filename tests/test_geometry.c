@@ -1,6 +1,6 @@
 /* Geometry primitives against independent oracles:
  *  - closest points and distances: nested golden-section search of the
- *    convex distance function (tests/support/geom_oracle.c), which never
+ *    convex distance function (tests/oracles/geom_oracle.c), which never
  *    undercuts the true minimum; the returned points are substituted back
  *    (they must sit at their parameters and realise the returned distance);
  *  - segment–segment intersection: the oracle distance (apart beyond the

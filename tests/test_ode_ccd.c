@@ -1,7 +1,7 @@
 /* The ODE CCD adapter (sectorccd_ode.h, "CCD") on real ODE worlds.
  *
  * Oracles: pass-throughs are judged by independent checks on ODE's own poses
- * (tests/support/ode_scenes.c: which side of the plate, blade or other sword
+ * (common/scenes/ode_scenes.c: which side of the plate, blade or other sword
  * a body is on, unwrapped over the steps; whether the ball left at the bat's
  * speed), never by the adapter's counters. Each scene also runs without CCD,
  * where the same check must see pass-throughs: the check can fail. */

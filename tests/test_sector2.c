@@ -1,5 +1,5 @@
 /* 2D sectors: every pair test against a certified branch-and-bound oracle
- * (tests/support/truth2.c: best-first search over the sector's (ρ, φ) domain
+ * (tests/oracles/truth2.c: best-first search over the sector's (ρ, φ) domain
  * with closed-form point–shape distances) on 100,000 random cases each, exact
  * touching configurations built by hand, argument order, the constructions,
  * the thesis' own tests, degenerate sectors and bad input. */

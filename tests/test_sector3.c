@@ -1,5 +1,5 @@
 /* 3D sectors: every pair test against the branch-and-bound oracle
- * (tests/support/sector3_oracle.c) on random cases, exact touching
+ * (tests/oracles/sector3_oracle.c) on random cases, exact touching
  * configurations built by hand (true) and the same moved apart by 1e-6 of the
  * scene (false), the thesis' construction (eqs 2.1–2.3), the thesis' capsule
  * approximation measured against the exact test, and bad input.

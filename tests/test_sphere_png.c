@@ -1,4 +1,4 @@
-/* Pictures of sphere fills (tests/support/sphere_png.c): the PNG is written
+/* Pictures of sphere fills (common/util/sphere_png.c): the PNG is written
  * and read back with cairo; a lone sphere is drawn where it is projected
  * (the centre of the picture) and nowhere near the corners; two spheres side
  * by side along screen right leave the gap between them white; bad views,

@@ -2,7 +2,7 @@
  * sweeps (boxes, polygons, capsules, circles; centres inside and outside;
  * turns up to ±4π; with translation), checked with sccd_sweep2_vs_point and
  * with shapes placed on the sampled points; the sweep against the exact
- * rotational ground truth (tests/support/truth2.c); that ground truth against
+ * rotational ground truth (tests/oracles/truth2.c); that ground truth against
  * dense sampling of t; consistency of the shape tests with point sampling;
  * degenerate and bad input. */
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* 3D sweeps: never a miss. Points of exact sweeps (tests/support/truth3.c:
+/* 3D sweeps: never a miss. Points of exact sweeps (tests/oracles/truth3.c:
  * random t and shape points including faces, edges and corners, moved by the
  * motion's definition) must be inside the bound, small spheres, boxes,
  * triangles and capsules there must be hit; the exact rotation ground truth

@@ -1,5 +1,5 @@
 /* 2D time of impact (toi.h) against references that are exact by proof or
- * brute force (tests/support/toi_reference.h):
+ * brute force (tests/oracles/toi_reference.h):
  * - on 100,000 random cases (circles, capsules, boxes, polygons, rounded or
  *   not, degenerate sizes; motion centres inside and outside; spins from 0 to
  *   4π per step; both bodies moving and turning) a Lipschitz-certified

@@ -1,5 +1,5 @@
 /* The replaceable assert handler (base.h; the tests install a counting one,
- * tests/support/test_util.h). The one piece of process-wide state in the
+ * common/util/test_util.h). The one piece of process-wide state in the
  * library: an atomic pointer, so threads that report while another replaces
  * it do not race. */
 #include "sectorccd/base.h"

@@ -1,5 +1,4 @@
 #include <stdlib.h>
-#include <time.h>
 
 #include "cp_support.h"
 
@@ -44,13 +43,6 @@ void sccd_cp_space_free_all(cpSpace *space)
     free(bodies.p);
     free(constraints.p);
     cpSpaceFree(space);
-}
-
-double sccd_cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 cpVect sccd_cp_blade_point(cpVect pivot, double angle, double r) { return cpvadd(pivot, cpvmult(cpvforangle(angle), r)); }

@@ -1,16 +1,12 @@
-/* Small helpers of the benchmark protocol: the command line every bench
- * program takes and the median of repetitions; the demos' shared options. */
-#ifndef SCCD_BENCH_UTIL_H
-#define SCCD_BENCH_UTIL_H
+/* The demos' shared command line (chipmunk_demo, ode_demo): the --ccd modes
+ * both demos compare, the limits of their numeric options and the scenes a
+ * run picks. */
+#ifndef SCCD_DEMO_ARGS_H
+#define SCCD_DEMO_ARGS_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
-/// Parse `[--quick] [--out DIR]` (out keeps its value unless given); prints a usage line naming `name` and returns false on anything else.
-bool sccd_bench_args(int argc, char **argv, const char *name, bool *quick, const char **out);
-/// The median of v[0..n) (n ≥ 1; sorts v in place).
-double sccd_median(double *v, int n);
 /// The demos' `--ccd` modes, in the order both demos' mode enums follow.
 typedef enum sccd_demo_ccd { SCCD_DEMO_OFF, SCCD_DEMO_SECTOR, SCCD_DEMO_SPECULATIVE, SCCD_DEMO_SUBSTEP } sccd_demo_ccd;
 /// Largest --ccd=substep:N the demos accept.
@@ -40,7 +36,5 @@ typedef struct sccd_demo_args {
 bool sccd_demo_parse_args(int argc, char **argv, const char *name, sccd_demo_args *a);
 /// The scenes a demo runs: the indices i < count whose name(i) is `want` (NULL: all) into out, in order; their number (0, with a message naming `prog` on stderr, when none is).
 int sccd_demo_choose_scenes(const char *want, int count, const char *(*name)(int i), int *out, const char *prog);
-/// Open DIR/NAME.EXT for writing; NULL (with a message on stderr) when it cannot.
-FILE *sccd_bench_open(const char *dir, const char *name, const char *ext);
 
 #endif

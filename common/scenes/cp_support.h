@@ -7,8 +7,6 @@
 
 /// Remove and free every shape, constraint and body of space, then the space (NULL: nothing).
 void sccd_cp_space_free_all(cpSpace *space);
-/// CPU time of the calling thread in seconds (steady under a shared machine).
-double sccd_cpu_seconds(void);
 /// The point at distance r along a blade hinged at pivot, turned by angle.
 cpVect sccd_cp_blade_point(cpVect pivot, double angle, double r);
 /// Proper crossing of segments ab and cd (the orientation signs differ on both).
