@@ -202,11 +202,14 @@ typedef struct sccd_target_policy {
  * first). Searched again later in the step, a pair finds itself deeper (it
  * may sink while it provably cannot pass, sccd_policy_safe); measured anew,
  * each search would allow a skin more, and the pair would sink step by
- * step through a thin wall within one engine step. */
+ * step through a thin wall within one engine step. Found deeper than the
+ * cap (a box's corner reaches past the bound its shrunk core gives), the
+ * pair keeps the cap: the deeper overlap is no new allowance. */
 static inline sccd_target_policy sccd_policy_begin(sccd_real depth, sccd_real room, sccd_real skin, sccd_real tol,
                                                    sccd_real cap)
 {
-    sccd_real limit = sccd_max(depth, sccd_min(sccd_min(SCCD_ROOM_SHARE * room, depth + skin), cap));
+    sccd_real allowed = sccd_min(sccd_min(SCCD_ROOM_SHARE * room, depth + skin), cap);
+    sccd_real limit = cap < INFINITY ? sccd_min(cap, sccd_max(depth, allowed)) : sccd_max(depth, allowed);
     return (sccd_target_policy){limit, depth + skin + sccd_max(tol, limit - depth), 0.0, 0.0, 0.0};
 }
 
