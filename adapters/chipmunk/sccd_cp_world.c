@@ -1,7 +1,6 @@
 /* The Chipmunk adapter's world (sectorccd_chipmunk.h, "CCD"): attaching
  * it to a space, the CCD bodies' records and the public calls. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sccd_cp_internal.h"
@@ -155,7 +154,7 @@ sccd_cp_world *sccd_cp_attach(cpSpace *space)
         !CP_CHECK(NULL, !cpSpaceIsLocked(space), "sccd_cp_attach: the space is stepping") ||
         !CP_CHECK(NULL, sccd_cp_world_of(space) == NULL, "sccd_cp_attach: CCD is already attached to this space"))
         return NULL;
-    sccd_cp_world *w = calloc(1, sizeof *w);
+    sccd_cp_world *w = sccd_calloc(1, sizeof *w);
     if (w == NULL)
         return NULL;
     w->space = space;
@@ -267,15 +266,15 @@ void sccd_cp_detach(sccd_cp_world *w)
      * been removed and freed since. */
     cpSpaceEachBody(w->space, restore_body, w);
     world_slot(w->space)->userData = NULL;
-    free(w->recs);
-    free(w->pending);
-    free(w->cands);
-    free(w->gathered.slot);
-    free(w->fast);
-    free(w->ib);
-    free(w->ref);
-    free(w->is);
-    free(w->heard);
+    sccd_free(w->recs);
+    sccd_free(w->pending);
+    sccd_free(w->cands);
+    sccd_free(w->gathered.slot);
+    sccd_free(w->fast);
+    sccd_free(w->ib);
+    sccd_free(w->ref);
+    sccd_free(w->is);
+    sccd_free(w->heard);
     sccd_impact_scratch_free(&w->scratch);
-    free(w);
+    sccd_free(w);
 }

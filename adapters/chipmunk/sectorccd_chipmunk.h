@@ -18,7 +18,9 @@ extern "C" {
 /// index (sectorccd/broadphase.h): like cpSweep1DNew, usable wherever Chipmunk
 /// takes an index. bbfunc gives an object's box; static_index (may be NULL) is
 /// collided against in reindexQuery. Free it with cpSpatialIndexFree. NULL on
-/// no memory, and for a NULL bbfunc (SCCD_ASSERT).
+/// no memory, and for a NULL bbfunc (SCCD_ASSERT). Memory: its arrays come
+/// from sccd_set_allocator's hooks, the index struct itself from libc's calloc
+/// (cpSpatialIndexFree releases it with libc's free).
 cpSpatialIndex *sccd_cp_sap_new(cpSpatialIndexBBFunc bbfunc, cpSpatialIndex *static_index);
 
 /// Replace a space's static and dynamic shape indexes by ours (as

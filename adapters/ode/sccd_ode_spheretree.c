@@ -63,7 +63,7 @@ static int gather(dGeomID o1, dGeomID o2, sccd_spheretree_contact **out)
     int n = 0;
     for (int pass = 0; pass < 2; ++pass) {
         int cap = pass ? n : 0;
-        *out = pass ? malloc((size_t)(n > 0 ? n : 1) * sizeof **out) : NULL;
+        *out = pass ? sccd_alloc((size_t)(n > 0 ? n : 1) * sizeof **out) : NULL;
         if (pass && !*out)
             return 0;
         if (dGeomGetClass(o2) == tree_class)
@@ -103,7 +103,7 @@ static int collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int
         g->g2 = o2;
         g->side1 = g->side2 = -1;
     }
-    free(c);
+    sccd_free(c);
     return n;
 }
 

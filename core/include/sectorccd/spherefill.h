@@ -28,7 +28,7 @@ typedef struct sccd_voxel_grid {
     int nx, ny, nz;        ///< cells per axis (one empty cell of padding on each side)
     sccd_v3 origin;        ///< corner of cell (0, 0, 0)
     sccd_real h;           ///< cell edge > 0
-    unsigned char *cells;  ///< nx·ny·nz flags, 1 = inside
+    unsigned char *cells;  ///< nx·ny·nz flags, 1 = inside (filled by hand: from sccd_alloc, as destroy frees it with sccd_free)
     int inside;            ///< number of inside cells
     bool closed;           ///< the mesh was closed: parity along x; else a vote of x, y and z rays (open reported here)
 } sccd_voxel_grid;
