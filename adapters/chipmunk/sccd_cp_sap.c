@@ -124,7 +124,7 @@ static void sap_insert(cpSpatialIndex *index, void *obj, cpHashValue hashid)
     if (s->count == s->capacity) {
         int cap = s->capacity > 0 ? 2 * s->capacity : 32;
         sap_item *items = sccd_realloc(s->items, (size_t)s->capacity * sizeof *items, (size_t)cap * sizeof *items);
-        SCCD_ASSERT(items != NULL);
+        SCCD_ASSERT(items != NULL && "sccd_cp_sap: out of memory; the object stays out of the index");
         if (items == NULL) {
             return;
         }
@@ -132,12 +132,14 @@ static void sap_insert(cpSpatialIndex *index, void *obj, cpHashValue hashid)
         s->capacity = cap;
     }
     if (2 * (s->count + 1) > s->map_size && !map_grow(s)) {
-        SCCD_ASSERT(false && "no memory");
+        SCCD_ASSERT(false && "sccd_cp_sap: out of memory; the object stays out of the index");
         return;
     }
     int proxy;
-    if (sccd_bp2_create_proxy(&s->bp, aabb_of(index->bbfunc(obj)), obj, &proxy) != SCCD_BP_OK) {
-        return; /* a bad box was reported by the core; the object stays out */
+    sccd_bp_status st = sccd_bp2_create_proxy(&s->bp, aabb_of(index->bbfunc(obj)), obj, &proxy);
+    if (st != SCCD_BP_OK) { /* a bad box the core reported; no memory, here */
+        SCCD_ASSERT(st != SCCD_BP_NO_MEMORY && "sccd_cp_sap: out of memory; the object stays out of the index");
+        return;
     }
     s->items[s->count] = (sap_item){obj, hashid, proxy};
     s->map[find_bucket(s, hashid)] = ++s->count;

@@ -182,7 +182,7 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
         !ODE_CHECK(NULL, space != NULL, "sccd_ode_attach: NULL space (the world's geoms must be in a space)"))
         return NULL;
     sccd_ode_world *w = sccd_calloc(1, sizeof *w);
-    if (w == NULL)
+    if (!ODE_CHECK(NULL, w != NULL, "sccd_ode_attach: out of memory"))
         return NULL;
     w->world = world;
     w->space = space;
