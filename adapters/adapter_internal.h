@@ -6,7 +6,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -21,7 +20,7 @@ static inline bool sccd_adapter_reserve(void **buf, int *cap, int need, size_t s
     int cap2 = *cap > 0 ? *cap : 16;
     while (cap2 < need)
         cap2 *= 2;
-    void *p = realloc(*buf, (size_t)cap2 * size);
+    void *p = sccd_realloc(*buf, (size_t)*cap * size, (size_t)cap2 * size);
     if (p == NULL)
         return false;
     *buf = p;
@@ -58,13 +57,13 @@ static inline int sccd_adapter_set_add(sccd_adapter_set *s, const void *p)
 {
     if (2 * (s->count + 1) > s->cap) {
         int cap = s->cap > 0 ? 2 * s->cap : 64;
-        const void **slot = calloc((size_t)cap, sizeof *slot);
+        const void **slot = sccd_calloc((size_t)cap, sizeof *slot);
         if (slot == NULL)
             return -1;
         for (int i = 0; i < s->cap; ++i)
             if (s->slot[i] != NULL)
                 slot[sccd_adapter_set_slot(slot, cap, s->slot[i])] = s->slot[i];
-        free(s->slot);
+        sccd_free(s->slot);
         s->slot = slot;
         s->cap = cap;
     }

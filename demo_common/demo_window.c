@@ -202,7 +202,7 @@ static void pair_stop(pair *p)
 {
     for (int i = 0; i < 2; ++i) {
         fiber_stop(p->side[i].fiber);
-        free(p->side[i].trials.start);
+        sccd_free(p->side[i].trials.start);
         p->side[i] = (dw_side){.pair = p, .index = i, .shown = true};
     }
 }
@@ -581,9 +581,9 @@ dw_panel dw_track_panel(const dw_track *t, int f)
 
 void dw_track_free(dw_track *t)
 {
-    free(t->frames);
-    free(t->contacts);
-    free(t->marks);
+    sccd_free(t->frames);
+    sccd_free(t->contacts);
+    sccd_free(t->marks);
     *t = (dw_track){0};
 }
 

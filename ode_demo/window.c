@@ -43,7 +43,7 @@ static void track_free(ode_track *t)
     dw_track_free(&t->rec);
     for (int i = 0; i < t->ngeoms; ++i)
         demo_geom_release(&t->geoms[i]);
-    free(t->geoms);
+    sccd_free(t->geoms);
     memset(t, 0, sizeof *t);
 }
 
@@ -224,7 +224,7 @@ static dw_panel draw(void *user, dw_canvas *cv, int side, int first, int f)
     }
     qsort(g.t, (size_t)g.n, sizeof *g.t, by_depth);
     fill_sorted(cv, &g);
-    free(g.t);
+    sccd_free(g.t);
     dw_track_draw_marks(cv, &t->rec, first, f, &marks, to_window, &g);
     return dw_track_panel(&t->rec, f);
 }

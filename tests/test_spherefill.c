@@ -182,7 +182,7 @@ static void test_edt_brute_force(void **state)
         grid.nx = 3 + sccd_rng_int(&g, 12), grid.ny = 3 + sccd_rng_int(&g, 12), grid.nz = 3 + sccd_rng_int(&g, 12);
         grid.h = 1.0;
         size_t cells = (size_t)grid.nx * grid.ny * grid.nz;
-        grid.cells = malloc(cells);
+        grid.cells = sccd_alloc(cells); /* the library frees it (sccd_voxel_grid_destroy) */
         double fill = sccd_rng_uniform(&g, 0.5, 0.99);
         for (size_t i = 0; i < cells; ++i)
             grid.cells[i] = sccd_rng_uniform(&g, 0.0, 1.0) < fill;
@@ -295,7 +295,7 @@ static void test_seed_fill_ball(void **state)
     sccd_voxel_grid_init(&g);
     g.nx = g.ny = g.nz = 21;
     g.h = 1.0;
-    g.cells = calloc(21 * 21 * 21, 1);
+    g.cells = sccd_calloc(21 * 21 * 21, 1);
     for (int k = 0; k < 21; ++k)
         for (int j = 0; j < 21; ++j)
             for (int i = 0; i < 21; ++i)

@@ -76,11 +76,11 @@ static void map_remove(sccd_cp_sap *s, unsigned hole)
 static bool map_grow(sccd_cp_sap *s)
 {
     int size = s->map_size > 0 ? 2 * s->map_size : 64;
-    int *map = calloc((size_t)size, sizeof *map);
+    int *map = sccd_calloc((size_t)size, sizeof *map);
     if (map == NULL) {
         return false;
     }
-    free(s->map);
+    sccd_free(s->map);
     s->map = map;
     s->map_size = size;
     for (int i = 0; i < s->count; ++i) {
@@ -95,8 +95,8 @@ static void sap_destroy(cpSpatialIndex *index)
 {
     sccd_cp_sap *s = sap_of(index);
     sccd_bp2_destroy(&s->bp);
-    free(s->items);
-    free(s->map);
+    sccd_free(s->items);
+    sccd_free(s->map);
     s->items = NULL;
     s->map = NULL;
     s->count = s->capacity = s->map_size = 0;
@@ -123,8 +123,8 @@ static void sap_insert(cpSpatialIndex *index, void *obj, cpHashValue hashid)
     sccd_cp_sap *s = sap_of(index);
     if (s->count == s->capacity) {
         int cap = s->capacity > 0 ? 2 * s->capacity : 32;
-        sap_item *items = realloc(s->items, (size_t)cap * sizeof *items);
-        SCCD_ASSERT(items != NULL);
+        sap_item *items = sccd_realloc(s->items, (size_t)s->capacity * sizeof *items, (size_t)cap * sizeof *items);
+        SCCD_ASSERT(items != NULL && "sccd_cp_sap: out of memory; the object stays out of the index");
         if (items == NULL) {
             return;
         }
@@ -132,12 +132,14 @@ static void sap_insert(cpSpatialIndex *index, void *obj, cpHashValue hashid)
         s->capacity = cap;
     }
     if (2 * (s->count + 1) > s->map_size && !map_grow(s)) {
-        SCCD_ASSERT(false && "no memory");
+        SCCD_ASSERT(false && "sccd_cp_sap: out of memory; the object stays out of the index");
         return;
     }
     int proxy;
-    if (sccd_bp2_create_proxy(&s->bp, aabb_of(index->bbfunc(obj)), obj, &proxy) != SCCD_BP_OK) {
-        return; /* a bad box was reported by the core; the object stays out */
+    sccd_bp_status st = sccd_bp2_create_proxy(&s->bp, aabb_of(index->bbfunc(obj)), obj, &proxy);
+    if (st != SCCD_BP_OK) { /* a bad box the core reported; no memory, here */
+        SCCD_ASSERT(st != SCCD_BP_NO_MEMORY && "sccd_cp_sap: out of memory; the object stays out of the index");
+        return;
     }
     s->items[s->count] = (sap_item){obj, hashid, proxy};
     s->map[find_bucket(s, hashid)] = ++s->count;
@@ -256,7 +258,9 @@ cpSpatialIndex *sccd_cp_sap_new(cpSpatialIndexBBFunc bbfunc, cpSpatialIndex *sta
     SCCD_ASSERT(bbfunc != NULL);
     if (bbfunc == NULL)
         return NULL;
-    sccd_cp_sap *s = calloc(1, sizeof *s); /* cpSpatialIndexFree releases it with free */
+    /* libc's calloc, not the hooks: cpSpatialIndexFree releases the index
+     * itself with libc's free (Chipmunk's cpfree). Its arrays are ours. */
+    sccd_cp_sap *s = calloc(1, sizeof *s);
     SCCD_ASSERT(s != NULL);
     if (s == NULL) {
         return NULL;

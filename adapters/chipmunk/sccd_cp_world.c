@@ -1,7 +1,6 @@
 /* The Chipmunk adapter's world (sectorccd_chipmunk.h, "CCD"): attaching
  * it to a space, the CCD bodies' records and the public calls. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sccd_cp_internal.h"
@@ -116,6 +115,16 @@ static void ccd_position(cpBody *body, cpFloat dt)
     if (w != NULL && w->checked != space->stamp) {
         w->checked = space->stamp;
         forget_gone(w);
+        /* A phase that fails before integrating the CCD bodies (out of
+         * memory while listing them) puts each at its record's end: that
+         * must be where the body is now, not the last step's end (the game
+         * may have moved it since) nor the origin (the first step). Their
+         * own integration follows. */
+        for (int i = 0; i < w->nrec; ++i) {
+            cp_body_rec *r = &w->recs[i];
+            r->end = v2_of(cpBodyGetPosition(r->body));
+            r->end_angle = cpBodyGetAngle(r->body);
+        }
         if (bad_dt) {
             sccd_cp_report(w, "sccd_cp: cpSpaceStep with dt < 0 or not finite; the CCD bodies stay where they are this step",
                            __FILE__, __LINE__);
@@ -155,8 +164,8 @@ sccd_cp_world *sccd_cp_attach(cpSpace *space)
         !CP_CHECK(NULL, !cpSpaceIsLocked(space), "sccd_cp_attach: the space is stepping") ||
         !CP_CHECK(NULL, sccd_cp_world_of(space) == NULL, "sccd_cp_attach: CCD is already attached to this space"))
         return NULL;
-    sccd_cp_world *w = calloc(1, sizeof *w);
-    if (w == NULL)
+    sccd_cp_world *w = sccd_calloc(1, sizeof *w);
+    if (!CP_CHECK(NULL, w != NULL, "sccd_cp_attach: out of memory"))
         return NULL;
     w->space = space;
     /* Chipmunk lets shapes overlap by the collision slop; the impact overlap
@@ -267,15 +276,15 @@ void sccd_cp_detach(sccd_cp_world *w)
      * been removed and freed since. */
     cpSpaceEachBody(w->space, restore_body, w);
     world_slot(w->space)->userData = NULL;
-    free(w->recs);
-    free(w->pending);
-    free(w->cands);
-    free(w->gathered.slot);
-    free(w->fast);
-    free(w->ib);
-    free(w->ref);
-    free(w->is);
-    free(w->heard);
+    sccd_free(w->recs);
+    sccd_free(w->pending);
+    sccd_free(w->cands);
+    sccd_free(w->gathered.slot);
+    sccd_free(w->fast);
+    sccd_free(w->ib);
+    sccd_free(w->ref);
+    sccd_free(w->is);
+    sccd_free(w->heard);
     sccd_impact_scratch_free(&w->scratch);
-    free(w);
+    sccd_free(w);
 }

@@ -18,7 +18,11 @@ extern "C" {
 /// index (sectorccd/broadphase.h): like cpSweep1DNew, usable wherever Chipmunk
 /// takes an index. bbfunc gives an object's box; static_index (may be NULL) is
 /// collided against in reindexQuery. Free it with cpSpatialIndexFree. NULL on
-/// no memory, and for a NULL bbfunc (SCCD_ASSERT).
+/// no memory, and for a NULL bbfunc (SCCD_ASSERT). Memory: its arrays come
+/// from sccd_set_allocator's hooks, the index struct itself from libc's calloc
+/// (cpSpatialIndexFree releases it with libc's free). An insert out of memory
+/// leaves the object out of the index (SCCD_ASSERT: Chipmunk's insert cannot
+/// refuse); it then collides with nothing, and cpSpaceEachShape misses it.
 cpSpatialIndex *sccd_cp_sap_new(cpSpatialIndexBBFunc bbfunc, cpSpatialIndex *static_index);
 
 /// Replace a space's static and dynamic shape indexes by ours (as
@@ -85,7 +89,16 @@ cpBB sccd_cp_shape_bb(void *obj);
  * at a time; an sccd_cp_world shares nothing with another (the assert
  * handler, sectorccd/base.h, is process-wide), and a space steps alike,
  * bit for bit, in any thread (the solver's order follows Chipmunk's shape
- * ids, not addresses). tests/test_threads.c runs four at once. */
+ * ids, not addresses). tests/test_threads.c runs four at once.
+ *
+ * Memory: through the hooks of sccd_set_allocator (sectorccd/base.h). A
+ * world allocates at attach and enable and grows its buffers in its first
+ * steps; later steps allocate nothing while the scene keeps its size. Out
+ * of memory (tests/test_alloc_fail.c): attach returns NULL and enable does
+ * nothing, both reported; in a step, reported ("sccd_cp: out of memory; CCD
+ * skipped this step"), and that step is Chipmunk's alone, every CCD body
+ * at its own integration's end (the handlers may already have heard an
+ * impact of that step, which the skip undoes); the next step tries again. */
 /* The options (sccd_ccd_options, SCCD_CANDIDATES_*) are the core's
  * (sectorccd/ccd_options.h), shared with the ODE adapter; lengths in the
  * space's units. */
@@ -108,7 +121,7 @@ typedef struct sccd_cp_world sccd_cp_world;
 
 /// The default options: sccd_ccd_options_default(0.02), the contact skin of attach for Chipmunk's default collision slop 0.1 (attach takes 0.2·the space's slop when it is > 0).
 sccd_ccd_options sccd_cp_options_default(void);
-/// Attach CCD to a space (once per space, space unlocked). NULL space, a locked space or a second attach: NULL.
+/// Attach CCD to a space (once per space, space unlocked). NULL space, a locked space, a second attach or out of memory: reported, NULL.
 sccd_cp_world *sccd_cp_attach(cpSpace *space);
 /// Enable CCD on a dynamic or kinematic body that is in the world's space (space unlocked). Bad use: reported, nothing changes.
 void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body);

@@ -3,8 +3,6 @@
  * over our stateless sweep (sccd_bp3_sweep). Geoms with an unbounded box
  * (planes) would spoil the sort's spread, so they are tested against every
  * other geom directly; there are few of them. */
-#include <stdlib.h>
-
 #include "sectorccd_ode.h"
 
 typedef struct collide_context {
@@ -67,11 +65,11 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
     }
     dSpaceClean(space); /* recompute dirty boxes, as dSpaceCollide does first */
     int n = dSpaceGetNumGeoms(space);
-    dGeomID *all = malloc((size_t)(n > 0 ? n : 1) * sizeof *all);
-    int *order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
-    dGeomID *geoms = malloc((size_t)(n > 0 ? n : 1) * sizeof *geoms);
-    dReal (*raw)[6] = malloc((size_t)(n > 0 ? n : 1) * sizeof *raw);
-    sccd_aabb3 *boxes = malloc((size_t)(n > 0 ? n : 1) * sizeof *boxes);
+    dGeomID *all = sccd_alloc((size_t)(n > 0 ? n : 1) * sizeof *all);
+    int *order = sccd_alloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+    dGeomID *geoms = sccd_alloc((size_t)(n > 0 ? n : 1) * sizeof *geoms);
+    dReal (*raw)[6] = sccd_alloc((size_t)(n > 0 ? n : 1) * sizeof *raw);
+    sccd_aabb3 *boxes = sccd_alloc((size_t)(n > 0 ? n : 1) * sizeof *boxes);
     ok = all != NULL && order != NULL && geoms != NULL && raw != NULL && boxes != NULL;
     SCCD_ASSERT(ok);
     int m = 0, total = 0;
@@ -110,9 +108,9 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
             }
         }
     }
-    free(all);
-    free(order);
-    free(geoms);
-    free(raw);
-    free(boxes);
+    sccd_free(all);
+    sccd_free(order);
+    sccd_free(geoms);
+    sccd_free(raw);
+    sccd_free(boxes);
 }

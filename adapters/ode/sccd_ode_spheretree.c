@@ -54,30 +54,20 @@ static bool shape_of(dGeomID g, sccd_shape3 *s)
     }
 }
 
-/* All leaf contacts of o1 (ours) with o2; count returned, *out allocated. */
-static int gather(dGeomID o1, dGeomID o2, sccd_spheretree_contact **out)
+/* Leaf contacts of o1 (ours) with o2: how many there are; the first cap go to out. */
+static int contacts_of(dGeomID o1, dGeomID o2, sccd_spheretree_contact *out, int cap)
 {
     const sccd_spheretree *t = tree_of(o1);
     sccd_xf3 xf = geom_pose(o1);
     sccd_shape3 s;
-    int n = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        int cap = pass ? n : 0;
-        *out = pass ? malloc((size_t)(n > 0 ? n : 1) * sizeof **out) : NULL;
-        if (pass && !*out)
-            return 0;
-        if (dGeomGetClass(o2) == tree_class)
-            n = sccd_spheretree_contacts(t, xf, tree_of(o2), geom_pose(o2), *out, cap);
-        else if (dGeomGetClass(o2) == dPlaneClass) {
-            dVector4 p;
-            dGeomPlaneGetParams(o2, p);
-            n = sccd_spheretree_contacts_plane(t, xf, (sccd_plane){{p[0], p[1], p[2]}, p[3]}, *out, cap);
-        } else if (shape_of(o2, &s))
-            n = sccd_spheretree_contacts_shape(t, xf, &s, *out, cap);
-        if (n == 0)
-            break;
+    if (dGeomGetClass(o2) == tree_class)
+        return sccd_spheretree_contacts(t, xf, tree_of(o2), geom_pose(o2), out, cap);
+    if (dGeomGetClass(o2) == dPlaneClass) {
+        dVector4 p;
+        dGeomPlaneGetParams(o2, p);
+        return sccd_spheretree_contacts_plane(t, xf, (sccd_plane){{p[0], p[1], p[2]}, p[3]}, out, cap);
     }
-    return n;
+    return shape_of(o2, &s) ? sccd_spheretree_contacts_shape(t, xf, &s, out, cap) : 0;
 }
 
 static int deeper_first(const void *a, const void *b)
@@ -86,11 +76,27 @@ static int deeper_first(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* Contacts a collide call gathers without allocating: most pairs touch in a
+ * few leaves, so steady steps allocate nothing here, and the class probe
+ * (class_alive) never depends on memory. */
+#define LOCAL_CONTACTS 32
+
 static int collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
 {
     int max = flags & 0xffff;
-    sccd_spheretree_contact *c = NULL;
-    int n = max > 0 ? gather(o1, o2, &c) : 0;
+    sccd_spheretree_contact local[LOCAL_CONTACTS], *c = local;
+    int n = max > 0 ? contacts_of(o1, o2, local, LOCAL_CONTACTS) : 0;
+    if (n > LOCAL_CONTACTS) { /* all of them, so that the deepest are kept */
+        c = sccd_alloc((size_t)n * sizeof *c);
+        if (c != NULL) {
+            contacts_of(o1, o2, c, n);
+        } else {
+            sccd_assert_failed("sccd_ode_spheretree: out of memory; the deepest of the first 32 contacts only",
+                               __FILE__, __LINE__);
+            c = local;
+            n = LOCAL_CONTACTS;
+        }
+    }
     if (n > max)
         qsort(c, (size_t)n, sizeof *c, deeper_first);
     n = n < max ? n : max;
@@ -103,7 +109,8 @@ static int collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int
         g->g2 = o2;
         g->side1 = g->side2 = -1;
     }
-    free(c);
+    if (c != local)
+        sccd_free(c);
     return n;
 }
 

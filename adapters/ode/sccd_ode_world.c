@@ -1,7 +1,6 @@
 /* The ODE adapter's world (sccd_ode_internal.h): its lifecycle, the scan
  * of before_step, materials and the public calls. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sccd_ode_internal.h"
@@ -72,13 +71,13 @@ static int key_of(sccd_ode_world *w, dBodyID body, int index)
         return -1;
     if (2 * (w->nkeys + 1) > w->capkeys) {
         int cap = w->capkeys > 0 ? 2 * w->capkeys : 64;
-        ode_key *t = calloc((size_t)cap, sizeof *t);
+        ode_key *t = sccd_calloc((size_t)cap, sizeof *t);
         if (t == NULL)
             return -2;
         for (int i = 0; i < w->capkeys; ++i)
             if (w->keys[i].body != NULL)
                 t[key_slot(t, cap, w->keys[i].body)] = w->keys[i];
-        free(w->keys);
+        sccd_free(w->keys);
         w->keys = t;
         w->capkeys = cap;
     }
@@ -182,8 +181,8 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
     if (!ODE_CHECK(NULL, world != NULL, "sccd_ode_attach: NULL world") ||
         !ODE_CHECK(NULL, space != NULL, "sccd_ode_attach: NULL space (the world's geoms must be in a space)"))
         return NULL;
-    sccd_ode_world *w = calloc(1, sizeof *w);
-    if (w == NULL)
+    sccd_ode_world *w = sccd_calloc(1, sizeof *w);
+    if (!ODE_CHECK(NULL, w != NULL, "sccd_ode_attach: out of memory"))
         return NULL;
     w->world = world;
     w->space = space;
@@ -297,14 +296,14 @@ void sccd_ode_detach(sccd_ode_world *w)
 {
     if (w == NULL)
         return;
-    free(w->bodies);
-    free(w->geoms);
-    free(w->keys);
-    free(w->mats);
-    free(w->pieces);
-    free(w->ib);
-    free(w->is);
-    free(w->heard);
+    sccd_free(w->bodies);
+    sccd_free(w->geoms);
+    sccd_free(w->keys);
+    sccd_free(w->mats);
+    sccd_free(w->pieces);
+    sccd_free(w->ib);
+    sccd_free(w->is);
+    sccd_free(w->heard);
     sccd_impact_scratch_free(&w->scratch);
-    free(w);
+    sccd_free(w);
 }

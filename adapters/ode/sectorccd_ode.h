@@ -18,7 +18,9 @@ extern "C" {
 /// geom; the tree's coordinates are the geom's body coordinates), added to
 /// space (0: none). It collides with spheres, boxes, capsules, planes and
 /// other sphere-tree geoms: one contact per touching leaf, the deepest first
-/// when ODE asks for fewer, normals and depths in ODE's convention. The class
+/// when ODE asks for fewer, normals and depths in ODE's convention (a pair
+/// touching in more than 32 leaves allocates; out of memory it reports, and
+/// the deepest of the first 32 found are given). The class
 /// is registered on first use, once for the process, from any thread (ODE has only 4 user classes: this takes one).
 /// NULL or an empty tree: the check fires and 0 is returned.
 dGeomID sccd_ode_spheretree_create(dSpaceID space, const sccd_spheretree *t);
@@ -40,7 +42,8 @@ int sccd_ode_spheretree_class(void);
 /// order. Differences from ODE: a custom geom class's AABB test (which ODE
 /// may use to drop a pair) is not consulted, so such pairs are still
 /// reported; a geom with a NaN box is skipped with SCCD_ASSERT. The callback
-/// must not add or remove geoms of this space. Allocates O(n) scratch per call.
+/// must not add or remove geoms of this space. Allocates O(n) scratch per
+/// call; out of memory: SCCD_ASSERT, and no pair is reported that call.
 void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback);
 
 /* ==== end of the broadphase section ==== */
@@ -124,6 +127,17 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * QuickStep worlds may not repeat bit for bit). The sphere-tree class is registered once for the
  * process, whichever thread comes first. tests/test_threads.c does all this.
  *
+ * Memory: through the hooks of sccd_set_allocator (sectorccd/base.h). A
+ * world allocates at attach, enable and set_material and grows its buffers
+ * in its first steps; later steps allocate nothing while the scene keeps
+ * its size. Out of memory (tests/test_alloc_fail.c): attach returns NULL,
+ * enable and set_material do nothing, all reported; in before_step or
+ * after_step, reported ("sccd_ode: out of memory; CCD skipped this step"),
+ * and that step is ODE's alone (the impact callback may already have heard
+ * an impact of that step, which the skip undoes); the next step tries
+ * again. A failure in before_step makes that step's after_step report
+ * too, as if before_step had not been called.
+ *
  * Limits. ODE keeps no step length: after_step reads it from ODE's
  * integration (the body that moved farthest: p += v·dt; when none moved, the
  * one that turned farthest, a finite-mode turn up to whole turns taken
@@ -180,7 +194,7 @@ typedef int sccd_ode_impact_fn(void *user, dGeomID o1, dGeomID o2, const dContac
 
 /// The default options: sccd_ccd_options_default(0.001), a millimetre in metres.
 sccd_ccd_options sccd_ode_options_default(void);
-/// Attach CCD to a world and the space holding its geoms. NULL world or space: reported, NULL.
+/// Attach CCD to a world and the space holding its geoms. NULL world or space, or out of memory: reported, NULL.
 sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space);
 /// Enable CCD on a dynamic or kinematic body of the world with at least one geom in the space. Bad use: reported, nothing changes.
 void sccd_ode_body_enable(sccd_ode_world *w, dBodyID body);

@@ -15,7 +15,6 @@
  *  - every candidate gets the full box test before it is reported (the seed
  *    passed axis candidates straight to the narrow phase, seed 001 §3.3,
  *    step 7). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "broadphase_internal.h"
@@ -32,22 +31,22 @@ void sccd_bpi_init(sccd_bp_index *bp, int dim)
 
 void sccd_bpi_destroy(sccd_bp_index *bp)
 {
-    free(bp->proxies);
-    free(bp->entries);
-    free(bp->ids);
-    free(bp->keys);
-    free(bp->keys_tmp);
-    free(bp->entries_tmp);
-    free(bp->ids_tmp);
-    free(bp->pairs);
+    sccd_free(bp->proxies);
+    sccd_free(bp->entries);
+    sccd_free(bp->ids);
+    sccd_free(bp->keys);
+    sccd_free(bp->keys_tmp);
+    sccd_free(bp->entries_tmp);
+    sccd_free(bp->ids_tmp);
+    sccd_free(bp->pairs);
     sccd_bp_cells_free(&bp->cells);
     sccd_bpi_init(bp, bp->dim);
 }
 
-/* Grow *p to hold cap elements of size sz; false (and *p untouched) on failure. */
-static bool grow(void **p, int cap, size_t sz)
+/* Grow *p from old to cap elements of size sz; false (and *p untouched) on failure. */
+static bool grow(void **p, int old, int cap, size_t sz)
 {
-    void *q = realloc(*p, (size_t)cap * sz);
+    void *q = sccd_realloc(*p, (size_t)old * sz, (size_t)cap * sz);
     if (q == NULL) {
         return false;
     }
@@ -65,11 +64,14 @@ static bool reserve_entries(sccd_bp_index *bp, int need)
         cap *= 2;
     }
     /* Capacity is recorded only once every array has it; a failure part way
-     * leaves some arrays larger, which is harmless. */
-    if (!grow((void **)&bp->entries, cap, sizeof(sccd_bp_entry)) ||
-        !grow((void **)&bp->entries_tmp, cap, sizeof(sccd_bp_entry)) || !grow((void **)&bp->ids, cap, sizeof(int)) ||
-        !grow((void **)&bp->ids_tmp, cap, sizeof(int)) || !grow((void **)&bp->keys, cap, sizeof(sccd_bp_key)) ||
-        !grow((void **)&bp->keys_tmp, cap, sizeof(sccd_bp_key))) {
+     * leaves some arrays larger, which is harmless (the old capacity is still
+     * what each holds, the bytes a later grow keeps). */
+    int old = bp->entry_capacity;
+    if (!grow((void **)&bp->entries, old, cap, sizeof(sccd_bp_entry)) ||
+        !grow((void **)&bp->entries_tmp, old, cap, sizeof(sccd_bp_entry)) ||
+        !grow((void **)&bp->ids, old, cap, sizeof(int)) || !grow((void **)&bp->ids_tmp, old, cap, sizeof(int)) ||
+        !grow((void **)&bp->keys, old, cap, sizeof(sccd_bp_key)) ||
+        !grow((void **)&bp->keys_tmp, old, cap, sizeof(sccd_bp_key))) {
         return false;
     }
     bp->entry_capacity = cap;
@@ -85,7 +87,7 @@ static int alloc_id(sccd_bp_index *bp)
     }
     if (bp->proxy_count == bp->proxy_capacity) {
         int cap = bp->proxy_capacity > 0 ? 2 * bp->proxy_capacity : 16;
-        if (!grow((void **)&bp->proxies, cap, sizeof(sccd_bp_proxy))) {
+        if (!grow((void **)&bp->proxies, bp->proxy_capacity, cap, sizeof(sccd_bp_proxy))) {
             return -1;
         }
         bp->proxy_capacity = cap;
@@ -333,7 +335,7 @@ static void push_pair(int a, int b, void *context)
     }
     if (bp->pair_count == bp->pair_capacity) {
         int cap = bp->pair_capacity > 0 ? 2 * bp->pair_capacity : 64;
-        if (!grow((void **)&bp->pairs, cap, sizeof(sccd_bp_pair))) {
+        if (!grow((void **)&bp->pairs, bp->pair_capacity, cap, sizeof(sccd_bp_pair))) {
             bp->pair_count = -1;
             return;
         }

@@ -1,6 +1,5 @@
 /* The typed front ends of the index (2D and 3D boxes to the shared index,
  * checked at the boundary) and the stateless one-shot sweep. */
-#include <stdlib.h>
 
 #include "broadphase_internal.h"
 
@@ -213,9 +212,9 @@ sccd_bp_stats sccd_bp3_sweep(const sccd_aabb3 *boxes, int n, sccd_bp_pair_fn *fn
             return st;
         }
     }
-    sccd_bp_entry *e = malloc((size_t)n * sizeof *e), *sorted = malloc((size_t)n * sizeof *sorted);
-    sccd_bp_key *keys = malloc((size_t)n * sizeof *keys), *tmp = malloc((size_t)n * sizeof *tmp);
-    int *ids = malloc((size_t)n * sizeof *ids);
+    sccd_bp_entry *e = sccd_alloc((size_t)n * sizeof *e), *sorted = sccd_alloc((size_t)n * sizeof *sorted);
+    sccd_bp_key *keys = sccd_alloc((size_t)n * sizeof *keys), *tmp = sccd_alloc((size_t)n * sizeof *tmp);
+    int *ids = sccd_alloc((size_t)n * sizeof *ids);
     bool ok = e != NULL && sorted != NULL && keys != NULL && tmp != NULL && ids != NULL;
     SCCD_ASSERT(ok);
     if (ok) {
@@ -241,10 +240,10 @@ sccd_bp_stats sccd_bp3_sweep(const sccd_aabb3 *boxes, int n, sccd_bp_pair_fn *fn
         st = sccd_bp_sweep_cells(sorted, ids, n, &cells, fn, context);
         sccd_bp_cells_free(&cells);
     }
-    free(e);
-    free(sorted);
-    free(keys);
-    free(tmp);
-    free(ids);
+    sccd_free(e);
+    sccd_free(sorted);
+    sccd_free(keys);
+    sccd_free(tmp);
+    sccd_free(ids);
     return st;
 }

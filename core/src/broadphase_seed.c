@@ -2,7 +2,6 @@
  * objects (§4.2). Each reports the sphere pairs that touch or overlap — the
  * same set as brute force, touching included — and counts its pair tests
  * (sphere tests) the way the seed's tables 2 and 6 do. */
-#include <stdlib.h>
 
 #include "broadphase_internal.h"
 
@@ -71,7 +70,7 @@ sccd_bp_stats sccd_bp_distance_sort(const sccd_sphere *s, int n, sccd_v3 centre,
     if (!ok || n < 2) {
         return st;
     }
-    sccd_bp_key *keys = malloc((size_t)n * sizeof *keys), *tmp = malloc((size_t)n * sizeof *tmp);
+    sccd_bp_key *keys = sccd_alloc((size_t)n * sizeof *keys), *tmp = sccd_alloc((size_t)n * sizeof *tmp);
     sccd_real r_max = 0, d_max = 0;
     for (int i = 0; keys != NULL && i < n; ++i) {
         keys[i] = (sccd_bp_key){sccd_v3_len(sccd_v3_sub(s[i].c, centre)), i};
@@ -90,8 +89,8 @@ sccd_bp_stats sccd_bp_distance_sort(const sccd_sphere *s, int n, sccd_v3 centre,
             }
         }
     }
-    free(keys);
-    free(tmp);
+    sccd_free(keys);
+    sccd_free(tmp);
     return st;
 }
 
@@ -132,8 +131,8 @@ sccd_bp_stats sccd_bp_xyz_sweep(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn
     if (!check_spheres(s, n) || n < 2) {
         return st;
     }
-    sccd_bp_key *keys = malloc((size_t)n * sizeof *keys), *tmp = malloc((size_t)n * sizeof *tmp);
-    int *live = malloc((size_t)n * sizeof *live);
+    sccd_bp_key *keys = sccd_alloc((size_t)n * sizeof *keys), *tmp = sccd_alloc((size_t)n * sizeof *tmp);
+    int *live = sccd_alloc((size_t)n * sizeof *live);
     bool ok = keys != NULL && tmp != NULL && live != NULL;
     SCCD_ASSERT(ok);
     if (ok) {
@@ -153,9 +152,9 @@ sccd_bp_stats sccd_bp_xyz_sweep(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn
             }
         }
     }
-    free(keys);
-    free(tmp);
-    free(live);
+    sccd_free(keys);
+    sccd_free(tmp);
+    sccd_free(live);
     return st;
 }
 
@@ -216,13 +215,13 @@ sccd_bp_stats sccd_bp_best_axis(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn
         return st;
     }
     axis_sort ax[3];
-    sccd_bp_key *tmp = malloc((size_t)n * sizeof *tmp);
-    unsigned char *best = malloc((size_t)n);
+    sccd_bp_key *tmp = sccd_alloc((size_t)n * sizeof *tmp);
+    unsigned char *best = sccd_alloc((size_t)n);
     bool ok = tmp != NULL && best != NULL;
     for (int a = 0; a < 3; ++a) {
-        ax[a].lo = malloc((size_t)n * sizeof *ax[a].lo);
-        ax[a].lo_v = malloc((size_t)n * sizeof *ax[a].lo_v);
-        ax[a].hi_v = malloc((size_t)n * sizeof *ax[a].hi_v);
+        ax[a].lo = sccd_alloc((size_t)n * sizeof *ax[a].lo);
+        ax[a].lo_v = sccd_alloc((size_t)n * sizeof *ax[a].lo_v);
+        ax[a].hi_v = sccd_alloc((size_t)n * sizeof *ax[a].hi_v);
         ok = ok && ax[a].lo != NULL && ax[a].lo_v != NULL && ax[a].hi_v != NULL;
     }
     SCCD_ASSERT(ok);
@@ -251,12 +250,12 @@ sccd_bp_stats sccd_bp_best_axis(const sccd_sphere *s, int n, sccd_bp_pair_fn *fn
             }
         }
     }
-    free(tmp);
-    free(best);
+    sccd_free(tmp);
+    sccd_free(best);
     for (int a = 0; a < 3; ++a) {
-        free(ax[a].lo);
-        free(ax[a].lo_v);
-        free(ax[a].hi_v);
+        sccd_free(ax[a].lo);
+        sccd_free(ax[a].lo_v);
+        sccd_free(ax[a].hi_v);
     }
     return st;
 }

@@ -1,7 +1,6 @@
 /* The pieces every sort-and-sweep method here shares: a stable merge sort of
  * keys, binary search, the spread of a set of boxes and the sweep kernel,
  * run over the whole sorted array or per grid cell. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "broadphase_internal.h"
@@ -174,7 +173,7 @@ static bool reserve(void **p, int *capacity, int need, size_t size)
     while (cap < need) {
         cap *= 2;
     }
-    void *q = realloc(*p, (size_t)cap * size);
+    void *q = sccd_realloc(*p, (size_t)*capacity * size, (size_t)cap * size);
     if (q == NULL) {
         return false;
     }
@@ -185,9 +184,9 @@ static bool reserve(void **p, int *capacity, int need, size_t size)
 
 void sccd_bp_cells_free(sccd_bp_cells *cells)
 {
-    free(cells->start);
-    free(cells->entries);
-    free(cells->ids);
+    sccd_free(cells->start);
+    sccd_free(cells->entries);
+    sccd_free(cells->ids);
     memset(cells, 0, sizeof *cells);
 }
 

@@ -945,10 +945,10 @@ void sccd_impact_scratch_free(sccd_impact_scratch *scratch)
 {
     if (scratch == NULL)
         return;
-    free(scratch->bodies);
-    free(scratch->pairs);
-    free(scratch->bits);
-    free(scratch->shapes);
-    free(scratch->boxes);
+    sccd_free(scratch->bodies);
+    sccd_free(scratch->pairs);
+    sccd_free(scratch->bits);
+    sccd_free(scratch->shapes);
+    sccd_free(scratch->boxes);
     *scratch = (sccd_impact_scratch){0};
 }

@@ -25,7 +25,7 @@ static inline bool sccd_scratch_reserve(void **buf, size_t *bytes, size_t need)
     size_t cap = *bytes > 0 ? *bytes : 256;
     while (cap < need)
         cap *= 2;
-    void *p = realloc(*buf, cap);
+    void *p = sccd_realloc(*buf, *bytes, cap);
     if (p == NULL)
         return false;
     *buf = p;

@@ -18,8 +18,8 @@ void sccd_mesh_destroy(sccd_mesh *m)
 {
     if (!m)
         return;
-    free(m->v);
-    free(m->t);
+    sccd_free(m->v);
+    sccd_free(m->t);
     *m = (sccd_mesh){0};
 }
 
@@ -42,7 +42,7 @@ static bool grow(void **array, int *cap, int need, size_t elem)
         n = (size_t)INT32_MAX;
     if (n < (size_t)need || n > SIZE_MAX / elem)
         return false;
-    void *p = realloc(*array, n * elem);
+    void *p = sccd_realloc(*array, (size_t)*cap * elem, n * elem);
     if (!p)
         return false;
     *array = p;
@@ -244,7 +244,7 @@ static void report_edges(const sccd_mesh *m, sccd_mesh_report *r)
     if (m->nt <= 0)
         return;
     size_t n = 3 * (size_t)m->nt;
-    edge_use *e = malloc(n * sizeof *e);
+    edge_use *e = sccd_alloc(n * sizeof *e);
     if (!e) {
         r->boundary_edges = -1; /* unknown: out of memory */
         return;
@@ -262,7 +262,7 @@ static void report_edges(const sccd_mesh *m, sccd_mesh_report *r)
         count_edge(r, e + i, (int)(j - i));
         i = j;
     }
-    free(e);
+    sccd_free(e);
 }
 
 /* Degenerate: a repeated index, or an area below 1e-12 of the squared longest

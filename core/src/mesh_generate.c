@@ -4,7 +4,6 @@
  * 4×4 torus is a square frame: the shape with a through-hole). */
 #include "mesh_internal.h"
 
-#include <stdlib.h>
 
 /* The quad of grid corners a, b (one ring), c, d (the next ring above),
  * counter-clockwise from outside; a pole collapses it to one triangle. */
@@ -84,9 +83,9 @@ bool sccd_mesh_revolve(sccd_mesh *m, const sccd_v2 *profile, int n, int segments
     if (!ok)
         return false;
     sccd_mesh_clear(m);
-    int *first = malloc((size_t)n * sizeof *first);
+    int *first = sccd_alloc((size_t)n * sizeof *first);
     ok = first != NULL && revolve(m, profile, n, segments, first);
-    free(first);
+    sccd_free(first);
     if (!ok)
         sccd_mesh_clear(m);
     return ok;

@@ -302,11 +302,11 @@ static bool weld(sccd_mesh *m)
 {
     if (m->nv == 0)
         return true;
-    keyed_vertex *k = malloc((size_t)m->nv * sizeof *k);
-    int *remap = malloc((size_t)m->nv * sizeof *remap);
+    keyed_vertex *k = sccd_alloc((size_t)m->nv * sizeof *k);
+    int *remap = sccd_alloc((size_t)m->nv * sizeof *remap);
     if (!k || !remap) {
-        free(k);
-        free(remap);
+        sccd_free(k);
+        sccd_free(remap);
         return false;
     }
     for (int i = 0; i < m->nv; ++i)
@@ -322,8 +322,8 @@ static bool weld(sccd_mesh *m)
         for (int c = 0; c < 3; ++c)
             m->t[i][c] = remap[m->t[i][c]];
     m->nv = n;
-    free(k);
-    free(remap);
+    sccd_free(k);
+    sccd_free(remap);
     return true;
 }
 
@@ -522,11 +522,11 @@ sccd_load_status sccd_mesh_load_file(sccd_mesh *m, const char *path, sccd_mesh_f
     long size = -1;
     if (fseek(f, 0, SEEK_END) == 0)
         size = ftell(f);
-    unsigned char *d = size >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)size + 1) : NULL;
+    unsigned char *d = size >= 0 && fseek(f, 0, SEEK_SET) == 0 ? sccd_alloc((size_t)size + 1) : NULL;
     bool read = d != NULL && fread(d, 1, (size_t)size, f) == (size_t)size;
     fclose(f);
     sccd_load_status s = read ? sccd_mesh_load_buffer(m, d, (size_t)size, format == SCCD_MESH_AUTO ? sccd_mesh_format_of_path(path) : format)
                               : fail(d || size < 0 ? SCCD_LOAD_IO : SCCD_LOAD_NO_MEMORY, 0, 0, "cannot read '%.80s'", path);
-    free(d);
+    sccd_free(d);
     return s;
 }

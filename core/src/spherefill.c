@@ -32,7 +32,7 @@ void sccd_sphere_list_destroy(sccd_sphere_list *l)
 {
     if (!l)
         return;
-    free(l->s);
+    sccd_free(l->s);
     *l = (sccd_sphere_list){0};
 }
 
@@ -40,7 +40,8 @@ static bool push_sphere(sccd_sphere_list *l, sccd_sphere s)
 {
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 256;
-        sccd_sphere *p = l->cap < INT32_MAX / 2 ? realloc(l->s, (size_t)cap * sizeof *p) : NULL;
+        sccd_sphere *p =
+            l->cap < INT32_MAX / 2 ? sccd_realloc(l->s, (size_t)l->cap * sizeof *p, (size_t)cap * sizeof *p) : NULL;
         if (!p)
             return false;
         l->s = p;
@@ -193,7 +194,7 @@ static bool sphere_surface(sphere_offsets *o, int r)
 {
     o->n = 0;
     o->cap = 64 * (r + 1) * (r + 1);
-    o->d = malloc((size_t)o->cap * sizeof *o->d);
+    o->d = sccd_alloc((size_t)o->cap * sizeof *o->d);
     if (!o->d)
         return false;
     michener_circle(r, add_latitude, o);
@@ -230,7 +231,7 @@ static bool seed_round(const sccd_voxel_grid *g, unsigned char *black, const int
         if (fits)
             ok = push_sphere(out, cell_sphere(g, idx, r + 0.5));
     }
-    free(o.d);
+    sccd_free(o.d);
     for (int s = first; ok && s < out->n; ++s)
         for_ball(g, sphere_cell(g, out->s[s]), r + 0.5, clear_flags, black);
     return ok;
@@ -239,8 +240,8 @@ static bool seed_round(const sccd_voxel_grid *g, unsigned char *black, const int
 static bool fill_seed(const sccd_voxel_grid *g, sccd_sphere_list *out, sccd_fill_stats *st)
 {
     size_t n = cell_count(g);
-    unsigned char *black = malloc(n);
-    int16_t *arm = malloc(n * sizeof *arm);
+    unsigned char *black = sccd_alloc(n);
+    int16_t *arm = sccd_alloc(n * sizeof *arm);
     bool ok = black && arm;
     for (size_t i = 0; ok && i < n; ++i)
         black[i] = g->cells[i] != 0;
@@ -252,8 +253,8 @@ static bool fill_seed(const sccd_voxel_grid *g, sccd_sphere_list *out, sccd_fill
         int best = cross_arms(g, black, arm);
         r = best < r ? best + 1 : r;
     }
-    free(black);
-    free(arm);
+    sccd_free(black);
+    sccd_free(arm);
     return ok;
 }
 
@@ -301,9 +302,9 @@ bool sccd_voxel_edt(const sccd_voxel_grid *g, int *out)
     size_t n = cell_count(g);
     int dims[3] = {g->nx, g->ny, g->nz}, stride[3] = {1, g->nx, g->nx * g->ny};
     int m = sccd_max(g->nx, sccd_max(g->ny, g->nz));
-    double *f = malloc(n * sizeof *f), *row = malloc((size_t)m * sizeof *row), *z = malloc((size_t)(m + 1) * sizeof *z),
-           *d = malloc((size_t)m * sizeof *d);
-    int *v = malloc((size_t)m * sizeof *v);
+    double *f = sccd_alloc(n * sizeof *f), *row = sccd_alloc((size_t)m * sizeof *row),
+           *z = sccd_alloc((size_t)(m + 1) * sizeof *z), *d = sccd_alloc((size_t)m * sizeof *d);
+    int *v = sccd_alloc((size_t)m * sizeof *v);
     ok = f && row && z && d && v;
     /* Squared distances are integers below 3·SCCD_VOXEL_MAX_RES², exact in double;
      * "infinite" is any value above that. */
@@ -323,11 +324,11 @@ bool sccd_voxel_edt(const sccd_voxel_grid *g, int *out)
     }
     for (size_t i = 0; ok && i < n; ++i)
         out[i] = f[i] >= 1e12 ? INT32_MAX : (int)f[i];
-    free(f);
-    free(row);
-    free(z);
-    free(d);
-    free(v);
+    sccd_free(f);
+    sccd_free(row);
+    sccd_free(z);
+    sccd_free(d);
+    sccd_free(v);
     return ok;
 }
 
@@ -373,7 +374,7 @@ static size_t *order_by_depth(const sccd_voxel_grid *g, const int *d2, size_t *c
         inside += g->cells[i] != 0;
     }
     *count_out = inside;
-    size_t *count = calloc((size_t)top + 2, sizeof *count), *order = malloc((inside + 1) * sizeof *order);
+    size_t *count = sccd_calloc((size_t)top + 2, sizeof *count), *order = sccd_alloc((inside + 1) * sizeof *order);
     if (count && order) {
         for (size_t i = 0; i < n; ++i)
             count[g->cells[i] ? top - d2[i] + 1 : 0] += g->cells[i] != 0;
@@ -383,9 +384,9 @@ static size_t *order_by_depth(const sccd_voxel_grid *g, const int *d2, size_t *c
             if (g->cells[i])
                 order[count[top - d2[i]]++] = i;
     }
-    free(count);
+    sccd_free(count);
     if (!count) {
-        free(order);
+        sccd_free(order);
         return NULL;
     }
     return order;
@@ -436,8 +437,8 @@ static int by_radius(const void *pa, const void *pb)
  * (a greedy cover keeps some that later, larger ones made redundant). */
 static bool prune(const sccd_voxel_grid *g, sccd_sphere_list *out)
 {
-    int *count = calloc(cell_count(g), sizeof *count);
-    by_r *order = malloc(((size_t)out->n + 1) * sizeof *order);
+    int *count = sccd_calloc(cell_count(g), sizeof *count);
+    by_r *order = sccd_alloc(((size_t)out->n + 1) * sizeof *order);
     bool ok = count && order;
     for (int s = 0; ok && s < out->n; ++s) {
         for_ball(g, sphere_cell(g, out->s[s]), out->s[s].r / g->h, count_up, count);
@@ -459,8 +460,8 @@ static bool prune(const sccd_voxel_grid *g, sccd_sphere_list *out)
         if (out->s[s].r >= 0.0)
             out->s[n++] = out->s[s];
     out->n = ok ? n : out->n;
-    free(count);
-    free(order);
+    sccd_free(count);
+    sccd_free(order);
     return ok;
 }
 
@@ -470,8 +471,8 @@ static bool prune(const sccd_voxel_grid *g, sccd_sphere_list *out)
 static bool fill_greedy(const sccd_voxel_grid *g, sccd_sphere_list *out, sccd_fill_stats *st)
 {
     size_t n = cell_count(g);
-    int *d2 = malloc(n * sizeof *d2);
-    unsigned char *covered = calloc(n, 1);
+    int *d2 = sccd_alloc(n * sizeof *d2);
+    unsigned char *covered = sccd_calloc(n, 1);
     size_t *order = NULL, inside = 0;
     bool ok = d2 && covered && sccd_voxel_edt(g, d2) && (order = order_by_depth(g, d2, &inside)) != NULL;
     for (size_t o = inside; ok && o-- > 0;) {
@@ -483,9 +484,9 @@ static bool fill_greedy(const sccd_voxel_grid *g, sccd_sphere_list *out, sccd_fi
         for_ball(g, c, rho, set_flags, covered);
         ok = push_sphere(out, cell_sphere(g, c, rho));
     }
-    free(d2);
-    free(covered);
-    free(order);
+    sccd_free(d2);
+    sccd_free(covered);
+    sccd_free(order);
     return ok && prune(g, out);
 }
 
@@ -512,7 +513,7 @@ sccd_fill_check sccd_spherefill_check(const sccd_voxel_grid *g, const sccd_spher
     bool ok = valid_grid(g) && (s != NULL || n == 0) && n >= 0;
     SCCD_ASSERT(ok);
     size_t cells = ok ? cell_count(g) : 0;
-    unsigned char *mark = ok ? calloc(cells, 1) : NULL;
+    unsigned char *mark = ok ? sccd_calloc(cells, 1) : NULL;
     if (!mark)
         return c;
     for (int q = 0; q < n; ++q) {
@@ -544,6 +545,6 @@ sccd_fill_check sccd_spherefill_check(const sccd_voxel_grid *g, const sccd_spher
         c.covered += g->cells[i] && (mark[i] & 1);
         c.outside_hits += !g->cells[i] && (mark[i] & 2);
     }
-    free(mark);
+    sccd_free(mark);
     return c;
 }

@@ -36,7 +36,7 @@ void sccd_voxel_grid_destroy(sccd_voxel_grid *g)
 {
     if (!g)
         return;
-    free(g->cells);
+    sccd_free(g->cells);
     *g = (sccd_voxel_grid){0};
 }
 
@@ -51,7 +51,7 @@ static bool push_crossing(crossing_list *l, int row, sccd_real t)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 1024;
-        crossing *c = realloc(l->c, cap * sizeof *c);
+        crossing *c = sccd_realloc(l->c, l->cap * sizeof *c, cap * sizeof *c);
         if (!c)
             return false;
         l->c = c;
@@ -161,7 +161,7 @@ static bool cast_rows(const sccd_voxel_grid *g, const sccd_mesh *m, int a, unsig
             }
         s = e;
     }
-    free(l.c);
+    sccd_free(l.c);
     return ok;
 }
 
@@ -215,7 +215,7 @@ bool sccd_voxelize(sccd_voxel_grid *g, const sccd_mesh *m, int res)
     if (!ok)
         return false;
     size_t n = (size_t)g->nx * g->ny * g->nz;
-    g->cells = calloc(n, 1);
+    g->cells = sccd_calloc(n, 1);
     g->closed = r.closed;
     ok = g->cells != NULL;
     int axes = g->closed ? 1 : 3;

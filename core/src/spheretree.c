@@ -6,7 +6,6 @@
 #include "sectorccd/spheretree.h"
 
 #include <float.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* A cell smaller than this fraction of the root cell cannot separate its
@@ -32,8 +31,8 @@ void sccd_spheretree_destroy(sccd_spheretree *t)
 {
     if (!t)
         return;
-    free(t->nodes);
-    free(t->leaves);
+    sccd_free(t->nodes);
+    sccd_free(t->leaves);
     *t = (sccd_spheretree){NULL, NULL, 0, 0, -1};
 }
 
@@ -198,9 +197,9 @@ bool sccd_spheretree_build(sccd_spheretree *t, const sccd_sphere *s, int n, sccd
         sccd_spheretree_destroy(t);
     if (!ok)
         return false;
-    builder b = {t, s, malloc((size_t)n * sizeof(int)), malloc((size_t)n * sizeof(int)), 0.0, method};
-    t->nodes = malloc((size_t)(2 * n) * sizeof *t->nodes);
-    t->leaves = malloc((size_t)n * sizeof *t->leaves);
+    builder b = {t, s, sccd_alloc((size_t)n * sizeof(int)), sccd_alloc((size_t)n * sizeof(int)), 0.0, method};
+    t->nodes = sccd_alloc((size_t)(2 * n) * sizeof *t->nodes);
+    t->leaves = sccd_alloc((size_t)n * sizeof *t->leaves);
     ok = b.order && b.scratch && t->nodes && t->leaves;
     if (ok) {
         /* The root cell: the cube around the centres' box. */
@@ -218,8 +217,8 @@ bool sccd_spheretree_build(sccd_spheretree *t, const sccd_sphere *s, int n, sccd
         build_node(&b, 0, 0, n, lo, sccd_max(size, b.min_cell * 4.0), 0);
         finish(&b);
     }
-    free(b.order);
-    free(b.scratch);
+    sccd_free(b.order);
+    sccd_free(b.scratch);
     if (!ok)
         sccd_spheretree_destroy(t);
     return ok;

@@ -63,7 +63,7 @@ typedef struct sccd_load_status {
 typedef struct sccd_mesh_report {
     int vertices, triangles;   ///< counts
     sccd_aabb3 bounds;         ///< box around the vertices (zero box when empty)
-    int boundary_edges;        ///< undirected edges used by exactly one triangle
+    int boundary_edges;        ///< undirected edges used by exactly one triangle; -1 out of memory (edges not counted, not closed)
     int nonmanifold_edges;     ///< undirected edges used by three or more triangles
     int misoriented_edges;     ///< edges shared by two triangles that traverse it the same way
     int degenerate_triangles;  ///< triangles of (near) zero area or with a repeated index

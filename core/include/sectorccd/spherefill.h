@@ -28,7 +28,7 @@ typedef struct sccd_voxel_grid {
     int nx, ny, nz;        ///< cells per axis (one empty cell of padding on each side)
     sccd_v3 origin;        ///< corner of cell (0, 0, 0)
     sccd_real h;           ///< cell edge > 0
-    unsigned char *cells;  ///< nx·ny·nz flags, 1 = inside
+    unsigned char *cells;  ///< nx·ny·nz flags, 1 = inside (filled by hand: from sccd_alloc, as destroy frees it with sccd_free)
     int inside;            ///< number of inside cells
     bool closed;           ///< the mesh was closed: parity along x; else a vote of x, y and z rays (open reported here)
 } sccd_voxel_grid;
@@ -76,9 +76,9 @@ void sccd_sphere_list_destroy(sccd_sphere_list *l);
 /// Fill the grid's inside with spheres (world units) into out (replacing its content). SEED: seed 003 §3.1
 /// (largest fitting run-length cross, Michener digital-sphere check, accept all, paint, repeat);
 /// GREEDY: exact EDT, shallowest uncovered cell first, each covered by the largest empty ball reached by climbing
-/// the distance field from it, then redundant spheres pruned smallest first.
+/// the distance field from it, then redundant spheres pruned smallest first. Out of memory: out empty, spheres 0.
 sccd_fill_stats sccd_spherefill(sccd_sphere_list *out, const sccd_voxel_grid *g, sccd_fill_method method);
-/// Coverage and containment of n spheres against the grid (see the contract above).
+/// Coverage and containment of n spheres against the grid (see the contract above); all zero out of memory.
 sccd_fill_check sccd_spherefill_check(const sccd_voxel_grid *g, const sccd_sphere *s, int n);
 
 /// Squared Euclidean distance (in cells) from every cell centre to the nearest outside cell centre
