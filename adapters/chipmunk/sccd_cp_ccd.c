@@ -530,9 +530,12 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     CP_CHECK(w, ok, "sccd_cp: out of memory; CCD skipped this step");
     for (int k = 0; ok && k < w->nib; ++k)
         write_back(w, k, dt);
-    for (int i = 0; i < w->nrec; ++i) { /* a CCD body the solve did not place: its own integration's end */
+    /* A CCD body integrated this step that the solve did not place goes to
+     * its own integration's end; one the phase failed before integrating
+     * integrates itself when its hook runs (sccd_cp_position_hook). */
+    for (int i = 0; i < w->nrec; ++i) {
         cp_body_rec *r = &w->recs[i];
-        if (r->active && (!ok || !r->usable))
+        if (r->active && r->stamp == w->space->stamp && (!ok || !r->usable))
             set_pose(r->body, r->end, r->end_angle);
     }
     cpSpaceAddPostStepCallback(w->space, keep_ccd_last, w, NULL);

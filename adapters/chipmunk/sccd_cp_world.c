@@ -115,16 +115,6 @@ static void ccd_position(cpBody *body, cpFloat dt)
     if (w != NULL && w->checked != space->stamp) {
         w->checked = space->stamp;
         forget_gone(w);
-        /* A phase that fails before integrating the CCD bodies (out of
-         * memory while listing them) puts each at its record's end: that
-         * must be where the body is now, not the last step's end (the game
-         * may have moved it since) nor the origin (the first step). Their
-         * own integration follows. */
-        for (int i = 0; i < w->nrec; ++i) {
-            cp_body_rec *r = &w->recs[i];
-            r->end = v2_of(cpBodyGetPosition(r->body));
-            r->end_angle = cpBodyGetAngle(r->body);
-        }
         if (bad_dt) {
             sccd_cp_report(w, "sccd_cp: cpSpaceStep with dt < 0 or not finite; the CCD bodies stay where they are this step",
                            __FILE__, __LINE__);
