@@ -30,8 +30,9 @@
 #define QUICK_SCENES 5000
 #define SHOWN 10
 /* --quick ceilings on pass-throughs with the CCD, % of scenes (measured at
- * seed 1 when set: Chipmunk 0.02 %, ODE 0.04 %). */
-static const double QUICK_CEILING[SCCD_FZ_ENGINES] = {0.1, 0.1};
+ * seed 1 when set: none in either engine's 5,000; in the full 100,000,
+ * Chipmunk none, ODE 10). Chipmunk's is the goal itself. */
+static const double QUICK_CEILING[SCCD_FZ_ENGINES] = {0.0, 0.04};
 /* Least share of scenes that must pass through without the CCD, %. */
 #define MIN_HARD 20.0
 
