@@ -506,10 +506,12 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_motion2 ma = part_from(&sv->st[a], tc), mb = part_from(&sv->st[b], tc);
     sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
     sccd_real depth, room;
-    sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &(start_pair){&ca, &cb, ma.start, mb.start}, skin, &depth, &room);
+    start_pair start = {&ca, &cb, ma.start, mb.start};
+    sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &room);
     sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, pr->cap);
     pr->cap = sccd_min(pr->cap, pol.limit);
-    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink), sv->opt.overlap, tol)) {
+    sccd_real now = depth > 0.0 ? sccd_pair_start_gap(pr, pol.shrink, shrink_start, &start) : 0.0;
+    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink), now, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
     }

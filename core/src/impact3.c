@@ -800,11 +800,13 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     search_setup p = make_search(sv, &sv->shapes[sa], part_from(&sv->st[a], tc), &sv->shapes[sb], part_from(&sv->st[b], tc));
     sccd_real depth, room;
-    sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &(start_pair){&p.x, &p.target, p.mx.start, p.mt.start}, skin, &depth, &room);
+    start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
+    sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &room);
     sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, pr->cap);
     pr->cap = sccd_min(pr->cap, pol.limit);
+    sccd_real now = depth > 0.0 ? sccd_pair_start_gap(pr, pol.shrink, shrink_start, &start) : 0.0;
     sccd_real shrunk = shrink_pair(&p.x, &p.target, pol.shrink);
-    if (!sccd_policy_targets(&pol, depth, shrunk, sv->opt.overlap, tol)) {
+    if (!sccd_policy_targets(&pol, depth, shrunk, now, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped;
         return none;
     }

@@ -48,7 +48,10 @@ typedef struct sccd_pair {
     sccd_real cap;         /* the smallest overlap limit its searches set so far this step (sccd_policy_begin) */
     sccd_real depth_t;     /* when depth and room were measured (-1: never) ... */
     int depth_sa, depth_sb; /* ... for which shapes (sccd_pair_start_depth) */
-    sccd_real depth, room;
+    sccd_real depth;
+    int room_sa, room_sb;  /* the shapes whose room it holds (-1: none) */
+    sccd_real room;        /* how far their cores can shrink (sccd_shrink_room) */
+    sccd_real gap_s, gap;  /* the cores' distance at depth_t once shrunk by gap_s (sccd_pair_start_gap; -1: none) */
 } sccd_pair;
 
 /* What the event loop asks of a solver (impact2.c, impact3.c). */
@@ -95,48 +98,70 @@ bool sccd_events_run(sccd_events *e);
  * when distance is not NULL, the cores' distance at the start (0: overlap). */
 typedef sccd_real sccd_shrink_fn(const void *pair, sccd_real s, sccd_real *distance);
 
-/* How deep a pair overlaps at the start, at least (*depth), and the most it
- * can shrink (*room): cores shrunk by skin, 2·skin, 4·skin, ... until they are
- * apart or cannot shrink further. Cores a distance d apart after shrinking by
- * s mean shapes overlapping by at least s − d (the grown cores lie inside the
- * shapes). The distances, the costly part, stop once the depth is known. */
-static inline void sccd_start_depth(sccd_shrink_fn *shrink, const void *pair, sccd_real skin, sccd_real *depth,
-                                    sccd_real *room)
+/* How deep a pair overlaps at the start, at least: cores shrunk by skin,
+ * 2·skin, 4·skin, ... until they are apart or cannot shrink further. Cores
+ * a distance d apart after shrinking by s mean shapes overlapping by at
+ * least s − d (the grown cores lie inside the shapes). */
+static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, const void *pair, sccd_real skin)
 {
-    *depth = -1.0;
     sccd_real last = -1.0;
     for (sccd_real s = skin;; s *= 2.0) {
         sccd_real d = 0.0;
-        sccd_real shrunk = shrink(pair, s, *depth < 0.0 ? &d : NULL);
-        if (*depth < 0.0 && (d > 0.0 || shrunk <= last))
-            *depth = sccd_max(shrunk - d, 0.0);
-        if (shrunk <= last) {
-            *room = shrunk;
-            return;
-        }
+        sccd_real shrunk = shrink(pair, s, &d);
+        if (d > 0.0 || shrunk <= last)
+            return sccd_max(shrunk - d, 0.0);
         last = shrunk;
     }
 }
 
-/* sccd_start_depth of shapes sa, sb of the pair at time tc, measured once:
+/* The most the cores of a pair can shrink (its room), by the same doubling:
+ * it depends on the shapes alone, not on their poses. */
+static inline sccd_real sccd_shrink_room(sccd_shrink_fn *shrink, const void *pair, sccd_real skin)
+{
+    sccd_real last = -1.0;
+    for (sccd_real s = skin;; s *= 2.0) {
+        sccd_real shrunk = shrink(pair, s, NULL);
+        if (shrunk <= last)
+            return shrunk;
+        last = shrunk;
+    }
+}
+
+/* The start depth of shapes sa, sb of the pair at time tc, measured once:
  * the poses at tc do not change with the events at tc (an event restarts a
  * segment from the pose it had then), and events come in time order, so a
  * pair searched again at the same time (a pile's events at one instant)
- * keeps its start depth. */
+ * keeps its start depth. Its room is measured once per shape pair. */
 static inline void sccd_pair_start_depth(sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_shrink_fn *shrink,
                                          const void *pair, sccd_real skin, sccd_real *depth, sccd_real *room)
 {
+    if (pr->room_sa != sa || pr->room_sb != sb) {
+        pr->room = sccd_shrink_room(shrink, pair, skin);
+        pr->room_sa = sa;
+        pr->room_sb = sb;
+    }
+    *room = pr->room;
     if (pr->depth_t == tc && pr->depth_sa == sa && pr->depth_sb == sb) {
         *depth = pr->depth;
-        *room = pr->room;
         return;
     }
-    sccd_start_depth(shrink, pair, skin, depth, room);
+    *depth = sccd_start_depth(shrink, pair, skin);
+    pr->gap_s = -1.0;
     pr->depth_t = tc;
     pr->depth_sa = sa;
     pr->depth_sb = sb;
     pr->depth = *depth;
-    pr->room = *room;
+}
+
+/* The cores' distance at the start of the pair's search once shrunk by s
+ * (call after sccd_pair_start_depth, whose poses it shares; kept with it). */
+static inline sccd_real sccd_pair_start_gap(sccd_pair *pr, sccd_real s, sccd_shrink_fn *shrink, const void *pair)
+{
+    if (pr->gap_s != s) {
+        shrink(pair, s, &pr->gap);
+        pr->gap_s = s;
+    }
+    return pr->gap;
 }
 
 /* a's part of a shrink s of two shapes that can give up about cap_a and
@@ -195,6 +220,7 @@ typedef struct sccd_target_policy {
     sccd_real floor;  /* the cores' closest allowed distance (once shrunk) */
     sccd_real target; /* the first search's target distance */
     sccd_real sink;   /* the target after a touch that does not approach */
+    sccd_real slack;  /* how much deeper than limit the engine may take the pair (sccd_policy_safe) */
 } sccd_target_policy;
 
 /* The policy's limit and shrink from depth and room (call before shrinking).
@@ -210,22 +236,33 @@ static inline sccd_target_policy sccd_policy_begin(sccd_real depth, sccd_real ro
 {
     sccd_real allowed = sccd_min(sccd_min(SCCD_ROOM_SHARE * room, depth + skin), cap);
     sccd_real limit = cap < INFINITY ? sccd_min(cap, sccd_max(depth, allowed)) : sccd_max(depth, allowed);
-    return (sccd_target_policy){limit, depth + skin + sccd_max(tol, limit - depth), 0.0, 0.0, 0.0};
+    sccd_real slack = sccd_max(SCCD_ROOM_SHARE * room - limit, 0.0);
+    return (sccd_target_policy){limit, depth + skin + sccd_max(tol, limit - depth), 0.0, 0.0, 0.0, slack};
 }
 
-/* The targets once the cores shrank by `shrunk`. False when the pair
+/* The targets once the cores shrank by `shrunk` and stand `now` apart at
+ * the start (used only when the shapes overlap). False when the pair
  * overlaps and its cores cannot come apart (the engine's contact alone).
  * The event: the shapes touching (apart at the start; a hair apart when the
  * cores cannot shrink), or an overlapping pair sinking to the limit (a push
  * the engine's contact holds is no impact). After a touch that does not
  * approach (sliding, resting) the target sinks: the engine's contact may
- * form, `overlap` deep, then down to the limit. */
-static inline bool sccd_policy_targets(sccd_target_policy *p, sccd_real depth, sccd_real shrunk, sccd_real overlap,
-                                       sccd_real tol)
+ * form, `overlap` deep, then down to the limit.
+ * An overlapping pair also sinks no more than limit − depth from where it
+ * stands: the start depth is a lower bound measured at a smaller shrink
+ * than this search's, and a box's corner sunk in a capsule reads deeper the
+ * smaller the shrink (the shrunk box's corner recedes by √3 of it). Held
+ * only to `shrunk − limit`, a motor blade crushing a wedged body would sink
+ * by that difference in every step, each step measuring its start depth
+ * anew, until it cut through (scene fuzzer, ODE). */
+static inline bool sccd_policy_targets(sccd_target_policy *p, sccd_real depth, sccd_real shrunk, sccd_real now,
+                                       sccd_real overlap, sccd_real tol)
 {
     p->floor = sccd_max(shrunk - p->limit, 2.0 * tol);
     if (depth > 0.0 && shrunk - depth < 2.0 * tol)
         return false;
+    if (depth > 0.0)
+        p->floor = sccd_max(p->floor, now - sccd_max(p->limit - depth, 0.0));
     p->target = depth > 0.0 ? p->floor : sccd_max(shrunk, 2.0 * tol);
     p->sink = depth > 0.0 ? p->floor : sccd_max(shrunk - sccd_min(overlap, p->limit), p->floor);
     return true;
@@ -258,7 +295,7 @@ typedef struct sccd_gap_rate { sccd_real beta, kappa; } sccd_gap_rate;
 static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_gap_rate g, sccd_real rate, sccd_real u,
                                     sccd_real tol)
 {
-    sccd_real rest = 1.0 - u, margin = p->floor - tol;
+    sccd_real rest = 1.0 - u, margin = sccd_min(p->floor - tol, p->slack);
     return rate * rest < margin || sccd_max(g.beta, 0.0) * rest + 0.5 * g.kappa * rest * rest < margin;
 }
 
