@@ -876,6 +876,37 @@ static bool shapes_may_collide(const solver *sv, int sa, int sb)
     return sv->cb.collide == NULL || sv->cb.collide(sv->cb.user, sa, sb);
 }
 
+/* The thinnest of shape s's bounds, as far as it can shrink (a half-space:
+ * unbounded). */
+static sccd_real shape_thickness(const sccd_impact_shape3 *s)
+{
+    sccd_real c = INFINITY;
+    for (int i = 0; i < s->bounds; ++i)
+        c = sccd_min(c, shrink_capacity(&s->bound[i]));
+    return c;
+}
+
+/* Rate bound of a shape of a body moving by m against a still point: a
+ * half-space's (a static body's) is its body's translation alone. */
+static sccd_real shape_rate(const sccd_impact_shape3 *s, sccd_motion3 m)
+{
+    sccd_real turn = s->bounds > 0 ? fabs(m.angle) * sccd_shape3_farthest_unchecked(&s->bound[0], m.center) : 0.0;
+    return sccd_v3_len(m.dp) + turn;
+}
+
+/* Whether the engine's own contact is enough for shapes i and j under mi,
+ * mj (impact2.c's twin): neither body is a CCD body and no point of either
+ * moves half the thinner one's thickness relative to the other, so a
+ * discrete step cannot carry one through the other (a pile a rotor nudged:
+ * searched, a body stopped there would stop the next one pressing on it,
+ * and so on through the pile). */
+static bool engine_catches(const solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 mj)
+{
+    const sccd_impact_shape3 *si = &sv->shapes[i], *sj = &sv->shapes[j];
+    return !sv->bodies[si->body].ccd && !sv->bodies[sj->body].ccd &&
+           shape_rate(si, mi) + shape_rate(sj, mj) < 0.5 * sccd_min(shape_thickness(si), shape_thickness(sj));
+}
+
 /* The earliest event of bodies a and b from time tc over their shape pairs. */
 static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
 {
@@ -888,7 +919,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
     sccd_motion3 ma = part_from(&sv->st[pr->a], tc), mb = part_from(&sv->st[pr->b], tc);
     for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i)
         for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
-            if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ma, j, mb))
+            if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ma, j, mb) || engine_catches(sv, i, ma, j, mb))
                 continue;
             shape_event e = shape_pair_event(sv, pr, i, j, tc);
             if (e.event != EVENT_NONE && e.t < pr->t)

@@ -116,7 +116,13 @@ static int mover(const sccd_events *e, int i)
  * (one joined to a third, then met again) is jammed: both stop dead (at
  * rest: a velocity kept, an engine's contacts would push the jammed pair
  * harder every step), so such stops cannot go on without end. (A kinematic body goes
- * on carrying what it meets again: held, it would pass through it.) */
+ * on carrying what it meets again: held, it would pass through it.) A pair
+ * both of whose movers are fixed in their motion (kinematic or static) and
+ * that stops a second time is a body crushed between an animation and what
+ * cannot yield (a static wall, a body another kinematic body carries): the
+ * animations win and the pair is left to the engine for the rest of the
+ * step. Otherwise carry and stop would take turns at the same instant until
+ * the solver's guard, in a pile about kinematic rotors at every step. */
 static void stop_pair(sccd_events *e, sccd_pair *pr)
 {
     const sccd_event_ops *ops = e->ops;
@@ -125,11 +131,17 @@ static void stop_pair(sccd_events *e, sccd_pair *pr)
     ++e->stats->held;
     bool da = ops->kind(sv, a) == SCCD_BODY_DYNAMIC, db = ops->kind(sv, b) == SCCD_BODY_DYNAMIC;
     bool ka = ops->kind(sv, ma) == SCCD_BODY_KINEMATIC, kb = ops->kind(sv, mb) == SCCD_BODY_KINEMATIC;
-    if (pr->stops++ > 0 && !ka && !kb) { /* jammed: what the first stop set going met it again; both stop dead */
+    bool again = pr->stops++ > 0;
+    if (again && !ka && !kb) { /* jammed: what the first stop set going met it again; both stop dead */
         if (ops->moves_freely(sv, a))
             ops->halt(sv, a, pr->t);
         if (ops->moves_freely(sv, b))
             ops->halt(sv, b, pr->t);
+        return;
+    }
+    bool fixed_a = ops->kind(sv, ma) != SCCD_BODY_DYNAMIC, fixed_b = ops->kind(sv, mb) != SCCD_BODY_DYNAMIC;
+    if (again && fixed_a && fixed_b) { /* crushed: the animations win */
+        pr->ignored = true;
         return;
     }
     if (da && !ka && kb) {

@@ -291,11 +291,15 @@ typedef struct sccd_gap_rate { sccd_real beta, kappa; } sccd_gap_rate;
  * The normal's bound keeps a body resting on a platform that turns under
  * it (a rotor about the contact normal) with the engine: the rate bound
  * sees the platform's speed, the normal none of it. Otherwise the pair
- * must stop there (it may not sink further). */
+ * must stop there (it may not sink further). Left to the engine, the pair
+ * may sink no deeper than SCCD_ROOM_SHARE of its room (its slack; a
+ * tolerance once it is that deep, so a pair that barely moves still rests):
+ * by the cores' margin alone, a motor pressing a body wedged against a wall
+ * would sink it a skin deeper every step. */
 static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_gap_rate g, sccd_real rate, sccd_real u,
                                     sccd_real tol)
 {
-    sccd_real rest = 1.0 - u, margin = sccd_min(p->floor - tol, p->slack);
+    sccd_real rest = 1.0 - u, margin = sccd_min(p->floor - tol, sccd_max(p->slack, tol));
     return rate * rest < margin || sccd_max(g.beta, 0.0) * rest + 0.5 * g.kappa * rest * rest < margin;
 }
 
