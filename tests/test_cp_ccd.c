@@ -662,6 +662,75 @@ static void test_resting_body_slides(void **state)
     }
 }
 
+/* ---- sleeping ---- */
+
+/* A box resting on the floor, a smaller box on it (CCD on the lower one,
+ * or none), sleeping enabled; then a ball dropped on the lower box's free
+ * end. asleep_at: the first step both boxes sleep (-1: never); woke: the
+ * lower box woke when the ball came; ball_low: the ball's lowest centre
+ * above the lower box's top; asleep_again: both asleep at the end. */
+typedef struct sleep_run { int asleep_at; bool woke, asleep_again; double ball_low; } sleep_run;
+
+static sleep_run sleep_scene(bool ccd, double width, double height, double drop_x)
+{
+    cpSpace *space = cpSpaceNew();
+    cpSpaceSetGravity(space, cpv(0, -100));
+    cpSpaceSetSleepTimeThreshold(space, 0.5);
+    cpShapeSetFriction(cpSpaceAddShape(space, cpSegmentShapeNew(cpSpaceGetStaticBody(space), cpv(-300, 0), cpv(300, 0), 1)), 0.8);
+    cpBody *low = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForBox(1.0, width, height)));
+    cpBodySetPosition(low, cpv(0, 1 + 0.5 * height));
+    cpShapeSetFriction(cpSpaceAddShape(space, cpBoxShapeNew(low, width, height, 0)), 0.8);
+    cpBody *top = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForBox(1.0, 10, 10)));
+    cpBodySetPosition(top, cpv(-0.25 * width, 1 + height + 5));
+    cpShapeSetFriction(cpSpaceAddShape(space, cpBoxShapeNew(top, 10, 10, 0)), 0.8);
+    sccd_cp_world *w = maybe_ccd(space, ccd, low);
+    sleep_run out = {-1, false, false, INFINITY};
+    for (int i = 0; i < 300 && out.asleep_at < 0; ++i) {
+        cpSpaceStep(space, DT);
+        if (cpBodyIsSleeping(low) && cpBodyIsSleeping(top))
+            out.asleep_at = i;
+    }
+    cpBody *ball = cpSpaceAddBody(space, cpBodyNew(0.2, cpMomentForCircle(0.2, 0, 3, cpvzero)));
+    cpBodySetPosition(ball, cpv(drop_x, 1 + height + 60));
+    cpBodySetVelocity(ball, cpv(0, -150));
+    cpShapeSetFriction(cpSpaceAddShape(space, cpCircleShapeNew(ball, 3, cpvzero)), 0.8);
+    for (int i = 0; i < 240; ++i) {
+        cpSpaceStep(space, DT);
+        out.woke |= !cpBodyIsSleeping(low);
+        cpVect p = cpBodyGetPosition(ball), q = cpBodyGetPosition(low);
+        if (fabs(p.x - q.x) < 0.5 * width - 3)
+            out.ball_low = fmin(out.ball_low, p.y - (q.y + 0.5 * height));
+    }
+    out.asleep_again = cpBodyIsSleeping(low) && cpBodyIsSleeping(top);
+    sccd_cp_detach(w);
+    sccd_cp_space_free_all(space);
+    return out;
+}
+
+/* A CCD body falls asleep as a plain Chipmunk body does, with what rests
+ * on it, wakes when struck and sleeps again (the CCD used to wake it every
+ * step, and so everything touching it). The oracle: the same scene without
+ * CCD. */
+static void test_ccd_bodies_sleep(void **state)
+{
+    (void)state;
+    sccd_rng rng = sccd_rng_make(4104);
+    for (int k = 0; k < 8; ++k) {
+        double width = sccd_rng_uniform(&rng, 30, 80), height = sccd_rng_uniform(&rng, 2, 12);
+        double drop_x = sccd_rng_uniform(&rng, 0.05, 0.4) * width;
+        sleep_run plain = sleep_scene(false, width, height, drop_x), on = sleep_scene(true, width, height, drop_x);
+        if (on.asleep_at < 0 || on.asleep_at > plain.asleep_at + 60 || !on.woke || !on.asleep_again || !(on.ball_low > 0.0))
+            print_message("box %.3f x %.3f, ball at %.3f: asleep at step %d (plain %d), woke %d, asleep again %d, ball "
+                          "%.3f above its top (plain %.3f)\n", width, height, drop_x, on.asleep_at, plain.asleep_at,
+                          on.woke, on.asleep_again, on.ball_low, plain.ball_low);
+        assert_true(plain.asleep_at >= 0 && plain.woke && plain.asleep_again && plain.ball_low > 0.0);
+        assert_true(on.asleep_at >= 0 && on.asleep_at <= plain.asleep_at + 60); /* within a second of Chipmunk's */
+        assert_true(on.woke);
+        assert_true(on.asleep_again);
+        assert_true(on.ball_low > 0.0); /* the ball rests on it, never through it */
+    }
+}
+
 /* ---- bad use ---- */
 
 static cpBool detach_in_begin(cpArbiter *arb, cpSpace *space, cpDataPointer data)
@@ -798,6 +867,7 @@ int main(void)
         cmocka_unit_test(test_long_mixed_run_is_finite),
         cmocka_unit_test(test_touching_pairs_keep_moving),
         cmocka_unit_test(test_resting_body_slides),
+        cmocka_unit_test(test_ccd_bodies_sleep),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_options_follow_slop),
     };

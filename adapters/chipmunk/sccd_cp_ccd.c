@@ -220,10 +220,28 @@ static bool split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
 
 /* ---- the solver's bodies ---- */
 
-static void set_pose(cpBody *body, sccd_v2 origin, cpFloat angle)
+/* Put the body's origin at origin, turned by angle, by its own integration
+ * (cpBodyUpdatePosition, moved by a bias that lands there and is spent at
+ * once): cpBodySetPosition and cpBodySetAngle wake the body and reset the
+ * idle time of all it touches, so a resting CCD body, and whatever rested
+ * on it, never fell asleep. */
+static void set_pose(cpBody *body, sccd_v2 origin, cpFloat angle, cpFloat dt)
 {
-    cpBodySetAngle(body, angle);
-    cpBodySetPosition(body, cpv_of(origin));
+    if (!(dt > 0.0)) {
+        cpBodySetAngle(body, angle);
+        cpBodySetPosition(body, cpv_of(origin));
+        return;
+    }
+    cpVect cog = cpv_of(sccd_v2_add(origin, sccd_rot2_apply(sccd_rot2_make(angle), v2_of(body->cog))));
+    cpVect v = body->v;
+    cpFloat w = body->w;
+    body->v = cpvzero;
+    body->w = 0.0;
+    body->v_bias = cpvmult(cpvsub(cog, body->p), 1.0 / dt);
+    body->w_bias = (angle - body->a) / dt;
+    cpBodyUpdatePosition(body, dt);
+    body->v = v;
+    body->w = w;
 }
 
 static sccd_xf2 body_xf(const cpBody *body)
@@ -322,7 +340,7 @@ static void integrate_ccd(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
     r->start = solver_body(b, start, a0, v, dt > 0.0 ? (b->a - a0) / dt : 0.0);
     r->start.ccd = true;
     r->start.pivot = r->pivot;
-    set_pose(b, start.p, a0);
+    set_pose(b, start.p, a0, dt);
     r->usable = CP_CHECK(w, sccd_is_valid_v2(v) && sccd_is_valid_real(r->start.w) && sccd_is_valid_xf2(start),
                          "sccd_cp: a CCD body's pose is not finite; no CCD for it");
     if (!r->usable)
@@ -436,7 +454,7 @@ static void write_back(sccd_cp_world *w, int k, cpFloat dt)
         angle -= (body->w + body->w_bias) * dt;
         origin = origin_for(body, sccd_v2_sub(cog, v2_of(cpvmult(cpvadd(body->v, body->v_bias), dt))), angle);
     }
-    set_pose(body, origin, angle);
+    set_pose(body, origin, angle, dt);
     w->cnt.clamps += b->impacts > 0 || b->held;
 }
 
@@ -536,7 +554,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     for (int i = 0; i < w->nrec; ++i) {
         cp_body_rec *r = &w->recs[i];
         if (r->active && r->stamp == w->space->stamp && (!ok || !r->usable))
-            set_pose(r->body, r->end, r->end_angle);
+            set_pose(r->body, r->end, r->end_angle, dt);
     }
     cpSpaceAddPostStepCallback(w->space, keep_ccd_last, w, NULL);
     ++w->cnt.steps;

@@ -1085,7 +1085,26 @@ static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i
 static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
 static bool op_ccd(const void *sv, int i) { return ((const solver *)sv)->bodies[i].ccd; }
 static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv)->bodies[i].inv_mass; }
-static void op_hold(void *sv, int i, sccd_real t) { hold(sv, i, t); }
+/* Drop what of body i's velocity runs into the contact of pair pr (an
+ * inelastic, frictionless impulse against an immovable partner). */
+static void rest_against(solver *sv, int i, const sccd_pair *pr)
+{
+    sccd_v3 n = i == pr->a ? pr->normal : sccd_v3_neg(pr->normal);
+    sccd_real u = sccd_v3_dot(velocity_at(sv, i, pr->t, pr->point), n), k = inv_mass_along(sv, i, pr->t, pr->point, n);
+    if (u <= 0.0 || k <= 0.0)
+        return;
+    body_state *s = &sv->st[i];
+    apply_impulse(sv, i, pr->t, pr->point, sccd_v3_scale(n, -u / k), (sccd_v3){0.0, 0.0, 0.0});
+    s->out_v = s->v;
+    s->out_w = s->w;
+}
+
+static void op_hold(void *sv, int i, sccd_real t, const sccd_pair *against)
+{
+    if (against != NULL && moves_freely(sv, i))
+        rest_against(sv, i, against);
+    hold(sv, i, t);
+}
 static void op_halt(void *sv, int i, sccd_real t)
 {
     solver *s = sv;

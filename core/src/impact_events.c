@@ -112,7 +112,12 @@ static int mover(const sccd_events *e, int i)
  * between two blades); a dynamic body meeting a static or stopped one
  * stops. A stopped body takes no impulse any more (what hits it bounces
  * off), so none of this adds energy but a kinematic push, and every stop
- * ends a chain of events. A pair of dynamic bodies that stops a second time
+ * ends a chain of events. A body stopped against a contact reports its
+ * velocity less what ran into the contact (an inelastic push off an
+ * immovable wall: it only takes energy away); kept whole, a body stopped at
+ * the same pose step after step (a stack placed exactly touching, so the
+ * engine never sees a contact) gathered speed from gravity without end.
+ * A pair of dynamic bodies that stops a second time
  * (one joined to a third, then met again) is jammed: both stop dead (at
  * rest: a velocity kept, an engine's contacts would push the jammed pair
  * harder every step), so such stops cannot go on without end. (A kinematic body goes
@@ -152,12 +157,12 @@ static void stop_pair(sccd_events *e, sccd_pair *pr)
         bool ra = ma != a, rb = mb != b;
         int light = ra != rb ? (ra ? a : b) : ops->inv_mass(sv, a) > ops->inv_mass(sv, b) ? a : b;
         if (ra || rb || !ops->join(sv, light, light == a ? b : a, pr->t))
-            ops->hold(sv, light, pr->t);
+            ops->hold(sv, light, pr->t, pr);
     } else {
         if (da && ops->moves_freely(sv, a))
-            ops->hold(sv, a, pr->t);
+            ops->hold(sv, a, pr->t, pr);
         if (db && ops->moves_freely(sv, b))
-            ops->hold(sv, b, pr->t);
+            ops->hold(sv, b, pr->t, pr);
     }
 }
 

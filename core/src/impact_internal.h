@@ -65,7 +65,7 @@ typedef struct sccd_event_ops {
     sccd_real (*inv_mass)(const void *solver, int i);             /* its inverse mass */
     bool (*moves_freely)(const void *solver, int i);              /* dynamic and not stopped */
     int (*carrier)(const void *solver, int i);                    /* the body it rides along with, -1: none */
-    void (*hold)(void *solver, int i, sccd_real t);               /* stop body i at t for the rest of the step */
+    void (*hold)(void *solver, int i, sccd_real t, const sccd_pair *against); /* stop body i at t for the rest of the step (what of its velocity runs into against's contact, if any, dropped) */
     void (*halt)(void *solver, int i, sccd_real t);               /* stop body i at t, at rest (it reports no velocity) */
     void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
