@@ -361,7 +361,8 @@ static void write_back(sccd_ode_world *w, int k)
     w->cnt.clamps += changed;
     if (changed) {
         sccd_v3 om = ode_spin(body, b->end_w, w->dt);
-        dBodyEnable(body);
+        if (!dBodyIsEnabled(body)) /* on an enabled body it would restart the auto-disable count */
+            dBodyEnable(body);
         dBodySetLinearVel(body, b->end_v.x, b->end_v.y, b->end_v.z);
         dBodySetAngularVel(body, om.x, om.y, om.z);
     } else if (b->joint != SCCD_JOINT_NONE) {

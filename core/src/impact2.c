@@ -508,8 +508,9 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real depth, room;
     start_pair start = {&ca, &cb, ma.start, mb.start};
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &room);
-    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, pr->cap);
-    pr->cap = sccd_min(pr->cap, pol.limit);
+    sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);
+    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, cap->cap);
+    cap->cap = sccd_min(cap->cap, pol.limit);
     sccd_real now = depth > 0.0 ? sccd_pair_start_gap(pr, pol.shrink, shrink_start, &start) : 0.0;
     if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink), now, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
@@ -534,9 +535,9 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
             u0 = u; /* no contact before u: go on from there */
             continue;
         }
-        if (r.state == SCCD_TOI_HIT && approach(sv, a, b, t, r.point, r.normal) > 0.0)
+        if (r.state == SCCD_TOI_HIT && sccd_is_impact(approach(sv, a, b, t, r.point, r.normal), depth, &pol, sv->dt, sv->opt.overlap))
             return (shape_event){EVENT_IMPACT, t, r.point, r.normal};
-        /* Touching but not approaching: skip while the gap provably holds.
+        /* Touching but not approaching (or slowly): skip while the gap provably holds.
          * A pair that is leaving (its supporting points separate) keeps its
          * target; one resting or sliding may sink, and at its limit, where
          * it may not, it stops (unless it cannot cross this step). */

@@ -802,8 +802,9 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real depth, room;
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &room);
-    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, pr->cap);
-    pr->cap = sccd_min(pr->cap, pol.limit);
+    sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);
+    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, cap->cap);
+    cap->cap = sccd_min(cap->cap, pol.limit);
     sccd_real now = depth > 0.0 ? sccd_pair_start_gap(pr, pol.shrink, shrink_start, &start) : 0.0;
     sccd_real shrunk = shrink_pair(&p.x, &p.target, pol.shrink);
     if (!sccd_policy_targets(&pol, depth, shrunk, now, sv->opt.overlap, tol)) {
@@ -830,7 +831,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
             u0 = u; /* no contact before u: go on from there */
             continue;
         }
-        if (approach(sv, a, b, t, r.point, n) > 0.0)
+        if (sccd_is_impact(approach(sv, a, b, t, r.point, n), depth, &pol, sv->dt, sv->opt.overlap))
             return (shape_event){EVENT_IMPACT, t, r.point, n};
         /* Touching but not approaching: skip while the gap provably holds.
          * A pair that is leaving (its supporting points separate) keeps its

@@ -70,7 +70,10 @@ bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
         if (e->paired != NULL)
             e->paired[pair_bit(e, i, j) / 8] |= (unsigned char)(1u << (pair_bit(e, i, j) % 8));
         sccd_pair *pr = &e->pairs[e->count++];
-        *pr = (sccd_pair){i, j, EVENT_NONE, INFINITY, -1, -1, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, false, 0, 0, INFINITY, -1.0, -1, -1, 0.0, -1, -1, 0.0, -1.0, 0.0};
+        *pr = (sccd_pair){i, j, EVENT_NONE, INFINITY, -1, -1, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, false, 0, 0, {{-1, -1, INFINITY}},
+                          -1.0, -1, -1, 0.0, -1, -1, 0.0, -1.0, 0.0};
+        for (int k = 1; k < SCCD_PAIR_CAPS; ++k)
+            pr->caps[k] = pr->caps[0];
         e->ops->search(e->solver, pr, tc);
     }
     return true;

@@ -36,6 +36,14 @@ static inline bool sccd_scratch_reserve(void **buf, size_t *bytes, size_t need)
 /* ---- the events of a step, dimension-free (impact_events.c) ---- */
 
 /* A body pair and its next event (2D contacts have z = 0). */
+/* How many shape pairs of a body pair keep their own overlap limit in a
+ * step; more (a sword against a fifth wall at once) share the strictest. */
+#define SCCD_PAIR_CAPS 4
+
+/* The smallest overlap limit the searches of shapes sa, sb set so far this
+ * step (sa < 0: a free slot). */
+typedef struct sccd_shape_cap { int sa, sb; sccd_real cap; } sccd_shape_cap;
+
 typedef struct sccd_pair {
     int a, b;
     impact_event event;
@@ -45,7 +53,7 @@ typedef struct sccd_pair {
     bool ignored;          /* begin said no: free for the rest of the step */
     int impacts;           /* impulses between the two this step */
     int stops;             /* fallback stops between the two this step */
-    sccd_real cap;         /* the smallest overlap limit its searches set so far this step (sccd_policy_begin) */
+    sccd_shape_cap caps[SCCD_PAIR_CAPS]; /* overlap limits of its shape pairs this step (sccd_pair_cap) */
     sccd_real depth_t;     /* when depth and room were measured (-1: never) ... */
     int depth_sa, depth_sb; /* ... for which shapes (sccd_pair_start_depth) */
     sccd_real depth;
@@ -151,6 +159,25 @@ static inline void sccd_pair_start_depth(sccd_pair *pr, int sa, int sb, sccd_rea
     pr->depth_sa = sa;
     pr->depth_sb = sb;
     pr->depth = *depth;
+}
+
+/* The overlap limit shapes sa, sb of the pair set so far this step
+ * (INFINITY: none yet), and the slot that keeps it: a limit is the shape
+ * pair's own (another pair of the two bodies' shapes, apart, would allow a
+ * resting one no depth); with every slot taken, the strictest of them
+ * stands for it. */
+static inline sccd_shape_cap *sccd_pair_cap(sccd_pair *pr, int sa, int sb)
+{
+    sccd_shape_cap *strictest = &pr->caps[0];
+    for (int k = 0; k < SCCD_PAIR_CAPS; ++k) {
+        sccd_shape_cap *c = &pr->caps[k];
+        if ((c->sa == sa && c->sb == sb) || c->sa < 0) {
+            *c = c->sa < 0 ? (sccd_shape_cap){sa, sb, INFINITY} : *c;
+            return c;
+        }
+        strictest = c->cap < strictest->cap ? c : strictest;
+    }
+    return strictest;
 }
 
 /* The cores' distance at the start of the pair's search once shrunk by s
@@ -278,6 +305,20 @@ static inline bool sccd_policy_sink(sccd_target_policy *p)
     return true;
 }
 
+/* Whether a pair touching at the closing speed `approach` (per second) meets
+ * in an impact. A pair that overlapped at its search's start within its
+ * limit (resting or settling: the engine's contact holds it) meets only
+ * when it would sink more than a contact skin (overlap) within a step:
+ * slower, the engine's contact takes it, and impulses there stirred a
+ * resting stack at every step (ODE's auto-disable never came). At its limit
+ * already (a motor pressing a blade into a thin wall the engine's contact
+ * cannot hold), every approach is an impact. */
+static inline bool sccd_is_impact(sccd_real approach, sccd_real depth, const sccd_target_policy *p, sccd_real dt,
+                                  sccd_real overlap)
+{
+    return approach > 0.0 && (depth <= 0.0 || depth >= p->limit || approach * dt > overlap);
+}
+
 /* How the gap of a touching pair can change along its contact normal n
  * (toi.c's bound g(u + Δ) ≥ g(u) − βΔ − ½κΔ², per unit of search time): β
  * the approach rate of the supporting points along n, κ a bound of its
@@ -299,7 +340,7 @@ typedef struct sccd_gap_rate { sccd_real beta, kappa; } sccd_gap_rate;
 static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_gap_rate g, sccd_real rate, sccd_real u,
                                     sccd_real tol)
 {
-    sccd_real rest = 1.0 - u, margin = sccd_min(p->floor - tol, sccd_max(p->slack, tol));
+    sccd_real rest = 1.0 - u, margin = sccd_min(p->floor - tol, p->slack);
     return rate * rest < margin || sccd_max(g.beta, 0.0) * rest + 0.5 * g.kappa * rest * rest < margin;
 }
 
