@@ -58,6 +58,8 @@ typedef struct inputs {
     sccd_box2 box2[2][SPEED_INPUTS];
     sccd_poly2 poly[SPEED_INPUTS];
     sccd_sector2 sec2[SPEED_INPUTS];
+    sccd_sector2_prepared psec2[SPEED_INPUTS];
+    sccd_v2 pt2[SPEED_INPUTS];
     sccd_sweep2 sw2[2][SPEED_INPUTS]; /* 1 and 4 bands */
     sccd_sphere sph[2][SPEED_INPUTS];
     sccd_capsule3 cap3[2][SPEED_INPUTS];
@@ -92,6 +94,8 @@ static void draw_2d(inputs *in, sccd_rng *g, int i)
     sccd_real r = sccd_rng_uniform(g, 0.0, 5.0);
     in->sec2[i] = (sccd_sector2){sccd_rng_v2(g, 10.0), sccd_rng_unit2(g), sccd_rng_uniform(g, 0.0, SCCD_PI), r,
                                  r + sccd_rng_uniform(g, 1.0, 10.0)};
+    sccd_sector2_prepare(&in->psec2[i], &in->sec2[i]);
+    in->pt2[i] = sccd_rng_v2(g, 10.0);
     sccd_motion2 m = {{sccd_rng_v2(g, 10.0), sccd_rot2_make(sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI))},
                       sccd_rng_v2(g, 8.0), sccd_rng_v2(g, 2.0), sccd_rng_uniform(g, -SCCD_PI, SCCD_PI)};
     sccd_v2 half = {size(g), 0.3 * size(g)};
@@ -128,6 +132,19 @@ static void draw_3d(inputs *in, sccd_rng *g, int i)
     sccd_sweep3_box(&in->sw3[1][i], half, m, 4);
 }
 
+/* The baseline of the ratios: a plain AABB–AABB overlap test, without
+ * validation and not inlined (as a library call is). */
+__attribute__((noinline)) static bool plain_aabb2(sccd_aabb2 a, sccd_aabb2 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y;
+}
+
+__attribute__((noinline)) static bool plain_aabb3(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
+}
+
 /* ---- the timed loops: one function per test, the call inlined in a loop ---- */
 
 static long input_mask = SPEED_INPUTS - 1; /* inputs in use − 1 (fewer under callgrind) */
@@ -146,6 +163,13 @@ static long input_mask = SPEED_INPUTS - 1; /* inputs in use − 1 (fewer under c
 LOOP(t2_circle, sccd_circle_vs_circle(in->circ[0][i], in->circ[1][i]))
 LOOP(t2_capsule, sccd_capsule2_vs_capsule2(in->cap2[0][i], in->cap2[1][i]))
 LOOP(t2_aabb, sccd_aabb2_vs_aabb2(in->aabb2[0][i], in->aabb2[1][i]))
+LOOP(t2_aabb_plain, plain_aabb2(in->aabb2[0][i], in->aabb2[1][i]))
+LOOP(t2_sec_point, sccd_sector2_vs_point(&in->sec2[i], in->pt2[i]))
+LOOP(t2_psec_point, sccd_sector2_prepared_vs_point(&in->psec2[i], in->pt2[i]))
+LOOP(t2_psec_circle, sccd_sector2_prepared_vs_circle(&in->psec2[i], in->circ[0][i]))
+LOOP(t2_psec_rect, sccd_sector2_prepared_vs_box(&in->psec2[i], in->box2[0][i]))
+LOOP(t2_psec_capsule, sccd_sector2_prepared_vs_capsule(&in->psec2[i], in->cap2[0][i]))
+LOOP(t2_psec_poly, sccd_sector2_prepared_vs_poly(&in->psec2[i], &in->poly[i]))
 LOOP(t2_obb, sccd_box2_vs_box2(in->box2[0][i], in->box2[1][i]))
 LOOP(t2_sec_circle, sccd_sector2_vs_circle(&in->sec2[i], in->circ[0][i]))
 LOOP(t2_sec_circle_thesis, sccd_sector2_vs_circle_thesis(&in->sec2[i], in->circ[0][i]))
@@ -159,6 +183,7 @@ LOOP(t2_sweep4_box, sccd_sweep2_vs_box(&in->sw2[1][i], in->box2[0][i]))
 LOOP(t3_sphere, sccd_sphere_vs_sphere(in->sph[0][i], in->sph[1][i]))
 LOOP(t3_capsule, sccd_capsule3_vs_capsule3(in->cap3[0][i], in->cap3[1][i]))
 LOOP(t3_aabb, sccd_aabb3_vs_aabb3(in->aabb3[0][i], in->aabb3[1][i]))
+LOOP(t3_aabb_plain, plain_aabb3(in->aabb3[0][i], in->aabb3[1][i]))
 LOOP(t3_obb, sccd_box3_vs_box3(in->box3[0][i], in->box3[1][i]))
 LOOP(t3_sec_point, sccd_sector3_vs_point(&in->sec3[i], in->pt[i]))
 LOOP(t3_sec_sphere, sccd_sector3_vs_sphere(&in->sec3[i], in->sph[0][i]))
@@ -181,20 +206,28 @@ typedef struct pair_test {
 static const pair_test tests[] = {
     {"circle", "circle–circle", 2, 9.26, t2_circle, true},
     {"capsule2", "capsule–capsule", 2, 55.24, t2_capsule, true},
-    {"aabb2", "AABB–AABB", 2, 5.00, t2_aabb, true},
+    {"aabb2_plain", "AABB–AABB (plain, not inlined: the baseline)", 2, 5.00, t2_aabb_plain, true},
+    {"aabb2", "AABB–AABB (sccd_aabb2_vs_aabb2)", 2, 5.00, t2_aabb, true},
     {"obb2", "OBB–OBB (SAT)", 2, 36.42, t2_obb, true},
+    {"sector_point2", "sector–point", 2, -1.0, t2_sec_point, true},
+    {"psector_point2", "prepared sector–point", 2, -1.0, t2_psec_point, true},
     {"sector_circle", "sector–circle (exact)", 2, 41.03, t2_sec_circle, true},
+    {"psector_circle", "prepared sector–circle", 2, 41.03, t2_psec_circle, true},
     {"sector_circle_thesis", "sector–circle (thesis §2.4 as written)", 2, 41.03, t2_sec_circle_thesis, false},
     {"sector_rect", "sector–rectangle (exact, wedge clipping)", 2, 294.10, t2_sec_rect, true},
     {"sector_rect_thesis", "sector–rectangle (thesis §2.3 intersections)", 2, 294.10, t2_sec_rect_thesis, false},
+    {"psector_rect", "prepared sector–rectangle", 2, 294.10, t2_psec_rect, true},
     {"sector_capsule2", "sector–capsule (exact)", 2, 50.54, t2_sec_capsule, true},
-    {"sector_poly", "sector–convex polygon (ours)", 2, -1.0, t2_sec_poly, false},
+    {"psector_capsule2", "prepared sector–capsule", 2, 50.54, t2_psec_capsule, true},
+    {"sector_poly", "sector–convex polygon (ours)", 2, -1.0, t2_sec_poly, true},
+    {"psector_poly", "prepared sector–convex polygon", 2, -1.0, t2_psec_poly, true},
     {"sweep2_circle", "sweep (1 band)–circle (ours)", 2, -1.0, t2_sweep1_circle, false},
     {"sweep2_box", "sweep (1 band)–box (ours)", 2, -1.0, t2_sweep1_box, false},
     {"sweep2_box4", "sweep (4 bands)–box (ours)", 2, -1.0, t2_sweep4_box, false},
     {"sphere", "sphere–sphere", 3, 10.43, t3_sphere, true},
     {"capsule3", "capsule–capsule", 3, 48.80, t3_capsule, true},
-    {"aabb3", "AABB–AABB", 3, 5.91, t3_aabb, true},
+    {"aabb3_plain", "AABB–AABB (plain, not inlined: the baseline)", 3, 5.91, t3_aabb_plain, true},
+    {"aabb3", "AABB–AABB (sccd_aabb3_vs_aabb3)", 3, 5.91, t3_aabb, true},
     {"obb3", "OBB–OBB (SAT, 15 axes)", 3, 35.81, t3_obb, true},
     {"sector_point", "sector–point", 3, 1.71, t3_sec_point, true},
     {"sector_sphere", "sector–sphere", 3, 24.69, t3_sec_sphere, true},
@@ -270,7 +303,7 @@ static void time_pairs(inputs *in, long calls, pair_result *out)
 static int baseline(int dim)
 {
     for (int k = 0; k < NTESTS; ++k)
-        if (strcmp(tests[k].key, dim == 2 ? "aabb2" : "aabb3") == 0)
+        if (strcmp(tests[k].key, dim == 2 ? "aabb2_plain" : "aabb3_plain") == 0)
             return k;
     return 0;
 }

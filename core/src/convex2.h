@@ -6,6 +6,7 @@
 
 #include "sectorccd/geometry.h"
 #include "sectorccd/shapes.h"
+#include "unchecked.h"
 
 /* True when v (n ≥ 3) encloses area: twice its area exceeds 1e-12 of its
  * squared extent. Thinner sets are treated as segments: rounding could
@@ -45,7 +46,7 @@ static inline sccd_real convex_point_distance(const sccd_v2 *v, int n, sccd_v2 p
         return 0.0;
     sccd_real d = sccd_v2_dist(v[0], p);
     for (int i = 0; i < edge_count(n); ++i)
-        d = sccd_min(d, sccd_distance_point_segment2(p, v[i], v[(i + 1) % n]));
+        d = sccd_min(d, sqrt(sccd_point_segment2_dist2_unchecked(p, v[i], v[(i + 1) % n])));
     return d;
 }
 

@@ -55,6 +55,9 @@
  * asin(ρ / max(lo, dist(0, K))), hold it (the whole circle when that ratio
  * reaches 1). */
 #include "sectorccd/sweep2.h"
+
+#include <string.h>
+
 #include "convex2.h"
 #include "sector2_internal.h"
 
@@ -444,6 +447,7 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
             sccd_sector2 s = arc_sector(c0, p.c[k].a[i], sccd_max(0.0, p.lo[k] - pad), sccd_max(p.hi[k] + pad, min_outer));
             sccd_aabb2 box = sccd_sector2_aabb(&s);
             out->aabb = out->count == 0 ? box : sccd_aabb2_union(out->aabb, box);
+            sccd_sector2_prepare(&out->prepared[out->count], &s);
             out->band[out->count++] = s;
         }
     }
@@ -504,6 +508,17 @@ static bool disc_misses_band(const sccd_sector2 *band, sccd_v2 c, sccd_real rad)
     return d - rad > band->R + slack || d + rad < band->r - slack;
 }
 
+/* Band k prepared: as built, unless the band was set or changed by hand
+ * since (then prepared now: a stale or missing copy must not miss). */
+static const sccd_sector2_prepared *band_prepared(const sccd_sweep2 *w, int k, sccd_sector2_prepared *scratch)
+{
+    const sccd_sector2_prepared *p = &w->prepared[k];
+    if (p->ready && memcmp(&p->s, &w->band[k], sizeof w->band[k]) == 0)
+        return p;
+    sccd_sector2_prepare(scratch, &w->band[k]);
+    return scratch;
+}
+
 /* The sweep against the convex polygon v (counter-clockwise; or one or two
  * points) grown by rho, swept by −dp. Without a translation (a turn about a
  * fixed point, as a hinged body's) v itself is the set and no hull is built.
@@ -527,8 +542,9 @@ static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_re
     for (int i = 0; i < m; ++i)
         rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(pts[i], c)));
     sccd_real rad = sqrt(rad2) + rho;
+    sccd_sector2_prepared scratch;
     for (int k = 0; k < w->count; ++k)
-        if (!disc_misses_band(&w->band[k], c, rad) && sccd_sector2_meets_points(&w->band[k], pts, m, rho, still))
+        if (!disc_misses_band(&w->band[k], c, rad) && sccd_sector2_meets_points(band_prepared(w, k, &scratch), pts, m, rho, still))
             return true;
     return false;
 }
