@@ -68,6 +68,7 @@ typedef struct inputs {
     sccd_triangle tri[SPEED_INPUTS];
     sccd_v3 pt[SPEED_INPUTS];
     sccd_sector3 sec3[SPEED_INPUTS];
+    sccd_sector3_prepared psec3[SPEED_INPUTS];
     sccd_sweep3 sw3[2][SPEED_INPUTS];
 } inputs;
 
@@ -125,6 +126,7 @@ static void draw_3d(inputs *in, sccd_rng *g, int i)
     in->sec3[i] = (sccd_sector3){sccd_rng_v3(g, 10.0), u, sccd_v3_add(sccd_v3_scale(e1, cos(phi)), sccd_v3_scale(e2, sin(phi))),
                                  sccd_rng_uniform(g, 0.0, SCCD_PI), r, r + sccd_rng_uniform(g, 1.0, 10.0),
                                  -size(g), size(g)};
+    sccd_sector3_prepare(&in->psec3[i], &in->sec3[i]);
     sccd_motion3 m = {{sccd_rng_v3(g, 10.0), sccd_rng_quat(g)}, sccd_rng_v3(g, 8.0), sccd_rng_v3(g, 2.0),
                       sccd_rng_unit3(g), sccd_rng_uniform(g, -SCCD_PI, SCCD_PI)};
     sccd_v3 half = {size(g), 0.3 * size(g), 0.3 * size(g)};
@@ -191,6 +193,11 @@ LOOP(t3_sec_capsule, sccd_sector3_vs_capsule(&in->sec3[i], in->cap3[0][i]))
 LOOP(t3_sec_capsule_thesis, sccd_sector3_vs_capsule_thesis(&in->sec3[i], in->cap3[0][i]))
 LOOP(t3_sec_box, sccd_sector3_vs_box(&in->sec3[i], in->box3[0][i]))
 LOOP(t3_sec_triangle, sccd_sector3_vs_triangle(&in->sec3[i], in->tri[i]))
+LOOP(t3_psec_point, sccd_sector3_prepared_vs_point(&in->psec3[i], in->pt[i]))
+LOOP(t3_psec_sphere, sccd_sector3_prepared_vs_sphere(&in->psec3[i], in->sph[0][i]))
+LOOP(t3_psec_capsule, sccd_sector3_prepared_vs_capsule(&in->psec3[i], in->cap3[0][i]))
+LOOP(t3_psec_box, sccd_sector3_prepared_vs_box(&in->psec3[i], in->box3[0][i]))
+LOOP(t3_psec_triangle, sccd_sector3_prepared_vs_triangle(&in->psec3[i], in->tri[i]))
 LOOP(t3_sweep1_sphere, sccd_sweep3_vs_sphere(&in->sw3[0][i], in->sph[0][i]))
 LOOP(t3_sweep1_box, sccd_sweep3_vs_box(&in->sw3[0][i], in->box3[0][i]))
 LOOP(t3_sweep4_box, sccd_sweep3_vs_box(&in->sw3[1][i], in->box3[0][i]))
@@ -230,11 +237,16 @@ static const pair_test tests[] = {
     {"aabb3", "AABB–AABB (sccd_aabb3_vs_aabb3)", 3, 5.91, t3_aabb, true},
     {"obb3", "OBB–OBB (SAT, 15 axes)", 3, 35.81, t3_obb, true},
     {"sector_point", "sector–point", 3, 1.71, t3_sec_point, true},
+    {"psector_point", "prepared sector–point", 3, 1.71, t3_psec_point, true},
     {"sector_sphere", "sector–sphere", 3, 24.69, t3_sec_sphere, true},
+    {"psector_sphere", "prepared sector–sphere", 3, 24.69, t3_psec_sphere, true},
     {"sector_capsule3", "sector–capsule (exact)", 3, 90.97, t3_sec_capsule, true},
+    {"psector_capsule3", "prepared sector–capsule", 3, 90.97, t3_psec_capsule, true},
     {"sector_capsule3_thesis", "sector–capsule (thesis §2.7 approximation)", 3, 90.97, t3_sec_capsule_thesis, true},
     {"sector_box", "sector–box (ours)", 3, -1.0, t3_sec_box, true},
-    {"sector_triangle", "sector–triangle (ours)", 3, -1.0, t3_sec_triangle, false},
+    {"psector_box", "prepared sector–box", 3, -1.0, t3_psec_box, true},
+    {"sector_triangle", "sector–triangle (ours)", 3, -1.0, t3_sec_triangle, true},
+    {"psector_triangle", "prepared sector–triangle", 3, -1.0, t3_psec_triangle, true},
     {"sweep3_sphere", "sweep (1 band)–sphere (ours)", 3, -1.0, t3_sweep1_sphere, false},
     {"sweep3_box", "sweep (1 band)–box (ours)", 3, -1.0, t3_sweep1_box, false},
     {"sweep3_box4", "sweep (4 bands)–box (ours)", 3, -1.0, t3_sweep4_box, false},

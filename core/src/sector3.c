@@ -36,12 +36,11 @@
 
 #include "sectorccd/geometry.h"
 #include "sector3_internal.h"
+#include "unchecked.h"
 
-/* A checked sector in canonical form: frame vectors and cleaned numbers. */
-typedef struct sect {
-    sccd_v3 o, a, k, u;
-    sccd_real th, c, s, r, R, zlo, zhi; /* c, s: cos θ, sin θ */
-} sect;
+/* A checked sector in canonical form: frame vectors, cleaned numbers, wedge. */
+typedef sccd_sector3_prepared sect;
+typedef sccd_sector3_wedge wedge;
 
 /* sqrt(x² + y²) without hypot's overflow care (slow, and scenes are far
  * from 1e154). */
@@ -65,11 +64,38 @@ bool sccd_is_valid_sector3(const sccd_sector3 *s)
            s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
 }
 
+/* The wedge as convex parts of at most three half-planes: the whole plane
+ * (θ = π); left of the lower edge, right of the upper and in front of the
+ * bisector (which a zero-width wedge needs) for θ ≤ π/2; else the halves
+ * [−θ, 0] and [0, θ] (cos, sin of θ/2 by the half-angle formulas: c < 0
+ * there, and 1 + c's rounding only tilts a bisector well inside its half). */
+static void prepare_wedges(sect *S)
+{
+    S->pieces = 1;
+    if (S->th >= SCCD_PI) {
+        S->wedge[0].n = 0;
+        return;
+    }
+    if (S->th <= 0.5 * SCCD_PI) {
+        S->wedge[0] = (wedge){3, {{S->s, S->c}, {S->s, -S->c}, {1.0, 0.0}}};
+        return;
+    }
+    sccd_real ch = sqrt(0.5 * (1.0 + S->c)), sh = sqrt(0.5 * (1.0 - S->c));
+    S->pieces = 2;
+    S->wedge[0] = (wedge){3, {{S->s, S->c}, {0.0, -1.0}, {ch, -sh}}};
+    S->wedge[1] = (wedge){3, {{0.0, 1.0}, {S->s, -S->c}, {ch, sh}}};
+}
+
 /* Checks s and fills the canonical form. False (after the check fired) when
  * no defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
  * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
-static bool prepare(const sccd_sector3 *s, sect *out)
+bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
 {
+    if (!out) {
+        SCCD_ASSERT(out != NULL);
+        return false;
+    }
+    out->ready = false;
     bool valid = sccd_is_valid_sector3(s);
     SCCD_ASSERT(valid);
     if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
@@ -94,8 +120,13 @@ static bool prepare(const sccd_sector3 *s, sect *out)
     out->R = s->R;
     out->zlo = s->zlo;
     out->zhi = s->zhi;
+    out->source = *s;
+    prepare_wedges(out);
+    out->ready = true;
     return true;
 }
+
+static bool prepare(const sccd_sector3 *s, sect *out) { return sccd_sector3_prepare(out, s); }
 
 /* Seed 000 eq 2.3: the rows of the matrix are A, K, U. */
 static sccd_v3 to_local(const sect *S, sccd_v3 p)
@@ -183,11 +214,14 @@ static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
 /* Fact 1 of the file comment. */
 static sccd_real local_distance(const sect *S, sccd_v3 q)
 {
-    sccd_real rho = len2d(q.x, q.y);
-    sccd_real delta = fabs(atan2(q.y, q.x)) - S->th;
-    if (delta <= 0.0)
-        return rect_distance(S, rho, q.z);
-    return len2d(rho * sin(delta), rect_distance(S, rho * cos(delta), q.z));
+    /* Folded onto y ≥ 0 (the sector is symmetric about +x), at angle φ;
+     * inside the wedge iff sin(θ − φ) ≥ 0, i.e. x·sin θ ≥ y·cos θ (below
+     * π/2 only on x ≥ 0: that rules out φ = π at θ = 0). Outside,
+     * ρ·cos δ and ρ·sin δ (δ = φ − θ) are rotations of (x, y) by −θ. */
+    sccd_real x = q.x, y = fabs(q.y);
+    if (x * S->s >= y * S->c && (S->c < 0.0 || x >= 0.0))
+        return rect_distance(S, len2d(x, y), q.z);
+    return len2d(y * S->c - x * S->s, rect_distance(S, x * S->c + y * S->s, q.z));
 }
 
 sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
@@ -200,71 +234,66 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
     return local_distance(&S, to_local(&S, p));
 }
 
-bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
+static bool point_meets(const sect *S, sccd_v3 p)
 {
-    sect S;
-    if (!prepare(s, &S) || !sccd_is_valid_v3(p)) {
-        SCCD_ASSERT(sccd_is_valid_v3(p));
-        return false;
-    }
-    sccd_v3 q = to_local(&S, p);
-    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q));
+    sccd_v3 q = to_local(S, p);
+    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(sector_scale(S), v3_maxabs(q));
     /* eq 2.4 and eq 2.5, widened by the tolerance: failing them puts the
      * point farther than tol from the sector. */
-    if (q.z < S.zlo - tol || q.z > S.zhi + tol || rho < S.r - tol || rho > S.R + tol)
+    if (q.z < S->zlo - tol || q.z > S->zhi + tol || rho < S->r - tol || rho > S->R + tol)
         return false;
     /* eqs 2.6–2.7, Pc = x/ρ ≥ cos θ, times ρ (no division at the axis); a
      * point that fails them or the exact eqs 2.4–2.5 by rounding only is
      * caught by the distance. */
-    if (q.z >= S.zlo && q.z <= S.zhi && rho >= S.r && rho <= S.R && q.x >= rho * S.c)
+    if (q.z >= S->zlo && q.z <= S->zhi && rho >= S->r && rho <= S->R && q.x >= rho * S->c)
         return true;
-    return local_distance(&S, q) <= tol;
+    return local_distance(S, q) <= tol;
+}
+
+static bool sphere_meets(const sect *S, sccd_sphere sphere)
+{
+    sccd_v3 q = to_local(S, sphere.c);
+    sccd_real tol = SCCD_EPS * sccd_max(sector_scale(S), v3_maxabs(q) + sphere.r);
+    /* eq 2.11 (slab [zlo, zhi] instead of ±h): a cheap early out. */
+    if (q.z < S->zlo - sphere.r - tol || q.z > S->zhi + sphere.r + tol)
+        return false;
+    /* eq 2.12's slice radius then the circle test is the distance of fact 1. */
+    return local_distance(S, q) <= sphere.r + tol;
+}
+
+bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q)
+{
+    if (!p || !sccd_is_valid_v3(q)) {
+        SCCD_ASSERT(p != NULL && sccd_is_valid_v3(q));
+        return false;
+    }
+    return p->ready && point_meets(p, q);
+}
+
+bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere sphere)
+{
+    if (!p || !sccd_is_valid_sphere(sphere)) {
+        SCCD_ASSERT(p != NULL && sccd_is_valid_sphere(sphere));
+        return false;
+    }
+    return p->ready && sphere_meets(p, sphere);
+}
+
+bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
+{
+    sect S;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_vs_point(&S, p);
 }
 
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
 {
     sect S;
-    if (!prepare(s, &S) || !sccd_is_valid_sphere(sphere)) {
-        SCCD_ASSERT(sccd_is_valid_sphere(sphere));
-        return false;
-    }
-    sccd_v3 q = to_local(&S, sphere.c);
-    sccd_real tol = SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q) + sphere.r);
-    /* eq 2.11 (slab [zlo, zhi] instead of ±h): a cheap early out. */
-    if (q.z < S.zlo - sphere.r - tol || q.z > S.zhi + sphere.r + tol)
-        return false;
-    /* eq 2.12's slice radius then the circle test is the distance of fact 1. */
-    return local_distance(&S, q) <= sphere.r + tol;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_vs_sphere(&S, sphere);
 }
 
 /* ---- polytopes (fact 2) ---- */
-
-/* One convex part of the wedge: half-planes n·p ≥ 0 (none: the whole plane). */
-typedef struct wedge { int n; sccd_v2 nrm[3]; } wedge;
-
-/* The convex wedge of directions from (c1, s1) to (c2, s2), at most π apart:
- * left of the first side, right of the second, and in front (the bisector
- * (cm, sm)'s side), which a zero-width wedge needs. */
-static wedge make_wedge(sccd_real c1, sccd_real s1, sccd_real c2, sccd_real s2, sccd_real cm, sccd_real sm)
-{
-    return (wedge){3, {{-s1, c1}, {s2, -c2}, {cm, sm}}};
-}
-
-static int sector_wedges(const sect *S, wedge out[2])
-{
-    if (S->th >= SCCD_PI) {
-        out[0].n = 0;
-        return 1;
-    }
-    if (S->th <= 0.5 * SCCD_PI) {
-        out[0] = make_wedge(S->c, -S->s, S->c, S->s, 1.0, 0.0);
-        return 1;
-    }
-    sccd_real ch = cos(0.5 * S->th), sh = sin(0.5 * S->th);
-    out[0] = make_wedge(S->c, -S->s, 1.0, 0.0, ch, -sh);
-    out[1] = make_wedge(1.0, 0.0, S->c, S->s, ch, sh);
-    return 2;
-}
 
 /* Sutherland–Hodgman against n·p ≥ −tol; returns the new count. */
 static int clip_polygon(const sccd_v2 *in, int n, sccd_v2 nrm, sccd_real tol, sccd_v2 *out)
@@ -359,9 +388,8 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
     for (int i = 0; i < n; ++i)
         pts[i] = (sccd_v2){cut[i].x, cut[i].y};
     n = sccd_hull2(pts, n, hull);
-    wedge w[2];
-    int nw = sector_wedges(&S, w);
-    for (int k = 0; k < nw; ++k) {
+    const wedge *w = S.wedge;
+    for (int k = 0; k < S.pieces; ++k) {
         sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
         int m = n;
         memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
@@ -380,10 +408,9 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
     return false;
 }
 
-bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p)
+bool sccd_sector3_prepared_meets_polytope(const sccd_sector3_prepared *S, const sccd_polytope *p)
 {
-    sect S;
-    return prepare(s, &S) && polytope_vs_sect(&S, p);
+    return S->ready && polytope_vs_sect(S, p);
 }
 
 /* The 12 edges of 8 corners indexed by sign bits: corners one bit apart. */
@@ -454,15 +481,37 @@ int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out)
     return k > 1 ? k - 1 : k;
 }
 
-bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
+bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 {
-    if (!sccd_is_valid_box3(b)) {
-        SCCD_ASSERT(sccd_is_valid_box3(b));
+    if (!S || !sccd_is_valid_box3(b)) {
+        SCCD_ASSERT(S != NULL && sccd_is_valid_box3(b));
         return false;
     }
     sccd_polytope p;
     sccd_polytope_box(&p, b);
-    return sccd_sector3_vs_polytope(s, &p);
+    return sccd_sector3_prepared_meets_polytope(S, &p);
+}
+
+bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
+{
+    if (!S || !sccd_is_valid_triangle(t)) {
+        SCCD_ASSERT(S != NULL && sccd_is_valid_triangle(t));
+        return false;
+    }
+    sccd_polytope p;
+    sccd_polytope_triangle(&p, t);
+    return sccd_sector3_prepared_meets_polytope(S, &p);
+}
+
+bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
+{
+    if (!sccd_is_valid_box3(b)) { /* the shape first, as before preparing */
+        SCCD_ASSERT(sccd_is_valid_box3(b));
+        return false;
+    }
+    sect S;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_vs_box(&S, b);
 }
 
 bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
@@ -471,18 +520,18 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
         SCCD_ASSERT(sccd_is_valid_triangle(t));
         return false;
     }
-    sccd_polytope p;
-    sccd_polytope_triangle(&p, t);
-    return sccd_sector3_vs_polytope(s, &p);
+    sect S;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_vs_triangle(&S, t);
 }
 
 /* ---- capsules (fact 3) ---- */
 
-/* Is segment p0–p1 within thr of the side rectangle at angle ang? */
-static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real ang, sccd_real thr)
+/* Is segment p0–p1 within thr of the side rectangle at angle side·θ (side ±1)? */
+static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real side, sccd_real thr)
 {
     /* Coordinates in the rectangle's frame: x along the side, y its normal. */
-    sccd_real c = cos(ang), s = sin(ang);
+    sccd_real c = S->c, s = side * S->s;
     sccd_v3 a = {c * p0.x + s * p0.y, -s * p0.x + c * p0.y, p0.z};
     sccd_v3 b = {c * p1.x + s * p1.y, -s * p1.x + c * p1.y, p1.z};
     if ((a.y <= 0.0 && b.y >= 0.0) || (a.y >= 0.0 && b.y <= 0.0)) {
@@ -495,7 +544,7 @@ static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real a
         return true;
     const sccd_v3 corner[4] = {{S->r, 0.0, S->zlo}, {S->R, 0.0, S->zlo}, {S->R, 0.0, S->zhi}, {S->r, 0.0, S->zhi}};
     for (int i = 0; i < 4; ++i)
-        if (sccd_distance_segment_segment3(a, b, corner[i], corner[(i + 1) % 4]) <= thr)
+        if (sccd_segment_segment3_dist2_unchecked(a, b, corner[i], corner[(i + 1) % 4]) <= thr * thr)
             return true;
     return false;
 }
@@ -634,7 +683,7 @@ static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
         return true;
     if (sccd_min(p0.z, p1.z) > S->zhi + thr || sccd_max(p0.z, p1.z) < S->zlo - thr)
         return false;
-    if (S->th < SCCD_PI && (segment_near_side(S, p0, p1, S->th, thr) || segment_near_side(S, p0, p1, -S->th, thr)))
+    if (S->th < SCCD_PI && (segment_near_side(S, p0, p1, 1.0, thr) || segment_near_side(S, p0, p1, -1.0, thr)))
         return true;
     seg_local g = {p0, sccd_v3_sub(p1, p0), 0.0, 0.0, 0.0};
     g.A = g.d.x * g.d.x + g.d.y * g.d.y;
@@ -644,22 +693,26 @@ static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
     } else {
         g.b = len2d(p0.x, p0.y);
     }
-    wedge w[2];
-    int nw = sector_wedges(S, w);
-    for (int k = 0; k < nw; ++k) {
+    for (int k = 0; k < S->pieces; ++k) {
         sccd_real ta, tb;
-        if (wedge_interval(&w[k], &g, &ta, &tb) && annulus_reaches(S, &g, ta, tb, thr * thr))
+        if (wedge_interval(&S->wedge[k], &g, &ta, &tb) && annulus_reaches(S, &g, ta, tb, thr * thr))
             return true;
     }
     return false;
 }
 
-bool sccd_sector3_vs_capsule_unchecked(const sccd_sector3 *s, sccd_capsule3 c)
+bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
 {
-    sect S;
-    if (!prepare(s, &S))
+    return S->ready && capsule_local(S, to_local(S, c.a), to_local(S, c.b), c.r);
+}
+
+bool sccd_sector3_prepared_vs_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
+{
+    if (!S || !sccd_is_valid_capsule3(c)) {
+        SCCD_ASSERT(S != NULL && sccd_is_valid_capsule3(c));
         return false;
-    return capsule_local(&S, to_local(&S, c.a), to_local(&S, c.b), c.r);
+    }
+    return sccd_sector3_prepared_meets_capsule(S, c);
 }
 
 bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
@@ -668,7 +721,9 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
         SCCD_ASSERT(sccd_is_valid_capsule3(c));
         return false;
     }
-    return sccd_sector3_vs_capsule_unchecked(s, c);
+    sect S;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_meets_capsule(&S, c);
 }
 
 /* ---- the thesis' capsule approximation (§2.7) ---- */

@@ -50,6 +50,7 @@
 #include "sectorccd/sweep3.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "sectorccd/geometry.h"
 #include "sector3_internal.h"
@@ -502,8 +503,10 @@ static void emit(sccd_sweep3 *out, const mframe *f, const band *b, sccd_real tol
             zhi = b->arcs[i].zhi;
         }
         sccd_v3 a = sccd_v3_add(sccd_v3_scale(f->e1, cos(mid)), sccd_v3_scale(f->e2, sin(mid)));
-        out->bands[out->count++] = (sccd_sector3){f->c0, f->u, a, half, sccd_max(0.0, b->r0 - tol), b->r1 + tol,
-                                                   zlo - tol, zhi + tol};
+        out->bands[out->count] = (sccd_sector3){f->c0, f->u, a, half, sccd_max(0.0, b->r0 - tol), b->r1 + tol,
+                                                 zlo - tol, zhi + tol};
+        sccd_sector3_prepare(&out->prepared[out->count], &out->bands[out->count]);
+        out->count++;
     }
 }
 
@@ -796,10 +799,22 @@ static bool sweep_usable(const sccd_sweep3 *w)
     return w && w->count > 0;
 }
 
+/* Band i prepared: as built, unless the band was set or changed by hand
+ * since (then prepared now: a stale or missing copy must not miss). */
+static const sccd_sector3_prepared *band_prepared(const sccd_sweep3 *w, int i, sccd_sector3_prepared *scratch)
+{
+    const sccd_sector3_prepared *p = &w->prepared[i];
+    if (p->ready && memcmp(&p->source, &w->bands[i], sizeof w->bands[i]) == 0)
+        return p;
+    sccd_sector3_prepare(scratch, &w->bands[i]);
+    return scratch;
+}
+
 static bool any_band_hits_capsule(const sccd_sweep3 *w, sccd_capsule3 c)
 {
+    sccd_sector3_prepared scratch;
     for (int i = 0; i < w->count; ++i)
-        if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], c))
+        if (sccd_sector3_prepared_meets_capsule(band_prepared(w, i, &scratch), c))
             return true;
     return false;
 }
@@ -877,8 +892,9 @@ bool sccd_sweep3_vs_capsule(const sccd_sweep3 *w, sccd_capsule3 c)
 static bool polytope_swept_hits(const sccd_sweep3 *w, sccd_polytope *p)
 {
     sccd_polytope_sweep(p, sccd_v3_neg(w->dp));
+    sccd_sector3_prepared scratch;
     for (int i = 0; i < w->count; ++i)
-        if (sccd_sector3_vs_polytope(&w->bands[i], p))
+        if (sccd_sector3_prepared_meets_polytope(band_prepared(w, i, &scratch), p))
             return true;
     return false;
 }
