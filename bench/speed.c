@@ -61,6 +61,8 @@ typedef struct inputs {
     sccd_sector2_prepared psec2[SPEED_INPUTS];
     sccd_v2 pt2[SPEED_INPUTS];
     sccd_sweep2 sw2[2][SPEED_INPUTS]; /* 1 and 4 bands */
+    sccd_motion2 mo2[SPEED_INPUTS];   /* their motion and box */
+    sccd_v2 half2[SPEED_INPUTS];
     sccd_sphere sph[2][SPEED_INPUTS];
     sccd_capsule3 cap3[2][SPEED_INPUTS];
     sccd_aabb3 aabb3[2][SPEED_INPUTS];
@@ -70,6 +72,8 @@ typedef struct inputs {
     sccd_sector3 sec3[SPEED_INPUTS];
     sccd_sector3_prepared psec3[SPEED_INPUTS];
     sccd_sweep3 sw3[2][SPEED_INPUTS];
+    sccd_motion3 mo3[SPEED_INPUTS];
+    sccd_v3 half3[SPEED_INPUTS];
 } inputs;
 
 static sccd_real size(sccd_rng *g) { return sccd_rng_uniform(g, 0.5, 5.0); }
@@ -102,6 +106,8 @@ static void draw_2d(inputs *in, sccd_rng *g, int i)
     sccd_v2 half = {size(g), 0.3 * size(g)};
     sccd_sweep2_box(&in->sw2[0][i], half, m, 1);
     sccd_sweep2_box(&in->sw2[1][i], half, m, 4);
+    in->mo2[i] = m;
+    in->half2[i] = half;
 }
 
 static sccd_v3 size3(sccd_rng *g) { return (sccd_v3){size(g), size(g), size(g)}; }
@@ -132,6 +138,8 @@ static void draw_3d(inputs *in, sccd_rng *g, int i)
     sccd_v3 half = {size(g), 0.3 * size(g), 0.3 * size(g)};
     sccd_sweep3_box(&in->sw3[0][i], half, m, 1);
     sccd_sweep3_box(&in->sw3[1][i], half, m, 4);
+    in->mo3[i] = m;
+    in->half3[i] = half;
 }
 
 /* The baseline of the ratios: a plain AABB–AABB overlap test, without
@@ -182,6 +190,23 @@ LOOP(t2_sec_poly, sccd_sector2_vs_poly(&in->sec2[i], &in->poly[i]))
 LOOP(t2_sweep1_circle, sccd_sweep2_vs_circle(&in->sw2[0][i], in->circ[0][i]))
 LOOP(t2_sweep1_box, sccd_sweep2_vs_box(&in->sw2[0][i], in->box2[0][i]))
 LOOP(t2_sweep4_box, sccd_sweep2_vs_box(&in->sw2[1][i], in->box2[0][i]))
+/* Building a sweep of a box, 4 bands (returns its sector count). */
+static int build2(const inputs *in, int i)
+{
+    sccd_sweep2 w;
+    sccd_sweep2_box(&w, in->half2[i], in->mo2[i], 4);
+    return w.count;
+}
+
+static int build3(const inputs *in, int i)
+{
+    sccd_sweep3 w;
+    sccd_sweep3_box(&w, in->half3[i], in->mo3[i], 4);
+    return w.count;
+}
+
+LOOP(t2_sweep4_build, build2(in, i))
+LOOP(t3_sweep4_build, build3(in, i))
 LOOP(t3_sphere, sccd_sphere_vs_sphere(in->sph[0][i], in->sph[1][i]))
 LOOP(t3_capsule, sccd_capsule3_vs_capsule3(in->cap3[0][i], in->cap3[1][i]))
 LOOP(t3_aabb, sccd_aabb3_vs_aabb3(in->aabb3[0][i], in->aabb3[1][i]))
@@ -231,6 +256,7 @@ static const pair_test tests[] = {
     {"sweep2_circle", "sweep (1 band)–circle (ours)", 2, -1.0, t2_sweep1_circle, false},
     {"sweep2_box", "sweep (1 band)–box (ours)", 2, -1.0, t2_sweep1_box, false},
     {"sweep2_box4", "sweep (4 bands)–box (ours)", 2, -1.0, t2_sweep4_box, false},
+    {"sweep2_build4", "building a sweep of a box, 4 bands", 2, -1.0, t2_sweep4_build, true},
     {"sphere", "sphere–sphere", 3, 10.43, t3_sphere, true},
     {"capsule3", "capsule–capsule", 3, 48.80, t3_capsule, true},
     {"aabb3_plain", "AABB–AABB (plain, not inlined: the baseline)", 3, 5.91, t3_aabb_plain, true},
@@ -250,6 +276,7 @@ static const pair_test tests[] = {
     {"sweep3_sphere", "sweep (1 band)–sphere (ours)", 3, -1.0, t3_sweep1_sphere, false},
     {"sweep3_box", "sweep (1 band)–box (ours)", 3, -1.0, t3_sweep1_box, false},
     {"sweep3_box4", "sweep (4 bands)–box (ours)", 3, -1.0, t3_sweep4_box, false},
+    {"sweep3_build4", "building a sweep of a box, 4 bands", 3, -1.0, t3_sweep4_build, true},
 };
 #define NTESTS ((int)(sizeof tests / sizeof tests[0]))
 

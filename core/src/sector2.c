@@ -413,6 +413,12 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
         SCCD_ASSERT(p != NULL && sccd_is_valid_box2(b));
         return false;
     }
+    /* Exact early-outs: the box lies in the disc of radius |h| about its
+     * centre and holds the one of radius min(h). */
+    if (!disc_meets(p, b.c, sccd_v2_len(b.h)))
+        return false;
+    if (disc_meets(p, b.c, sccd_min(b.h.x, b.h.y)))
+        return true;
     sccd_v2 v[4];
     sccd_box2_corners(b, v);
     return sccd_sector2_meets_points(p, v, 4, 0.0, true);
@@ -424,6 +430,13 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
         SCCD_ASSERT(p != NULL && sccd_is_valid_capsule2(c));
         return false;
     }
+    /* Exact early-outs: the capsule lies in the disc about its middle
+     * reaching its end discs, and holds its end discs. */
+    sccd_v2 m = sccd_v2_lerp(c.a, c.b, 0.5);
+    if (!disc_meets(p, m, 0.5 * sccd_v2_dist(c.a, c.b) + c.r))
+        return false;
+    if (disc_meets(p, c.a, c.r) || disc_meets(p, c.b, c.r))
+        return true;
     sccd_v2 v[2] = {c.a, c.b};
     return sccd_sector2_meets_points(p, v, 2, c.r, true);
 }
@@ -434,6 +447,17 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
         SCCD_ASSERT(p != NULL && sccd_is_valid_poly2(poly));
         return false;
     }
+    /* Exact early-out: the polygon lies in the disc about its vertices' mean
+     * reaching the farthest one, grown by its rounding. */
+    sccd_v2 m = {0.0, 0.0};
+    for (int i = 0; i < poly->n; ++i)
+        m = sccd_v2_add(m, poly->v[i]);
+    m = sccd_v2_scale(m, 1.0 / poly->n);
+    sccd_real rad2 = 0.0;
+    for (int i = 0; i < poly->n; ++i)
+        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(poly->v[i], m)));
+    if (!disc_meets(p, m, sqrt(rad2) + poly->r))
+        return false;
     return sccd_sector2_meets_points(p, poly->v, poly->n, poly->r, true);
 }
 

@@ -481,15 +481,32 @@ int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out)
     return k > 1 ? k - 1 : k;
 }
 
+/* Exact early-outs for a convex shape that holds the ball of radius in
+ * about m and lies in the one of radius out: the outer ball misses the
+ * sector (beyond the tolerance, which with the ball's larger scale is at
+ * least the shape's), or the inner one meets it. Returns 0 (miss), 1 (hit)
+ * or −1 (undecided). */
+static int ball_early_out(const sect *S, sccd_v3 m, sccd_real in, sccd_real out)
+{
+    if (!sphere_meets(S, (sccd_sphere){m, out}))
+        return 0;
+    return sphere_meets(S, (sccd_sphere){m, in}) ? 1 : -1;
+}
+
 bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 {
     if (!S || !sccd_is_valid_box3(b)) {
         SCCD_ASSERT(S != NULL && sccd_is_valid_box3(b));
         return false;
     }
+    if (!S->ready)
+        return false;
+    int early = ball_early_out(S, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
+    if (early >= 0)
+        return early == 1;
     sccd_polytope p;
     sccd_polytope_box(&p, b);
-    return sccd_sector3_prepared_meets_polytope(S, &p);
+    return polytope_vs_sect(S, &p);
 }
 
 bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
@@ -498,9 +515,17 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
         SCCD_ASSERT(S != NULL && sccd_is_valid_triangle(t));
         return false;
     }
+    if (!S->ready)
+        return false;
+    sccd_v3 m = sccd_v3_scale(sccd_v3_add(t.a, sccd_v3_add(t.b, t.c)), 1.0 / 3.0);
+    sccd_real rad2 = sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, m)),
+                              sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, m)), sccd_v3_len2(sccd_v3_sub(t.c, m))));
+    int early = ball_early_out(S, m, 0.0, sqrt(rad2));
+    if (early >= 0)
+        return early == 1;
     sccd_polytope p;
     sccd_polytope_triangle(&p, t);
-    return sccd_sector3_prepared_meets_polytope(S, &p);
+    return polytope_vs_sect(S, &p);
 }
 
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
@@ -703,7 +728,16 @@ static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
 
 bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
 {
-    return S->ready && capsule_local(S, to_local(S, c.a), to_local(S, c.b), c.r);
+    if (!S->ready)
+        return false;
+    /* Exact early-outs: the capsule lies in the ball about its middle
+     * reaching its end balls, and holds its end balls. */
+    sccd_v3 m = sccd_v3_lerp(c.a, c.b, 0.5);
+    if (!sphere_meets(S, (sccd_sphere){m, 0.5 * sccd_v3_dist(c.a, c.b) + c.r}))
+        return false;
+    if (sphere_meets(S, (sccd_sphere){c.a, c.r}) || sphere_meets(S, (sccd_sphere){c.b, c.r}))
+        return true;
+    return capsule_local(S, to_local(S, c.a), to_local(S, c.b), c.r);
 }
 
 bool sccd_sector3_prepared_vs_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)

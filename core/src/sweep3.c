@@ -38,10 +38,19 @@
  * chosen for small volume: even, or past a disc about the axis inside the
  * shape, a small first band then even in sqrt ρ; a boundary shared by two
  * bands is one formula on the same inputs, so bit for bit the same, and the
- * first and last are lo and hi exactly). Among layouts (all radial bands,
- * or 2, 4, ... slabs) the one of least volume is kept; a layout is abandoned
- * once its partial volume reaches the best (fitting the budget only adds
- * volume, so it could not have won; each layout is valid alone). Every
+ * first and last are lo and hi exactly). Layouts are all radial bands, or
+ * 2, 4, ... slabs along the axis, and each is valid alone. With the axis
+ * outside the shape one is built, chosen before any angle set is computed:
+ * slabs when the shape's height range exceeds its range of ρ (a tilted
+ * shape, whose ρ and angles change with height), radial bands otherwise
+ * (measured on bench/tightness3d.c's poses against keeping the least of
+ * every layout: 1 % more volume on average). With the axis inside the shape
+ * no such rule held (the best layout varied and a wrong one cost up to 8
+ * times the volume), so every layout is built and the least kept. When the
+ * angle sets' pieces overflow the sector budget, the layouts of half as many
+ * cells are built too; a layout is abandoned once its partial volume
+ * reaches the best (fitting the budget only adds volume, so it could not
+ * have won). Every
  * sector is padded by a relative 1e-9 against rounding, and each half-plane
  * of a polygon outline by what it needs to hold every projected point
  * (polygon_edges: near-coincident corners, as when the axis is a box axis,
@@ -692,17 +701,21 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
     /* sccd_motion3_at turns by the normalised quaternion of (axis·sin, cos):
      * with |axis| = 1 + e the turn differs from t·angle by at most |e| rad. */
     sccd_real slack = 2.0 * fabs(sccd_v3_len(m.axis) - 1.0);
-    /* Layouts of nb cells: all radial bands, or slabs along the axis too
-     * (a tilted shape's angles change with height; a prism along the axis
-     * gains nothing). Cells whose angle sets have several parts (the axis
-     * inside the shape) may overflow the sector budget; then layouts of
-     * nb/2 cells are tried too. The smallest volume after fitting wins. */
+    /* Layouts of nb cells (file comment): radial bands, or nz slabs (a prism
+     * along the axis gains nothing from slabs). With the axis outside the
+     * shape only the one the extents pick: all slabs for a shape taller than
+     * its ρ range, else all radial bands. Cells whose angle sets have
+     * several parts (the axis inside the shape) may overflow the sector
+     * budget; then layouts of nb/2 cells are tried too. The smallest volume
+     * after fitting wins. */
+    bool every = inner > tol, slabs = !o->prism && o->zhi - o->zlo > hi - lo;
     band cells[SCCD_MAX_BANDS], trial[SCCD_MAX_BANDS];
     sccd_real best = INFINITY;
     int nc = 0;
     bool overflow = false;
     for (int size = nb; size >= 1; size /= 2) {
-        for (int nz = 1; nz <= size && (nz == 1 || !o->prism); nz *= 2) {
+        int first = every || !slabs ? 1 : size, last = every && !o->prism ? size : first;
+        for (int nz = first; nz <= last; nz *= 2) {
             int n = layout_cells(o, m, nz, size / nz, tol, slack, best, trial);
             overflow = fit_budget(trial, n) || overflow;
             sccd_real volume = 0.0;
