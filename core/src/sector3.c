@@ -211,15 +211,22 @@ static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
     return len2d(dx, dz);
 }
 
+/* Is (x, y), y ≥ 0, within θ of +x? sin(θ − φ) ≥ 0 at its angle φ, i.e.
+ * x·sin θ ≥ y·cos θ; below π/2 only on x ≥ 0 (that rules out φ = π at
+ * θ = 0). */
+static bool in_wedge(const sect *S, sccd_real x, sccd_real y)
+{
+    return x * S->s >= y * S->c && (S->c < 0.0 || x >= 0.0);
+}
+
 /* Fact 1 of the file comment. */
 static sccd_real local_distance(const sect *S, sccd_v3 q)
 {
-    /* Folded onto y ≥ 0 (the sector is symmetric about +x), at angle φ;
-     * inside the wedge iff sin(θ − φ) ≥ 0, i.e. x·sin θ ≥ y·cos θ (below
-     * π/2 only on x ≥ 0: that rules out φ = π at θ = 0). Outside,
-     * ρ·cos δ and ρ·sin δ (δ = φ − θ) are rotations of (x, y) by −θ. */
+    /* Folded onto y ≥ 0 (the sector is symmetric about +x), at angle φ.
+     * Outside the wedge, ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y)
+     * turned by −θ. */
     sccd_real x = q.x, y = fabs(q.y);
-    if (x * S->s >= y * S->c && (S->c < 0.0 || x >= 0.0))
+    if (in_wedge(S, x, y))
         return rect_distance(S, len2d(x, y), q.z);
     return len2d(y * S->c - x * S->s, rect_distance(S, x * S->c + y * S->s, q.z));
 }
@@ -941,13 +948,28 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
 static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
 {
     sccd_real best = -INFINITY;
-    if (fabs(atan2(dy, dx)) <= S->th)
+    if (in_wedge(S, dx, fabs(dy)))
         best = S->R * len2d(dx, dy);
     for (int sgn = -1; sgn <= 1; sgn += 2) {
         sccd_real e = dx * S->c + dy * sgn * S->s;
         best = sccd_max(best, sccd_max(S->r * e, S->R * e));
     }
     return best;
+}
+
+sccd_aabb3 sccd_sector3_prepared_aabb(const sccd_sector3_prepared *S)
+{
+    sccd_real lo[3], hi[3];
+    for (int i = 0; i < 3; ++i) {
+        sccd_real ax = i == 0 ? S->a.x : (i == 1 ? S->a.y : S->a.z);
+        sccd_real kx = i == 0 ? S->k.x : (i == 1 ? S->k.y : S->k.z);
+        sccd_real ux = i == 0 ? S->u.x : (i == 1 ? S->u.y : S->u.z);
+        sccd_real o = i == 0 ? S->o.x : (i == 1 ? S->o.y : S->o.z);
+        sccd_real zmax = sccd_max(ux * S->zlo, ux * S->zhi), zmin = sccd_min(ux * S->zlo, ux * S->zhi);
+        hi[i] = o + sector_support2(S, ax, kx) + zmax;
+        lo[i] = o - sector_support2(S, -ax, -kx) + zmin;
+    }
+    return (sccd_aabb3){{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
 }
 
 sccd_aabb3 sccd_sector3_aabb(const sccd_sector3 *s)
@@ -957,15 +979,5 @@ sccd_aabb3 sccd_sector3_aabb(const sccd_sector3 *s)
         sccd_v3 o = s && sccd_is_valid_v3(s->o) ? s->o : (sccd_v3){0.0, 0.0, 0.0};
         return (sccd_aabb3){o, o};
     }
-    sccd_real lo[3], hi[3];
-    for (int i = 0; i < 3; ++i) {
-        sccd_real ax = i == 0 ? S.a.x : (i == 1 ? S.a.y : S.a.z);
-        sccd_real kx = i == 0 ? S.k.x : (i == 1 ? S.k.y : S.k.z);
-        sccd_real ux = i == 0 ? S.u.x : (i == 1 ? S.u.y : S.u.z);
-        sccd_real o = i == 0 ? S.o.x : (i == 1 ? S.o.y : S.o.z);
-        sccd_real zmax = sccd_max(ux * S.zlo, ux * S.zhi), zmin = sccd_min(ux * S.zlo, ux * S.zhi);
-        hi[i] = o + sector_support2(&S, ax, kx) + zmax;
-        lo[i] = o - sector_support2(&S, -ax, -kx) + zmin;
-    }
-    return (sccd_aabb3){{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
+    return sccd_sector3_prepared_aabb(&S);
 }

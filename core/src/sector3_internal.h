@@ -35,6 +35,8 @@ void sccd_polytope_box(sccd_polytope *p, sccd_box3 b);
 void sccd_polytope_triangle(sccd_polytope *p, sccd_triangle t);
 /* p becomes p ⊕ segment[0, d] (a prism): copies shifted by d, joined. */
 void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d);
+/* sccd_sector3_aabb of a prepared (ready) sector. */
+sccd_aabb3 sccd_sector3_prepared_aabb(const sccd_sector3_prepared *S);
 /* Exact prepared sector–polytope test (false when S is not ready). */
 bool sccd_sector3_prepared_meets_polytope(const sccd_sector3_prepared *S, const sccd_polytope *p);
 /* Exact prepared sector–capsule test without the capsule's checks (false when S is not ready). */

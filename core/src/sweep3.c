@@ -323,6 +323,14 @@ static void add_arc(arc *out, int *m, sccd_real lo, sccd_real hi)
     out[(*m)++] = (arc){lo, hi, INFINITY, -INFINITY};
 }
 
+/* remainder(x, 2π) for a candidate angle x in [−2π, 2π] (atan2's range
+ * plus at most π), without the libm call and as exactly: x ∓ 2π is exact
+ * there (Sterbenz). */
+static sccd_real wrap_angle(sccd_real x)
+{
+    return x > SCCD_PI ? x - 2.0 * SCCD_PI : (x < -SCCD_PI ? x + 2.0 * SCCD_PI : x);
+}
+
 /* Φ of the band as arcs (lo ascending, hi ≥ lo); returns the count,
  * or −1 for the full circle. */
 static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
@@ -332,7 +340,7 @@ static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real t
     if (n == 0)
         return radial_hits(o, 0.0, r0, r1, tol) ? -1 : 0;
     for (int i = 0; i < n; ++i)
-        c[i] = remainder(c[i], 2.0 * SCCD_PI) + SCCD_PI; /* into [0, 2π] */
+        c[i] = wrap_angle(c[i]) + SCCD_PI; /* into [0, 2π] */
     sccd_sort_small(c, n);
     bool gap[5 * MAX_OUTLINE + 16], all = true;
     for (int i = 0; i < n; ++i) {
@@ -739,9 +747,15 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
     out->dp = m.dp;
     for (int i = 0; i < nc; ++i)
         emit(out, f, &cells[i], tol);
-    sccd_aabb3 box = sccd_sector3_aabb(&out->bands[0]);
+    for (int i = 0; i < out->count; ++i) {
+        if (!out->prepared[i].ready) { /* cannot happen (cells are valid sets): hold everything */
+            sweep_invalid(out);
+            return;
+        }
+    }
+    sccd_aabb3 box = sccd_sector3_prepared_aabb(&out->prepared[0]);
     for (int i = 1; i < out->count; ++i)
-        box = sccd_aabb3_union(box, sccd_sector3_aabb(&out->bands[i]));
+        box = sccd_aabb3_union(box, sccd_sector3_prepared_aabb(&out->prepared[i]));
     out->aabb = sccd_aabb3_union(box, (sccd_aabb3){sccd_v3_add(box.lo, m.dp), sccd_v3_add(box.hi, m.dp)});
 }
 
