@@ -1,6 +1,6 @@
 /* Private to the core: small helpers on convex polygons given as n ≥ 1
  * counter-clockwise vertices (a point, a segment, or a polygon, possibly with
- * repeated or collinear vertices), shared by sector2.c and sweep2.c. */
+ * repeated or collinear vertices), shared by the sector and sweep files. */
 #ifndef SCCD_CONVEX2_H
 #define SCCD_CONVEX2_H
 
@@ -36,6 +36,12 @@ static inline bool convex_contains(const sccd_v2 *v, int n, sccd_v2 p)
     }
     return true;
 }
+
+/* 2D convex hull of n ≥ 1 points (counter-clockwise, collinear points
+ * dropped, at least one point kept); pts is sorted in place; out must hold
+ * 2n points (the chains' working space); returns the count (≤ n). Defined
+ * in sector2.c. */
+int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);
 
 /* Edges of a convex polygon: a segment (n = 2) has one, a point none. */
 static inline int edge_count(int n) { return n > 2 ? n : n - 1; }

@@ -195,14 +195,18 @@ sccd_real sccd_sector2_distance(const sccd_sector2 *s, sccd_v2 p)
 
 sccd_aabb2 sccd_sector2_aabb(const sccd_sector2 *s)
 {
-    if (!sccd_is_valid_sector2(s)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s));
-        sccd_v2 o = point_sector(s ? s->o : (sccd_v2){0.0, 0.0}).o;
-        return (sccd_aabb2){o, o};
-    }
+    prepared p;
+    if (!sccd_sector2_prepare(&p, s))
+        return (sccd_aabb2){p.s.o, p.s.o};
+    return sccd_sector2_prepared_aabb(&p);
+}
+
+sccd_aabb2 sccd_sector2_prepared_aabb(const sccd_sector2_prepared *p)
+{
     /* The extremes are edge end points or outer-arc points facing an axis
      * (the inner arc is never beyond the outer one in the same direction). */
-    sccd_real c = cos(s->half_angle), sn = sin(s->half_angle);
+    const sccd_sector2 *s = &p->s;
+    sccd_real c = p->edge.c, sn = p->edge.s;
     sccd_v2 e1 = sccd_rot2_apply((sccd_rot2){c, sn}, s->a), e2 = sccd_rot2_apply((sccd_rot2){c, -sn}, s->a);
     sccd_v2 pts[4] = {sccd_v2_mad(s->o, s->r, e1), sccd_v2_mad(s->o, s->R, e1), sccd_v2_mad(s->o, s->r, e2),
                       sccd_v2_mad(s->o, s->R, e2)};
@@ -212,8 +216,8 @@ sccd_aabb2 sccd_sector2_aabb(const sccd_sector2 *s)
     static const sccd_v2 axes[4] = {{1.0, 0.0}, {0.0, 1.0}, {-1.0, 0.0}, {0.0, -1.0}};
     for (int i = 0; i < 4; ++i) {
         if (sccd_v2_dot(axes[i], s->a) >= c) {
-            sccd_v2 p = sccd_v2_mad(s->o, s->R, axes[i]);
-            box = sccd_aabb2_union(box, (sccd_aabb2){p, p});
+            sccd_v2 q = sccd_v2_mad(s->o, s->R, axes[i]);
+            box = sccd_aabb2_union(box, (sccd_aabb2){q, q});
         }
     }
     return box;
@@ -315,29 +319,30 @@ static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_rea
     return false;
 }
 
-/* Andrew's monotone chain: the counter-clockwise hull of n points, collinear
- * points dropped; a point gives 1 vertex, collinear input 2. */
-static int convex_hull(const sccd_v2 *in, int n, sccd_v2 *out)
+static bool v2_less(sccd_v2 a, sccd_v2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+
+int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out)
 {
-    sccd_v2 p[SCCD_SECTOR2_CONVEX_MAX];
-    for (int i = 0; i < n; ++i) { /* insertion sort by x, then y */
+    /* Andrew's monotone chain; insertion sort suits these few points. */
+    for (int i = 1; i < n; ++i) {
+        sccd_v2 x = pts[i];
         int j = i;
-        for (; j > 0 && (p[j - 1].x > in[i].x || (p[j - 1].x == in[i].x && p[j - 1].y > in[i].y)); --j)
-            p[j] = p[j - 1];
-        p[j] = in[i];
+        for (; j > 0 && v2_less(x, pts[j - 1]); --j)
+            pts[j] = pts[j - 1];
+        pts[j] = x;
     }
     int k = 0;
-    for (int i = 0; i < n; ++i) { /* lower chain */
-        while (k >= 2 && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(p[i], out[k - 2])) <= 0.0)
-            --k;
-        out[k++] = p[i];
+    for (int i = 0; i < n; ++i) {
+        while (k >= 2 && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
+            k--;
+        out[k++] = pts[i];
     }
-    for (int i = n - 2, lower = k + 1; i >= 0; --i) { /* upper chain */
-        while (k >= lower && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(p[i], out[k - 2])) <= 0.0)
-            --k;
-        out[k++] = p[i];
+    for (int i = n - 2, lower = k + 1; i >= 0; --i) {
+        while (k >= lower && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
+            k--;
+        out[k++] = pts[i];
     }
-    return k > 1 ? k - 1 : 1; /* the upper chain ends where the lower began */
+    return k > 1 ? k - 1 : k;
 }
 
 /* The tolerance: SCCD_EPS times the scene size (R, rho, the farthest point). */
@@ -361,7 +366,7 @@ bool sccd_sector2_meets_points(const sccd_sector2_prepared *p, const sccd_v2 *v,
     sccd_real tol = scene_tol(p, loc, n, rho);
     if (convex)
         return local_vs_convex(p, loc, n, rho, tol);
-    int m = convex_hull(loc, n, hull);
+    int m = sccd_hull2(loc, n, hull);
     return local_vs_convex(p, hull, m, rho, tol);
 }
 

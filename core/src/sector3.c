@@ -462,32 +462,6 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
     p->ne = 2 * ne + nv;
 }
 
-static bool v2_less(sccd_v2 a, sccd_v2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
-
-int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out)
-{
-    /* Andrew's monotone chain; insertion sort suits these few points. */
-    for (int i = 1; i < n; ++i) {
-        sccd_v2 x = pts[i];
-        int j = i;
-        for (; j > 0 && v2_less(x, pts[j - 1]); --j)
-            pts[j] = pts[j - 1];
-        pts[j] = x;
-    }
-    int k = 0;
-    for (int i = 0; i < n; ++i) {
-        while (k >= 2 && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
-            k--;
-        out[k++] = pts[i];
-    }
-    for (int i = n - 2, lower = k + 1; i >= 0; --i) {
-        while (k >= lower && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
-            k--;
-        out[k++] = pts[i];
-    }
-    return k > 1 ? k - 1 : k;
-}
-
 /* Exact early-outs for a convex shape that holds the ball of radius in
  * about m and lies in the one of radius out: the outer ball misses the
  * sector (beyond the tolerance, which with the ball's larger scale is at

@@ -4,6 +4,7 @@
 #define SECTORCCD_SECTOR3_INTERNAL_H
 
 #include "sectorccd/sector3.h"
+#include "convex2.h"
 
 /* Vertices of a swept box: 8 corners and their 8 shifted copies. */
 #define SCCD_POLYTOPE_MAX_V 16
@@ -78,9 +79,5 @@ static inline void sccd_sort_small(sccd_real *v, int n)
     }
 }
 
-/* 2D convex hull of n points (counter-clockwise, collinear points dropped,
- * at least one point kept); pts is sorted in place; out must hold 2n points
- * (the chains' working space); returns the count (≤ n). */
-int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);
 
 #endif

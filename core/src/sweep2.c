@@ -96,17 +96,25 @@ static bool ray_meets(const sccd_v2 *v, int n, sccd_v2 u, sccd_real lo, sccd_rea
     return t0 <= t1 && t0 <= hi && t1 >= lo;
 }
 
+/* A candidate direction: its angle and its unit vector. */
+typedef struct cand { sccd_real angle; sccd_v2 dir; } cand;
+
+/* Appends the direction of x (not the origin) to the candidates. */
+static void add_cand(cand *out, int *m, sccd_v2 x)
+{
+    out[(*m)++] = (cand){atan2(x.y, x.x), sccd_v2_scale(x, 1.0 / sccd_v2_len(x))};
+}
+
 /* Directions of the points where segment p–p+e meets the circle of radius
  * rad (seed 000 §2.9.2, eq 2.39), plus the foot of the perpendicular. */
-static int edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], sccd_real *out)
+static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], cand *out, int *m)
 {
-    int m = 0;
     sccd_real a = sccd_v2_len2(e), b = sccd_v2_dot(e, p);
     if (!(a > 0.0))
-        return 0;
+        return;
     sccd_v2 foot = sccd_v2_mad(p, sccd_clamp(-b / a, 0.0, 1.0), e);
     if (sccd_v2_len2(foot) > 0.0)
-        out[m++] = atan2(foot.y, foot.x);
+        add_cand(out, m, foot);
     for (int k = 0; k < 2; ++k) {
         sccd_real disc = b * b - a * (sccd_v2_len2(p) - rad[k] * rad[k]);
         if (disc < 0.0)
@@ -115,27 +123,38 @@ static int edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], sccd_re
             sccd_real s = (-b + sign * sqrt(disc)) / a;
             sccd_v2 x = sccd_v2_mad(p, s, e);
             if (s >= 0.0 && s <= 1.0 && sccd_v2_len2(x) > 0.0)
-                out[m++] = atan2(x.y, x.x);
+                add_cand(out, m, x);
         }
     }
-    return m;
 }
 
-static void sort_reals(sccd_real *x, int n)
+static void sort_cands(cand *x, int n)
 {
     for (int i = 1; i < n; ++i) {
-        sccd_real v = x[i];
+        cand v = x[i];
         int j = i;
-        for (; j > 0 && x[j - 1] > v; --j)
+        for (; j > 0 && x[j - 1].angle > v.angle; --j)
             x[j] = x[j - 1];
         x[j] = v;
     }
 }
 
 /* Width of gap j, from candidate j to the next one round the circle. */
-static sccd_real gap_width(const sccd_real *cand, int m, int j)
+static sccd_real gap_width(const cand *c, int m, int j)
 {
-    return j + 1 < m ? cand[j + 1] - cand[j] : cand[0] + 2.0 * SCCD_PI - cand[j];
+    return j + 1 < m ? c[j + 1].angle - c[j].angle : c[0].angle + 2.0 * SCCD_PI - c[j].angle;
+}
+
+/* A unit direction inside the gap of width w from u to v (counter-clockwise),
+ * without trigonometry: membership is the same all through a gap, so only
+ * the side matters. The bisector is ±(u + v) normalised; near w = π, where
+ * u + v vanishes, u turned by π/2 lies well inside. */
+static sccd_v2 gap_direction(sccd_v2 u, sccd_v2 v, sccd_real w)
+{
+    if (w > 0.9 * SCCD_PI && w < 1.1 * SCCD_PI)
+        return sccd_v2_perp(u);
+    sccd_v2 h = sccd_v2_normalize(sccd_v2_add(u, v));
+    return w < SCCD_PI ? h : sccd_v2_neg(h);
 }
 
 /* ---- Φ as pieces, and its cover by one or two arcs ---- */
@@ -286,21 +305,22 @@ static void longest_chord(const sccd_v2 *v, int n, sccd_v2 *p, sccd_v2 *q)
  * directions themselves). Returns the count; 0 means every direction. */
 static int polygon_pieces(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi, arc *out)
 {
-    sccd_real cand[CAND_MAX], rad[2] = {lo, hi};
+    cand c[CAND_MAX];
+    sccd_real rad[2] = {lo, hi};
     int m = 0, k = 0;
     for (int i = 0; i < n; ++i)
         if (sccd_v2_len2(v[i]) > 0.0)
-            cand[m++] = atan2(v[i].y, v[i].x);
+            add_cand(c, &m, v[i]);
     for (int i = 0; i < n; ++i)
-        m += edge_candidates(v[i], sccd_v2_sub(v[(i + 1) % n], v[i]), rad, cand + m);
-    sort_reals(cand, m);
+        edge_candidates(v[i], sccd_v2_sub(v[(i + 1) % n], v[i]), rad, c, &m);
+    sort_cands(c, m);
     for (int j = 0; j < m; ++j) {
-        sccd_real w = gap_width(cand, m, j), mid = cand[j] + 0.5 * w;
-        if (ray_meets(v, n, (sccd_v2){cos(mid), sin(mid)}, lo, hi))
-            out[k++] = (arc){cand[j], w};
+        sccd_real w = gap_width(c, m, j);
+        if (ray_meets(v, n, gap_direction(c[j].dir, c[(j + 1) % m].dir, w), lo, hi))
+            out[k++] = (arc){c[j].angle, w};
     }
     for (int j = 0; k == 0 && j < m; ++j)
-        out[j] = (arc){cand[j], 0.0};
+        out[j] = (arc){c[j].angle, 0.0};
     return k > 0 ? k : m;
 }
 
@@ -445,9 +465,9 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     for (int k = 0; k < p.bands; ++k) {
         for (int i = 0; i < p.c[k].n; ++i) {
             sccd_sector2 s = arc_sector(c0, p.c[k].a[i], sccd_max(0.0, p.lo[k] - pad), sccd_max(p.hi[k] + pad, min_outer));
-            sccd_aabb2 box = sccd_sector2_aabb(&s);
-            out->aabb = out->count == 0 ? box : sccd_aabb2_union(out->aabb, box);
             sccd_sector2_prepare(&out->prepared[out->count], &s);
+            sccd_aabb2 box = sccd_sector2_prepared_aabb(&out->prepared[out->count]);
+            out->aabb = out->count == 0 ? box : sccd_aabb2_union(out->aabb, box);
             out->band[out->count++] = s;
         }
     }
@@ -520,9 +540,9 @@ static const sccd_sector2_prepared *band_prepared(const sccd_sweep2 *w, int k, s
 }
 
 /* The sweep against the convex polygon v (counter-clockwise; or one or two
- * points) grown by rho, swept by −dp. Without a translation (a turn about a
- * fixed point, as a hinged body's) v itself is the set and no hull is built.
- * Each band is first tested against a circle around the set. */
+ * points) grown by rho, swept by −dp: the hull of v and v − dp, built once
+ * (without a translation, as a hinged body's turn about a fixed point, v
+ * itself). Each band is first tested against a circle around the set. */
 static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
 {
     /* No rejection by w->aabb here: callers may change dp after building
@@ -530,10 +550,19 @@ static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_re
      * box stale. */
     bool still = w->dp.x == 0.0 && w->dp.y == 0.0;
     int m = still ? n : 2 * n;
-    sccd_v2 pts[2 * SCCD_POLY_MAX], c = {0.0, 0.0};
+    sccd_v2 pts[2 * SCCD_POLY_MAX], hull[4 * SCCD_POLY_MAX], c = {0.0, 0.0};
     for (int i = 0; i < n; ++i) {
         pts[i] = v[i];
         pts[n + i] = sccd_v2_sub(v[i], w->dp);
+    }
+    const sccd_v2 *set = pts;
+    int count = m;
+    if (!still) { /* the swept set's hull, once for every band */
+        sccd_v2 sorted[2 * SCCD_POLY_MAX];
+        for (int i = 0; i < m; ++i)
+            sorted[i] = pts[i];
+        count = sccd_hull2(sorted, m, hull);
+        set = hull;
     }
     for (int i = 0; i < m; ++i)
         c = sccd_v2_add(c, pts[i]);
@@ -544,7 +573,8 @@ static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_re
     sccd_real rad = sqrt(rad2) + rho;
     sccd_sector2_prepared scratch;
     for (int k = 0; k < w->count; ++k)
-        if (!disc_misses_band(&w->band[k], c, rad) && sccd_sector2_meets_points(band_prepared(w, k, &scratch), pts, m, rho, still))
+        if (!disc_misses_band(&w->band[k], c, rad) &&
+            sccd_sector2_meets_points(band_prepared(w, k, &scratch), set, count, rho, true))
             return true;
     return false;
 }
