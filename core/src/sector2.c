@@ -33,6 +33,7 @@
 #include "sectorccd/sector2.h"
 #include "sectorccd/geometry.h"
 #include "convex2.h"
+#include "shapes_valid.h"
 #include "sector2_internal.h"
 
 /* The clip output of a convex n-gon by one half-plane has at most n + 1
@@ -405,8 +406,8 @@ bool sccd_sector2_prepared_vs_point(const sccd_sector2_prepared *p, sccd_v2 q)
 
 bool sccd_sector2_prepared_vs_circle(const sccd_sector2_prepared *p, sccd_circle c)
 {
-    if (!p || !sccd_is_valid_circle(c)) {
-        SCCD_ASSERT(p != NULL && sccd_is_valid_circle(c));
+    if (!p || !valid_circle(c)) {
+        SCCD_ASSERT(p != NULL && valid_circle(c));
         return false;
     }
     return disc_meets(p, c.c, c.r);
@@ -414,8 +415,8 @@ bool sccd_sector2_prepared_vs_circle(const sccd_sector2_prepared *p, sccd_circle
 
 bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
 {
-    if (!p || !sccd_is_valid_box2(b)) {
-        SCCD_ASSERT(p != NULL && sccd_is_valid_box2(b));
+    if (!p || !valid_box2(b)) {
+        SCCD_ASSERT(p != NULL && valid_box2(b));
         return false;
     }
     /* Exact early-outs: the box lies in the disc of radius |h| about its
@@ -431,8 +432,8 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
 
 bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c)
 {
-    if (!p || !sccd_is_valid_capsule2(c)) {
-        SCCD_ASSERT(p != NULL && sccd_is_valid_capsule2(c));
+    if (!p || !valid_capsule2(c)) {
+        SCCD_ASSERT(p != NULL && valid_capsule2(c));
         return false;
     }
     /* Exact early-outs: the capsule lies in the disc about its middle

@@ -36,6 +36,7 @@
 
 #include "sectorccd/geometry.h"
 #include "sector3_internal.h"
+#include "shapes_valid.h"
 #include "unchecked.h"
 
 /* A checked sector in canonical form: frame vectors, cleaned numbers, wedge. */
@@ -279,8 +280,8 @@ bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q)
 
 bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere sphere)
 {
-    if (!p || !sccd_is_valid_sphere(sphere)) {
-        SCCD_ASSERT(p != NULL && sccd_is_valid_sphere(sphere));
+    if (!p || !valid_sphere(sphere)) {
+        SCCD_ASSERT(p != NULL && valid_sphere(sphere));
         return false;
     }
     return p->ready && sphere_meets(p, sphere);
@@ -476,8 +477,8 @@ static int ball_early_out(const sect *S, sccd_v3 m, sccd_real in, sccd_real out)
 
 bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 {
-    if (!S || !sccd_is_valid_box3(b)) {
-        SCCD_ASSERT(S != NULL && sccd_is_valid_box3(b));
+    if (!S || !valid_box3(b)) {
+        SCCD_ASSERT(S != NULL && valid_box3(b));
         return false;
     }
     if (!S->ready)
@@ -511,8 +512,8 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
 
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
 {
-    if (!sccd_is_valid_box3(b)) { /* the shape first, as before preparing */
-        SCCD_ASSERT(sccd_is_valid_box3(b));
+    if (!valid_box3(b)) { /* the shape first, as before preparing */
+        SCCD_ASSERT(valid_box3(b));
         return false;
     }
     sect S;
@@ -723,8 +724,8 @@ bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_ca
 
 bool sccd_sector3_prepared_vs_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
 {
-    if (!S || !sccd_is_valid_capsule3(c)) {
-        SCCD_ASSERT(S != NULL && sccd_is_valid_capsule3(c));
+    if (!S || !valid_capsule3(c)) {
+        SCCD_ASSERT(S != NULL && valid_capsule3(c));
         return false;
     }
     return sccd_sector3_prepared_meets_capsule(S, c);
