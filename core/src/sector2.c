@@ -34,6 +34,7 @@
 #include "sectorccd/geometry.h"
 #include "convex2.h"
 #include "shapes_valid.h"
+#include "trig.h"
 #include "sector2_internal.h"
 
 /* The clip output of a convex n-gon by one half-plane has at most n + 1
@@ -94,7 +95,7 @@ bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
     }
     out->s = *s;
     out->ready = true;
-    out->edge = (sccd_rot2){cos(s->half_angle), sin(s->half_angle)};
+    out->edge = sccd_cos_sin(s->half_angle);
     prepare_wedges(out, s->half_angle, out->edge.c, out->edge.s);
     return true;
 }

@@ -37,6 +37,7 @@
 #include "sectorccd/geometry.h"
 #include "sector3_internal.h"
 #include "shapes_valid.h"
+#include "trig.h"
 #include "unchecked.h"
 
 /* A checked sector in canonical form: frame vectors, cleaned numbers, wedge. */
@@ -115,8 +116,9 @@ bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
     out->a = a;
     out->k = sccd_v3_cross(u, a);
     out->th = sccd_clamp(s->half_angle, 0.0, SCCD_PI);
-    out->c = cos(out->th);
-    out->s = sin(out->th);
+    sccd_rot2 cs = sccd_cos_sin(out->th);
+    out->c = cs.c;
+    out->s = cs.s;
     out->r = sccd_max(s->r, 0.0);
     out->R = s->R;
     out->zlo = s->zlo;

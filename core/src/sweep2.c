@@ -60,6 +60,7 @@
 
 #include "convex2.h"
 #include "sector2_internal.h"
+#include "trig.h"
 
 /* Candidate directions: vertices, two crossings with each of two circles and
  * a foot per edge. */
@@ -364,7 +365,8 @@ static cover band_cover(const sccd_v2 *v, int n, sccd_real rho, sccd_real dmin, 
 static sccd_sector2 arc_sector(sccd_v2 c0, arc a, sccd_real lo, sccd_real hi)
 {
     sccd_real half = sccd_min(0.5 * a.span, SCCD_PI), mid = a.lo + 0.5 * a.span;
-    return (sccd_sector2){c0, {cos(mid), sin(mid)}, half, lo, hi};
+    sccd_rot2 dir = sccd_cos_sin(mid);
+    return (sccd_sector2){c0, {dir.c, dir.s}, half, lo, hi};
 }
 
 static void empty_sweep(sccd_sweep2 *out)

@@ -63,6 +63,7 @@
 
 #include "sectorccd/geometry.h"
 #include "sector3_internal.h"
+#include "trig.h"
 
 #define PAD 1e-9
 #define MAX_ARCS 16
@@ -217,7 +218,8 @@ static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi, sc
 /* Does the radial segment [r0, r1] at angle phi meet the outline (within tol)? */
 static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real r1, sccd_real tol)
 {
-    sccd_v2 e = {cos(phi), sin(phi)};
+    sccd_rot2 cs = sccd_cos_sin(phi);
+    sccd_v2 e = {cs.c, cs.s};
     sccd_v2 p = sccd_v2_scale(e, r0), q = sccd_v2_scale(e, r1);
     if (o->kind == OUTLINE_STADIUM)
         return sccd_distance_segment_segment2(p, q, o->a, o->b) <= o->radius + tol;
@@ -519,7 +521,8 @@ static void emit(sccd_sweep3 *out, const mframe *f, const band *b, sccd_real tol
             zlo = b->arcs[i].zlo;
             zhi = b->arcs[i].zhi;
         }
-        sccd_v3 a = sccd_v3_add(sccd_v3_scale(f->e1, cos(mid)), sccd_v3_scale(f->e2, sin(mid)));
+        sccd_rot2 cs = sccd_cos_sin(mid);
+        sccd_v3 a = sccd_v3_add(sccd_v3_scale(f->e1, cs.c), sccd_v3_scale(f->e2, cs.s));
         out->bands[out->count] = (sccd_sector3){f->c0, f->u, a, half, sccd_max(0.0, b->r0 - tol), b->r1 + tol,
                                                  zlo - tol, zhi + tol};
         sccd_sector3_prepare(&out->prepared[out->count], &out->bands[out->count]);
@@ -593,7 +596,8 @@ static void arc_heights(const outline *o, const band *b, arc *a, sccd_real tol)
     sccd_real hw = 0.5 * (a->hi - a->lo), mid = 0.5 * (a->lo + a->hi);
     if (hw >= 0.49 * SCCD_PI || b->r0 <= 0.0 || o->sphere)
         return;
-    sccd_v3 w = {cos(mid), sin(mid), 0.0};
+    sccd_rot2 cs = sccd_cos_sin(mid);
+    sccd_v3 w = {cs.c, cs.s, 0.0};
     sccd_real lo = INFINITY, hi = -INFINITY, slo = b->r0 * cos(hw);
     if (o->kind == OUTLINE_POLY) {
         sccd_v3 pts[SCCD_SLAB_POINTS];
