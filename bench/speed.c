@@ -272,7 +272,8 @@ static const pair_test tests[] = {
     {"psector_sphere", "prepared sector–sphere", 3, 24.69, t3_psec_sphere, CG_CALLS},
     {"sector_capsule3", "sector–capsule (exact)", 3, 90.97, t3_sec_capsule, CG_CALLS},
     {"psector_capsule3", "prepared sector–capsule", 3, 90.97, t3_psec_capsule, CG_CALLS},
-    {"sector_capsule3_thesis", "sector–capsule (thesis §2.7 approximation)", 3, 90.97, t3_sec_capsule_thesis, CG_CALLS},
+    {"sector_capsule3_thesis", "sector–capsule (thesis §2.7 approximation)", 3, 90.97, t3_sec_capsule_thesis,
+     CG_CALLS},
     {"sector_box", "sector–box (ours)", 3, -1.0, t3_sec_box, CG_CALLS},
     {"psector_box", "prepared sector–box", 3, -1.0, t3_psec_box, CG_CALLS},
     {"sector_triangle", "sector–triangle (ours)", 3, -1.0, t3_sec_triangle, CG_CALLS},
@@ -715,13 +716,14 @@ int main(int argc, char **argv)
                 "(CLOCK_MONOTONIC) in slices of about 20 µs whose median is reported (short slices are rarely "
                 "preempted, so this is the unloaded speed), results summed into a volatile sink; instruction counts from "
                 "valgrind's callgrind (one test per process, set-up cancelled). Ratios are to the plain "
-                "AABB–AABB test of the same dimension measured in the same run; the thesis' figures are C# ms per 100,000 "
-                "calls on an i9-10900K: compare ratios, not times. Our sector tests include the transform to the "
-                "sector frame (eq 2.3), which the thesis left out; a prepared sector (sccd_sector2_prepare, "
-                "sccd_sector3_prepare) is made once, and its tests skip the sector's check, trigonometry and frame, "
-                "as the thesis' canonical sectors did. The plain AABB–AABB test has no validation and is not "
-                "inlined; the instruction counts include the harness loop (about 20 per call). \"Instructions on main\" is the same harness and inputs on main at c42a224, before the prepared "
-                "forms. Run time %.0f s (`build/bin/speed%s`).\n",
+                "AABB–AABB test of the same dimension measured in the same run; the thesis' figures are C# ms "
+                "per 100,000 calls on an i9-10900K: compare ratios, not times. Our sector tests include the "
+                "transform to the sector frame (eq 2.3), which the thesis left out; a prepared sector "
+                "(sccd_sector2_prepare, sccd_sector3_prepare) is made once, and its tests skip the sector's check, "
+                "trigonometry and frame, as the thesis' canonical sectors did. The plain AABB–AABB test has no "
+                "validation and is not inlined; the instruction counts include the harness loop (about 20 per "
+                "call). \"Instructions on main\" is the same harness and inputs on main at c42a224, before the "
+                "prepared forms. Run time %.0f s (`build/bin/speed%s`).\n",
             calls, (calls + SPEED_INPUTS - 1) / SPEED_INPUTS, SPEED_INPUTS, secs, a.quick ? " --quick" : "");
     write_pairs(&a, res, md);
     write_ccd(&a, cres, ours_missed, sccd_missed, touched, md, a.quick ? QUICK_SPHERES : SPHERES);
