@@ -144,7 +144,7 @@ static void test_point(void **state)
 
 /* The prepared cosine and sine of the half angle (computed without libm)
  * agree with libm's to a few units in the last place, over [0, π] and at
- * its special points. */
+ * its special points; so does the turn sccd_sector2_from_edges measures. */
 static void test_cos_sin(void **state)
 {
     (void)state;
@@ -156,6 +156,23 @@ static void test_cos_sin(void **state)
         sccd_sector2_prepared p;
         assert_true(sccd_sector2_prepare(&p, &s));
         assert_true(fabs(p.edge.c - cos(s.half_angle)) <= 4e-16 && fabs(p.edge.s - sin(s.half_angle)) <= 4e-16);
+    }
+    /* The angle of a vector (also without libm): the turn between a sector's
+     * edges, on random directions, at the octant boundaries and beside them,
+     * and on the negative x axis, where the sign of a zero y matters. */
+    for (int i = 0; i < 100 * N_RANDOM; ++i) {
+        sccd_v2 u1 = sccd_rng_unit2(&g), u2 = sccd_rng_unit2(&g);
+        if (i % 3 == 0) {
+            sccd_real phi = sccd_rng_int(&g, 8) * (0.25 * SCCD_PI) + (sccd_rng_int(&g, 3) - 1) * 1e-15;
+            u2 = sccd_rot2_apply(sccd_rot2_make(phi), u1);
+        }
+        if (i % 17 == 0)
+            u1 = (sccd_v2){1.0, 0.0}, u2 = (sccd_v2){-1.0, sccd_rng_int(&g, 2) ? 0.0 : -0.0};
+        sccd_sector2 s = sccd_sector2_from_edges((sccd_v2){0, 0}, u1, u1, u2, u2);
+        sccd_v2 n1 = sccd_v2_normalize(u1), n2 = sccd_v2_normalize(u2); /* as from_edges takes them */
+        sccd_real turn = atan2(sccd_v2_cross(n1, n2), sccd_v2_dot(n1, n2));
+        /* on the circle: a turn of 0 and one of 2π are the same edges */
+        assert_true(fabs(remainder(2.0 * s.half_angle - turn, 2.0 * SCCD_PI)) <= 1e-15);
     }
 }
 

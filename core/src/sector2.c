@@ -128,7 +128,7 @@ sccd_sector2 sccd_sector2_from_edges(sccd_v2 o, sccd_v2 a, sccd_v2 b, sccd_v2 a2
     }
     /* Directions from the outer ends: A may be O itself (piece of cake). */
     sccd_v2 u1 = sccd_v2_normalize(sccd_v2_sub(b, o)), u2 = sccd_v2_normalize(sccd_v2_sub(b2, o));
-    sccd_real turn = atan2(sccd_v2_cross(u1, u2), sccd_v2_dot(u1, u2));
+    sccd_real turn = sccd_atan2(sccd_v2_cross(u1, u2), sccd_v2_dot(u1, u2));
     if (turn < 0.0)
         turn += 2.0 * SCCD_PI; /* counter-clockwise from edge 1 to edge 2 (seed 002 eqs 2.2–2.3) */
     sccd_real ra = sccd_v2_dist(a, o), rb = sccd_v2_dist(b, o);

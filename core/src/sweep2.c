@@ -103,7 +103,7 @@ typedef struct cand { sccd_real angle; sccd_v2 dir; } cand;
 /* Appends the direction of x (not the origin) to the candidates. */
 static void add_cand(cand *out, int *m, sccd_v2 x)
 {
-    out[(*m)++] = (cand){atan2(x.y, x.x), sccd_v2_scale(x, 1.0 / sccd_v2_len(x))};
+    out[(*m)++] = (cand){sccd_atan2(x.y, x.x), sccd_v2_scale(x, 1.0 / sccd_v2_len(x))};
 }
 
 /* Directions of the points where segment p–p+e meets the circle of radius
@@ -234,15 +234,15 @@ static cover cover_pieces(arc *p, int k)
 static int piece_arcs(sccd_v2 x, sccd_v2 y, bool through, arc *out)
 {
     if (!through) {
-        sccd_real span = atan2(sccd_v2_cross(x, y), sccd_v2_dot(x, y));
-        out[0] = span >= 0.0 ? (arc){atan2(x.y, x.x), span} : (arc){atan2(y.y, y.x), -span};
+        sccd_real span = sccd_atan2(sccd_v2_cross(x, y), sccd_v2_dot(x, y));
+        out[0] = span >= 0.0 ? (arc){sccd_atan2(x.y, x.x), span} : (arc){sccd_atan2(y.y, y.x), -span};
         return 1;
     }
     int k = 0;
     if (sccd_v2_len2(x) > 0.0)
-        out[k++] = (arc){atan2(x.y, x.x), 0.0};
+        out[k++] = (arc){sccd_atan2(x.y, x.x), 0.0};
     if (sccd_v2_len2(y) > 0.0)
-        out[k++] = (arc){atan2(y.y, y.x), 0.0};
+        out[k++] = (arc){sccd_atan2(y.y, y.x), 0.0};
     return k;
 }
 
@@ -267,7 +267,7 @@ static int segment_pieces(sccd_v2 p, sccd_v2 q, sccd_real lo, sccd_real hi, arc 
 {
     sccd_v2 e = sccd_v2_sub(q, p);
     if (!(sccd_v2_len2(e) > 0.0)) { /* a point: the caller keeps lo ≤ |p| ≤ hi */
-        out[0] = (arc){atan2(p.y, p.x), 0.0};
+        out[0] = (arc){sccd_atan2(p.y, p.x), 0.0};
         return sccd_v2_len2(p) > 0.0 ? 1 : 0;
     }
     sccd_real a0, a1, c0, c1;

@@ -238,7 +238,7 @@ static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real
 static void add_angle(sccd_real *c, int *n, sccd_v2 p)
 {
     if (p.x != 0.0 || p.y != 0.0)
-        c[(*n)++] = atan2(p.y, p.x);
+        c[(*n)++] = sccd_atan2(p.y, p.x);
 }
 
 /* Points of segment a–b at distance rho from the origin. */
@@ -266,7 +266,7 @@ static void add_disc_angles(sccd_real *c, int *n, sccd_v2 m, sccd_real rr, sccd_
     sccd_real dm = sccd_v2_len(m);
     if (dm <= 0.0)
         return;
-    sccd_real base = atan2(m.y, m.x);
+    sccd_real base = sccd_atan2(m.y, m.x);
     if (rr < dm) {
         sccd_real t = asin(rr / dm);
         c[(*n)++] = base + t;
