@@ -164,9 +164,15 @@ static sccd_v2 gap_direction(sccd_v2 u, sccd_v2 v, sccd_real w)
  * directions, as the far parts of a long body turning about its middle). */
 typedef struct cover { int n; arc a[2]; } cover;
 
+/* x in [0, 2π). Angles here are nearly always within one turn of that
+ * range, where one step gives fmod's result bit for bit (x − 2π is exact for
+ * x in [2π, 4π), by Sterbenz, as fmod is); the rest take fmod. */
 static sccd_real wrap_angle(sccd_real x)
 {
-    x = fmod(x, 2.0 * SCCD_PI);
+    if (x >= 2.0 * SCCD_PI && x < 4.0 * SCCD_PI)
+        return x - 2.0 * SCCD_PI;
+    if (!(x >= -2.0 * SCCD_PI && x < 2.0 * SCCD_PI))
+        x = fmod(x, 2.0 * SCCD_PI);
     return x < 0.0 ? x + 2.0 * SCCD_PI : x;
 }
 
