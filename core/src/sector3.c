@@ -124,6 +124,7 @@ bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
     out->zlo = s->zlo;
     out->zhi = s->zhi;
     out->source = *s;
+    out->scale = sccd_max(out->R, sccd_max(fabs(out->zlo), fabs(out->zhi)));
     prepare_wedges(out);
     out->ready = true;
     return true;
@@ -163,12 +164,6 @@ sccd_v3 sccd_sector3_from_local(const sccd_sector3 *s, sccd_v3 q)
         return (sccd_v3){0.0, 0.0, 0.0};
     }
     return from_local(&S, q);
-}
-
-/* Size of the sector for the relative tolerance. */
-static sccd_real sector_scale(const sect *S)
-{
-    return sccd_max(S->R, sccd_max(fabs(S->zlo), fabs(S->zhi)));
 }
 
 static sccd_real v3_maxabs(sccd_v3 v) { return sccd_max(fabs(v.x), sccd_max(fabs(v.y), fabs(v.z))); }
@@ -247,7 +242,7 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
 static bool point_meets(const sect *S, sccd_v3 p)
 {
     sccd_v3 q = to_local(S, p);
-    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(sector_scale(S), v3_maxabs(q));
+    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q));
     /* eq 2.4 and eq 2.5, widened by the tolerance: failing them puts the
      * point farther than tol from the sector. */
     if (q.z < S->zlo - tol || q.z > S->zhi + tol || rho < S->r - tol || rho > S->R + tol)
@@ -263,7 +258,7 @@ static bool point_meets(const sect *S, sccd_v3 p)
 static bool sphere_meets(const sect *S, sccd_sphere sphere)
 {
     sccd_v3 q = to_local(S, sphere.c);
-    sccd_real tol = SCCD_EPS * sccd_max(sector_scale(S), v3_maxabs(q) + sphere.r);
+    sccd_real tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + sphere.r);
     /* eq 2.11 (slab [zlo, zhi] instead of ±h): a cheap early out. */
     if (q.z < S->zlo - sphere.r - tol || q.z > S->zhi + sphere.r + tol)
         return false;
@@ -383,7 +378,7 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
 {
     const sect S = *Sp;
     sccd_v3 v[SCCD_POLYTOPE_MAX_V];
-    sccd_real scale = sector_scale(&S);
+    sccd_real scale = S.scale;
     for (int i = 0; i < p->nv; ++i) {
         v[i] = to_local(&S, p->v[i]);
         scale = sccd_max(scale, v3_maxabs(v[i]));
@@ -686,7 +681,7 @@ static bool wedge_interval(const wedge *w, const seg_local *g, sccd_real *ta, sc
 
 static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
 {
-    sccd_real scale = sccd_max(sector_scale(S), sccd_max(v3_maxabs(p0), v3_maxabs(p1)) + rc);
+    sccd_real scale = sccd_max(S->scale, sccd_max(v3_maxabs(p0), v3_maxabs(p1)) + rc);
     sccd_real thr = rc + SCCD_EPS * scale;
     if (local_distance(S, p0) <= thr || local_distance(S, p1) <= thr)
         return true;
@@ -909,7 +904,7 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
         A = B;
         B = t;
     }
-    sccd_real scale = sccd_max(sccd_max(sector_scale(&A), sector_scale(&B)),
+    sccd_real scale = sccd_max(sccd_max(A.scale, B.scale),
                                sccd_max(v3_maxabs(A.o), v3_maxabs(B.o)));
     sccd_real tol = SCCD_EPS * scale;
     sccd_aabb3 ba = sccd_sector3_aabb(s), bb = sccd_sector3_aabb(other);

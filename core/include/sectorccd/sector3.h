@@ -38,6 +38,7 @@ typedef struct sccd_sector3_prepared {
     sccd_sector3 source;                /* the sector as given */
     sccd_v3 o, a, k, u;                 /* pivot; frame: centre direction, u × a, axis */
     sccd_real th, c, s, r, R, zlo, zhi; /* half angle, its cosine and sine, radii, slab (cleaned) */
+    sccd_real scale;                    /* the sector's size for the tolerance: max(R, |zlo|, |zhi|) */
     bool ready;                         /* prepared from a usable sector (false, as zeroed: meets nothing) */
     int pieces;                         /* convex parts of the wedge: 1, or 2 (half angle over π/2) */
     sccd_sector3_wedge wedge[2];
