@@ -356,19 +356,20 @@ static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real tol, sccd_real 
 int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
                      sccd_v3 *out)
 {
+    sccd_real h[SCCD_POLYTOPE_MAX_V]; /* each vertex's height, once for its edges too */
     int n = 0;
     for (int i = 0; i < p->nv; ++i) {
-        sccd_real h = sccd_v3_dot(dir, v[i]);
-        if (h >= lo - tol && h <= hi + tol)
+        h[i] = sccd_v3_dot(dir, v[i]);
+        if (h[i] >= lo - tol && h[i] <= hi + tol)
             out[n++] = v[i];
     }
     const sccd_real planes[2] = {lo, hi};
     for (int i = 0; i < p->ne; ++i) {
-        sccd_v3 a = v[p->e[i][0]], b = v[p->e[i][1]];
+        int ia = p->e[i][0], ib = p->e[i][1];
         for (int k = 0; k < 2; ++k) {
-            sccd_real da = sccd_v3_dot(dir, a) - planes[k], db = sccd_v3_dot(dir, b) - planes[k];
+            sccd_real da = h[ia] - planes[k], db = h[ib] - planes[k];
             if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0))
-                out[n++] = sccd_v3_lerp(a, b, da / (da - db));
+                out[n++] = sccd_v3_lerp(v[ia], v[ib], da / (da - db));
         }
     }
     return n;
