@@ -375,27 +375,24 @@ int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd
     return n;
 }
 
-static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
+/* Fact 2 for the polytope p whose vertices, in S's canonical frame, are v. */
+static bool local_polytope_meets(const sect *S, const sccd_v3 *v, const sccd_polytope *p)
 {
-    const sect S = *Sp;
-    sccd_v3 v[SCCD_POLYTOPE_MAX_V];
-    sccd_real scale = S.scale;
-    for (int i = 0; i < p->nv; ++i) {
-        v[i] = to_local(&S, p->v[i]);
+    sccd_real scale = S->scale;
+    for (int i = 0; i < p->nv; ++i)
         scale = sccd_max(scale, v3_maxabs(v[i]));
-    }
     sccd_real tol = SCCD_EPS * scale;
-    /* fact 2: the vertices of (polytope ∩ slab), projected along u */
+    /* the vertices of (polytope ∩ slab), projected along u */
     sccd_v3 cut[SCCD_SLAB_POINTS];
     sccd_v2 pts[SCCD_SLAB_POINTS], hull[2 * SCCD_SLAB_POINTS];
-    int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S.zlo, S.zhi, tol, cut);
+    int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S->zlo, S->zhi, tol, cut);
     if (n == 0)
         return false;
     for (int i = 0; i < n; ++i)
         pts[i] = (sccd_v2){cut[i].x, cut[i].y};
     n = sccd_hull2(pts, n, hull);
-    const wedge *w = S.wedge;
-    for (int k = 0; k < S.pieces; ++k) {
+    const wedge *w = S->wedge;
+    for (int k = 0; k < S->pieces; ++k) {
         sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
         int m = n;
         memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
@@ -408,10 +405,18 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
             continue;
         sccd_real lo, hi;
         polygon_rho_range(buf[cur], m, tol, &lo, &hi);
-        if (lo <= S.R + tol && hi >= S.r - tol)
+        if (lo <= S->R + tol && hi >= S->r - tol)
             return true;
     }
     return false;
+}
+
+static bool polytope_vs_sect(const sect *S, const sccd_polytope *p)
+{
+    sccd_v3 v[SCCD_POLYTOPE_MAX_V];
+    for (int i = 0; i < p->nv; ++i)
+        v[i] = to_local(S, p->v[i]);
+    return local_polytope_meets(S, v, p);
 }
 
 bool sccd_sector3_prepared_meets_polytope(const sccd_sector3_prepared *S, const sccd_polytope *p)
@@ -419,17 +424,14 @@ bool sccd_sector3_prepared_meets_polytope(const sccd_sector3_prepared *S, const 
     return S->ready && polytope_vs_sect(S, p);
 }
 
-/* The 12 edges of 8 corners indexed by sign bits: corners one bit apart. */
+/* The 12 edges of 8 corners indexed by sign bits (bit 0: +x, 1: +y, 2: +z,
+ * as sccd_box3_corners): the pairs of corners one bit apart. */
 static void box_edges(sccd_polytope *p)
 {
-    p->ne = 0;
-    for (int i = 0; i < 8; ++i)
-        for (int bit = 1; bit < 8; bit <<= 1)
-            if (!(i & bit)) {
-                p->e[p->ne][0] = (unsigned char)i;
-                p->e[p->ne][1] = (unsigned char)(i | bit);
-                p->ne++;
-            }
+    static const unsigned char edges[12][2] = {{0, 1}, {0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 3},
+                                               {2, 6}, {3, 7}, {4, 5}, {4, 6}, {5, 7}, {6, 7}};
+    memcpy(p->e, edges, sizeof edges);
+    p->ne = 12;
 }
 
 void sccd_polytope_box(sccd_polytope *p, sccd_box3 b)
@@ -484,9 +486,24 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
     int early = ball_early_out(S, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
     if (early >= 0)
         return early == 1;
+    /* The corners in the canonical frame: the centre and the half axes
+     * taken there once, then ± combined (corner i has bit k set for +axis k). */
+    sccd_v3 c = to_local(S, b.c), ax[3];
+    for (int k = 0; k < 3; ++k) {
+        sccd_v3 e = {k == 0 ? b.h.x : 0.0, k == 1 ? b.h.y : 0.0, k == 2 ? b.h.z : 0.0};
+        sccd_v3 w = sccd_quat_apply(b.q, e);
+        ax[k] = (sccd_v3){sccd_v3_dot(S->a, w), sccd_v3_dot(S->k, w), sccd_v3_dot(S->u, w)};
+    }
     sccd_polytope p;
-    sccd_polytope_box(&p, b);
-    return polytope_vs_sect(S, &p);
+    sccd_v3 v[8];
+    for (int i = 0; i < 8; ++i) {
+        v[i] = c;
+        for (int k = 0; k < 3; ++k)
+            v[i] = (i >> k) & 1 ? sccd_v3_add(v[i], ax[k]) : sccd_v3_sub(v[i], ax[k]);
+    }
+    p.nv = 8;
+    box_edges(&p);
+    return local_polytope_meets(S, v, &p);
 }
 
 bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
