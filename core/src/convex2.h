@@ -43,6 +43,17 @@ static inline bool convex_contains(const sccd_v2 *v, int n, sccd_v2 p)
  * in sector2.c. */
 int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);
 
+/* Is (x, y), y ≥ 0, within the half angle θ (cosine c, sine s) of +x? At
+ * its angle φ in [0, π] that is sin(θ − φ) ≥ 0, x·s ≥ y·c, except for φ = π
+ * at θ = 0 (where the sine vanishes too): x ≥ 0, which every point of a
+ * wedge no wider than π/2 has, rules that out. A sector's tests fold a point
+ * onto y ≥ 0 (the sector is symmetric about its centre line) and ask this
+ * instead of comparing atan2 with θ. */
+static inline bool in_half_angle(sccd_real x, sccd_real y, sccd_real c, sccd_real s)
+{
+    return x * s >= y * c && (c < 0.0 || x >= 0.0);
+}
+
 /* Edges of a convex polygon: a segment (n = 2) has one, a point none. */
 static inline int edge_count(int n) { return n > 2 ? n : n - 1; }
 

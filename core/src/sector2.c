@@ -160,12 +160,10 @@ static void local_edge(const prepared *p, sccd_real side, sccd_v2 *in, sccd_v2 *
     *out = sccd_v2_scale(u, p->s.R);
 }
 
-/* (x, y), y ≥ 0, within θ of +x: angle(x, y) ≤ θ is sin(θ − angle) ≥ 0, i.e.
- * x·sin θ ≥ y·cos θ, for θ ≥ π/2; below π/2 the opposite side, x < 0, gives
- * that too when θ = 0 and is out for every θ ≤ π/2. */
+/* (x, y), y ≥ 0, in the wedge (the whole plane for θ = π). */
 static bool in_wedge(const prepared *p, sccd_real x, sccd_real y)
 {
-    return p->pieces == 0 || (x * p->edge.s >= y * p->edge.c && (p->edge.c < 0.0 || x >= 0.0));
+    return p->pieces == 0 || in_half_angle(x, y, p->edge.c, p->edge.s);
 }
 
 /* The closed-form distance from q to S (see the top of the file), d = |q|. S is

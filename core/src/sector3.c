@@ -209,13 +209,10 @@ static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
     return len2d(dx, dz);
 }
 
-/* Is (x, y), y ≥ 0, within θ of +x? sin(θ − φ) ≥ 0 at its angle φ, i.e.
- * x·sin θ ≥ y·cos θ; below π/2 only on x ≥ 0 (that rules out φ = π at
- * θ = 0). */
-static bool in_wedge(const sect *S, sccd_real x, sccd_real y)
-{
-    return x * S->s >= y * S->c && (S->c < 0.0 || x >= 0.0);
-}
+/* (x, y), y ≥ 0, in the wedge (θ = π: sin θ rounds to 1.2e-16, not 0, and
+ * only the ray opposite a can fail, where the distance past the edge at
+ * angle π is the same). */
+static bool in_wedge(const sect *S, sccd_real x, sccd_real y) { return in_half_angle(x, y, S->c, S->s); }
 
 /* Fact 1 of the file comment. */
 static sccd_real local_distance(const sect *S, sccd_v3 q)
