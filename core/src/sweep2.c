@@ -76,17 +76,40 @@ typedef struct arc { sccd_real lo, span; } arc;
 
 static const arc full_arc = {0.0, 2.0 * SCCD_PI};
 
+/* A candidate direction: its angle and its unit vector. */
+typedef struct cand { sccd_real angle; sccd_v2 dir; } cand;
+
+/* Appends the direction of x (not the origin) to the candidates. */
+static void add_cand(cand *out, int *m, sccd_v2 x)
+{
+    out[(*m)++] = (cand){sccd_atan2(x.y, x.x), sccd_v2_scale(x, 1.0 / sccd_v2_len(x))};
+}
+
+/* The core K in the centre's frame and what every band's Φ reuses: its
+ * edges and their cross products with the vertices (the ray test's
+ * constants), and the candidate directions no band changes (vertices, and
+ * the feet of the edges' perpendiculars); only the circle crossings depend
+ * on the band. */
+typedef struct core {
+    const sccd_v2 *v;
+    int n;
+    bool area; /* convex_has_area(v, n) */
+    sccd_v2 e[SCCD_POLY_MAX];
+    sccd_real b[SCCD_POLY_MAX];
+    cand fixed[2 * SCCD_POLY_MAX];
+    int nfixed;
+} core;
+
 /* Does the ray from the origin along u meet K (with area, counter-clockwise)
  * at a distance in [lo, hi]? The ray's parameters inside K, clipped edge by
  * edge (Cyrus–Beck): robust when the origin is on K's boundary or a vertex,
  * where the edges through it leave the interval starting at about 0. */
-static bool ray_meets(const sccd_v2 *v, int n, sccd_v2 u, sccd_real lo, sccd_real hi)
+static bool ray_meets(const core *k, sccd_v2 u, sccd_real lo, sccd_real hi)
 {
     sccd_real t0 = 0.0, t1 = INFINITY;
-    for (int i = 0; i < n; ++i) {
-        sccd_v2 e = sccd_v2_sub(v[(i + 1) % n], v[i]);
-        /* inside the edge: cross(e, t·u − v_i) ≥ 0, i.e. t·a ≥ b */
-        sccd_real a = sccd_v2_cross(e, u), b = sccd_v2_cross(e, v[i]);
+    for (int i = 0; i < k->n; ++i) {
+        /* inside edge i: cross(e, t·u − v_i) ≥ 0, i.e. t·a ≥ b */
+        sccd_real a = sccd_v2_cross(k->e[i], u), b = k->b[i];
         if (a > 0.0)
             t0 = sccd_max(t0, b / a);
         else if (a < 0.0)
@@ -97,25 +120,13 @@ static bool ray_meets(const sccd_v2 *v, int n, sccd_v2 u, sccd_real lo, sccd_rea
     return t0 <= t1 && t0 <= hi && t1 >= lo;
 }
 
-/* A candidate direction: its angle and its unit vector. */
-typedef struct cand { sccd_real angle; sccd_v2 dir; } cand;
-
-/* Appends the direction of x (not the origin) to the candidates. */
-static void add_cand(cand *out, int *m, sccd_v2 x)
-{
-    out[(*m)++] = (cand){sccd_atan2(x.y, x.x), sccd_v2_scale(x, 1.0 / sccd_v2_len(x))};
-}
-
 /* Directions of the points where segment p–p+e meets the circle of radius
- * rad (seed 000 §2.9.2, eq 2.39), plus the foot of the perpendicular. */
+ * rad (seed 000 §2.9.2, eq 2.39). */
 static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], cand *out, int *m)
 {
     sccd_real a = sccd_v2_len2(e), b = sccd_v2_dot(e, p);
     if (!(a > 0.0))
         return;
-    sccd_v2 foot = sccd_v2_mad(p, sccd_clamp(-b / a, 0.0, 1.0), e);
-    if (sccd_v2_len2(foot) > 0.0)
-        add_cand(out, m, foot);
     for (int k = 0; k < 2; ++k) {
         sccd_real disc = b * b - a * (sccd_v2_len2(p) - rad[k] * rad[k]);
         if (disc < 0.0)
@@ -126,6 +137,31 @@ static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], cand *
             if (s >= 0.0 && s <= 1.0 && sccd_v2_len2(x) > 0.0)
                 add_cand(out, m, x);
         }
+    }
+}
+
+/* K's edges, their ray-test constants and its fixed candidates: the
+ * vertices' directions and the feet of the edges' perpendiculars (a
+ * tangency gives an isolated direction). */
+static void make_core(core *k, const sccd_v2 *v, int n)
+{
+    k->v = v;
+    k->n = n;
+    k->area = convex_has_area(v, n);
+    k->nfixed = 0;
+    for (int i = 0; i < n; ++i) {
+        k->e[i] = sccd_v2_sub(v[(i + 1) % n], v[i]);
+        k->b[i] = sccd_v2_cross(k->e[i], v[i]);
+        if (sccd_v2_len2(v[i]) > 0.0)
+            add_cand(k->fixed, &k->nfixed, v[i]);
+    }
+    for (int i = 0; i < n; ++i) {
+        sccd_real a = sccd_v2_len2(k->e[i]), b = sccd_v2_dot(k->e[i], v[i]);
+        if (!(a > 0.0))
+            continue;
+        sccd_v2 foot = sccd_v2_mad(v[i], sccd_clamp(-b / a, 0.0, 1.0), k->e[i]);
+        if (sccd_v2_len2(foot) > 0.0)
+            add_cand(k->fixed, &k->nfixed, foot);
     }
 }
 
@@ -310,20 +346,19 @@ static void longest_chord(const sccd_v2 *v, int n, sccd_v2 *p, sccd_v2 *q)
 /* Φ's pieces for a core with area: the gaps between candidate directions
  * whose middle ray meets K in the band (or, when none does, the candidate
  * directions themselves). Returns the count; 0 means every direction. */
-static int polygon_pieces(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi, arc *out)
+static int polygon_pieces(const core *K, sccd_real lo, sccd_real hi, arc *out)
 {
     cand c[CAND_MAX];
     sccd_real rad[2] = {lo, hi};
-    int m = 0, k = 0;
-    for (int i = 0; i < n; ++i)
-        if (sccd_v2_len2(v[i]) > 0.0)
-            add_cand(c, &m, v[i]);
-    for (int i = 0; i < n; ++i)
-        edge_candidates(v[i], sccd_v2_sub(v[(i + 1) % n], v[i]), rad, c, &m);
+    int m = K->nfixed, k = 0;
+    for (int i = 0; i < m; ++i)
+        c[i] = K->fixed[i];
+    for (int i = 0; i < K->n; ++i)
+        edge_candidates(K->v[i], K->e[i], rad, c, &m);
     sort_cands(c, m);
     for (int j = 0; j < m; ++j) {
         sccd_real w = gap_width(c, m, j);
-        if (ray_meets(v, n, gap_direction(c[j].dir, c[(j + 1) % m].dir, w), lo, hi))
+        if (ray_meets(K, gap_direction(c[j].dir, c[(j + 1) % m].dir, w), lo, hi))
             out[k++] = (arc){c[j].angle, w};
     }
     for (int j = 0; k == 0 && j < m; ++j)
@@ -332,15 +367,15 @@ static int polygon_pieces(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi, a
 }
 
 /* The cover of Φ for the core K at distances in [lo, hi]. */
-static cover core_cover(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
+static cover core_cover(const core *K, sccd_real lo, sccd_real hi)
 {
     arc pieces[CAND_MAX];
     int k;
-    if (convex_has_area(v, n)) {
-        k = polygon_pieces(v, n, lo, hi, pieces);
+    if (K->area) {
+        k = polygon_pieces(K, lo, hi, pieces);
     } else {
         sccd_v2 p, q;
-        longest_chord(v, n, &p, &q);
+        longest_chord(K->v, K->n, &p, &q);
         k = segment_pieces(p, q, lo, hi, pieces);
     }
     return k > 0 ? cover_pieces(pieces, k) : (cover){1, {full_arc}};
@@ -356,10 +391,9 @@ static arc widen(arc a, sccd_real w, sccd_real dtheta)
 }
 
 /* The band's cover for the core rounded by rho, turned by dθ (see the top of the file). */
-static cover band_cover(const sccd_v2 *v, int n, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi,
-                        sccd_real dtheta)
+static cover band_cover(const core *K, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi, sccd_real dtheta)
 {
-    cover c = core_cover(v, n, sccd_max(0.0, lo - rho), hi + rho);
+    cover c = core_cover(K, sccd_max(0.0, lo - rho), hi + rho);
     sccd_real seen = sccd_max(lo, dmin), w = 0.0;
     if (rho > 0.0)
         w = seen > rho ? asin(rho / seen) : SCCD_PI;
@@ -395,7 +429,7 @@ typedef struct plan {
 } plan;
 
 /* What shapes one plan: the core in the centre's frame and the motion's turn. */
-typedef struct plan_input { const sccd_v2 *q; int n; sccd_real rho, dmin, rmin, rmax, dtheta; } plan_input;
+typedef struct plan_input { const core *k; sccd_real rho, dmin, rmin, rmax, dtheta; } plan_input;
 
 static sccd_real cover_area(cover c, sccd_real lo, sccd_real hi)
 {
@@ -436,7 +470,7 @@ static plan make_plan(const plan_input *in, int bands)
     for (int k = 0; k < bands; ++k) {
         p.lo[k] = k == 0 ? in->rmin : in->rmin + w * k / bands;
         p.hi[k] = k == bands - 1 ? in->rmax : in->rmin + w * (k + 1) / bands;
-        p.c[k] = band_cover(in->q, in->n, in->rho, in->dmin, p.lo[k], p.hi[k], in->dtheta);
+        p.c[k] = band_cover(in->k, in->rho, in->dmin, p.lo[k], p.hi[k], in->dtheta);
     }
     fit_budget(&p);
     for (int k = 0; k < bands; ++k)
@@ -457,7 +491,9 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
         dmax = sccd_max(dmax, sccd_v2_len(q[i]));
     }
     sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
-    plan_input in = {q, n, rho, dmin, sccd_max(0.0, dmin - rho), dmax + rho, m.dtheta};
+    core K;
+    make_core(&K, q, n);
+    plan_input in = {&K, rho, dmin, sccd_max(0.0, dmin - rho), dmax + rho, m.dtheta};
     plan p = make_plan(&in, bands);
     if (p.joined > 0) {
         plan half = make_plan(&in, (bands + 1) / 2);
