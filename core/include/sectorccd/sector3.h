@@ -17,7 +17,13 @@
  * r > R or zlo > zhi, and a non-finite or negative-size shape give false (no
  * overlap). A u or a that is not unit or not perpendicular is re-orthonormalised
  * (a falls back to a direction ⟂ u, SCCD_FALLBACK_V3 when possible); a
- * half_angle outside [0, π] is clamped; a negative r is taken as 0. */
+ * half_angle outside [0, π] is clamped; a negative r is taken as 0.
+ *
+ * Prepared sectors: many tests against one sector should prepare it once
+ * (sccd_sector3_prepare checks and repairs it as above and keeps its frame,
+ * cosine, sine and wedge half-planes) and call the sccd_sector3_prepared_vs_*
+ * tests, which give the same answers as the one-shot tests without their
+ * trigonometry and sector checks; the one-shot tests prepare and call them. */
 #ifndef SECTORCCD_SECTOR3_H
 #define SECTORCCD_SECTOR3_H
 
