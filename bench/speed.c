@@ -7,7 +7,9 @@
  * drawn SPEED_INPUTS at a time (untimed); every test runs over each set in
  * slices of about SLICE_NS, interleaved across the tests (so drift hits all
  * alike); the figure is the median ns per call over all slices, and its
- * ratio to AABB–AABB of the same dimension in the same run. Every
+ * ratio to a plain AABB–AABB test (no validation, not inlined) of the same
+ * dimension in the same run. Prepared sectors (made once per input, untimed)
+ * are timed beside the one-shot tests, and so is building a 4-band sweep. Every
  * result is summed into a volatile sink so no call is optimised away. Our
  * sector tests take sectors in any pose (the transform to the sector frame,
  * thesis eq 2.3, is inside each call); the thesis timed sectors already in
@@ -15,8 +17,10 @@
  *
  * Instruction counts: `--callgrind NAME --trials N` runs only test NAME for N
  * calls; the full run starts valgrind's callgrind on it for N = 0 and N =
- * CG_CALLS and reports (Ir(N) − Ir(0)) / N, the instructions of one call with
- * set-up cancelled: a figure free of timing noise.
+ * the test's callgrind calls and reports (Ir(N) − Ir(0)) / N, the
+ * instructions of one call with set-up cancelled: a figure free of timing
+ * noise, printed beside the same figure measured on main before the
+ * prepared sectors.
  *
  * CCD against 100,000 spheres (tables 3.4–3.6): motions drawn as in
  * accuracy.c (§3.1's constrained box turn), spheres with centres in the
@@ -58,7 +62,11 @@ typedef struct inputs {
     sccd_box2 box2[2][SPEED_INPUTS];
     sccd_poly2 poly[SPEED_INPUTS];
     sccd_sector2 sec2[SPEED_INPUTS];
+    sccd_sector2_prepared psec2[SPEED_INPUTS];
+    sccd_v2 pt2[SPEED_INPUTS];
     sccd_sweep2 sw2[2][SPEED_INPUTS]; /* 1 and 4 bands */
+    sccd_motion2 mo2[SPEED_INPUTS];   /* their motion and box */
+    sccd_v2 half2[SPEED_INPUTS];
     sccd_sphere sph[2][SPEED_INPUTS];
     sccd_capsule3 cap3[2][SPEED_INPUTS];
     sccd_aabb3 aabb3[2][SPEED_INPUTS];
@@ -66,7 +74,10 @@ typedef struct inputs {
     sccd_triangle tri[SPEED_INPUTS];
     sccd_v3 pt[SPEED_INPUTS];
     sccd_sector3 sec3[SPEED_INPUTS];
+    sccd_sector3_prepared psec3[SPEED_INPUTS];
     sccd_sweep3 sw3[2][SPEED_INPUTS];
+    sccd_motion3 mo3[SPEED_INPUTS];
+    sccd_v3 half3[SPEED_INPUTS];
 } inputs;
 
 static sccd_real size(sccd_rng *g) { return sccd_rng_uniform(g, 0.5, 5.0); }
@@ -92,11 +103,15 @@ static void draw_2d(inputs *in, sccd_rng *g, int i)
     sccd_real r = sccd_rng_uniform(g, 0.0, 5.0);
     in->sec2[i] = (sccd_sector2){sccd_rng_v2(g, 10.0), sccd_rng_unit2(g), sccd_rng_uniform(g, 0.0, SCCD_PI), r,
                                  r + sccd_rng_uniform(g, 1.0, 10.0)};
+    sccd_sector2_prepare(&in->psec2[i], &in->sec2[i]);
+    in->pt2[i] = sccd_rng_v2(g, 10.0);
     sccd_motion2 m = {{sccd_rng_v2(g, 10.0), sccd_rot2_make(sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI))},
                       sccd_rng_v2(g, 8.0), sccd_rng_v2(g, 2.0), sccd_rng_uniform(g, -SCCD_PI, SCCD_PI)};
     sccd_v2 half = {size(g), 0.3 * size(g)};
     sccd_sweep2_box(&in->sw2[0][i], half, m, 1);
     sccd_sweep2_box(&in->sw2[1][i], half, m, 4);
+    in->mo2[i] = m;
+    in->half2[i] = half;
 }
 
 static sccd_v3 size3(sccd_rng *g) { return (sccd_v3){size(g), size(g), size(g)}; }
@@ -121,11 +136,27 @@ static void draw_3d(inputs *in, sccd_rng *g, int i)
     in->sec3[i] = (sccd_sector3){sccd_rng_v3(g, 10.0), u, sccd_v3_add(sccd_v3_scale(e1, cos(phi)), sccd_v3_scale(e2, sin(phi))),
                                  sccd_rng_uniform(g, 0.0, SCCD_PI), r, r + sccd_rng_uniform(g, 1.0, 10.0),
                                  -size(g), size(g)};
+    sccd_sector3_prepare(&in->psec3[i], &in->sec3[i]);
     sccd_motion3 m = {{sccd_rng_v3(g, 10.0), sccd_rng_quat(g)}, sccd_rng_v3(g, 8.0), sccd_rng_v3(g, 2.0),
                       sccd_rng_unit3(g), sccd_rng_uniform(g, -SCCD_PI, SCCD_PI)};
     sccd_v3 half = {size(g), 0.3 * size(g), 0.3 * size(g)};
     sccd_sweep3_box(&in->sw3[0][i], half, m, 1);
     sccd_sweep3_box(&in->sw3[1][i], half, m, 4);
+    in->mo3[i] = m;
+    in->half3[i] = half;
+}
+
+/* The baseline of the ratios: a plain AABB–AABB overlap test, without
+ * validation and not inlined (as a library call is). */
+__attribute__((noinline)) static bool plain_aabb2(sccd_aabb2 a, sccd_aabb2 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y;
+}
+
+__attribute__((noinline)) static bool plain_aabb3(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
 }
 
 /* ---- the timed loops: one function per test, the call inlined in a loop ---- */
@@ -146,6 +177,13 @@ static long input_mask = SPEED_INPUTS - 1; /* inputs in use − 1 (fewer under c
 LOOP(t2_circle, sccd_circle_vs_circle(in->circ[0][i], in->circ[1][i]))
 LOOP(t2_capsule, sccd_capsule2_vs_capsule2(in->cap2[0][i], in->cap2[1][i]))
 LOOP(t2_aabb, sccd_aabb2_vs_aabb2(in->aabb2[0][i], in->aabb2[1][i]))
+LOOP(t2_aabb_plain, plain_aabb2(in->aabb2[0][i], in->aabb2[1][i]))
+LOOP(t2_sec_point, sccd_sector2_vs_point(&in->sec2[i], in->pt2[i]))
+LOOP(t2_psec_point, sccd_sector2_prepared_vs_point(&in->psec2[i], in->pt2[i]))
+LOOP(t2_psec_circle, sccd_sector2_prepared_vs_circle(&in->psec2[i], in->circ[0][i]))
+LOOP(t2_psec_rect, sccd_sector2_prepared_vs_box(&in->psec2[i], in->box2[0][i]))
+LOOP(t2_psec_capsule, sccd_sector2_prepared_vs_capsule(&in->psec2[i], in->cap2[0][i]))
+LOOP(t2_psec_poly, sccd_sector2_prepared_vs_poly(&in->psec2[i], &in->poly[i]))
 LOOP(t2_obb, sccd_box2_vs_box2(in->box2[0][i], in->box2[1][i]))
 LOOP(t2_sec_circle, sccd_sector2_vs_circle(&in->sec2[i], in->circ[0][i]))
 LOOP(t2_sec_circle_thesis, sccd_sector2_vs_circle_thesis(&in->sec2[i], in->circ[0][i]))
@@ -156,9 +194,27 @@ LOOP(t2_sec_poly, sccd_sector2_vs_poly(&in->sec2[i], &in->poly[i]))
 LOOP(t2_sweep1_circle, sccd_sweep2_vs_circle(&in->sw2[0][i], in->circ[0][i]))
 LOOP(t2_sweep1_box, sccd_sweep2_vs_box(&in->sw2[0][i], in->box2[0][i]))
 LOOP(t2_sweep4_box, sccd_sweep2_vs_box(&in->sw2[1][i], in->box2[0][i]))
+/* Building a sweep of a box, 4 bands (1 when it holds sectors). */
+static int build2(const inputs *in, int i)
+{
+    sccd_sweep2 w;
+    sccd_sweep2_box(&w, in->half2[i], in->mo2[i], 4);
+    return w.count > 0;
+}
+
+static int build3(const inputs *in, int i)
+{
+    sccd_sweep3 w;
+    sccd_sweep3_box(&w, in->half3[i], in->mo3[i], 4);
+    return w.count > 0;
+}
+
+LOOP(t2_sweep4_build, build2(in, i))
+LOOP(t3_sweep4_build, build3(in, i))
 LOOP(t3_sphere, sccd_sphere_vs_sphere(in->sph[0][i], in->sph[1][i]))
 LOOP(t3_capsule, sccd_capsule3_vs_capsule3(in->cap3[0][i], in->cap3[1][i]))
 LOOP(t3_aabb, sccd_aabb3_vs_aabb3(in->aabb3[0][i], in->aabb3[1][i]))
+LOOP(t3_aabb_plain, plain_aabb3(in->aabb3[0][i], in->aabb3[1][i]))
 LOOP(t3_obb, sccd_box3_vs_box3(in->box3[0][i], in->box3[1][i]))
 LOOP(t3_sec_point, sccd_sector3_vs_point(&in->sec3[i], in->pt[i]))
 LOOP(t3_sec_sphere, sccd_sector3_vs_sphere(&in->sec3[i], in->sph[0][i]))
@@ -166,6 +222,11 @@ LOOP(t3_sec_capsule, sccd_sector3_vs_capsule(&in->sec3[i], in->cap3[0][i]))
 LOOP(t3_sec_capsule_thesis, sccd_sector3_vs_capsule_thesis(&in->sec3[i], in->cap3[0][i]))
 LOOP(t3_sec_box, sccd_sector3_vs_box(&in->sec3[i], in->box3[0][i]))
 LOOP(t3_sec_triangle, sccd_sector3_vs_triangle(&in->sec3[i], in->tri[i]))
+LOOP(t3_psec_point, sccd_sector3_prepared_vs_point(&in->psec3[i], in->pt[i]))
+LOOP(t3_psec_sphere, sccd_sector3_prepared_vs_sphere(&in->psec3[i], in->sph[0][i]))
+LOOP(t3_psec_capsule, sccd_sector3_prepared_vs_capsule(&in->psec3[i], in->cap3[0][i]))
+LOOP(t3_psec_box, sccd_sector3_prepared_vs_box(&in->psec3[i], in->box3[0][i]))
+LOOP(t3_psec_triangle, sccd_sector3_prepared_vs_triangle(&in->psec3[i], in->tri[i]))
 LOOP(t3_sweep1_sphere, sccd_sweep3_vs_sphere(&in->sw3[0][i], in->sph[0][i]))
 LOOP(t3_sweep1_box, sccd_sweep3_vs_box(&in->sw3[0][i], in->box3[0][i]))
 LOOP(t3_sweep4_box, sccd_sweep3_vs_box(&in->sw3[1][i], in->box3[0][i]))
@@ -175,38 +236,76 @@ typedef struct pair_test {
     int dim;              /* 2 or 3: the AABB–AABB of that dimension is the baseline */
     double thesis_ms;     /* the thesis' mean ms per 100,000 (tables 3.2, 3.3); < 0: not in the thesis */
     long (*run)(const inputs *, long, long); /* inputs [from, from + n) (cycled) */
-    bool main;            /* also counted with callgrind */
+    long cg_calls;        /* calls counted under callgrind (fewer for the slow ones) */
 } pair_test;
 
 static const pair_test tests[] = {
-    {"circle", "circle–circle", 2, 9.26, t2_circle, true},
-    {"capsule2", "capsule–capsule", 2, 55.24, t2_capsule, true},
-    {"aabb2", "AABB–AABB", 2, 5.00, t2_aabb, true},
-    {"obb2", "OBB–OBB (SAT)", 2, 36.42, t2_obb, true},
-    {"sector_circle", "sector–circle (exact)", 2, 41.03, t2_sec_circle, true},
-    {"sector_circle_thesis", "sector–circle (thesis §2.4 as written)", 2, 41.03, t2_sec_circle_thesis, false},
-    {"sector_rect", "sector–rectangle (exact, wedge clipping)", 2, 294.10, t2_sec_rect, true},
-    {"sector_rect_thesis", "sector–rectangle (thesis §2.3 intersections)", 2, 294.10, t2_sec_rect_thesis, false},
-    {"sector_capsule2", "sector–capsule (exact)", 2, 50.54, t2_sec_capsule, true},
-    {"sector_poly", "sector–convex polygon (ours)", 2, -1.0, t2_sec_poly, false},
-    {"sweep2_circle", "sweep (1 band)–circle (ours)", 2, -1.0, t2_sweep1_circle, false},
-    {"sweep2_box", "sweep (1 band)–box (ours)", 2, -1.0, t2_sweep1_box, false},
-    {"sweep2_box4", "sweep (4 bands)–box (ours)", 2, -1.0, t2_sweep4_box, false},
-    {"sphere", "sphere–sphere", 3, 10.43, t3_sphere, true},
-    {"capsule3", "capsule–capsule", 3, 48.80, t3_capsule, true},
-    {"aabb3", "AABB–AABB", 3, 5.91, t3_aabb, true},
-    {"obb3", "OBB–OBB (SAT, 15 axes)", 3, 35.81, t3_obb, true},
-    {"sector_point", "sector–point", 3, 1.71, t3_sec_point, true},
-    {"sector_sphere", "sector–sphere", 3, 24.69, t3_sec_sphere, true},
-    {"sector_capsule3", "sector–capsule (exact)", 3, 90.97, t3_sec_capsule, true},
-    {"sector_capsule3_thesis", "sector–capsule (thesis §2.7 approximation)", 3, 90.97, t3_sec_capsule_thesis, true},
-    {"sector_box", "sector–box (ours)", 3, -1.0, t3_sec_box, true},
-    {"sector_triangle", "sector–triangle (ours)", 3, -1.0, t3_sec_triangle, false},
-    {"sweep3_sphere", "sweep (1 band)–sphere (ours)", 3, -1.0, t3_sweep1_sphere, false},
-    {"sweep3_box", "sweep (1 band)–box (ours)", 3, -1.0, t3_sweep1_box, false},
-    {"sweep3_box4", "sweep (4 bands)–box (ours)", 3, -1.0, t3_sweep4_box, false},
+    {"circle", "circle–circle", 2, 9.26, t2_circle, CG_CALLS},
+    {"capsule2", "capsule–capsule", 2, 55.24, t2_capsule, CG_CALLS},
+    {"aabb2_plain", "AABB–AABB (plain, not inlined: the baseline)", 2, 5.00, t2_aabb_plain, CG_CALLS},
+    {"aabb2", "AABB–AABB (sccd_aabb2_vs_aabb2)", 2, 5.00, t2_aabb, CG_CALLS},
+    {"obb2", "OBB–OBB (SAT)", 2, 36.42, t2_obb, CG_CALLS},
+    {"sector_point2", "sector–point", 2, -1.0, t2_sec_point, CG_CALLS},
+    {"psector_point2", "prepared sector–point", 2, -1.0, t2_psec_point, CG_CALLS},
+    {"sector_circle", "sector–circle (exact)", 2, 41.03, t2_sec_circle, CG_CALLS},
+    {"psector_circle", "prepared sector–circle", 2, 41.03, t2_psec_circle, CG_CALLS},
+    {"sector_circle_thesis", "sector–circle (thesis §2.4 as written)", 2, 41.03, t2_sec_circle_thesis, CG_CALLS},
+    {"sector_rect", "sector–rectangle (exact, wedge clipping)", 2, 294.10, t2_sec_rect, CG_CALLS},
+    {"sector_rect_thesis", "sector–rectangle (thesis §2.3 intersections)", 2, 294.10, t2_sec_rect_thesis, CG_CALLS},
+    {"psector_rect", "prepared sector–rectangle", 2, 294.10, t2_psec_rect, CG_CALLS},
+    {"sector_capsule2", "sector–capsule (exact)", 2, 50.54, t2_sec_capsule, CG_CALLS},
+    {"psector_capsule2", "prepared sector–capsule", 2, 50.54, t2_psec_capsule, CG_CALLS},
+    {"sector_poly", "sector–convex polygon (ours)", 2, -1.0, t2_sec_poly, CG_CALLS},
+    {"psector_poly", "prepared sector–convex polygon", 2, -1.0, t2_psec_poly, CG_CALLS},
+    {"sweep2_circle", "sweep (1 band)–circle (ours)", 2, -1.0, t2_sweep1_circle, CG_CALLS / 10},
+    {"sweep2_box", "sweep (1 band)–box (ours)", 2, -1.0, t2_sweep1_box, CG_CALLS / 10},
+    {"sweep2_box4", "sweep (4 bands)–box (ours)", 2, -1.0, t2_sweep4_box, CG_CALLS / 10},
+    {"sweep2_build4", "building a sweep of a box, 4 bands", 2, -1.0, t2_sweep4_build, CG_CALLS / 50},
+    {"sphere", "sphere–sphere", 3, 10.43, t3_sphere, CG_CALLS},
+    {"capsule3", "capsule–capsule", 3, 48.80, t3_capsule, CG_CALLS},
+    {"aabb3_plain", "AABB–AABB (plain, not inlined: the baseline)", 3, 5.91, t3_aabb_plain, CG_CALLS},
+    {"aabb3", "AABB–AABB (sccd_aabb3_vs_aabb3)", 3, 5.91, t3_aabb, CG_CALLS},
+    {"obb3", "OBB–OBB (SAT, 15 axes)", 3, 35.81, t3_obb, CG_CALLS},
+    {"sector_point", "sector–point", 3, 1.71, t3_sec_point, CG_CALLS},
+    {"psector_point", "prepared sector–point", 3, 1.71, t3_psec_point, CG_CALLS},
+    {"sector_sphere", "sector–sphere", 3, 24.69, t3_sec_sphere, CG_CALLS},
+    {"psector_sphere", "prepared sector–sphere", 3, 24.69, t3_psec_sphere, CG_CALLS},
+    {"sector_capsule3", "sector–capsule (exact)", 3, 90.97, t3_sec_capsule, CG_CALLS},
+    {"psector_capsule3", "prepared sector–capsule", 3, 90.97, t3_psec_capsule, CG_CALLS},
+    {"sector_capsule3_thesis", "sector–capsule (thesis §2.7 approximation)", 3, 90.97, t3_sec_capsule_thesis,
+     CG_CALLS},
+    {"sector_box", "sector–box (ours)", 3, -1.0, t3_sec_box, CG_CALLS},
+    {"psector_box", "prepared sector–box", 3, -1.0, t3_psec_box, CG_CALLS},
+    {"sector_triangle", "sector–triangle (ours)", 3, -1.0, t3_sec_triangle, CG_CALLS},
+    {"psector_triangle", "prepared sector–triangle", 3, -1.0, t3_psec_triangle, CG_CALLS},
+    {"sweep3_sphere", "sweep (1 band)–sphere (ours)", 3, -1.0, t3_sweep1_sphere, CG_CALLS / 10},
+    {"sweep3_box", "sweep (1 band)–box (ours)", 3, -1.0, t3_sweep1_box, CG_CALLS / 10},
+    {"sweep3_box4", "sweep (4 bands)–box (ours)", 3, -1.0, t3_sweep4_box, CG_CALLS / 10},
+    {"sweep3_build4", "building a sweep of a box, 4 bands", 3, -1.0, t3_sweep4_build, CG_CALLS / 50},
 };
 #define NTESTS ((int)(sizeof tests / sizeof tests[0]))
+
+/* Instructions per call of the same harness and inputs on main at c42a224,
+ * before the prepared sectors (issue 14): `speed --callgrind KEY --trials N`
+ * under callgrind, N = 20,000 (2,000 for the sweeps), set-up cancelled. */
+static const struct { const char *key; double instr; } before[] = {
+    {"circle", 123},           {"capsule2", 356},         {"aabb2", 107},           {"obb2", 220},
+    {"sector_point2", 629},    {"sector_circle", 617},    {"sector_circle_thesis", 424},
+    {"sector_rect", 2420},     {"sector_rect_thesis", 1218}, {"sector_capsule2", 1600},
+    {"sector_poly", 2809},     {"sweep2_circle", 1083},   {"sweep2_box", 2772},     {"sweep2_box4", 5602},
+    {"sweep2_build4", 33592},  {"sphere", 152},           {"capsule3", 535},        {"aabb3", 137},
+    {"obb3", 873},             {"sector_point", 597},     {"sector_sphere", 710},   {"sector_capsule3", 2979},
+    {"sector_capsule3_thesis", 2742}, {"sector_box", 3892}, {"sector_triangle", 1572}, {"sweep3_sphere", 823},
+    {"sweep3_box", 3556},      {"sweep3_box4", 7005},     {"sweep3_build4", 171961},
+};
+
+static double instr_before(const char *key)
+{
+    for (size_t i = 0; i < sizeof before / sizeof before[0]; ++i)
+        if (strcmp(before[i].key, key) == 0)
+            return before[i].instr;
+    return -1.0;
+}
 
 static volatile long sink;
 
@@ -270,7 +369,7 @@ static void time_pairs(inputs *in, long calls, pair_result *out)
 static int baseline(int dim)
 {
     for (int k = 0; k < NTESTS; ++k)
-        if (strcmp(tests[k].key, dim == 2 ? "aabb2" : "aabb3") == 0)
+        if (strcmp(tests[k].key, dim == 2 ? "aabb2_plain" : "aabb3_plain") == 0)
             return k;
     return 0;
 }
@@ -309,11 +408,10 @@ static void count_instructions(const char *self, pair_result *res)
 {
     for (int k = 0; k < NTESTS; ++k) {
         res[k].instr = -1.0;
-        if (!tests[k].main)
-            continue;
-        double a = callgrind_ir(self, tests[k].key, 0), b = callgrind_ir(self, tests[k].key, CG_CALLS);
+        long n = tests[k].cg_calls;
+        double a = callgrind_ir(self, tests[k].key, 0), b = callgrind_ir(self, tests[k].key, n);
         if (a >= 0.0 && b >= 0.0)
-            res[k].instr = (b - a) / (double)CG_CALLS;
+            res[k].instr = (b - a) / (double)n;
     }
 }
 
@@ -514,28 +612,34 @@ static void write_pairs(const sccd_eval_args *a, const pair_result *res, FILE *m
 {
     for (int d = 2; d <= 3; ++d) {
         FILE *f = sccd_eval_open(a, d == 2 ? "speed2d.csv" : "speed3d.csv");
-        fprintf(f, "dim,test,ns_per_call,ratio_to_aabb,instructions,hit_rate,thesis_ms_per_100k,thesis_ratio\n");
+        fprintf(f, "dim,test,ns_per_call,ratio_to_aabb,instructions,instructions_main,hit_rate,thesis_ms_per_100k,"
+                   "thesis_ratio\n");
         int b = baseline(d);
         fprintf(md, "\n**%dD** (thesis table %s; baseline AABB–AABB %.2f ns here, %.2f ms per 100,000 in the thesis):\n\n",
                 d, d == 2 ? "3.2" : "3.3", res[b].ns, tests[b].thesis_ms);
-        fprintf(md, "| test | ns per call | ratio to AABB | instructions per call | hits | thesis ms / 100,000 | "
-                    "thesis ratio |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        fprintf(md, "| test | ns per call | ratio to AABB | instructions per call | ratio to AABB (instructions) | "
+                    "instructions on main (c42a224) | hits | thesis ms / 100,000 | thesis ratio |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int k = 0; k < NTESTS; ++k) {
             if (tests[k].dim != d)
                 continue;
             const pair_test *t = &tests[k];
             double ratio = res[k].ns / res[b].ns, tratio = t->thesis_ms > 0 ? t->thesis_ms / tests[b].thesis_ms : -1;
-            fprintf(f, "%d,%s,%.3f,%.3f,%.1f,%.3f,%.2f,%.3f\n", d, t->key, res[k].ns, ratio, res[k].instr,
-                    res[k].hit_rate, t->thesis_ms, tratio);
-            char instr[32] = "", th[32] = "—", thr[32] = "—";
+            fprintf(f, "%d,%s,%.3f,%.3f,%.1f,%.0f,%.3f,%.2f,%.3f\n", d, t->key, res[k].ns, ratio, res[k].instr,
+                    instr_before(t->key), res[k].hit_rate, t->thesis_ms, tratio);
+            char instr[32] = "", iratio[32] = "", was[32] = "—", th[32] = "—", thr[32] = "—";
             if (res[k].instr >= 0)
                 snprintf(instr, sizeof instr, "%.0f", res[k].instr);
+            if (res[k].instr >= 0 && res[b].instr > 0)
+                snprintf(iratio, sizeof iratio, "%.2f", res[k].instr / res[b].instr);
+            if (instr_before(t->key) >= 0)
+                snprintf(was, sizeof was, "%.0f", instr_before(t->key));
             if (t->thesis_ms > 0) {
                 snprintf(th, sizeof th, "%.2f", t->thesis_ms);
                 snprintf(thr, sizeof thr, "%.2f", tratio);
             }
-            fprintf(md, "| %s | %.2f | %.2f | %s | %.0f %% | %s | %s |\n", t->label, res[k].ns, ratio, instr,
-                    100.0 * res[k].hit_rate, th, thr);
+            fprintf(md, "| %s | %.2f | %.2f | %s | %s | %s | %.0f %% | %s | %s |\n", t->label, res[k].ns, ratio, instr,
+                    iratio, was, 100.0 * res[k].hit_rate, th, thr);
         }
         fclose(f);
     }
@@ -611,10 +715,15 @@ int main(int argc, char **argv)
     fprintf(md, "C11, -O2, one thread; %ld calls per test over fresh random inputs (%ld sets of %d), timed "
                 "(CLOCK_MONOTONIC) in slices of about 20 µs whose median is reported (short slices are rarely "
                 "preempted, so this is the unloaded speed), results summed into a volatile sink; instruction counts from "
-                "valgrind's callgrind (one test per process, set-up cancelled) for the main tests. Ratios are to "
-                "AABB–AABB of the same dimension measured in the same run; the thesis' figures are C# ms per 100,000 "
-                "calls on an i9-10900K: compare ratios, not times. Our sector tests include the transform to the "
-                "sector frame (eq 2.3), which the thesis left out. Run time %.0f s (`build/bin/speed%s`).\n",
+                "valgrind's callgrind (one test per process, set-up cancelled). Ratios are to the plain "
+                "AABB–AABB test of the same dimension measured in the same run; the thesis' figures are C# ms "
+                "per 100,000 calls on an i9-10900K: compare ratios, not times. Our sector tests include the "
+                "transform to the sector frame (eq 2.3), which the thesis left out; a prepared sector "
+                "(sccd_sector2_prepare, sccd_sector3_prepare) is made once, and its tests skip the sector's check, "
+                "trigonometry and frame, as the thesis' canonical sectors did. The plain AABB–AABB test has no "
+                "validation and is not inlined; the instruction counts include the harness loop (about 20 per "
+                "call). \"Instructions on main\" is the same harness and inputs on main at c42a224, before the "
+                "prepared forms. Run time %.0f s (`build/bin/speed%s`).\n",
             calls, (calls + SPEED_INPUTS - 1) / SPEED_INPUTS, SPEED_INPUTS, secs, a.quick ? " --quick" : "");
     write_pairs(&a, res, md);
     write_ccd(&a, cres, ours_missed, sccd_missed, touched, md, a.quick ? QUICK_SPHERES : SPHERES);

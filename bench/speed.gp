@@ -22,10 +22,10 @@ pos(x) = x > 0 ? x : NaN
 set multiplot layout 2,1 title "Cost of one test relative to AABB–AABB (same dimension, same run)"
 set title "2D (thesis table 3.2)"
 plot outdir."/speed2d.csv" every ::1 using 4:xticlabels(2) title "ours (C, measured)" lc rgb "#1b7837", \
-     ""                    every ::1 using (pos($8)) title "thesis (C#, i9-10900K)" lc rgb "#2166ac"
+     ""                    every ::1 using (pos($9)) title "thesis (C#, i9-10900K)" lc rgb "#2166ac"
 set title "3D (thesis table 3.3)"
 plot outdir."/speed3d.csv" every ::1 using 4:xticlabels(2) title "ours (C, measured)" lc rgb "#1b7837", \
-     ""                    every ::1 using (pos($8)) title "thesis (C#, i9-10900K)" lc rgb "#2166ac"
+     ""                    every ::1 using (pos($9)) title "thesis (C#, i9-10900K)" lc rgb "#2166ac"
 unset multiplot
 
 set terminal pngcairo noenhanced size 900,520 font "sans,11"

@@ -145,7 +145,7 @@ static void sword_panel(cairo_t *cr)
     sccd_sweep2_box(&w1, half, m, 1);
     sccd_sweep2_box(&w4, half, m, 4);
     sccd_sector2 thesis = sccd_sector2_thesis((sccd_box2){start.p, start.q, half}, (sccd_v2){0.0, 0.0}, turn);
-    sccd_sweep2 ts = {1, {thesis}, {0.0, 0.0}, {{0.0, 0.0}, {0.0, 0.0}}};
+    sccd_sweep2 ts = {.count = 1, .band = {thesis}};
     draw_both(cr, &p, &w1, &w4);
     draw_sweep(cr, &p, &ts, 0.95, 0.55, 0.0, true);
     draw_box_strobe(cr, &p, m, half, 8);

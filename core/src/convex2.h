@@ -1,11 +1,12 @@
 /* Private to the core: small helpers on convex polygons given as n ≥ 1
  * counter-clockwise vertices (a point, a segment, or a polygon, possibly with
- * repeated or collinear vertices), shared by sector2.c and sweep2.c. */
+ * repeated or collinear vertices), shared by the sector and sweep files. */
 #ifndef SCCD_CONVEX2_H
 #define SCCD_CONVEX2_H
 
 #include "sectorccd/geometry.h"
 #include "sectorccd/shapes.h"
+#include "unchecked.h"
 
 /* True when v (n ≥ 3) encloses area: twice its area exceeds 1e-12 of its
  * squared extent. Thinner sets are treated as segments: rounding could
@@ -36,6 +37,23 @@ static inline bool convex_contains(const sccd_v2 *v, int n, sccd_v2 p)
     return true;
 }
 
+/* 2D convex hull of n ≥ 1 points (counter-clockwise, collinear points
+ * dropped, at least one point kept); pts is sorted in place; out must hold
+ * 2n points (the chains' working space); returns the count (≤ n). Defined
+ * in sector2.c. */
+int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);
+
+/* Is (x, y), y ≥ 0, within the half angle θ (cosine c, sine s) of +x? At
+ * its angle φ in [0, π] that is sin(θ − φ) ≥ 0, x·s ≥ y·c, except for φ = π
+ * at θ = 0 (where the sine vanishes too): x ≥ 0, which every point of a
+ * wedge no wider than π/2 has, rules that out. A sector's tests fold a point
+ * onto y ≥ 0 (the sector is symmetric about its centre line) and ask this
+ * instead of comparing atan2 with θ. */
+static inline bool in_half_angle(sccd_real x, sccd_real y, sccd_real c, sccd_real s)
+{
+    return x * s >= y * c && (c < 0.0 || x >= 0.0);
+}
+
 /* Edges of a convex polygon: a segment (n = 2) has one, a point none. */
 static inline int edge_count(int n) { return n > 2 ? n : n - 1; }
 
@@ -45,7 +63,7 @@ static inline sccd_real convex_point_distance(const sccd_v2 *v, int n, sccd_v2 p
         return 0.0;
     sccd_real d = sccd_v2_dist(v[0], p);
     for (int i = 0; i < edge_count(n); ++i)
-        d = sccd_min(d, sccd_distance_point_segment2(p, v[i], v[(i + 1) % n]));
+        d = sccd_min(d, sqrt(sccd_point_segment2_dist2_unchecked(p, v[i], v[(i + 1) % n])));
     return d;
 }
 

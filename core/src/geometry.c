@@ -4,6 +4,7 @@
  * |p1 + s·d1 − p2 − t·d2|² over [0,1]², clamping one parameter and then
  * re-solving the other, with the degenerate (point) cases handled first. */
 #include "sectorccd/geometry.h"
+#include "unchecked.h"
 
 /* Below this squared length (relative to the squared coordinates involved)
  * a segment counts as a point: the division by its length is not safe. */
@@ -46,13 +47,20 @@ sccd_v3 sccd_closest_point_segment3(sccd_v3 p, sccd_v3 a, sccd_v3 b, sccd_real *
     return sccd_v3_mad(a, u, d);
 }
 
+sccd_real sccd_point_segment2_dist2_unchecked(sccd_v2 p, sccd_v2 a, sccd_v2 b)
+{
+    sccd_v2 d = sccd_v2_sub(b, a);
+    sccd_real u = segment_param(sccd_v2_dot(sccd_v2_sub(p, a), d), sccd_v2_len2(d), sccd_v2_len2(a));
+    return sccd_v2_len2(sccd_v2_sub(p, sccd_v2_mad(a, u, d)));
+}
+
 sccd_real sccd_distance_point_segment2(sccd_v2 p, sccd_v2 a, sccd_v2 b)
 {
     if (!sccd_is_valid_v2(p) || !sccd_is_valid_v2(a) || !sccd_is_valid_v2(b)) {
         SCCD_ASSERT(sccd_is_valid_v2(p) && sccd_is_valid_v2(a) && sccd_is_valid_v2(b));
         return INFINITY;
     }
-    return sccd_v2_dist(p, sccd_closest_point_segment2(p, a, b, NULL));
+    return sqrt(sccd_point_segment2_dist2_unchecked(p, a, b));
 }
 
 sccd_real sccd_distance_point_segment3(sccd_v3 p, sccd_v3 a, sccd_v3 b)
@@ -105,20 +113,55 @@ static void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_r
     *t_out = t;
 }
 
+/* The closest points of two valid segments: parameters, points, squared distance. */
+static sccd_real segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real *s, sccd_real *t,
+                                  sccd_v2 *x1, sccd_v2 *x2)
+{
+    sccd_v2 d1 = sccd_v2_sub(q1, p1), dd = sccd_v2_sub(q2, p2), r = sccd_v2_sub(p1, p2);
+    sccd_real scale2 = sccd_max(sccd_v2_len2(p1), sccd_v2_len2(p2));
+    sccd_real cross = sccd_v2_cross(d1, dd);
+    segment_segment_params(sccd_v2_len2(d1), sccd_v2_len2(dd), sccd_v2_dot(d1, dd), sccd_v2_dot(d1, r),
+                           sccd_v2_dot(dd, r), cross * cross, cross * sccd_v2_cross(dd, r), scale2, s, t);
+    *x1 = sccd_v2_mad(p1, *s, d1);
+    *x2 = sccd_v2_mad(p2, *t, dd);
+    return sccd_v2_len2(sccd_v2_sub(*x1, *x2));
+}
+
+static sccd_real segment_segment3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2, sccd_real *s, sccd_real *t,
+                                  sccd_v3 *x1, sccd_v3 *x2)
+{
+    sccd_v3 d1 = sccd_v3_sub(q1, p1), dd = sccd_v3_sub(q2, p2), r = sccd_v3_sub(p1, p2);
+    sccd_real scale2 = sccd_max(sccd_v3_len2(p1), sccd_v3_len2(p2));
+    sccd_v3 cross = sccd_v3_cross(d1, dd);
+    segment_segment_params(sccd_v3_len2(d1), sccd_v3_len2(dd), sccd_v3_dot(d1, dd), sccd_v3_dot(d1, r),
+                           sccd_v3_dot(dd, r), sccd_v3_len2(cross), sccd_v3_dot(cross, sccd_v3_cross(dd, r)), scale2,
+                           s, t);
+    *x1 = sccd_v3_mad(p1, *s, d1);
+    *x2 = sccd_v3_mad(p2, *t, dd);
+    return sccd_v3_len2(sccd_v3_sub(*x1, *x2));
+}
+
+sccd_real sccd_segment_segment2_dist2_unchecked(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2)
+{
+    sccd_real s, t;
+    sccd_v2 x1, x2;
+    return segment_segment2(p1, q1, p2, q2, &s, &t, &x1, &x2);
+}
+
+sccd_real sccd_segment_segment3_dist2_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2)
+{
+    sccd_real s, t;
+    sccd_v3 x1, x2;
+    return segment_segment3(p1, q1, p2, q2, &s, &t, &x1, &x2);
+}
+
 sccd_real sccd_closest_segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real *s, sccd_real *t,
                                         sccd_v2 *c1, sccd_v2 *c2)
 {
     sccd_real ss = 0.0, tt = 0.0, d2 = INFINITY;
     sccd_v2 x1 = {0.0, 0.0}, x2 = {0.0, 0.0};
     if (sccd_is_valid_v2(p1) && sccd_is_valid_v2(q1) && sccd_is_valid_v2(p2) && sccd_is_valid_v2(q2)) {
-        sccd_v2 d1 = sccd_v2_sub(q1, p1), dd = sccd_v2_sub(q2, p2), r = sccd_v2_sub(p1, p2);
-        sccd_real scale2 = sccd_max(sccd_v2_len2(p1), sccd_v2_len2(p2));
-        sccd_real cross = sccd_v2_cross(d1, dd);
-        segment_segment_params(sccd_v2_len2(d1), sccd_v2_len2(dd), sccd_v2_dot(d1, dd), sccd_v2_dot(d1, r),
-                               sccd_v2_dot(dd, r), cross * cross, cross * sccd_v2_cross(dd, r), scale2, &ss, &tt);
-        x1 = sccd_v2_mad(p1, ss, d1);
-        x2 = sccd_v2_mad(p2, tt, dd);
-        d2 = sccd_v2_len2(sccd_v2_sub(x1, x2));
+        d2 = segment_segment2(p1, q1, p2, q2, &ss, &tt, &x1, &x2);
     } else {
         SCCD_ASSERT(sccd_is_valid_v2(p1) && sccd_is_valid_v2(q1) && sccd_is_valid_v2(p2) && sccd_is_valid_v2(q2));
     }
@@ -139,15 +182,7 @@ sccd_real sccd_closest_segment_segment3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd
     sccd_real ss = 0.0, tt = 0.0, d2 = INFINITY;
     sccd_v3 x1 = {0.0, 0.0, 0.0}, x2 = {0.0, 0.0, 0.0};
     if (sccd_is_valid_v3(p1) && sccd_is_valid_v3(q1) && sccd_is_valid_v3(p2) && sccd_is_valid_v3(q2)) {
-        sccd_v3 d1 = sccd_v3_sub(q1, p1), dd = sccd_v3_sub(q2, p2), r = sccd_v3_sub(p1, p2);
-        sccd_real scale2 = sccd_max(sccd_v3_len2(p1), sccd_v3_len2(p2));
-        sccd_v3 cross = sccd_v3_cross(d1, dd);
-        segment_segment_params(sccd_v3_len2(d1), sccd_v3_len2(dd), sccd_v3_dot(d1, dd), sccd_v3_dot(d1, r),
-                               sccd_v3_dot(dd, r), sccd_v3_len2(cross), sccd_v3_dot(cross, sccd_v3_cross(dd, r)),
-                               scale2, &ss, &tt);
-        x1 = sccd_v3_mad(p1, ss, d1);
-        x2 = sccd_v3_mad(p2, tt, dd);
-        d2 = sccd_v3_len2(sccd_v3_sub(x1, x2));
+        d2 = segment_segment3(p1, q1, p2, q2, &ss, &tt, &x1, &x2);
     } else {
         SCCD_ASSERT(sccd_is_valid_v3(p1) && sccd_is_valid_v3(q1) && sccd_is_valid_v3(p2) && sccd_is_valid_v3(q2));
     }

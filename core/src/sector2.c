@@ -33,6 +33,8 @@
 #include "sectorccd/sector2.h"
 #include "sectorccd/geometry.h"
 #include "convex2.h"
+#include "shapes_valid.h"
+#include "trig.h"
 #include "sector2_internal.h"
 
 /* The clip output of a convex n-gon by one half-plane has at most n + 1
@@ -40,16 +42,7 @@
  * Three clips of SCCD_SECTOR2_CONVEX_MAX points stay below this. */
 #define CLIP_CAP (8 * SCCD_SECTOR2_CONVEX_MAX)
 
-/* The sector in its canonical frame: half angle, its cosine and sine, radii. */
-typedef struct local_sector { sccd_real half, c, s, r, R; } local_sector;
-
-/* A convex wedge as three half-planes n·p ≥ 0. */
-typedef struct wedge { sccd_v2 n[3]; } wedge;
-
-static local_sector make_local(const sccd_sector2 *s)
-{
-    return (local_sector){s->half_angle, cos(s->half_angle), sin(s->half_angle), s->r, s->R};
-}
+typedef sccd_sector2_prepared prepared;
 
 static sccd_sector2 point_sector(sccd_v2 o)
 {
@@ -61,6 +54,50 @@ bool sccd_is_valid_sector2(const sccd_sector2 *s)
     return s && sccd_is_valid_v2(s->o) && sccd_is_valid_v2(s->a) && fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6 &&
            sccd_is_valid_real(s->half_angle) && s->half_angle >= 0.0 && s->half_angle <= SCCD_PI &&
            sccd_is_valid_real(s->R) && s->r >= 0.0 && s->r <= s->R;
+}
+
+/* The wedge W as convex wedges of half-planes (canonical frame, c and sn
+ * the cosine and sine of θ): for θ ≤ π/2 the two radial edges' sides plus
+ * the bisector's side (which keeps a zero angle a ray); above, the halves
+ * [−θ, 0] and [0, θ], each under π wide, whose bisectors are at ∓θ/2
+ * (cos, sin of θ/2 from the half-angle formulas: c < 0 there, no cancellation
+ * in 1 − c, and 1 + c only tilts a bisector well inside its piece). */
+static void prepare_wedges(prepared *p, sccd_real half, sccd_real c, sccd_real sn)
+{
+    if (half >= SCCD_PI) {
+        p->pieces = 0;
+        return;
+    }
+    if (half <= 0.5 * SCCD_PI) {
+        p->pieces = 1;
+        p->wedge[0][0] = (sccd_v2){sn, c};
+        p->wedge[0][1] = (sccd_v2){sn, -c};
+        p->wedge[0][2] = (sccd_v2){1.0, 0.0};
+        return;
+    }
+    sccd_real ch = sqrt(0.5 * (1.0 + c)), sh = sqrt(0.5 * (1.0 - c));
+    p->pieces = 2;
+    p->wedge[0][0] = (sccd_v2){sn, c};
+    p->wedge[0][1] = (sccd_v2){0.0, -1.0};
+    p->wedge[0][2] = (sccd_v2){ch, -sh};
+    p->wedge[1][0] = (sccd_v2){0.0, 1.0};
+    p->wedge[1][1] = (sccd_v2){sn, -c};
+    p->wedge[1][2] = (sccd_v2){ch, sh};
+}
+
+bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
+{
+    if (!out || !sccd_is_valid_sector2(s)) {
+        SCCD_ASSERT(out != NULL && sccd_is_valid_sector2(s));
+        if (out)
+            *out = (prepared){.s = point_sector(s ? s->o : (sccd_v2){0.0, 0.0}), .edge = {1.0, 0.0}, .ready = false};
+        return false;
+    }
+    out->s = *s;
+    out->ready = true;
+    out->edge = sccd_cos_sin(s->half_angle);
+    prepare_wedges(out, s->half_angle, out->edge.c, out->edge.s);
+    return true;
 }
 
 sccd_sector2 sccd_sector2_thesis(sccd_box2 box, sccd_v2 pivot, sccd_real alpha)
@@ -91,7 +128,7 @@ sccd_sector2 sccd_sector2_from_edges(sccd_v2 o, sccd_v2 a, sccd_v2 b, sccd_v2 a2
     }
     /* Directions from the outer ends: A may be O itself (piece of cake). */
     sccd_v2 u1 = sccd_v2_normalize(sccd_v2_sub(b, o)), u2 = sccd_v2_normalize(sccd_v2_sub(b2, o));
-    sccd_real turn = atan2(sccd_v2_cross(u1, u2), sccd_v2_dot(u1, u2));
+    sccd_real turn = sccd_atan2(sccd_v2_cross(u1, u2), sccd_v2_dot(u1, u2));
     if (turn < 0.0)
         turn += 2.0 * SCCD_PI; /* counter-clockwise from edge 1 to edge 2 (seed 002 eqs 2.2–2.3) */
     sccd_real ra = sccd_v2_dist(a, o), rb = sccd_v2_dist(b, o);
@@ -116,51 +153,60 @@ sccd_v2 sccd_sector2_to_local(const sccd_sector2 *s, sccd_v2 p)
 }
 
 /* The radial edge on side +1 (angle +θ) or −1, inner end p, outer end q. */
-static void local_edge(const local_sector *ls, sccd_real side, sccd_v2 *p, sccd_v2 *q)
+static void local_edge(const prepared *p, sccd_real side, sccd_v2 *in, sccd_v2 *out)
 {
-    sccd_v2 u = {ls->c, side * ls->s};
-    *p = sccd_v2_scale(u, ls->r);
-    *q = sccd_v2_scale(u, ls->R);
+    sccd_v2 u = {p->edge.c, side * p->edge.s};
+    *in = sccd_v2_scale(u, p->s.r);
+    *out = sccd_v2_scale(u, p->s.R);
 }
 
-static bool in_wedge(const local_sector *ls, sccd_v2 q)
+/* (x, y), y ≥ 0, in the wedge (the whole plane for θ = π). */
+static bool in_wedge(const prepared *p, sccd_real x, sccd_real y)
 {
-    return ls->half >= SCCD_PI || fabs(atan2(q.y, q.x)) <= ls->half;
+    return p->pieces == 0 || in_half_angle(x, y, p->edge.c, p->edge.s);
 }
 
-/* The closed-form distance from q to S (see the top of the file). */
-static sccd_real local_distance(const local_sector *ls, sccd_v2 q)
+/* The closed-form distance from q to S (see the top of the file), d = |q|. S is
+ * symmetric about +x, so q folds onto y ≥ 0; outside W the upper radial
+ * edge is then the nearer (its angle is nearer q's, and the distance to a
+ * point at a given radius grows with the angle between). */
+static inline sccd_real local_distance_at(const prepared *p, sccd_v2 q, sccd_real d)
 {
-    if (in_wedge(ls, q)) {
-        sccd_real d = sccd_v2_len(q);
-        return sccd_max(sccd_max(ls->r - d, d - ls->R), 0.0);
-    }
-    sccd_v2 p0, q0, p1, q1;
-    local_edge(ls, 1.0, &p0, &q0);
-    local_edge(ls, -1.0, &p1, &q1);
-    return sccd_min(sccd_distance_point_segment2(q, p0, q0), sccd_distance_point_segment2(q, p1, q1));
+    sccd_real x = q.x, y = fabs(q.y);
+    if (in_wedge(p, x, y))
+        return sccd_max(sccd_max(p->s.r - d, d - p->s.R), 0.0);
+    sccd_real t = sccd_clamp(x * p->edge.c + y * p->edge.s, p->s.r, p->s.R);
+    sccd_real dx = x - t * p->edge.c, dy = y - t * p->edge.s;
+    return sqrt(dx * dx + dy * dy);
 }
+
+/* As local_distance_at with d = |q|. */
+static sccd_real local_distance(const prepared *p, sccd_v2 q) { return local_distance_at(p, q, sccd_v2_len(q)); }
 
 sccd_real sccd_sector2_distance(const sccd_sector2 *s, sccd_v2 p)
 {
-    if (!sccd_is_valid_sector2(s) || !sccd_is_valid_v2(p)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_v2(p));
+    prepared pr;
+    if (!sccd_sector2_prepare(&pr, s) || !sccd_is_valid_v2(p)) {
+        SCCD_ASSERT(sccd_is_valid_v2(p));
         return INFINITY;
     }
-    local_sector ls = make_local(s);
-    return local_distance(&ls, to_local(s, p));
+    return local_distance(&pr, to_local(s, p));
 }
 
 sccd_aabb2 sccd_sector2_aabb(const sccd_sector2 *s)
 {
-    if (!sccd_is_valid_sector2(s)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s));
-        sccd_v2 o = point_sector(s ? s->o : (sccd_v2){0.0, 0.0}).o;
-        return (sccd_aabb2){o, o};
-    }
+    prepared p;
+    if (!sccd_sector2_prepare(&p, s))
+        return (sccd_aabb2){p.s.o, p.s.o};
+    return sccd_sector2_prepared_aabb(&p);
+}
+
+sccd_aabb2 sccd_sector2_prepared_aabb(const sccd_sector2_prepared *p)
+{
     /* The extremes are edge end points or outer-arc points facing an axis
      * (the inner arc is never beyond the outer one in the same direction). */
-    sccd_real c = cos(s->half_angle), sn = sin(s->half_angle);
+    const sccd_sector2 *s = &p->s;
+    sccd_real c = p->edge.c, sn = p->edge.s;
     sccd_v2 e1 = sccd_rot2_apply((sccd_rot2){c, sn}, s->a), e2 = sccd_rot2_apply((sccd_rot2){c, -sn}, s->a);
     sccd_v2 pts[4] = {sccd_v2_mad(s->o, s->r, e1), sccd_v2_mad(s->o, s->R, e1), sccd_v2_mad(s->o, s->r, e2),
                       sccd_v2_mad(s->o, s->R, e2)};
@@ -170,8 +216,8 @@ sccd_aabb2 sccd_sector2_aabb(const sccd_sector2 *s)
     static const sccd_v2 axes[4] = {{1.0, 0.0}, {0.0, 1.0}, {-1.0, 0.0}, {0.0, -1.0}};
     for (int i = 0; i < 4; ++i) {
         if (sccd_v2_dot(axes[i], s->a) >= c) {
-            sccd_v2 p = sccd_v2_mad(s->o, s->R, axes[i]);
-            box = sccd_aabb2_union(box, (sccd_aabb2){p, p});
+            sccd_v2 q = sccd_v2_mad(s->o, s->R, axes[i]);
+            box = sccd_aabb2_union(box, (sccd_aabb2){q, q});
         }
     }
     return box;
@@ -179,72 +225,66 @@ sccd_aabb2 sccd_sector2_aabb(const sccd_sector2 *s)
 
 /* ---- convex sets: containment, distances, clipping, hull ---- */
 
-static sccd_real convex_segment_distance(const sccd_v2 *v, int n, sccd_v2 a, sccd_v2 b)
+static sccd_real convex_segment_dist2(const sccd_v2 *v, int n, sccd_v2 a, sccd_v2 b)
 {
     if (convex_contains(v, n, a))
         return 0.0;
-    sccd_real d = sccd_distance_point_segment2(v[0], a, b);
+    sccd_real d2 = sccd_point_segment2_dist2_unchecked(v[0], a, b);
     for (int i = 0; i < edge_count(n); ++i)
-        d = sccd_min(d, sccd_distance_segment_segment2(v[i], v[(i + 1) % n], a, b));
-    return d;
+        d2 = sccd_min(d2, sccd_segment_segment2_dist2_unchecked(v[i], v[(i + 1) % n], a, b));
+    return d2;
 }
 
 /* Sutherland–Hodgman against n·p ≥ 0. */
 static int clip_halfplane(const sccd_v2 *in, int n, sccd_v2 nrm, sccd_v2 *out)
 {
     int m = 0;
-    for (int i = 0; i < n; ++i) {
-        sccd_v2 p = in[i], q = in[(i + 1) % n];
-        sccd_real fp = sccd_v2_dot(nrm, p), fq = sccd_v2_dot(nrm, q);
-        if (fp >= 0.0)
-            out[m++] = p;
+    sccd_v2 p = in[n - 1];
+    sccd_real fp = sccd_v2_dot(nrm, p);
+    for (int i = 0; i < n; ++i) { /* edge p → q, q = in[i]: q kept, crossings added */
+        sccd_v2 q = in[i];
+        sccd_real fq = sccd_v2_dot(nrm, q);
         if (n > 1 && ((fp > 0.0 && fq < 0.0) || (fp < 0.0 && fq > 0.0)))
             out[m++] = sccd_v2_lerp(p, q, fp / (fp - fq));
+        if (fq >= 0.0)
+            out[m++] = q;
+        p = q;
+        fp = fq;
     }
     return m;
-}
-
-/* The wedge of directions from angle lo to hi counter-clockwise, hi − lo ≤ π. */
-static wedge make_wedge(sccd_real lo, sccd_real hi)
-{
-    sccd_v2 u0 = {cos(lo), sin(lo)}, u1 = {cos(hi), sin(hi)};
-    sccd_real m = 0.5 * (lo + hi);
-    return (wedge){{sccd_v2_perp(u0), sccd_v2_neg(sccd_v2_perp(u1)), {cos(m), sin(m)}}};
-}
-
-/* W as convex wedges; 0 means W is the whole plane. */
-static int wedge_pieces(const local_sector *ls, wedge out[2])
-{
-    if (ls->half >= SCCD_PI)
-        return 0;
-    if (ls->half <= 0.5 * SCCD_PI) {
-        out[0] = make_wedge(-ls->half, ls->half);
-        return 1;
-    }
-    out[0] = make_wedge(-ls->half, 0.0);
-    out[1] = make_wedge(0.0, ls->half);
-    return 2;
 }
 
 /* The distance to the origin over convex v takes every value in
  * [min, max vertex distance]: does that interval meet [lo, hi]? */
 static bool range_meets(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
 {
-    sccd_real dmax = 0.0;
+    sccd_real dmax2 = 0.0;
     for (int i = 0; i < n; ++i)
-        dmax = sccd_max(dmax, sccd_v2_len(v[i]));
-    return dmax >= lo && convex_point_distance(v, n, (sccd_v2){0.0, 0.0}) <= hi;
+        dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
+    return (lo <= 0.0 || dmax2 >= lo * lo) && convex_point_distance(v, n, (sccd_v2){0.0, 0.0}) <= hi;
+}
+
+/* Is every point of v at least reach beyond the unit normal nrm's line
+ * through the origin, on its negative side? */
+static bool beyond(const sccd_v2 *v, int n, sccd_v2 nrm, sccd_real reach)
+{
+    for (int i = 0; i < n; ++i)
+        if (sccd_v2_dot(nrm, v[i]) >= -reach)
+            return false;
+    return true;
 }
 
 /* Does the convex set v (canonical frame, counter-clockwise) rounded by rho
- * meet S, with tolerance tol? Cheap rejections first: v lies in the disc
- * about v[0] of radius ext, so it misses the widened annulus when that disc
- * lies beyond R + reach or every vertex (hence, by convexity, all of v) lies
- * inside the circle r − reach; and an edge can only be within reach when
- * that disc comes within reach of it. */
-static bool local_vs_convex(const local_sector *ls, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
+ * meet S, with tolerance tol? Exact early-outs first. Misses: v lies in the
+ * disc about v[0] of radius ext, so it misses the widened annulus when that
+ * disc lies beyond R + reach or every vertex (hence, by convexity, all of v)
+ * lies inside the circle r − reach; a convex W (θ ≤ π/2) lies in each of its
+ * half-planes, so v misses when it is beyond one by more than reach. Hits: a
+ * vertex within reach of S. Then W's convex pieces clip v, and an edge can
+ * only be within reach when that disc comes within reach of it. */
+static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
 {
-    sccd_real reach = rho + tol, lo = ls->r - reach, hi = ls->R + reach, ext2 = 0.0, dmax2 = 0.0;
+    sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach, ext2 = 0.0, dmax2 = 0.0;
     for (int i = 0; i < n; ++i) {
         ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
         dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
@@ -252,73 +292,82 @@ static bool local_vs_convex(const local_sector *ls, const sccd_v2 *v, int n, scc
     sccd_real ext = sqrt(ext2);
     if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi)
         return false;
-    wedge w[2];
-    int pieces = wedge_pieces(ls, w);
-    if (pieces == 0 && range_meets(v, n, lo, hi))
+    if (p->pieces == 1 && (beyond(v, n, p->wedge[0][0], reach) || beyond(v, n, p->wedge[0][1], reach) ||
+                           beyond(v, n, p->wedge[0][2], reach)))
+        return false;
+    for (int i = 0; i < n; ++i)
+        if (local_distance(p, v[i]) <= reach)
+            return true;
+    if (p->pieces == 0 && range_meets(v, n, lo, hi))
         return true;
-    for (int k = 0; k < pieces; ++k) {
+    for (int k = 0; k < p->pieces; ++k) {
         sccd_v2 a[CLIP_CAP], b[CLIP_CAP];
-        int m = clip_halfplane(v, n, w[k].n[0], a);
-        m = clip_halfplane(a, m, w[k].n[1], b);
-        m = clip_halfplane(b, m, w[k].n[2], a);
+        int m = clip_halfplane(v, n, p->wedge[k][0], a);
+        m = m > 0 ? clip_halfplane(a, m, p->wedge[k][1], b) : 0;
+        m = m > 0 ? clip_halfplane(b, m, p->wedge[k][2], a) : 0;
         if (m > 0 && range_meets(a, m, lo, hi))
             return true;
     }
     for (sccd_real side = -1.0; side <= 1.0; side += 2.0) {
-        sccd_v2 p, q;
-        local_edge(ls, side, &p, &q);
-        if (sccd_distance_point_segment2(v[0], p, q) <= ext + reach && convex_segment_distance(v, n, p, q) <= reach)
+        sccd_v2 e0, e1;
+        local_edge(p, side, &e0, &e1);
+        sccd_real near = ext + reach;
+        if (sccd_point_segment2_dist2_unchecked(v[0], e0, e1) <= near * near &&
+            convex_segment_dist2(v, n, e0, e1) <= reach * reach)
             return true;
     }
     return false;
 }
 
-/* Andrew's monotone chain: the counter-clockwise hull of n points, collinear
- * points dropped; a point gives 1 vertex, collinear input 2. */
-static int convex_hull(const sccd_v2 *in, int n, sccd_v2 *out)
+static bool v2_less(sccd_v2 a, sccd_v2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+
+int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out)
 {
-    sccd_v2 p[SCCD_SECTOR2_CONVEX_MAX];
-    for (int i = 0; i < n; ++i) { /* insertion sort by x, then y */
+    /* Andrew's monotone chain; insertion sort suits these few points. */
+    for (int i = 1; i < n; ++i) {
+        sccd_v2 x = pts[i];
         int j = i;
-        for (; j > 0 && (p[j - 1].x > in[i].x || (p[j - 1].x == in[i].x && p[j - 1].y > in[i].y)); --j)
-            p[j] = p[j - 1];
-        p[j] = in[i];
+        for (; j > 0 && v2_less(x, pts[j - 1]); --j)
+            pts[j] = pts[j - 1];
+        pts[j] = x;
     }
     int k = 0;
-    for (int i = 0; i < n; ++i) { /* lower chain */
-        while (k >= 2 && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(p[i], out[k - 2])) <= 0.0)
-            --k;
-        out[k++] = p[i];
+    for (int i = 0; i < n; ++i) {
+        while (k >= 2 && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
+            k--;
+        out[k++] = pts[i];
     }
-    for (int i = n - 2, lower = k + 1; i >= 0; --i) { /* upper chain */
-        while (k >= lower && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(p[i], out[k - 2])) <= 0.0)
-            --k;
-        out[k++] = p[i];
+    for (int i = n - 2, lower = k + 1; i >= 0; --i) {
+        while (k >= lower && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
+            k--;
+        out[k++] = pts[i];
     }
-    return k > 1 ? k - 1 : 1; /* the upper chain ends where the lower began */
+    return k > 1 ? k - 1 : k;
 }
 
-static sccd_real scene_scale(const local_sector *ls, const sccd_v2 *v, int n, sccd_real rho)
+/* The tolerance: SCCD_EPS times the scene size (R, rho, the farthest point). */
+static sccd_real scene_tol(const prepared *p, const sccd_v2 *v, int n, sccd_real rho)
 {
     sccd_real s2 = 0.0;
     for (int i = 0; i < n; ++i)
         s2 = sccd_max(s2, sccd_v2_len2(v[i]));
-    return sccd_max(sccd_max(ls->R, rho), sqrt(s2));
+    return SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), sqrt(s2));
 }
 
 /* World points → canonical frame → (hull, unless v is known convex and
  * counter-clockwise) → test. n is within bounds. */
-bool sccd_sector2_meets_points(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real rho, bool convex)
+bool sccd_sector2_meets_points(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real rho, bool convex)
 {
+    if (!p->ready)
+        return false;
     sccd_v2 loc[SCCD_SECTOR2_CONVEX_MAX], hull[2 * SCCD_SECTOR2_CONVEX_MAX];
     for (int i = 0; i < n; ++i)
-        loc[i] = to_local(s, v[i]);
-    local_sector ls = make_local(s);
-    sccd_real tol = SCCD_EPS * scene_scale(&ls, loc, n, rho);
+        loc[i] = to_local(&p->s, v[i]);
+    sccd_real tol = scene_tol(p, loc, n, rho);
     if (convex)
-        return local_vs_convex(&ls, loc, n, rho, tol);
-    int m = convex_hull(loc, n, hull);
-    return local_vs_convex(&ls, hull, m, rho, tol);
+        return local_vs_convex(p, loc, n, rho, tol);
+    int m = sccd_hull2(loc, n, hull);
+    return local_vs_convex(p, hull, m, rho, tol);
 }
 
 static bool valid_points(const sccd_v2 *v, int n)
@@ -331,97 +380,164 @@ static bool valid_points(const sccd_v2 *v, int n)
     return true;
 }
 
-/* ---- public pair tests ---- */
-
-bool sccd_sector2_vs_convex(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real radius)
-{
-    if (!sccd_is_valid_sector2(s) || !valid_points(v, n) || !sccd_is_valid_real(radius) || radius < 0.0) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && valid_points(v, n) && sccd_is_valid_real(radius) && radius >= 0.0);
-        return false;
-    }
-    return sccd_sector2_meets_points(s, v, n, radius, false);
-}
-
 /* A point within rho of S, as the thesis' circle test (§2.4): in the angle
  * range (eq 2.7) the widened radial test (eq 2.8, corrected), else the
- * distance to the two edges (eqs 2.9–2.10, §2.9.4). */
-static bool sector_vs_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho)
+ * distance to the nearer edge (eqs 2.9–2.10, §2.9.4). */
+static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
 {
-    local_sector ls = make_local(s);
-    sccd_v2 q = to_local(s, c);
-    sccd_real tol = SCCD_EPS * scene_scale(&ls, &q, 1, rho);
-    return local_distance(&ls, q) <= rho + tol;
+    if (!p->ready)
+        return false;
+    sccd_v2 q = to_local(&p->s, c);
+    sccd_real d = sccd_v2_len(q);
+    return local_distance_at(p, q, d) <= rho + SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), d);
 }
 
-bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p)
+/* ---- public pair tests: prepared, then one-shot ---- */
+
+bool sccd_sector2_prepared_vs_point(const sccd_sector2_prepared *p, sccd_v2 q)
 {
-    if (!sccd_is_valid_sector2(s) || !sccd_is_valid_v2(p)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_v2(p));
+    if (!p || !sccd_is_valid_v2(q)) {
+        SCCD_ASSERT(p != NULL && sccd_is_valid_v2(q));
         return false;
     }
-    return sector_vs_disc(s, p, 0.0);
+    return disc_meets(p, q, 0.0);
+}
+
+bool sccd_sector2_prepared_vs_circle(const sccd_sector2_prepared *p, sccd_circle c)
+{
+    if (!p || !valid_circle(c)) {
+        SCCD_ASSERT(p != NULL && valid_circle(c));
+        return false;
+    }
+    return disc_meets(p, c.c, c.r);
+}
+
+bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
+{
+    if (!p || !valid_box2(b)) {
+        SCCD_ASSERT(p != NULL && valid_box2(b));
+        return false;
+    }
+    /* Exact early-outs: the box lies in the disc of radius |h| about its
+     * centre and holds the one of radius min(h). */
+    if (!disc_meets(p, b.c, sccd_v2_len(b.h)))
+        return false;
+    if (disc_meets(p, b.c, sccd_min(b.h.x, b.h.y)))
+        return true;
+    sccd_v2 v[4];
+    sccd_box2_corners(b, v);
+    return sccd_sector2_meets_points(p, v, 4, 0.0, true);
+}
+
+bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c)
+{
+    if (!p || !valid_capsule2(c)) {
+        SCCD_ASSERT(p != NULL && valid_capsule2(c));
+        return false;
+    }
+    /* Exact early-outs: the capsule lies in the disc about its middle
+     * reaching its end discs, and holds its end discs. */
+    sccd_v2 m = sccd_v2_lerp(c.a, c.b, 0.5);
+    if (!disc_meets(p, m, 0.5 * sccd_v2_dist(c.a, c.b) + c.r))
+        return false;
+    if (disc_meets(p, c.a, c.r) || disc_meets(p, c.b, c.r))
+        return true;
+    sccd_v2 v[2] = {c.a, c.b};
+    return sccd_sector2_meets_points(p, v, 2, c.r, true);
+}
+
+bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly)
+{
+    if (!p || !sccd_is_valid_poly2(poly)) {
+        SCCD_ASSERT(p != NULL && sccd_is_valid_poly2(poly));
+        return false;
+    }
+    /* Exact early-out: the polygon lies in the disc about its vertices' mean
+     * reaching the farthest one, grown by its rounding. */
+    sccd_v2 m = {0.0, 0.0};
+    for (int i = 0; i < poly->n; ++i)
+        m = sccd_v2_add(m, poly->v[i]);
+    m = sccd_v2_scale(m, 1.0 / poly->n);
+    sccd_real rad2 = 0.0;
+    for (int i = 0; i < poly->n; ++i)
+        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(poly->v[i], m)));
+    if (!disc_meets(p, m, sqrt(rad2) + poly->r))
+        return false;
+    return sccd_sector2_meets_points(p, poly->v, poly->n, poly->r, true);
+}
+
+bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real radius)
+{
+    if (!p || !valid_points(v, n) || !sccd_is_valid_real(radius) || radius < 0.0) {
+        SCCD_ASSERT(p != NULL && valid_points(v, n) && sccd_is_valid_real(radius) && radius >= 0.0);
+        return false;
+    }
+    return sccd_sector2_meets_points(p, v, n, radius, false);
+}
+
+/* The one-shot tests: prepare, then the prepared test (which rejects the
+ * shape itself). */
+bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p)
+{
+    prepared pr;
+    sccd_sector2_prepare(&pr, s);
+    return sccd_sector2_prepared_vs_point(&pr, p);
 }
 
 bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
 {
-    if (!sccd_is_valid_sector2(s) || !sccd_is_valid_circle(c)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_circle(c));
-        return false;
-    }
-    return sector_vs_disc(s, c.c, c.r);
+    prepared pr;
+    sccd_sector2_prepare(&pr, s);
+    return sccd_sector2_prepared_vs_circle(&pr, c);
 }
 
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {
-    if (!sccd_is_valid_sector2(s) || !sccd_is_valid_box2(b)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_box2(b));
-        return false;
-    }
-    sccd_v2 v[4];
-    sccd_box2_corners(b, v);
-    return sccd_sector2_meets_points(s, v, 4, 0.0, true);
+    prepared pr;
+    sccd_sector2_prepare(&pr, s);
+    return sccd_sector2_prepared_vs_box(&pr, b);
 }
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
 {
-    if (!sccd_is_valid_sector2(s) || !sccd_is_valid_capsule2(c)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_capsule2(c));
-        return false;
-    }
-    sccd_v2 v[2] = {c.a, c.b};
-    return sccd_sector2_meets_points(s, v, 2, c.r, true);
+    prepared pr;
+    sccd_sector2_prepare(&pr, s);
+    return sccd_sector2_prepared_vs_capsule(&pr, c);
 }
 
 bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)
 {
-    if (!sccd_is_valid_sector2(s) || !sccd_is_valid_poly2(p)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_poly2(p));
-        return false;
-    }
-    return sccd_sector2_meets_points(s, p->v, p->n, p->r, true);
+    prepared pr;
+    sccd_sector2_prepare(&pr, s);
+    return sccd_sector2_prepared_vs_poly(&pr, p);
+}
+
+bool sccd_sector2_vs_convex(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real radius)
+{
+    prepared pr;
+    sccd_sector2_prepare(&pr, s);
+    return sccd_sector2_prepared_vs_convex(&pr, v, n, radius);
 }
 
 /* ---- sector–sector ---- */
 
 /* Does an edge of t meet s? */
-static bool edges_meet(const sccd_sector2 *s, const sccd_sector2 *t, sccd_real tol)
+static bool edges_meet(const prepared *s, const prepared *t, sccd_real tol)
 {
-    local_sector ls = make_local(s);
-    sccd_real c = cos(t->half_angle), sn = sin(t->half_angle);
     for (sccd_real side = -1.0; side <= 1.0; side += 2.0) {
-        sccd_v2 u = sccd_rot2_apply((sccd_rot2){c, side * sn}, t->a);
-        sccd_v2 seg[2] = {to_local(s, sccd_v2_mad(t->o, t->r, u)), to_local(s, sccd_v2_mad(t->o, t->R, u))};
-        if (local_vs_convex(&ls, seg, 2, 0.0, tol))
+        sccd_v2 u = sccd_rot2_apply((sccd_rot2){t->edge.c, side * t->edge.s}, t->s.a);
+        sccd_v2 seg[2] = {to_local(&s->s, sccd_v2_mad(t->s.o, t->s.r, u)),
+                          to_local(&s->s, sccd_v2_mad(t->s.o, t->s.R, u))};
+        if (local_vs_convex(s, seg, 2, 0.0, tol))
             return true;
     }
     return false;
 }
 
 /* Is a point of t (the inner point on its centre line) in s? */
-static bool point_of_inside(const sccd_sector2 *s, const sccd_sector2 *t, sccd_real tol)
+static bool point_of_inside(const prepared *s, const prepared *t, sccd_real tol)
 {
-    local_sector ls = make_local(s);
-    return local_distance(&ls, to_local(s, sccd_v2_mad(t->o, t->r, t->a))) <= tol;
+    return local_distance(s, to_local(&s->s, sccd_v2_mad(t->s.o, t->s.r, t->s.a))) <= tol;
 }
 
 /* Do the arc of radius r1 of s (canonical frame: centre 0, angles |φ| ≤ θs)
@@ -460,17 +576,17 @@ static bool arcs_meet(const sccd_sector2 *s, const sccd_sector2 *t, sccd_real to
 
 bool sccd_sector2_vs_sector2(const sccd_sector2 *s, const sccd_sector2 *t)
 {
-    if (!sccd_is_valid_sector2(s) || !sccd_is_valid_sector2(t)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_sector2(t));
+    prepared ps, pt;
+    bool ok_s = sccd_sector2_prepare(&ps, s), ok_t = sccd_sector2_prepare(&pt, t);
+    if (!ok_s || !ok_t)
         return false;
-    }
     /* If the sets meet, then one holds the other, or t's boundary meets s:
      * an edge of t meets s, or an arc of t does without lying inside s (its
      * ends are edge ends), so it crosses s's boundary: an edge of s (which
      * then meets t) or an arc of s. Both orders, so the answer is symmetric. */
     sccd_real tol = SCCD_EPS * (sccd_v2_dist(s->o, t->o) + sccd_max(s->R, t->R)); /* symmetric in s, t */
-    return edges_meet(s, t, tol) || edges_meet(t, s, tol) || point_of_inside(s, t, tol) ||
-           point_of_inside(t, s, tol) || arcs_meet(s, t, tol);
+    return edges_meet(&ps, &pt, tol) || edges_meet(&pt, &ps, tol) || point_of_inside(&ps, &pt, tol) ||
+           point_of_inside(&pt, &ps, tol) || arcs_meet(s, t, tol);
 }
 
 /* ---- the thesis' own tests, kept to compare against ---- */
@@ -478,23 +594,23 @@ bool sccd_sector2_vs_sector2(const sccd_sector2 *s, const sccd_sector2 *t)
 /* Thesis §2.2, eqs 2.5–2.7 (eq 2.6 multiplied out so |P| = 0 divides by
  * nothing), with the library's 1e-9 tolerance: §2.3 feeds it crossing points
  * that lie on the sector's boundary, where the exact test is a coin toss. */
-static bool thesis_point_inside(const local_sector *ls, sccd_v2 p)
+static bool thesis_point_inside(const prepared *p, sccd_v2 q)
 {
-    sccd_real d = sccd_v2_len(p), tol = SCCD_EPS * sccd_max(ls->R, d);
-    return ls->r - tol <= d && d <= ls->R + tol && p.x >= ls->c * d - tol;
+    sccd_real d = sccd_v2_len(q), tol = SCCD_EPS * sccd_max(p->s.R, d);
+    return p->s.r - tol <= d && d <= p->s.R + tol && q.x >= p->edge.c * d - tol;
 }
 
 bool sccd_sector2_vs_circle_thesis(const sccd_sector2 *s, sccd_circle c)
 {
-    if (!sccd_is_valid_sector2(s) || !sccd_is_valid_circle(c)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_circle(c));
+    prepared ls;
+    if (!sccd_sector2_prepare(&ls, s) || !sccd_is_valid_circle(c)) {
+        SCCD_ASSERT(sccd_is_valid_circle(c));
         return false;
     }
-    local_sector ls = make_local(s);
     sccd_v2 p = to_local(s, c.c);
     sccd_real d2 = sccd_v2_len2(p);
-    if (p.x >= ls.c * sqrt(d2)) /* eq 2.7 */
-        return (ls.r - c.r) * (ls.r - c.r) <= d2 && d2 <= (ls.R + c.r) * (ls.R + c.r); /* eq 2.8 as written */
+    if (p.x >= ls.edge.c * sqrt(d2)) /* eq 2.7 */
+        return (s->r - c.r) * (s->r - c.r) <= d2 && d2 <= (s->R + c.r) * (s->R + c.r); /* eq 2.8 as written */
     sccd_v2 g0, g1, h0, h1; /* eqs 2.9–2.10 */
     local_edge(&ls, 1.0, &g0, &g1);
     local_edge(&ls, -1.0, &h0, &h1);
@@ -536,11 +652,11 @@ static int thesis_circle_crossings(sccd_v2 e, sccd_v2 f, sccd_real rad, sccd_v2 
 
 bool sccd_sector2_vs_box_thesis(const sccd_sector2 *s, sccd_box2 b)
 {
-    if (!sccd_is_valid_sector2(s) || !sccd_is_valid_box2(b)) {
-        SCCD_ASSERT(sccd_is_valid_sector2(s) && sccd_is_valid_box2(b));
+    prepared ls;
+    if (!sccd_sector2_prepare(&ls, s) || !sccd_is_valid_box2(b)) {
+        SCCD_ASSERT(sccd_is_valid_box2(b));
         return false;
     }
-    local_sector ls = make_local(s);
     sccd_v2 v[4];
     sccd_box2_corners(b, v);
     for (int i = 0; i < 4; ++i)
@@ -556,7 +672,7 @@ bool sccd_sector2_vs_box_thesis(const sccd_sector2 *s, sccd_box2 b)
             (thesis_segment_crossing(e, f, h0, h1, x) && thesis_point_inside(&ls, x[0])))
             return true;
         for (int k = 0; k < 2; ++k) {
-            int n = thesis_circle_crossings(e, f, k ? ls.R : ls.r, x);
+            int n = thesis_circle_crossings(e, f, k ? s->R : s->r, x);
             for (int j = 0; j < n; ++j)
                 if (thesis_point_inside(&ls, x[j]))
                     return true;
@@ -566,7 +682,7 @@ bool sccd_sector2_vs_box_thesis(const sccd_sector2 *s, sccd_box2 b)
      * eq 2.40's cross products for the rectangle). */
     if (thesis_point_inside(&ls, v[0]))
         return true;
-    sccd_v2 p = {0.5 * (ls.r + ls.R), 0.0};
+    sccd_v2 p = {0.5 * (s->r + s->R), 0.0};
     int pos = 0, neg = 0;
     for (int i = 0; i < 4; ++i) {
         sccd_real c = sccd_v2_cross(sccd_v2_sub(v[(i + 1) % 4], v[i]), sccd_v2_sub(p, v[i]));

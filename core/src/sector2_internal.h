@@ -6,9 +6,13 @@
 #include "sectorccd/sector2.h"
 
 /* Whether the convex hull of the n points v (1..SCCD_SECTOR2_CONVEX_MAX,
- * finite), grown by rho ≥ 0, meets the valid sector s (as
- * sccd_sector2_vs_convex). convex: v is already a convex polygon in
- * counter-clockwise order (or one or two points), so no hull is built. */
-bool sccd_sector2_meets_points(const sccd_sector2 *s, const sccd_v2 *v, int n, sccd_real rho, bool convex);
+ * finite), grown by rho ≥ 0, meets the prepared sector p (as
+ * sccd_sector2_prepared_vs_convex; false when p is not prepared). convex: v
+ * is already a convex polygon in counter-clockwise order (or one or two
+ * points), so no hull is built. */
+bool sccd_sector2_meets_points(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real rho, bool convex);
+
+/* sccd_sector2_aabb of a prepared (ready) sector. */
+sccd_aabb2 sccd_sector2_prepared_aabb(const sccd_sector2_prepared *p);
 
 #endif

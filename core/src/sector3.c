@@ -36,12 +36,13 @@
 
 #include "sectorccd/geometry.h"
 #include "sector3_internal.h"
+#include "shapes_valid.h"
+#include "trig.h"
+#include "unchecked.h"
 
-/* A checked sector in canonical form: frame vectors and cleaned numbers. */
-typedef struct sect {
-    sccd_v3 o, a, k, u;
-    sccd_real th, c, s, r, R, zlo, zhi; /* c, s: cos θ, sin θ */
-} sect;
+/* A checked sector in canonical form: frame vectors, cleaned numbers, wedge. */
+typedef sccd_sector3_prepared sect;
+typedef sccd_sector3_wedge wedge;
 
 /* sqrt(x² + y²) without hypot's overflow care (slow, and scenes are far
  * from 1e154). */
@@ -65,11 +66,38 @@ bool sccd_is_valid_sector3(const sccd_sector3 *s)
            s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
 }
 
+/* The wedge as convex parts of at most three half-planes: the whole plane
+ * (θ = π); left of the lower edge, right of the upper and in front of the
+ * bisector (which a zero-width wedge needs) for θ ≤ π/2; else the halves
+ * [−θ, 0] and [0, θ] (cos, sin of θ/2 by the half-angle formulas: c < 0
+ * there, and 1 + c's rounding only tilts a bisector well inside its half). */
+static void prepare_wedges(sect *S)
+{
+    S->pieces = 1;
+    if (S->th >= SCCD_PI) {
+        S->wedge[0].n = 0;
+        return;
+    }
+    if (S->th <= 0.5 * SCCD_PI) {
+        S->wedge[0] = (wedge){3, {{S->s, S->c}, {S->s, -S->c}, {1.0, 0.0}}};
+        return;
+    }
+    sccd_real ch = sqrt(0.5 * (1.0 + S->c)), sh = sqrt(0.5 * (1.0 - S->c));
+    S->pieces = 2;
+    S->wedge[0] = (wedge){3, {{S->s, S->c}, {0.0, -1.0}, {ch, -sh}}};
+    S->wedge[1] = (wedge){3, {{0.0, 1.0}, {S->s, -S->c}, {ch, sh}}};
+}
+
 /* Checks s and fills the canonical form. False (after the check fired) when
  * no defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
  * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
-static bool prepare(const sccd_sector3 *s, sect *out)
+bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
 {
+    if (!out) {
+        SCCD_ASSERT(out != NULL);
+        return false;
+    }
+    out->ready = false;
     bool valid = sccd_is_valid_sector3(s);
     SCCD_ASSERT(valid);
     if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
@@ -88,14 +116,21 @@ static bool prepare(const sccd_sector3 *s, sect *out)
     out->a = a;
     out->k = sccd_v3_cross(u, a);
     out->th = sccd_clamp(s->half_angle, 0.0, SCCD_PI);
-    out->c = cos(out->th);
-    out->s = sin(out->th);
+    sccd_rot2 cs = sccd_cos_sin(out->th);
+    out->c = cs.c;
+    out->s = cs.s;
     out->r = sccd_max(s->r, 0.0);
     out->R = s->R;
     out->zlo = s->zlo;
     out->zhi = s->zhi;
+    out->source = *s;
+    out->scale = sccd_max(out->R, sccd_max(fabs(out->zlo), fabs(out->zhi)));
+    prepare_wedges(out);
+    out->ready = true;
     return true;
 }
+
+static bool prepare(const sccd_sector3 *s, sect *out) { return sccd_sector3_prepare(out, s); }
 
 /* Seed 000 eq 2.3: the rows of the matrix are A, K, U. */
 static sccd_v3 to_local(const sect *S, sccd_v3 p)
@@ -129,12 +164,6 @@ sccd_v3 sccd_sector3_from_local(const sccd_sector3 *s, sccd_v3 q)
         return (sccd_v3){0.0, 0.0, 0.0};
     }
     return from_local(&S, q);
-}
-
-/* Size of the sector for the relative tolerance. */
-static sccd_real sector_scale(const sect *S)
-{
-    return sccd_max(S->R, sccd_max(fabs(S->zlo), fabs(S->zhi)));
 }
 
 static sccd_real v3_maxabs(sccd_v3 v) { return sccd_max(fabs(v.x), sccd_max(fabs(v.y), fabs(v.z))); }
@@ -180,14 +209,21 @@ static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
     return len2d(dx, dz);
 }
 
+/* (x, y), y ≥ 0, in the wedge (θ = π: sin θ rounds to 1.2e-16, not 0, and
+ * only the ray opposite a can fail, where the distance past the edge at
+ * angle π is the same). */
+static bool in_wedge(const sect *S, sccd_real x, sccd_real y) { return in_half_angle(x, y, S->c, S->s); }
+
 /* Fact 1 of the file comment. */
 static sccd_real local_distance(const sect *S, sccd_v3 q)
 {
-    sccd_real rho = len2d(q.x, q.y);
-    sccd_real delta = fabs(atan2(q.y, q.x)) - S->th;
-    if (delta <= 0.0)
-        return rect_distance(S, rho, q.z);
-    return len2d(rho * sin(delta), rect_distance(S, rho * cos(delta), q.z));
+    /* Folded onto y ≥ 0 (the sector is symmetric about +x), at angle φ.
+     * Outside the wedge, ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y)
+     * turned by −θ. */
+    sccd_real x = q.x, y = fabs(q.y);
+    if (in_wedge(S, x, y))
+        return rect_distance(S, len2d(x, y), q.z);
+    return len2d(y * S->c - x * S->s, rect_distance(S, x * S->c + y * S->s, q.z));
 }
 
 sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
@@ -200,71 +236,66 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
     return local_distance(&S, to_local(&S, p));
 }
 
-bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
+static bool point_meets(const sect *S, sccd_v3 p)
 {
-    sect S;
-    if (!prepare(s, &S) || !sccd_is_valid_v3(p)) {
-        SCCD_ASSERT(sccd_is_valid_v3(p));
-        return false;
-    }
-    sccd_v3 q = to_local(&S, p);
-    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q));
+    sccd_v3 q = to_local(S, p);
+    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q));
     /* eq 2.4 and eq 2.5, widened by the tolerance: failing them puts the
      * point farther than tol from the sector. */
-    if (q.z < S.zlo - tol || q.z > S.zhi + tol || rho < S.r - tol || rho > S.R + tol)
+    if (q.z < S->zlo - tol || q.z > S->zhi + tol || rho < S->r - tol || rho > S->R + tol)
         return false;
     /* eqs 2.6–2.7, Pc = x/ρ ≥ cos θ, times ρ (no division at the axis); a
      * point that fails them or the exact eqs 2.4–2.5 by rounding only is
      * caught by the distance. */
-    if (q.z >= S.zlo && q.z <= S.zhi && rho >= S.r && rho <= S.R && q.x >= rho * S.c)
+    if (q.z >= S->zlo && q.z <= S->zhi && rho >= S->r && rho <= S->R && q.x >= rho * S->c)
         return true;
-    return local_distance(&S, q) <= tol;
+    return local_distance(S, q) <= tol;
+}
+
+static bool sphere_meets(const sect *S, sccd_sphere sphere)
+{
+    sccd_v3 q = to_local(S, sphere.c);
+    sccd_real tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + sphere.r);
+    /* eq 2.11 (slab [zlo, zhi] instead of ±h): a cheap early out. */
+    if (q.z < S->zlo - sphere.r - tol || q.z > S->zhi + sphere.r + tol)
+        return false;
+    /* eq 2.12's slice radius then the circle test is the distance of fact 1. */
+    return local_distance(S, q) <= sphere.r + tol;
+}
+
+bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q)
+{
+    if (!p || !sccd_is_valid_v3(q)) {
+        SCCD_ASSERT(p != NULL && sccd_is_valid_v3(q));
+        return false;
+    }
+    return p->ready && point_meets(p, q);
+}
+
+bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere sphere)
+{
+    if (!p || !valid_sphere(sphere)) {
+        SCCD_ASSERT(p != NULL && valid_sphere(sphere));
+        return false;
+    }
+    return p->ready && sphere_meets(p, sphere);
+}
+
+bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
+{
+    sect S;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_vs_point(&S, p);
 }
 
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
 {
     sect S;
-    if (!prepare(s, &S) || !sccd_is_valid_sphere(sphere)) {
-        SCCD_ASSERT(sccd_is_valid_sphere(sphere));
-        return false;
-    }
-    sccd_v3 q = to_local(&S, sphere.c);
-    sccd_real tol = SCCD_EPS * sccd_max(sector_scale(&S), v3_maxabs(q) + sphere.r);
-    /* eq 2.11 (slab [zlo, zhi] instead of ±h): a cheap early out. */
-    if (q.z < S.zlo - sphere.r - tol || q.z > S.zhi + sphere.r + tol)
-        return false;
-    /* eq 2.12's slice radius then the circle test is the distance of fact 1. */
-    return local_distance(&S, q) <= sphere.r + tol;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_vs_sphere(&S, sphere);
 }
 
 /* ---- polytopes (fact 2) ---- */
-
-/* One convex part of the wedge: half-planes n·p ≥ 0 (none: the whole plane). */
-typedef struct wedge { int n; sccd_v2 nrm[3]; } wedge;
-
-/* The convex wedge of directions from (c1, s1) to (c2, s2), at most π apart:
- * left of the first side, right of the second, and in front (the bisector
- * (cm, sm)'s side), which a zero-width wedge needs. */
-static wedge make_wedge(sccd_real c1, sccd_real s1, sccd_real c2, sccd_real s2, sccd_real cm, sccd_real sm)
-{
-    return (wedge){3, {{-s1, c1}, {s2, -c2}, {cm, sm}}};
-}
-
-static int sector_wedges(const sect *S, wedge out[2])
-{
-    if (S->th >= SCCD_PI) {
-        out[0].n = 0;
-        return 1;
-    }
-    if (S->th <= 0.5 * SCCD_PI) {
-        out[0] = make_wedge(S->c, -S->s, S->c, S->s, 1.0, 0.0);
-        return 1;
-    }
-    sccd_real ch = cos(0.5 * S->th), sh = sin(0.5 * S->th);
-    out[0] = make_wedge(S->c, -S->s, 1.0, 0.0, ch, -sh);
-    out[1] = make_wedge(1.0, 0.0, S->c, S->s, ch, sh);
-    return 2;
-}
 
 /* Sutherland–Hodgman against n·p ≥ −tol; returns the new count. */
 static int clip_polygon(const sccd_v2 *in, int n, sccd_v2 nrm, sccd_real tol, sccd_v2 *out)
@@ -322,46 +353,43 @@ static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real tol, sccd_real 
 int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
                      sccd_v3 *out)
 {
+    sccd_real h[SCCD_POLYTOPE_MAX_V]; /* each vertex's height, once for its edges too */
     int n = 0;
     for (int i = 0; i < p->nv; ++i) {
-        sccd_real h = sccd_v3_dot(dir, v[i]);
-        if (h >= lo - tol && h <= hi + tol)
+        h[i] = sccd_v3_dot(dir, v[i]);
+        if (h[i] >= lo - tol && h[i] <= hi + tol)
             out[n++] = v[i];
     }
     const sccd_real planes[2] = {lo, hi};
     for (int i = 0; i < p->ne; ++i) {
-        sccd_v3 a = v[p->e[i][0]], b = v[p->e[i][1]];
+        int ia = p->e[i][0], ib = p->e[i][1];
         for (int k = 0; k < 2; ++k) {
-            sccd_real da = sccd_v3_dot(dir, a) - planes[k], db = sccd_v3_dot(dir, b) - planes[k];
+            sccd_real da = h[ia] - planes[k], db = h[ib] - planes[k];
             if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0))
-                out[n++] = sccd_v3_lerp(a, b, da / (da - db));
+                out[n++] = sccd_v3_lerp(v[ia], v[ib], da / (da - db));
         }
     }
     return n;
 }
 
-static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
+/* Fact 2 for the polytope p whose vertices, in S's canonical frame, are v. */
+static bool local_polytope_meets(const sect *S, const sccd_v3 *v, const sccd_polytope *p)
 {
-    const sect S = *Sp;
-    sccd_v3 v[SCCD_POLYTOPE_MAX_V];
-    sccd_real scale = sector_scale(&S);
-    for (int i = 0; i < p->nv; ++i) {
-        v[i] = to_local(&S, p->v[i]);
+    sccd_real scale = S->scale;
+    for (int i = 0; i < p->nv; ++i)
         scale = sccd_max(scale, v3_maxabs(v[i]));
-    }
     sccd_real tol = SCCD_EPS * scale;
-    /* fact 2: the vertices of (polytope ∩ slab), projected along u */
+    /* the vertices of (polytope ∩ slab), projected along u */
     sccd_v3 cut[SCCD_SLAB_POINTS];
     sccd_v2 pts[SCCD_SLAB_POINTS], hull[2 * SCCD_SLAB_POINTS];
-    int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S.zlo, S.zhi, tol, cut);
+    int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S->zlo, S->zhi, tol, cut);
     if (n == 0)
         return false;
     for (int i = 0; i < n; ++i)
         pts[i] = (sccd_v2){cut[i].x, cut[i].y};
     n = sccd_hull2(pts, n, hull);
-    wedge w[2];
-    int nw = sector_wedges(&S, w);
-    for (int k = 0; k < nw; ++k) {
+    const wedge *w = S->wedge;
+    for (int k = 0; k < S->pieces; ++k) {
         sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
         int m = n;
         memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
@@ -374,29 +402,33 @@ static bool polytope_vs_sect(const sect *Sp, const sccd_polytope *p)
             continue;
         sccd_real lo, hi;
         polygon_rho_range(buf[cur], m, tol, &lo, &hi);
-        if (lo <= S.R + tol && hi >= S.r - tol)
+        if (lo <= S->R + tol && hi >= S->r - tol)
             return true;
     }
     return false;
 }
 
-bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p)
+static bool polytope_vs_sect(const sect *S, const sccd_polytope *p)
 {
-    sect S;
-    return prepare(s, &S) && polytope_vs_sect(&S, p);
+    sccd_v3 v[SCCD_POLYTOPE_MAX_V];
+    for (int i = 0; i < p->nv; ++i)
+        v[i] = to_local(S, p->v[i]);
+    return local_polytope_meets(S, v, p);
 }
 
-/* The 12 edges of 8 corners indexed by sign bits: corners one bit apart. */
+bool sccd_sector3_prepared_meets_polytope(const sccd_sector3_prepared *S, const sccd_polytope *p)
+{
+    return S->ready && polytope_vs_sect(S, p);
+}
+
+/* The 12 edges of 8 corners indexed by sign bits (bit 0: +x, 1: +y, 2: +z,
+ * as sccd_box3_corners): the pairs of corners one bit apart. */
 static void box_edges(sccd_polytope *p)
 {
-    p->ne = 0;
-    for (int i = 0; i < 8; ++i)
-        for (int bit = 1; bit < 8; bit <<= 1)
-            if (!(i & bit)) {
-                p->e[p->ne][0] = (unsigned char)i;
-                p->e[p->ne][1] = (unsigned char)(i | bit);
-                p->ne++;
-            }
+    static const unsigned char edges[12][2] = {{0, 1}, {0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 3},
+                                               {2, 6}, {3, 7}, {4, 5}, {4, 6}, {5, 7}, {6, 7}};
+    memcpy(p->e, edges, sizeof edges);
+    p->ne = 12;
 }
 
 void sccd_polytope_box(sccd_polytope *p, sccd_box3 b)
@@ -428,41 +460,77 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
     p->ne = 2 * ne + nv;
 }
 
-static bool v2_less(sccd_v2 a, sccd_v2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
-
-int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out)
+/* Exact early-outs for a convex shape that holds the ball of radius in
+ * about m and lies in the one of radius out: the outer ball misses the
+ * sector (beyond the tolerance, which with the ball's larger scale is at
+ * least the shape's), or the inner one meets it. Returns 0 (miss), 1 (hit)
+ * or −1 (undecided). */
+static int ball_early_out(const sect *S, sccd_v3 m, sccd_real in, sccd_real out)
 {
-    /* Andrew's monotone chain; insertion sort suits these few points. */
-    for (int i = 1; i < n; ++i) {
-        sccd_v2 x = pts[i];
-        int j = i;
-        for (; j > 0 && v2_less(x, pts[j - 1]); --j)
-            pts[j] = pts[j - 1];
-        pts[j] = x;
+    if (!sphere_meets(S, (sccd_sphere){m, out}))
+        return 0;
+    return sphere_meets(S, (sccd_sphere){m, in}) ? 1 : -1;
+}
+
+bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
+{
+    if (!S || !valid_box3(b)) {
+        SCCD_ASSERT(S != NULL && valid_box3(b));
+        return false;
     }
-    int k = 0;
-    for (int i = 0; i < n; ++i) {
-        while (k >= 2 && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
-            k--;
-        out[k++] = pts[i];
+    if (!S->ready)
+        return false;
+    int early = ball_early_out(S, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
+    if (early >= 0)
+        return early == 1;
+    /* The corners in the canonical frame: the centre and the half axes
+     * taken there once, then ± combined (corner i has bit k set for +axis k). */
+    sccd_v3 c = to_local(S, b.c), ax[3];
+    for (int k = 0; k < 3; ++k) {
+        sccd_v3 e = {k == 0 ? b.h.x : 0.0, k == 1 ? b.h.y : 0.0, k == 2 ? b.h.z : 0.0};
+        sccd_v3 w = sccd_quat_apply(b.q, e);
+        ax[k] = (sccd_v3){sccd_v3_dot(S->a, w), sccd_v3_dot(S->k, w), sccd_v3_dot(S->u, w)};
     }
-    for (int i = n - 2, lower = k + 1; i >= 0; --i) {
-        while (k >= lower && sccd_v2_cross(sccd_v2_sub(out[k - 1], out[k - 2]), sccd_v2_sub(pts[i], out[k - 2])) <= 0.0)
-            k--;
-        out[k++] = pts[i];
+    sccd_polytope p;
+    sccd_v3 v[8];
+    for (int i = 0; i < 8; ++i) {
+        v[i] = c;
+        for (int k = 0; k < 3; ++k)
+            v[i] = (i >> k) & 1 ? sccd_v3_add(v[i], ax[k]) : sccd_v3_sub(v[i], ax[k]);
     }
-    return k > 1 ? k - 1 : k;
+    p.nv = 8;
+    box_edges(&p);
+    return local_polytope_meets(S, v, &p);
+}
+
+bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
+{
+    if (!S || !sccd_is_valid_triangle(t)) {
+        SCCD_ASSERT(S != NULL && sccd_is_valid_triangle(t));
+        return false;
+    }
+    if (!S->ready)
+        return false;
+    sccd_v3 m = sccd_v3_scale(sccd_v3_add(t.a, sccd_v3_add(t.b, t.c)), 1.0 / 3.0);
+    sccd_real rad2 = sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, m)),
+                              sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, m)), sccd_v3_len2(sccd_v3_sub(t.c, m))));
+    int early = ball_early_out(S, m, 0.0, sqrt(rad2));
+    if (early >= 0)
+        return early == 1;
+    sccd_polytope p;
+    sccd_polytope_triangle(&p, t);
+    return polytope_vs_sect(S, &p);
 }
 
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
 {
-    if (!sccd_is_valid_box3(b)) {
-        SCCD_ASSERT(sccd_is_valid_box3(b));
+    if (!valid_box3(b)) { /* the shape first, as before preparing */
+        SCCD_ASSERT(valid_box3(b));
         return false;
     }
-    sccd_polytope p;
-    sccd_polytope_box(&p, b);
-    return sccd_sector3_vs_polytope(s, &p);
+    sect S;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_vs_box(&S, b);
 }
 
 bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
@@ -471,18 +539,18 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
         SCCD_ASSERT(sccd_is_valid_triangle(t));
         return false;
     }
-    sccd_polytope p;
-    sccd_polytope_triangle(&p, t);
-    return sccd_sector3_vs_polytope(s, &p);
+    sect S;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_vs_triangle(&S, t);
 }
 
 /* ---- capsules (fact 3) ---- */
 
-/* Is segment p0–p1 within thr of the side rectangle at angle ang? */
-static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real ang, sccd_real thr)
+/* Is segment p0–p1 within thr of the side rectangle at angle side·θ (side ±1)? */
+static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real side, sccd_real thr)
 {
     /* Coordinates in the rectangle's frame: x along the side, y its normal. */
-    sccd_real c = cos(ang), s = sin(ang);
+    sccd_real c = S->c, s = side * S->s;
     sccd_v3 a = {c * p0.x + s * p0.y, -s * p0.x + c * p0.y, p0.z};
     sccd_v3 b = {c * p1.x + s * p1.y, -s * p1.x + c * p1.y, p1.z};
     if ((a.y <= 0.0 && b.y >= 0.0) || (a.y >= 0.0 && b.y <= 0.0)) {
@@ -495,7 +563,7 @@ static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real a
         return true;
     const sccd_v3 corner[4] = {{S->r, 0.0, S->zlo}, {S->R, 0.0, S->zlo}, {S->R, 0.0, S->zhi}, {S->r, 0.0, S->zhi}};
     for (int i = 0; i < 4; ++i)
-        if (sccd_distance_segment_segment3(a, b, corner[i], corner[(i + 1) % 4]) <= thr)
+        if (sccd_segment_segment3_dist2_unchecked(a, b, corner[i], corner[(i + 1) % 4]) <= thr * thr)
             return true;
     return false;
 }
@@ -628,13 +696,13 @@ static bool wedge_interval(const wedge *w, const seg_local *g, sccd_real *ta, sc
 
 static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
 {
-    sccd_real scale = sccd_max(sector_scale(S), sccd_max(v3_maxabs(p0), v3_maxabs(p1)) + rc);
+    sccd_real scale = sccd_max(S->scale, sccd_max(v3_maxabs(p0), v3_maxabs(p1)) + rc);
     sccd_real thr = rc + SCCD_EPS * scale;
     if (local_distance(S, p0) <= thr || local_distance(S, p1) <= thr)
         return true;
     if (sccd_min(p0.z, p1.z) > S->zhi + thr || sccd_max(p0.z, p1.z) < S->zlo - thr)
         return false;
-    if (S->th < SCCD_PI && (segment_near_side(S, p0, p1, S->th, thr) || segment_near_side(S, p0, p1, -S->th, thr)))
+    if (S->th < SCCD_PI && (segment_near_side(S, p0, p1, 1.0, thr) || segment_near_side(S, p0, p1, -1.0, thr)))
         return true;
     seg_local g = {p0, sccd_v3_sub(p1, p0), 0.0, 0.0, 0.0};
     g.A = g.d.x * g.d.x + g.d.y * g.d.y;
@@ -644,22 +712,35 @@ static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
     } else {
         g.b = len2d(p0.x, p0.y);
     }
-    wedge w[2];
-    int nw = sector_wedges(S, w);
-    for (int k = 0; k < nw; ++k) {
+    for (int k = 0; k < S->pieces; ++k) {
         sccd_real ta, tb;
-        if (wedge_interval(&w[k], &g, &ta, &tb) && annulus_reaches(S, &g, ta, tb, thr * thr))
+        if (wedge_interval(&S->wedge[k], &g, &ta, &tb) && annulus_reaches(S, &g, ta, tb, thr * thr))
             return true;
     }
     return false;
 }
 
-bool sccd_sector3_vs_capsule_unchecked(const sccd_sector3 *s, sccd_capsule3 c)
+bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
 {
-    sect S;
-    if (!prepare(s, &S))
+    if (!S->ready)
         return false;
-    return capsule_local(&S, to_local(&S, c.a), to_local(&S, c.b), c.r);
+    /* Exact early-outs: the capsule lies in the ball about its middle
+     * reaching its end balls, and holds its end balls. */
+    sccd_v3 m = sccd_v3_lerp(c.a, c.b, 0.5);
+    if (!sphere_meets(S, (sccd_sphere){m, 0.5 * sccd_v3_dist(c.a, c.b) + c.r}))
+        return false;
+    if (sphere_meets(S, (sccd_sphere){c.a, c.r}) || sphere_meets(S, (sccd_sphere){c.b, c.r}))
+        return true;
+    return capsule_local(S, to_local(S, c.a), to_local(S, c.b), c.r);
+}
+
+bool sccd_sector3_prepared_vs_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
+{
+    if (!S || !valid_capsule3(c)) {
+        SCCD_ASSERT(S != NULL && valid_capsule3(c));
+        return false;
+    }
+    return sccd_sector3_prepared_meets_capsule(S, c);
 }
 
 bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
@@ -668,7 +749,9 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
         SCCD_ASSERT(sccd_is_valid_capsule3(c));
         return false;
     }
-    return sccd_sector3_vs_capsule_unchecked(s, c);
+    sect S;
+    sccd_sector3_prepare(&S, s);
+    return sccd_sector3_prepared_meets_capsule(&S, c);
 }
 
 /* ---- the thesis' capsule approximation (§2.7) ---- */
@@ -836,7 +919,7 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
         A = B;
         B = t;
     }
-    sccd_real scale = sccd_max(sccd_max(sector_scale(&A), sector_scale(&B)),
+    sccd_real scale = sccd_max(sccd_max(A.scale, B.scale),
                                sccd_max(v3_maxabs(A.o), v3_maxabs(B.o)));
     sccd_real tol = SCCD_EPS * scale;
     sccd_aabb3 ba = sccd_sector3_aabb(s), bb = sccd_sector3_aabb(other);
@@ -852,13 +935,28 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
 static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
 {
     sccd_real best = -INFINITY;
-    if (fabs(atan2(dy, dx)) <= S->th)
+    if (in_wedge(S, dx, fabs(dy)))
         best = S->R * len2d(dx, dy);
     for (int sgn = -1; sgn <= 1; sgn += 2) {
         sccd_real e = dx * S->c + dy * sgn * S->s;
         best = sccd_max(best, sccd_max(S->r * e, S->R * e));
     }
     return best;
+}
+
+sccd_aabb3 sccd_sector3_prepared_aabb(const sccd_sector3_prepared *S)
+{
+    sccd_real lo[3], hi[3];
+    for (int i = 0; i < 3; ++i) {
+        sccd_real ax = i == 0 ? S->a.x : (i == 1 ? S->a.y : S->a.z);
+        sccd_real kx = i == 0 ? S->k.x : (i == 1 ? S->k.y : S->k.z);
+        sccd_real ux = i == 0 ? S->u.x : (i == 1 ? S->u.y : S->u.z);
+        sccd_real o = i == 0 ? S->o.x : (i == 1 ? S->o.y : S->o.z);
+        sccd_real zmax = sccd_max(ux * S->zlo, ux * S->zhi), zmin = sccd_min(ux * S->zlo, ux * S->zhi);
+        hi[i] = o + sector_support2(S, ax, kx) + zmax;
+        lo[i] = o - sector_support2(S, -ax, -kx) + zmin;
+    }
+    return (sccd_aabb3){{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
 }
 
 sccd_aabb3 sccd_sector3_aabb(const sccd_sector3 *s)
@@ -868,15 +966,5 @@ sccd_aabb3 sccd_sector3_aabb(const sccd_sector3 *s)
         sccd_v3 o = s && sccd_is_valid_v3(s->o) ? s->o : (sccd_v3){0.0, 0.0, 0.0};
         return (sccd_aabb3){o, o};
     }
-    sccd_real lo[3], hi[3];
-    for (int i = 0; i < 3; ++i) {
-        sccd_real ax = i == 0 ? S.a.x : (i == 1 ? S.a.y : S.a.z);
-        sccd_real kx = i == 0 ? S.k.x : (i == 1 ? S.k.y : S.k.z);
-        sccd_real ux = i == 0 ? S.u.x : (i == 1 ? S.u.y : S.u.z);
-        sccd_real o = i == 0 ? S.o.x : (i == 1 ? S.o.y : S.o.z);
-        sccd_real zmax = sccd_max(ux * S.zlo, ux * S.zhi), zmin = sccd_min(ux * S.zlo, ux * S.zhi);
-        hi[i] = o + sector_support2(&S, ax, kx) + zmax;
-        lo[i] = o - sector_support2(&S, -ax, -kx) + zmin;
-    }
-    return (sccd_aabb3){{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
+    return sccd_sector3_prepared_aabb(&S);
 }

@@ -4,6 +4,7 @@
 #define SECTORCCD_SECTOR3_INTERNAL_H
 
 #include "sectorccd/sector3.h"
+#include "convex2.h"
 
 /* Vertices of a swept box: 8 corners and their 8 shifted copies. */
 #define SCCD_POLYTOPE_MAX_V 16
@@ -35,10 +36,12 @@ void sccd_polytope_box(sccd_polytope *p, sccd_box3 b);
 void sccd_polytope_triangle(sccd_polytope *p, sccd_triangle t);
 /* p becomes p ⊕ segment[0, d] (a prism): copies shifted by d, joined. */
 void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d);
-/* Exact sector–polytope test (valid sector assumed checked by the caller). */
-bool sccd_sector3_vs_polytope(const sccd_sector3 *s, const sccd_polytope *p);
-/* Exact sector–capsule test without the input checks. */
-bool sccd_sector3_vs_capsule_unchecked(const sccd_sector3 *s, sccd_capsule3 c);
+/* sccd_sector3_aabb of a prepared (ready) sector. */
+sccd_aabb3 sccd_sector3_prepared_aabb(const sccd_sector3_prepared *S);
+/* Exact prepared sector–polytope test (false when S is not ready). */
+bool sccd_sector3_prepared_meets_polytope(const sccd_sector3_prepared *S, const sccd_polytope *p);
+/* Exact prepared sector–capsule test without the capsule's checks (false when S is not ready). */
+bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c);
 
 /* One Cyrus–Beck step: restrict [*lo, *hi] to the t with f0 + t·fd ≥ 0.
  * False when no t is left in it. */
@@ -76,9 +79,5 @@ static inline void sccd_sort_small(sccd_real *v, int n)
     }
 }
 
-/* 2D convex hull of n points (counter-clockwise, collinear points dropped,
- * at least one point kept); pts is sorted in place; out must hold 2n points
- * (the chains' working space); returns the count (≤ n). */
-int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);
 
 #endif

@@ -1,20 +1,12 @@
 /* Validity checks and small helpers for the plain shape structs. */
 #include "sectorccd/shapes.h"
+#include "shapes_valid.h"
 
-static bool valid_radius(sccd_real r) { return sccd_is_valid_real(r) && r >= 0.0; }
+bool sccd_is_valid_circle(sccd_circle s) { return valid_circle(s); }
 
-static bool valid_half2(sccd_v2 h) { return valid_radius(h.x) && valid_radius(h.y); }
+bool sccd_is_valid_capsule2(sccd_capsule2 s) { return valid_capsule2(s); }
 
-static bool valid_half3(sccd_v3 h) { return valid_radius(h.x) && valid_radius(h.y) && valid_radius(h.z); }
-
-bool sccd_is_valid_circle(sccd_circle s) { return sccd_is_valid_v2(s.c) && valid_radius(s.r); }
-
-bool sccd_is_valid_capsule2(sccd_capsule2 s)
-{
-    return sccd_is_valid_v2(s.a) && sccd_is_valid_v2(s.b) && valid_radius(s.r);
-}
-
-bool sccd_is_valid_box2(sccd_box2 s) { return sccd_is_valid_v2(s.c) && sccd_is_valid_rot2(s.q) && valid_half2(s.h); }
+bool sccd_is_valid_box2(sccd_box2 s) { return valid_box2(s); }
 
 bool sccd_is_valid_poly2(const sccd_poly2 *s)
 {
@@ -44,14 +36,11 @@ bool sccd_is_valid_aabb2(sccd_aabb2 s)
     return sccd_is_valid_v2(s.lo) && sccd_is_valid_v2(s.hi) && s.lo.x <= s.hi.x && s.lo.y <= s.hi.y;
 }
 
-bool sccd_is_valid_sphere(sccd_sphere s) { return sccd_is_valid_v3(s.c) && valid_radius(s.r); }
+bool sccd_is_valid_sphere(sccd_sphere s) { return valid_sphere(s); }
 
-bool sccd_is_valid_capsule3(sccd_capsule3 s)
-{
-    return sccd_is_valid_v3(s.a) && sccd_is_valid_v3(s.b) && valid_radius(s.r);
-}
+bool sccd_is_valid_capsule3(sccd_capsule3 s) { return valid_capsule3(s); }
 
-bool sccd_is_valid_box3(sccd_box3 s) { return sccd_is_valid_v3(s.c) && sccd_is_valid_quat(s.q) && valid_half3(s.h); }
+bool sccd_is_valid_box3(sccd_box3 s) { return valid_box3(s); }
 
 bool sccd_is_valid_aabb3(sccd_aabb3 s)
 {

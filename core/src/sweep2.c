@@ -55,8 +55,12 @@
  * asin(ρ / max(lo, dist(0, K))), hold it (the whole circle when that ratio
  * reaches 1). */
 #include "sectorccd/sweep2.h"
+
+#include <string.h>
+
 #include "convex2.h"
 #include "sector2_internal.h"
+#include "trig.h"
 
 /* Candidate directions: vertices, two crossings with each of two circles and
  * a foot per edge. */
@@ -72,17 +76,40 @@ typedef struct arc { sccd_real lo, span; } arc;
 
 static const arc full_arc = {0.0, 2.0 * SCCD_PI};
 
+/* A candidate direction: its angle and its unit vector. */
+typedef struct cand { sccd_real angle; sccd_v2 dir; } cand;
+
+/* Appends the direction of x (not the origin) to the candidates. */
+static void add_cand(cand *out, int *m, sccd_v2 x)
+{
+    out[(*m)++] = (cand){sccd_atan2(x.y, x.x), sccd_v2_scale(x, 1.0 / sccd_v2_len(x))};
+}
+
+/* The core K in the centre's frame and what every band's Φ reuses: its
+ * edges and their cross products with the vertices (the ray test's
+ * constants), and the candidate directions no band changes (vertices, and
+ * the feet of the edges' perpendiculars); only the circle crossings depend
+ * on the band. */
+typedef struct core {
+    const sccd_v2 *v;
+    int n;
+    bool area; /* convex_has_area(v, n) */
+    sccd_v2 e[SCCD_POLY_MAX];
+    sccd_real b[SCCD_POLY_MAX];
+    cand fixed[2 * SCCD_POLY_MAX];
+    int nfixed;
+} core;
+
 /* Does the ray from the origin along u meet K (with area, counter-clockwise)
  * at a distance in [lo, hi]? The ray's parameters inside K, clipped edge by
  * edge (Cyrus–Beck): robust when the origin is on K's boundary or a vertex,
  * where the edges through it leave the interval starting at about 0. */
-static bool ray_meets(const sccd_v2 *v, int n, sccd_v2 u, sccd_real lo, sccd_real hi)
+static bool ray_meets(const core *k, sccd_v2 u, sccd_real lo, sccd_real hi)
 {
     sccd_real t0 = 0.0, t1 = INFINITY;
-    for (int i = 0; i < n; ++i) {
-        sccd_v2 e = sccd_v2_sub(v[(i + 1) % n], v[i]);
-        /* inside the edge: cross(e, t·u − v_i) ≥ 0, i.e. t·a ≥ b */
-        sccd_real a = sccd_v2_cross(e, u), b = sccd_v2_cross(e, v[i]);
+    for (int i = 0; i < k->n; ++i) {
+        /* inside edge i: cross(e, t·u − v_i) ≥ 0, i.e. t·a ≥ b */
+        sccd_real a = sccd_v2_cross(k->e[i], u), b = k->b[i];
         if (a > 0.0)
             t0 = sccd_max(t0, b / a);
         else if (a < 0.0)
@@ -94,16 +121,12 @@ static bool ray_meets(const sccd_v2 *v, int n, sccd_v2 u, sccd_real lo, sccd_rea
 }
 
 /* Directions of the points where segment p–p+e meets the circle of radius
- * rad (seed 000 §2.9.2, eq 2.39), plus the foot of the perpendicular. */
-static int edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], sccd_real *out)
+ * rad (seed 000 §2.9.2, eq 2.39). */
+static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], cand *out, int *m)
 {
-    int m = 0;
     sccd_real a = sccd_v2_len2(e), b = sccd_v2_dot(e, p);
     if (!(a > 0.0))
-        return 0;
-    sccd_v2 foot = sccd_v2_mad(p, sccd_clamp(-b / a, 0.0, 1.0), e);
-    if (sccd_v2_len2(foot) > 0.0)
-        out[m++] = atan2(foot.y, foot.x);
+        return;
     for (int k = 0; k < 2; ++k) {
         sccd_real disc = b * b - a * (sccd_v2_len2(p) - rad[k] * rad[k]);
         if (disc < 0.0)
@@ -112,27 +135,63 @@ static int edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], sccd_re
             sccd_real s = (-b + sign * sqrt(disc)) / a;
             sccd_v2 x = sccd_v2_mad(p, s, e);
             if (s >= 0.0 && s <= 1.0 && sccd_v2_len2(x) > 0.0)
-                out[m++] = atan2(x.y, x.x);
+                add_cand(out, m, x);
         }
     }
-    return m;
 }
 
-static void sort_reals(sccd_real *x, int n)
+/* K's edges, their ray-test constants and its fixed candidates: the
+ * vertices' directions and the feet of the edges' perpendiculars (a
+ * tangency gives an isolated direction). */
+static void make_core(core *k, const sccd_v2 *v, int n)
+{
+    k->v = v;
+    k->n = n;
+    k->area = convex_has_area(v, n);
+    k->nfixed = 0;
+    for (int i = 0; i < n; ++i) {
+        k->e[i] = sccd_v2_sub(v[(i + 1) % n], v[i]);
+        k->b[i] = sccd_v2_cross(k->e[i], v[i]);
+        if (sccd_v2_len2(v[i]) > 0.0)
+            add_cand(k->fixed, &k->nfixed, v[i]);
+    }
+    for (int i = 0; i < n; ++i) {
+        sccd_real a = sccd_v2_len2(k->e[i]), b = sccd_v2_dot(k->e[i], v[i]);
+        if (!(a > 0.0))
+            continue;
+        sccd_v2 foot = sccd_v2_mad(v[i], sccd_clamp(-b / a, 0.0, 1.0), k->e[i]);
+        if (sccd_v2_len2(foot) > 0.0)
+            add_cand(k->fixed, &k->nfixed, foot);
+    }
+}
+
+static void sort_cands(cand *x, int n)
 {
     for (int i = 1; i < n; ++i) {
-        sccd_real v = x[i];
+        cand v = x[i];
         int j = i;
-        for (; j > 0 && x[j - 1] > v; --j)
+        for (; j > 0 && x[j - 1].angle > v.angle; --j)
             x[j] = x[j - 1];
         x[j] = v;
     }
 }
 
 /* Width of gap j, from candidate j to the next one round the circle. */
-static sccd_real gap_width(const sccd_real *cand, int m, int j)
+static sccd_real gap_width(const cand *c, int m, int j)
 {
-    return j + 1 < m ? cand[j + 1] - cand[j] : cand[0] + 2.0 * SCCD_PI - cand[j];
+    return j + 1 < m ? c[j + 1].angle - c[j].angle : c[0].angle + 2.0 * SCCD_PI - c[j].angle;
+}
+
+/* A unit direction inside the gap of width w from u to v (counter-clockwise),
+ * without trigonometry: membership is the same all through a gap, so only
+ * the side matters. The bisector is ±(u + v) normalised; near w = π, where
+ * u + v vanishes, u turned by π/2 lies well inside. */
+static sccd_v2 gap_direction(sccd_v2 u, sccd_v2 v, sccd_real w)
+{
+    if (w > 0.9 * SCCD_PI && w < 1.1 * SCCD_PI)
+        return sccd_v2_perp(u);
+    sccd_v2 h = sccd_v2_normalize(sccd_v2_add(u, v));
+    return w < SCCD_PI ? h : sccd_v2_neg(h);
 }
 
 /* ---- Φ as pieces, and its cover by one or two arcs ---- */
@@ -141,9 +200,15 @@ static sccd_real gap_width(const sccd_real *cand, int m, int j)
  * directions, as the far parts of a long body turning about its middle). */
 typedef struct cover { int n; arc a[2]; } cover;
 
+/* x in [0, 2π). Angles here are nearly always within one turn of that
+ * range, where one step gives fmod's result bit for bit (x − 2π is exact for
+ * x in [2π, 4π), by Sterbenz, as fmod is); the rest take fmod. */
 static sccd_real wrap_angle(sccd_real x)
 {
-    x = fmod(x, 2.0 * SCCD_PI);
+    if (x >= 2.0 * SCCD_PI && x < 4.0 * SCCD_PI)
+        return x - 2.0 * SCCD_PI;
+    if (!(x >= -2.0 * SCCD_PI && x < 2.0 * SCCD_PI))
+        x = fmod(x, 2.0 * SCCD_PI);
     return x < 0.0 ? x + 2.0 * SCCD_PI : x;
 }
 
@@ -211,15 +276,15 @@ static cover cover_pieces(arc *p, int k)
 static int piece_arcs(sccd_v2 x, sccd_v2 y, bool through, arc *out)
 {
     if (!through) {
-        sccd_real span = atan2(sccd_v2_cross(x, y), sccd_v2_dot(x, y));
-        out[0] = span >= 0.0 ? (arc){atan2(x.y, x.x), span} : (arc){atan2(y.y, y.x), -span};
+        sccd_real span = sccd_atan2(sccd_v2_cross(x, y), sccd_v2_dot(x, y));
+        out[0] = span >= 0.0 ? (arc){sccd_atan2(x.y, x.x), span} : (arc){sccd_atan2(y.y, y.x), -span};
         return 1;
     }
     int k = 0;
     if (sccd_v2_len2(x) > 0.0)
-        out[k++] = (arc){atan2(x.y, x.x), 0.0};
+        out[k++] = (arc){sccd_atan2(x.y, x.x), 0.0};
     if (sccd_v2_len2(y) > 0.0)
-        out[k++] = (arc){atan2(y.y, y.x), 0.0};
+        out[k++] = (arc){sccd_atan2(y.y, y.x), 0.0};
     return k;
 }
 
@@ -244,7 +309,7 @@ static int segment_pieces(sccd_v2 p, sccd_v2 q, sccd_real lo, sccd_real hi, arc 
 {
     sccd_v2 e = sccd_v2_sub(q, p);
     if (!(sccd_v2_len2(e) > 0.0)) { /* a point: the caller keeps lo ≤ |p| ≤ hi */
-        out[0] = (arc){atan2(p.y, p.x), 0.0};
+        out[0] = (arc){sccd_atan2(p.y, p.x), 0.0};
         return sccd_v2_len2(p) > 0.0 ? 1 : 0;
     }
     sccd_real a0, a1, c0, c1;
@@ -281,36 +346,36 @@ static void longest_chord(const sccd_v2 *v, int n, sccd_v2 *p, sccd_v2 *q)
 /* Φ's pieces for a core with area: the gaps between candidate directions
  * whose middle ray meets K in the band (or, when none does, the candidate
  * directions themselves). Returns the count; 0 means every direction. */
-static int polygon_pieces(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi, arc *out)
+static int polygon_pieces(const core *K, sccd_real lo, sccd_real hi, arc *out)
 {
-    sccd_real cand[CAND_MAX], rad[2] = {lo, hi};
-    int m = 0, k = 0;
-    for (int i = 0; i < n; ++i)
-        if (sccd_v2_len2(v[i]) > 0.0)
-            cand[m++] = atan2(v[i].y, v[i].x);
-    for (int i = 0; i < n; ++i)
-        m += edge_candidates(v[i], sccd_v2_sub(v[(i + 1) % n], v[i]), rad, cand + m);
-    sort_reals(cand, m);
+    cand c[CAND_MAX];
+    sccd_real rad[2] = {lo, hi};
+    int m = K->nfixed, k = 0;
+    for (int i = 0; i < m; ++i)
+        c[i] = K->fixed[i];
+    for (int i = 0; i < K->n; ++i)
+        edge_candidates(K->v[i], K->e[i], rad, c, &m);
+    sort_cands(c, m);
     for (int j = 0; j < m; ++j) {
-        sccd_real w = gap_width(cand, m, j), mid = cand[j] + 0.5 * w;
-        if (ray_meets(v, n, (sccd_v2){cos(mid), sin(mid)}, lo, hi))
-            out[k++] = (arc){cand[j], w};
+        sccd_real w = gap_width(c, m, j);
+        if (ray_meets(K, gap_direction(c[j].dir, c[(j + 1) % m].dir, w), lo, hi))
+            out[k++] = (arc){c[j].angle, w};
     }
     for (int j = 0; k == 0 && j < m; ++j)
-        out[j] = (arc){cand[j], 0.0};
+        out[j] = (arc){c[j].angle, 0.0};
     return k > 0 ? k : m;
 }
 
 /* The cover of Φ for the core K at distances in [lo, hi]. */
-static cover core_cover(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
+static cover core_cover(const core *K, sccd_real lo, sccd_real hi)
 {
     arc pieces[CAND_MAX];
     int k;
-    if (convex_has_area(v, n)) {
-        k = polygon_pieces(v, n, lo, hi, pieces);
+    if (K->area) {
+        k = polygon_pieces(K, lo, hi, pieces);
     } else {
         sccd_v2 p, q;
-        longest_chord(v, n, &p, &q);
+        longest_chord(K->v, K->n, &p, &q);
         k = segment_pieces(p, q, lo, hi, pieces);
     }
     return k > 0 ? cover_pieces(pieces, k) : (cover){1, {full_arc}};
@@ -326,10 +391,9 @@ static arc widen(arc a, sccd_real w, sccd_real dtheta)
 }
 
 /* The band's cover for the core rounded by rho, turned by dθ (see the top of the file). */
-static cover band_cover(const sccd_v2 *v, int n, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi,
-                        sccd_real dtheta)
+static cover band_cover(const core *K, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi, sccd_real dtheta)
 {
-    cover c = core_cover(v, n, sccd_max(0.0, lo - rho), hi + rho);
+    cover c = core_cover(K, sccd_max(0.0, lo - rho), hi + rho);
     sccd_real seen = sccd_max(lo, dmin), w = 0.0;
     if (rho > 0.0)
         w = seen > rho ? asin(rho / seen) : SCCD_PI;
@@ -341,7 +405,8 @@ static cover band_cover(const sccd_v2 *v, int n, sccd_real rho, sccd_real dmin, 
 static sccd_sector2 arc_sector(sccd_v2 c0, arc a, sccd_real lo, sccd_real hi)
 {
     sccd_real half = sccd_min(0.5 * a.span, SCCD_PI), mid = a.lo + 0.5 * a.span;
-    return (sccd_sector2){c0, {cos(mid), sin(mid)}, half, lo, hi};
+    sccd_rot2 dir = sccd_cos_sin(mid);
+    return (sccd_sector2){c0, {dir.c, dir.s}, half, lo, hi};
 }
 
 static void empty_sweep(sccd_sweep2 *out)
@@ -364,7 +429,7 @@ typedef struct plan {
 } plan;
 
 /* What shapes one plan: the core in the centre's frame and the motion's turn. */
-typedef struct plan_input { const sccd_v2 *q; int n; sccd_real rho, dmin, rmin, rmax, dtheta; } plan_input;
+typedef struct plan_input { const core *k; sccd_real rho, dmin, rmin, rmax, dtheta; } plan_input;
 
 static sccd_real cover_area(cover c, sccd_real lo, sccd_real hi)
 {
@@ -405,7 +470,7 @@ static plan make_plan(const plan_input *in, int bands)
     for (int k = 0; k < bands; ++k) {
         p.lo[k] = k == 0 ? in->rmin : in->rmin + w * k / bands;
         p.hi[k] = k == bands - 1 ? in->rmax : in->rmin + w * (k + 1) / bands;
-        p.c[k] = band_cover(in->q, in->n, in->rho, in->dmin, p.lo[k], p.hi[k], in->dtheta);
+        p.c[k] = band_cover(in->k, in->rho, in->dmin, p.lo[k], p.hi[k], in->dtheta);
     }
     fit_budget(&p);
     for (int k = 0; k < bands; ++k)
@@ -426,7 +491,9 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
         dmax = sccd_max(dmax, sccd_v2_len(q[i]));
     }
     sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
-    plan_input in = {q, n, rho, dmin, sccd_max(0.0, dmin - rho), dmax + rho, m.dtheta};
+    core K;
+    make_core(&K, q, n);
+    plan_input in = {&K, rho, dmin, sccd_max(0.0, dmin - rho), dmax + rho, m.dtheta};
     plan p = make_plan(&in, bands);
     if (p.joined > 0) {
         plan half = make_plan(&in, (bands + 1) / 2);
@@ -442,7 +509,8 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     for (int k = 0; k < p.bands; ++k) {
         for (int i = 0; i < p.c[k].n; ++i) {
             sccd_sector2 s = arc_sector(c0, p.c[k].a[i], sccd_max(0.0, p.lo[k] - pad), sccd_max(p.hi[k] + pad, min_outer));
-            sccd_aabb2 box = sccd_sector2_aabb(&s);
+            sccd_sector2_prepare(&out->prepared[out->count], &s);
+            sccd_aabb2 box = sccd_sector2_prepared_aabb(&out->prepared[out->count]);
             out->aabb = out->count == 0 ? box : sccd_aabb2_union(out->aabb, box);
             out->band[out->count++] = s;
         }
@@ -504,10 +572,21 @@ static bool disc_misses_band(const sccd_sector2 *band, sccd_v2 c, sccd_real rad)
     return d - rad > band->R + slack || d + rad < band->r - slack;
 }
 
+/* Band k prepared: as built, unless the band was set or changed by hand
+ * since (then prepared now: a stale or missing copy must not miss). */
+static const sccd_sector2_prepared *band_prepared(const sccd_sweep2 *w, int k, sccd_sector2_prepared *scratch)
+{
+    const sccd_sector2_prepared *p = &w->prepared[k];
+    if (p->ready && memcmp(&p->s, &w->band[k], sizeof w->band[k]) == 0)
+        return p;
+    sccd_sector2_prepare(scratch, &w->band[k]);
+    return scratch;
+}
+
 /* The sweep against the convex polygon v (counter-clockwise; or one or two
- * points) grown by rho, swept by −dp. Without a translation (a turn about a
- * fixed point, as a hinged body's) v itself is the set and no hull is built.
- * Each band is first tested against a circle around the set. */
+ * points) grown by rho, swept by −dp: the hull of v and v − dp, built once
+ * (without a translation, as a hinged body's turn about a fixed point, v
+ * itself). Each band is first tested against a circle around the set. */
 static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
 {
     /* No rejection by w->aabb here: callers may change dp after building
@@ -515,10 +594,19 @@ static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_re
      * box stale. */
     bool still = w->dp.x == 0.0 && w->dp.y == 0.0;
     int m = still ? n : 2 * n;
-    sccd_v2 pts[2 * SCCD_POLY_MAX], c = {0.0, 0.0};
+    sccd_v2 pts[2 * SCCD_POLY_MAX], hull[4 * SCCD_POLY_MAX], c = {0.0, 0.0};
     for (int i = 0; i < n; ++i) {
         pts[i] = v[i];
         pts[n + i] = sccd_v2_sub(v[i], w->dp);
+    }
+    const sccd_v2 *set = pts;
+    int count = m;
+    if (!still) { /* the swept set's hull, once for every band */
+        sccd_v2 sorted[2 * SCCD_POLY_MAX];
+        for (int i = 0; i < m; ++i)
+            sorted[i] = pts[i];
+        count = sccd_hull2(sorted, m, hull);
+        set = hull;
     }
     for (int i = 0; i < m; ++i)
         c = sccd_v2_add(c, pts[i]);
@@ -527,8 +615,10 @@ static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_re
     for (int i = 0; i < m; ++i)
         rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(pts[i], c)));
     sccd_real rad = sqrt(rad2) + rho;
+    sccd_sector2_prepared scratch;
     for (int k = 0; k < w->count; ++k)
-        if (!disc_misses_band(&w->band[k], c, rad) && sccd_sector2_meets_points(&w->band[k], pts, m, rho, still))
+        if (!disc_misses_band(&w->band[k], c, rad) &&
+            sccd_sector2_meets_points(band_prepared(w, k, &scratch), set, count, rho, true))
             return true;
     return false;
 }

@@ -38,10 +38,19 @@
  * chosen for small volume: even, or past a disc about the axis inside the
  * shape, a small first band then even in sqrt ρ; a boundary shared by two
  * bands is one formula on the same inputs, so bit for bit the same, and the
- * first and last are lo and hi exactly). Among layouts (all radial bands,
- * or 2, 4, ... slabs) the one of least volume is kept; a layout is abandoned
- * once its partial volume reaches the best (fitting the budget only adds
- * volume, so it could not have won; each layout is valid alone). Every
+ * first and last are lo and hi exactly). Layouts are all radial bands, or
+ * 2, 4, ... slabs along the axis, and each is valid alone. With the axis
+ * outside the shape one is built, chosen before any angle set is computed:
+ * slabs when the shape's height range exceeds its range of ρ (a tilted
+ * shape, whose ρ and angles change with height), radial bands otherwise
+ * (measured on bench/tightness3d.c's poses against keeping the least of
+ * every layout: 1 % more volume on average). With the axis inside the shape
+ * no such rule held (the best layout varied and a wrong one cost up to 8
+ * times the volume), so every layout is built and the least kept. When the
+ * angle sets' pieces overflow the sector budget, the layouts of half as many
+ * cells are built too; a layout is abandoned once its partial volume
+ * reaches the best (fitting the budget only adds volume, so it could not
+ * have won). Every
  * sector is padded by a relative 1e-9 against rounding, and each half-plane
  * of a polygon outline by what it needs to hold every projected point
  * (polygon_edges: near-coincident corners, as when the axis is a box axis,
@@ -50,9 +59,11 @@
 #include "sectorccd/sweep3.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "sectorccd/geometry.h"
 #include "sector3_internal.h"
+#include "trig.h"
 
 #define PAD 1e-9
 #define MAX_ARCS 16
@@ -207,7 +218,8 @@ static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi, sc
 /* Does the radial segment [r0, r1] at angle phi meet the outline (within tol)? */
 static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real r1, sccd_real tol)
 {
-    sccd_v2 e = {cos(phi), sin(phi)};
+    sccd_rot2 cs = sccd_cos_sin(phi);
+    sccd_v2 e = {cs.c, cs.s};
     sccd_v2 p = sccd_v2_scale(e, r0), q = sccd_v2_scale(e, r1);
     if (o->kind == OUTLINE_STADIUM)
         return sccd_distance_segment_segment2(p, q, o->a, o->b) <= o->radius + tol;
@@ -226,7 +238,7 @@ static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real
 static void add_angle(sccd_real *c, int *n, sccd_v2 p)
 {
     if (p.x != 0.0 || p.y != 0.0)
-        c[(*n)++] = atan2(p.y, p.x);
+        c[(*n)++] = sccd_atan2(p.y, p.x);
 }
 
 /* Points of segment a–b at distance rho from the origin. */
@@ -254,7 +266,7 @@ static void add_disc_angles(sccd_real *c, int *n, sccd_v2 m, sccd_real rr, sccd_
     sccd_real dm = sccd_v2_len(m);
     if (dm <= 0.0)
         return;
-    sccd_real base = atan2(m.y, m.x);
+    sccd_real base = sccd_atan2(m.y, m.x);
     if (rr < dm) {
         sccd_real t = asin(rr / dm);
         c[(*n)++] = base + t;
@@ -313,6 +325,14 @@ static void add_arc(arc *out, int *m, sccd_real lo, sccd_real hi)
     out[(*m)++] = (arc){lo, hi, INFINITY, -INFINITY};
 }
 
+/* remainder(x, 2π) for a candidate angle x in [−2π, 2π] (atan2's range
+ * plus at most π), without the libm call and as exactly: x ∓ 2π is exact
+ * there (Sterbenz). */
+static sccd_real wrap_angle(sccd_real x)
+{
+    return x > SCCD_PI ? x - 2.0 * SCCD_PI : (x < -SCCD_PI ? x + 2.0 * SCCD_PI : x);
+}
+
 /* Φ of the band as arcs (lo ascending, hi ≥ lo); returns the count,
  * or −1 for the full circle. */
 static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
@@ -322,7 +342,7 @@ static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real t
     if (n == 0)
         return radial_hits(o, 0.0, r0, r1, tol) ? -1 : 0;
     for (int i = 0; i < n; ++i)
-        c[i] = remainder(c[i], 2.0 * SCCD_PI) + SCCD_PI; /* into [0, 2π] */
+        c[i] = wrap_angle(c[i]) + SCCD_PI; /* into [0, 2π] */
     sccd_sort_small(c, n);
     bool gap[5 * MAX_OUTLINE + 16], all = true;
     for (int i = 0; i < n; ++i) {
@@ -501,9 +521,12 @@ static void emit(sccd_sweep3 *out, const mframe *f, const band *b, sccd_real tol
             zlo = b->arcs[i].zlo;
             zhi = b->arcs[i].zhi;
         }
-        sccd_v3 a = sccd_v3_add(sccd_v3_scale(f->e1, cos(mid)), sccd_v3_scale(f->e2, sin(mid)));
-        out->bands[out->count++] = (sccd_sector3){f->c0, f->u, a, half, sccd_max(0.0, b->r0 - tol), b->r1 + tol,
-                                                   zlo - tol, zhi + tol};
+        sccd_rot2 cs = sccd_cos_sin(mid);
+        sccd_v3 a = sccd_v3_add(sccd_v3_scale(f->e1, cs.c), sccd_v3_scale(f->e2, cs.s));
+        out->bands[out->count] = (sccd_sector3){f->c0, f->u, a, half, sccd_max(0.0, b->r0 - tol), b->r1 + tol,
+                                                 zlo - tol, zhi + tol};
+        sccd_sector3_prepare(&out->prepared[out->count], &out->bands[out->count]);
+        out->count++;
     }
 }
 
@@ -573,7 +596,8 @@ static void arc_heights(const outline *o, const band *b, arc *a, sccd_real tol)
     sccd_real hw = 0.5 * (a->hi - a->lo), mid = 0.5 * (a->lo + a->hi);
     if (hw >= 0.49 * SCCD_PI || b->r0 <= 0.0 || o->sphere)
         return;
-    sccd_v3 w = {cos(mid), sin(mid), 0.0};
+    sccd_rot2 cs = sccd_cos_sin(mid);
+    sccd_v3 w = {cs.c, cs.s, 0.0};
     sccd_real lo = INFINITY, hi = -INFINITY, slo = b->r0 * cos(hw);
     if (o->kind == OUTLINE_POLY) {
         sccd_v3 pts[SCCD_SLAB_POINTS];
@@ -689,17 +713,21 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
     /* sccd_motion3_at turns by the normalised quaternion of (axis·sin, cos):
      * with |axis| = 1 + e the turn differs from t·angle by at most |e| rad. */
     sccd_real slack = 2.0 * fabs(sccd_v3_len(m.axis) - 1.0);
-    /* Layouts of nb cells: all radial bands, or slabs along the axis too
-     * (a tilted shape's angles change with height; a prism along the axis
-     * gains nothing). Cells whose angle sets have several parts (the axis
-     * inside the shape) may overflow the sector budget; then layouts of
-     * nb/2 cells are tried too. The smallest volume after fitting wins. */
+    /* Layouts of nb cells (file comment): radial bands, or nz slabs (a prism
+     * along the axis gains nothing from slabs). With the axis outside the
+     * shape only the one the extents pick: all slabs for a shape taller than
+     * its ρ range, else all radial bands. Cells whose angle sets have
+     * several parts (the axis inside the shape) may overflow the sector
+     * budget; then layouts of nb/2 cells are tried too. The smallest volume
+     * after fitting wins. */
+    bool every = inner > tol, slabs = !o->prism && o->zhi - o->zlo > hi - lo;
     band cells[SCCD_MAX_BANDS], trial[SCCD_MAX_BANDS];
     sccd_real best = INFINITY;
     int nc = 0;
     bool overflow = false;
     for (int size = nb; size >= 1; size /= 2) {
-        for (int nz = 1; nz <= size && (nz == 1 || !o->prism); nz *= 2) {
+        int first = every || !slabs ? 1 : size, last = every && !o->prism ? size : first;
+        for (int nz = first; nz <= last; nz *= 2) {
             int n = layout_cells(o, m, nz, size / nz, tol, slack, best, trial);
             overflow = fit_budget(trial, n) || overflow;
             sccd_real volume = 0.0;
@@ -723,9 +751,15 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
     out->dp = m.dp;
     for (int i = 0; i < nc; ++i)
         emit(out, f, &cells[i], tol);
-    sccd_aabb3 box = sccd_sector3_aabb(&out->bands[0]);
+    for (int i = 0; i < out->count; ++i) {
+        if (!out->prepared[i].ready) { /* cannot happen (cells are valid sets): hold everything */
+            sweep_invalid(out);
+            return;
+        }
+    }
+    sccd_aabb3 box = sccd_sector3_prepared_aabb(&out->prepared[0]);
     for (int i = 1; i < out->count; ++i)
-        box = sccd_aabb3_union(box, sccd_sector3_aabb(&out->bands[i]));
+        box = sccd_aabb3_union(box, sccd_sector3_prepared_aabb(&out->prepared[i]));
     out->aabb = sccd_aabb3_union(box, (sccd_aabb3){sccd_v3_add(box.lo, m.dp), sccd_v3_add(box.hi, m.dp)});
 }
 
@@ -796,10 +830,22 @@ static bool sweep_usable(const sccd_sweep3 *w)
     return w && w->count > 0;
 }
 
+/* Band i prepared: as built, unless the band was set or changed by hand
+ * since (then prepared now: a stale or missing copy must not miss). */
+static const sccd_sector3_prepared *band_prepared(const sccd_sweep3 *w, int i, sccd_sector3_prepared *scratch)
+{
+    const sccd_sector3_prepared *p = &w->prepared[i];
+    if (p->ready && memcmp(&p->source, &w->bands[i], sizeof w->bands[i]) == 0)
+        return p;
+    sccd_sector3_prepare(scratch, &w->bands[i]);
+    return scratch;
+}
+
 static bool any_band_hits_capsule(const sccd_sweep3 *w, sccd_capsule3 c)
 {
+    sccd_sector3_prepared scratch;
     for (int i = 0; i < w->count; ++i)
-        if (sccd_sector3_vs_capsule_unchecked(&w->bands[i], c))
+        if (sccd_sector3_prepared_meets_capsule(band_prepared(w, i, &scratch), c))
             return true;
     return false;
 }
@@ -877,8 +923,9 @@ bool sccd_sweep3_vs_capsule(const sccd_sweep3 *w, sccd_capsule3 c)
 static bool polytope_swept_hits(const sccd_sweep3 *w, sccd_polytope *p)
 {
     sccd_polytope_sweep(p, sccd_v3_neg(w->dp));
+    sccd_sector3_prepared scratch;
     for (int i = 0; i < w->count; ++i)
-        if (sccd_sector3_vs_polytope(&w->bands[i], p))
+        if (sccd_sector3_prepared_meets_polytope(band_prepared(w, i, &scratch), p))
             return true;
     return false;
 }

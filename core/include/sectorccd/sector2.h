@@ -14,7 +14,13 @@
  * point, its radius. An invalid sector or shape (NaN, infinity, a not unit,
  * half_angle outside [0, π], r > R, negative sizes) fires SCCD_ASSERT and the
  * test returns false; a constructor returns the sector {o, +x, 0, 0, 0} (the
- * point o, or the origin when o is not finite). */
+ * point o, or the origin when o is not finite).
+ *
+ * Prepared sectors: many tests against one sector should prepare it once
+ * (sccd_sector2_prepare checks it and keeps its cosine, sine and wedge
+ * half-planes) and call the sccd_sector2_prepared_vs_* tests, which give the
+ * same answers as the one-shot tests without their trigonometry and sector
+ * checks; the one-shot tests prepare and call them. */
 #ifndef SECTORCCD_SECTOR2_H
 #define SECTORCCD_SECTOR2_H
 
@@ -30,8 +36,33 @@ typedef struct sccd_sector2 { sccd_v2 o; sccd_v2 a; sccd_real half_angle, r, R; 
 /// Most vertices of the convex point set taken by sccd_sector2_vs_convex.
 #define SCCD_SECTOR2_CONVEX_MAX 16
 
+/// A sector checked once and ready for many tests (as Box2D's b2ShapeProxy): the cosine and sine of its half angle and its wedge as half-planes, so its tests need no trigonometry. Made by sccd_sector2_prepare; read it, do not change it.
+typedef struct sccd_sector2_prepared {
+    sccd_sector2 s;      /* the sector as given */
+    sccd_rot2 edge;      /* cos, sin of the half angle: the upper radial edge's direction in the canonical frame */
+    bool ready;          /* prepared from a valid sector (false, as zeroed: meets nothing) */
+    int pieces;          /* the wedge as convex wedges: 0 (the plane: half angle π), 1, or 2 (half angle over π/2) */
+    sccd_v2 wedge[2][3]; /* convex wedge k = {p : n·p ≥ 0 for its three n}, canonical frame */
+} sccd_sector2_prepared;
+
 /// Finite o, unit a (within 1e-6), half_angle in [0, π], finite 0 ≤ r ≤ R.
 bool sccd_is_valid_sector2(const sccd_sector2 *s);
+
+/// Checks s (sccd_is_valid_sector2) and prepares it into out; bad input fires SCCD_ASSERT, returns false and leaves out meeting nothing (every prepared test false).
+bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s);
+
+/// sccd_sector2_vs_point on a prepared sector.
+bool sccd_sector2_prepared_vs_point(const sccd_sector2_prepared *p, sccd_v2 q);
+/// sccd_sector2_vs_circle on a prepared sector.
+bool sccd_sector2_prepared_vs_circle(const sccd_sector2_prepared *p, sccd_circle c);
+/// sccd_sector2_vs_box on a prepared sector.
+bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b);
+/// sccd_sector2_vs_capsule on a prepared sector.
+bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c);
+/// sccd_sector2_vs_poly on a prepared sector.
+bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly);
+/// sccd_sector2_vs_convex on a prepared sector.
+bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real radius);
 
 /// Thesis eq 2.1–2.2 in 2D: the sector of box turned by alpha (radians, any sign; |alpha| ≥ 2π gives the full annulus) about pivot: half angle |alpha|/2, r = |P−O| − Wy/2 (clamped at 0), R = |P−O| + Wy/2, a = direction of P−O turned by alpha/2. Meant for the thesis' constraint (P−O along the box's local y, pivot outside the box); otherwise it bounds only the box's mid line along P−O, not the box (it under-covers, by design of eq 2.1).
 sccd_sector2 sccd_sector2_thesis(sccd_box2 box, sccd_v2 pivot, sccd_real alpha);

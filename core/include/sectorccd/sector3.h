@@ -17,7 +17,13 @@
  * r > R or zlo > zhi, and a non-finite or negative-size shape give false (no
  * overlap). A u or a that is not unit or not perpendicular is re-orthonormalised
  * (a falls back to a direction ⟂ u, SCCD_FALLBACK_V3 when possible); a
- * half_angle outside [0, π] is clamped; a negative r is taken as 0. */
+ * half_angle outside [0, π] is clamped; a negative r is taken as 0.
+ *
+ * Prepared sectors: many tests against one sector should prepare it once
+ * (sccd_sector3_prepare checks and repairs it as above and keeps its frame,
+ * cosine, sine and wedge half-planes) and call the sccd_sector3_prepared_vs_*
+ * tests, which give the same answers as the one-shot tests without their
+ * trigonometry and sector checks; the one-shot tests prepare and call them. */
 #ifndef SECTORCCD_SECTOR3_H
 #define SECTORCCD_SECTOR3_H
 
@@ -30,8 +36,35 @@ extern "C" {
 /// Thick annular sector: pivot o, unit axis u, unit centre direction a ⟂ u, half_angle in [0, π] (radians), radii 0 ≤ r ≤ R, slab zlo ≤ z ≤ zhi along u from o.
 typedef struct sccd_sector3 { sccd_v3 o, u, a; sccd_real half_angle, r, R, zlo, zhi; } sccd_sector3;
 
+/// One convex part of a prepared sector's wedge: the n half-planes m·(x, y) ≥ 0 of the canonical frame (n = 0: the whole plane).
+typedef struct sccd_sector3_wedge { int n; sccd_v2 nrm[3]; } sccd_sector3_wedge;
+
+/// A sector checked and put in canonical form once for many tests (as Box2D's b2ShapeProxy): an exactly orthonormal frame, the cosine and sine of the half angle, the wedge as half-planes; its tests need no trigonometry. Made by sccd_sector3_prepare; read it, do not change it.
+typedef struct sccd_sector3_prepared {
+    sccd_sector3 source;                /* the sector as given */
+    sccd_v3 o, a, k, u;                 /* pivot; frame: centre direction, u × a, axis */
+    sccd_real th, c, s, r, R, zlo, zhi; /* half angle, its cosine and sine, radii, slab (cleaned) */
+    sccd_real scale;                    /* the sector's size for the tolerance: max(R, |zlo|, |zhi|) */
+    bool ready;                         /* prepared from a usable sector (false, as zeroed: meets nothing) */
+    int pieces;                         /* convex parts of the wedge: 1, or 2 (half angle over π/2) */
+    sccd_sector3_wedge wedge[2];
+} sccd_sector3_prepared;
+
 /// True when all numbers are finite, u and a unit (1e-6) and ⟂ (1e-6), 0 ≤ half_angle ≤ π, 0 ≤ r ≤ R, zlo ≤ zhi.
 bool sccd_is_valid_sector3(const sccd_sector3 *s);
+
+/// Checks s and prepares it into out (fixable flaws repaired as the one-shot tests do, the check firing); false (out meets nothing) when no set is defined: non-finite numbers, r > R, zlo > zhi, or a null pointer.
+bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s);
+/// sccd_sector3_vs_point on a prepared sector.
+bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q);
+/// sccd_sector3_vs_sphere on a prepared sector.
+bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere sphere);
+/// sccd_sector3_vs_capsule on a prepared sector.
+bool sccd_sector3_prepared_vs_capsule(const sccd_sector3_prepared *p, sccd_capsule3 c);
+/// sccd_sector3_vs_box on a prepared sector.
+bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *p, sccd_box3 b);
+/// sccd_sector3_vs_triangle on a prepared sector.
+bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *p, sccd_triangle t);
 
 /// The thesis' sector of a box turning by alpha (radians) about pivot (seed 000 §2.1, eqs 2.1–2.2): θ = |α|/2, r, R = |P − O| ∓ Wy/2, zlo, zhi = ∓Wz/2, u = box local z (sign of α folded in), a = local y turned by α/2. Constraint: pivot on the box's local y line through the centre, outside the box; otherwise the check fires and the same formulas are applied to the component of P − O ⟂ local z (r clamped at 0, the box's offset along local z folded into zlo, zhi), which then does not bound the sweep.
 sccd_sector3 sccd_sector3_thesis(sccd_box3 box, sccd_v3 pivot, sccd_real alpha);

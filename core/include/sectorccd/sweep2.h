@@ -25,10 +25,11 @@
 extern "C" {
 #endif
 
-/// A conservative 2D sweep: count (1…SCCD_MAX_BANDS) sectors about the centre's start position, translation dp (world), AABB of the whole set as built (for broadphase; the pair tests read only the sectors and dp, so dp may be changed afterwards, e.g. to the motion relative to a moving target).
+/// A conservative 2D sweep: count (1…SCCD_MAX_BANDS) sectors about the centre's start position and the same prepared, translation dp (world), AABB of the whole set as built (for broadphase; the pair tests read only the prepared sectors and dp, so dp may be changed afterwards, e.g. to the motion relative to a moving target; a band set or changed by hand is prepared again at each test).
 typedef struct sccd_sweep2 {
     int count;
     sccd_sector2 band[SCCD_MAX_BANDS];
+    sccd_sector2_prepared prepared[SCCD_MAX_BANDS];
     sccd_v2 dp;
     sccd_aabb2 aabb;
 } sccd_sweep2;

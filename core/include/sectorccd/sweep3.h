@@ -26,10 +26,11 @@
 extern "C" {
 #endif
 
-/// A conservative sweep: count sectors (0 = invalid input: every test answers true), the centre's translation dp (world), and a world AABB of the whole swept bound.
+/// A conservative sweep: count sectors (0 = invalid input: every test answers true) and the same prepared, the centre's translation dp (world), and a world AABB of the whole swept bound (a band set or changed by hand is prepared again at each test).
 typedef struct sccd_sweep3 {
     int count;
     sccd_sector3 bands[SCCD_MAX_BANDS];
+    sccd_sector3_prepared prepared[SCCD_MAX_BANDS];
     sccd_v3 dp;
     sccd_aabb3 aabb;
 } sccd_sweep3;

@@ -1,0 +1,64 @@
+/* Private to the core: the cosine and sine of one angle together, and the
+ * angle of a vector, for the paths that need many (preparing sectors,
+ * building sweeps). Cosine and sine: after reducing
+ * x by multiples of π/2 to |y| ≤ π/4 (Cody–Waite, π/2 in two parts, the
+ * first of 33 bits so that k·PIO2_HI is exact for |k| < 2²⁰), the Taylor
+ * series to y¹⁵ and y¹⁶ are within 5e-17 of sin y and cos y; with rounding
+ * the result is within 4e-16 of libm's, about three times cheaper. Every
+ * user pads its angles by 1e-12 rad or more. Beyond |x| = 1e6, libm. */
+#ifndef SCCD_TRIG_H
+#define SCCD_TRIG_H
+
+#include "sectorccd/math_functions.h"
+
+static inline sccd_rot2 sccd_cos_sin(sccd_real x)
+{
+    if (!(fabs(x) <= 1e6))
+        return (sccd_rot2){cos(x), sin(x)};
+    const sccd_real pio2_hi = 1.57079632673412561417e+00, pio2_lo = 6.07710050650619224932e-11;
+    long k = (long)(x * 0.63661977236758134308 + (x >= 0.0 ? 0.5 : -0.5)); /* nearest integer to x / (π/2) */
+    sccd_real y = (x - (sccd_real)k * pio2_hi) - (sccd_real)k * pio2_lo, z = y * y;
+    sccd_real s = y + y * z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z * (1.0 / 362880.0 +
+                  z * (-1.0 / 39916800.0 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0)))))));
+    sccd_real c = 1.0 - 0.5 * z + z * z * (1.0 / 24.0 + z * (-1.0 / 720.0 + z * (1.0 / 40320.0 +
+                  z * (-1.0 / 3628800.0 + z * (1.0 / 479001600.0 + z * (-1.0 / 87178291200.0 +
+                  z * (1.0 / 20922789888000.0)))))));
+    switch (k & 3) { /* the quadrant (two's complement: k & 3 is k mod 4 for negative k too) */
+    case 0: return (sccd_rot2){c, s};
+    case 1: return (sccd_rot2){-s, c};
+    case 2: return (sccd_rot2){-c, -s};
+    default: return (sccd_rot2){s, -c};
+    }
+}
+
+/* atan2(y, x) within 4e-16 of libm's, about three times cheaper: t, the
+ * smaller of |x|, |y| over the larger, in [0, 1]; above tan(π/12) the
+ * identity atan t = π/6 + atan((√3·t − 1)/(t + √3)) brings it to
+ * |t| ≤ tan(π/12) = 0.268, where the odd series to t²⁹ is within 1e-18;
+ * then the octant from the signs and the order of |x| and |y|. atan2(0, 0)
+ * and a zero y take libm's conventions; NaN in, NaN out. */
+static inline sccd_real sccd_atan2(sccd_real y, sccd_real x)
+{
+    sccd_real ax = fabs(x), ay = fabs(y);
+    bool swap = ay > ax;
+    sccd_real hi = swap ? ay : ax, lo = swap ? ax : ay;
+    if (!(hi > 0.0) || !(hi < INFINITY))
+        return atan2(y, x); /* zero, infinite or NaN: libm's conventions */
+    sccd_real t = lo / hi, base = 0.0;
+    if (t > 0.26794919243112270) { /* tan(π/12) */
+        t = (1.73205080756887729 * t - 1.0) / (t + 1.73205080756887729);
+        base = 0.52359877559829887; /* π/6 */
+    }
+    sccd_real z = t * t;
+    sccd_real p = 1.0 + z * (-1.0 / 3.0 + z * (1.0 / 5.0 + z * (-1.0 / 7.0 + z * (1.0 / 9.0 + z * (-1.0 / 11.0 +
+                  z * (1.0 / 13.0 + z * (-1.0 / 15.0 + z * (1.0 / 17.0 + z * (-1.0 / 19.0 + z * (1.0 / 21.0 +
+                  z * (-1.0 / 23.0 + z * (1.0 / 25.0 + z * (-1.0 / 27.0 + z * (1.0 / 29.0))))))))))))));
+    sccd_real a = base + t * p;
+    if (swap)
+        a = 0.5 * SCCD_PI - a;
+    if (x < 0.0)
+        a = SCCD_PI - a;
+    return signbit(y) ? -a : a; /* as libm, the sign of a zero y too */
+}
+
+#endif

@@ -1,0 +1,263 @@
+/* Prepared 2D sectors (sccd_sector2_prepare and the sccd_sector2_prepared_vs_*
+ * tests): on random and degenerate sectors and shapes the prepared answer
+ * equals the one-shot answer and agrees with the certified branch-and-bound
+ * oracle (tests/oracles/truth2.c); bad sectors are rejected when prepared and
+ * meet nothing; a sweep whose bands were set by hand is still tested. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "truth2.h"
+
+#define N_RANDOM 20000
+#define BNB_NODES 20000
+
+/* Sectors with half angles at and near 0, π/2 and π, r = 0, r = R, R = 0. */
+static sccd_sector2 random_sector(sccd_rng *g)
+{
+    static const sccd_real special[] = {0.0, 1e-7, 0.5 * SCCD_PI - 1e-7, 0.5 * SCCD_PI, 0.5 * SCCD_PI + 1e-7,
+                                        SCCD_PI - 1e-7, SCCD_PI};
+    sccd_real half = sccd_rng_int(g, 3) == 0 ? special[sccd_rng_int(g, 7)] : sccd_rng_uniform(g, 0.0, SCCD_PI);
+    sccd_sector2 s = {sccd_rng_v2(g, 5.0), sccd_rng_unit2(g), half, 0.0, sccd_rng_uniform(g, 0.5, 5.0)};
+    int kind = sccd_rng_int(g, 10);
+    s.r = kind < 3 ? 0.0 : (kind == 3 ? s.R : sccd_rng_uniform(g, 0.0, s.R));
+    if (kind == 9)
+        s.r = s.R = 0.0;
+    if (sccd_rng_int(g, 5) == 0) /* axis-aligned: exact zeros in the canonical frame */
+        s.a = sccd_rng_int(g, 2) ? (sccd_v2){1.0, 0.0} : (sccd_v2){0.0, -1.0};
+    return s;
+}
+
+static sccd_v2 centre_near(sccd_rng *g, const sccd_sector2 *s)
+{
+    if (sccd_rng_int(g, 10) == 0)
+        return s->o;
+    return sccd_v2_mad(s->o, sccd_rng_uniform(g, 0.0, s->R + 4.0), sccd_rng_unit2(g));
+}
+
+static sccd_real shape_distance(const void *ctx, sccd_v2 p) { return sccd_truth2_distance(ctx, p); }
+
+/* The oracle's verdict must not contradict got (its band of doubt is
+ * 0.5 to 2 times the documented tolerance). */
+static void check_oracle(const sccd_sector2 *s, const sccd_shape2 *x, bool got)
+{
+    sccd_v2 v[SCCD_POLY_MAX];
+    sccd_real rad;
+    int n = sccd_truth2_core(x, v, &rad);
+    sccd_real L = sccd_max(s->R, rad);
+    for (int i = 0; i < n; ++i)
+        L = sccd_max(L, sccd_v2_dist(v[i], s->o));
+    sccd_truth2_verdict t = sccd_truth2_sector_bnb(s, shape_distance, x, 0.5 * SCCD_EPS * L, 2.0 * SCCD_EPS * L,
+                                                   BNB_NODES);
+    if ((t == SCCD_TRUTH2_OVERLAP && !got) || (t == SCCD_TRUTH2_SEPARATED && got))
+        fail_msg("%s: o=(%.17g,%.17g) a=(%.17g,%.17g) half=%.17g r=%.17g R=%.17g", got ? "false overlap" : "missed",
+                 s->o.x, s->o.y, s->a.x, s->a.y, s->half_angle, s->r, s->R);
+}
+
+/* Prepared and one-shot answers for shape x; they must be equal. */
+static bool both_answers(const sccd_sector2 *s, const sccd_sector2_prepared *p, const sccd_shape2 *x)
+{
+    bool one = false, pre = false;
+    switch (x->type) {
+    case SCCD_SHAPE_CIRCLE:
+        one = sccd_sector2_vs_circle(s, x->circle);
+        pre = sccd_sector2_prepared_vs_circle(p, x->circle);
+        break;
+    case SCCD_SHAPE_CAPSULE:
+        one = sccd_sector2_vs_capsule(s, x->capsule);
+        pre = sccd_sector2_prepared_vs_capsule(p, x->capsule);
+        break;
+    case SCCD_SHAPE_BOX:
+        one = sccd_sector2_vs_box(s, x->box);
+        pre = sccd_sector2_prepared_vs_box(p, x->box);
+        break;
+    case SCCD_SHAPE_POLY:
+        one = sccd_sector2_vs_poly(s, &x->poly);
+        pre = sccd_sector2_prepared_vs_poly(p, &x->poly);
+        /* The same points unordered, as a hull. */
+        sccd_v2 rev[SCCD_POLY_MAX];
+        for (int i = 0; i < x->poly.n; ++i)
+            rev[i] = x->poly.v[(3 * i) % x->poly.n];
+        assert_true(sccd_sector2_prepared_vs_convex(p, rev, x->poly.n, x->poly.r) ==
+                    sccd_sector2_vs_convex(s, rev, x->poly.n, x->poly.r));
+        break;
+    }
+    assert_true(one == pre);
+    return pre;
+}
+
+static void random_shapes(sccd_shape_type type, uint64_t seed)
+{
+    sccd_rng g = sccd_rng_make(seed);
+    int hits = 0;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        sccd_shape2 x = sccd_truth2_random_shape(&g, type, centre_near(&g, &s), 3.0);
+        bool got = both_answers(&s, &p, &x);
+        hits += got;
+        check_oracle(&s, &x, got);
+    }
+    assert_true(hits > N_RANDOM / 5 && hits < N_RANDOM * 4 / 5);
+}
+
+static void test_circle(void **state) { (void)state; random_shapes(SCCD_SHAPE_CIRCLE, 201); }
+static void test_box(void **state) { (void)state; random_shapes(SCCD_SHAPE_BOX, 202); }
+static void test_capsule(void **state) { (void)state; random_shapes(SCCD_SHAPE_CAPSULE, 203); }
+static void test_poly(void **state) { (void)state; random_shapes(SCCD_SHAPE_POLY, 204); }
+
+/* Points against the closed-form polar distance of truth2 (independent of
+ * the wedge's half-planes) and the one-shot test, and points placed on and
+ * just off the radial edges and arcs, where the wedge side decides. */
+static void test_point(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(205);
+    int hits = 0;
+    for (int i = 0; i < 5 * N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        sccd_v2 q = centre_near(&g, &s);
+        if (i % 2) { /* on an edge or an arc, or 1e-6 off it */
+            sccd_real phi = sccd_rng_int(&g, 2) ? s.half_angle : sccd_rng_uniform(&g, -s.half_angle, s.half_angle);
+            phi = sccd_rng_int(&g, 2) ? phi : -phi;
+            sccd_real rad = sccd_rng_int(&g, 2) ? sccd_rng_uniform(&g, s.r, s.R) : (sccd_rng_int(&g, 2) ? s.r : s.R);
+            sccd_v2 u = sccd_rot2_apply(sccd_rot2_make(phi), s.a);
+            q = sccd_v2_mad(sccd_v2_mad(s.o, rad, u), sccd_rng_int(&g, 2) ? 1e-6 : 0.0, sccd_rng_unit2(&g));
+        }
+        if (i % 4 == 2) /* on the ray opposite the centre direction */
+            q = sccd_v2_mad(s.o, -sccd_rng_uniform(&g, s.r, s.R), s.a);
+        bool got = sccd_sector2_prepared_vs_point(&p, q);
+        assert_true(got == sccd_sector2_vs_point(&s, q));
+        hits += got;
+        sccd_real L = sccd_max(s.R, sccd_v2_dist(q, s.o)), d = sccd_truth2_sector_distance(&s, q);
+        if (d <= 0.5 * SCCD_EPS * L)
+            assert_true(got);
+        if (d > 2.0 * SCCD_EPS * L)
+            assert_false(got);
+    }
+    assert_true(hits > N_RANDOM / 2);
+}
+
+/* The prepared cosine and sine of the half angle (computed without libm)
+ * agree with libm's to a few units in the last place, over [0, π] and at
+ * its special points; so does the turn sccd_sector2_from_edges measures. */
+static void test_cos_sin(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(207);
+    for (int i = 0; i < 100 * N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        if (i % 3 == 0) /* multiples of π/4, where the reduction switches quadrant, and next to them */
+            s.half_angle = sccd_min(SCCD_PI, sccd_rng_int(&g, 5) * (0.25 * SCCD_PI) * (1.0 + (sccd_rng_int(&g, 3) - 1) * 1e-16));
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        assert_true(fabs(p.edge.c - cos(s.half_angle)) <= 4e-16 && fabs(p.edge.s - sin(s.half_angle)) <= 4e-16);
+    }
+    /* The angle of a vector (also without libm): the turn between a sector's
+     * edges, on random directions, at the octant boundaries and beside them,
+     * and on the negative x axis, where the sign of a zero y matters. */
+    for (int i = 0; i < 100 * N_RANDOM; ++i) {
+        sccd_v2 u1 = sccd_rng_unit2(&g), u2 = sccd_rng_unit2(&g);
+        if (i % 3 == 0) {
+            sccd_real phi = sccd_rng_int(&g, 8) * (0.25 * SCCD_PI) + (sccd_rng_int(&g, 3) - 1) * 1e-15;
+            u2 = sccd_rot2_apply(sccd_rot2_make(phi), u1);
+        }
+        if (i % 17 == 0)
+            u1 = (sccd_v2){1.0, 0.0}, u2 = (sccd_v2){-1.0, sccd_rng_int(&g, 2) ? 0.0 : -0.0};
+        sccd_sector2 s = sccd_sector2_from_edges((sccd_v2){0, 0}, u1, u1, u2, u2);
+        sccd_v2 n1 = sccd_v2_normalize(u1), n2 = sccd_v2_normalize(u2); /* as from_edges takes them */
+        sccd_real turn = atan2(sccd_v2_cross(n1, n2), sccd_v2_dot(n1, n2));
+        /* on the circle: a turn of 0 and one of 2π are the same edges */
+        assert_true(fabs(remainder(2.0 * s.half_angle - turn, 2.0 * SCCD_PI)) <= 1e-15);
+    }
+}
+
+/* Misuse: a bad sector is refused when prepared (the check fires once), and
+ * the prepared form it leaves, like a zeroed one, meets nothing; bad shapes
+ * on a good prepared sector are refused too. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_sector2 bad[] = {{{NAN, 0}, {1, 0}, 1.0, 0.0, 2.0}, {{0, 0}, {2, 0}, 1.0, 0.0, 2.0},
+                          {{0, 0}, {1, 0}, 4.0, 0.0, 2.0},   {{0, 0}, {1, 0}, -0.1, 0.0, 2.0},
+                          {{0, 0}, {1, 0}, 1.0, 3.0, 2.0},   {{0, 0}, {1, 0}, 1.0, 0.0, INFINITY},
+                          {{0, 0}, {1, 0}, NAN, 0.0, 2.0},   {{0, 0}, {1, 0}, 1.0, -1.0, 2.0}};
+    sccd_sector2_prepared zero = {0};
+    sccd_box2 box = {{0.5, 0}, {1, 0}, {1, 1}};
+    sccd_capsule2 cap = {{0, 0}, {1, 0}, 1.0};
+    sccd_poly2 tri = {3, {{-1, -1}, {1, -1}, {0, 1}}, 0.5};
+    int expected = 0;
+    for (size_t i = 0; i <= sizeof bad / sizeof bad[0]; ++i) {
+        sccd_sector2_prepared p;
+        if (i < sizeof bad / sizeof bad[0]) {
+            assert_false(sccd_sector2_prepare(&p, &bad[i]));
+            expected += 1;
+        } else {
+            p = zero;
+        }
+        assert_int_equal(sccd_test_assert_count(), expected);
+        assert_false(sccd_sector2_prepared_vs_point(&p, (sccd_v2){0, 0}));
+        assert_false(sccd_sector2_prepared_vs_circle(&p, (sccd_circle){{0, 0}, 10}));
+        assert_false(sccd_sector2_prepared_vs_box(&p, box));
+        assert_false(sccd_sector2_prepared_vs_capsule(&p, cap));
+        assert_false(sccd_sector2_prepared_vs_poly(&p, &tri));
+        assert_false(sccd_sector2_prepared_vs_convex(&p, tri.v, 3, 1.0));
+        assert_int_equal(sccd_test_assert_count(), expected); /* the shapes are good: no further check */
+    }
+    assert_false(sccd_sector2_prepare(&zero, NULL));
+    assert_false(sccd_sector2_prepare(NULL, &bad[0]));
+    expected += 2;
+    sccd_sector2 good = {{0, 0}, {1, 0}, 1.0, 0.0, 2.0};
+    sccd_sector2_prepared p;
+    assert_true(sccd_sector2_prepare(&p, &good));
+    assert_true(sccd_sector2_prepared_vs_point(&p, (sccd_v2){1, 0}));
+    assert_false(sccd_sector2_prepared_vs_point(&p, (sccd_v2){NAN, 0}));
+    assert_false(sccd_sector2_prepared_vs_circle(&p, (sccd_circle){{1, 0}, -1}));
+    assert_false(sccd_sector2_prepared_vs_box(&p, (sccd_box2){{1, 0}, {1, 0}, {NAN, 1}}));
+    assert_false(sccd_sector2_prepared_vs_capsule(&p, (sccd_capsule2){{1, 0}, {INFINITY, 0}, 0}));
+    sccd_poly2 concave = {4, {{0, 0}, {1, 0}, {0.2, 0.2}, {0, 1}}, 0.0};
+    assert_false(sccd_sector2_prepared_vs_poly(&p, &concave));
+    assert_false(sccd_sector2_prepared_vs_convex(&p, NULL, 1, 0.0));
+    assert_false(sccd_sector2_prepared_vs_convex(&p, tri.v, 3, -1.0));
+    assert_false(sccd_sector2_prepared_vs_point(NULL, (sccd_v2){1, 0}));
+    expected += 8;
+    assert_int_equal(sccd_test_assert_count(), expected);
+    sccd_set_assert_handler(NULL);
+}
+
+/* A sweep whose band was set by hand (no prepared copy) or changed after
+ * building is tested against its band as it is now, never a stale copy. */
+static void test_sweep_band_by_hand(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(206);
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        sccd_sweep2 w = {.count = 1, .band = {s}};
+        sccd_motion2 m = {{sccd_rng_v2(&g, 5.0), sccd_rot2_make(1.0)}, {0, 0}, {0, 0}, 0.5};
+        sccd_sweep2 built;
+        sccd_sweep2_circle(&built, (sccd_circle){{1, 0}, 0.5}, m, 1);
+        built.band[0] = s; /* changed after building */
+        built.count = 1;
+        sccd_v2 q = centre_near(&g, &s);
+        bool want = sccd_sector2_vs_point(&s, q);
+        assert_true(sccd_sweep2_vs_point(&w, q) == want);
+        assert_true(sccd_sweep2_vs_point(&built, q) == want);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_point),   cmocka_unit_test(test_circle),    cmocka_unit_test(test_box),
+        cmocka_unit_test(test_capsule), cmocka_unit_test(test_poly),      cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_sweep_band_by_hand), cmocka_unit_test(test_cos_sin),
+    };
+    return cmocka_run_group_tests_name("sector2_prepared", tests, NULL, NULL);
+}

@@ -1,0 +1,205 @@
+/* Prepared 3D sectors (sccd_sector3_prepare and the
+ * sccd_sector3_prepared_vs_* tests): on random and degenerate sectors the
+ * prepared answer equals the one-shot answer and the branch-and-bound oracle
+ * (tests/oracles/sector3_oracle.c); points on and next to the wedge's sides
+ * agree with the oracle's closed-form distance; unusable sectors are refused
+ * when prepared and meet nothing; sweep bands set by hand are still tested. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "sector3_oracle.h"
+
+#define N_RANDOM 10000
+
+typedef enum kind { K_SPHERE, K_CAPSULE, K_BOX, K_TRIANGLE } kind;
+
+/* The oracle's sectors, sometimes with the frame on the world axes (exact
+ * zeros in the canonical frame, as on the ray opposite a). */
+static sccd_sector3 random_sector(sccd_rng *g)
+{
+    sccd_sector3 s = sccd_oracle_random_sector(g);
+    if (sccd_rng_int(g, 5) == 0) {
+        s.u = (sccd_v3){0.0, 0.0, 1.0};
+        s.a = (sccd_v3){1.0, 0.0, 0.0};
+    }
+    return s;
+}
+
+static sccd_real maybe_zero(sccd_rng *g, sccd_real hi) { return sccd_rng_int(g, 8) ? sccd_rng_uniform(g, 0.0, hi) : 0.0; }
+
+static void random_kind(kind k, uint64_t seed)
+{
+    sccd_rng g = sccd_rng_make(seed);
+    sccd_test_count_asserts(); /* usable input: no check may fire */
+    int hit = 0, sep = 0, unsure = 0;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 a = sccd_oracle_near(&s, &g);
+        bool one = false, pre = false;
+        sccd_oracle_verdict v = SCCD_ORACLE_UNSURE;
+        if (k == K_SPHERE) {
+            sccd_sphere x = {a, maybe_zero(&g, 3.0)};
+            one = sccd_sector3_vs_sphere(&s, x);
+            pre = sccd_sector3_prepared_vs_sphere(&p, x);
+            v = sccd_oracle_sector3(&s, sccd_oracle_dist_sphere, &x, 20.0);
+        } else if (k == K_CAPSULE) {
+            sccd_v3 d = sccd_rng_int(&g, 6) ? sccd_rng_v3(&g, 5.0) : sccd_v3_scale(s.u, 3.0);
+            sccd_capsule3 x = {a, sccd_v3_add(a, d), maybe_zero(&g, 2.0)};
+            one = sccd_sector3_vs_capsule(&s, x);
+            pre = sccd_sector3_prepared_vs_capsule(&p, x);
+            v = sccd_oracle_sector3(&s, sccd_oracle_dist_capsule, &x, 20.0);
+        } else if (k == K_BOX) {
+            sccd_box3 x = {a, sccd_rng_quat(&g), {maybe_zero(&g, 3.0), maybe_zero(&g, 3.0), maybe_zero(&g, 3.0)}};
+            one = sccd_sector3_vs_box(&s, x);
+            pre = sccd_sector3_prepared_vs_box(&p, x);
+            v = sccd_oracle_sector3(&s, sccd_oracle_dist_box, &x, 20.0);
+        } else {
+            sccd_v3 b = sccd_v3_add(a, sccd_rng_v3(&g, 5.0));
+            sccd_triangle x = {a, b, sccd_rng_int(&g, 10) ? sccd_v3_add(a, sccd_rng_v3(&g, 5.0)) : b};
+            one = sccd_sector3_vs_triangle(&s, x);
+            pre = sccd_sector3_prepared_vs_triangle(&p, x);
+            v = sccd_oracle_sector3(&s, sccd_oracle_dist_triangle, &x, 20.0);
+        }
+        assert_true(one == pre);
+        if (v == SCCD_ORACLE_UNSURE) {
+            unsure++;
+            continue;
+        }
+        if (pre != (v == SCCD_ORACLE_HIT))
+            fail_msg("case %d: got %d (th %.17g r %.17g R %.17g z %.17g %.17g)", i, pre, s.half_angle, s.r, s.R,
+                     s.zlo, s.zhi);
+        hit += pre;
+        sep += !pre;
+    }
+    assert_true(unsure <= N_RANDOM / 100);
+    assert_true(hit > N_RANDOM / 20 && sep > N_RANDOM / 20);
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
+static void test_sphere(void **state) { (void)state; random_kind(K_SPHERE, 301); }
+static void test_capsule(void **state) { (void)state; random_kind(K_CAPSULE, 302); }
+static void test_box(void **state) { (void)state; random_kind(K_BOX, 303); }
+static void test_triangle(void **state) { (void)state; random_kind(K_TRIANGLE, 304); }
+
+/* Points near the sector, on a side (angle ±θ), on the ray opposite a, and
+ * 1e-6 off them: prepared == one-shot, and both agree with the oracle's
+ * closed-form distance (wedge and side rectangles, no half-planes). */
+static void test_point(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(305);
+    for (int i = 0; i < 5 * N_RANDOM; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 q = sccd_oracle_near(&s, &g);
+        sccd_real rho = sccd_rng_uniform(&g, s.r, s.R), z = sccd_rng_uniform(&g, s.zlo, s.zhi);
+        if (i % 3 == 1) { /* on a side, maybe nudged */
+            sccd_real phi = sccd_rng_int(&g, 2) ? s.half_angle : -s.half_angle;
+            q = sccd_sector3_from_local(&s, (sccd_v3){rho * cos(phi), rho * sin(phi), z});
+        } else if (i % 3 == 2) { /* on the ray opposite a */
+            q = sccd_sector3_from_local(&s, (sccd_v3){-rho, 0.0, z});
+        }
+        if (sccd_rng_int(&g, 2))
+            q = sccd_v3_mad(q, 1e-6, sccd_rng_unit3(&g));
+        bool got = sccd_sector3_prepared_vs_point(&p, q);
+        assert_true(got == sccd_sector3_vs_point(&s, q));
+        sccd_real d = sccd_oracle_dist_sector(&s, q);
+        if (d > 1e-8)
+            assert_false(got);
+        if (d <= 1e-12)
+            assert_true(got);
+    }
+}
+
+/* Misuse: a sector with no defined set is refused when prepared (the check
+ * fires once) and the result, like a zeroed prepared sector, meets nothing;
+ * bad shapes on a good prepared sector are refused. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    const sccd_v3 o = {0, 0, 0}, z = {0, 0, 1}, x = {1, 0, 0};
+    sccd_sector3 bad[] = {{{NAN, 0, 0}, z, x, 1.0, 0.0, 2.0, -1.0, 1.0}, {o, z, x, 1.0, 3.0, 2.0, -1.0, 1.0},
+                          {o, z, x, 1.0, 0.0, 2.0, 1.0, -1.0},          {o, z, x, 1.0, 0.0, INFINITY, -1.0, 1.0},
+                          {o, z, x, NAN, 0.0, 2.0, -1.0, 1.0},          {o, {0, 0, NAN}, x, 1.0, 0.0, 2.0, -1.0, 1.0}};
+    sccd_sector3_prepared zero = {0};
+    sccd_sphere ball = {{1, 0, 0}, 10};
+    sccd_capsule3 cap = {{0, 0, 0}, {1, 0, 0}, 1};
+    sccd_box3 box = {{1, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+    sccd_triangle tri = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    int expected = 0;
+    for (size_t i = 0; i <= sizeof bad / sizeof bad[0]; ++i) {
+        sccd_sector3_prepared p;
+        if (i < sizeof bad / sizeof bad[0]) {
+            assert_false(sccd_sector3_prepare(&p, &bad[i]));
+            expected++;
+        } else {
+            p = zero;
+        }
+        assert_int_equal(sccd_test_assert_count(), expected);
+        assert_false(sccd_sector3_prepared_vs_point(&p, (sccd_v3){0, 0, 0}));
+        assert_false(sccd_sector3_prepared_vs_sphere(&p, ball));
+        assert_false(sccd_sector3_prepared_vs_capsule(&p, cap));
+        assert_false(sccd_sector3_prepared_vs_box(&p, box));
+        assert_false(sccd_sector3_prepared_vs_triangle(&p, tri));
+        assert_int_equal(sccd_test_assert_count(), expected);
+    }
+    assert_false(sccd_sector3_prepare(NULL, &bad[0]));
+    assert_false(sccd_sector3_prepare(&zero, NULL));
+    expected += 2;
+    /* Fixable flaws are repaired (the check fires) and prepared. */
+    sccd_sector3 fix = {o, {0, 0, 2}, {1, 0, 0.5}, 4.0, -1.0, 2.0, -1.0, 1.0};
+    sccd_sector3_prepared p;
+    assert_true(sccd_sector3_prepare(&p, &fix));
+    expected++;
+    assert_true(p.th == SCCD_PI && p.r == 0.0 && fabs(sccd_v3_len(p.u) - 1.0) < 1e-15);
+    assert_true(sccd_sector3_prepared_vs_point(&p, (sccd_v3){-1, 0, 0}));
+    assert_false(sccd_sector3_prepared_vs_point(&p, (sccd_v3){NAN, 0, 0}));
+    assert_false(sccd_sector3_prepared_vs_sphere(&p, (sccd_sphere){{1, 0, 0}, -1}));
+    assert_false(sccd_sector3_prepared_vs_capsule(&p, (sccd_capsule3){{1, 0, 0}, {INFINITY, 0, 0}, 0}));
+    assert_false(sccd_sector3_prepared_vs_box(&p, (sccd_box3){{1, 0, 0}, {0, 0, 0, 1}, {-1, 1, 1}}));
+    assert_false(sccd_sector3_prepared_vs_triangle(&p, (sccd_triangle){{NAN, 0, 0}, {1, 0, 0}, {0, 1, 0}}));
+    assert_false(sccd_sector3_prepared_vs_point(NULL, (sccd_v3){0, 0, 0}));
+    expected += 6;
+    assert_int_equal(sccd_test_assert_count(), expected);
+    sccd_set_assert_handler(NULL);
+}
+
+/* A sweep band set by hand (no prepared copy) or changed after building is
+ * tested as it is now. */
+static void test_sweep_band_by_hand(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(306);
+    sccd_motion3 m = {{{0, 0, 0}, {0, 0, 0, 1}}, {0, 0, 0}, {0, 0, 0}, {0, 0, 1}, 0.5};
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sweep3 w = {.count = 1, .bands = {s}};
+        sccd_sweep3 built;
+        sccd_sweep3_sphere(&built, (sccd_sphere){{1, 0, 0}, 0.5}, m, 1);
+        built.count = 1;
+        built.bands[0] = s;
+        built.aabb = w.aabb = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
+        sccd_sphere x = {sccd_oracle_near(&s, &g), sccd_rng_uniform(&g, 0.0, 1.0)};
+        bool want = sccd_sector3_vs_capsule(&s, (sccd_capsule3){x.c, x.c, x.r}); /* what a still sweep tests */
+        assert_true(sccd_sweep3_vs_sphere(&w, x) == want);
+        assert_true(sccd_sweep3_vs_sphere(&built, x) == want);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_point),   cmocka_unit_test(test_sphere),    cmocka_unit_test(test_capsule),
+        cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle),  cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_sweep_band_by_hand),
+    };
+    return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
+}
