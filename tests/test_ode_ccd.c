@@ -452,6 +452,83 @@ static void test_resting_body_slides(void **state)
     }
 }
 
+/* ---- auto-disable ---- */
+
+/* A thin box lying on a floor box, a cube on it (CCD on the thin box, or
+ * none), both placed exactly touching, auto-disable on; then a sphere
+ * dropped on the thin box's free end. asleep_at: the first step both boxes
+ * are disabled (-1: never); woke: the thin box was enabled again by the
+ * sphere; ball_low: the sphere's lowest centre above the thin box's top
+ * while over it; asleep_again: both disabled at the end. */
+typedef struct sleep_run { int asleep_at; bool woke, asleep_again; double ball_low; } sleep_run;
+
+static sleep_run sleep_scene(ode_ccd_mode mode, double length, double thick, double drop_x)
+{
+    ode_world w;
+    ode_world_init(&w, mode, 1, -9.81);
+    dWorldSetAutoDisableFlag(w.world, 1);
+    dGeomSetPosition(dCreateBox(w.space, 10.0, 0.1, 10.0), 0.0, -0.05, 0.0);
+    dMass m;
+    dBodyID low = dBodyCreate(w.world), top = dBodyCreate(w.world);
+    dMassSetBoxTotal(&m, 1.0, length, thick, 0.1);
+    dBodySetMass(low, &m);
+    dGeomSetBody(dCreateBox(w.space, length, thick, 0.1), low);
+    dBodySetPosition(low, 0.0, 0.5 * thick, 0.0);
+    dMassSetBoxTotal(&m, 1.0, 0.08, 0.08, 0.08);
+    dBodySetMass(top, &m);
+    dGeomSetBody(dCreateBox(w.space, 0.08, 0.08, 0.08), top);
+    dBodySetPosition(top, -0.25 * length, thick + 0.04, 0.0);
+    ode_world_ccd_body(&w, low, 0.0, 0.0, 0.0);
+    sleep_run out = {-1, false, false, INFINITY};
+    for (int i = 0; i < 600 && out.asleep_at < 0; ++i) {
+        ode_world_step(&w);
+        if (!dBodyIsEnabled(low) && !dBodyIsEnabled(top))
+            out.asleep_at = i;
+    }
+    dBodyID ball = dBodyCreate(w.world);
+    dMassSetSphereTotal(&m, 0.05, 0.02);
+    dBodySetMass(ball, &m);
+    dGeomSetBody(dCreateSphere(w.space, 0.02), ball);
+    dBodySetPosition(ball, drop_x, thick + 0.3, 0.0);
+    dBodySetLinearVel(ball, 0.0, -3.0, 0.0);
+    for (int i = 0; i < 600; ++i) {
+        ode_world_step(&w);
+        out.woke |= dBodyIsEnabled(low) != 0;
+        const dReal *p = dBodyGetPosition(ball), *q = dBodyGetPosition(low);
+        if (fabs(p[0] - q[0]) < 0.5 * length - 0.02 && fabs(p[2] - q[2]) < 0.05 - 0.02)
+            out.ball_low = fmin(out.ball_low, p[1] - (q[1] + 0.5 * thick));
+    }
+    out.asleep_again = !dBodyIsEnabled(low) && !dBodyIsEnabled(top);
+    ode_world_free(&w);
+    return out;
+}
+
+/* A CCD body is disabled by ODE's auto-disable as a plain body is, with
+ * what rests on it, enabled again when struck, and disabled again. (The CCD
+ * met a resting pair with impulses at every step: the plank spun under the
+ * cube until the fallback held it, at every step, and it never came to
+ * rest.) The oracle: the same scene without CCD. */
+static void test_ccd_bodies_auto_disable(void **state)
+{
+    (void)state;
+    sccd_rng rng = sccd_rng_make(4105);
+    for (int k = 0; k < 6; ++k) {
+        double length = sccd_rng_uniform(&rng, 0.3, 0.8), thick = sccd_rng_uniform(&rng, 0.01, 0.05);
+        double drop_x = sccd_rng_uniform(&rng, 0.05, 0.4) * length;
+        sleep_run plain = sleep_scene(ODE_CCD_OFF, length, thick, drop_x), on = sleep_scene(ODE_CCD_SECTOR, length, thick, drop_x);
+        if (on.asleep_at < 0 || on.asleep_at > plain.asleep_at + 60 || !on.woke || on.asleep_again < plain.asleep_again ||
+            !(on.ball_low > -thick))
+            print_message("box %.3f x %.3f, ball at %.3f: disabled at step %d (plain %d), woke %d, disabled again %d, "
+                          "ball %.4f above its top (plain %.4f)\n", length, thick, drop_x, on.asleep_at, plain.asleep_at,
+                          on.woke, on.asleep_again, on.ball_low, plain.ball_low);
+        assert_true(plain.asleep_at >= 0 && plain.woke && plain.ball_low > -thick);
+        assert_true(on.asleep_at >= 0 && on.asleep_at <= plain.asleep_at + 60); /* within a second of ODE's */
+        assert_true(on.woke);
+        assert_true(on.asleep_again >= plain.asleep_again); /* asleep again where ODE is (a rolling sphere keeps it awake) */
+        assert_true(on.ball_low > -thick); /* never through it (the sphere is no CCD body: it may sink in) */
+    }
+}
+
 /* ---- long run ---- */
 
 /* 10,000 steps of a busy scene with every CCD case: a kinematic rotor, a
@@ -710,6 +787,7 @@ int main(void)
         cmocka_unit_test(test_bounded_targets_do_not_hover),
         cmocka_unit_test(test_touching_pairs_keep_moving),
         cmocka_unit_test(test_resting_body_slides),
+        cmocka_unit_test(test_ccd_bodies_auto_disable),
         cmocka_unit_test(test_long_run_no_nan),
         cmocka_unit_test(test_destroyed_bodies_forgotten),
         cmocka_unit_test(test_same_body_and_disable),

@@ -306,17 +306,20 @@ static inline bool sccd_policy_sink(sccd_target_policy *p)
 }
 
 /* Whether a pair touching at the closing speed `approach` (per second) meets
- * in an impact. A pair that overlapped at its search's start within its
- * limit (resting or settling: the engine's contact holds it) meets only
- * when it would sink more than a contact skin (overlap) within a step:
- * slower, the engine's contact takes it, and impulses there stirred a
- * resting stack at every step (ODE's auto-disable never came). At its limit
- * already (a motor pressing a blade into a thin wall the engine's contact
- * cannot hold), every approach is an impact. */
+ * in an impact: when it would sink more than a contact skin (overlap)
+ * within a step, or it is at its limit already (a motor pressing a blade
+ * into a thin wall the engine's contact cannot hold). Slower, a body is
+ * resting or settling on the other: it may sink by a skin (sccd_policy_
+ * targets' sink, then its limit), and the engine's contact takes it next
+ * step. Answered with impulses, a resting pair was kept exactly touching,
+ * so the engine never made its contact and the solver met it again every
+ * step: impulses at one point of a plank lying on a floor under a box spun
+ * it until the pair's impulse cap held it, at every step, for good; and a
+ * resting body never fell asleep. */
 static inline bool sccd_is_impact(sccd_real approach, sccd_real depth, const sccd_target_policy *p, sccd_real dt,
                                   sccd_real overlap)
 {
-    return approach > 0.0 && (depth <= 0.0 || depth >= p->limit || approach * dt > overlap);
+    return approach > 0.0 && (depth >= p->limit || approach * dt > overlap);
 }
 
 /* How the gap of a touching pair can change along its contact normal n
