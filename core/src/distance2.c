@@ -104,27 +104,29 @@ static bool valid_proxy(const sccd_proxy2 *p)
  * that the touching tolerance is relative to. */
 static sccd_real proxy_size(const sccd_proxy2 *p)
 {
-    sccd_real s = 0.0;
+    sccd_real s2 = 0.0; /* squared, one root at the end: the root is monotone, so the same result */
     for (int i = 1; i < p->n; ++i)
-        s = sccd_max(s, sccd_v2_dist(p->v[i], p->v[0]));
-    return s + p->r;
+        s2 = sccd_max(s2, sccd_v2_len2(sccd_v2_sub(p->v[i], p->v[0])));
+    return sqrt(s2) + p->r;
 }
 
 static sccd_real proxy_reach(const sccd_proxy2 *p)
 {
-    sccd_real s = 0.0;
+    sccd_real s2 = 0.0;
     for (int i = 0; i < p->n; ++i)
-        s = sccd_max(s, sccd_v2_len(p->v[i]));
-    return s;
+        s2 = sccd_max(s2, sccd_v2_len2(p->v[i]));
+    return sqrt(s2);
 }
 
 /* Runs GJK; returns the final sub-simplex (3 vertices: the origin is inside
  * the Minkowski difference) and counts iterations. */
-static simplex2 gjk(const sccd_proxy2 *a, const sccd_proxy2 *b, int *iterations)
+static simplex2 gjk(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_real tiny, const sccd_simplex_cache *cache,
+                     int *iterations)
 {
-    /* Below this |v| the cores touch: the direction −v is rounding noise. */
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
     simplex2 s = {{make_vertex(a, b, 0, 0)}, 1};
+    for (int i = 0; i < cache->n; ++i)
+        s.v[i] = make_vertex(a, b, cache->ia[i], cache->ib[i]);
+    s.n = cache->n > 0 ? cache->n : 1;
     simplex2 best = s;
     sccd_real best_vv = INFINITY;
     int it = 0;
@@ -166,8 +168,21 @@ sccd_distance2 sccd_proxy2_distance(const sccd_proxy2 *a, const sccd_proxy2 *b)
 
 sccd_distance2 sccd_proxy2_distance_unchecked(const sccd_proxy2 *a, const sccd_proxy2 *b)
 {
+    sccd_simplex_cache cold = {0};
+    return sccd_proxy2_distance_cached(a, b, &cold);
+}
+
+sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_simplex_cache *cache)
+{
     sccd_distance2 out = {INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
-    simplex2 s = gjk(a, b, &out.iterations);
+    /* Below this |v| the cores touch: the direction −v is rounding noise. */
+    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
+    simplex2 s = gjk(a, b, tiny, cache, &out.iterations);
+    cache->n = s.n;
+    for (int i = 0; i < s.n; ++i) {
+        cache->ia[i] = (unsigned char)s.v[i].ia;
+        cache->ib[i] = (unsigned char)s.v[i].ib;
+    }
     sccd_v2 pa = {0.0, 0.0}, pb = {0.0, 0.0};
     for (int i = 0; i < s.n; ++i) {
         pa = sccd_v2_mad(pa, s.v[i].u, s.v[i].a);
@@ -175,7 +190,6 @@ sccd_distance2 sccd_proxy2_distance_unchecked(const sccd_proxy2 *a, const sccd_p
     }
     sccd_v2 v = sccd_v2_sub(pb, pa);
     sccd_real core = sccd_v2_len(v);
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
     if (s.n == 3 || core <= tiny) {
         /* The cores overlap: no direction is defined. */
         sccd_v2 m = sccd_v2_lerp(pa, pb, 0.5);

@@ -127,24 +127,27 @@ static bool valid_proxy(const sccd_proxy3 *p)
 
 static sccd_real proxy_size(const sccd_proxy3 *p)
 {
-    sccd_real s = 0.0;
+    sccd_real s2 = 0.0; /* squared, one root at the end: the root is monotone, so the same result */
     for (int i = 1; i < p->n; ++i)
-        s = sccd_max(s, sccd_v3_dist(p->v[i], p->v[0]));
-    return s + p->r;
+        s2 = sccd_max(s2, sccd_v3_len2(sccd_v3_sub(p->v[i], p->v[0])));
+    return sqrt(s2) + p->r;
 }
 
 static sccd_real proxy_reach(const sccd_proxy3 *p)
 {
-    sccd_real s = 0.0;
+    sccd_real s2 = 0.0;
     for (int i = 0; i < p->n; ++i)
-        s = sccd_max(s, sccd_v3_len(p->v[i]));
-    return s;
+        s2 = sccd_max(s2, sccd_v3_len2(p->v[i]));
+    return sqrt(s2);
 }
 
-static simplex3 gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, int *iterations)
+static simplex3 gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_real tiny, const sccd_simplex_cache *cache,
+                     int *iterations)
 {
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
     simplex3 s = {{make_vertex(a, b, 0, 0)}, 1};
+    for (int i = 0; i < cache->n; ++i)
+        s.v[i] = make_vertex(a, b, cache->ia[i], cache->ib[i]);
+    s.n = cache->n > 0 ? cache->n : 1;
     simplex3 best = s;
     sccd_real best_vv = INFINITY;
     int it = 0;
@@ -185,8 +188,21 @@ sccd_distance3 sccd_proxy3_distance(const sccd_proxy3 *a, const sccd_proxy3 *b)
 
 sccd_distance3 sccd_proxy3_distance_unchecked(const sccd_proxy3 *a, const sccd_proxy3 *b)
 {
+    sccd_simplex_cache cold = {0};
+    return sccd_proxy3_distance_cached(a, b, &cold);
+}
+
+sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache)
+{
     sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
-    simplex3 s = gjk(a, b, &out.iterations);
+    /* Below this |v| the cores touch: the direction −v is rounding noise. */
+    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
+    simplex3 s = gjk(a, b, tiny, cache, &out.iterations);
+    cache->n = s.n;
+    for (int i = 0; i < s.n; ++i) {
+        cache->ia[i] = (unsigned char)s.v[i].ia;
+        cache->ib[i] = (unsigned char)s.v[i].ib;
+    }
     sccd_v3 pa = {0.0, 0.0, 0.0}, pb = {0.0, 0.0, 0.0};
     for (int i = 0; i < s.n; ++i) {
         pa = sccd_v3_mad(pa, s.v[i].u, s.v[i].a);
@@ -194,7 +210,6 @@ sccd_distance3 sccd_proxy3_distance_unchecked(const sccd_proxy3 *a, const sccd_p
     }
     sccd_v3 v = sccd_v3_sub(pb, pa);
     sccd_real core = sccd_v3_len(v);
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
     if (s.n == 4 || core <= tiny) {
         sccd_v3 m = sccd_v3_lerp(pa, pb, 0.5);
         out = (sccd_distance3){0.0, m, m, SCCD_FALLBACK_V3, true, out.iterations};

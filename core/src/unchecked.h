@@ -31,6 +31,17 @@ sccd_aabb3 sccd_shape3_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 xf);
 sccd_distance2 sccd_proxy2_distance_unchecked(const sccd_proxy2 *a, const sccd_proxy2 *b);
 sccd_distance3 sccd_proxy3_distance_unchecked(const sccd_proxy3 *a, const sccd_proxy3 *b);
 
+/* GJK's final simplex as vertex index pairs (ia into a, ib into b), kept to
+ * start the next query of the same two proxies, moved a little, from it
+ * (Box2D's simplex cache): n = 0 starts afresh. */
+typedef struct sccd_simplex_cache { int n; unsigned char ia[4], ib[4]; } sccd_simplex_cache;
+
+/* sccd_proxy2_distance / sccd_proxy3_distance started from *cache (vertex
+ * indices below each proxy's n), which then holds this query's simplex.
+ * The result is as accurate as a cold start's (the same stopping rules). */
+sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_simplex_cache *cache);
+sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache);
+
 /* sccd_shape2_distance / sccd_shape3_distance. */
 sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb);
 sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb);
