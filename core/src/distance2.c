@@ -117,14 +117,6 @@ static sccd_real proxy_size(const sccd_proxy2 *p)
     return sqrt(s2) + p->r;
 }
 
-static sccd_real proxy_reach(const sccd_proxy2 *p)
-{
-    sccd_real s2 = 0.0;
-    for (int i = 0; i < p->n; ++i)
-        s2 = sccd_max(s2, sccd_v2_len2(p->v[i]));
-    return sqrt(s2);
-}
-
 /* Runs GJK from the cached simplex; sets *best to the final sub-simplex (3
  * vertices: the origin is inside the Minkowski difference) and returns the
  * iteration count. */
@@ -153,7 +145,7 @@ static int gjk(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_real tiny, const
         best_vv = vv;
         if (vv <= tiny * tiny)
             break;
-        int ia = sccd_proxy2_support(a, v), ib = sccd_proxy2_support(b, sccd_v2_neg(v));
+        int ia = sccd_proxy2_support_inline(a, v), ib = sccd_proxy2_support_inline(b, sccd_v2_neg(v));
         sccd_v2 w = sccd_v2_sub(b->v[ib], a->v[ia]);
         /* v·w/|v| is a lower bound of the distance, |v| an upper bound. */
         if (vv - sccd_v2_dot(v, w) <= 1e-13 * vv || contains(best, ia, ib))
@@ -182,7 +174,7 @@ sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_prox
 {
     sccd_distance2 out = {INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
     /* Below this |v| the cores touch: the direction −v is rounding noise. */
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
+    sccd_real tiny = 1e-14 * sccd_max(sccd_proxy2_reach(a), sccd_proxy2_reach(b));
     simplex2 s;
     out.iterations = gjk(a, b, tiny, cache, &s);
     cache->n = s.n;

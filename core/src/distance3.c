@@ -152,14 +152,6 @@ static sccd_real proxy_size(const sccd_proxy3 *p)
     return sqrt(s2) + p->r;
 }
 
-static sccd_real proxy_reach(const sccd_proxy3 *p)
-{
-    sccd_real s2 = 0.0;
-    for (int i = 0; i < p->n; ++i)
-        s2 = sccd_max(s2, sccd_v3_len2(p->v[i]));
-    return sqrt(s2);
-}
-
 /* Runs GJK from the cached simplex; sets *best to the final sub-simplex (4
  * vertices: the origin is inside) and returns the iteration count. */
 static int gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_real tiny, const sccd_simplex_cache *cache,
@@ -187,7 +179,7 @@ static int gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_real tiny, const
         best_vv = vv;
         if (vv <= tiny * tiny)
             break;
-        int ia = sccd_proxy3_support(a, v), ib = sccd_proxy3_support(b, sccd_v3_neg(v));
+        int ia = sccd_proxy3_support_inline(a, v), ib = sccd_proxy3_support_inline(b, sccd_v3_neg(v));
         sccd_v3 w = sccd_v3_sub(b->v[ib], a->v[ia]);
         if (vv - sccd_v3_dot(v, w) <= 1e-13 * vv || contains(best, ia, ib))
             break;
@@ -215,7 +207,7 @@ sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_prox
 {
     sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
     /* Below this |v| the cores touch: the direction −v is rounding noise. */
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
+    sccd_real tiny = 1e-14 * sccd_max(sccd_proxy3_reach(a), sccd_proxy3_reach(b));
     simplex3 s;
     out.iterations = gjk(a, b, tiny, cache, &s);
     cache->n = s.n;

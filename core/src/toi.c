@@ -207,12 +207,14 @@ static sccd_real chord_step(const approach *p, sccd_real lo, sccd_real rest)
     return lo;
 }
 
-/* The safe advance from a gap above target: the best of the three bounds.
- * The chord bound is tried only when the step so far turns a body by more
- * than a radian, where it can beat the others. */
-static sccd_real safe_step(const approach *p, sccd_real rest)
+/* The safe advance from a gap above target, given [0, lo] proven by the
+ * envelope bound: the best of the bounds. Each proves its own advance, so
+ * the largest is proven; the searches start from the best so far. The chord
+ * bound is tried only when the step so far turns a body by more than a
+ * radian, where it can beat the others. */
+static sccd_real safe_step(const approach *p, sccd_real lo, sccd_real rest)
 {
-    sccd_real step = p->mu > 0.0 ? p->gap / p->mu : INFINITY;
+    sccd_real step = sccd_max(lo, p->mu > 0.0 ? p->gap / p->mu : INFINITY);
     sccd_real margin = 1e-3 * p->gap;
     for (int i = 0; i < p->nframes && step < rest; ++i)
         step = tilted_step(p->tilted, p->frames[i], p->rests[i], step, rest, margin);
@@ -290,7 +292,7 @@ static sccd_real frame2_bound(const void *ctx, sccd_real dt, pair_line *line)
 {
     const frame2 *f = ctx;
     sccd_v2 da = sccd_v2_mad(f->n, dt, f->ta), db = sccd_v2_mad(f->n, dt, f->tb);
-    sccd_v2 x = f->a->v[sccd_proxy2_support(f->a, da)], y = f->b->v[sccd_proxy2_support(f->b, sccd_v2_neg(db))];
+    sccd_v2 x = f->a->v[sccd_proxy2_support_inline(f->a, da)], y = f->b->v[sccd_proxy2_support_inline(f->b, sccd_v2_neg(db))];
     *line = (pair_line){sccd_v2_dot(sccd_v2_sub(y, x), f->n) - f->target,
                         sccd_v2_dot(y, f->tb) - sccd_v2_dot(x, f->ta) - f->c1};
     return sccd_v2_dot(y, db) - f->b->r * sccd_v2_len(db) - sccd_v2_dot(x, da) - f->a->r * sccd_v2_len(da) -
@@ -357,11 +359,11 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
                                       sccd_real target, sccd_real tolerance)
 {
     sccd_toi2 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0}, SCCD_FALLBACK_V2, 0};
-    sccd_real rho_a = sccd_shape2_farthest_unchecked(a, ma.center), rho_b = sccd_shape2_farthest_unchecked(b, mb.center);
     sccd_real wa = fabs(ma.dtheta), wb = fabs(mb.dtheta);
     sccd_v2 dp = sccd_v2_sub(ma.dp, mb.dp);
     sccd_real dp_len = sccd_v2_len(dp);
     sccd_proxy2 core_a = core2_about_centre(a, ma), core_b = core2_about_centre(b, mb);
+    sccd_real rho_a = sccd_proxy2_reach(&core_a) + core_a.r, rho_b = sccd_proxy2_reach(&core_b) + core_b.r;
     sccd_v2 ca0 = sccd_xf2_apply(ma.start, ma.center), cb0 = sccd_v2_sub(sccd_xf2_apply(mb.start, mb.center), ca0);
     sccd_proxy2 pa, pb;
     sccd_simplex_cache cache = {0};
@@ -384,10 +386,10 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
         int nframes = frame2_list(&base, va, vb, wa, rho_a, wb, rho_b, dp_len, sccd_v2_len(cb), frames);
         approach p = {low_b - high_a - target, tau + wa * rho_a + wb * rho_b, tau, wa, rho_a, wb, rho_b, frame2_bound,
                       {&frames[0], &frames[1], &frames[2]}, {&frames[0].k, &frames[1].k, &frames[2].k}, nframes};
-        sccd_real step = p.gap > 0.0 ? safe_step(&p, 1.0 - t) : 0.0;
-        if (step < 1.0 - t && wa + wb > 0.0)
-            step = sccd_max(step,
-                            envelopes(low_b, high_a, sccd_v2_dot(n, cb), rho_a, wa, rho_b, wb, dp_len, target));
+        sccd_real step =
+            wa + wb > 0.0 ? envelopes(low_b, high_a, sccd_v2_dot(n, cb), rho_a, wa, rho_b, wb, dp_len, target) : 0.0;
+        if (p.gap > 0.0 && step < 1.0 - t)
+            step = safe_step(&p, step, 1.0 - t);
         if (!advance(&t, step, &out.state)) {
             out.t = t;
             return out;
@@ -409,7 +411,7 @@ static sccd_real frame3_bound(const void *ctx, sccd_real dt, pair_line *line)
 {
     const frame3 *f = ctx;
     sccd_v3 da = sccd_v3_mad(f->n, dt, f->ta), db = sccd_v3_mad(f->n, dt, f->tb);
-    sccd_v3 x = f->a->v[sccd_proxy3_support(f->a, da)], y = f->b->v[sccd_proxy3_support(f->b, sccd_v3_neg(db))];
+    sccd_v3 x = f->a->v[sccd_proxy3_support_inline(f->a, da)], y = f->b->v[sccd_proxy3_support_inline(f->b, sccd_v3_neg(db))];
     *line = (pair_line){sccd_v3_dot(sccd_v3_sub(y, x), f->n) - f->target,
                         sccd_v3_dot(y, f->tb) - sccd_v3_dot(x, f->ta) - f->c1};
     return sccd_v3_dot(y, db) - f->b->r * sccd_v3_len(db) - sccd_v3_dot(x, da) - f->a->r * sccd_v3_len(da) -
@@ -483,12 +485,12 @@ sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, con
                                       sccd_real target, sccd_real tolerance)
 {
     sccd_toi3 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0};
-    sccd_real rho_a = sccd_shape3_farthest_unchecked(a, ma.center), rho_b = sccd_shape3_farthest_unchecked(b, mb.center);
     sccd_v3 omega_a = sccd_v3_scale(ma.axis, ma.angle), omega_b = sccd_v3_scale(mb.axis, mb.angle);
     sccd_real wa = fabs(ma.angle), wb = fabs(mb.angle);
     sccd_v3 dp = sccd_v3_sub(ma.dp, mb.dp);
     sccd_real dp_len = sccd_v3_len(dp);
     sccd_proxy3 core_a = core3_about_centre(a, ma), core_b = core3_about_centre(b, mb);
+    sccd_real rho_a = sccd_proxy3_reach(&core_a) + core_a.r, rho_b = sccd_proxy3_reach(&core_b) + core_b.r;
     sccd_v3 ca0 = sccd_xf3_apply(ma.start, ma.center), cb0 = sccd_v3_sub(sccd_xf3_apply(mb.start, mb.center), ca0);
     sccd_proxy3 pa, pb;
     sccd_simplex_cache cache = {0};
@@ -512,10 +514,10 @@ sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, con
         sccd_real mu = tau + sccd_v3_len(va) * rho_a + sccd_v3_len(vb) * rho_b;
         approach p = {low_b - high_a - target, mu, tau, wa, rho_a, wb, rho_b, frame3_bound,
                       {&frames[0], &frames[1], &frames[2]}, {&frames[0].k, &frames[1].k, &frames[2].k}, nframes};
-        sccd_real step = p.gap > 0.0 ? safe_step(&p, 1.0 - t) : 0.0;
-        if (step < 1.0 - t && wa + wb > 0.0)
-            step = sccd_max(step,
-                            envelopes(low_b, high_a, sccd_v3_dot(n, cb), rho_a, wa, rho_b, wb, dp_len, target));
+        sccd_real step =
+            wa + wb > 0.0 ? envelopes(low_b, high_a, sccd_v3_dot(n, cb), rho_a, wa, rho_b, wb, dp_len, target) : 0.0;
+        if (p.gap > 0.0 && step < 1.0 - t)
+            step = safe_step(&p, step, 1.0 - t);
         if (!advance(&t, step, &out.state)) {
             out.t = t;
             return out;
