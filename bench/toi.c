@@ -12,8 +12,9 @@
  * non-zero when the median iteration count exceeds 8 or the blade misses.
  * The full run also counts instructions per TOI query with valgrind's
  * callgrind: `toi --callgrind SCENARIO N` draws CG_CASES cases and runs the
- * TOI on the first N; (Ir(CG_CASES) − Ir(0)) / CG_CASES is the mean count
- * per query with the set-up cancelled. */
+ * TOI on the first N, under callgrind with a dump before and after each
+ * call of the public TOI function, so each after-dump holds one query's
+ * count: their median and mean are reported. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,31 +150,63 @@ static int callgrind_child(const char *key, int calls)
     return 2;
 }
 
-/* Total instructions (Ir) of `self --callgrind key calls` under callgrind; < 0 on failure. */
-static double callgrind_ir(const char *self, const char *key, int calls)
+static int cmp_long(const void *x, const void *y)
 {
-    char file[256], cmd[1024], line[512];
-    snprintf(file, sizeof file, "/tmp/sccd_toi_cg.%d.%s.%d", (int)getpid(), key, calls);
-    snprintf(cmd, sizeof cmd, "valgrind --tool=callgrind --callgrind-out-file=%s %s --callgrind %s %d >/dev/null 2>&1",
-             file, self, key, calls);
-    if (system(cmd) != 0)
-        return -1.0;
-    FILE *f = fopen(file, "r");
-    double ir = -1.0;
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "summary:", 8) == 0 || strncmp(line, "totals:", 7) == 0)
-            ir = atof(line + (line[0] == 's' ? 8 : 7));
-    if (f)
-        fclose(f);
-    remove(file);
-    return ir;
+    long a = *(const long *)x, b = *(const long *)y;
+    return (a > b) - (a < b);
 }
 
-/* Mean instructions per TOI query of one scenario; < 0 when valgrind fails. */
-static double instructions_per_query(const char *self, const char *key)
+/* One query's instructions from a callgrind dump file: its summary when the
+ * dump was taken after the TOI function returned; −1 otherwise. */
+static long dump_after_count(const char *file)
 {
-    double a = callgrind_ir(self, key, 0), b = callgrind_ir(self, key, CG_CASES);
-    return a >= 0.0 && b >= 0.0 ? (b - a) / CG_CASES : -1.0;
+    FILE *f = fopen(file, "r");
+    char line[512];
+    bool after = false;
+    long ir = -1;
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "desc: Trigger: --dump-after", 27) == 0)
+            after = true;
+        if (strncmp(line, "summary:", 8) == 0)
+            ir = atol(line + 8);
+    }
+    if (f)
+        fclose(f);
+    return after ? ir : -1;
+}
+
+/* Median and mean instructions per TOI query (function fn) over the
+ * CG_CASES cases of scenario key; false when valgrind fails. */
+static bool instructions_per_query(const char *self, const char *key, const char *fn, double *median, double *mean)
+{
+    char dir[] = "/tmp/sccd_toi_cg.XXXXXX", cmd[1024], file[512];
+    if (!mkdtemp(dir))
+        return false;
+    snprintf(cmd, sizeof cmd, "valgrind --tool=callgrind --callgrind-out-file=%s/cg --dump-before=%s --dump-after=%s "
+                              "%s --callgrind %s %d >/dev/null 2>&1", dir, fn, fn, self, key, CG_CASES);
+    bool ok = system(cmd) == 0;
+    static long counts[CG_CASES];
+    int n = 0;
+    /* Dumps go to cg.1, cg.2, ... (one before and one after each call), the final one to cg. */
+    for (int k = 1; k <= 2 * CG_CASES + 1; ++k) {
+        snprintf(file, sizeof file, "%s/cg.%d", dir, k);
+        long ir = dump_after_count(file);
+        if (ir >= 0 && n < CG_CASES)
+            counts[n++] = ir;
+        remove(file);
+    }
+    snprintf(file, sizeof file, "%s/cg", dir);
+    remove(file);
+    rmdir(dir);
+    if (!ok || n != CG_CASES)
+        return false;
+    qsort(counts, n, sizeof counts[0], cmp_long);
+    double sum = 0.0;
+    for (int i = 0; i < n; ++i)
+        sum += counts[i];
+    *median = 0.5 * (counts[(n - 1) / 2] + counts[n / 2]);
+    *mean = sum / n;
+    return true;
 }
 
 int main(int argc, char **argv)
@@ -195,19 +228,21 @@ int main(int argc, char **argv)
     if (!csv || !md)
         return 1;
     fprintf(csv, "scenario,method,cases,median_iterations,p90_iterations,p99_iterations,failed,hits,us_per_query,"
-                 "time_ratio_to_baseline,instructions_per_query\n");
+                 "time_ratio_to_baseline,median_instructions,mean_instructions\n");
     fprintf(md, "## Time of impact (`bench/toi.c`)\n\n");
     fprintf(md, "Distance evaluations per query and CPU time per query (median of %d runs) of the library's TOI, "
                 "plain conservative advancement (same GJK, plain speed bound; the baseline) and the pipeline "
                 "(sweep pre-filter with 1 or 4 bands, then the TOI; its iteration count is 0 for a rejected pair). %d cases per scenario; iteration cap %d. "
                 "*random 2D / 3D*: the test cases of tests/oracles/toi_cases.c (spins up to 4π, both bodies "
                 "moving); *thin wall*: a 2 m × 2 cm blade turning about its end at 10,000 rad/s for a 60 Hz step "
-                "against a 1 cm wall, over the starting phases. *instructions / query*: the library's TOI under "
-                "valgrind's callgrind, mean over the first %d cases (set-up cancelled; full runs only); before "
-                "issue 14's lean TOI and GJK (commit c42a224) the random cases took 51.8k (2D) and 78.6k (3D).\n\n",
+                "against a 1 cm wall, over the starting phases. *instructions / query*: the library's TOI "
+                "(public entry, validation included) under valgrind's callgrind, median and mean over the first "
+                "%d cases, one count per query (full runs only); before issue 14's lean TOI and GJK (commit "
+                "c42a224, measured alike) they were 32.8k (47.1k) in random 2D, 48.9k (73.7k) in random 3D and "
+                "67.1k (67.2k) on the thin wall.\n\n",
             REPS, n, SCCD_TOI_MAX_ITERATIONS, CG_CASES);
     fprintf(md, "| scenario | method | median it. | p90 | p99 | failed | hits | µs/query | time / baseline | "
-                "instructions / query |\n");
+                "instructions / query, median (mean) |\n");
     fprintf(md, "|---|---|---|---|---|---|---|---|---|---|\n");
     const char *scen[SCENARIOS] = {"random 2D", "random 3D", "thin wall 2D"};
     const void *sets[SCENARIOS] = {c2, c3, blades};
@@ -216,15 +251,18 @@ int main(int argc, char **argv)
         row rows[METHODS];
         for (int m = 0; m < METHODS; ++m)
             rows[m] = measure((method)m, dims[s], sets[s], n, iters);
-        double instr = quick ? -1.0 : instructions_per_query(argv[0], scen_keys[s]);
+        double instr = -1.0, instr_mean = -1.0;
+        if (!quick && !instructions_per_query(argv[0], scen_keys[s], dims[s] == 2 ? "sccd_toi2_compute" : "sccd_toi3_compute",
+                                              &instr, &instr_mean))
+            instr = instr_mean = -1.0;
         for (int m = 0; m < METHODS; ++m) {
             double ratio = rows[m].us / rows[M_PLAIN].us;
-            char ir[32] = "–";
+            char ir[48] = "–";
             if (m == M_TOI && instr >= 0.0)
-                snprintf(ir, sizeof ir, "%.1fk", instr / 1000.0);
-            fprintf(csv, "%s,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.0f\n", scen[s], method_names[m], n, rows[m].median,
+                snprintf(ir, sizeof ir, "%.1fk (%.1fk)", instr / 1000.0, instr_mean / 1000.0);
+            fprintf(csv, "%s,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.0f,%.0f\n", scen[s], method_names[m], n, rows[m].median,
                     rows[m].p90, rows[m].p99, rows[m].failed, rows[m].hits, rows[m].us, ratio,
-                    m == M_TOI ? instr : -1.0);
+                    m == M_TOI ? instr : -1.0, m == M_TOI ? instr_mean : -1.0);
             fprintf(md, "| %s | %s | %d | %d | %d | %d | %d | %.2f | %.2f | %s |\n", scen[s], method_names[m],
                     rows[m].median, rows[m].p90, rows[m].p99, rows[m].failed, rows[m].hits, rows[m].us, ratio, ir);
             printf("%-13s %-20s median %2d p90 %2d p99 %2d failed %5d hits %5d  %.2f us (x%.2f) %s instr\n",
