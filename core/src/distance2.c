@@ -174,7 +174,7 @@ sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_prox
 {
     sccd_distance2 out = {INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
     /* Below this |v| the cores touch: the direction −v is rounding noise. */
-    sccd_real tiny = 1e-14 * sccd_max(sccd_proxy2_reach(a), sccd_proxy2_reach(b));
+    sccd_real reach = sccd_max(sccd_proxy2_reach(a), sccd_proxy2_reach(b)), tiny = 1e-14 * reach;
     simplex2 s;
     out.iterations = gjk(a, b, tiny, cache, &s);
     cache->n = s.n;
@@ -199,7 +199,11 @@ sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_prox
     out.pa = sccd_v2_mad(pa, a->r, out.normal);
     out.pb = sccd_v2_mad(pb, -b->r, out.normal);
     sccd_real d = core - a->r - b->r;
-    out.overlap = d <= SCCD_EPS * sccd_max(proxy_size(a), proxy_size(b));
+    /* A core's spread from its first point is at most twice its reach (2.5
+     * covers the rounding): a gap above that bound's slack is no overlap
+     * whatever the sizes, which then need not be formed. */
+    sccd_real size_bound = 2.5 * reach + sccd_max(a->r, b->r);
+    out.overlap = d <= SCCD_EPS * size_bound && d <= SCCD_EPS * sccd_max(proxy_size(a), proxy_size(b));
     out.distance = out.overlap ? 0.0 : d;
     return out;
 }
