@@ -72,7 +72,9 @@
  *               p1 = y·tB − x·tA − (vB·cB − vA·cA) − n·(dpA − dpB)
  * (|n + Δ·t| = √(1 + |t|²Δ²) as every tilt t is orthogonal to n). Each q_ij
  * is concave and q_ij ≥ G, with equality where (x_i, y_j) is the supporting
- * pair. From a proven advance lo with G(lo) ≥ 2m (m a margin) the search
+ * pair. From a proven advance lo with G(lo) ≥ 2m (the margin m is a
+ * thousandth of g(t0) − target: the search aims just short of the crossing
+ * so that its last evaluation stays ≥ 0 whatever the rounding) the search
  * takes the supporting pair at a point x right of G's crossing of m, moves x
  * down to q_ij's crossing of m by Newton's method from the right (for a
  * concave function falling through m, each Newton iterate stays right of the
