@@ -9,8 +9,9 @@
 // linearSlop/4 (double). Reported: CPU time per query (median of 5 runs),
 // instructions per query under valgrind's callgrind (full runs only; set-up
 // cancelled), and how the outcomes differ: the cases only one of them
-// reports contact for (the library's target lies a skin and a slop before
-// Box2D's, so it counts more near misses as contact).
+// reports contact for (the library stops at a gap of one slop, Box2D with
+// the circle one slop inside the box, so the library counts more near
+// misses as contact).
 //
 //   toi_box2d [--quick] [--out DIR]  -> DIR/toi_box2d.md
 // --quick runs fewer cases and exits non-zero when the library's TOI
@@ -205,8 +206,9 @@ int main(int argc, char **argv)
                  "in float with its own target (linear slop %.3f m, polygon skin); the library in double to a gap "
                  "of the linear slop within a quarter of it. CPU time per query, median of %d passes over all "
                  "cases, both in this run; instructions per query from callgrind over the first %d cases (full "
-                 "runs only). *contact only here*: cases only this method reports contact for (the library stops 1 cm "
-                 "before Box2D: a slop of gap against a slop of Box2D's 2-slop skin).\n\n",
+                 "runs only). *contact only here*: cases only this method reports contact for (the library stops at a gap "
+                 "of one slop, Box2D with the circle one slop inside the box, its target counting its 2-slop "
+                 "skin: 1 cm later).\n\n",
                  n, kSlop, kReps, kCgCases);
     std::fprintf(md, "| method | µs/query | time / Box2D | instructions / query | contacts | failed | "
                      "contact only here |\n|---|---|---|---|---|---|---|\n");
