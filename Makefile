@@ -209,6 +209,7 @@ $(TESTS_CXX): $(BUILD)/bin/%: $(BUILD)/obj/tests/%.o $(LINK_DEPS)
 CXXFLAGS_ALL := -std=c++17 $(filter-out $(CSTD) -Wstrict-prototypes,$(CFLAGS_ALL)) -D_POSIX_C_SOURCE=200809L
 LIBS_compare_box2d       := -lbox2d
 LIBS_fidelity            := -lbox2d
+LIBS_toi_box2d           := -lbox2d
 CXXFLAGS_compare_bullet  := $(shell pkg-config --cflags bullet 2>/dev/null || echo -I/usr/include/bullet)
 LIBS_compare_bullet      := $(shell pkg-config --libs bullet 2>/dev/null || echo -lBulletDynamics -lBulletCollision -lLinearMath)
 $(BUILD)/bin/%: bench/%.cpp $(LINK_DEPS) $(FLAGS_STAMP)

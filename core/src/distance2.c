@@ -11,12 +11,14 @@
  * ends after a few steps; the cap only guards against rounding cycles. */
 #define GJK_MAX_ITERATIONS 64
 
-typedef struct vertex2 { sccd_v2 w, a, b; sccd_real u; int ia, ib; } vertex2;
+/* A vertex keeps its core points as indices (the points are read back from
+ * the proxies at the end), so the simplex stays small to update in place. */
+typedef struct vertex2 { sccd_v2 w; sccd_real u; int ia, ib; } vertex2;
 typedef struct simplex2 { vertex2 v[3]; int n; } simplex2;
 
 static vertex2 make_vertex(const sccd_proxy2 *a, const sccd_proxy2 *b, int ia, int ib)
 {
-    return (vertex2){sccd_v2_sub(b->v[ib], a->v[ia]), a->v[ia], b->v[ib], 1.0, ia, ib};
+    return (vertex2){sccd_v2_sub(b->v[ib], a->v[ia]), 1.0, ia, ib};
 }
 
 static sccd_v2 simplex_point(const simplex2 *s)
@@ -27,59 +29,64 @@ static sccd_v2 simplex_point(const simplex2 *s)
     return p;
 }
 
-/* Closest point of edge p–q to the origin as a sub-simplex with weights. */
-static simplex2 closest_edge(vertex2 p, vertex2 q)
+/* Sets *out to the closest point of edge p–q to the origin as a sub-simplex
+ * with weights; returns that point's squared length. */
+static sccd_real closest_edge(simplex2 *out, vertex2 p, vertex2 q)
 {
     sccd_v2 e = sccd_v2_sub(q.w, p.w);
     sccd_real ee = sccd_v2_len2(e);
     sccd_real t = ee > 0.0 ? -sccd_v2_dot(p.w, e) / ee : 0.0;
-    if (t <= 0.0) {
-        p.u = 1.0;
-        return (simplex2){{p}, 1};
+    if (t <= 0.0 || t >= 1.0) {
+        out->v[0] = t <= 0.0 ? p : q;
+        out->v[0].u = 1.0;
+        out->n = 1;
+    } else {
+        p.u = 1.0 - t;
+        q.u = t;
+        out->v[0] = p;
+        out->v[1] = q;
+        out->n = 2;
     }
-    if (t >= 1.0) {
-        q.u = 1.0;
-        return (simplex2){{q}, 1};
-    }
-    p.u = 1.0 - t;
-    q.u = t;
-    return (simplex2){{p, q}, 2};
-}
-
-static simplex2 closer(simplex2 x, simplex2 y)
-{
-    sccd_v2 px = simplex_point(&x), py = simplex_point(&y);
-    return sccd_v2_len2(py) < sccd_v2_len2(px) ? y : x;
+    return sccd_v2_len2(simplex_point(out));
 }
 
 /* Triangle: the origin inside (all signed sub-areas on the side of the whole
- * area) keeps all three vertices; otherwise the closest point is on an edge. */
-static simplex2 closest_triangle(simplex2 s)
+ * area) keeps all three vertices; otherwise the closest point is on an edge
+ * (the first of equally close ones). */
+static void closest_triangle(simplex2 *s)
 {
-    sccd_v2 a = s.v[0].w, b = s.v[1].w, c = s.v[2].w;
+    sccd_v2 a = s->v[0].w, b = s->v[1].w, c = s->v[2].w;
     sccd_v2 ab = sccd_v2_sub(b, a), ac = sccd_v2_sub(c, a);
     sccd_real area = sccd_v2_cross(ab, ac);
     sccd_real la = sccd_v2_cross(b, c), lb = sccd_v2_cross(c, a), lc = sccd_v2_cross(a, b);
     bool flat = fabs(area) <= 1e-12 * sccd_v2_len(ab) * sccd_v2_len(ac);
     if (!flat && la * area >= 0.0 && lb * area >= 0.0 && lc * area >= 0.0) {
         sccd_real sum = la + lb + lc;
-        s.v[0].u = la / sum;
-        s.v[1].u = lb / sum;
-        s.v[2].u = lc / sum;
-        return s;
+        s->v[0].u = la / sum;
+        s->v[1].u = lb / sum;
+        s->v[2].u = lc / sum;
+        return;
     }
-    simplex2 best = closest_edge(s.v[0], s.v[1]);
-    best = closer(best, closest_edge(s.v[1], s.v[2]));
-    return closer(best, closest_edge(s.v[2], s.v[0]));
+    vertex2 p = s->v[0], q = s->v[1], r = s->v[2];
+    simplex2 e;
+    sccd_real best = closest_edge(s, p, q), d = closest_edge(&e, q, r);
+    if (d < best) {
+        *s = e;
+        best = d;
+    }
+    if (closest_edge(&e, r, p) < best)
+        *s = e;
 }
 
-static simplex2 solve(simplex2 s)
+/* Reduces s to the sub-simplex holding its closest point to the origin. */
+static void solve(simplex2 *s)
 {
-    if (s.n == 1) {
-        s.v[0].u = 1.0;
-        return s;
-    }
-    return s.n == 2 ? closest_edge(s.v[0], s.v[1]) : closest_triangle(s);
+    if (s->n == 1)
+        s->v[0].u = 1.0;
+    else if (s->n == 2)
+        closest_edge(s, s->v[0], s->v[1]);
+    else
+        closest_triangle(s);
 }
 
 static bool contains(const simplex2 *s, int ia, int ib)
@@ -104,55 +111,48 @@ static bool valid_proxy(const sccd_proxy2 *p)
  * that the touching tolerance is relative to. */
 static sccd_real proxy_size(const sccd_proxy2 *p)
 {
-    sccd_real s = 0.0;
+    sccd_real s2 = 0.0; /* squared, one root at the end: the root is monotone, so the same result */
     for (int i = 1; i < p->n; ++i)
-        s = sccd_max(s, sccd_v2_dist(p->v[i], p->v[0]));
-    return s + p->r;
+        s2 = sccd_max(s2, sccd_v2_len2(sccd_v2_sub(p->v[i], p->v[0])));
+    return sqrt(s2) + p->r;
 }
 
-static sccd_real proxy_reach(const sccd_proxy2 *p)
+/* Runs GJK from the cached simplex; sets *best to the final sub-simplex (3
+ * vertices: the origin is inside the Minkowski difference) and returns the
+ * iteration count. */
+static int gjk(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_real tiny, const sccd_simplex_cache *cache,
+               simplex2 *best)
 {
-    sccd_real s = 0.0;
-    for (int i = 0; i < p->n; ++i)
-        s = sccd_max(s, sccd_v2_len(p->v[i]));
-    return s;
-}
-
-/* Runs GJK; returns the final sub-simplex (3 vertices: the origin is inside
- * the Minkowski difference) and counts iterations. */
-static simplex2 gjk(const sccd_proxy2 *a, const sccd_proxy2 *b, int *iterations)
-{
-    /* Below this |v| the cores touch: the direction −v is rounding noise. */
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
     simplex2 s = {{make_vertex(a, b, 0, 0)}, 1};
-    simplex2 best = s;
+    for (int i = 0; i < cache->n; ++i)
+        s.v[i] = make_vertex(a, b, cache->ia[i], cache->ib[i]);
+    s.n = cache->n > 0 ? cache->n : 1;
+    *best = s;
     sccd_real best_vv = INFINITY;
     int it = 0;
     while (it < GJK_MAX_ITERATIONS) {
         ++it;
-        simplex2 ns = solve(s);
-        if (ns.n == 3) {
-            best = ns;
+        solve(&s);
+        if (s.n == 3) {
+            *best = s;
             break;
         }
-        sccd_v2 v = simplex_point(&ns);
+        sccd_v2 v = simplex_point(&s);
         sccd_real vv = sccd_v2_len2(v);
         if (vv >= best_vv) /* no progress: rounding; keep the last good one */
             break;
-        best = ns;
+        *best = s;
         best_vv = vv;
         if (vv <= tiny * tiny)
             break;
-        int ia = sccd_proxy2_support(a, v), ib = sccd_proxy2_support(b, sccd_v2_neg(v));
+        int ia = sccd_proxy2_support_inline(a, v), ib = sccd_proxy2_support_inline(b, sccd_v2_neg(v));
         sccd_v2 w = sccd_v2_sub(b->v[ib], a->v[ia]);
         /* v·w/|v| is a lower bound of the distance, |v| an upper bound. */
-        if (vv - sccd_v2_dot(v, w) <= 1e-13 * vv || contains(&best, ia, ib))
+        if (vv - sccd_v2_dot(v, w) <= 1e-13 * vv || contains(best, ia, ib))
             break;
-        s = best;
         s.v[s.n++] = make_vertex(a, b, ia, ib);
     }
-    *iterations = it;
-    return best;
+    return it;
 }
 
 sccd_distance2 sccd_proxy2_distance(const sccd_proxy2 *a, const sccd_proxy2 *b)
@@ -166,16 +166,29 @@ sccd_distance2 sccd_proxy2_distance(const sccd_proxy2 *a, const sccd_proxy2 *b)
 
 sccd_distance2 sccd_proxy2_distance_unchecked(const sccd_proxy2 *a, const sccd_proxy2 *b)
 {
+    sccd_simplex_cache cold = {0};
+    return sccd_proxy2_distance_cached(a, b, &cold);
+}
+
+sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_simplex_cache *cache)
+{
     sccd_distance2 out = {INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
-    simplex2 s = gjk(a, b, &out.iterations);
+    /* Below this |v| the cores touch: the direction −v is rounding noise. */
+    sccd_real reach = sccd_max(sccd_proxy2_reach(a), sccd_proxy2_reach(b)), tiny = 1e-14 * reach;
+    simplex2 s;
+    out.iterations = gjk(a, b, tiny, cache, &s);
+    cache->n = s.n;
+    for (int i = 0; i < s.n; ++i) {
+        cache->ia[i] = (unsigned char)s.v[i].ia;
+        cache->ib[i] = (unsigned char)s.v[i].ib;
+    }
     sccd_v2 pa = {0.0, 0.0}, pb = {0.0, 0.0};
     for (int i = 0; i < s.n; ++i) {
-        pa = sccd_v2_mad(pa, s.v[i].u, s.v[i].a);
-        pb = sccd_v2_mad(pb, s.v[i].u, s.v[i].b);
+        pa = sccd_v2_mad(pa, s.v[i].u, a->v[s.v[i].ia]);
+        pb = sccd_v2_mad(pb, s.v[i].u, b->v[s.v[i].ib]);
     }
     sccd_v2 v = sccd_v2_sub(pb, pa);
     sccd_real core = sccd_v2_len(v);
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
     if (s.n == 3 || core <= tiny) {
         /* The cores overlap: no direction is defined. */
         sccd_v2 m = sccd_v2_lerp(pa, pb, 0.5);
@@ -186,7 +199,11 @@ sccd_distance2 sccd_proxy2_distance_unchecked(const sccd_proxy2 *a, const sccd_p
     out.pa = sccd_v2_mad(pa, a->r, out.normal);
     out.pb = sccd_v2_mad(pb, -b->r, out.normal);
     sccd_real d = core - a->r - b->r;
-    out.overlap = d <= SCCD_EPS * sccd_max(proxy_size(a), proxy_size(b));
+    /* A core's spread from its first point is at most twice its reach (2.5
+     * covers the rounding): a gap above that bound's slack is no overlap
+     * whatever the sizes, which then need not be formed. */
+    sccd_real size_bound = 2.5 * reach + sccd_max(a->r, b->r);
+    out.overlap = d <= SCCD_EPS * size_bound && d <= SCCD_EPS * sccd_max(proxy_size(a), proxy_size(b));
     out.distance = out.overlap ? 0.0 : d;
     return out;
 }

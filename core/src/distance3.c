@@ -8,12 +8,13 @@
 
 #define GJK_MAX_ITERATIONS 64
 
-typedef struct vertex3 { sccd_v3 w, a, b; sccd_real u; int ia, ib; } vertex3;
+/* Vertices keep their core points as indices, as in distance2.c. */
+typedef struct vertex3 { sccd_v3 w; sccd_real u; int ia, ib; } vertex3;
 typedef struct simplex3 { vertex3 v[4]; int n; } simplex3;
 
 static vertex3 make_vertex(const sccd_proxy3 *a, const sccd_proxy3 *b, int ia, int ib)
 {
-    return (vertex3){sccd_v3_sub(b->v[ib], a->v[ia]), a->v[ia], b->v[ib], 1.0, ia, ib};
+    return (vertex3){sccd_v3_sub(b->v[ib], a->v[ia]), 1.0, ia, ib};
 }
 
 static sccd_v3 simplex_point(const simplex3 *s)
@@ -24,34 +25,32 @@ static sccd_v3 simplex_point(const simplex3 *s)
     return p;
 }
 
-static simplex3 closest_edge(vertex3 p, vertex3 q)
+/* Sets *out to the closest point of edge p–q as a sub-simplex; returns its
+ * squared length. */
+static sccd_real closest_edge(simplex3 *out, vertex3 p, vertex3 q)
 {
     sccd_v3 e = sccd_v3_sub(q.w, p.w);
     sccd_real ee = sccd_v3_len2(e);
     sccd_real t = ee > 0.0 ? -sccd_v3_dot(p.w, e) / ee : 0.0;
-    if (t <= 0.0) {
-        p.u = 1.0;
-        return (simplex3){{p}, 1};
+    if (t <= 0.0 || t >= 1.0) {
+        out->v[0] = t <= 0.0 ? p : q;
+        out->v[0].u = 1.0;
+        out->n = 1;
+    } else {
+        p.u = 1.0 - t;
+        q.u = t;
+        out->v[0] = p;
+        out->v[1] = q;
+        out->n = 2;
     }
-    if (t >= 1.0) {
-        q.u = 1.0;
-        return (simplex3){{q}, 1};
-    }
-    p.u = 1.0 - t;
-    q.u = t;
-    return (simplex3){{p, q}, 2};
-}
-
-static simplex3 closer(simplex3 x, simplex3 y)
-{
-    sccd_v3 px = simplex_point(&x), py = simplex_point(&y);
-    return sccd_v3_len2(py) < sccd_v3_len2(px) ? y : x;
+    return sccd_v3_len2(simplex_point(out));
 }
 
 /* Triangle p, q, r: the projection of the origin on its plane has
  * barycentric coordinates n·(q × r), n·(r × p), n·(p × q) (over |n|²); inside
- * when all are ≥ 0, else the closest point is on an edge. */
-static simplex3 closest_triangle(vertex3 p, vertex3 q, vertex3 r)
+ * when all are ≥ 0, else the closest point is on an edge (the first of
+ * equally close ones). Sets *out; returns the point's squared length. */
+static sccd_real closest_triangle(simplex3 *out, vertex3 p, vertex3 q, vertex3 r)
 {
     sccd_v3 a = p.w, b = q.w, c = r.w;
     sccd_v3 ab = sccd_v3_sub(b, a), ac = sccd_v3_sub(c, a);
@@ -66,20 +65,31 @@ static simplex3 closest_triangle(vertex3 p, vertex3 q, vertex3 r)
         p.u = la / sum;
         q.u = lb / sum;
         r.u = lc / sum;
-        return (simplex3){{p, q, r}, 3};
+        *out = (simplex3){{p, q, r}, 3};
+        return sccd_v3_len2(simplex_point(out));
     }
-    simplex3 best = closest_edge(p, q);
-    best = closer(best, closest_edge(q, r));
-    return closer(best, closest_edge(r, p));
+    simplex3 e;
+    sccd_real best = closest_edge(out, p, q), d = closest_edge(&e, q, r);
+    if (d < best) {
+        *out = e;
+        best = d;
+    }
+    d = closest_edge(&e, r, p);
+    if (d < best) {
+        *out = e;
+        best = d;
+    }
+    return best;
 }
 
 static sccd_real det3(sccd_v3 a, sccd_v3 b, sccd_v3 c) { return sccd_v3_dot(a, sccd_v3_cross(b, c)); }
 
 /* Tetrahedron: the origin inside (the four signed sub-volumes on the side of
- * the whole volume) keeps all four vertices; else the closest face wins. */
-static simplex3 closest_tetrahedron(simplex3 s)
+ * the whole volume) keeps all four vertices; else the closest face wins (the
+ * first of equally close ones). */
+static void closest_tetrahedron(simplex3 *s)
 {
-    sccd_v3 a = s.v[0].w, b = s.v[1].w, c = s.v[2].w, d = s.v[3].w;
+    sccd_v3 a = s->v[0].w, b = s->v[1].w, c = s->v[2].w, d = s->v[3].w;
     sccd_v3 ab = sccd_v3_sub(b, a), ac = sccd_v3_sub(c, a), ad = sccd_v3_sub(d, a), o = sccd_v3_neg(a);
     sccd_real vol = det3(ab, ac, ad);
     /* l[i] = volume with vertex i replaced by the origin. */
@@ -88,22 +98,31 @@ static simplex3 closest_tetrahedron(simplex3 s)
     if (!flat && l[0] * vol >= 0.0 && l[1] * vol >= 0.0 && l[2] * vol >= 0.0 && l[3] * vol >= 0.0) {
         sccd_real sum = l[0] + l[1] + l[2] + l[3];
         for (int i = 0; i < 4; ++i)
-            s.v[i].u = l[i] / sum;
-        return s;
+            s->v[i].u = l[i] / sum;
+        return;
     }
-    simplex3 best = closest_triangle(s.v[1], s.v[2], s.v[3]);
-    best = closer(best, closest_triangle(s.v[0], s.v[2], s.v[3]));
-    best = closer(best, closest_triangle(s.v[0], s.v[1], s.v[3]));
-    return closer(best, closest_triangle(s.v[0], s.v[1], s.v[2]));
+    const vertex3 *v = s->v;
+    simplex3 best, e;
+    sccd_real bd = closest_triangle(&best, v[1], v[2], v[3]);
+    static const int faces[3][3] = {{0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+    for (int f = 0; f < 3; ++f) {
+        sccd_real fd = closest_triangle(&e, v[faces[f][0]], v[faces[f][1]], v[faces[f][2]]);
+        if (fd < bd) {
+            best = e;
+            bd = fd;
+        }
+    }
+    *s = best;
 }
 
-static simplex3 solve(simplex3 s)
+/* Reduces s to the sub-simplex holding its closest point to the origin. */
+static void solve(simplex3 *s)
 {
-    switch (s.n) {
-    case 1: s.v[0].u = 1.0; return s;
-    case 2: return closest_edge(s.v[0], s.v[1]);
-    case 3: return closest_triangle(s.v[0], s.v[1], s.v[2]);
-    default: return closest_tetrahedron(s);
+    switch (s->n) {
+    case 1: s->v[0].u = 1.0; break;
+    case 2: closest_edge(s, s->v[0], s->v[1]); break;
+    case 3: closest_triangle(s, s->v[0], s->v[1], s->v[2]); break;
+    default: closest_tetrahedron(s); break;
     }
 }
 
@@ -127,51 +146,46 @@ static bool valid_proxy(const sccd_proxy3 *p)
 
 static sccd_real proxy_size(const sccd_proxy3 *p)
 {
-    sccd_real s = 0.0;
+    sccd_real s2 = 0.0; /* squared, one root at the end: the root is monotone, so the same result */
     for (int i = 1; i < p->n; ++i)
-        s = sccd_max(s, sccd_v3_dist(p->v[i], p->v[0]));
-    return s + p->r;
+        s2 = sccd_max(s2, sccd_v3_len2(sccd_v3_sub(p->v[i], p->v[0])));
+    return sqrt(s2) + p->r;
 }
 
-static sccd_real proxy_reach(const sccd_proxy3 *p)
+/* Runs GJK from the cached simplex; sets *best to the final sub-simplex (4
+ * vertices: the origin is inside) and returns the iteration count. */
+static int gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_real tiny, const sccd_simplex_cache *cache,
+               simplex3 *best)
 {
-    sccd_real s = 0.0;
-    for (int i = 0; i < p->n; ++i)
-        s = sccd_max(s, sccd_v3_len(p->v[i]));
-    return s;
-}
-
-static simplex3 gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, int *iterations)
-{
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
     simplex3 s = {{make_vertex(a, b, 0, 0)}, 1};
-    simplex3 best = s;
+    for (int i = 0; i < cache->n; ++i)
+        s.v[i] = make_vertex(a, b, cache->ia[i], cache->ib[i]);
+    s.n = cache->n > 0 ? cache->n : 1;
+    *best = s;
     sccd_real best_vv = INFINITY;
     int it = 0;
     while (it < GJK_MAX_ITERATIONS) {
         ++it;
-        simplex3 ns = solve(s);
-        if (ns.n == 4) {
-            best = ns;
+        solve(&s);
+        if (s.n == 4) {
+            *best = s;
             break;
         }
-        sccd_v3 v = simplex_point(&ns);
+        sccd_v3 v = simplex_point(&s);
         sccd_real vv = sccd_v3_len2(v);
         if (vv >= best_vv)
             break;
-        best = ns;
+        *best = s;
         best_vv = vv;
         if (vv <= tiny * tiny)
             break;
-        int ia = sccd_proxy3_support(a, v), ib = sccd_proxy3_support(b, sccd_v3_neg(v));
+        int ia = sccd_proxy3_support_inline(a, v), ib = sccd_proxy3_support_inline(b, sccd_v3_neg(v));
         sccd_v3 w = sccd_v3_sub(b->v[ib], a->v[ia]);
-        if (vv - sccd_v3_dot(v, w) <= 1e-13 * vv || contains(&best, ia, ib))
+        if (vv - sccd_v3_dot(v, w) <= 1e-13 * vv || contains(best, ia, ib))
             break;
-        s = best;
         s.v[s.n++] = make_vertex(a, b, ia, ib);
     }
-    *iterations = it;
-    return best;
+    return it;
 }
 
 sccd_distance3 sccd_proxy3_distance(const sccd_proxy3 *a, const sccd_proxy3 *b)
@@ -185,16 +199,29 @@ sccd_distance3 sccd_proxy3_distance(const sccd_proxy3 *a, const sccd_proxy3 *b)
 
 sccd_distance3 sccd_proxy3_distance_unchecked(const sccd_proxy3 *a, const sccd_proxy3 *b)
 {
+    sccd_simplex_cache cold = {0};
+    return sccd_proxy3_distance_cached(a, b, &cold);
+}
+
+sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache)
+{
     sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
-    simplex3 s = gjk(a, b, &out.iterations);
+    /* Below this |v| the cores touch: the direction −v is rounding noise. */
+    sccd_real reach = sccd_max(sccd_proxy3_reach(a), sccd_proxy3_reach(b)), tiny = 1e-14 * reach;
+    simplex3 s;
+    out.iterations = gjk(a, b, tiny, cache, &s);
+    cache->n = s.n;
+    for (int i = 0; i < s.n; ++i) {
+        cache->ia[i] = (unsigned char)s.v[i].ia;
+        cache->ib[i] = (unsigned char)s.v[i].ib;
+    }
     sccd_v3 pa = {0.0, 0.0, 0.0}, pb = {0.0, 0.0, 0.0};
     for (int i = 0; i < s.n; ++i) {
-        pa = sccd_v3_mad(pa, s.v[i].u, s.v[i].a);
-        pb = sccd_v3_mad(pb, s.v[i].u, s.v[i].b);
+        pa = sccd_v3_mad(pa, s.v[i].u, a->v[s.v[i].ia]);
+        pb = sccd_v3_mad(pb, s.v[i].u, b->v[s.v[i].ib]);
     }
     sccd_v3 v = sccd_v3_sub(pb, pa);
     sccd_real core = sccd_v3_len(v);
-    sccd_real tiny = 1e-14 * sccd_max(proxy_reach(a), proxy_reach(b));
     if (s.n == 4 || core <= tiny) {
         sccd_v3 m = sccd_v3_lerp(pa, pb, 0.5);
         out = (sccd_distance3){0.0, m, m, SCCD_FALLBACK_V3, true, out.iterations};
@@ -204,7 +231,11 @@ sccd_distance3 sccd_proxy3_distance_unchecked(const sccd_proxy3 *a, const sccd_p
     out.pa = sccd_v3_mad(pa, a->r, out.normal);
     out.pb = sccd_v3_mad(pb, -b->r, out.normal);
     sccd_real d = core - a->r - b->r;
-    out.overlap = d <= SCCD_EPS * sccd_max(proxy_size(a), proxy_size(b));
+    /* A core's spread from its first point is at most twice its reach (2.5
+     * covers the rounding): a gap above that bound's slack is no overlap
+     * whatever the sizes, which then need not be formed. */
+    sccd_real size_bound = 2.5 * reach + sccd_max(a->r, b->r);
+    out.overlap = d <= SCCD_EPS * size_bound && d <= SCCD_EPS * sccd_max(proxy_size(a), proxy_size(b));
     out.distance = out.overlap ? 0.0 : d;
     return out;
 }

@@ -89,33 +89,9 @@ sccd_proxy3 sccd_proxy3_make(const sccd_shape3 *s, sccd_xf3 xf)
     return sccd_proxy3_make_unchecked(s, xf);
 }
 
-int sccd_proxy2_support(const sccd_proxy2 *p, sccd_v2 d)
-{
-    int best = 0;
-    sccd_real h = sccd_v2_dot(p->v[0], d);
-    for (int i = 1; i < p->n; ++i) {
-        sccd_real x = sccd_v2_dot(p->v[i], d);
-        if (x > h) {
-            h = x;
-            best = i;
-        }
-    }
-    return best;
-}
+int sccd_proxy2_support(const sccd_proxy2 *p, sccd_v2 d) { return sccd_proxy2_support_inline(p, d); }
 
-int sccd_proxy3_support(const sccd_proxy3 *p, sccd_v3 d)
-{
-    int best = 0;
-    sccd_real h = sccd_v3_dot(p->v[0], d);
-    for (int i = 1; i < p->n; ++i) {
-        sccd_real x = sccd_v3_dot(p->v[i], d);
-        if (x > h) {
-            h = x;
-            best = i;
-        }
-    }
-    return best;
-}
+int sccd_proxy3_support(const sccd_proxy3 *p, sccd_v3 d) { return sccd_proxy3_support_inline(p, d); }
 
 sccd_real sccd_proxy2_support_value(const sccd_proxy2 *p, sccd_v2 d)
 {

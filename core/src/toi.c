@@ -53,29 +53,46 @@
  *     distance(t0 + Δ) ≥ dist(cA, B) − ρA − Δ·(|dpA − dpB| + |ωB|·ρB),
  *            free of A's spin: a blade turning many times near a wall just
  *            out of its reach is cleared in one step. Likewise with A and B
- *            swapped. dist(cA, B) is taken as the gap along GJK's normal
- *            (a lower bound whatever GJK's accuracy), like g(t0) above.
+ *            swapped. dist(cA, B) is taken as the gap of the point cA along
+ *            the main normal n: min_{y ∈ B} n·y − n·cA (the gap along any
+ *            unit direction is a lower bound of the distance), whose support
+ *            value g(t0) has already formed; for cB against A,
+ *            n·cB − max_{x ∈ A} n·x. No extra distance query.
  *
  * Each right-hand side starts above the target and is linear, concave or
  * monotone, so it stays above the target up to its first crossing; the
  * advance is the largest of the crossings, each accepted only where the
- * bound was evaluated to be above the target. */
+ * bound was evaluated to be above the target.
+ *
+ * The search for the tilted bounds' crossing. The support value is a
+ * maximum over core points, h(d) = max_i x_i·d + r·|d|, so G is the minimum
+ * over the pairs (x_i of A, y_j of B) of
+ *     q_ij(Δ) = p0 + p1·Δ − rA·√(1 + |tA|²Δ²) − rB·√(1 + |tB|²Δ²)
+ *               − ½Δ²·K(Δ),   p0 = (y − x)·n − target,
+ *               p1 = y·tB − x·tA − (vB·cB − vA·cA) − n·(dpA − dpB)
+ * (|n + Δ·t| = √(1 + |t|²Δ²) as every tilt t is orthogonal to n). Each q_ij
+ * is concave and q_ij ≥ G, with equality where (x_i, y_j) is the supporting
+ * pair. From a proven advance lo with G(lo) ≥ 2m (the margin m is a
+ * thousandth of g(t0) − target: the search aims just short of the crossing
+ * so that its last evaluation stays ≥ 0 whatever the rounding) the search
+ * takes the supporting pair at a point x right of G's crossing of m, moves x
+ * down to q_ij's crossing of m by Newton's method from the right (for a
+ * concave function falling through m, each Newton iterate stays right of the
+ * crossing and approaches it monotonically) or by the chord from lo (below
+ * the concave q_ij), and evaluates the true G at x: x is accepted when
+ * G(x) ≥ 0 (the only test the safety rests on; concavity of G covers
+ * [0, x]); otherwise the supporting pair at x has q = G(x) < 0 < q_ij(x), a
+ * new pair with a crossing further left, and the search repeats. There are
+ * finitely many pairs; the search stops after 8 rounds with lo.
+ *
+ * The chord bound is convex in Δ (a sine on [0, π/2] is concave, so each
+ * chord term is concave and enters with a minus sign): Newton's iterates from
+ * a point where it is ≥ 0 stay left of its crossing, each evaluated ≥ 0
+ * before it is accepted. */
 #include "sectorccd/toi.h"
 #include "unchecked.h"
 
-/* A lower bound of the gap minus target after an advance dt (concave in dt). */
-typedef sccd_real gap_bound_fn(const void *ctx, sccd_real dt);
-
-/* The motion of both bodies seen along the normal n at t0 (see the top). */
-typedef struct approach {
-    sccd_real gap;            /* g(t0) − target, > 0 */
-    sccd_real mu;             /* linear rate bound */
-    sccd_real tau;            /* n·(dpA − dpB) */
-    sccd_real wa, ra, wb, rb; /* |ω| and ρ of both bodies */
-    gap_bound_fn *tilted;     /* G(dt) − target for one frame of n */
-    const void *frames[3];    /* its contexts: world, attached to A, to B */
-    int nframes;
-} approach;
+/* ---- the bounds' scalar parts, shared by 2D and 3D ---- */
 
 /* K(Δ) = k0 + k1·Δ of the tilted bounds (see the top). */
 typedef struct kappa { sccd_real k0, k1; } kappa;
@@ -87,56 +104,124 @@ static kappa attached_kappa(sccd_real wf, sccd_real wo, sccd_real ro, sccd_real 
     return (kappa){wf * (2.0 * (dp + wo * ro) + wf * (dist + ro)) + wo * wo * ro, wf * wf * dp};
 }
 
-/* Distance a point at most rho from its axis moves when turned by phi ≥ 0. */
-static sccd_real chord(sccd_real rho, sccd_real phi) { return phi >= SCCD_PI ? 2.0 * rho : 2.0 * rho * sin(0.5 * phi); }
+/* What one frame's q_ij shares whatever the pair: the rounding radii, the
+ * squared tilts and K (see the top). */
+typedef struct frame_rest { sccd_real ra, ta2, rb, tb2; kappa k; } frame_rest;
 
-/* The chord bound's gap minus target after an advance dt (falls with dt). */
-static sccd_real chord_gap(const void *ctx, sccd_real dt)
+/* The pair's own terms of q_ij: q_ij(Δ) = p0 + p1·Δ − the rest. */
+typedef struct pair_line { sccd_real p0, p1; } pair_line;
+
+/* G(dt) − target of one frame, and the line of the pair supporting it at dt. */
+typedef sccd_real frame_bound_fn(const void *frame, sccd_real dt, pair_line *line);
+
+/* q_ij(dt) and its slope. */
+static sccd_real pair_bound(pair_line l, const frame_rest *k, sccd_real dt, sccd_real *slope)
 {
-    const approach *p = ctx;
-    return p->gap - sccd_max(p->tau, 0.0) * dt - chord(p->ra, p->wa * dt) - chord(p->rb, p->wb * dt);
+    sccd_real sa = sqrt(1.0 + k->ta2 * dt * dt), sb = sqrt(1.0 + k->tb2 * dt * dt);
+    *slope = l.p1 - dt * (k->ra * k->ta2 / sa + k->rb * k->tb2 / sb + k->k.k0 + 1.5 * k->k.k1 * dt);
+    return l.p0 + l.p1 * dt - k->ra * sa - k->rb * sb - 0.5 * dt * dt * (k->k.k0 + k->k.k1 * dt);
 }
 
-/* Largest advance in [from, rest] found where f ≥ 0, for f > 0 at 0 and
- * concave or falling; from when f(from) < 0 (no gain over an advance already
- * proven). Alternates a chord root (for concave f the chord lies below f, so
- * the root is a safe advance) with bisection; each accepted point has been
- * evaluated ≥ 0, which with concavity or monotonicity covers [0, it]. */
-static sccd_real largest_safe(gap_bound_fn *f, const void *ctx, sccd_real from, sccd_real rest)
+/* A point of [lo, hi] where q_ij ≥ m/2 near its crossing of m, for
+ * q_ij(lo) ≥ 2m and q_ij(hi) < m: Newton from hi, else the chord from lo. */
+static sccd_real pair_crossing(pair_line l, const frame_rest *k, sccd_real lo, sccd_real hi, sccd_real m)
 {
-    sccd_real lo = from, flo = f(ctx, from);
-    if (flo < 0.0)
-        return from;
-    sccd_real fhi = f(ctx, rest), hi = rest;
-    if (fhi >= 0.0)
-        return rest;
-    for (int i = 0; i < 12 && hi - lo > 1e-3 * lo; ++i) {
-        sccd_real m = lo + (hi - lo) * flo / (flo - fhi);
-        sccd_real fm = f(ctx, m);
-        if (fm >= 0.0)
-            lo = m, flo = fm;
-        else
-            hi = m, fhi = fm;
-        m = 0.5 * (lo + hi);
-        fm = f(ctx, m);
-        if (fm >= 0.0)
-            lo = m, flo = fm;
-        else
-            hi = m, fhi = fm;
+    sccd_real slope, x = hi, qx = pair_bound(l, k, x, &slope);
+    for (int i = 0; i < 8 && qx < 0.5 * m && slope < 0.0; ++i) {
+        x = sccd_max(lo, x - (qx - m) / slope);
+        qx = pair_bound(l, k, x, &slope);
+    }
+    if (qx >= 0.5 * m)
+        return x;
+    sccd_real ql = pair_bound(l, k, lo, &slope);
+    return ql > 0.5 * m ? lo + (x - lo) * (ql - 0.5 * m) / (ql - qx) : lo;
+}
+
+/* Largest advance in [lo, rest] one frame's tilted bound proves, given that
+ * [0, lo] is proven; margin m > 0 (see the top). */
+static sccd_real tilted_step(frame_bound_fn *f, const void *frame, const frame_rest *k, sccd_real lo, sccd_real rest,
+                             sccd_real m)
+{
+    pair_line l;
+    if (!(f(frame, lo, &l) >= 2.0 * m))
+        return lo;
+    /* The tangent of the concave q_ij at lo lies above it: its crossing of
+     * m is right of q_ij's and so of G's. */
+    sccd_real slope, q = pair_bound(l, k, lo, &slope);
+    sccd_real x = slope < 0.0 ? sccd_min(lo - (q - m) / slope, rest) : rest;
+    for (int round = 0; round < 8; ++round) {
+        if (f(frame, x, &l) >= 0.0)
+            return x;
+        x = pair_crossing(l, k, lo, x, m);
     }
     return lo;
 }
 
-/* The safe advance from a gap above target: the best of the three bounds.
- * The chord bound is tried only when the step so far turns a body by more
- * than a radian, where it can beat the others. */
-static sccd_real safe_step(const approach *p, sccd_real rest)
+/* The motion of both bodies seen along the normal n at t0 (see the top). */
+typedef struct approach {
+    sccd_real gap;            /* g(t0) − target, > 0 */
+    sccd_real mu;             /* linear rate bound */
+    sccd_real tau;            /* n·(dpA − dpB) */
+    sccd_real wa, ra, wb, rb; /* |ω| and ρ of both bodies */
+    frame_bound_fn *tilted;   /* G(dt) − target for one frame of n */
+    const void *frames[3];    /* its contexts: world, attached to A, to B */
+    const frame_rest *rests[3];
+    int nframes;
+} approach;
+
+/* Distance a point at most rho from its axis moves when turned by phi ≥ 0,
+ * and its rate per unit of phi. */
+static sccd_real chord(sccd_real rho, sccd_real phi, sccd_real *rate)
 {
-    sccd_real step = p->mu > 0.0 ? p->gap / p->mu : INFINITY;
+    if (phi >= SCCD_PI) {
+        *rate = 0.0;
+        return 2.0 * rho;
+    }
+    *rate = rho * cos(0.5 * phi);
+    return 2.0 * rho * sin(0.5 * phi);
+}
+
+/* The chord bound's gap minus target after an advance dt, and its slope. */
+static sccd_real chord_gap(const approach *p, sccd_real dt, sccd_real *slope)
+{
+    sccd_real rate_a, rate_b, tau = sccd_max(p->tau, 0.0);
+    sccd_real g = p->gap - tau * dt - chord(p->ra, p->wa * dt, &rate_a) - chord(p->rb, p->wb * dt, &rate_b);
+    *slope = -tau - p->wa * rate_a - p->wb * rate_b;
+    return g;
+}
+
+/* Largest advance in [lo, rest] the convex chord bound proves, by Newton's
+ * method from lo (see the top), to 1e-3 relative. */
+static sccd_real chord_step(const approach *p, sccd_real lo, sccd_real rest)
+{
+    sccd_real slope, f = chord_gap(p, lo, &slope);
+    for (int i = 0; i < 16 && f >= 0.0; ++i) {
+        sccd_real x = slope < 0.0 ? sccd_min(lo - f / slope, rest) : rest;
+        sccd_real fx = chord_gap(p, x, &slope);
+        if (!(fx >= 0.0)) /* rounding at the crossing */
+            return lo;
+        bool done = x >= rest || x - lo <= 1e-3 * lo;
+        lo = x;
+        f = fx;
+        if (done)
+            break;
+    }
+    return lo;
+}
+
+/* The safe advance from a gap above target, given [0, lo] proven by the
+ * envelope bound: the best of the bounds. Each proves its own advance, so
+ * the largest is proven; the searches start from the best so far. The chord
+ * bound is tried only when the step so far turns a body by more than a
+ * radian, where it can beat the others. */
+static sccd_real safe_step(const approach *p, sccd_real lo, sccd_real rest)
+{
+    sccd_real step = sccd_max(lo, p->mu > 0.0 ? p->gap / p->mu : INFINITY);
+    sccd_real margin = 1e-3 * p->gap;
     for (int i = 0; i < p->nframes && step < rest; ++i)
-        step = largest_safe(p->tilted, p->frames[i], step, rest);
+        step = tilted_step(p->tilted, p->frames[i], p->rests[i], step, rest, margin);
     if (step < rest && (p->wa + p->wb) * step > 1.0)
-        step = largest_safe(chord_gap, p, step, rest);
+        step = chord_step(p, step, rest);
     return step;
 }
 
@@ -183,74 +268,77 @@ static sccd_real envelope_step(sccd_real point_distance, sccd_real rho, sccd_rea
     return rate > 0.0 ? gap / rate : INFINITY;
 }
 
-/* ---- 2D ---- */
-
-/* A lower bound of the distance from point p to a shape: the gap along
- * GJK's normal from p. */
-static sccd_real point_gap2(sccd_v2 p, const sccd_proxy2 *s)
+/* The better envelope advance (see the top): A's disc against B, whose
+ * lowest point along n lies at low_b, or B's disc about cb against A, whose
+ * highest lies at high_a (A centred at the origin). */
+static sccd_real envelopes(sccd_real low_b, sccd_real high_a, sccd_real n_cb, sccd_real ra, sccd_real wa, sccd_real rb,
+                           sccd_real wb, sccd_real dp, sccd_real target)
 {
-    sccd_proxy2 pp = {{p}, 1, 0.0};
-    sccd_v2 n = sccd_proxy2_distance_unchecked(&pp, s).normal;
-    return -sccd_proxy2_support_value(s, sccd_v2_neg(n)) - sccd_v2_dot(n, p);
-}
-
-/* The better envelope advance: A's disc against B, or B's disc against A. */
-static sccd_real envelopes2(const sccd_proxy2 *a, sccd_v2 ca, sccd_real ra, sccd_real wa, const sccd_proxy2 *b,
-                            sccd_v2 cb, sccd_real rb, sccd_real wb, sccd_real dp, sccd_real target)
-{
-    sccd_real sa = envelope_step(point_gap2(ca, b), ra, dp + wb * rb, target);
-    sccd_real sb = envelope_step(point_gap2(cb, a), rb, dp + wa * ra, target);
+    sccd_real sa = envelope_step(low_b, ra, dp + wb * rb, target);
+    sccd_real sb = envelope_step(n_cb - high_a, rb, dp + wa * ra, target);
     return sccd_max(sa, sb);
 }
 
-/* Both bodies at t0 in a frame centred on A's motion centre (so cA = 0). */
-typedef struct tilt2 {
-    sccd_proxy2 a, b;
-    sccd_v2 n, vb, cb, ta, tb; /* normal, n × ωB, B's centre, the tilts */
-    sccd_real tau, target;
-    kappa k;
-} tilt2;
+/* ---- 2D ---- */
 
-static sccd_real tilted_gap2(const void *ctx, sccd_real dt)
+/* Both bodies at t0 in a frame centred on A's motion centre (so cA = 0), n
+ * in one frame: tilts ta, tb; c1 = vB·cB + n·(dpA − dpB) (see the top). */
+typedef struct frame2 {
+    frame_rest k;
+    const sccd_proxy2 *a, *b;
+    sccd_v2 n, ta, tb;
+    sccd_real c1, target;
+} frame2;
+
+static sccd_real frame2_bound(const void *ctx, sccd_real dt, pair_line *line)
 {
-    const tilt2 *k = ctx;
-    sccd_real ha = sccd_proxy2_support_value(&k->a, sccd_v2_mad(k->n, dt, k->ta));
-    sccd_real hb = sccd_proxy2_support_value(&k->b, sccd_v2_neg(sccd_v2_mad(k->n, dt, k->tb)));
-    return -hb - ha - dt * sccd_v2_dot(k->vb, k->cb) - dt * k->tau - 0.5 * dt * dt * (k->k.k0 + k->k.k1 * dt) -
-           k->target;
+    const frame2 *f = ctx;
+    sccd_v2 da = sccd_v2_mad(f->n, dt, f->ta), db = sccd_v2_mad(f->n, dt, f->tb);
+    sccd_v2 x = f->a->v[sccd_proxy2_support_inline(f->a, da)], y = f->b->v[sccd_proxy2_support_inline(f->b, sccd_v2_neg(db))];
+    *line = (pair_line){sccd_v2_dot(sccd_v2_sub(y, x), f->n) - f->target,
+                        sccd_v2_dot(y, f->tb) - sccd_v2_dot(x, f->ta) - f->c1};
+    return sccd_v2_dot(y, db) - f->b->r * sccd_v2_len(db) - sccd_v2_dot(x, da) - f->a->r * sccd_v2_len(da) -
+           dt * f->c1 - 0.5 * dt * dt * (f->k.k.k0 + f->k.k.k1 * dt) - f->target;
+}
+
+static frame2 frame2_make(const frame2 *base, sccd_v2 ta, sccd_v2 tb, kappa k)
+{
+    frame2 f = *base;
+    f.ta = ta;
+    f.tb = tb;
+    f.k = (frame_rest){base->a->r, sccd_v2_len2(ta), base->b->r, sccd_v2_len2(tb), k};
+    return f;
 }
 
 /* The frames of n worth trying: the world always, a body's own only when
  * it turns (else it is the world's). */
-static int tilt2_frames(const tilt2 *k, sccd_v2 va, sccd_real wa, sccd_real ra, sccd_real wb, sccd_real rb,
-                        sccd_real dp, tilt2 out[3])
+static int frame2_list(const frame2 *base, sccd_v2 va, sccd_v2 vb, sccd_real wa, sccd_real ra, sccd_real wb,
+                       sccd_real rb, sccd_real dp, sccd_real dist, frame2 out[3])
 {
-    sccd_real dist = sccd_v2_len(k->cb);
     int n = 0;
-    out[n] = *k;
-    out[n].ta = va;
-    out[n].tb = k->vb;
-    out[n++].k = (kappa){wa * wa * ra + wb * wb * rb, 0.0};
-    if (wa > 0.0) {
-        out[n] = *k;
-        out[n].ta = (sccd_v2){0.0, 0.0};
-        out[n].tb = sccd_v2_sub(k->vb, va);
-        out[n++].k = attached_kappa(wa, wb, rb, dp, dist);
-    }
-    if (wb > 0.0) {
-        out[n] = *k;
-        out[n].ta = sccd_v2_sub(va, k->vb);
-        out[n].tb = (sccd_v2){0.0, 0.0};
-        out[n++].k = attached_kappa(wb, wa, ra, dp, dist);
-    }
+    out[n++] = frame2_make(base, va, vb, (kappa){wa * wa * ra + wb * wb * rb, 0.0});
+    if (wa > 0.0)
+        out[n++] = frame2_make(base, (sccd_v2){0.0, 0.0}, sccd_v2_sub(vb, va), attached_kappa(wa, wb, rb, dp, dist));
+    if (wb > 0.0)
+        out[n++] = frame2_make(base, sccd_v2_sub(va, vb), (sccd_v2){0.0, 0.0}, attached_kappa(wb, wa, ra, dp, dist));
     return n;
 }
 
-static sccd_proxy2 proxy2_at(const sccd_shape2 *s, sccd_motion2 m, sccd_real t, sccd_v2 origin)
+/* A body's core about its motion centre in the start orientation: at time t
+ * its points are c(t) + Rot(t·θ)·v[i] (motion.h). Rotated once per query. */
+static sccd_proxy2 core2_about_centre(const sccd_shape2 *s, sccd_motion2 m)
 {
-    sccd_xf2 xf = sccd_motion2_at_unchecked(m, t);
-    xf.p = sccd_v2_sub(xf.p, origin);
+    sccd_xf2 xf = {sccd_v2_neg(sccd_rot2_apply(m.start.q, m.center)), m.start.q};
     return sccd_proxy2_make_unchecked(s, xf);
+}
+
+/* The core turned by q and moved by c. */
+static void place2(sccd_proxy2 *out, const sccd_proxy2 *core, sccd_rot2 q, sccd_v2 c)
+{
+    out->n = core->n;
+    out->r = core->r;
+    for (int i = 0; i < core->n; ++i)
+        out->v[i] = sccd_v2_add(c, sccd_rot2_apply(q, core->v[i]));
 }
 
 /* n × ω for ω = θ·ẑ: a vector in the plane. */
@@ -273,34 +361,37 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
                                       sccd_real target, sccd_real tolerance)
 {
     sccd_toi2 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0}, SCCD_FALLBACK_V2, 0};
-    sccd_real rho_a = sccd_shape2_farthest_unchecked(a, ma.center), rho_b = sccd_shape2_farthest_unchecked(b, mb.center);
     sccd_real wa = fabs(ma.dtheta), wb = fabs(mb.dtheta);
     sccd_v2 dp = sccd_v2_sub(ma.dp, mb.dp);
+    sccd_real dp_len = sccd_v2_len(dp);
+    sccd_proxy2 core_a = core2_about_centre(a, ma), core_b = core2_about_centre(b, mb);
+    sccd_real rho_a = sccd_proxy2_reach(&core_a) + core_a.r, rho_b = sccd_proxy2_reach(&core_b) + core_b.r;
+    sccd_v2 ca0 = sccd_xf2_apply(ma.start, ma.center), cb0 = sccd_v2_sub(sccd_xf2_apply(mb.start, mb.center), ca0);
+    sccd_proxy2 pa, pb;
+    sccd_simplex_cache cache = {0};
     sccd_real t = 0.0;
     while (out.iterations < SCCD_TOI_MAX_ITERATIONS) {
         ++out.iterations;
-        sccd_v2 o = sccd_motion2_center_at(ma, t);
-        tilt2 k = {proxy2_at(a, ma, t, o), proxy2_at(b, mb, t, o)};
-        sccd_distance2 d = sccd_proxy2_distance_unchecked(&k.a, &k.b);
+        sccd_v2 o = sccd_v2_mad(ca0, t, ma.dp), cb = sccd_v2_mad(cb0, -t, dp);
+        place2(&pa, &core_a, sccd_rot2_make(t * ma.dtheta), (sccd_v2){0.0, 0.0});
+        place2(&pb, &core_b, sccd_rot2_make(t * mb.dtheta), cb);
+        sccd_distance2 d = sccd_proxy2_distance_cached(&pa, &pb, &cache);
         out.t = t;
         out.point = sccd_v2_add(o, sccd_v2_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;
         if (reached(d.overlap, d.distance, t, target, tolerance, &out.state))
             return out;
-        k.n = d.normal;
-        sccd_v2 va = n_cross_w2(k.n, ma.dtheta);
-        k.vb = n_cross_w2(k.n, mb.dtheta);
-        k.cb = sccd_v2_sub(sccd_motion2_center_at(mb, t), o);
-        k.tau = sccd_v2_dot(k.n, dp);
-        k.target = target;
-        tilt2 frames[3];
-        int nframes = tilt2_frames(&k, va, wa, rho_a, wb, rho_b, sccd_v2_len(dp), frames);
-        approach p = {tilted_gap2(&frames[0], 0.0), k.tau + wa * rho_a + wb * rho_b, k.tau, wa, rho_a, wb, rho_b,
-                      tilted_gap2, {&frames[0], &frames[1], &frames[2]}, nframes};
-        sccd_real step = p.gap > 0.0 ? safe_step(&p, 1.0 - t) : 0.0;
-        if (step < 1.0 - t && wa + wb > 0.0)
-            step = sccd_max(step, envelopes2(&k.a, (sccd_v2){0.0, 0.0}, rho_a, wa, &k.b, k.cb, rho_b, wb,
-                                             sccd_v2_len(dp), target));
+        sccd_v2 n = d.normal, va = n_cross_w2(n, ma.dtheta), vb = n_cross_w2(n, mb.dtheta);
+        sccd_real high_a = sccd_proxy2_support_value(&pa, n), low_b = -sccd_proxy2_support_value(&pb, sccd_v2_neg(n));
+        sccd_real tau = sccd_v2_dot(n, dp);
+        frame2 base = {.a = &pa, .b = &pb, .n = n, .c1 = sccd_v2_dot(vb, cb) + tau, .target = target}, frames[3];
+        int nframes = frame2_list(&base, va, vb, wa, rho_a, wb, rho_b, dp_len, sccd_v2_len(cb), frames);
+        approach p = {low_b - high_a - target, tau + wa * rho_a + wb * rho_b, tau, wa, rho_a, wb, rho_b, frame2_bound,
+                      {&frames[0], &frames[1], &frames[2]}, {&frames[0].k, &frames[1].k, &frames[2].k}, nframes};
+        sccd_real step =
+            wa + wb > 0.0 ? envelopes(low_b, high_a, sccd_v2_dot(n, cb), rho_a, wa, rho_b, wb, dp_len, target) : 0.0;
+        if (p.gap > 0.0 && step < 1.0 - t)
+            step = safe_step(&p, step, 1.0 - t);
         if (!advance(&t, step, &out.state)) {
             out.t = t;
             return out;
@@ -311,66 +402,72 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
 
 /* ---- 3D ---- */
 
-static sccd_real point_gap3(sccd_v3 p, const sccd_proxy3 *s)
+typedef struct frame3 {
+    frame_rest k;
+    const sccd_proxy3 *a, *b;
+    sccd_v3 n, ta, tb;
+    sccd_real c1, target;
+} frame3;
+
+static sccd_real frame3_bound(const void *ctx, sccd_real dt, pair_line *line)
 {
-    sccd_proxy3 pp = {{p}, 1, 0.0};
-    sccd_v3 n = sccd_proxy3_distance_unchecked(&pp, s).normal;
-    return -sccd_proxy3_support_value(s, sccd_v3_neg(n)) - sccd_v3_dot(n, p);
+    const frame3 *f = ctx;
+    sccd_v3 da = sccd_v3_mad(f->n, dt, f->ta), db = sccd_v3_mad(f->n, dt, f->tb);
+    sccd_v3 x = f->a->v[sccd_proxy3_support_inline(f->a, da)], y = f->b->v[sccd_proxy3_support_inline(f->b, sccd_v3_neg(db))];
+    *line = (pair_line){sccd_v3_dot(sccd_v3_sub(y, x), f->n) - f->target,
+                        sccd_v3_dot(y, f->tb) - sccd_v3_dot(x, f->ta) - f->c1};
+    return sccd_v3_dot(y, db) - f->b->r * sccd_v3_len(db) - sccd_v3_dot(x, da) - f->a->r * sccd_v3_len(da) -
+           dt * f->c1 - 0.5 * dt * dt * (f->k.k.k0 + f->k.k.k1 * dt) - f->target;
 }
 
-static sccd_real envelopes3(const sccd_proxy3 *a, sccd_v3 ca, sccd_real ra, sccd_real wa, const sccd_proxy3 *b,
-                            sccd_v3 cb, sccd_real rb, sccd_real wb, sccd_real dp, sccd_real target)
+static frame3 frame3_make(const frame3 *base, sccd_v3 ta, sccd_v3 tb, kappa k)
 {
-    sccd_real sa = envelope_step(point_gap3(ca, b), ra, dp + wb * rb, target);
-    sccd_real sb = envelope_step(point_gap3(cb, a), rb, dp + wa * ra, target);
-    return sccd_max(sa, sb);
+    frame3 f = *base;
+    f.ta = ta;
+    f.tb = tb;
+    f.k = (frame_rest){base->a->r, sccd_v3_len2(ta), base->b->r, sccd_v3_len2(tb), k};
+    return f;
 }
 
-typedef struct tilt3 {
-    sccd_proxy3 a, b;
-    sccd_v3 n, vb, cb, ta, tb;
-    sccd_real tau, target;
-    kappa k;
-} tilt3;
-
-static sccd_real tilted_gap3(const void *ctx, sccd_real dt)
+static int frame3_list(const frame3 *base, sccd_v3 va, sccd_v3 vb, sccd_real wa, sccd_real ra, sccd_real wb,
+                       sccd_real rb, sccd_real dp, sccd_real dist, frame3 out[3])
 {
-    const tilt3 *k = ctx;
-    sccd_real ha = sccd_proxy3_support_value(&k->a, sccd_v3_mad(k->n, dt, k->ta));
-    sccd_real hb = sccd_proxy3_support_value(&k->b, sccd_v3_neg(sccd_v3_mad(k->n, dt, k->tb)));
-    return -hb - ha - dt * sccd_v3_dot(k->vb, k->cb) - dt * k->tau - 0.5 * dt * dt * (k->k.k0 + k->k.k1 * dt) -
-           k->target;
-}
-
-static int tilt3_frames(const tilt3 *k, sccd_v3 va, sccd_real wa, sccd_real ra, sccd_real wb, sccd_real rb,
-                        sccd_real dp, tilt3 out[3])
-{
-    sccd_real dist = sccd_v3_len(k->cb);
+    sccd_v3 zero = {0.0, 0.0, 0.0};
     int n = 0;
-    out[n] = *k;
-    out[n].ta = va;
-    out[n].tb = k->vb;
-    out[n++].k = (kappa){sccd_v3_len(va) * wa * ra + sccd_v3_len(k->vb) * wb * rb, 0.0};
-    if (wa > 0.0) {
-        out[n] = *k;
-        out[n].ta = (sccd_v3){0.0, 0.0, 0.0};
-        out[n].tb = sccd_v3_sub(k->vb, va);
-        out[n++].k = attached_kappa(wa, wb, rb, dp, dist);
-    }
-    if (wb > 0.0) {
-        out[n] = *k;
-        out[n].ta = sccd_v3_sub(va, k->vb);
-        out[n].tb = (sccd_v3){0.0, 0.0, 0.0};
-        out[n++].k = attached_kappa(wb, wa, ra, dp, dist);
-    }
+    out[n++] = frame3_make(base, va, vb, (kappa){sccd_v3_len(va) * wa * ra + sccd_v3_len(vb) * wb * rb, 0.0});
+    if (wa > 0.0)
+        out[n++] = frame3_make(base, zero, sccd_v3_sub(vb, va), attached_kappa(wa, wb, rb, dp, dist));
+    if (wb > 0.0)
+        out[n++] = frame3_make(base, sccd_v3_sub(va, vb), zero, attached_kappa(wb, wa, ra, dp, dist));
     return n;
 }
 
-static sccd_proxy3 proxy3_at(const sccd_shape3 *s, sccd_motion3 m, sccd_real t, sccd_v3 origin)
+static sccd_proxy3 core3_about_centre(const sccd_shape3 *s, sccd_motion3 m)
 {
-    sccd_xf3 xf = sccd_motion3_at_unchecked(m, t);
-    xf.p = sccd_v3_sub(xf.p, origin);
+    sccd_xf3 xf = {sccd_v3_neg(sccd_quat_apply(m.start.q, m.center)), m.start.q};
     return sccd_proxy3_make_unchecked(s, xf);
+}
+
+/* A turn by phi about the unit axis k as a matrix (rows), Rodrigues' form:
+ * one sine and cosine for all the points it turns. */
+typedef struct turn3 { sccd_v3 r0, r1, r2; } turn3;
+
+static turn3 turn3_make(sccd_v3 k, sccd_real phi)
+{
+    sccd_real c = cos(phi), s = sin(phi), u = 1.0 - c;
+    return (turn3){{c + u * k.x * k.x, u * k.x * k.y - s * k.z, u * k.x * k.z + s * k.y},
+                   {u * k.x * k.y + s * k.z, c + u * k.y * k.y, u * k.y * k.z - s * k.x},
+                   {u * k.x * k.z - s * k.y, u * k.y * k.z + s * k.x, c + u * k.z * k.z}};
+}
+
+static void place3(sccd_proxy3 *out, const sccd_proxy3 *core, turn3 q, sccd_v3 c)
+{
+    out->n = core->n;
+    out->r = core->r;
+    for (int i = 0; i < core->n; ++i) {
+        sccd_v3 v = core->v[i];
+        out->v[i] = (sccd_v3){c.x + sccd_v3_dot(q.r0, v), c.y + sccd_v3_dot(q.r1, v), c.z + sccd_v3_dot(q.r2, v)};
+    }
 }
 
 sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
@@ -390,36 +487,39 @@ sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, con
                                       sccd_real target, sccd_real tolerance)
 {
     sccd_toi3 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0};
-    sccd_real rho_a = sccd_shape3_farthest_unchecked(a, ma.center), rho_b = sccd_shape3_farthest_unchecked(b, mb.center);
     sccd_v3 omega_a = sccd_v3_scale(ma.axis, ma.angle), omega_b = sccd_v3_scale(mb.axis, mb.angle);
     sccd_real wa = fabs(ma.angle), wb = fabs(mb.angle);
     sccd_v3 dp = sccd_v3_sub(ma.dp, mb.dp);
+    sccd_real dp_len = sccd_v3_len(dp);
+    sccd_proxy3 core_a = core3_about_centre(a, ma), core_b = core3_about_centre(b, mb);
+    sccd_real rho_a = sccd_proxy3_reach(&core_a) + core_a.r, rho_b = sccd_proxy3_reach(&core_b) + core_b.r;
+    sccd_v3 ca0 = sccd_xf3_apply(ma.start, ma.center), cb0 = sccd_v3_sub(sccd_xf3_apply(mb.start, mb.center), ca0);
+    sccd_proxy3 pa, pb;
+    sccd_simplex_cache cache = {0};
     sccd_real t = 0.0;
     while (out.iterations < SCCD_TOI_MAX_ITERATIONS) {
         ++out.iterations;
-        sccd_v3 o = sccd_motion3_center_at(ma, t);
-        tilt3 k = {proxy3_at(a, ma, t, o), proxy3_at(b, mb, t, o)};
-        sccd_distance3 d = sccd_proxy3_distance_unchecked(&k.a, &k.b);
+        sccd_v3 o = sccd_v3_mad(ca0, t, ma.dp), cb = sccd_v3_mad(cb0, -t, dp);
+        place3(&pa, &core_a, turn3_make(ma.axis, t * ma.angle), (sccd_v3){0.0, 0.0, 0.0});
+        place3(&pb, &core_b, turn3_make(mb.axis, t * mb.angle), cb);
+        sccd_distance3 d = sccd_proxy3_distance_cached(&pa, &pb, &cache);
         out.t = t;
         out.point = sccd_v3_add(o, sccd_v3_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;
         if (reached(d.overlap, d.distance, t, target, tolerance, &out.state))
             return out;
-        k.n = d.normal;
-        sccd_v3 va = sccd_v3_cross(k.n, omega_a);
-        k.vb = sccd_v3_cross(k.n, omega_b);
-        k.cb = sccd_v3_sub(sccd_motion3_center_at(mb, t), o);
-        k.tau = sccd_v3_dot(k.n, dp);
-        k.target = target;
-        tilt3 frames[3];
-        int nframes = tilt3_frames(&k, va, wa, rho_a, wb, rho_b, sccd_v3_len(dp), frames);
-        sccd_real mu = k.tau + sccd_v3_len(va) * rho_a + sccd_v3_len(k.vb) * rho_b;
-        approach p = {tilted_gap3(&frames[0], 0.0), mu, k.tau, wa, rho_a, wb, rho_b, tilted_gap3,
-                      {&frames[0], &frames[1], &frames[2]}, nframes};
-        sccd_real step = p.gap > 0.0 ? safe_step(&p, 1.0 - t) : 0.0;
-        if (step < 1.0 - t && wa + wb > 0.0)
-            step = sccd_max(step, envelopes3(&k.a, (sccd_v3){0.0, 0.0, 0.0}, rho_a, wa, &k.b, k.cb, rho_b, wb,
-                                             sccd_v3_len(dp), target));
+        sccd_v3 n = d.normal, va = sccd_v3_cross(n, omega_a), vb = sccd_v3_cross(n, omega_b);
+        sccd_real high_a = sccd_proxy3_support_value(&pa, n), low_b = -sccd_proxy3_support_value(&pb, sccd_v3_neg(n));
+        sccd_real tau = sccd_v3_dot(n, dp);
+        frame3 base = {.a = &pa, .b = &pb, .n = n, .c1 = sccd_v3_dot(vb, cb) + tau, .target = target}, frames[3];
+        int nframes = frame3_list(&base, va, vb, wa, rho_a, wb, rho_b, dp_len, sccd_v3_len(cb), frames);
+        sccd_real mu = tau + sccd_v3_len(va) * rho_a + sccd_v3_len(vb) * rho_b;
+        approach p = {low_b - high_a - target, mu, tau, wa, rho_a, wb, rho_b, frame3_bound,
+                      {&frames[0], &frames[1], &frames[2]}, {&frames[0].k, &frames[1].k, &frames[2].k}, nframes};
+        sccd_real step =
+            wa + wb > 0.0 ? envelopes(low_b, high_a, sccd_v3_dot(n, cb), rho_a, wa, rho_b, wb, dp_len, target) : 0.0;
+        if (p.gap > 0.0 && step < 1.0 - t)
+            step = safe_step(&p, step, 1.0 - t);
         if (!advance(&t, step, &out.state)) {
             out.t = t;
             return out;

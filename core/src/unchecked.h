@@ -22,6 +22,53 @@ sccd_real sccd_segment_segment3_dist2_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 
 sccd_proxy2 sccd_proxy2_make_unchecked(const sccd_shape2 *s, sccd_xf2 xf);
 sccd_proxy3 sccd_proxy3_make_unchecked(const sccd_shape3 *s, sccd_xf3 xf);
 
+/* sccd_proxy2_support / sccd_proxy3_support, inline for the hot loops of
+ * GJK and the TOI (the public functions call these). */
+static inline int sccd_proxy2_support_inline(const sccd_proxy2 *p, sccd_v2 d)
+{
+    int best = 0;
+    sccd_real h = sccd_v2_dot(p->v[0], d);
+    for (int i = 1; i < p->n; ++i) {
+        sccd_real x = sccd_v2_dot(p->v[i], d);
+        if (x > h) {
+            h = x;
+            best = i;
+        }
+    }
+    return best;
+}
+
+static inline int sccd_proxy3_support_inline(const sccd_proxy3 *p, sccd_v3 d)
+{
+    int best = 0;
+    sccd_real h = sccd_v3_dot(p->v[0], d);
+    for (int i = 1; i < p->n; ++i) {
+        sccd_real x = sccd_v3_dot(p->v[i], d);
+        if (x > h) {
+            h = x;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* The largest distance of a proxy's core points from the origin. */
+static inline sccd_real sccd_proxy2_reach(const sccd_proxy2 *p)
+{
+    sccd_real s2 = 0.0; /* squared, one root at the end: the root is monotone, so the same result */
+    for (int i = 0; i < p->n; ++i)
+        s2 = sccd_max(s2, sccd_v2_len2(p->v[i]));
+    return sqrt(s2);
+}
+
+static inline sccd_real sccd_proxy3_reach(const sccd_proxy3 *p)
+{
+    sccd_real s2 = 0.0;
+    for (int i = 0; i < p->n; ++i)
+        s2 = sccd_max(s2, sccd_v3_len2(p->v[i]));
+    return sqrt(s2);
+}
+
 /* sccd_shape2_support / sccd_shape3_support, d not zero. */
 sccd_v2 sccd_shape2_support_unchecked(const sccd_shape2 *s, sccd_xf2 xf, sccd_v2 d);
 sccd_v3 sccd_shape3_support_unchecked(const sccd_shape3 *s, sccd_xf3 xf, sccd_v3 d);
@@ -37,6 +84,17 @@ sccd_aabb3 sccd_shape3_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 xf);
 /* sccd_proxy2_distance / sccd_proxy3_distance. */
 sccd_distance2 sccd_proxy2_distance_unchecked(const sccd_proxy2 *a, const sccd_proxy2 *b);
 sccd_distance3 sccd_proxy3_distance_unchecked(const sccd_proxy3 *a, const sccd_proxy3 *b);
+
+/* GJK's final simplex as vertex index pairs (ia into a, ib into b), kept to
+ * start the next query of the same two proxies, moved a little, from it
+ * (Box2D's simplex cache): n = 0 starts afresh. */
+typedef struct sccd_simplex_cache { int n; unsigned char ia[4], ib[4]; } sccd_simplex_cache;
+
+/* sccd_proxy2_distance / sccd_proxy3_distance started from *cache (vertex
+ * indices below each proxy's n), which then holds this query's simplex.
+ * The result is as accurate as a cold start's (the same stopping rules). */
+sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_simplex_cache *cache);
+sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache);
 
 /* sccd_shape2_distance / sccd_shape3_distance. */
 sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb);
