@@ -24,7 +24,7 @@ void sccd_spheretree_init(sccd_spheretree *t)
 {
     SCCD_ASSERT(t != NULL);
     if (t)
-        *t = (sccd_spheretree){NULL, NULL, 0, 0, -1};
+        *t = (sccd_spheretree){NULL, NULL, 0, 0, -1, NULL};
 }
 
 void sccd_spheretree_destroy(sccd_spheretree *t)
@@ -33,7 +33,8 @@ void sccd_spheretree_destroy(sccd_spheretree *t)
         return;
     sccd_free(t->nodes);
     sccd_free(t->leaves);
-    *t = (sccd_spheretree){NULL, NULL, 0, 0, -1};
+    sccd_free(t->leaf_source);
+    *t = (sccd_spheretree){NULL, NULL, 0, 0, -1, NULL};
 }
 
 /* Radius around c reaching the farthest surface of spheres s[0..n-1]. */
@@ -172,8 +173,10 @@ static void build_node(builder *b, int node, int lo, int n, sccd_v3 cell_lo, scc
 static void finish(builder *b)
 {
     sccd_spheretree *t = b->t;
-    for (int i = 0; i < t->leaf_count; ++i)
+    for (int i = 0; i < t->leaf_count; ++i) {
         t->leaves[i] = b->src[b->order[i]];
+        t->leaf_source[i] = b->order[i];
+    }
     for (int i = t->node_count - 1; i >= 0; --i)
         make_bound(b, i);
 }
@@ -200,7 +203,8 @@ bool sccd_spheretree_build(sccd_spheretree *t, const sccd_sphere *s, int n, sccd
     builder b = {t, s, sccd_alloc((size_t)n * sizeof(int)), sccd_alloc((size_t)n * sizeof(int)), 0.0, method};
     t->nodes = sccd_alloc((size_t)(2 * n) * sizeof *t->nodes);
     t->leaves = sccd_alloc((size_t)n * sizeof *t->leaves);
-    ok = b.order && b.scratch && t->nodes && t->leaves;
+    t->leaf_source = sccd_alloc((size_t)n * sizeof *t->leaf_source);
+    ok = b.order && b.scratch && t->nodes && t->leaves && t->leaf_source;
     if (ok) {
         /* The root cell: the cube around the centres' box. */
         sccd_v3 lo = s[0].c, hi = s[0].c;

@@ -98,6 +98,9 @@ bool sccd_mesh_save_file(const sccd_mesh *m, const char *path, sccd_mesh_format 
 /// Distance from p to the nearest triangle of m (brute force over all triangles, catalogue.h); +INFINITY when m has none.
 sccd_real sccd_mesh_distance(const sccd_mesh *m, sccd_v3 p);
 
+/// Generalised winding number of m at p: the triangles' solid angles over 4π (Van Oosterom & Strackee); 1 inside and 0 outside a closed outward-oriented mesh, about 1/2 on its surface.
+sccd_real sccd_mesh_winding_number(const sccd_mesh *m, sccd_v3 p);
+
 /// Counts, box, closedness, orientation, degenerate triangles, area and volume.
 sccd_mesh_report sccd_mesh_report_make(const sccd_mesh *m);
 

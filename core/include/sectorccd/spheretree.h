@@ -38,6 +38,7 @@ typedef struct sccd_spheretree {
     sccd_sphere *leaves;         ///< leaf spheres [leaf_count], in tree order (each subtree's leaves contiguous)
     int node_count, leaf_count;  ///< counts
     int depth;                   ///< deepest level (root = 0); -1 when empty
+    int *leaf_source;            ///< leaf i is sphere leaf_source[i] of the array the tree was built from [leaf_count]
 } sccd_spheretree;
 
 /// A contact between a leaf sphere of tree a and the other shape b (world): unit normal from a to b
