@@ -362,6 +362,13 @@ static bool separated(const sccd_v3 *axes, int na, const sccd_v3 *p, int np, con
     return false;
 }
 
+/* Index of the longest of three edges. */
+static int longest_edge(const sccd_v3 *e)
+{
+    sccd_real l0 = sccd_v3_len2(e[0]), l1 = sccd_v3_len2(e[1]), l2 = sccd_v3_len2(e[2]);
+    return l0 >= l1 && l0 >= l2 ? 0 : (l1 >= l2 ? 1 : 2);
+}
+
 bool sccd_triangle_vs_triangle(sccd_triangle a, sccd_triangle b)
 {
     if (!sccd_is_valid_triangle(a) || !sccd_is_valid_triangle(b)) {
@@ -369,15 +376,18 @@ bool sccd_triangle_vs_triangle(sccd_triangle a, sccd_triangle b)
         return false;
     }
     /* Two convex polygons in space are apart iff one of these separates
-     * them; the in-plane edge normals cover coplanar pairs and, with the
-     * cross products and the edges, the segments and points of degenerate
-     * triangles (any axis that separates is a proof, so extra ones are safe). */
-    sccd_v3 p[3] = {a.a, a.b, a.c}, q[3] = {b.a, b.b, b.c}, ea[3], eb[3], axes[23];
+     * them: the normals, the edge-pair cross products, and the in-plane
+     * normals of each edge in either triangle's plane (coplanar pairs, and
+     * a segment-like triangle in the other's plane). Two segment-like
+     * triangles in one plane take the plane from their longest edges. Any
+     * axis that separates is a proof, so extra ones are safe. */
+    sccd_v3 p[3] = {a.a, a.b, a.c}, q[3] = {b.a, b.b, b.c}, ea[3], eb[3], axes[32];
     for (int i = 0; i < 3; ++i) {
         ea[i] = sccd_v3_sub(p[(i + 1) % 3], p[i]);
         eb[i] = sccd_v3_sub(q[(i + 1) % 3], q[i]);
     }
     sccd_v3 na = sccd_v3_cross(ea[0], ea[1]), nb = sccd_v3_cross(eb[0], eb[1]);
+    sccd_v3 la = ea[longest_edge(ea)], lb = eb[longest_edge(eb)], nab = sccd_v3_cross(la, lb);
     int n = 0;
     axes[n++] = na;
     axes[n++] = nb;
@@ -386,9 +396,13 @@ bool sccd_triangle_vs_triangle(sccd_triangle a, sccd_triangle b)
             axes[n++] = sccd_v3_cross(ea[i], eb[j]);
         axes[n++] = sccd_v3_cross(na, ea[i]);
         axes[n++] = sccd_v3_cross(nb, eb[i]);
-        axes[n++] = ea[i]; /* collinear degenerate pairs: along their line */
+        axes[n++] = sccd_v3_cross(nb, ea[i]);
+        axes[n++] = sccd_v3_cross(na, eb[i]);
+        axes[n++] = ea[i]; /* collinear pairs: along their line */
         axes[n++] = eb[i];
     }
+    axes[n++] = sccd_v3_cross(nab, la);
+    axes[n++] = sccd_v3_cross(nab, lb);
     sccd_real tol = sccd_touch_slack(sccd_max(sccd_cat_tri_mag(a), sccd_cat_tri_mag(b)));
     return !separated(axes, n, p, 3, q, 3, tol);
 }

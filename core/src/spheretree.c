@@ -65,8 +65,9 @@ static sccd_sphere seed_bound(const sccd_spheretree *t, const sccd_spheretree_no
 /* Near-minimal sphere around the leaf spheres below: Bădoiu–Clarkson
  * iterations (step 1/(k+1) towards the farthest leaf surface point) from the
  * seed's centre, keeping the best centre; the radius is then measured
- * exactly, so the sphere always contains the leaves. Never worse than the
- * seed's own sphere, which is the starting candidate. */
+ * exactly to the leaves and the children, so the sphere always contains
+ * both. Never worse than the seed's own sphere, which is the starting
+ * candidate. */
 static sccd_sphere tight_bound(const sccd_spheretree *t, const sccd_spheretree_node *n, sccd_sphere start)
 {
     const sccd_sphere *s = t->leaves + n->leaf_first;
@@ -87,8 +88,15 @@ static sccd_sphere tight_bound(const sccd_spheretree *t, const sccd_spheretree_n
         sccd_v3 p = sccd_v3_mad(s[far].c, s[far].r, out);
         c = sccd_v3_add(c, sccd_v3_scale(sccd_v3_sub(p, c), 1.0 / (k + 1)));
     }
-    best.r = sccd_max(best.r, reach(best.c, s, m)); /* exact for the kept centre */
-    return best;
+    /* Exact for the kept centre, and holding the children's spheres too (a
+     * parent that holds its children is a bound at every level, not only at
+     * the leaves); the seed's sphere already does, so it stays the fallback. */
+    best.r = sccd_max(best.r, reach(best.c, s, m));
+    for (int i = 0; i < n->count; ++i) {
+        sccd_sphere k = t->nodes[n->first + i].bound;
+        best.r = sccd_max(best.r, sccd_v3_dist(best.c, k.c) + k.r);
+    }
+    return best.r <= start.r ? best : start;
 }
 
 static void make_bound(builder *b, int node)

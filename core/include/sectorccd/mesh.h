@@ -118,6 +118,11 @@ bool sccd_mesh_box(sccd_mesh *m, sccd_v3 h);
 bool sccd_mesh_sword(sccd_mesh *m);
 /// Torus about +z: major radius R > r > 0, nu ≥ 3 segments around the axis, nv ≥ 3 around the tube.
 bool sccd_mesh_torus(sccd_mesh *m, sccd_real R, sccd_real r, int nu, int nv);
+/// The simple counter-clockwise outline of n (3..256) points in the xy plane extruded from z = 0 to z = thickness > 0
+/// (caps by ear clipping). Closed and oriented outwards; false (assert) on bad input or an outline that is not simple.
+bool sccd_mesh_extrude(sccd_mesh *m, const sccd_v2 *outline, int n, sccd_real thickness);
+/// A fork 0.19 long along +y, 2 mm thick: handle, neck and four tines 3 mm wide (an extruded outline).
+bool sccd_mesh_fork(sccd_mesh *m);
 /// A shape with a square through-hole (genus one): a square frame in the xy plane, outer half-size 0.5, hole half-size 0.25, 0.354 thick (a 4×4-segment torus).
 bool sccd_mesh_holed(sccd_mesh *m);
 

@@ -5,9 +5,10 @@
  *
  * A tree lives in body coordinates; every query takes its pose (sccd_xf3)
  * and returns world results. Touching counts as overlap. Conservative by
- * construction: every node's sphere contains the leaf spheres below it (its
- * radius is measured to the farthest leaf surface from its final centre),
- * so pruning on node spheres never drops a touching leaf pair. */
+ * construction: every node's sphere contains its children's spheres and the
+ * leaf spheres below it (its radius is measured to the farthest of their
+ * surfaces from its final centre), so pruning on node spheres never drops a
+ * touching leaf pair. */
 #ifndef SECTORCCD_SPHERETREE_H
 #define SECTORCCD_SPHERETREE_H
 
@@ -20,7 +21,7 @@ extern "C" {
 /// How node bounding spheres are made.
 typedef enum sccd_bound_method {
     SCCD_BOUND_SEED,  ///< seed 003 §3.2: centre of the box around the children's centres, radius to the farthest child surface
-    SCCD_BOUND_TIGHT  ///< near-minimal sphere around the leaf spheres below (iterated, never larger than the seed's)
+    SCCD_BOUND_TIGHT  ///< near-minimal sphere around the leaf spheres below, grown to hold the children's (iterated, never larger than the seed's)
 } sccd_bound_method;
 
 /// A node: its bounding sphere (body coordinates), children first..first+count-1 (count 0: a leaf, whose
