@@ -64,7 +64,7 @@ void sccd_meshtree_init(sccd_meshtree *t);
 /// Free the tree; NULL accepted.
 void sccd_meshtree_destroy(sccd_meshtree *t);
 /// Build over mesh m (copied; at least one triangle, finite, non-zero box) with options o (NULL: defaults); replaces the
-/// content. False (assert) on bad input or out of memory, leaving the tree empty.
+/// content. False (assert) on bad input, false out of memory; either leaves the tree empty.
 bool sccd_meshtree_build(sccd_meshtree *t, const sccd_mesh *m, const sccd_meshtree_options *o);
 
 /// Sampled outward error: per leaf, the farthest of n ≥ 1 points spread over its sphere that lies outside the mesh,
