@@ -14,7 +14,9 @@
 #define MAX_DEPTH 16
 #define MAX_PIECES ((size_t)1 << 22)
 /* Candidate centres come from pieces this many times longer than the cover's. */
-#define CANDIDATE_SPACING 1.5
+#define CANDIDATE_SPACING 1.0
+/* Candidates are thinned to the deepest per cell of this many times the piece size. */
+#define THIN_CELL 0.25
 
 /* The piece grid's cells per box diagonal: coarse, as a deep candidate's
  * ball query visits every cell of its ball (thinning keeps one candidate
@@ -68,6 +70,7 @@ void sccd_meshtree_destroy(sccd_meshtree *t)
     sccd_free(t->tri_first);
     sccd_free(t->tris);
     sccd_free(t->leaf_error);
+    sccd_free(t->tri_bound);
     sccd_meshtree_init(t);
 }
 
@@ -319,7 +322,7 @@ static bool make_candidates(cover *k, int res, sccd_real len)
     }
     for (int i = 0; ok && i < coarse.np; ++i)
         k->c[k->nc++] = piece_candidate(k->m, &coarse.p[i], inward, r.oriented);
-    ok = ok && thin_candidates(k, len);
+    ok = ok && thin_candidates(k, THIN_CELL * len);
     sccd_free(coarse.p);
     sccd_sphere_list_destroy(&l);
     sccd_voxel_grid_destroy(&g);
@@ -507,6 +510,21 @@ static bool make_lists(sccd_meshtree *t, const cover *k, const int *owner, int n
     return ok;
 }
 
+/* A sphere around each triangle: centroid, radius to the farthest corner. */
+static bool make_tri_bounds(sccd_meshtree *t)
+{
+    const sccd_mesh *m = &t->mesh;
+    t->tri_bound = sccd_alloc((size_t)m->nt * sizeof *t->tri_bound);
+    if (!t->tri_bound)
+        return false;
+    for (int i = 0; i < m->nt; ++i) {
+        piece p = whole(m, i);
+        sccd_v3 c = centroid(&p);
+        t->tri_bound[i] = (sccd_sphere){c, sqrt(reach2(c, &p))};
+    }
+    return true;
+}
+
 static bool copy_mesh(sccd_mesh *dst, const sccd_mesh *src)
 {
     for (int i = 0; i < src->nv; ++i)
@@ -578,7 +596,7 @@ static bool build(sccd_meshtree *t, const sccd_mesh *m, const sccd_meshtree_opti
         t->leaf_error = sccd_alloc((size_t)n * sizeof *t->leaf_error);
         ok = leaf && err && t->leaf_error && make_leaves(&k, eps, chosen, n, owner, leaf, err) &&
              sccd_spheretree_build(&t->tree, leaf, n, o->nodes) && make_lists(t, &k, owner, n) &&
-             copy_mesh(&t->mesh, m);
+             copy_mesh(&t->mesh, m) && make_tri_bounds(t);
     }
     for (int i = 0; ok && i < n; ++i) {
         t->leaf_error[i] = err[t->tree.leaf_source[i]];

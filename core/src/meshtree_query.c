@@ -10,13 +10,15 @@
 #include "sectorccd/meshtree.h"
 #include "sectorccd/catalogue.h"
 
-/* Node n's sphere placed by xf, grown by twice the touching tolerance. */
-static sccd_sphere placed(const sccd_spheretree_node *n, sccd_xf3 xf)
+/* Sphere s placed by xf, grown by twice the touching tolerance. */
+static sccd_sphere place(sccd_sphere s, sccd_xf3 xf)
 {
-    sccd_sphere s = {sccd_xf3_apply(xf, n->bound.c), n->bound.r};
+    s.c = sccd_xf3_apply(xf, s.c);
     s.r += 2.0 * SCCD_EPS * (s.r + fabs(s.c.x) + fabs(s.c.y) + fabs(s.c.z));
     return s;
 }
+
+static sccd_sphere placed(const sccd_spheretree_node *n, sccd_xf3 xf) { return place(n->bound, xf); }
 
 static bool spheres_touch(sccd_sphere a, sccd_sphere b)
 {
@@ -33,14 +35,24 @@ static sccd_triangle world_triangle(const sccd_meshtree *t, int i, sccd_xf3 xf)
 
 typedef struct pair_query { const sccd_meshtree *a, *b; sccd_xf3 xa, xb; } pair_query;
 
+/* The triangles of leaf la of a against those of leaf lb of b: a triangle
+ * whose sphere misses the other leaf, or a pair whose spheres miss each
+ * other, cannot meet (every sphere holds its triangle). */
 static bool leaves_meet(const pair_query *q, int la, int lb)
 {
     const sccd_meshtree *a = q->a, *b = q->b;
+    sccd_sphere leaf_a = place(a->tree.leaves[la], q->xa), leaf_b = place(b->tree.leaves[lb], q->xb);
     for (int i = a->tri_first[la]; i < a->tri_first[la + 1]; ++i) {
+        sccd_sphere sa = place(a->tri_bound[a->tris[i]], q->xa);
+        if (!spheres_touch(sa, leaf_b))
+            continue;
         sccd_triangle ta = world_triangle(a, a->tris[i], q->xa);
-        for (int j = b->tri_first[lb]; j < b->tri_first[lb + 1]; ++j)
-            if (sccd_triangle_vs_triangle(ta, world_triangle(b, b->tris[j], q->xb)))
+        for (int j = b->tri_first[lb]; j < b->tri_first[lb + 1]; ++j) {
+            sccd_sphere sb = place(b->tri_bound[b->tris[j]], q->xb);
+            if (spheres_touch(sb, sa) && spheres_touch(sb, leaf_a) &&
+                sccd_triangle_vs_triangle(ta, world_triangle(b, b->tris[j], q->xb)))
                 return true;
+        }
     }
     return false;
 }
@@ -115,9 +127,12 @@ static bool descend_shape(const shape_query *q, int node)
     if (shape_distance(q->s, s.c) > s.r + q->slack)
         return false;
     if (n->count == 0) {
-        for (int i = q->t->tri_first[n->leaf_first]; i < q->t->tri_first[n->leaf_first + 1]; ++i)
-            if (sccd_shape3_vs_triangle(q->s, world_triangle(q->t, q->t->tris[i], q->xf)))
+        for (int i = q->t->tri_first[n->leaf_first]; i < q->t->tri_first[n->leaf_first + 1]; ++i) {
+            sccd_sphere b = place(q->t->tri_bound[q->t->tris[i]], q->xf);
+            if (shape_distance(q->s, b.c) <= b.r + q->slack &&
+                sccd_shape3_vs_triangle(q->s, world_triangle(q->t, q->t->tris[i], q->xf)))
                 return true;
+        }
         return false;
     }
     for (int i = 0; i < n->count; ++i)

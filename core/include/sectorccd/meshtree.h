@@ -51,6 +51,7 @@ typedef struct sccd_meshtree {
     sccd_mesh mesh;         ///< a copy of the mesh
     int *tri_first;         ///< leaf i (tree order) covers pieces of triangles tris[tri_first[i] .. tri_first[i + 1] − 1] [leaf_count + 1]
     int *tris;              ///< triangle indices, ascending per leaf
+    sccd_sphere *tri_bound; ///< per triangle of the mesh, a sphere around it (centroid, farthest corner): the cull inside a leaf [mesh.nt]
     sccd_real *leaf_error;  ///< per leaf, the proved bound r − D(c) on its reach beyond the surface [leaf_count]
     sccd_real error_bound;  ///< the largest leaf_error (world units)
     sccd_real diagonal;     ///< the mesh's box diagonal
