@@ -543,9 +543,12 @@ static int solve(const cover *k, const sccd_meshtree_options *o, sccd_real diag,
     if (o->max_leaves == 0) {
         /* A bound of one diagonal is always met (by any candidate inside the
          * box); below it the bound is raised until every piece finds a centre. */
-        int n = -1;
-        for (*eps = o->error * diag; n < 0; *eps = sccd_min(1.25 * *eps, diag))
+        *eps = sccd_min(o->error * diag, diag);
+        int n = greedy_cover(k, *eps, k->nc, chosen, w);
+        while (n < 0) {
+            *eps = sccd_min(1.25 * *eps, diag);
             n = greedy_cover(k, *eps, k->nc, chosen, w);
+        }
         return n;
     }
     /* A bound of one diagonal needs one sphere; bisect on a log scale. */

@@ -9,6 +9,7 @@
  * spheres touch, up to rounding that the slack absorbs. */
 #include "sectorccd/meshtree.h"
 #include "sectorccd/catalogue.h"
+#include "sectorccd/geometry.h"
 
 /* Sphere s placed by xf, grown by twice the touching tolerance. */
 static sccd_sphere place(sccd_sphere s, sccd_xf3 xf)
@@ -105,9 +106,7 @@ static sccd_real shape_distance(const sccd_shape3 *s, sccd_v3 p)
     case SCCD_SHAPE_CIRCLE: return sccd_max(0.0, sccd_v3_dist(p, s->sphere.c) - s->sphere.r);
     case SCCD_SHAPE_CAPSULE: {
         sccd_capsule3 k = s->capsule;
-        sccd_v3 d = sccd_v3_sub(k.b, k.a);
-        sccd_real l2 = sccd_v3_len2(d), u = l2 > 0.0 ? sccd_clamp(sccd_v3_dot(sccd_v3_sub(p, k.a), d) / l2, 0.0, 1.0) : 0.0;
-        return sccd_max(0.0, sccd_v3_dist(p, sccd_v3_mad(k.a, u, d)) - k.r);
+        return sccd_max(0.0, sccd_v3_dist(p, sccd_closest_point_segment3(p, k.a, k.b, NULL)) - k.r);
     }
     default: {
         sccd_box3 b = s->box;
