@@ -551,9 +551,9 @@ static int solve(const cover *k, const sccd_meshtree_options *o, sccd_real diag,
         }
         return n;
     }
-    /* A bound of one diagonal needs one sphere; bisect on a log scale. */
+    /* A bound of one diagonal needs one sphere (any candidate takes every
+     * piece), so it fits any budget; bisect on a log scale below it. */
     sccd_real lo = 1e-5 * diag, hi = diag;
-    int n = greedy_cover(k, hi, o->max_leaves, chosen, w);
     while (hi > 1.005 * lo) {
         sccd_real mid = sqrt(lo * hi);
         if (greedy_cover(k, mid, o->max_leaves, chosen, w) >= 0)
@@ -562,7 +562,7 @@ static int solve(const cover *k, const sccd_meshtree_options *o, sccd_real diag,
             lo = mid;
     }
     *eps = hi;
-    return n < 0 ? n : greedy_cover(k, hi, o->max_leaves, chosen, w);
+    return greedy_cover(k, hi, o->max_leaves, chosen, w);
 }
 
 static bool valid_options(const sccd_meshtree_options *o)
