@@ -71,6 +71,8 @@ static void test_cover(void **state)
             if (mode)
                 assert_true(t.tree.leaf_count <= 48);
             check_cover(&t, &m, &g);
+            for (int l = 0; l < t.tree.leaf_count; ++l) /* every leaf covers some triangle */
+                assert_true(t.tri_first[l + 1] > t.tri_first[l]);
             check_nodes(&t.tree);
             /* the proved bound holds on the sampled error, and the leaves' bounds make it */
             sccd_real worst = -1.0, mean = -1.0, top = 0.0;

@@ -441,13 +441,18 @@ static void take_piece(int pc, sccd_real d2, void *ctx)
 
 /* Each piece to the picked centre that covers it with the least excess,
  * then each leaf shrunk to its pieces' corners (pieces covered at eps by
- * some picked centre, so every piece finds one). */
-static bool make_leaves(const cover *k, sccd_real eps, const int *chosen, int n, int *owner, sccd_sphere *leaf,
-                        sccd_real *err)
+ * some picked centre, so every piece finds one). Returns how many leaves
+ * keep pieces (0 out of memory). */
+static int make_leaves(const cover *k, sccd_real eps, const int *chosen, int n, int *owner, sccd_sphere *leaf,
+                       sccd_real *err)
 {
     assign a = {k, 0, 0, sccd_alloc(((size_t)k->np + 1) * sizeof(sccd_real)), owner};
-    if (!a.best)
-        return false;
+    int *slot = sccd_alloc(((size_t)n + 1) * sizeof *slot), used = 0;
+    if (!a.best || !slot) {
+        sccd_free(a.best);
+        sccd_free(slot);
+        return 0;
+    }
     for (int i = 0; i < k->np; ++i)
         a.best[i] = INFINITY, owner[i] = -1;
     for (int s = 0; s < n; ++s) {
@@ -456,16 +461,31 @@ static bool make_leaves(const cover *k, sccd_real eps, const int *chosen, int n,
         for_pieces_in_ball(k, k->c[chosen[s]].c, k->c[chosen[s]].depth + eps, take_piece, &a);
         leaf[s] = (sccd_sphere){k->c[chosen[s]].c, 0.0};
     }
+    /* A picked centre may lose all its pieces to better ones: slots are
+     * renumbered over the leaves that keep some. */
+    for (int s = 0; s < n; ++s)
+        slot[s] = -1;
     for (int i = 0; i < k->np; ++i)
+        slot[owner[i]] = 0;
+    for (int s = 0; s < n; ++s)
+        if (slot[s] == 0) {
+            slot[s] = used;
+            leaf[used] = leaf[s];
+            err[used++] = k->c[chosen[s]].depth; /* for now */
+        }
+    for (int i = 0; i < k->np; ++i) {
+        owner[i] = slot[owner[i]];
         leaf[owner[i]].r = sccd_max(leaf[owner[i]].r, sqrt(reach2(leaf[owner[i]].c, &k->p[i])));
-    for (int s = 0; s < n; ++s) {
+    }
+    for (int s = 0; s < used; ++s) {
         /* rounding of the distances: a few ulps of the coordinates' size */
         sccd_v3 c = leaf[s].c;
         leaf[s].r += 8.0 * DBL_EPSILON * (leaf[s].r + fabs(c.x) + fabs(c.y) + fabs(c.z));
-        err[s] = leaf[s].r - k->c[chosen[s]].depth;
+        err[s] = leaf[s].r - err[s];
     }
     sccd_free(a.best);
-    return true;
+    sccd_free(slot);
+    return used;
 }
 
 /* ---- the tree ---- */
@@ -597,7 +617,7 @@ static bool build(sccd_meshtree *t, const sccd_mesh *m, const sccd_meshtree_opti
         leaf = sccd_alloc((size_t)n * sizeof *leaf);
         err = sccd_alloc((size_t)n * sizeof *err);
         t->leaf_error = sccd_alloc((size_t)n * sizeof *t->leaf_error);
-        ok = leaf && err && t->leaf_error && make_leaves(&k, eps, chosen, n, owner, leaf, err) &&
+        ok = leaf && err && t->leaf_error && (n = make_leaves(&k, eps, chosen, n, owner, leaf, err)) > 0 &&
              sccd_spheretree_build(&t->tree, leaf, n, o->nodes) && make_lists(t, &k, owner, n) &&
              copy_mesh(&t->mesh, m) && make_tri_bounds(t);
     }
