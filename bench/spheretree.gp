@@ -36,7 +36,7 @@ set xtics autofreq
 set xlabel "leaves (budget 8, 64, 512)"
 set ylabel "worst outward error, % of the box diagonal"
 set label 1 "Bradshaw octree (188, 20.6 %)" at 188,20.6 offset 1,0 font ",9"
-set label 2 "Bradshaw medial axis (493, 1.4 %)" at 493,1.4 offset 1,0 font ",9"
+set label 2 "Bradshaw medial axis (493, 1.4 %)" at 493,1.4 right offset -1,-0.6 font ",9"
 set object 1 circle at 188,20.6 size screen 0.005 fc rgb "black" fs solid
 set object 2 circle at 493,1.4 size screen 0.005 fc rgb "black" fs solid
 nb = system("grep -c '^\"' ".outdir."/spheretree_outer.dat")
