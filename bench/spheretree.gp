@@ -1,5 +1,6 @@
 # Sphere-tree plots: spheres against resolution for the seed's fill and the
-# greedy fill (log scales), and node volume per tree level for both bounds,
+# greedy fill (log scales), node volume per tree level for both bounds, and
+# the bounding trees' leaves against their outward error,
 # from the tables bench/spheretree.c writes; copies the pictures of the
 # fills it draws (spheretree_fill_*.png). Variables: outdir, imgdir.
 if (!exists("outdir")) outdir = "build/bench"
@@ -27,3 +28,16 @@ set xtics autofreq
 set xlabel "level (root = 0)"
 set ylabel "total node sphere volume"
 plot for [i=2:5] outdir."/spheretree_levels.dat" using 1:i with linespoints lw 2 title columnhead
+
+set output imgdir."/spheretree_outer.png"
+set title "Bounding trees: leaves against worst outward error (sampled), per mesh; Bradshaw's bunny for reference"
+set logscale xy
+set xtics autofreq
+set xlabel "leaves (budget 8, 64, 512)"
+set ylabel "worst outward error, % of the box diagonal"
+set label 1 "Bradshaw octree (188, 20.6 %)" at 188,20.6 offset 1,0 font ",9"
+set label 2 "Bradshaw medial axis (493, 1.4 %)" at 493,1.4 right offset -1,-0.6 font ",9"
+set object 1 circle at 188,20.6 size screen 0.005 fc rgb "black" fs solid
+set object 2 circle at 493,1.4 size screen 0.005 fc rgb "black" fs solid
+nb = system("grep -c '^\"' ".outdir."/spheretree_outer.dat")
+plot for [i=0:nb-1] outdir."/spheretree_outer.dat" index i using 1:2 with linespoints lw 2 title columnheader(1)

@@ -552,7 +552,19 @@ typedef struct mesh_files {
     sccd_sphere_list fill[2];
     sccd_spheretree tree;
     int *edt;
+    int meshtree_leaves; /* of the bounding tree of the bottle (mesh_tree_options) */
+    sccd_real meshtree_error;
 } mesh_files;
+
+/* A small bounding tree of the bottle: few allocations to fail in turn. */
+static sccd_meshtree_options mesh_tree_options(void)
+{
+    sccd_meshtree_options o = sccd_meshtree_default_options();
+    o.res = 8;
+    o.piece = 0.25;
+    o.error = 0.1;
+    return o;
+}
 
 static const sccd_mesh_format formats[4] = {SCCD_MESH_OBJ, SCCD_MESH_STL, SCCD_MESH_STL_BINARY, SCCD_MESH_OFF};
 
@@ -603,13 +615,21 @@ static void mesh_truth(mesh_files *f)
     own(&f->fill[1].s, (size_t)f->fill[1].n * sizeof *f->fill[1].s);
     own(&f->tree.nodes, (size_t)f->tree.node_count * sizeof *f->tree.nodes);
     own(&f->tree.leaves, (size_t)f->tree.leaf_count * sizeof *f->tree.leaves);
+    own(&f->tree.leaf_source, (size_t)f->tree.leaf_count * sizeof *f->tree.leaf_source);
+    sccd_meshtree mt;
+    sccd_meshtree_init(&mt);
+    sccd_meshtree_options o = mesh_tree_options();
+    assert_true(sccd_meshtree_build(&mt, &f->bottle, &o));
+    f->meshtree_leaves = mt.tree.leaf_count;
+    f->meshtree_error = mt.error_bound;
+    sccd_meshtree_destroy(&mt);
     assert_int_equal(sccd_allocated_blocks(), 0);
 }
 
 static void mesh_truth_free(mesh_files *f)
 {
     void *own_blocks[] = {f->torus.v, f->torus.t, f->bottle.v, f->bottle.t, f->grid.cells, f->fill[0].s, f->fill[1].s,
-                          f->tree.nodes, f->tree.leaves, f->edt, f->text[0], f->text[1], f->text[2], f->text[3]};
+                          f->tree.nodes, f->tree.leaves, f->tree.leaf_source, f->edt, f->text[0], f->text[1], f->text[2], f->text[3]};
     for (size_t i = 0; i < sizeof own_blocks / sizeof *own_blocks; ++i)
         free(own_blocks[i]);
     unlink(f->path);
@@ -663,6 +683,17 @@ static void mesh_run(void *ctx)
     else
         assert_true(t.nodes == NULL && t.node_count == 0);
     sccd_spheretree_destroy(&t);
+    sccd_meshtree mt;
+    sccd_meshtree_init(&mt);
+    sccd_meshtree_options o = mesh_tree_options();
+    sccd_real worst = -1.0;
+    if (sccd_meshtree_build(&mt, &f->bottle, &o)) {
+        assert_true(mt.tree.leaf_count == f->meshtree_leaves && mt.error_bound == f->meshtree_error);
+        assert_true(sccd_meshtree_measure(&mt, 4, &worst, NULL) ? worst >= 0.0 && worst <= mt.error_bound : worst == -1.0);
+    } else {
+        assert_true(mt.tree.node_count == 0 && mt.tri_first == NULL && mt.mesh.nt == 0);
+    }
+    sccd_meshtree_destroy(&mt);
     int *d2 = malloc(cells * sizeof *d2);
     if (sccd_voxel_edt(&f->grid, d2))
         assert_memory_equal(d2, f->edt, cells * sizeof *d2);
@@ -1285,6 +1316,7 @@ static void test_ode_spheretree_contacts(void **state)
     assert_true(sccd_spheretree_build(&tree, leaves, 40, SCCD_BOUND_TIGHT));
     own(&tree.nodes, (size_t)tree.node_count * sizeof *tree.nodes);
     own(&tree.leaves, (size_t)tree.leaf_count * sizeof *tree.leaves);
+    own(&tree.leaf_source, (size_t)tree.leaf_count * sizeof *tree.leaf_source);
     fa_install(0, true);
     tree_geom = sccd_ode_spheretree_create(0, &tree);
     assert_int_equal(fa.calls, 0);
@@ -1295,6 +1327,7 @@ static void test_ode_spheretree_contacts(void **state)
     dGeomDestroy(tree_plane);
     free(tree.nodes);
     free(tree.leaves);
+    free(tree.leaf_source);
     sccd_set_assert_handler(NULL);
 }
 

@@ -1,12 +1,21 @@
 /* sccd-spherefill — mesh → voxels → spheres → sphere tree, with statistics.
  *
- *   sccd-spherefill MESH [--res N] [--fill seed|greedy] [--bound seed|tight] [-o OUT]
- *                   [--png FILE [--up x|y|z]]
- *   sccd-spherefill --generate bottle|bat|sword|torus|holed [...] [--save-mesh FILE]
+ *   sccd-spherefill MESH [--res N] [--fill seed|greedy] [--bound inner|outer] [--nodes seed|tight]
+ *                   [--leaves N] [--error E] [-o OUT] [--png FILE [--up x|y|z]]
+ *   sccd-spherefill --generate bottle|bat|sword|torus|holed|fork [...] [--save-mesh FILE]
  *
- * Prints the mesh report, the grid, the fill (spheres, time, coverage) and the
- * tree (nodes, depth, volume per level); writes the leaf spheres to OUT as
- * text, one "x y z r" per line (world units of the mesh). --protrusion also
+ * --bound says what the leaves promise. inner (default): they fill the
+ * inside (the seed's or the greedy fill of the voxel grid). outer: they cover
+ * every point of the surface (meshtree.h), at most --leaves N of them
+ * (default: as many as the error bound --error E needs, a share of the box
+ * diagonal, default 0.02); --res is then the resolution of the inner fill
+ * whose centres are candidate centres. --nodes says how node spheres are
+ * made (seed 003's, or tight).
+ *
+ * Prints the mesh report, the grid, the fill (spheres, time, coverage) or the
+ * cover (leaves, proved and sampled outward error) and the tree (nodes,
+ * depth, volume per level); writes the leaf spheres to OUT as text, one
+ * "x y z r" per line (world units of the mesh). --protrusion also
  * measures how far the spheres reach outside the surface (brute force over
  * the triangles: slow for big meshes). --png draws the leaf spheres (cairo,
  * an oblique orthographic view with axis --up pointing up, default z, and the
@@ -22,10 +31,11 @@
 
 typedef struct options {
     const char *mesh, *generate, *out, *save_mesh, *png;
-    int res, up;
+    int res, up, leaves;
+    double error;
     sccd_fill_method fill;
-    sccd_bound_method bound;
-    bool protrusion;
+    sccd_bound_method nodes;
+    bool outer, protrusion;
 } options;
 
 static double now(void)
@@ -37,9 +47,9 @@ static double now(void)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: sccd-spherefill MESH|--generate bottle|bat|sword|torus|holed [--res N (1..%d)]\n"
-                    "       [--fill seed|greedy] [--bound seed|tight] [--protrusion] [-o OUT] [--save-mesh FILE]\n"
-                    "       [--png FILE [--up x|y|z]]\n",
+    fprintf(stderr, "usage: sccd-spherefill MESH|--generate bottle|bat|sword|torus|holed|fork [--res N (1..%d)]\n"
+                    "       [--fill seed|greedy] [--bound inner|outer] [--nodes seed|tight] [--leaves N] [--error E]\n"
+                    "       [--protrusion] [-o OUT] [--save-mesh FILE] [--png FILE [--up x|y|z]]\n",
             SCCD_VOXEL_MAX_RES);
     return 1;
 }
@@ -47,10 +57,11 @@ static int usage(void)
 /* Parse argv; false on a usage error. */
 static bool parse(int argc, char **argv, options *o)
 {
-    *o = (options){NULL, NULL, NULL, NULL, NULL, 64, 2, SCCD_FILL_GREEDY, SCCD_BOUND_TIGHT, false};
+    *o = (options){NULL, NULL, NULL, NULL, NULL, 64, 2, 0, 0.02, SCCD_FILL_GREEDY, SCCD_BOUND_TIGHT, false, false};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = strcmp(a, "--res") == 0 || strcmp(a, "--fill") == 0 || strcmp(a, "--bound") == 0 ||
+                     strcmp(a, "--nodes") == 0 || strcmp(a, "--leaves") == 0 || strcmp(a, "--error") == 0 ||
                      strcmp(a, "-o") == 0 || strcmp(a, "--generate") == 0 || strcmp(a, "--save-mesh") == 0 ||
                      strcmp(a, "--png") == 0 || strcmp(a, "--up") == 0;
         if (takes && !v)
@@ -59,8 +70,14 @@ static bool parse(int argc, char **argv, options *o)
             o->res = atoi(v);
         else if (strcmp(a, "--fill") == 0 && (strcmp(v, "seed") == 0 || strcmp(v, "greedy") == 0))
             o->fill = strcmp(v, "seed") == 0 ? SCCD_FILL_SEED : SCCD_FILL_GREEDY;
-        else if (strcmp(a, "--bound") == 0 && (strcmp(v, "seed") == 0 || strcmp(v, "tight") == 0))
-            o->bound = strcmp(v, "seed") == 0 ? SCCD_BOUND_SEED : SCCD_BOUND_TIGHT;
+        else if (strcmp(a, "--bound") == 0 && (strcmp(v, "inner") == 0 || strcmp(v, "outer") == 0))
+            o->outer = strcmp(v, "outer") == 0;
+        else if (strcmp(a, "--nodes") == 0 && (strcmp(v, "seed") == 0 || strcmp(v, "tight") == 0))
+            o->nodes = strcmp(v, "seed") == 0 ? SCCD_BOUND_SEED : SCCD_BOUND_TIGHT;
+        else if (strcmp(a, "--leaves") == 0)
+            o->leaves = atoi(v);
+        else if (strcmp(a, "--error") == 0)
+            o->error = atof(v);
         else if (strcmp(a, "-o") == 0)
             o->out = v;
         else if (strcmp(a, "--generate") == 0)
@@ -79,7 +96,8 @@ static bool parse(int argc, char **argv, options *o)
             return false;
         i += takes;
     }
-    return (o->mesh != NULL) != (o->generate != NULL) && o->res >= 1 && o->res <= SCCD_VOXEL_MAX_RES;
+    return (o->mesh != NULL) != (o->generate != NULL) && o->res >= 1 && o->res <= SCCD_VOXEL_MAX_RES &&
+           o->leaves >= 0 && o->error > 0.0 && o->error <= 1.0 && (!o->outer || o->res >= 4);
 }
 
 /* The generated meshes, at the sizes the tests and benchmarks use. */
@@ -95,6 +113,8 @@ static bool generate(sccd_mesh *m, const char *name)
         return sccd_mesh_torus(m, 1.0, 0.3, 64, 32);
     if (strcmp(name, "holed") == 0)
         return sccd_mesh_holed(m);
+    if (strcmp(name, "fork") == 0)
+        return sccd_mesh_fork(m);
     return false;
 }
 
@@ -137,13 +157,52 @@ static void print_tree(const sccd_spheretree *t, double seconds)
     printf("\n");
 }
 
-/* The leaf spheres as a picture, captioned with the mesh, fill and resolution. */
-static bool draw(const options *o, const sccd_sphere_list *l, const sccd_aabb3 *bounds)
+/* The leaf spheres as a picture, captioned with the mesh, what the leaves are and the resolution. */
+static bool draw(const options *o, const sccd_sphere *s, int n, const sccd_aabb3 *bounds)
 {
     char title[160];
-    snprintf(title, sizeof title, "%s, %s fill, resolution %d: %d spheres", o->mesh ? o->mesh : o->generate,
-             o->fill == SCCD_FILL_SEED ? "seed" : "greedy", o->res, l->n);
-    return sccd_spheres_png(o->png, l->s, l->n, (sccd_sphere_view){800, 800, o->up, bounds, title});
+    snprintf(title, sizeof title, "%s, %s, resolution %d: %d spheres", o->mesh ? o->mesh : o->generate,
+             o->outer ? "outer tree (covers the surface)" : o->fill == SCCD_FILL_SEED ? "seed fill" : "greedy fill",
+             o->res, n);
+    return sccd_spheres_png(o->png, s, n, (sccd_sphere_view){800, 800, o->up, bounds, title});
+}
+
+/* --bound outer: the bounding tree, its errors, its leaves. */
+static int run_outer(const options *o, const sccd_mesh *m, const sccd_mesh_report *r)
+{
+    sccd_meshtree_options mo = sccd_meshtree_default_options();
+    mo.max_leaves = o->leaves;
+    mo.error = o->error;
+    mo.res = o->res;
+    mo.nodes = o->nodes;
+    sccd_meshtree t;
+    sccd_meshtree_init(&t);
+    double t0 = now();
+    if (!sccd_meshtree_build(&t, m, &mo)) {
+        fprintf(stderr, "sccd-spherefill: cannot build the bounding tree of this mesh\n");
+        return 2;
+    }
+    double t1 = now();
+    sccd_real worst = 0.0, mean = 0.0;
+    sccd_meshtree_measure(&t, 256, &worst, &mean);
+    printf("cover: %d leaves over %d triangle pieces (%d candidate centres), %.3f s; outward error (share of the "
+           "box diagonal %g): proved %.3f %%, sampled worst %.3f %%, mean %.3f %% (256 points per leaf); %d leaf "
+           "triangle entries\n",
+           t.tree.leaf_count, t.pieces, t.candidates, t1 - t0, t.diagonal, 100.0 * t.error_bound / t.diagonal,
+           100.0 * worst / t.diagonal, 100.0 * mean / t.diagonal, t.tri_first[t.tree.leaf_count]);
+    print_tree(&t.tree, t1 - t0);
+    sccd_sphere_list l = {t.tree.leaves, t.tree.leaf_count, t.tree.leaf_count};
+    int status = 0;
+    if (o->png && !draw(o, l.s, l.n, &r->bounds)) {
+        fprintf(stderr, "sccd-spherefill: cannot draw %s\n", o->png);
+        status = 2;
+    }
+    if (o->out && !write_spheres(o->out, &l)) {
+        fprintf(stderr, "sccd-spherefill: cannot write %s\n", o->out);
+        status = 2;
+    }
+    sccd_meshtree_destroy(&t);
+    return status;
 }
 
 static int run(const options *o, sccd_mesh *m, sccd_voxel_grid *g, sccd_sphere_list *l, sccd_spheretree *t)
@@ -163,6 +222,8 @@ static int run(const options *o, sccd_mesh *m, sccd_voxel_grid *g, sccd_sphere_l
         fprintf(stderr, "sccd-spherefill: cannot write %s\n", o->save_mesh);
     sccd_mesh_report r = sccd_mesh_report_make(m);
     print_report(&r);
+    if (o->outer)
+        return run_outer(o, m, &r);
     double t0 = now();
     if (!sccd_voxelize(g, m, o->res)) {
         fprintf(stderr, "sccd-spherefill: cannot voxelise this mesh\n");
@@ -182,11 +243,11 @@ static int run(const options *o, sccd_mesh *m, sccd_voxel_grid *g, sccd_sphere_l
         printf("      largest reach outside the surface: %.3f cells\n", protrusion(m, l, g->h));
     if (l->n > 0) {
         double t3 = now();
-        if (!sccd_spheretree_build(t, l->s, l->n, o->bound))
+        if (!sccd_spheretree_build(t, l->s, l->n, o->nodes))
             return 2;
         print_tree(t, now() - t3);
     }
-    if (o->png && !draw(o, l, &r.bounds)) {
+    if (o->png && !draw(o, l->s, l->n, &r.bounds)) {
         fprintf(stderr, "sccd-spherefill: cannot draw %s\n", o->png);
         return 2;
     }

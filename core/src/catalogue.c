@@ -329,3 +329,107 @@ bool sccd_cylinder_vs_triangle(sccd_cylinder c, sccd_triangle tri)
     }
     return false;
 }
+
+/* ---- separating axes ---- */
+
+/* The span of the points p[0..n-1] projected on axis. */
+static void project(const sccd_v3 *p, int n, sccd_v3 axis, sccd_real *lo, sccd_real *hi)
+{
+    *lo = *hi = sccd_v3_dot(axis, p[0]);
+    for (int i = 1; i < n; ++i) {
+        sccd_real d = sccd_v3_dot(axis, p[i]);
+        *lo = sccd_min(*lo, d);
+        *hi = sccd_max(*hi, d);
+    }
+}
+
+/* True when some axis of the list separates the two point sets by more
+ * than tol (a distance: the spans are compared along the unit axis). An
+ * axis of (near) zero length is skipped: it is the cross product of
+ * parallel directions, and the other axes decide those cases. */
+static bool separated(const sccd_v3 *axes, int na, const sccd_v3 *p, int np, const sccd_v3 *q, int nq, sccd_real tol)
+{
+    for (int k = 0; k < na; ++k) {
+        sccd_real len = sccd_v3_len(axes[k]);
+        if (!(len > 1e-150))
+            continue;
+        sccd_real lp, hp, lq, hq;
+        project(p, np, axes[k], &lp, &hp);
+        project(q, nq, axes[k], &lq, &hq);
+        if (hp + tol * len < lq || hq + tol * len < lp)
+            return true;
+    }
+    return false;
+}
+
+/* Index of the longest of three edges. */
+static int longest_edge(const sccd_v3 *e)
+{
+    sccd_real l0 = sccd_v3_len2(e[0]), l1 = sccd_v3_len2(e[1]), l2 = sccd_v3_len2(e[2]);
+    return l0 >= l1 && l0 >= l2 ? 0 : (l1 >= l2 ? 1 : 2);
+}
+
+bool sccd_triangle_vs_triangle(sccd_triangle a, sccd_triangle b)
+{
+    if (!sccd_is_valid_triangle(a) || !sccd_is_valid_triangle(b)) {
+        SCCD_ASSERT(sccd_is_valid_triangle(a) && sccd_is_valid_triangle(b));
+        return false;
+    }
+    /* Two convex polygons in space are apart iff one of these separates
+     * them: the normals, the edge-pair cross products, and the in-plane
+     * normals of each edge in either triangle's plane (coplanar pairs, and
+     * a segment-like triangle in the other's plane). Two segment-like
+     * triangles in one plane take the plane from their longest edges. Any
+     * axis that separates is a proof, so extra ones are safe. */
+    sccd_v3 p[3] = {a.a, a.b, a.c}, q[3] = {b.a, b.b, b.c}, ea[3], eb[3], axes[32];
+    for (int i = 0; i < 3; ++i) {
+        ea[i] = sccd_v3_sub(p[(i + 1) % 3], p[i]);
+        eb[i] = sccd_v3_sub(q[(i + 1) % 3], q[i]);
+    }
+    sccd_v3 na = sccd_v3_cross(ea[0], ea[1]), nb = sccd_v3_cross(eb[0], eb[1]);
+    sccd_v3 la = ea[longest_edge(ea)], lb = eb[longest_edge(eb)], nab = sccd_v3_cross(la, lb);
+    int n = 0;
+    axes[n++] = na;
+    axes[n++] = nb;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j)
+            axes[n++] = sccd_v3_cross(ea[i], eb[j]);
+        axes[n++] = sccd_v3_cross(na, ea[i]);
+        axes[n++] = sccd_v3_cross(nb, eb[i]);
+        axes[n++] = sccd_v3_cross(nb, ea[i]);
+        axes[n++] = sccd_v3_cross(na, eb[i]);
+        axes[n++] = ea[i]; /* collinear pairs: along their line */
+        axes[n++] = eb[i];
+    }
+    axes[n++] = sccd_v3_cross(nab, la);
+    axes[n++] = sccd_v3_cross(nab, lb);
+    sccd_real tol = sccd_touch_slack(sccd_max(sccd_cat_tri_mag(a), sccd_cat_tri_mag(b)));
+    return !separated(axes, n, p, 3, q, 3, tol);
+}
+
+bool sccd_box3_vs_triangle(sccd_box3 box, sccd_triangle tri)
+{
+    if (!sccd_is_valid_box3(box) || !sccd_is_valid_triangle(tri)) {
+        SCCD_ASSERT(sccd_is_valid_box3(box) && sccd_is_valid_triangle(tri));
+        return false;
+    }
+    /* In the box's frame the box is [−h, h]; its corners are projected like
+     * the triangle's, which keeps one routine for every axis. */
+    sccd_v3 t[3] = {sccd_quat_inv_apply(box.q, sccd_v3_sub(tri.a, box.c)),
+                    sccd_quat_inv_apply(box.q, sccd_v3_sub(tri.b, box.c)),
+                    sccd_quat_inv_apply(box.q, sccd_v3_sub(tri.c, box.c))};
+    sccd_v3 corners[8], axes[13], e[3], u[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int i = 0; i < 8; ++i)
+        corners[i] = (sccd_v3){i & 1 ? box.h.x : -box.h.x, i & 2 ? box.h.y : -box.h.y, i & 4 ? box.h.z : -box.h.z};
+    for (int i = 0; i < 3; ++i)
+        e[i] = sccd_v3_sub(t[(i + 1) % 3], t[i]);
+    int n = 0;
+    for (int i = 0; i < 3; ++i)
+        axes[n++] = u[i];
+    axes[n++] = sccd_v3_cross(e[0], e[1]);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            axes[n++] = sccd_v3_cross(u[i], e[j]);
+    sccd_real tol = sccd_touch_slack(sccd_max(sccd_mag3(box.c) + sccd_v3_len(box.h), sccd_cat_tri_mag(tri)));
+    return !separated(axes, n, corners, 8, t, 3, tol);
+}

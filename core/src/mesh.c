@@ -212,6 +212,21 @@ sccd_real sccd_mesh_distance(const sccd_mesh *m, sccd_v3 p)
     return best;
 }
 
+sccd_real sccd_mesh_winding_number(const sccd_mesh *m, sccd_v3 p)
+{
+    bool ok = m != NULL && sccd_is_valid_v3(p);
+    SCCD_ASSERT(ok);
+    sccd_real w = 0.0;
+    for (int t = 0; ok && t < m->nt; ++t) {
+        sccd_v3 a = sccd_v3_sub(m->v[m->t[t][0]], p), b = sccd_v3_sub(m->v[m->t[t][1]], p),
+                c = sccd_v3_sub(m->v[m->t[t][2]], p);
+        sccd_real la = sccd_v3_len(a), lb = sccd_v3_len(b), lc = sccd_v3_len(c);
+        w += 2.0 * atan2(sccd_v3_dot(a, sccd_v3_cross(b, c)),
+                         la * lb * lc + sccd_v3_dot(a, b) * lc + sccd_v3_dot(a, c) * lb + sccd_v3_dot(b, c) * la);
+    }
+    return w / (4.0 * SCCD_PI);
+}
+
 /* ---- report ---- */
 
 /* A directed edge a→b stored under its undirected key (lo, hi) with the

@@ -4,6 +4,8 @@
  * 4×4 torus is a square frame: the shape with a through-hole). */
 #include "mesh_internal.h"
 
+#include <string.h>
+
 
 /* The quad of grid corners a, b (one ring), c, d (the next ring above),
  * counter-clockwise from outside; a pole collapses it to one triangle. */
@@ -170,4 +172,81 @@ bool sccd_mesh_holed(sccd_mesh *m)
     /* Corners at u = 45°: radial R ± r/√2 along the diagonal gives the
      * half-sizes (R ± r/√2)/√2 = 0.375 ± 0.125, and z = ±r/√2. */
     return sccd_mesh_torus(m, 0.375 * sqrt(2.0), 0.25, 4, 4);
+}
+
+/* ---- extruded outlines ---- */
+
+static sccd_real cross2(sccd_v2 a, sccd_v2 b, sccd_v2 c) { return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x); }
+
+/* p in the closed triangle a, b, c (counter-clockwise). */
+static bool in_triangle2(sccd_v2 p, sccd_v2 a, sccd_v2 b, sccd_v2 c)
+{
+    return cross2(a, b, p) >= 0.0 && cross2(b, c, p) >= 0.0 && cross2(c, a, p) >= 0.0;
+}
+
+/* Ear clipping of the simple counter-clockwise polygon (n ≤ 256): each ear
+ * (a convex corner whose triangle holds no other corner) becomes a cap
+ * triangle on both faces. False when no ear is found (not simple). */
+static bool push_caps(sccd_mesh *m, const sccd_v2 *poly, int n)
+{
+    int idx[256], left = n;
+    for (int i = 0; i < n; ++i)
+        idx[i] = i;
+    while (left > 3) {
+        int ear = -1;
+        for (int i = 0; i < left && ear < 0; ++i) {
+            int a = idx[(i + left - 1) % left], b = idx[i], c = idx[(i + 1) % left];
+            bool ok = cross2(poly[a], poly[b], poly[c]) > 0.0;
+            for (int j = 0; ok && j < left; ++j)
+                ok = idx[j] == a || idx[j] == b || idx[j] == c || !in_triangle2(poly[idx[j]], poly[a], poly[b], poly[c]);
+            ear = ok ? i : -1;
+        }
+        if (ear < 0)
+            return false;
+        int a = idx[(ear + left - 1) % left], b = idx[ear], c = idx[(ear + 1) % left];
+        if (!sccd_mesh_push_triangle(m, a, c, b) || !sccd_mesh_push_triangle(m, n + a, n + b, n + c))
+            return false;
+        memmove(idx + ear, idx + ear + 1, (size_t)(left - ear - 1) * sizeof *idx);
+        --left;
+    }
+    return sccd_mesh_push_triangle(m, idx[0], idx[2], idx[1]) && sccd_mesh_push_triangle(m, n + idx[0], n + idx[1], n + idx[2]);
+}
+
+bool sccd_mesh_extrude(sccd_mesh *m, const sccd_v2 *outline, int n, sccd_real thickness)
+{
+    bool ok = m != NULL && outline != NULL && n >= 3 && n <= 256 && sccd_is_valid_real(thickness) && thickness > 0.0;
+    sccd_real area = 0.0;
+    for (int i = 0; ok && i < n; ++i) {
+        ok = sccd_is_valid_v2(outline[i]);
+        area += outline[i].x * outline[(i + 1) % n].y - outline[(i + 1) % n].x * outline[i].y;
+    }
+    ok = ok && area > 0.0;
+    SCCD_ASSERT(ok);
+    if (!ok)
+        return false;
+    sccd_mesh_clear(m);
+    for (int k = 0; ok && k < 2; ++k)
+        for (int i = 0; ok && i < n; ++i)
+            ok = sccd_mesh_push_vertex(m, (sccd_v3){outline[i].x, outline[i].y, k * thickness});
+    for (int i = 0; ok && i < n; ++i) {
+        int i1 = (i + 1) % n;
+        ok = sccd_mesh_push_triangle(m, i, i1, n + i1) && sccd_mesh_push_triangle(m, i, n + i1, n + i);
+    }
+    ok = ok && push_caps(m, outline, n);
+    SCCD_ASSERT(ok); /* an outline that is not simple */
+    if (!ok)
+        sccd_mesh_clear(m);
+    return ok;
+}
+
+bool sccd_mesh_fork(sccd_mesh *m)
+{
+    /* Handle, neck, and four tines 3 mm wide with 4 mm gaps (metres),
+     * counter-clockwise from the handle's end. */
+    static const sccd_v2 outline[] = {
+        {-0.006, 0.0},    {0.006, 0.0},    {0.006, 0.12},   {0.012, 0.14},   {0.012, 0.19},   {0.009, 0.19},
+        {0.009, 0.15},    {0.005, 0.15},   {0.005, 0.19},   {0.002, 0.19},   {0.002, 0.15},   {-0.002, 0.15},
+        {-0.002, 0.19},   {-0.005, 0.19},  {-0.005, 0.15},  {-0.009, 0.15},  {-0.009, 0.19},  {-0.012, 0.19},
+        {-0.012, 0.14},   {-0.006, 0.12}};
+    return sccd_mesh_extrude(m, outline, (int)(sizeof outline / sizeof outline[0]), 0.002);
 }

@@ -165,22 +165,12 @@ static bool cast_rows(const sccd_voxel_grid *g, const sccd_mesh *m, int a, unsig
     return ok;
 }
 
-/* Generalised winding number of the centre of cell idx: the sum of the
- * triangles' solid angles (Van Oosterom & Strackee 1983) over 4π. */
+/* Generalised winding number of the centre of cell idx. */
 static sccd_real winding_number(const sccd_voxel_grid *g, const sccd_mesh *m, size_t idx)
 {
     int i = (int)(idx % (size_t)g->nx), j = (int)(idx / (size_t)g->nx % (size_t)g->ny),
         k = (int)(idx / ((size_t)g->nx * g->ny));
-    sccd_v3 p = sccd_voxel_center(g, i, j, k);
-    sccd_real w = 0.0;
-    for (int t = 0; t < m->nt; ++t) {
-        sccd_v3 a = sccd_v3_sub(m->v[m->t[t][0]], p), b = sccd_v3_sub(m->v[m->t[t][1]], p),
-                c = sccd_v3_sub(m->v[m->t[t][2]], p);
-        sccd_real la = sccd_v3_len(a), lb = sccd_v3_len(b), lc = sccd_v3_len(c);
-        w += 2.0 * atan2(sccd_v3_dot(a, sccd_v3_cross(b, c)),
-                         la * lb * lc + sccd_v3_dot(a, b) * lc + sccd_v3_dot(a, c) * lb + sccd_v3_dot(b, c) * la);
-    }
-    return w / (4.0 * SCCD_PI);
+    return sccd_mesh_winding_number(m, sccd_voxel_center(g, i, j, k));
 }
 
 /* Shape of the grid: res cells along the longest side plus one of padding

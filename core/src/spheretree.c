@@ -24,7 +24,7 @@ void sccd_spheretree_init(sccd_spheretree *t)
 {
     SCCD_ASSERT(t != NULL);
     if (t)
-        *t = (sccd_spheretree){NULL, NULL, 0, 0, -1};
+        *t = (sccd_spheretree){NULL, NULL, 0, 0, -1, NULL};
 }
 
 void sccd_spheretree_destroy(sccd_spheretree *t)
@@ -33,7 +33,8 @@ void sccd_spheretree_destroy(sccd_spheretree *t)
         return;
     sccd_free(t->nodes);
     sccd_free(t->leaves);
-    *t = (sccd_spheretree){NULL, NULL, 0, 0, -1};
+    sccd_free(t->leaf_source);
+    *t = (sccd_spheretree){NULL, NULL, 0, 0, -1, NULL};
 }
 
 /* Radius around c reaching the farthest surface of spheres s[0..n-1]. */
@@ -64,8 +65,9 @@ static sccd_sphere seed_bound(const sccd_spheretree *t, const sccd_spheretree_no
 /* Near-minimal sphere around the leaf spheres below: Bădoiu–Clarkson
  * iterations (step 1/(k+1) towards the farthest leaf surface point) from the
  * seed's centre, keeping the best centre; the radius is then measured
- * exactly, so the sphere always contains the leaves. Never worse than the
- * seed's own sphere, which is the starting candidate. */
+ * exactly to the leaves and the children, so the sphere always contains
+ * both. Never worse than the seed's own sphere, which is the starting
+ * candidate. */
 static sccd_sphere tight_bound(const sccd_spheretree *t, const sccd_spheretree_node *n, sccd_sphere start)
 {
     const sccd_sphere *s = t->leaves + n->leaf_first;
@@ -86,8 +88,15 @@ static sccd_sphere tight_bound(const sccd_spheretree *t, const sccd_spheretree_n
         sccd_v3 p = sccd_v3_mad(s[far].c, s[far].r, out);
         c = sccd_v3_add(c, sccd_v3_scale(sccd_v3_sub(p, c), 1.0 / (k + 1)));
     }
-    best.r = sccd_max(best.r, reach(best.c, s, m)); /* exact for the kept centre */
-    return best;
+    /* Exact for the kept centre, and holding the children's spheres too (a
+     * parent that holds its children is a bound at every level, not only at
+     * the leaves); the seed's sphere already does, so it stays the fallback. */
+    best.r = sccd_max(best.r, reach(best.c, s, m));
+    for (int i = 0; i < n->count; ++i) {
+        sccd_sphere k = t->nodes[n->first + i].bound;
+        best.r = sccd_max(best.r, sccd_v3_dist(best.c, k.c) + k.r);
+    }
+    return best.r <= start.r ? best : start;
 }
 
 static void make_bound(builder *b, int node)
@@ -172,8 +181,10 @@ static void build_node(builder *b, int node, int lo, int n, sccd_v3 cell_lo, scc
 static void finish(builder *b)
 {
     sccd_spheretree *t = b->t;
-    for (int i = 0; i < t->leaf_count; ++i)
+    for (int i = 0; i < t->leaf_count; ++i) {
         t->leaves[i] = b->src[b->order[i]];
+        t->leaf_source[i] = b->order[i];
+    }
     for (int i = t->node_count - 1; i >= 0; --i)
         make_bound(b, i);
 }
@@ -200,7 +211,8 @@ bool sccd_spheretree_build(sccd_spheretree *t, const sccd_sphere *s, int n, sccd
     builder b = {t, s, sccd_alloc((size_t)n * sizeof(int)), sccd_alloc((size_t)n * sizeof(int)), 0.0, method};
     t->nodes = sccd_alloc((size_t)(2 * n) * sizeof *t->nodes);
     t->leaves = sccd_alloc((size_t)n * sizeof *t->leaves);
-    ok = b.order && b.scratch && t->nodes && t->leaves;
+    t->leaf_source = sccd_alloc((size_t)n * sizeof *t->leaf_source);
+    ok = b.order && b.scratch && t->nodes && t->leaves && t->leaf_source;
     if (ok) {
         /* The root cell: the cube around the centres' box. */
         sccd_v3 lo = s[0].c, hi = s[0].c;

@@ -105,6 +105,10 @@ bool sccd_sphere_vs_cone(sccd_sphere s, sccd_cone c);
 bool sccd_capsule3_vs_triangle(sccd_capsule3 c, sccd_triangle tri);
 /// Solid cylinder c meets triangle tri (seed 004 "円柱と三角形"; exact: edges against the cylinder, then one point of the cylinder's cut by the plane).
 bool sccd_cylinder_vs_triangle(sccd_cylinder c, sccd_triangle tri);
+/// Triangles a and b meet, touching included (separating axes: the normals, the nine edge-pair cross products, the edges' normals in either plane, and the edges, which also settle coplanar and degenerate pairs).
+bool sccd_triangle_vs_triangle(sccd_triangle a, sccd_triangle b);
+/// Solid oriented box meets triangle tri (separating axes: the box's three, the triangle's normal and the nine cross products).
+bool sccd_box3_vs_triangle(sccd_box3 box, sccd_triangle tri);
 /// Solid cylinder c meets the plane surface n·x = d (seed 004 "円柱と平面").
 bool sccd_cylinder_vs_plane(sccd_cylinder c, sccd_plane p);
 

@@ -98,6 +98,9 @@ bool sccd_mesh_save_file(const sccd_mesh *m, const char *path, sccd_mesh_format 
 /// Distance from p to the nearest triangle of m (brute force over all triangles, catalogue.h); +INFINITY when m has none.
 sccd_real sccd_mesh_distance(const sccd_mesh *m, sccd_v3 p);
 
+/// Generalised winding number of m at p: the triangles' solid angles over 4π (Van Oosterom & Strackee); 1 inside and 0 outside a closed outward-oriented mesh, about 1/2 on its surface.
+sccd_real sccd_mesh_winding_number(const sccd_mesh *m, sccd_v3 p);
+
 /// Counts, box, closedness, orientation, degenerate triangles, area and volume.
 sccd_mesh_report sccd_mesh_report_make(const sccd_mesh *m);
 
@@ -115,6 +118,11 @@ bool sccd_mesh_box(sccd_mesh *m, sccd_v3 h);
 bool sccd_mesh_sword(sccd_mesh *m);
 /// Torus about +z: major radius R > r > 0, nu ≥ 3 segments around the axis, nv ≥ 3 around the tube.
 bool sccd_mesh_torus(sccd_mesh *m, sccd_real R, sccd_real r, int nu, int nv);
+/// The simple counter-clockwise outline of n (3..256) points in the xy plane extruded from z = 0 to z = thickness > 0
+/// (caps by ear clipping). Closed and oriented outwards; false (assert) on bad input or an outline that is not simple.
+bool sccd_mesh_extrude(sccd_mesh *m, const sccd_v2 *outline, int n, sccd_real thickness);
+/// A fork 0.19 long along +y, 2 mm thick: handle, neck and four tines 3 mm wide (an extruded outline).
+bool sccd_mesh_fork(sccd_mesh *m);
 /// A shape with a square through-hole (genus one): a square frame in the xy plane, outer half-size 0.5, hole half-size 0.25, 0.354 thick (a 4×4-segment torus).
 bool sccd_mesh_holed(sccd_mesh *m);
 

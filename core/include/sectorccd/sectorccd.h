@@ -31,5 +31,6 @@
 #include "sectorccd/mesh.h"
 #include "sectorccd/spherefill.h"
 #include "sectorccd/spheretree.h"
+#include "sectorccd/meshtree.h"
 
 #endif

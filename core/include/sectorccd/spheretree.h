@@ -5,9 +5,10 @@
  *
  * A tree lives in body coordinates; every query takes its pose (sccd_xf3)
  * and returns world results. Touching counts as overlap. Conservative by
- * construction: every node's sphere contains the leaf spheres below it (its
- * radius is measured to the farthest leaf surface from its final centre),
- * so pruning on node spheres never drops a touching leaf pair. */
+ * construction: every node's sphere contains its children's spheres and the
+ * leaf spheres below it (its radius is measured to the farthest of their
+ * surfaces from its final centre), so pruning on node spheres never drops a
+ * touching leaf pair. */
 #ifndef SECTORCCD_SPHERETREE_H
 #define SECTORCCD_SPHERETREE_H
 
@@ -20,7 +21,7 @@ extern "C" {
 /// How node bounding spheres are made.
 typedef enum sccd_bound_method {
     SCCD_BOUND_SEED,  ///< seed 003 §3.2: centre of the box around the children's centres, radius to the farthest child surface
-    SCCD_BOUND_TIGHT  ///< near-minimal sphere around the leaf spheres below (iterated, never larger than the seed's)
+    SCCD_BOUND_TIGHT  ///< near-minimal sphere around the leaf spheres below, grown to hold the children's (iterated, never larger than the seed's)
 } sccd_bound_method;
 
 /// A node: its bounding sphere (body coordinates), children first..first+count-1 (count 0: a leaf, whose
@@ -38,6 +39,7 @@ typedef struct sccd_spheretree {
     sccd_sphere *leaves;         ///< leaf spheres [leaf_count], in tree order (each subtree's leaves contiguous)
     int node_count, leaf_count;  ///< counts
     int depth;                   ///< deepest level (root = 0); -1 when empty
+    int *leaf_source;            ///< leaf i is sphere leaf_source[i] of the array the tree was built from [leaf_count]
 } sccd_spheretree;
 
 /// A contact between a leaf sphere of tree a and the other shape b (world): unit normal from a to b
