@@ -39,13 +39,7 @@
  * needs a second round (gather_escapes), which would redo the whole step. */
 #define KNOCK_REACH 2.0
 
-static bool is_pending(const sccd_cp_world *w, const cpBody *body)
-{
-    for (int i = 0; i < w->npending; ++i)
-        if (w->pending[i] == body)
-            return true;
-    return false;
-}
+static bool is_pending(const sccd_cp_world *w, const cpBody *body) { return sccd_adapter_map_get(&w->pending, body) >= 0; }
 
 static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
 {
@@ -56,6 +50,9 @@ static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
 {
     return cpBBNew(b.lo.x - margin, b.lo.y - margin, b.hi.x + margin, b.hi.y + margin);
 }
+
+/* A box of the plane as the reach index (3D) takes it. */
+static sccd_aabb3 box3_of(sccd_aabb2 b) { return (sccd_aabb3){{b.lo.x, b.lo.y, 0.0}, {b.hi.x, b.hi.y, 0.0}}; }
 
 /* ---- gathering what the CCD bodies may reach ---- */
 
@@ -76,19 +73,16 @@ static bool collect(sccd_cp_world *w, const cpBody *first)
 {
     cpArray *arr = w->space->dynamicBodies;
     int k = dynamic_index(w->space, first);
-    w->npending = 0;
+    sccd_adapter_map_clear(&w->pending);
     for (int i = 0; i < w->nrec; ++i)
         w->recs[i].active = false;
     for (int i = k < 0 ? arr->num : k; i < arr->num; ++i) {
         cpBody *b = arr->arr[i];
         cp_body_rec *r = sccd_cp_find_rec(w, b);
-        if (r != NULL) {
+        if (r != NULL)
             r->active = true;
-        } else {
-            if (!sccd_adapter_reserve((void **)&w->pending, &w->cappending, w->npending + 1, sizeof *w->pending))
-                return false;
-            w->pending[w->npending++] = b;
-        }
+        else if (sccd_adapter_map_add(&w->pending, b, 0) < 0)
+            return false;
     }
     return true;
 }
@@ -131,7 +125,7 @@ static bool gather(sccd_cp_world *w, cpShape *s)
 {
     if (!keeps_shape(w, s))
         return true;
-    int added = sccd_adapter_set_add(&w->gathered, s);
+    int added = sccd_adapter_map_add(&w->gathered, s, 0);
     if (added <= 0)
         return added == 0;
     if (!sccd_adapter_reserve((void **)&w->cands, &w->capcands, w->ncands + 1, sizeof *w->cands))
@@ -163,25 +157,31 @@ static void gather_query(cpShape *shape, void *data)
     w->gather_ok &= gather(w, shape);
 }
 
+/* A query of the fast bodies' reach index: the box and the world. */
+typedef struct cp_query { sccd_cp_world *w; sccd_aabb2 box; } cp_query;
+
+/* The shapes of fast body f (its reach box meets the query's) that its reach may take into the box. */
+static bool gather_fast(int f, void *context)
+{
+    const cp_query *q = context;
+    const cp_fast_body *fb = &q->w->fast[f];
+    CP_BODY_FOREACH_SHAPE(fb->body, s)
+    {
+        sccd_aabb2 sb = {{s->bb.l - fb->reach, s->bb.b - fb->reach}, {s->bb.r + fb->reach, s->bb.t + fb->reach}};
+        if (boxes_overlap(q->box, sb) && !gather(q->w, s))
+            return false;
+    }
+    return true;
+}
+
 /* Every shape within box (grown by the slow bodies' reach), and the shapes
  * of the fast bodies whose reach meets it. */
 static bool gather_box(sccd_cp_world *w, sccd_aabb2 box)
 {
     w->gather_ok = true;
     cpSpaceBBQuery(w->space, bb_of(box, w->slow), CP_SHAPE_FILTER_ALL, gather_query, w);
-    bool ok = w->gather_ok;
-    for (int f = 0; ok && f < w->nfast; ++f) {
-        const cp_fast_body *fb = &w->fast[f];
-        if (!boxes_overlap(box, fb->box))
-            continue;
-        CP_BODY_FOREACH_SHAPE(fb->body, s)
-        {
-            sccd_aabb2 sb = {{s->bb.l - fb->reach, s->bb.b - fb->reach}, {s->bb.r + fb->reach, s->bb.t + fb->reach}};
-            if (ok && boxes_overlap(box, sb))
-                ok = gather(w, s);
-        }
-    }
-    return ok;
+    cp_query q = {w, box};
+    return w->gather_ok && sccd_adapter_reach_query(&w->moving, box3_of(box), gather_fast, &q);
 }
 
 /* The box of body b's shapes at the start, grown by reach. */
@@ -197,24 +197,29 @@ static sccd_aabb2 reach_box(const cpBody *b, sccd_real reach)
 }
 
 /* Split the non-CCD bodies by how far they may move this step. The shapes'
- * boxes are at the start poses, so a query is grown by the slow bodies'
- * largest reach (`slow`, a fraction of the smallest CCD box); the few faster
- * ones are listed with their reach boxes and tested one by one. Every body
- * is in one of the two, so no candidate is lost. */
+ * boxes are at the start poses, so a query of the space is grown by the
+ * slow bodies' largest reach (`slow`, a fraction of the smallest CCD box);
+ * the faster ones (in a falling pile, most) go into the reach index with
+ * their reach boxes, which each CCD body queries: the cost grows with the
+ * CCD bodies plus the fast ones, not with their product. Every body is in
+ * one of the two, so no candidate is lost. */
 static bool split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
 {
     w->slow = SLOW_FRACTION * (sccd_is_valid_real(smallest) ? smallest : 0.0);
     w->nfast = 0;
+    sccd_adapter_reach_begin(&w->moving);
     cpArray *arr = w->space->dynamicBodies;
     for (int i = 0; i < arr->num; ++i) {
         cpBody *b = arr->arr[i];
         sccd_real reach = body_reach(b, dt);
         if (reach <= w->slow || sccd_cp_find_rec(w, b) != NULL) /* the look-up only when it matters */
             continue;
-        if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
+        if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast) ||
+            !sccd_adapter_reach_put(&w->moving, b, w->nfast, box3_of(reach_box(b, reach))))
             return false;
-        w->fast[w->nfast++] = (cp_fast_body){b, reach, reach_box(b, reach)};
+        w->fast[w->nfast++] = (cp_fast_body){b, reach};
     }
+    sccd_adapter_reach_end(&w->moving);
     return true;
 }
 
@@ -503,7 +508,10 @@ static bool solve(sccd_cp_world *w, cpFloat dt)
         if (!build_solver(w, dt))
             return false;
         sccd_impact_stats st = {0};
-        if (!sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st))
+        double t0 = sccd_adapter_cpu_seconds();
+        bool solved = sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st);
+        w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
+        if (!solved)
             return CP_CHECK(w, false, "sccd_cp: the impact solver refused this step's bodies; CCD skipped");
         w->cnt.candidates += (uint64_t)st.candidates;
         w->cnt.tois += (uint64_t)st.tois;
@@ -523,7 +531,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     double t_start = sccd_adapter_cpu_seconds();
     w->stamp = w->space->stamp;
     w->ncands = 0;
-    sccd_adapter_set_clear(&w->gathered);
+    sccd_adapter_map_clear(&w->gathered);
     w->keep_half = INFINITY;
     w->nib = 0;
     bool ok = collect(w, first) && gather_all(w, dt) && solve(w, dt);

@@ -12,12 +12,11 @@
 #include "sectorccd_chipmunk.h"
 #include "../adapter_internal.h"
 
-/* A non-CCD body that may move farther than the query margin this step:
- * the box of its shapes' start boxes grown by its reach, made once a step. */
+/* A non-CCD body that may move farther than the query margin this step,
+ * and how far (split_targets). */
 typedef struct cp_fast_body {
     cpBody *body;
     sccd_real reach;
-    sccd_aabb2 box;
 } cp_fast_body;
 
 typedef struct cp_body_rec {
@@ -49,17 +48,18 @@ struct sccd_cp_world {
     sccd_cp_counters cnt;
     cp_body_rec *recs;
     int nrec, caprec;
+    sccd_adapter_map rec_of; /* body -> index of its record */
     cpTimestamp stamp; /* step of the last phase */
     cpTimestamp checked; /* step of the last check (sccd_cp_world.c: forgotten bodies, dt) */
-    cpBody **pending;  /* non-CCD bodies not integrated yet when the phase runs */
-    int npending, cappending;
+    sccd_adapter_map pending; /* non-CCD bodies not integrated yet when the phase runs */
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
     int ncands, capcands;
-    sccd_adapter_set gathered; /* the shapes in cands */
+    sccd_adapter_map gathered; /* the shapes in cands */
     sccd_real keep_reach, keep_half; /* what gather keeps (keeps_shape) */
     bool gather_ok; /* no allocation failed in the current query */
     cp_fast_body *fast; /* non-CCD bodies that may move farther than the query margin */
     int nfast, capfast;
+    sccd_adapter_reach moving; /* their reach boxes (value: index in fast) */
     sccd_real slow;
     /* the solver's input, index for index with the Chipmunk objects */
     sccd_impact_body2 *ib;

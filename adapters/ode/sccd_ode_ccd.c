@@ -201,45 +201,89 @@ static bool gather_mesh(sccd_ode_world *w, int k, sccd_aabb3 box)
     return true;
 }
 
+/* Geom k (a mesh: its triangles in box), met by a query of box; classes the core lacks are counted. */
+static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box)
+{
+    ode_geom *e = &w->geoms[k];
+    w->cnt.unsupported += !e->usable && !e->reached;
+    e->reached = true;
+    return !e->usable || (dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : add_piece(w, k, -1));
+}
+
+/* A query of the reach indexes: the box and the world. */
+typedef struct ode_query { sccd_ode_world *w; sccd_aabb3 box; } ode_query;
+
+static bool gather_found(int k, void *context)
+{
+    const ode_query *q = context;
+    return gather_geom(q->w, k, q->box);
+}
+
 /* Every geom (a mesh: triangle) that may be in box this step, but the active
- * CCD bodies' (gathered whole); classes the core lacks are counted. */
+ * CCD bodies' (gathered whole): the planes that reach it, and what the
+ * reach indexes (index_geoms) find. */
 static bool gather_box(sccd_ode_world *w, sccd_aabb3 box)
 {
+    for (int i = 0; i < w->nplanes; ++i)
+        if (plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), box) && !gather_geom(w, w->planes[i], box))
+            return false;
+    ode_query q = {w, box};
+    return sccd_adapter_reach_query(&w->moving, box, gather_found, &q) && sccd_adapter_reach_query(&w->still, box, gather_found, &q);
+}
+
+/* Prepare every geom and put those that are not an active CCD body's in a
+ * reach index by their reach boxes (planes, unbounded, in a list): a CCD
+ * body then finds what it may meet by a query, not by a test of every
+ * geom. */
+static bool index_geoms(sccd_ode_world *w)
+{
+    w->nplanes = 0;
+    sccd_adapter_reach_begin(&w->moving);
+    sccd_adapter_reach_begin(&w->still);
     for (int k = 0; k < w->ngeoms; ++k) {
         ode_geom *e = &w->geoms[k];
-        int cls = dGeomGetClass(e->geom);
+        prepare_geom(w, e);
         if (e->ccd >= 0 && w->bodies[e->ccd].active)
             continue;
-        if (cls == dPlaneClass ? !plane_reaches(sccd_ode_plane(e->geom), box) : !boxes_overlap(e->reach, box))
-            continue;
-        w->cnt.unsupported += !e->usable && !e->reached;
-        e->reached = true;
-        bool ok = !e->usable || (cls == dTriMeshClass ? gather_mesh(w, k, box) : add_piece(w, k, -1));
-        if (!ok)
+        bool plane = dGeomGetClass(e->geom) == dPlaneClass;
+        if (plane && !sccd_adapter_reserve((void **)&w->planes, &w->capplanes, w->nplanes + 1, sizeof *w->planes))
+            return false;
+        if (plane)
+            w->planes[w->nplanes++] = k;
+        else if (!sccd_adapter_reach_put(e->body != NULL ? &w->moving : &w->still, e->geom, k, e->reach))
             return false;
     }
+    sccd_adapter_reach_end(&w->moving);
+    sccd_adapter_reach_end(&w->still);
     return true;
 }
 
-/* Active CCD body i: its geoms (a mesh or another class the core lacks is
- * counted) and the box its free motion covers. */
-static bool gather_ccd(sccd_ode_world *w, int i)
+/* The active CCD bodies' geoms (a mesh or another class the core lacks is
+ * counted) and the box each body's free motion covers, in one pass over
+ * the geoms. */
+static bool gather_ccd(sccd_ode_world *w)
 {
-    ode_body *r = &w->bodies[i];
-    sccd_impact_body3 b = sccd_ode_solver_body(w, r->body, r->start, i);
-    sccd_motion3 m = free_motion(&b, w->dt);
-    r->usable = false;
+    for (int i = 0; i < w->nbodies; ++i) {
+        ode_body *r = &w->bodies[i];
+        if (!r->active)
+            continue;
+        sccd_impact_body3 b = sccd_ode_solver_body(w, r->body, r->start, i);
+        r->motion = free_motion(&b, w->dt);
+        r->usable = false;
+    }
     for (int k = 0; k < w->ngeoms; ++k) {
         sccd_impact_shape3 s;
-        if (w->geoms[k].ccd != i)
+        ode_geom *e = &w->geoms[k];
+        if (e->ccd < 0 || !w->bodies[e->ccd].active)
             continue;
-        if (!w->geoms[k].usable || !sccd_ode_geom_shape(w->geoms[k].geom, sccd_ode_geom_offset(w->geoms[k].geom), &s)) {
+        ode_body *r = &w->bodies[e->ccd];
+        if (!e->usable || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
             ++w->cnt.unsupported;
             continue;
         }
         if (!add_piece(w, k, -1))
             return false;
-        sccd_aabb3 box = sccd_shape3_motion_box(&s.bound[0], m);
+        sccd_aabb3 box = sccd_shape3_motion_box(&s.bound[0], r->motion);
         r->region = r->usable ? sccd_aabb3_union(r->region, box) : box;
         r->usable = true;
     }
@@ -249,11 +293,8 @@ static bool gather_ccd(sccd_ode_world *w, int i)
 static bool gather_all(sccd_ode_world *w)
 {
     w->npieces = 0;
-    for (int k = 0; k < w->ngeoms; ++k)
-        prepare_geom(w, &w->geoms[k]);
-    for (int i = 0; i < w->nbodies; ++i)
-        if (w->bodies[i].active && !gather_ccd(w, i))
-            return false;
+    if (!index_geoms(w) || !gather_ccd(w))
+        return false;
     for (int i = 0; i < w->nbodies; ++i)
         if (w->bodies[i].active && w->bodies[i].usable && !gather_box(w, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap)))
             return false;
@@ -330,7 +371,10 @@ static bool solve(sccd_ode_world *w)
         if (!build_solver(w))
             return false;
         sccd_impact_stats st = {0};
-        if (!sccd_impact3_solve(w->ib, w->nib, w->is, w->npieces, w->dt, &w->opt, &cb, &w->scratch, &st))
+        double t0 = sccd_adapter_cpu_seconds();
+        bool solved = sccd_impact3_solve(w->ib, w->nib, w->is, w->npieces, w->dt, &w->opt, &cb, &w->scratch, &st);
+        w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
+        if (!solved)
             return ODE_CHECK(w, false, "sccd_ode: the impact solver refused this step's bodies; CCD skipped");
         w->cnt.candidates += (uint64_t)st.candidates;
         w->cnt.tois += (uint64_t)st.tois;
