@@ -31,8 +31,7 @@ static inline bool sccd_adapter_reserve(void **buf, int *cap, int need, size_t s
 
 /* A map of pointers to ints (open addressing, linear probing): the CCD
  * bodies' records by engine body, what a step gathered (each once, without
- * sorting the duplicates away), the proxies of the reach index below. The
- * table stays at most half full. */
+ * sorting the duplicates away). The table stays at most half full. */
 typedef struct sccd_adapter_map { const void **key; int *value; int cap, count; } sccd_adapter_map;
 
 /* Empty the map (its memory is kept). */
@@ -145,114 +144,116 @@ static inline void sccd_adapter_map_remove(sccd_adapter_map *m, const void *p)
     m->key[hole] = NULL;
 }
 
-/* The reach index: the boxes that the engine objects which may move far in
- * a step may reach, in a sort-and-sweep index (broadphase.h), so that each
- * CCD body finds what may meet it by a box query instead of testing every
- * such object: the cost grows with the CCD bodies plus the objects, not
- * with their product. Each object keeps its proxy from step to step, so the
- * index's sort stays nearly in order (an insertion sort repairs it).
- *
- * A step begins, puts every object it wants in with its box and a value (the
- * caller's index of it this step), queries, and ends: the objects not put
- * since the beginning leave. A query skips them too, so a step that failed
- * half way leaves no object that may be gone (its pointer is only
- * compared). 2D boxes go in with z = 0. */
-typedef struct sccd_adapter_reach_item { const void *obj; int value; unsigned stamp; } sccd_adapter_reach_item;
-
-typedef struct sccd_adapter_reach {
+/* A step's query boxes: what the CCD bodies' motions (later, the bodies an
+ * impact set moving) may reach. The engine's objects that may move far in
+ * a step are matched against them all in one pass: each object queries the
+ * boxes with the box of what it may reach, in a sort-and-sweep index of the
+ * core (2D boxes at z = 0). The cost grows with the objects plus the boxes,
+ * not with their product, and the index holds only the step's few boxes:
+ * nothing of the engine's is kept from step to step. A query box that is
+ * not finite (a motion that overflowed) meets every object; an object
+ * whose box is not finite meets none (it is nowhere to be met). */
+typedef struct sccd_adapter_queries {
     sccd_bp3 bp;
-    sccd_adapter_map proxy_of;     /* object -> proxy id */
-    sccd_adapter_reach_item *item; /* by proxy id; obj NULL for a free id */
-    int nitem, capitem;
-    unsigned stamp;                /* the current step's */
-} sccd_adapter_reach;
+    sccd_aabb3 *box; /* by box */
+    int *proxy;      /* by box: its proxy, -1 for a box that is not finite */
+    int *box_of;     /* by proxy: its box */
+    int *wild;       /* the boxes that are not finite */
+    int count, nwild, capbox, capproxy, capbox_of, capwild;
+} sccd_adapter_queries;
 
-static inline void sccd_adapter_reach_init(sccd_adapter_reach *r)
+/* Up to this many boxes, an object tests each: cheaper than a query of the
+ * index (the index pays from a few dozen on). */
+#define SCCD_ADAPTER_SCAN_BOXES 16
+
+static inline void sccd_adapter_queries_init(sccd_adapter_queries *q)
 {
-    *r = (sccd_adapter_reach){0};
-    sccd_bp3_init(&r->bp);
+    *q = (sccd_adapter_queries){0};
+    sccd_bp3_init(&q->bp);
 }
 
-static inline void sccd_adapter_reach_free(sccd_adapter_reach *r)
+static inline void sccd_adapter_queries_free(sccd_adapter_queries *q)
 {
-    sccd_bp3_destroy(&r->bp);
-    sccd_adapter_map_free(&r->proxy_of);
-    sccd_free(r->item);
-    sccd_adapter_reach_init(r);
+    sccd_bp3_destroy(&q->bp);
+    sccd_free(q->box);
+    sccd_free(q->proxy);
+    sccd_free(q->box_of);
+    sccd_free(q->wild);
+    sccd_adapter_queries_init(q);
 }
 
-static inline void sccd_adapter_reach_begin(sccd_adapter_reach *r) { ++r->stamp; }
+/* No boxes (the memory is kept). */
+static inline void sccd_adapter_queries_clear(sccd_adapter_queries *q)
+{
+    for (int i = 0; i < q->count; ++i)
+        if (q->proxy[i] >= 0)
+            sccd_bp3_destroy_proxy(&q->bp, q->proxy[i]);
+    q->count = q->nwild = 0;
+}
 
-/* Put obj in with box and value for this step; false when out of memory.
- * A box that is not finite is left out (no query can meet it). */
-static inline bool sccd_adapter_reach_put(sccd_adapter_reach *r, const void *obj, int value, sccd_aabb3 box)
+/* Add a box: its index (from 0 after a clear), -1 when out of memory (the
+ * boxes unchanged). */
+static inline int sccd_adapter_queries_add(sccd_adapter_queries *q, sccd_aabb3 box)
+{
+    int id = -1;
+    if (!sccd_adapter_reserve((void **)&q->box, &q->capbox, q->count + 1, sizeof *q->box) ||
+        !sccd_adapter_reserve((void **)&q->proxy, &q->capproxy, q->count + 1, sizeof *q->proxy))
+        return -1;
+    if (!sccd_is_valid_aabb3(box)) {
+        if (!sccd_adapter_reserve((void **)&q->wild, &q->capwild, q->nwild + 1, sizeof *q->wild))
+            return -1;
+        q->wild[q->nwild++] = q->count;
+    } else if (sccd_bp3_create_proxy(&q->bp, box, NULL, &id) != SCCD_BP_OK) {
+        return -1;
+    } else if (!sccd_adapter_reserve((void **)&q->box_of, &q->capbox_of, id + 1, sizeof *q->box_of)) {
+        sccd_bp3_destroy_proxy(&q->bp, id);
+        return -1;
+    } else {
+        q->box_of[id] = q->count;
+    }
+    q->box[q->count] = box;
+    q->proxy[q->count] = id;
+    return q->count++;
+}
+
+static inline bool sccd_adapter_boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
+}
+
+/* Called with the index of each query box an object's box meets; false
+ * stops the match (out of memory). */
+typedef bool sccd_adapter_match_fn(int box, void *context);
+
+typedef struct sccd_adapter_match { const int *box_of; sccd_adapter_match_fn *fn; void *context; bool ok; } sccd_adapter_match;
+
+static inline bool sccd_adapter_queries_hit(int proxy_id, void *user_data, void *context)
+{
+    (void)user_data;
+    sccd_adapter_match *m = context;
+    m->ok = m->fn(m->box_of[proxy_id], m->context);
+    return m->ok;
+}
+
+/* fn for every query box that box meets; false when fn was. */
+static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb3 box, sccd_adapter_match_fn *fn,
+                                              void *context)
 {
     if (!sccd_is_valid_aabb3(box))
         return true;
-    int id = sccd_adapter_map_get(&r->proxy_of, obj);
-    if (id >= 0) {
-        sccd_bp3_move_proxy(&r->bp, id, box);
-    } else {
-        if (sccd_bp3_create_proxy(&r->bp, box, NULL, &id) != SCCD_BP_OK)
-            return false;
-        if (!sccd_adapter_reserve((void **)&r->item, &r->capitem, id + 1, sizeof *r->item) ||
-            sccd_adapter_map_add(&r->proxy_of, obj, id) < 0) {
-            sccd_bp3_destroy_proxy(&r->bp, id);
-            return false;
-        }
-        for (; r->nitem <= id; ++r->nitem)
-            r->item[r->nitem].obj = NULL;
+    sccd_adapter_match m = {q->box_of, fn, context, true};
+    if (q->count <= SCCD_ADAPTER_SCAN_BOXES) {
+        for (int i = 0; m.ok && i < q->count; ++i)
+            if (q->proxy[i] < 0 || sccd_adapter_boxes_meet(q->box[i], box))
+                m.ok = fn(i, context);
+        return m.ok;
     }
-    r->item[id] = (sccd_adapter_reach_item){obj, value, r->stamp};
-    return true;
-}
-
-/* Drop the objects not put since the step began. */
-static inline void sccd_adapter_reach_end(sccd_adapter_reach *r)
-{
-    for (int id = 0; id < r->nitem; ++id) {
-        sccd_adapter_reach_item *it = &r->item[id];
-        if (it->obj == NULL || it->stamp == r->stamp)
-            continue;
-        sccd_bp3_destroy_proxy(&r->bp, id);
-        sccd_adapter_map_remove(&r->proxy_of, it->obj);
-        it->obj = NULL;
-    }
-}
-
-/* Called with the value of each object put this step whose box meets the
- * query's; false stops the query (out of memory). */
-typedef bool sccd_adapter_reach_fn(int value, void *context);
-
-typedef struct sccd_adapter_reach_query_ctx {
-    const sccd_adapter_reach *r;
-    sccd_adapter_reach_fn *fn;
-    void *context;
-    bool ok;
-} sccd_adapter_reach_query_ctx;
-
-static inline bool sccd_adapter_reach_hit(int proxy_id, void *user_data, void *context)
-{
-    (void)user_data;
-    sccd_adapter_reach_query_ctx *q = context;
-    const sccd_adapter_reach_item *it = &q->r->item[proxy_id];
-    if (it->stamp == q->r->stamp)
-        q->ok = q->fn(it->value, q->context);
-    return q->ok;
-}
-
-/* fn for every object put this step whose box meets box (every one when box
- * is not finite: a motion that overflowed may reach anything); false when
- * fn was. */
-static inline bool sccd_adapter_reach_query(sccd_adapter_reach *r, sccd_aabb3 box, sccd_adapter_reach_fn *fn, void *context)
-{
-    sccd_adapter_reach_query_ctx q = {r, fn, context, true};
-    if (r->proxy_of.count > 0 && sccd_is_valid_aabb3(box))
-        sccd_bp3_query(&r->bp, box, sccd_adapter_reach_hit, &q);
-    for (int id = 0; !sccd_is_valid_aabb3(box) && q.ok && id < r->nitem; ++id)
-        if (r->item[id].obj != NULL)
-            sccd_adapter_reach_hit(id, NULL, &q);
-    return q.ok;
+    if (q->count > q->nwild)
+        sccd_bp3_query(&q->bp, box, sccd_adapter_queries_hit, &m);
+    for (int i = 0; m.ok && i < q->nwild; ++i)
+        m.ok = fn(q->wild[i], context);
+    return m.ok;
 }
 
 /* CPU time of the calling thread in seconds, for the counters: steady on a

@@ -1,11 +1,12 @@
 /* The code both adapters share (adapters/adapter_internal.h): the pointer
  * map against a plain array searched one by one, over random adds, sets and
  * removes in tables small enough for long probe runs that wrap around (a
- * removal must move keys back into its hole); the reach index against brute
- * force over steps in which objects come, move, stay away, come back, and a
- * step fails half way; both under allocation failure (every k-th
- * allocation fails: the call reports it, the state still matches the
- * oracle, and every block comes back). */
+ * removal must move keys back into its hole); the query boxes against a
+ * brute-force separating-axis test, fewer and more than the scan threshold,
+ * points, wide boxes and boxes that are not finite, over rounds that reuse
+ * the index; both under allocation failure (every k-th allocation fails:
+ * the call reports it, the state still matches the oracle, and every block
+ * comes back). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -123,124 +124,123 @@ static void test_map_out_of_memory(void **state)
         map_run(7, KEYS, 800, k);
 }
 
-/* ---- the reach index ---- */
+/* ---- the query boxes ---- */
 
-/* The oracle's object i this step: put (with box and value) or not. */
-typedef struct placed { bool put; sccd_aabb3 box; int value; } placed;
-
+/* Half the boxes on a grid of halves, where end points often coincide
+ * (touching counts as meeting). */
 static sccd_aabb3 random_box(sccd_rng *g, bool flat)
 {
     sccd_v3 c = sccd_rng_v3(g, 10.0), h = {sccd_rng_uniform(g, 0.0, 1.5), sccd_rng_uniform(g, 0.0, 1.5), sccd_rng_uniform(g, 0.0, 1.5)};
+    if (sccd_rng_int(g, 2) == 0) {
+        c = (sccd_v3){sccd_rng_int(g, 9) - 4, sccd_rng_int(g, 9) - 4, sccd_rng_int(g, 9) - 4};
+        h = (sccd_v3){0.5 * sccd_rng_int(g, 4), 0.5 * sccd_rng_int(g, 4), 0.5 * sccd_rng_int(g, 4)};
+    }
     if (sccd_rng_int(g, 20) == 0)
         h.x = 8.0; /* a few wide ones widen the index's query window */
+    if (sccd_rng_int(g, 40) == 0)
+        h = (sccd_v3){0.0, 0.0, 0.0}; /* a point: touching counts */
     if (flat)
         c.z = h.z = 0.0;
     return (sccd_aabb3){sccd_v3_sub(c, h), sccd_v3_add(c, h)};
 }
 
-static bool meet(sccd_aabb3 a, sccd_aabb3 b)
+/* Now and then a box that is not finite. */
+static sccd_aabb3 maybe_wild(sccd_rng *g, sccd_aabb3 b)
 {
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
-           b.lo.z <= a.hi.z;
+    int k = sccd_rng_int(g, 30);
+    if (k == 0)
+        b.hi.y = INFINITY;
+    else if (k == 1)
+        b.lo.x = NAN;
+    return b;
+}
+
+/* The oracle's test, independent of the index: boxes meet when no axis
+ * separates them; a query box that is not finite meets every finite box,
+ * a box that is not finite meets nothing. */
+static bool oracle_meets(sccd_aabb3 query, sccd_aabb3 object)
+{
+    if (!sccd_is_valid_aabb3(object))
+        return false;
+    if (!sccd_is_valid_aabb3(query))
+        return true;
+    return !(query.hi.x < object.lo.x || object.hi.x < query.lo.x || query.hi.y < object.lo.y ||
+             object.hi.y < query.lo.y || query.hi.z < object.lo.z || object.hi.z < query.lo.z);
 }
 
 typedef struct found { int count[KEYS]; } found;
 
-static bool collect(int value, void *context)
+static bool collect(int box, void *context)
 {
     found *f = context;
-    assert_true(value >= 0 && value < KEYS);
-    ++f->count[value];
+    assert_true(box >= 0 && box < KEYS);
+    ++f->count[box];
     return true;
 }
 
-static bool refuse(int value, void *context)
+static bool refuse(int box, void *context)
 {
-    (void)value;
+    (void)box;
     ++*(int *)context;
     return false;
 }
 
-/* Queries of random boxes (and one not finite: everything put) against
- * brute force over the objects put this step; values are the objects'
- * indices, so each must come exactly once. */
-static void check_queries(sccd_adapter_reach *r, const placed *pl, sccd_rng *g, bool flat)
-{
-    for (int q = 0; q < 20; ++q) {
-        sccd_aabb3 box = q == 0 ? (sccd_aabb3){{NAN, 0, 0}, {1, 1, 1}} : random_box(g, flat);
-        found f = {{0}};
-        assert_true(sccd_adapter_reach_query(r, box, collect, &f));
-        for (int i = 0; i < KEYS; ++i)
-            assert_int_equal(f.count[i], pl[i].put && (q == 0 || meet(pl[i].box, box)) ? 1 : 0);
-    }
-    int calls = 0; /* a callback that fails stops the query, which says so */
-    bool any = false;
-    for (int i = 0; i < KEYS; ++i)
-        any |= pl[i].put;
-    assert_int_equal(sccd_adapter_reach_query(r, (sccd_aabb3){{-20, -20, -20}, {20, 20, 20}}, refuse, &calls), !any);
-    assert_int_equal(calls, any ? 1 : 0);
-}
-
-/* Steps of the reach index: each object is put with probability 3/4 (its
- * box moved a little, sometimes far, sometimes not finite: left out), and
- * one step in five fails half way (it stops putting and never ends). The
- * k-th allocation fails (0: none): a put that fails stops that step. */
-static void reach_run(unsigned seed, bool flat, long fail_at)
+/* Rounds of n query boxes (n across the scan threshold), each matched by
+ * objects against brute force, then cleared; the k-th allocation fails
+ * (0: none): the add that fails adds nothing and the round goes on with the
+ * boxes it has. */
+static void queries_run(unsigned seed, bool flat, long fail_at)
 {
     fail_every(fail_at);
     sccd_rng g = sccd_rng_make(seed);
-    sccd_adapter_reach r;
-    sccd_adapter_reach_init(&r);
-    placed pl[KEYS];
-    sccd_aabb3 last[KEYS];
-    for (int i = 0; i < KEYS; ++i)
-        last[i] = random_box(&g, flat);
-    for (int step = 0; step < 30; ++step) {
-        sccd_adapter_reach_begin(&r);
-        bool failed = sccd_rng_int(&g, 5) == 0, ok = true;
-        int stop = failed ? sccd_rng_int(&g, KEYS) : KEYS;
-        for (int i = 0; i < KEYS; ++i) {
-            pl[i].put = false;
-            if (i >= stop || !ok || sccd_rng_int(&g, 4) == 0)
-                continue;
-            sccd_v3 d = sccd_rng_v3(&g, sccd_rng_int(&g, 10) == 0 ? 8.0 : 0.3);
-            if (flat)
-                d.z = 0.0;
-            last[i] = sccd_rng_int(&g, 30) == 0 ? random_box(&g, flat) : (sccd_aabb3){sccd_v3_add(last[i].lo, d), sccd_v3_add(last[i].hi, d)};
-            sccd_aabb3 box = last[i];
-            bool finite = sccd_rng_int(&g, 40) != 0;
-            if (!finite)
-                box.hi.y = INFINITY;
-            ok = sccd_adapter_reach_put(&r, &objects[i], i, box);
-            pl[i] = (placed){ok && finite, last[i], i};
+    sccd_adapter_queries q;
+    sccd_adapter_queries_init(&q);
+    sccd_aabb3 boxes[KEYS];
+    for (int round = 0; round < 24; ++round) {
+        int want = sccd_rng_int(&g, round % 2 ? KEYS : SCCD_ADAPTER_SCAN_BOXES + 2), n = 0;
+        for (int i = 0; i < want; ++i) {
+            sccd_aabb3 b = maybe_wild(&g, random_box(&g, flat));
+            int at = sccd_adapter_queries_add(&q, b);
+            assert_int_equal(at, at < 0 ? -1 : n);
+            if (at >= 0)
+                boxes[n++] = b;
+            assert_int_equal(q.count, n);
         }
-        check_queries(&r, pl, &g, flat);
-        if (!failed && ok)
-            sccd_adapter_reach_end(&r);
-        else
-            failed = true;
-        if (!failed) /* every object left over from earlier steps is gone */
+        for (int o = 0; o < 60; ++o) {
+            sccd_aabb3 object = maybe_wild(&g, random_box(&g, flat));
+            found f = {{0}};
+            assert_true(sccd_adapter_queries_match(&q, object, collect, &f));
             for (int i = 0; i < KEYS; ++i)
-                assert_int_equal(sccd_adapter_map_get(&r.proxy_of, &objects[i]) >= 0, pl[i].put);
+                assert_int_equal(f.count[i], i < n && oracle_meets(boxes[i], object) ? 1 : 0);
+        }
+        int calls = 0; /* a callback that fails stops the match, which says so */
+        bool any = false;
+        sccd_aabb3 all = {{-30, -30, -30}, {30, 30, 30}};
+        for (int i = 0; i < n; ++i)
+            any |= oracle_meets(boxes[i], all);
+        assert_int_equal(sccd_adapter_queries_match(&q, all, refuse, &calls), !any);
+        assert_int_equal(calls, any ? 1 : 0);
+        sccd_adapter_queries_clear(&q);
+        assert_int_equal(q.count, 0);
     }
-    sccd_adapter_reach_free(&r);
+    sccd_adapter_queries_free(&q);
     allocator_back();
 }
 
-static void test_reach_matches_brute_force(void **state)
+static void test_queries_match_brute_force(void **state)
 {
     (void)state;
     for (unsigned seed = 1; seed <= 12; ++seed) {
-        reach_run(seed, false, 0);
-        reach_run(seed, true, 0); /* 2D boxes, z = 0 */
+        queries_run(seed, false, 0);
+        queries_run(seed, true, 0); /* 2D boxes, z = 0 */
     }
 }
 
-static void test_reach_out_of_memory(void **state)
+static void test_queries_out_of_memory(void **state)
 {
     (void)state;
     for (long k = 1; k <= 40; ++k)
-        reach_run(3, false, k);
+        queries_run(3, false, k);
 }
 
 int main(void)
@@ -248,8 +248,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_matches_array),
         cmocka_unit_test(test_map_out_of_memory),
-        cmocka_unit_test(test_reach_matches_brute_force),
-        cmocka_unit_test(test_reach_out_of_memory),
+        cmocka_unit_test(test_queries_match_brute_force),
+        cmocka_unit_test(test_queries_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,7 +165,7 @@ sccd_cp_world *sccd_cp_attach(cpSpace *space)
     if (!CP_CHECK(NULL, w != NULL, "sccd_cp_attach: out of memory"))
         return NULL;
     w->space = space;
-    sccd_adapter_reach_init(&w->moving);
+    sccd_adapter_queries_init(&w->queries);
     /* Chipmunk lets shapes overlap by the collision slop; the impact overlap
      * is a fifth of it (a space with no finite slop > 0 gets the default). */
     cpFloat slop = cpSpaceGetCollisionSlop(space);
@@ -281,7 +281,8 @@ void sccd_cp_detach(sccd_cp_world *w)
     sccd_free(w->cands);
     sccd_adapter_map_free(&w->gathered);
     sccd_free(w->fast);
-    sccd_adapter_reach_free(&w->moving);
+    sccd_adapter_queries_free(&w->queries);
+    sccd_free(w->keep);
     sccd_free(w->ib);
     sccd_free(w->ref);
     sccd_free(w->is);

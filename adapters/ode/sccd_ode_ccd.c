@@ -40,12 +40,6 @@ static void set_body_pose(dBodyID b, sccd_xf3 x)
     dBodySetQuaternion(b, q);
 }
 
-static bool boxes_overlap(sccd_aabb3 a, sccd_aabb3 b)
-{
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
-           b.lo.z <= a.hi.z;
-}
-
 static sccd_aabb3 aabb_grow(sccd_aabb3 b, sccd_real d)
 {
     sccd_v3 g = {d, d, d};
@@ -195,7 +189,7 @@ static bool gather_mesh(sccd_ode_world *w, int k, sccd_aabb3 box)
     for (int i = 0; i < n; ++i) {
         sccd_triangle t = sccd_ode_triangle(e->geom, i);
         sccd_aabb3 tb = {sccd_v3_min(t.a, sccd_v3_min(t.b, t.c)), sccd_v3_max(t.a, sccd_v3_max(t.b, t.c))};
-        if (boxes_overlap(aabb_grow(tb, e->margin), box) && !add_piece(w, k, i))
+        if (sccd_adapter_boxes_meet(aabb_grow(tb, e->margin), box) && !add_piece(w, k, i))
             return false;
     }
     return true;
@@ -210,52 +204,41 @@ static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box)
     return !e->usable || (dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : add_piece(w, k, -1));
 }
 
-/* A query of the reach indexes: the box and the world. */
-typedef struct ode_query { sccd_ode_world *w; sccd_aabb3 box; } ode_query;
+/* A query box of the step: every geom that may be in it this step is
+ * gathered (gather_queries). */
+static bool gather_box(sccd_ode_world *w, sccd_aabb3 box) { return sccd_adapter_queries_add(&w->queries, box) >= 0; }
 
-static bool gather_found(int k, void *context)
+/* A geom being matched against the query boxes. */
+typedef struct ode_match { sccd_ode_world *w; int geom; } ode_match;
+
+static bool gather_met(int i, void *context)
 {
-    const ode_query *q = context;
-    return gather_geom(q->w, k, q->box);
+    const ode_match *m = context;
+    return gather_geom(m->w, m->geom, m->w->queries.box[i]);
 }
 
-/* Every geom (a mesh: triangle) that may be in box this step, but the active
- * CCD bodies' (gathered whole): the planes that reach it, and what the
- * reach indexes (index_geoms) find. */
-static bool gather_box(sccd_ode_world *w, sccd_aabb3 box)
+/* Match every geom but the active CCD bodies' (gathered whole) against the
+ * step's query boxes, then drop the boxes: one pass over the geoms, not one
+ * per box. A plane meets the boxes its half-space reaches, any other geom
+ * those its reach box meets. */
+static bool gather_queries(sccd_ode_world *w)
 {
-    for (int i = 0; i < w->nplanes; ++i)
-        if (plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), box) && !gather_geom(w, w->planes[i], box))
-            return false;
-    ode_query q = {w, box};
-    return sccd_adapter_reach_query(&w->moving, box, gather_found, &q) && sccd_adapter_reach_query(&w->still, box, gather_found, &q);
-}
-
-/* Prepare every geom and put those that are not an active CCD body's in a
- * reach index by their reach boxes (planes, unbounded, in a list): a CCD
- * body then finds what it may meet by a query, not by a test of every
- * geom. */
-static bool index_geoms(sccd_ode_world *w)
-{
-    w->nplanes = 0;
-    sccd_adapter_reach_begin(&w->moving);
-    sccd_adapter_reach_begin(&w->still);
-    for (int k = 0; k < w->ngeoms; ++k) {
-        ode_geom *e = &w->geoms[k];
-        prepare_geom(w, e);
+    bool ok = true;
+    for (int k = 0; ok && k < w->ngeoms && w->queries.count > 0; ++k) {
+        const ode_geom *e = &w->geoms[k];
         if (e->ccd >= 0 && w->bodies[e->ccd].active)
             continue;
-        bool plane = dGeomGetClass(e->geom) == dPlaneClass;
-        if (plane && !sccd_adapter_reserve((void **)&w->planes, &w->capplanes, w->nplanes + 1, sizeof *w->planes))
-            return false;
-        if (plane)
-            w->planes[w->nplanes++] = k;
-        else if (!sccd_adapter_reach_put(e->body != NULL ? &w->moving : &w->still, e->geom, k, e->reach))
-            return false;
+        if (dGeomGetClass(e->geom) == dPlaneClass) {
+            sccd_plane p = sccd_ode_plane(e->geom);
+            for (int i = 0; ok && i < w->queries.count; ++i)
+                ok = !plane_reaches(p, w->queries.box[i]) || gather_geom(w, k, w->queries.box[i]);
+        } else {
+            ode_match m = {w, k};
+            ok = sccd_adapter_queries_match(&w->queries, e->reach, gather_met, &m);
+        }
     }
-    sccd_adapter_reach_end(&w->moving);
-    sccd_adapter_reach_end(&w->still);
-    return true;
+    sccd_adapter_queries_clear(&w->queries);
+    return ok;
 }
 
 /* The active CCD bodies' geoms (a mesh or another class the core lacks is
@@ -293,12 +276,15 @@ static bool gather_ccd(sccd_ode_world *w)
 static bool gather_all(sccd_ode_world *w)
 {
     w->npieces = 0;
-    if (!index_geoms(w) || !gather_ccd(w))
+    sccd_adapter_queries_clear(&w->queries); /* left by a step that failed */
+    for (int k = 0; k < w->ngeoms; ++k)
+        prepare_geom(w, &w->geoms[k]);
+    if (!gather_ccd(w))
         return false;
     for (int i = 0; i < w->nbodies; ++i)
         if (w->bodies[i].active && w->bodies[i].usable && !gather_box(w, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap)))
             return false;
-    return true;
+    return gather_queries(w);
 }
 
 static int piece_order(const void *x, const void *y)
@@ -325,6 +311,8 @@ static bool gather_escapes(sccd_ode_world *w, bool *grew)
                 return false;
         }
     }
+    if (!gather_queries(w))
+        return false;
     *grew = false;
     for (int i = w->built; i < w->npieces && !*grew; ++i)
         *grew = bsearch(&w->pieces[i], w->pieces, (size_t)w->built, sizeof *w->pieces, piece_order) == NULL;

@@ -57,12 +57,7 @@ struct sccd_ode_world {
     void *impact_user;
     bool scanned; /* before_step ran since the last after_step */
     sccd_real dt; /* the step's length, read from ODE's integration */
-    /* what the CCD bodies may reach (value: index in geoms): the reach boxes
-     * of the geoms of moving bodies and of static geoms (two indexes: a big
-     * static floor would widen every query of the moving ones), planes */
-    sccd_adapter_reach moving, still;
-    int *planes;
-    int nplanes, capplanes;
+    sccd_adapter_queries queries; /* the query boxes the geoms are matched against (gather_queries) */
     /* the solver's input: bodies, and shapes index for index with the pieces */
     ode_piece *pieces;
     int npieces, cappieces, built;

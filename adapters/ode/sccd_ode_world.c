@@ -158,8 +158,7 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
     w->world = world;
     w->space = space;
     w->opt = sccd_ode_options_default();
-    sccd_adapter_reach_init(&w->moving);
-    sccd_adapter_reach_init(&w->still);
+    sccd_adapter_queries_init(&w->queries);
     return w;
 }
 
@@ -275,9 +274,7 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_free(w->geoms);
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
-    sccd_adapter_reach_free(&w->moving);
-    sccd_adapter_reach_free(&w->still);
-    sccd_free(w->planes);
+    sccd_adapter_queries_free(&w->queries);
     sccd_free(w->pieces);
     sccd_free(w->ib);
     sccd_free(w->is);
