@@ -291,25 +291,27 @@ int main(int argc, char **argv)
                     "ODE: spheres of radius 4–6 cm, 12 layers over a 2 cm floor 4 m square, dWorldQuickStep with 10 "
                     "iterations in a dHashSpace), with small fast-spinning CCD boxes (debris) fired down into it at "
                     "4–10 of their sizes a step and fired again once at rest. 60 Hz, %d steps timed after %d (the rain "
-                    "still falls), median of %d repetitions of thread CPU time "
+                    "still falls), median of %d repetition(s) of thread CPU time "
                     "per step; without CCD is the same scene with the debris as ordinary bodies, in the same run. "
                     "CCD: the adapter's own timer (`seconds` of its counters); of which the solver: the part in the "
                     "core's impact solver (`solve_seconds`), the rest is the adapter's gathering and translation. "
                     "CCD share: CCD over the step. Growth: the exponent p of time ∝ n^p from %d to %d CCD bodies (1 "
                     "is linear, 2 quadratic). Under the floor: debris found below the floor after a step, all "
-                    "repetitions (the CCD must find none).\n\n"
-                    "| engine | ordinary bodies | CCD bodies | step without CCD (ms) | step with CCD (ms) | ratio | "
-                    "CCD (ms/step) | of which the solver | CCD share | under the floor without / with CCD |\n"
-                    "|---|---|---|---|---|---|---|---|---|---|\n",
+                    "repetitions (the CCD must find none).\n",
                 steps, warmup, reps, scenes[0].ccd, scenes[series - 1].ccd);
     bool ok = true;
     for (int e = 0; e < 2; ++e) {
         result r[MAX_SCENES];
+        if (md != NULL)
+            fprintf(md, "\n| %s: ordinary bodies | CCD bodies | step without CCD (ms) | step with CCD (ms) | ratio | "
+                        "CCD (ms/step) | of which the solver | CCD share | under the floor without / with CCD |\n"
+                        "|---|---|---|---|---|---|---|---|---|\n",
+                    engines[e].name);
         for (int s = 0; s < nscenes; ++s) {
             r[s] = measure(&engines[e], scenes[s], warmup, steps, reps, csv, &ok);
             if (md != NULL)
-                fprintf(md, "| %s | %d %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f %% | %ld / %ld |\n",
-                        engines[e].name, r[s].sc.bodies, engines[e].bodies, r[s].sc.ccd, r[s].off_ms, r[s].on_ms,
+                fprintf(md, "| %d %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f %% | %ld / %ld |\n",
+                        r[s].sc.bodies, engines[e].bodies, r[s].sc.ccd, r[s].off_ms, r[s].on_ms,
                         r[s].on_ms / r[s].off_ms, r[s].ccd_ms, r[s].solve_ms, 100.0 * r[s].share, r[s].passes_off,
                         r[s].passes_on);
         }
