@@ -9,7 +9,7 @@
 
 #include "sccd_cp_internal.h"
 
-/* The query margin as a fraction of the smallest CCD box (split_targets). */
+/* The query margin as a fraction of the smallest CCD box (sccd_cp_split_targets). */
 #define SLOW_FRACTION 0.1
 
 static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
@@ -92,7 +92,7 @@ static void gather_query(cpShape *shape, void *data)
 
 /* A query box: every shape within it (grown by the slow bodies' reach)
  * now, what gather keeps there set by keep_reach and keep_half; the fast
- * bodies are matched against all the step's boxes at once (gather_fast). */
+ * bodies are matched against all the step's boxes at once (sccd_cp_gather_fast). */
 bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_real keep_reach, sccd_real keep_half)
 {
     w->keep_reach = keep_reach;
@@ -157,7 +157,7 @@ static sccd_aabb2 reach_box(const cpBody *b, sccd_real reach)
  * boxes are at the start poses, so a query of the space is grown by the
  * slow bodies' largest reach (`slow`, a fraction of the smallest CCD box);
  * the faster ones (in a falling pile, most) are listed with their reach
- * boxes and matched against all query boxes at once (gather_fast). Every
+ * boxes and matched against all query boxes at once (sccd_cp_gather_fast). Every
  * body is in one of the two, so no candidate is lost. */
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
 {
