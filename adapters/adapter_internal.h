@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "sectorccd/base.h"
+#include "sectorccd/broadphase.h"
 
 /* Grow a buffer of elements of size `size` to hold `need` (doubling, from
  * 16); false when out of memory, the buffer then unchanged. */
@@ -28,51 +29,231 @@ static inline bool sccd_adapter_reserve(void **buf, int *cap, int need, size_t s
     return true;
 }
 
-/* A set of pointers (open addressing, linear probing): what a step gathered,
- * each once, without sorting the duplicates away. */
-typedef struct sccd_adapter_set { const void **slot; int cap, count; } sccd_adapter_set;
+/* A map of pointers to ints (open addressing, linear probing): the CCD
+ * bodies' records by engine body, what a step gathered (each once, without
+ * sorting the duplicates away). The table stays at most half full. */
+typedef struct sccd_adapter_map { const void **key; int *value; int cap, count; } sccd_adapter_map;
 
-/* Empty the set (its memory is kept). */
-static inline void sccd_adapter_set_clear(sccd_adapter_set *s)
+/* Empty the map (its memory is kept). */
+static inline void sccd_adapter_map_clear(sccd_adapter_map *m)
 {
-    if (s->slot != NULL)
-        memset(s->slot, 0, (size_t)s->cap * sizeof *s->slot);
-    s->count = 0;
+    if (m->key != NULL)
+        memset(m->key, 0, (size_t)m->cap * sizeof *m->key);
+    m->count = 0;
 }
 
-/* Slot of p in a table of cap (a power of two) slots: where it is, or the
- * empty slot where it goes. */
-static inline int sccd_adapter_set_slot(const void **slot, int cap, const void *p)
+static inline void sccd_adapter_map_free(sccd_adapter_map *m)
+{
+    sccd_free(m->key);
+    sccd_free(m->value);
+    *m = (sccd_adapter_map){0};
+}
+
+/* The slot where p's probe starts in a table of cap (a power of two) slots. */
+static inline int sccd_adapter_map_home(const void *p, int cap)
 {
     uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15u; /* Fibonacci hashing: the high bits mix all */
-    int i = (int)(h >> 40) & (cap - 1);
-    while (slot[i] != NULL && slot[i] != p)
+    return (int)(h >> 40) & (cap - 1);
+}
+
+/* Slot of p: where it is, or the empty slot where it goes (cap > 0). */
+static inline int sccd_adapter_map_slot(const void *const *key, int cap, const void *p)
+{
+    int i = sccd_adapter_map_home(p, cap);
+    while (key[i] != NULL && key[i] != p)
         i = (i + 1) & (cap - 1);
     return i;
 }
 
-/* Add p (not NULL): 1 when new, 0 when already there, -1 out of memory (the
- * set unchanged). The table stays at most half full. */
-static inline int sccd_adapter_set_add(sccd_adapter_set *s, const void *p)
+/* p's value, -1 when p is not in the map. */
+static inline int sccd_adapter_map_get(const sccd_adapter_map *m, const void *p)
 {
-    if (2 * (s->count + 1) > s->cap) {
-        int cap = s->cap > 0 ? 2 * s->cap : 64;
-        const void **slot = sccd_calloc((size_t)cap, sizeof *slot);
-        if (slot == NULL)
-            return -1;
-        for (int i = 0; i < s->cap; ++i)
-            if (s->slot[i] != NULL)
-                slot[sccd_adapter_set_slot(slot, cap, s->slot[i])] = s->slot[i];
-        sccd_free(s->slot);
-        s->slot = slot;
-        s->cap = cap;
+    if (m->count == 0)
+        return -1;
+    int i = sccd_adapter_map_slot(m->key, m->cap, p);
+    return m->key[i] == p ? m->value[i] : -1;
+}
+
+/* Room for one more key; false when out of memory (the map unchanged). */
+static inline bool sccd_adapter_map_grow(sccd_adapter_map *m)
+{
+    if (2 * (m->count + 1) <= m->cap)
+        return true;
+    int cap = m->cap > 0 ? 2 * m->cap : 64;
+    const void **key = sccd_calloc((size_t)cap, sizeof *key);
+    int *value = sccd_alloc((size_t)cap * sizeof *value);
+    if (key == NULL || value == NULL) {
+        sccd_free(key);
+        sccd_free(value);
+        return false;
     }
-    int i = sccd_adapter_set_slot(s->slot, s->cap, p);
-    if (s->slot[i] == p)
+    for (int i = 0; i < m->cap; ++i)
+        if (m->key[i] != NULL) {
+            int k = sccd_adapter_map_slot(key, cap, m->key[i]);
+            key[k] = m->key[i];
+            value[k] = m->value[i];
+        }
+    sccd_free(m->key);
+    sccd_free(m->value);
+    m->key = key;
+    m->value = value;
+    m->cap = cap;
+    return true;
+}
+
+/* Add p (not NULL) with value v: 1 when new, 0 when already there (its value
+ * kept), -1 out of memory (the map unchanged). */
+static inline int sccd_adapter_map_add(sccd_adapter_map *m, const void *p, int v)
+{
+    if (!sccd_adapter_map_grow(m))
+        return -1;
+    int i = sccd_adapter_map_slot(m->key, m->cap, p);
+    if (m->key[i] == p)
         return 0;
-    s->slot[i] = p;
-    ++s->count;
+    m->key[i] = p;
+    m->value[i] = v;
+    ++m->count;
     return 1;
+}
+
+/* Give p, which is in the map, the value v. */
+static inline void sccd_adapter_map_set(sccd_adapter_map *m, const void *p, int v)
+{
+    m->value[sccd_adapter_map_slot(m->key, m->cap, p)] = v;
+}
+
+/* Remove p when it is there. Each key after it in its run of full slots
+ * whose probe would not pass the hole moves back into it, so every key
+ * stays reachable from its home (no tombstones). */
+static inline void sccd_adapter_map_remove(sccd_adapter_map *m, const void *p)
+{
+    if (m->count == 0)
+        return;
+    int mask = m->cap - 1, hole = sccd_adapter_map_slot(m->key, m->cap, p);
+    if (m->key[hole] != p)
+        return;
+    --m->count;
+    for (int j = (hole + 1) & mask; m->key[j] != NULL; j = (j + 1) & mask) {
+        int home = sccd_adapter_map_home(m->key[j], m->cap);
+        if (((j - home) & mask) < ((j - hole) & mask))
+            continue; /* its probe starts after the hole */
+        m->key[hole] = m->key[j];
+        m->value[hole] = m->value[j];
+        hole = j;
+    }
+    m->key[hole] = NULL;
+}
+
+/* A step's query boxes: what the CCD bodies' motions (later, the bodies an
+ * impact set moving) may reach. The engine's objects that may move far in
+ * a step are matched against them all in one pass: each object queries the
+ * boxes with the box of what it may reach, in a sort-and-sweep index of the
+ * core (2D boxes at z = 0). The cost grows with the objects plus the boxes,
+ * not with their product, and the index holds only the step's few boxes:
+ * nothing of the engine's is kept from step to step. A query box that is
+ * not finite (a motion that overflowed) meets every object; an object
+ * whose box is not finite meets none (it is nowhere to be met). */
+typedef struct sccd_adapter_queries {
+    sccd_bp3 bp;
+    sccd_aabb3 *box; /* by box */
+    int *proxy;      /* by box: its proxy, -1 for a box that is not finite */
+    int *box_of;     /* by proxy: its box */
+    int *wild;       /* the boxes that are not finite */
+    int count, nwild, capbox, capproxy, capbox_of, capwild;
+} sccd_adapter_queries;
+
+/* Up to this many boxes, an object tests each: cheaper than a query of the
+ * index (the index pays from a few dozen on). */
+#define SCCD_ADAPTER_SCAN_BOXES 16
+
+static inline void sccd_adapter_queries_init(sccd_adapter_queries *q)
+{
+    *q = (sccd_adapter_queries){0};
+    sccd_bp3_init(&q->bp);
+}
+
+static inline void sccd_adapter_queries_free(sccd_adapter_queries *q)
+{
+    sccd_bp3_destroy(&q->bp);
+    sccd_free(q->box);
+    sccd_free(q->proxy);
+    sccd_free(q->box_of);
+    sccd_free(q->wild);
+    sccd_adapter_queries_init(q);
+}
+
+/* No boxes (the memory is kept). */
+static inline void sccd_adapter_queries_clear(sccd_adapter_queries *q)
+{
+    for (int i = 0; i < q->count; ++i)
+        if (q->proxy[i] >= 0)
+            sccd_bp3_destroy_proxy(&q->bp, q->proxy[i]);
+    q->count = q->nwild = 0;
+}
+
+/* Add a box: its index (from 0 after a clear), -1 when out of memory (the
+ * boxes unchanged). */
+static inline int sccd_adapter_queries_add(sccd_adapter_queries *q, sccd_aabb3 box)
+{
+    int id = -1;
+    if (!sccd_adapter_reserve((void **)&q->box, &q->capbox, q->count + 1, sizeof *q->box) ||
+        !sccd_adapter_reserve((void **)&q->proxy, &q->capproxy, q->count + 1, sizeof *q->proxy))
+        return -1;
+    if (!sccd_is_valid_aabb3(box)) {
+        if (!sccd_adapter_reserve((void **)&q->wild, &q->capwild, q->nwild + 1, sizeof *q->wild))
+            return -1;
+        q->wild[q->nwild++] = q->count;
+    } else if (sccd_bp3_create_proxy(&q->bp, box, NULL, &id) != SCCD_BP_OK) {
+        return -1;
+    } else if (!sccd_adapter_reserve((void **)&q->box_of, &q->capbox_of, id + 1, sizeof *q->box_of)) {
+        sccd_bp3_destroy_proxy(&q->bp, id);
+        return -1;
+    } else {
+        q->box_of[id] = q->count;
+    }
+    q->box[q->count] = box;
+    q->proxy[q->count] = id;
+    return q->count++;
+}
+
+static inline bool sccd_adapter_boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
+}
+
+/* Called with the index of each query box an object's box meets; false
+ * stops the match (out of memory). */
+typedef bool sccd_adapter_match_fn(int box, void *context);
+
+typedef struct sccd_adapter_match { const int *box_of; sccd_adapter_match_fn *fn; void *context; bool ok; } sccd_adapter_match;
+
+static inline bool sccd_adapter_queries_hit(int proxy_id, void *user_data, void *context)
+{
+    (void)user_data;
+    sccd_adapter_match *m = context;
+    m->ok = m->fn(m->box_of[proxy_id], m->context);
+    return m->ok;
+}
+
+/* fn for every query box that box meets; false when fn was. */
+static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb3 box, sccd_adapter_match_fn *fn,
+                                              void *context)
+{
+    if (!sccd_is_valid_aabb3(box))
+        return true;
+    sccd_adapter_match m = {q->box_of, fn, context, true};
+    if (q->count <= SCCD_ADAPTER_SCAN_BOXES) {
+        for (int i = 0; m.ok && i < q->count; ++i)
+            if (q->proxy[i] < 0 || sccd_adapter_boxes_meet(q->box[i], box))
+                m.ok = fn(i, context);
+        return m.ok;
+    }
+    if (q->count > q->nwild)
+        sccd_bp3_query(&q->bp, box, sccd_adapter_queries_hit, &m);
+    for (int i = 0; m.ok && i < q->nwild; ++i)
+        m.ok = fn(q->wild[i], context);
+    return m.ok;
 }
 
 /* CPU time of the calling thread in seconds, for the counters: steady on a

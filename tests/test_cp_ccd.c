@@ -14,6 +14,7 @@
 #include "sectorccd_chipmunk.h"
 #include "test_util.h"
 #include "cp_support.h"
+#include "debris_rain.h"
 
 #define DT (1.0 / 60.0)
 #define PHASES 50
@@ -369,6 +370,77 @@ static void test_moving_target(void **state)
     print_message("moving plank: crossings without CCD %d/%d, with CCD %d/%d\n", off, trials, on, trials);
     assert_int_equal(on, 0);
     assert_true(off > trials / 2);
+}
+
+enum { TARGETS = 24 };
+
+/* TARGETS resting CCD boxes (4 wide) 1,000 apart, each with a fast plank
+ * (90 long, not a CCD body) sliding along its length at 100 units a step
+ * straight at it from outside what the box's own motion may reach: only
+ * the gathering of fast bodies can find the plank. More boxes than the 16
+ * up to which a fast body tests each, so the planks reach the CCD through
+ * the index of query boxes. Pass-through: a plank's tip gets past its
+ * box's centre. */
+static bool planks_at_boxes(bool ccd, double phase)
+{
+    cpSpace *space = cpSpaceNew();
+    sccd_cp_world *cw = ccd ? sccd_cp_attach(space) : NULL;
+    cpBody *box[TARGETS], *plank[TARGETS];
+    for (int i = 0; i < TARGETS; ++i) {
+        box[i] = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForBox(1.0, 4, 4)));
+        cpBodySetPosition(box[i], cpv(1000.0 * i, 0));
+        cpSpaceAddShape(space, cpBoxShapeNew(box[i], 4, 4, 0));
+        if (cw != NULL)
+            sccd_cp_body_enable(cw, box[i]);
+    }
+    for (int i = 0; i < TARGETS; ++i) {
+        plank[i] = cpSpaceAddBody(space, cpBodyNew(10.0, cpMomentForSegment(10.0, cpv(-45, 0), cpv(45, 0), 1)));
+        cpBodySetPosition(plank[i], cpv(1000.0 * i - 200 - 100 * phase, 0));
+        cpBodySetVelocity(plank[i], cpv(6000, 0));
+        cpSpaceAddShape(space, cpSegmentShapeNew(plank[i], cpv(-45, 0), cpv(45, 0), 1));
+    }
+    bool passed = false;
+    for (int s = 0; s < 4; ++s) {
+        cpSpaceStep(space, DT);
+        for (int i = 0; i < TARGETS; ++i)
+            passed |= cpBodyGetPosition(plank[i]).x + 45 > cpBodyGetPosition(box[i]).x;
+    }
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+    return passed;
+}
+
+static void test_fast_targets_indexed(void **state)
+{
+    (void)state;
+    int trials = 0, off = 0, on = 0;
+    for (int p = 0; p < 10; ++p) {
+        off += planks_at_boxes(false, (p + 0.5) / 10);
+        on += planks_at_boxes(true, (p + 0.5) / 10);
+        ++trials;
+    }
+    print_message("planks at %d boxes: trials with a pass-through without CCD %d/%d, with CCD %d/%d\n", TARGETS, off,
+                  trials, on, trials);
+    assert_int_equal(on, 0);
+    assert_true(off > trials / 2);
+}
+
+/* Many CCD bodies among many fast ones (debris_rain.h): 40 spinning debris
+ * fired through 600 falling circles at a thin floor; the circles reach the
+ * CCD through the index of query boxes (more than 16 boxes). With CCD no
+ * debris ends under the floor; without, some do (the scene is hard enough
+ * to mean something). */
+static void test_debris_rain(void **state)
+{
+    (void)state;
+    sccd_rain sc = {600, 40};
+    sccd_rain_run on = sccd_rain_cp(sc, true, 0, 90, 3), off = sccd_rain_cp(sc, false, 0, 90, 3);
+    print_message("debris rain (Chipmunk, 600 + 40, 90 steps): %ld under the floor with CCD, %ld without; %llu TOIs\n",
+                  on.passes, off.passes, (unsigned long long)on.tois);
+    assert_true(on.finite && off.finite);
+    assert_int_equal(on.passes, 0);
+    assert_true(off.passes > 0);
+    assert_true(on.tois > 0);
 }
 
 /* ---- filters, sensors, ignored pairs ---- */
@@ -863,6 +935,8 @@ int main(void)
         cmocka_unit_test(test_kinematic_keeps_animation),
         cmocka_unit_test(test_swords_never_pass),
         cmocka_unit_test(test_moving_target),
+        cmocka_unit_test(test_fast_targets_indexed),
+        cmocka_unit_test(test_debris_rain),
         cmocka_unit_test(test_respects_sensors_filters_handlers),
         cmocka_unit_test(test_long_mixed_run_is_finite),
         cmocka_unit_test(test_touching_pairs_keep_moving),

@@ -12,8 +12,8 @@
  * The first CCD body whose position_func runs in a step runs the whole CCD
  * phase: it integrates every CCD body with the position function it had
  * before (so a custom one is respected: the core gets the velocities that
- * reproduce its result), gathers what their motions may reach from the
- * space's index, hands the lot to sccd_impact2_solve and writes the poses
+ * reproduce its result), gathers what their motions may reach
+ * (sccd_cp_gather.c), hands the lot to sccd_impact2_solve and writes the poses
  * and velocities back. Bodies after it in the array have not moved yet
  * ("pending": they get the pose from which their own integration lands on
  * the solver's); bodies before it have (their start is their end pose less
@@ -25,13 +25,9 @@
  * and separate handlers in that step (begin or pre-solve returning false:
  * the pair passes, as in Chipmunk). The pair leaves the impact separating,
  * so Chipmunk adds no bounce of its own. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "sccd_cp_internal.h"
-
-/* The query margin as a fraction of the smallest CCD box (split_targets). */
-#define SLOW_FRACTION 0.1
 
 /* How far around a CCD body's reach to gather up front, in reaches: a body
  * struck by a point moving d in the step leaves at most (1 + e)·d ≤ 2d
@@ -39,25 +35,9 @@
  * needs a second round (gather_escapes), which would redo the whole step. */
 #define KNOCK_REACH 2.0
 
-static bool is_pending(const sccd_cp_world *w, const cpBody *body)
-{
-    for (int i = 0; i < w->npending; ++i)
-        if (w->pending[i] == body)
-            return true;
-    return false;
-}
+static bool is_pending(const sccd_cp_world *w, const cpBody *body) { return sccd_adapter_map_get(&w->pending, body) >= 0; }
 
-static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
-{
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y;
-}
-
-static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
-{
-    return cpBBNew(b.lo.x - margin, b.lo.y - margin, b.hi.x + margin, b.hi.y + margin);
-}
-
-/* ---- gathering what the CCD bodies may reach ---- */
+/* ---- the bodies taking part ---- */
 
 /* Index of body in the dynamic body array, searched from the end (the CCD
  * bodies are kept there); -1 when absent. */
@@ -76,144 +56,16 @@ static bool collect(sccd_cp_world *w, const cpBody *first)
 {
     cpArray *arr = w->space->dynamicBodies;
     int k = dynamic_index(w->space, first);
-    w->npending = 0;
+    sccd_adapter_map_clear(&w->pending);
     for (int i = 0; i < w->nrec; ++i)
         w->recs[i].active = false;
     for (int i = k < 0 ? arr->num : k; i < arr->num; ++i) {
         cpBody *b = arr->arr[i];
         cp_body_rec *r = sccd_cp_find_rec(w, b);
-        if (r != NULL) {
+        if (r != NULL)
             r->active = true;
-        } else {
-            if (!sccd_adapter_reserve((void **)&w->pending, &w->cappending, w->npending + 1, sizeof *w->pending))
-                return false;
-            w->pending[w->npending++] = b;
-        }
-    }
-    return true;
-}
-
-/* How far any point of body b may move this step: a point at distance ρ
- * from the centre of gravity moves at most |v|dt + |ω|dt·ρ, and ρ is at most
- * the farthest corner of its shapes' boxes (start poses) plus |v|dt. */
-static sccd_real body_reach(const cpBody *b, cpFloat dt)
-{
-    sccd_real v = cpvlength(b->v) + cpvlength(b->v_bias), om = fabs(b->w) + fabs(b->w_bias);
-    if (v == 0.0 && om == 0.0)
-        return 0.0;
-    sccd_real rho = 0.0;
-    CP_BODY_FOREACH_SHAPE(b, s)
-    {
-        sccd_real dx = sccd_max(fabs(s->bb.l - b->p.x), fabs(s->bb.r - b->p.x));
-        sccd_real dy = sccd_max(fabs(s->bb.b - b->p.y), fabs(s->bb.t - b->p.y));
-        rho = sccd_max(rho, sqrt(dx * dx + dy * dy) + v * dt);
-    }
-    return (v + om * rho) * dt;
-}
-
-/* Whether to gather shape s: always, but for what an impact set moving
- * (gather_escapes): only what a body whose points moved up to keep_reach
- * and that is keep_half thick could pass through. The rest Chipmunk's
- * contact holds (neither can carry a point past the other's middle: the
- * test by which the solver leaves slow pairs to the engine). */
-static bool keeps_shape(const sccd_cp_world *w, cpShape *s)
-{
-    if (s->sensor)
-        return false;
-    if (w->keep_half == INFINITY)
-        return true;
-    sccd_shape2 g = sccd_cp_shape_of(s);
-    return w->keep_reach + w->slow >= 0.5 * sccd_min(w->keep_half, sccd_shape2_half_thickness(&g));
-}
-
-/* Gather shape s, once a step; false when out of memory. */
-static bool gather(sccd_cp_world *w, cpShape *s)
-{
-    if (!keeps_shape(w, s))
-        return true;
-    int added = sccd_adapter_set_add(&w->gathered, s);
-    if (added <= 0)
-        return added == 0;
-    if (!sccd_adapter_reserve((void **)&w->cands, &w->capcands, w->ncands + 1, sizeof *w->cands))
-        return false;
-    w->cands[w->ncands++] = s;
-    return true;
-}
-
-/* Shapes grouped by body (the solver wants them so): by the Chipmunk id
- * (hashid, counted by the space) of the body's first shape, then by the
- * shape's. Not by address: the solve depends on the order, and a world
- * must step alike whatever the allocator hands out (threads, runs). */
-static int shape_order(const void *x, const void *y)
-{
-    const cpShape *p = *(cpShape *const *)x, *q = *(cpShape *const *)y;
-    uintptr_t a = p->body->shapeList->hashid, b = q->body->shapeList->hashid;
-    if (a == b) {
-        a = p->hashid;
-        b = q->hashid;
-    }
-    return (a > b) - (a < b);
-}
-
-static void group_shapes(sccd_cp_world *w) { qsort(w->cands, (size_t)w->ncands, sizeof *w->cands, shape_order); }
-
-static void gather_query(cpShape *shape, void *data)
-{
-    sccd_cp_world *w = data;
-    w->gather_ok &= gather(w, shape);
-}
-
-/* Every shape within box (grown by the slow bodies' reach), and the shapes
- * of the fast bodies whose reach meets it. */
-static bool gather_box(sccd_cp_world *w, sccd_aabb2 box)
-{
-    w->gather_ok = true;
-    cpSpaceBBQuery(w->space, bb_of(box, w->slow), CP_SHAPE_FILTER_ALL, gather_query, w);
-    bool ok = w->gather_ok;
-    for (int f = 0; ok && f < w->nfast; ++f) {
-        const cp_fast_body *fb = &w->fast[f];
-        if (!boxes_overlap(box, fb->box))
-            continue;
-        CP_BODY_FOREACH_SHAPE(fb->body, s)
-        {
-            sccd_aabb2 sb = {{s->bb.l - fb->reach, s->bb.b - fb->reach}, {s->bb.r + fb->reach, s->bb.t + fb->reach}};
-            if (ok && boxes_overlap(box, sb))
-                ok = gather(w, s);
-        }
-    }
-    return ok;
-}
-
-/* The box of body b's shapes at the start, grown by reach. */
-static sccd_aabb2 reach_box(const cpBody *b, sccd_real reach)
-{
-    sccd_aabb2 box = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
-    CP_BODY_FOREACH_SHAPE(b, s)
-    {
-        box.lo = (sccd_v2){sccd_min(box.lo.x, s->bb.l - reach), sccd_min(box.lo.y, s->bb.b - reach)};
-        box.hi = (sccd_v2){sccd_max(box.hi.x, s->bb.r + reach), sccd_max(box.hi.y, s->bb.t + reach)};
-    }
-    return box;
-}
-
-/* Split the non-CCD bodies by how far they may move this step. The shapes'
- * boxes are at the start poses, so a query is grown by the slow bodies'
- * largest reach (`slow`, a fraction of the smallest CCD box); the few faster
- * ones are listed with their reach boxes and tested one by one. Every body
- * is in one of the two, so no candidate is lost. */
-static bool split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
-{
-    w->slow = SLOW_FRACTION * (sccd_is_valid_real(smallest) ? smallest : 0.0);
-    w->nfast = 0;
-    cpArray *arr = w->space->dynamicBodies;
-    for (int i = 0; i < arr->num; ++i) {
-        cpBody *b = arr->arr[i];
-        sccd_real reach = body_reach(b, dt);
-        if (reach <= w->slow || sccd_cp_find_rec(w, b) != NULL) /* the look-up only when it matters */
-            continue;
-        if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
+        else if (sccd_adapter_map_add(&w->pending, b, 0) < 0)
             return false;
-        w->fast[w->nfast++] = (cp_fast_body){b, reach, reach_box(b, reach)};
     }
     return true;
 }
@@ -416,14 +268,12 @@ static bool gather_escapes(sccd_cp_world *w, bool *grew)
         }
         /* How far its points went: what its swept box grew by past its start box (less the skin). */
         sccd_v2 grown = sccd_v2_sub(sccd_v2_sub(b->swept.hi, b->swept.lo), sccd_v2_sub(at.hi, at.lo));
-        w->keep_reach = sccd_max(sccd_max(grown.x, grown.y) - 2.0 * w->opt.overlap, 0.0);
-        w->keep_half = half;
-        bool ok = gather_box(w, b->swept);
-        w->keep_half = INFINITY;
-        if (!ok)
+        if (!sccd_cp_gather_box(w, b->swept, sccd_max(sccd_max(grown.x, grown.y) - 2.0 * w->opt.overlap, 0.0), half))
             return false;
     }
-    group_shapes(w);
+    if (!sccd_cp_gather_fast(w))
+        return false;
+    sccd_cp_group_shapes(w);
     *grew = w->ncands > before;
     return true;
 }
@@ -493,21 +343,23 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
         if (r->usable)
             smallest = sccd_min(smallest, sccd_min(r->box.hi.x - r->box.lo.x, r->box.hi.y - r->box.lo.y));
     }
-    if (!split_targets(w, smallest, dt))
+    if (!sccd_cp_split_targets(w, smallest, dt))
         return false;
     for (int i = 0; i < w->nrec; ++i) {
         cp_body_rec *r = &w->recs[i];
         if (!r->active || !r->usable)
             continue;
         CP_BODY_FOREACH_SHAPE(r->body, s)
-        if (!gather(w, s))
+        if (!sccd_cp_gather(w, s))
             return false;
         sccd_real knock = KNOCK_REACH * r->reach;
         sccd_aabb2 box = {sccd_v2_sub(r->box.lo, (sccd_v2){knock, knock}), sccd_v2_add(r->box.hi, (sccd_v2){knock, knock})};
-        if (!gather_box(w, box))
+        if (!sccd_cp_gather_box(w, box, 0.0, INFINITY))
             return false;
     }
-    group_shapes(w);
+    if (!sccd_cp_gather_fast(w))
+        return false;
+    sccd_cp_group_shapes(w);
     return true;
 }
 
@@ -521,7 +373,10 @@ static bool solve(sccd_cp_world *w, cpFloat dt)
         if (!build_solver(w, dt))
             return false;
         sccd_impact_stats st = {0};
-        if (!sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st))
+        double t0 = sccd_adapter_cpu_seconds();
+        bool solved = sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st);
+        w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
+        if (!solved)
             return CP_CHECK(w, false, "sccd_cp: the impact solver refused this step's bodies; CCD skipped");
         w->cnt.candidates += (uint64_t)st.candidates;
         w->cnt.tois += (uint64_t)st.tois;
@@ -541,7 +396,8 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     double t_start = sccd_adapter_cpu_seconds();
     w->stamp = w->space->stamp;
     w->ncands = 0;
-    sccd_adapter_set_clear(&w->gathered);
+    sccd_adapter_map_clear(&w->gathered);
+    sccd_adapter_queries_clear(&w->queries); /* left by a phase that failed */
     w->keep_half = INFINITY;
     w->nib = 0;
     bool ok = collect(w, first) && gather_all(w, dt) && solve(w, dt);

@@ -2,6 +2,7 @@
  * and what the adapter's files share. Not installed, not API.
  *   sccd_cp_world.c    the world's lifecycle and the public calls
  *   sccd_cp_contact.c  Chipmunk's shapes, pair rules and handlers as the core sees them
+ *   sccd_cp_gather.c   which shapes the phase hands to the solver
  *   sccd_cp_ccd.c      the CCD phase of a step */
 #ifndef SCCD_CP_INTERNAL_H
 #define SCCD_CP_INTERNAL_H
@@ -19,6 +20,9 @@ typedef struct cp_fast_body {
     sccd_real reach;
     sccd_aabb2 box;
 } cp_fast_body;
+
+/* What gather keeps in a query box of the step (keeps_shape). */
+typedef struct cp_query_keep { sccd_real keep_reach, keep_half; } cp_query_keep;
 
 typedef struct cp_body_rec {
     cpBody *body;
@@ -49,17 +53,20 @@ struct sccd_cp_world {
     sccd_cp_counters cnt;
     cp_body_rec *recs;
     int nrec, caprec;
+    sccd_adapter_map rec_of; /* body -> index of its record */
     cpTimestamp stamp; /* step of the last phase */
     cpTimestamp checked; /* step of the last check (sccd_cp_world.c: forgotten bodies, dt) */
-    cpBody **pending;  /* non-CCD bodies not integrated yet when the phase runs */
-    int npending, cappending;
+    sccd_adapter_map pending; /* non-CCD bodies not integrated yet when the phase runs */
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
     int ncands, capcands;
-    sccd_adapter_set gathered; /* the shapes in cands */
+    sccd_adapter_map gathered; /* the shapes in cands */
     sccd_real keep_reach, keep_half; /* what gather keeps (keeps_shape) */
     bool gather_ok; /* no allocation failed in the current query */
     cp_fast_body *fast; /* non-CCD bodies that may move farther than the query margin */
     int nfast, capfast;
+    sccd_adapter_queries queries; /* the query boxes the fast bodies are matched against */
+    cp_query_keep *keep;          /* by query box */
+    int capkeep;
     sccd_real slow;
     /* the solver's input, index for index with the Chipmunk objects */
     sccd_impact_body2 *ib;
@@ -98,6 +105,17 @@ sccd_shape2 sccd_cp_shape_of(const cpShape *shape);
 bool sccd_cp_hook_collide(void *world, int shape_a, int shape_b);
 bool sccd_cp_hook_begin(void *world, sccd_impact_contact2 *contact);
 void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
+
+/* sccd_cp_gather.c: gather shape s, once a step (false: out of memory). */
+bool sccd_cp_gather(sccd_cp_world *w, cpShape *s);
+/* Split the non-CCD bodies into slow and fast by how far they may move this step (before any query box). */
+bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt);
+/* A query box: the shapes within it now; what gather keeps there by keep_reach and keep_half (all: INFINITY). */
+bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_real keep_reach, sccd_real keep_half);
+/* The fast bodies' shapes that may reach the query boxes, all at once; then the boxes are done. */
+bool sccd_cp_gather_fast(sccd_cp_world *w);
+/* Group the gathered shapes by body (the order the solver wants). */
+void sccd_cp_group_shapes(sccd_cp_world *w);
 
 /* The CCD phase's entry: the first CCD body of a step runs the phase
  * (sccd_cp_ccd.c). A CCD body's position function is sccd_cp_world.c's,

@@ -35,10 +35,17 @@ sccd_cp_world *sccd_cp_world_of(cpSpace *space)
 
 cp_body_rec *sccd_cp_find_rec(const sccd_cp_world *w, const cpBody *body)
 {
-    for (int i = 0; i < w->nrec; ++i)
-        if (w->recs[i].body == body)
-            return &w->recs[i];
-    return NULL;
+    int i = sccd_adapter_map_get(&w->rec_of, body);
+    return i >= 0 ? &w->recs[i] : NULL;
+}
+
+/* Drop record i (the last one takes its place). */
+static void drop_rec(sccd_cp_world *w, int i)
+{
+    sccd_adapter_map_remove(&w->rec_of, w->recs[i].body);
+    w->recs[i] = w->recs[--w->nrec];
+    if (i < w->nrec)
+        sccd_adapter_map_set(&w->rec_of, w->recs[i].body, i);
 }
 
 /* ---- the CCD bodies' position function ---- */
@@ -72,7 +79,7 @@ static void forget_gone(sccd_cp_world *w)
             ++i;
             continue;
         }
-        w->recs[i] = w->recs[--w->nrec];
+        drop_rec(w, i);
         ++w->cnt.forgotten;
         sccd_cp_report(w, "sccd_cp: a CCD body left the space (or lost its position function) without "
                           "sccd_cp_body_disable; its CCD is forgotten", __FILE__, __LINE__);
@@ -139,7 +146,7 @@ static cp_body_rec *live_rec(sccd_cp_world *w, cpBody *body)
     cp_body_rec *r = sccd_cp_find_rec(w, body);
     if (r == NULL || has_hook(body))
         return r;
-    *r = w->recs[--w->nrec];
+    drop_rec(w, (int)(r - w->recs));
     ++w->cnt.forgotten;
     sccd_cp_report(w, "sccd_cp: a CCD body lost its position function (or was freed without sccd_cp_body_disable); "
                       "its CCD is forgotten", __FILE__, __LINE__);
@@ -158,6 +165,7 @@ sccd_cp_world *sccd_cp_attach(cpSpace *space)
     if (!CP_CHECK(NULL, w != NULL, "sccd_cp_attach: out of memory"))
         return NULL;
     w->space = space;
+    sccd_adapter_queries_init(&w->queries);
     /* Chipmunk lets shapes overlap by the collision slop; the impact overlap
      * is a fifth of it (a space with no finite slop > 0 gets the default). */
     cpFloat slop = cpSpaceGetCollisionSlop(space);
@@ -179,7 +187,8 @@ void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
         !CP_CHECK(w, cpBodyGetType(body) != CP_BODY_TYPE_STATIC, "sccd_cp_body_enable: static bodies do not move") ||
         !CP_CHECK(w, live_rec(w, body) == NULL, "sccd_cp_body_enable: CCD is already enabled on the body"))
         return;
-    if (!CP_CHECK(w, sccd_adapter_reserve((void **)&w->recs, &w->caprec, w->nrec + 1, sizeof *w->recs),
+    if (!CP_CHECK(w, sccd_adapter_reserve((void **)&w->recs, &w->caprec, w->nrec + 1, sizeof *w->recs) &&
+                         sccd_adapter_map_add(&w->rec_of, body, w->nrec) >= 0,
                   "sccd_cp: out of memory"))
         return;
     cp_body_rec *r = &w->recs[w->nrec++];
@@ -202,7 +211,7 @@ void sccd_cp_body_disable(sccd_cp_world *w, cpBody *body)
     if (!CP_CHECK(w, r != NULL, "sccd_cp_body_disable: CCD is not enabled on the body"))
         return;
     cpBodySetPositionUpdateFunc(body, r->orig);
-    *r = w->recs[--w->nrec];
+    drop_rec(w, (int)(r - w->recs));
 }
 
 void sccd_cp_body_set_pivot(sccd_cp_world *w, cpBody *body, cpVect local_pivot)
@@ -267,10 +276,13 @@ void sccd_cp_detach(sccd_cp_world *w)
     cpSpaceEachBody(w->space, restore_body, w);
     world_slot(w->space)->userData = NULL;
     sccd_free(w->recs);
-    sccd_free(w->pending);
+    sccd_adapter_map_free(&w->rec_of);
+    sccd_adapter_map_free(&w->pending);
     sccd_free(w->cands);
-    sccd_free(w->gathered.slot);
+    sccd_adapter_map_free(&w->gathered);
     sccd_free(w->fast);
+    sccd_adapter_queries_free(&w->queries);
+    sccd_free(w->keep);
     sccd_free(w->ib);
     sccd_free(w->ref);
     sccd_free(w->is);

@@ -40,12 +40,6 @@ static void set_body_pose(dBodyID b, sccd_xf3 x)
     dBodySetQuaternion(b, q);
 }
 
-static bool boxes_overlap(sccd_aabb3 a, sccd_aabb3 b)
-{
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
-           b.lo.z <= a.hi.z;
-}
-
 static sccd_aabb3 aabb_grow(sccd_aabb3 b, sccd_real d)
 {
     sccd_v3 g = {d, d, d};
@@ -195,51 +189,84 @@ static bool gather_mesh(sccd_ode_world *w, int k, sccd_aabb3 box)
     for (int i = 0; i < n; ++i) {
         sccd_triangle t = sccd_ode_triangle(e->geom, i);
         sccd_aabb3 tb = {sccd_v3_min(t.a, sccd_v3_min(t.b, t.c)), sccd_v3_max(t.a, sccd_v3_max(t.b, t.c))};
-        if (boxes_overlap(aabb_grow(tb, e->margin), box) && !add_piece(w, k, i))
+        if (sccd_adapter_boxes_meet(aabb_grow(tb, e->margin), box) && !add_piece(w, k, i))
             return false;
     }
     return true;
 }
 
-/* Every geom (a mesh: triangle) that may be in box this step, but the active
- * CCD bodies' (gathered whole); classes the core lacks are counted. */
-static bool gather_box(sccd_ode_world *w, sccd_aabb3 box)
+/* Geom k (a mesh: its triangles in box), met by a query of box; classes the core lacks are counted. */
+static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box)
 {
-    for (int k = 0; k < w->ngeoms; ++k) {
-        ode_geom *e = &w->geoms[k];
-        int cls = dGeomGetClass(e->geom);
+    ode_geom *e = &w->geoms[k];
+    w->cnt.unsupported += !e->usable && !e->reached;
+    e->reached = true;
+    return !e->usable || (dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : add_piece(w, k, -1));
+}
+
+/* A query box of the step: every geom that may be in it this step is
+ * gathered (gather_queries). */
+static bool gather_box(sccd_ode_world *w, sccd_aabb3 box) { return sccd_adapter_queries_add(&w->queries, box) >= 0; }
+
+/* A geom being matched against the query boxes. */
+typedef struct ode_match { sccd_ode_world *w; int geom; } ode_match;
+
+static bool gather_met(int i, void *context)
+{
+    const ode_match *m = context;
+    return gather_geom(m->w, m->geom, m->w->queries.box[i]);
+}
+
+/* Match every geom but the active CCD bodies' (gathered whole) against the
+ * step's query boxes, then drop the boxes: one pass over the geoms, not one
+ * per box. A plane meets the boxes its half-space reaches, any other geom
+ * those its reach box meets. */
+static bool gather_queries(sccd_ode_world *w)
+{
+    bool ok = true;
+    for (int k = 0; ok && k < w->ngeoms && w->queries.count > 0; ++k) {
+        const ode_geom *e = &w->geoms[k];
         if (e->ccd >= 0 && w->bodies[e->ccd].active)
             continue;
-        if (cls == dPlaneClass ? !plane_reaches(sccd_ode_plane(e->geom), box) : !boxes_overlap(e->reach, box))
-            continue;
-        w->cnt.unsupported += !e->usable && !e->reached;
-        e->reached = true;
-        bool ok = !e->usable || (cls == dTriMeshClass ? gather_mesh(w, k, box) : add_piece(w, k, -1));
-        if (!ok)
-            return false;
+        if (dGeomGetClass(e->geom) == dPlaneClass) {
+            sccd_plane p = sccd_ode_plane(e->geom);
+            for (int i = 0; ok && i < w->queries.count; ++i)
+                ok = !plane_reaches(p, w->queries.box[i]) || gather_geom(w, k, w->queries.box[i]);
+        } else {
+            ode_match m = {w, k};
+            ok = sccd_adapter_queries_match(&w->queries, e->reach, gather_met, &m);
+        }
     }
-    return true;
+    sccd_adapter_queries_clear(&w->queries);
+    return ok;
 }
 
-/* Active CCD body i: its geoms (a mesh or another class the core lacks is
- * counted) and the box its free motion covers. */
-static bool gather_ccd(sccd_ode_world *w, int i)
+/* The active CCD bodies' geoms (a mesh or another class the core lacks is
+ * counted) and the box each body's free motion covers, in one pass over
+ * the geoms. */
+static bool gather_ccd(sccd_ode_world *w)
 {
-    ode_body *r = &w->bodies[i];
-    sccd_impact_body3 b = sccd_ode_solver_body(w, r->body, r->start, i);
-    sccd_motion3 m = free_motion(&b, w->dt);
-    r->usable = false;
+    for (int i = 0; i < w->nbodies; ++i) {
+        ode_body *r = &w->bodies[i];
+        if (!r->active)
+            continue;
+        sccd_impact_body3 b = sccd_ode_solver_body(w, r->body, r->start, i);
+        r->motion = free_motion(&b, w->dt);
+        r->usable = false;
+    }
     for (int k = 0; k < w->ngeoms; ++k) {
         sccd_impact_shape3 s;
-        if (w->geoms[k].ccd != i)
+        ode_geom *e = &w->geoms[k];
+        if (e->ccd < 0 || !w->bodies[e->ccd].active)
             continue;
-        if (!w->geoms[k].usable || !sccd_ode_geom_shape(w->geoms[k].geom, sccd_ode_geom_offset(w->geoms[k].geom), &s)) {
+        ode_body *r = &w->bodies[e->ccd];
+        if (!e->usable || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
             ++w->cnt.unsupported;
             continue;
         }
         if (!add_piece(w, k, -1))
             return false;
-        sccd_aabb3 box = sccd_shape3_motion_box(&s.bound[0], m);
+        sccd_aabb3 box = sccd_shape3_motion_box(&s.bound[0], r->motion);
         r->region = r->usable ? sccd_aabb3_union(r->region, box) : box;
         r->usable = true;
     }
@@ -249,15 +276,15 @@ static bool gather_ccd(sccd_ode_world *w, int i)
 static bool gather_all(sccd_ode_world *w)
 {
     w->npieces = 0;
+    sccd_adapter_queries_clear(&w->queries); /* left by a step that failed */
     for (int k = 0; k < w->ngeoms; ++k)
         prepare_geom(w, &w->geoms[k]);
-    for (int i = 0; i < w->nbodies; ++i)
-        if (w->bodies[i].active && !gather_ccd(w, i))
-            return false;
+    if (!gather_ccd(w))
+        return false;
     for (int i = 0; i < w->nbodies; ++i)
         if (w->bodies[i].active && w->bodies[i].usable && !gather_box(w, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap)))
             return false;
-    return true;
+    return gather_queries(w);
 }
 
 static int piece_order(const void *x, const void *y)
@@ -284,6 +311,8 @@ static bool gather_escapes(sccd_ode_world *w, bool *grew)
                 return false;
         }
     }
+    if (!gather_queries(w))
+        return false;
     *grew = false;
     for (int i = w->built; i < w->npieces && !*grew; ++i)
         *grew = bsearch(&w->pieces[i], w->pieces, (size_t)w->built, sizeof *w->pieces, piece_order) == NULL;
@@ -330,7 +359,10 @@ static bool solve(sccd_ode_world *w)
         if (!build_solver(w))
             return false;
         sccd_impact_stats st = {0};
-        if (!sccd_impact3_solve(w->ib, w->nib, w->is, w->npieces, w->dt, &w->opt, &cb, &w->scratch, &st))
+        double t0 = sccd_adapter_cpu_seconds();
+        bool solved = sccd_impact3_solve(w->ib, w->nib, w->is, w->npieces, w->dt, &w->opt, &cb, &w->scratch, &st);
+        w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
+        if (!solved)
             return ODE_CHECK(w, false, "sccd_ode: the impact solver refused this step's bodies; CCD skipped");
         w->cnt.candidates += (uint64_t)st.candidates;
         w->cnt.tois += (uint64_t)st.tois;

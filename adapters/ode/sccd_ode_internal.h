@@ -15,6 +15,7 @@ typedef struct ode_body {
     bool seen;         /* has a geom in the space at before_step */
     bool active;       /* after_step: enabled, with a finite pose */
     bool usable;       /* has a geom the core can sweep; then `region` */
+    sccd_motion3 motion; /* after_step: its free motion in the core */
     sccd_aabb3 region; /* what its free motion covers */
 } ode_body;
 
@@ -33,9 +34,6 @@ typedef struct ode_geom {
     sccd_aabb3 reach; /* its box now grown by the margin */
 } ode_geom;
 
-/* A body met by the scan, with its key (ode_geom.key). */
-typedef struct ode_key { dBodyID body; int key; } ode_key;
-
 /* A geom's material (sorted by geom). */
 typedef struct ode_material { dGeomID geom; sccd_real elasticity, friction; bool seen; } ode_material;
 
@@ -49,16 +47,17 @@ struct sccd_ode_world {
     sccd_ode_counters cnt;
     ode_body *bodies;
     int nbodies, capbodies;
+    sccd_adapter_map body_of; /* CCD body -> index of its record */
     ode_geom *geoms;
     int ngeoms, capgeoms;
-    struct ode_key *keys; /* the scan's bodies and their keys (open addressing) */
-    int nkeys, capkeys;
+    sccd_adapter_map keys; /* the scan's bodies -> their keys (ode_geom.key) */
     ode_material *mats;
     int nmats, capmats;
     sccd_ode_impact_fn *impact_fn;
     void *impact_user;
     bool scanned; /* before_step ran since the last after_step */
     sccd_real dt; /* the step's length, read from ODE's integration */
+    sccd_adapter_queries queries; /* the query boxes the geoms are matched against (gather_queries) */
     /* the solver's input: bodies, and shapes index for index with the pieces */
     ode_piece *pieces;
     int npieces, cappieces, built;

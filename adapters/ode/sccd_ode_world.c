@@ -37,56 +37,29 @@ ode_material *sccd_ode_find_material(const sccd_ode_world *w, dGeomID g)
 
 ode_body *sccd_ode_find_body(const sccd_ode_world *w, dBodyID body)
 {
-    for (int i = 0; body != NULL && i < w->nbodies; ++i)
-        if (w->bodies[i].body == body)
-            return &w->bodies[i];
-    return NULL;
+    int i = body != NULL ? sccd_adapter_map_get(&w->body_of, body) : -1;
+    return i >= 0 ? &w->bodies[i] : NULL;
 }
 
 /* Drop record i (the last one takes its place); the scan's geoms follow their records. */
 static void remove_body(sccd_ode_world *w, int i)
 {
     int last = --w->nbodies;
+    sccd_adapter_map_remove(&w->body_of, w->bodies[i].body);
     w->bodies[i] = w->bodies[last];
+    if (i < last)
+        sccd_adapter_map_set(&w->body_of, w->bodies[i].body, i);
     for (int k = 0; k < w->ngeoms; ++k)
         w->geoms[k].ccd = w->geoms[k].ccd == i ? -1 : w->geoms[k].ccd == last ? i : w->geoms[k].ccd;
 }
 
-/* Slot of body in the key table: where it is, or the empty slot where it goes. */
-static int key_slot(const ode_key *t, int cap, dBodyID body)
-{
-    uint64_t h = (uint64_t)(uintptr_t)body * 0x9E3779B97F4A7C15u;
-    int i = (int)(h >> 40) & (cap - 1);
-    while (t[i].body != NULL && t[i].body != body)
-        i = (i + 1) & (cap - 1);
-    return i;
-}
-
 /* The key of body (NULL: -1): the index of its first geom in this scan,
- * `index` when this geom is; -2 when out of memory. The table stays at
- * most half full. */
+ * `index` when this geom is; -2 when out of memory. */
 static int key_of(sccd_ode_world *w, dBodyID body, int index)
 {
     if (body == NULL)
         return -1;
-    if (2 * (w->nkeys + 1) > w->capkeys) {
-        int cap = w->capkeys > 0 ? 2 * w->capkeys : 64;
-        ode_key *t = sccd_calloc((size_t)cap, sizeof *t);
-        if (t == NULL)
-            return -2;
-        for (int i = 0; i < w->capkeys; ++i)
-            if (w->keys[i].body != NULL)
-                t[key_slot(t, cap, w->keys[i].body)] = w->keys[i];
-        sccd_free(w->keys);
-        w->keys = t;
-        w->capkeys = cap;
-    }
-    ode_key *k = &w->keys[key_slot(w->keys, w->capkeys, body)];
-    if (k->body == NULL) {
-        *k = (ode_key){body, index};
-        ++w->nkeys;
-    }
-    return k->key;
+    return sccd_adapter_map_add(&w->keys, body, index) < 0 ? -2 : sccd_adapter_map_get(&w->keys, body);
 }
 
 static bool add_geom(sccd_ode_world *w, dGeomID g)
@@ -155,9 +128,7 @@ void sccd_ode_before_step(sccd_ode_world *w)
         return;
     double t_start = sccd_adapter_cpu_seconds();
     w->ngeoms = 0;
-    w->nkeys = 0;
-    if (w->keys != NULL)
-        memset(w->keys, 0, (size_t)w->capkeys * sizeof *w->keys);
+    sccd_adapter_map_clear(&w->keys);
     w->scanned = ODE_CHECK(w, scan_space(w, w->space), "sccd_ode: out of memory; CCD skipped this step");
     if (w->scanned) /* a partial scan has not seen everything */
         forget_gone(w);
@@ -187,6 +158,7 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
     w->world = world;
     w->space = space;
     w->opt = sccd_ode_options_default();
+    sccd_adapter_queries_init(&w->queries);
     return w;
 }
 
@@ -208,7 +180,8 @@ void sccd_ode_body_enable(sccd_ode_world *w, dBodyID body)
         !ODE_CHECK(w, body_in_space(body, w->space), "sccd_ode_body_enable: the body has no geom in the world's space") ||
         !ODE_CHECK(w, sccd_ode_find_body(w, body) == NULL, "sccd_ode_body_enable: CCD is already enabled on the body"))
         return;
-    if (!ODE_CHECK(w, sccd_adapter_reserve((void **)&w->bodies, &w->capbodies, w->nbodies + 1, sizeof *w->bodies),
+    if (!ODE_CHECK(w, sccd_adapter_reserve((void **)&w->bodies, &w->capbodies, w->nbodies + 1, sizeof *w->bodies) &&
+                          sccd_adapter_map_add(&w->body_of, body, w->nbodies) >= 0,
                    "sccd_ode: out of memory"))
         return;
     /* its geoms join the CCD at the next before_step */
@@ -297,9 +270,11 @@ void sccd_ode_detach(sccd_ode_world *w)
     if (w == NULL)
         return;
     sccd_free(w->bodies);
+    sccd_adapter_map_free(&w->body_of);
     sccd_free(w->geoms);
-    sccd_free(w->keys);
+    sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
+    sccd_adapter_queries_free(&w->queries);
     sccd_free(w->pieces);
     sccd_free(w->ib);
     sccd_free(w->is);

@@ -176,6 +176,7 @@ typedef struct sccd_ode_counters {
     uint64_t forgotten;   ///< CCD bodies dropped because they left the space or were destroyed
     uint64_t errors;      ///< bad calls and bad states reported
     double seconds;       ///< CPU time (this thread's) spent in before_step and after_step
+    double solve_seconds; ///< of seconds, the part in the core's impact solver (the impact callback included); the rest gathers and translates
 } sccd_ode_counters;
 
 /// The CCD state of one world and space.

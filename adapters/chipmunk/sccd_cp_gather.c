@@ -1,0 +1,177 @@
+/* The Chipmunk adapter's gathering (sccd_cp_internal.h): which shapes the
+ * CCD phase (sccd_cp_ccd.c) hands to the solver. The space's own index
+ * finds what lies within each query box, grown by how far the slow bodies
+ * may move; the bodies that may move farther are listed with the boxes of
+ * what they may reach and matched against all of a round's query boxes at
+ * once (adapter_internal.h: the query boxes), so the cost grows with the
+ * CCD bodies plus the moving bodies, not with their product (issue 14). */
+#include <stdlib.h>
+
+#include "sccd_cp_internal.h"
+
+/* The query margin as a fraction of the smallest CCD box (sccd_cp_split_targets). */
+#define SLOW_FRACTION 0.1
+
+static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
+{
+    return cpBBNew(b.lo.x - margin, b.lo.y - margin, b.hi.x + margin, b.hi.y + margin);
+}
+
+/* A box of the plane as the query boxes (3D) take it. */
+static sccd_aabb3 box3_of(sccd_aabb2 b) { return (sccd_aabb3){{b.lo.x, b.lo.y, 0.0}, {b.hi.x, b.hi.y, 0.0}}; }
+
+/* How far any point of body b may move this step: a point at distance ρ
+ * from the centre of gravity moves at most |v|dt + |ω|dt·ρ, and ρ is at most
+ * the farthest corner of its shapes' boxes (start poses) plus |v|dt. */
+static sccd_real body_reach(const cpBody *b, cpFloat dt)
+{
+    sccd_real v = cpvlength(b->v) + cpvlength(b->v_bias), om = fabs(b->w) + fabs(b->w_bias);
+    if (v == 0.0 && om == 0.0)
+        return 0.0;
+    sccd_real rho = 0.0;
+    CP_BODY_FOREACH_SHAPE(b, s)
+    {
+        sccd_real dx = sccd_max(fabs(s->bb.l - b->p.x), fabs(s->bb.r - b->p.x));
+        sccd_real dy = sccd_max(fabs(s->bb.b - b->p.y), fabs(s->bb.t - b->p.y));
+        rho = sccd_max(rho, sqrt(dx * dx + dy * dy) + v * dt);
+    }
+    return (v + om * rho) * dt;
+}
+
+/* Whether to gather shape s: always, but for what an impact set moving
+ * (gather_escapes): only what a body whose points moved up to keep_reach
+ * and that is keep_half thick could pass through. The rest Chipmunk's
+ * contact holds (neither can carry a point past the other's middle: the
+ * test by which the solver leaves slow pairs to the engine). */
+static bool keeps_shape(const sccd_cp_world *w, cpShape *s)
+{
+    if (s->sensor)
+        return false;
+    if (w->keep_half == INFINITY)
+        return true;
+    sccd_shape2 g = sccd_cp_shape_of(s);
+    return w->keep_reach + w->slow >= 0.5 * sccd_min(w->keep_half, sccd_shape2_half_thickness(&g));
+}
+
+/* Gather shape s, once a step; false when out of memory. */
+bool sccd_cp_gather(sccd_cp_world *w, cpShape *s)
+{
+    if (!keeps_shape(w, s))
+        return true;
+    int added = sccd_adapter_map_add(&w->gathered, s, 0);
+    if (added <= 0)
+        return added == 0;
+    if (!sccd_adapter_reserve((void **)&w->cands, &w->capcands, w->ncands + 1, sizeof *w->cands))
+        return false;
+    w->cands[w->ncands++] = s;
+    return true;
+}
+
+/* Shapes grouped by body (the solver wants them so): by the Chipmunk id
+ * (hashid, counted by the space) of the body's first shape, then by the
+ * shape's. Not by address: the solve depends on the order, and a world
+ * must step alike whatever the allocator hands out (threads, runs). */
+static int shape_order(const void *x, const void *y)
+{
+    const cpShape *p = *(cpShape *const *)x, *q = *(cpShape *const *)y;
+    uintptr_t a = p->body->shapeList->hashid, b = q->body->shapeList->hashid;
+    if (a == b) {
+        a = p->hashid;
+        b = q->hashid;
+    }
+    return (a > b) - (a < b);
+}
+
+void sccd_cp_group_shapes(sccd_cp_world *w) { qsort(w->cands, (size_t)w->ncands, sizeof *w->cands, shape_order); }
+
+static void gather_query(cpShape *shape, void *data)
+{
+    sccd_cp_world *w = data;
+    w->gather_ok &= sccd_cp_gather(w, shape);
+}
+
+/* A query box: every shape within it (grown by the slow bodies' reach)
+ * now, what gather keeps there set by keep_reach and keep_half; the fast
+ * bodies are matched against all the step's boxes at once (sccd_cp_gather_fast). */
+bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_real keep_reach, sccd_real keep_half)
+{
+    w->keep_reach = keep_reach;
+    w->keep_half = keep_half;
+    w->gather_ok = true;
+    cpSpaceBBQuery(w->space, bb_of(box, w->slow), CP_SHAPE_FILTER_ALL, gather_query, w);
+    if (!w->gather_ok || !sccd_adapter_reserve((void **)&w->keep, &w->capkeep, w->queries.count + 1, sizeof *w->keep))
+        return false;
+    int i = sccd_adapter_queries_add(&w->queries, box3_of(box));
+    if (i >= 0)
+        w->keep[i] = (cp_query_keep){keep_reach, keep_half};
+    return i >= 0;
+}
+
+/* A fast body being matched against the query boxes. */
+typedef struct cp_match { sccd_cp_world *w; const cp_fast_body *fb; } cp_match;
+
+/* The shapes of the fast body (its reach box meets query box i) that its reach may take into the box. */
+static bool gather_met(int i, void *context)
+{
+    const cp_match *m = context;
+    sccd_real reach = m->fb->reach;
+    m->w->keep_reach = m->w->keep[i].keep_reach;
+    m->w->keep_half = m->w->keep[i].keep_half;
+    CP_BODY_FOREACH_SHAPE(m->fb->body, s)
+    {
+        sccd_aabb2 sb = {{s->bb.l - reach, s->bb.b - reach}, {s->bb.r + reach, s->bb.t + reach}};
+        if (sccd_adapter_boxes_meet(m->w->queries.box[i], box3_of(sb)) && !sccd_cp_gather(m->w, s))
+            return false;
+    }
+    return true;
+}
+
+/* Match every fast body against the step's query boxes (its reach box
+ * queries them), then drop the boxes: one pass over the fast bodies, not
+ * one per box. */
+bool sccd_cp_gather_fast(sccd_cp_world *w)
+{
+    bool ok = true;
+    for (int f = 0; ok && f < w->nfast && w->queries.count > 0; ++f) {
+        cp_match m = {w, &w->fast[f]};
+        ok = sccd_adapter_queries_match(&w->queries, box3_of(w->fast[f].box), gather_met, &m);
+    }
+    sccd_adapter_queries_clear(&w->queries);
+    w->keep_half = INFINITY;
+    return ok;
+}
+
+/* The box of body b's shapes at the start, grown by reach. */
+static sccd_aabb2 reach_box(const cpBody *b, sccd_real reach)
+{
+    sccd_aabb2 box = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+    CP_BODY_FOREACH_SHAPE(b, s)
+    {
+        box.lo = (sccd_v2){sccd_min(box.lo.x, s->bb.l - reach), sccd_min(box.lo.y, s->bb.b - reach)};
+        box.hi = (sccd_v2){sccd_max(box.hi.x, s->bb.r + reach), sccd_max(box.hi.y, s->bb.t + reach)};
+    }
+    return box;
+}
+
+/* Split the non-CCD bodies by how far they may move this step. The shapes'
+ * boxes are at the start poses, so a query of the space is grown by the
+ * slow bodies' largest reach (`slow`, a fraction of the smallest CCD box);
+ * the faster ones (in a falling pile, most) are listed with their reach
+ * boxes and matched against all query boxes at once (sccd_cp_gather_fast). Every
+ * body is in one of the two, so no candidate is lost. */
+bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
+{
+    w->slow = SLOW_FRACTION * (sccd_is_valid_real(smallest) ? smallest : 0.0);
+    w->nfast = 0;
+    cpArray *arr = w->space->dynamicBodies;
+    for (int i = 0; i < arr->num; ++i) {
+        cpBody *b = arr->arr[i];
+        sccd_real reach = body_reach(b, dt);
+        if (reach <= w->slow || sccd_cp_find_rec(w, b) != NULL) /* the look-up only when it matters */
+            continue;
+        if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
+            return false;
+        w->fast[w->nfast++] = (cp_fast_body){b, reach, reach_box(b, reach)};
+    }
+    return true;
+}

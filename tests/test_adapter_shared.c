@@ -1,0 +1,255 @@
+/* The code both adapters share (adapters/adapter_internal.h): the pointer
+ * map against a plain array searched one by one, over random adds, sets and
+ * removes in tables small enough for long probe runs that wrap around (a
+ * removal must move keys back into its hole); the query boxes against a
+ * brute-force separating-axis test, fewer and more than the scan threshold,
+ * points, wide boxes and boxes that are not finite, over rounds that reuse
+ * the index; both under allocation failure (every k-th allocation fails:
+ * the call reports it, the state still matches the oracle, and every block
+ * comes back). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+#include "../adapters/adapter_internal.h"
+
+enum { KEYS = 200 };
+
+static char objects[KEYS]; /* the keys: addresses of distinct objects */
+
+/* ---- a failing allocator ---- */
+
+typedef struct failing { long calls, fail_at; } failing;
+
+static void *fa_alloc(size_t size, void *user)
+{
+    failing *f = user;
+    return ++f->calls == f->fail_at ? NULL : malloc(size);
+}
+
+static void *fa_realloc(void *ptr, size_t size, void *user)
+{
+    failing *f = user;
+    return ++f->calls == f->fail_at ? NULL : realloc(ptr, size);
+}
+
+static void fa_free(void *ptr, void *user)
+{
+    (void)user;
+    free(ptr);
+}
+
+static failing fa;
+
+static void fail_every(long k)
+{
+    fa = (failing){0, k};
+    sccd_allocator a = {fa_alloc, fa_realloc, fa_free, &fa};
+    assert_true(sccd_set_allocator(&a));
+}
+
+/* Back to libc once every block came back. */
+static void allocator_back(void)
+{
+    assert_int_equal(sccd_allocated_blocks(), 0);
+    assert_true(sccd_set_allocator(NULL));
+}
+
+/* ---- the map ---- */
+
+/* The oracle: which keys are in, with which value. */
+typedef struct oracle { int value[KEYS]; bool in[KEYS]; } oracle;
+
+static void check_map(const sccd_adapter_map *m, const oracle *o)
+{
+    int count = 0;
+    for (int i = 0; i < KEYS; ++i) {
+        assert_int_equal(sccd_adapter_map_get(m, &objects[i]), o->in[i] ? o->value[i] : -1);
+        count += o->in[i];
+    }
+    assert_int_equal(m->count, count);
+    assert_true(2 * m->count <= m->cap || m->cap == 0);
+}
+
+/* Random adds, sets and removes over `ops` operations, the k-th allocation
+ * failing (0: none); the map must match the oracle after each. */
+static void map_run(unsigned seed, int keys, int ops, long fail_at)
+{
+    fail_every(fail_at);
+    sccd_rng g = sccd_rng_make(seed);
+    sccd_adapter_map m = {0};
+    oracle o = {0};
+    for (int op = 0; op < ops; ++op) {
+        int i = sccd_rng_int(&g, keys), v = sccd_rng_int(&g, 1000), what = sccd_rng_int(&g, 4);
+        const void *p = &objects[i];
+        if (what <= 1) {
+            int added = sccd_adapter_map_add(&m, p, v);
+            assert_int_equal(added, added < 0 ? -1 : o.in[i] ? 0 : 1);
+            if (added == 1)
+                o.in[i] = true, o.value[i] = v;
+        } else if (what == 2 && o.in[i]) {
+            sccd_adapter_map_set(&m, p, v);
+            o.value[i] = v;
+        } else {
+            sccd_adapter_map_remove(&m, p);
+            o.in[i] = false;
+        }
+        check_map(&m, &o);
+    }
+    sccd_adapter_map_clear(&m);
+    memset(&o, 0, sizeof o);
+    check_map(&m, &o);
+    sccd_adapter_map_free(&m);
+    allocator_back();
+}
+
+static void test_map_matches_array(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 30; ++seed) {
+        map_run(seed, 40, 600, 0);   /* a table of 64 to 128 slots, nearly half full */
+        map_run(seed, KEYS, 1500, 0); /* growth to 512 slots and back down by removes */
+    }
+}
+
+static void test_map_out_of_memory(void **state)
+{
+    (void)state;
+    for (long k = 1; k <= 12; ++k)
+        map_run(7, KEYS, 800, k);
+}
+
+/* ---- the query boxes ---- */
+
+/* Half the boxes on a grid of halves, where end points often coincide
+ * (touching counts as meeting). */
+static sccd_aabb3 random_box(sccd_rng *g, bool flat)
+{
+    sccd_v3 c = sccd_rng_v3(g, 10.0), h = {sccd_rng_uniform(g, 0.0, 1.5), sccd_rng_uniform(g, 0.0, 1.5), sccd_rng_uniform(g, 0.0, 1.5)};
+    if (sccd_rng_int(g, 2) == 0) {
+        c = (sccd_v3){sccd_rng_int(g, 9) - 4, sccd_rng_int(g, 9) - 4, sccd_rng_int(g, 9) - 4};
+        h = (sccd_v3){0.5 * sccd_rng_int(g, 4), 0.5 * sccd_rng_int(g, 4), 0.5 * sccd_rng_int(g, 4)};
+    }
+    if (sccd_rng_int(g, 20) == 0)
+        h.x = 8.0; /* a few wide ones widen the index's query window */
+    if (sccd_rng_int(g, 40) == 0)
+        h = (sccd_v3){0.0, 0.0, 0.0}; /* a point: touching counts */
+    if (flat)
+        c.z = h.z = 0.0;
+    return (sccd_aabb3){sccd_v3_sub(c, h), sccd_v3_add(c, h)};
+}
+
+/* Now and then a box that is not finite. */
+static sccd_aabb3 maybe_wild(sccd_rng *g, sccd_aabb3 b)
+{
+    int k = sccd_rng_int(g, 30);
+    if (k == 0)
+        b.hi.y = INFINITY;
+    else if (k == 1)
+        b.lo.x = NAN;
+    return b;
+}
+
+/* The oracle's test, independent of the index: boxes meet when no axis
+ * separates them; a query box that is not finite meets every finite box,
+ * a box that is not finite meets nothing. */
+static bool oracle_meets(sccd_aabb3 query, sccd_aabb3 object)
+{
+    if (!sccd_is_valid_aabb3(object))
+        return false;
+    if (!sccd_is_valid_aabb3(query))
+        return true;
+    return !(query.hi.x < object.lo.x || object.hi.x < query.lo.x || query.hi.y < object.lo.y ||
+             object.hi.y < query.lo.y || query.hi.z < object.lo.z || object.hi.z < query.lo.z);
+}
+
+typedef struct found { int count[KEYS]; } found;
+
+static bool collect(int box, void *context)
+{
+    found *f = context;
+    assert_true(box >= 0 && box < KEYS);
+    ++f->count[box];
+    return true;
+}
+
+static bool refuse(int box, void *context)
+{
+    (void)box;
+    ++*(int *)context;
+    return false;
+}
+
+/* Rounds of n query boxes (n across the scan threshold), each matched by
+ * objects against brute force, then cleared; the k-th allocation fails
+ * (0: none): the add that fails adds nothing and the round goes on with the
+ * boxes it has. */
+static void queries_run(unsigned seed, bool flat, long fail_at)
+{
+    fail_every(fail_at);
+    sccd_rng g = sccd_rng_make(seed);
+    sccd_adapter_queries q;
+    sccd_adapter_queries_init(&q);
+    sccd_aabb3 boxes[KEYS];
+    for (int round = 0; round < 24; ++round) {
+        int want = sccd_rng_int(&g, round % 2 ? KEYS : SCCD_ADAPTER_SCAN_BOXES + 2), n = 0;
+        for (int i = 0; i < want; ++i) {
+            sccd_aabb3 b = maybe_wild(&g, random_box(&g, flat));
+            int at = sccd_adapter_queries_add(&q, b);
+            assert_int_equal(at, at < 0 ? -1 : n);
+            if (at >= 0)
+                boxes[n++] = b;
+            assert_int_equal(q.count, n);
+        }
+        for (int o = 0; o < 60; ++o) {
+            sccd_aabb3 object = maybe_wild(&g, random_box(&g, flat));
+            found f = {{0}};
+            assert_true(sccd_adapter_queries_match(&q, object, collect, &f));
+            for (int i = 0; i < KEYS; ++i)
+                assert_int_equal(f.count[i], i < n && oracle_meets(boxes[i], object) ? 1 : 0);
+        }
+        int calls = 0; /* a callback that fails stops the match, which says so */
+        bool any = false;
+        sccd_aabb3 all = {{-30, -30, -30}, {30, 30, 30}};
+        for (int i = 0; i < n; ++i)
+            any |= oracle_meets(boxes[i], all);
+        assert_int_equal(sccd_adapter_queries_match(&q, all, refuse, &calls), !any);
+        assert_int_equal(calls, any ? 1 : 0);
+        sccd_adapter_queries_clear(&q);
+        assert_int_equal(q.count, 0);
+    }
+    sccd_adapter_queries_free(&q);
+    allocator_back();
+}
+
+static void test_queries_match_brute_force(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 12; ++seed) {
+        queries_run(seed, false, 0);
+        queries_run(seed, true, 0); /* 2D boxes, z = 0 */
+    }
+}
+
+static void test_queries_out_of_memory(void **state)
+{
+    (void)state;
+    for (long k = 1; k <= 40; ++k)
+        queries_run(3, false, k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_map_matches_array),
+        cmocka_unit_test(test_map_out_of_memory),
+        cmocka_unit_test(test_queries_match_brute_force),
+        cmocka_unit_test(test_queries_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
