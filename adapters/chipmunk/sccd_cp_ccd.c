@@ -73,10 +73,11 @@ static bool collect(sccd_cp_world *w, const cpBody *first)
 /* ---- the solver's bodies ---- */
 
 /* Put the body's origin at origin, turned by angle, by its own integration
- * (cpBodyUpdatePosition, moved by a bias that lands there and is spent at
- * once): cpBodySetPosition and cpBodySetAngle wake the body and reset the
- * idle time of all it touches, so a resting CCD body, and whatever rested
- * on it, never fell asleep. */
+ * (cpBodyUpdatePosition, moved by a velocity that lands there; the body's
+ * velocities and bias are kept, a pending body still spends its bias when
+ * its own integration runs): cpBodySetPosition and cpBodySetAngle wake the
+ * body and reset the idle time of all it touches, so a resting CCD body,
+ * and whatever rested on it, never fell asleep. */
 static void set_pose(cpBody *body, sccd_v2 origin, cpFloat angle, cpFloat dt)
 {
     if (!(dt > 0.0)) {
@@ -85,8 +86,8 @@ static void set_pose(cpBody *body, sccd_v2 origin, cpFloat angle, cpFloat dt)
         return;
     }
     cpVect cog = cpv_of(sccd_v2_add(origin, sccd_rot2_apply(sccd_rot2_make(angle), v2_of(body->cog))));
-    cpVect v = body->v;
-    cpFloat w = body->w;
+    cpVect v = body->v, v_bias = body->v_bias;
+    cpFloat w = body->w, w_bias = body->w_bias;
     body->v = cpvzero;
     body->w = 0.0;
     body->v_bias = cpvmult(cpvsub(cog, body->p), 1.0 / dt);
@@ -94,6 +95,8 @@ static void set_pose(cpBody *body, sccd_v2 origin, cpFloat angle, cpFloat dt)
     cpBodyUpdatePosition(body, dt);
     body->v = v;
     body->w = w;
+    body->v_bias = v_bias;
+    body->w_bias = w_bias;
 }
 
 static sccd_xf2 body_xf(const cpBody *body)
