@@ -47,7 +47,15 @@ typedef struct body_state {
     bool boxed;         /* box holds what the current segment covers */
     sccd_aabb3 box;
     sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
+    unsigned segment;   /* counts the segment's changes (the shape caches' key) */
 } body_state;
+
+/* A shape's motion box over its body's current segment, made on first use
+ * (keyed by the segment it is of; 0: none). */
+typedef struct shape_cache {
+    unsigned boxed;
+    sccd_aabb3 box;
+} shape_cache;
 
 typedef struct solver {
     sccd_impact_body3 *bodies;
@@ -55,6 +63,7 @@ typedef struct solver {
     int n;
     const sccd_impact_shape3 *shapes;
     sccd_events events;
+    shape_cache *cache; /* per shape */
     sccd_real dt;
     sccd_ccd_options opt;
     sccd_impact_callbacks3 cb;
@@ -130,6 +139,7 @@ static void restart_state(const sccd_impact_body3 *b, body_state *s, sccd_real t
     s->t0 = t;
     s->boxed = false;
     s->changed = true;
+    ++s->segment;
     s->out_v = s->v;
     s->out_w = s->w;
 }
@@ -156,6 +166,7 @@ static void hold(solver *sv, int i, sccd_real t)
     s->t0 = t;
     s->boxed = false;
     s->changed = true;
+    ++s->segment;
     s->v = (sccd_v3){0.0, 0.0, 0.0}; /* still from here; out_v keeps what it had */
     s->w = (sccd_v3){0.0, 0.0, 0.0};
     s->frozen = true;
@@ -199,6 +210,7 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     s->t0 = t;
     s->boxed = false;
     s->changed = true;
+    ++s->segment;
     s->out_v = s->v;
     s->out_w = s->w;
     s->frozen = false; /* it still takes impulses, as a part of k would (then it leaves k) */
@@ -763,6 +775,27 @@ static sccd_aabb3 motion_box(const solver *sv, const sccd_impact_shape3 *s, sccd
     return motion_box_as(sv, s, m, sv->opt.candidates);
 }
 
+/* The motion box of shape k over its body's whole current segment, cached:
+ * with SWEEP candidates it holds the segment's part from any time on. */
+static sccd_aabb3 shape_box(solver *sv, int k)
+{
+    shape_cache *c = &sv->cache[k];
+    const body_state *s = &sv->st[sv->shapes[k].body];
+    if (c->boxed != s->segment) {
+        c->box = motion_box_as(sv, &sv->shapes[k], s->m, SCCD_CANDIDATES_SWEEP);
+        c->boxed = s->segment;
+    }
+    return c->box;
+}
+
+/* The candidate box of shape k moving by m, the part of its body's segment
+ * from some time on: the cached whole segment's box with SWEEP candidates,
+ * the box of m's ends with START_END. */
+static sccd_aabb3 candidate_box(solver *sv, int k, sccd_motion3 m)
+{
+    return sv->opt.candidates == SCCD_CANDIDATES_SWEEP ? shape_box(sv, k) : motion_box(sv, &sv->shapes[k], m);
+}
+
 /* The pair as a search sees it: one convex shape x (moving by mx) against
  * the target (moving by mt), and whether x is b's (the normal flips). */
 typedef struct search_setup {
@@ -860,16 +893,16 @@ static bool boxes_overlap(sccd_aabb3 a, sccd_aabb3 b)
 
 /* Whether shapes i (moving by mi) and j (by mj) may meet: their motion
  * boxes overlap, or a half-space reaches the other's box. */
-static bool shapes_near(const solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 mj)
+static bool shapes_near(solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 mj)
 {
     const sccd_impact_shape3 *si = &sv->shapes[i], *sj = &sv->shapes[j];
     if (si->bounds == 0 && sj->bounds == 0)
         return false;
     if (si->bounds == 0)
-        return plane_reaches(world_plane(si, mi.start), motion_box(sv, sj, mj));
+        return plane_reaches(world_plane(si, mi.start), candidate_box(sv, j, mj));
     if (sj->bounds == 0)
-        return plane_reaches(world_plane(sj, mj.start), motion_box(sv, si, mi));
-    return boxes_overlap(motion_box(sv, si, mi), motion_box(sv, sj, mj));
+        return plane_reaches(world_plane(sj, mj.start), candidate_box(sv, i, mi));
+    return boxes_overlap(candidate_box(sv, i, mi), candidate_box(sv, j, mj));
 }
 
 static bool shapes_may_collide(const solver *sv, int sa, int sb)
@@ -943,8 +976,8 @@ static sccd_aabb3 body_box(solver *sv, int i)
         const sccd_impact_body3 *b = &sv->bodies[i];
         sccd_aabb3 box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}}, path = box;
         for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
-            sccd_aabb3 sb = motion_box(sv, &sv->shapes[k], s->m); /* the path: a start-and-end box misses a turn's bulge */
-            sccd_aabb3 pb = sv->opt.candidates == SCCD_CANDIDATES_START_END ? motion_box_as(sv, &sv->shapes[k], s->m, SCCD_CANDIDATES_SWEEP) : sb;
+            sccd_aabb3 sb = candidate_box(sv, k, s->m); /* the path: a start-and-end box misses a turn's bulge */
+            sccd_aabb3 pb = sv->opt.candidates == SCCD_CANDIDATES_START_END ? shape_box(sv, k) : sb;
             box = (sccd_aabb3){sccd_v3_min(box.lo, sb.lo), sccd_v3_max(box.hi, sb.hi)};
             path = (sccd_aabb3){sccd_v3_min(path.lo, pb.lo), sccd_v3_max(path.hi, pb.hi)};
         }
@@ -1235,9 +1268,13 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
     }
     sccd_impact_stats local = {0};
     sccd_impact_callbacks3 none = {0};
-    solver sv = {bodies, NULL, body_count, shapes, {0}, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
-    bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state));
+    solver sv = {bodies, NULL, body_count, shapes, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
+    bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
+              sccd_scratch_reserve(&scratch->shapes, &scratch->shape_bytes, (size_t)shape_count * sizeof(shape_cache));
     sv.st = scratch->bodies;
+    sv.cache = scratch->shapes;
+    for (int k = 0; ok && k < shape_count; ++k)
+        sv.cache[k].boxed = 0; /* none made: segments count from 1 */
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
     ok = ok && sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
