@@ -43,7 +43,6 @@ typedef struct body_state {
     sccd_joint_kind joint; /* how it turns (none when carried) */
     bool frozen;        /* held still: takes no impulse any more */
     int carrier;        /* the body it rides along with, -1: none */
-    bool changed;       /* its segment changed since the event loop last looked (op_changed) */
     bool boxed;         /* box holds what the current segment covers */
     sccd_aabb3 box;
     sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
@@ -138,7 +137,6 @@ static void restart_state(const sccd_impact_body3 *b, body_state *s, sccd_real t
     s->m = (sccd_motion3){p0, centre, sccd_v3_sub(sccd_xf3_apply(p1, centre), sccd_xf3_apply(p0, centre)), axis, turn};
     s->t0 = t;
     s->boxed = false;
-    s->changed = true;
     ++s->segment;
     s->out_v = s->v;
     s->out_w = s->w;
@@ -151,10 +149,12 @@ static void restart(solver *sv, int i, sccd_real t)
 {
     restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
     sv->st[i].carrier = -1;
+    sccd_events_changed(&sv->events, i);
     for (int j = 0; j < sv->n; ++j)
         if (sv->st[j].carrier == i) {
             restart_state(&sv->bodies[j], &sv->st[j], t, sv->dt);
             sv->st[j].carrier = -1;
+            sccd_events_changed(&sv->events, j);
         }
 }
 
@@ -165,7 +165,7 @@ static void hold(solver *sv, int i, sccd_real t)
     s->m = still(pose_at(s, t), s->m.center);
     s->t0 = t;
     s->boxed = false;
-    s->changed = true;
+    sccd_events_changed(&sv->events, i);
     ++s->segment;
     s->v = (sccd_v3){0.0, 0.0, 0.0}; /* still from here; out_v keeps what it had */
     s->w = (sccd_v3){0.0, 0.0, 0.0};
@@ -209,7 +209,7 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     s->m = (sccd_motion3){p0, centre, mk.dp, mk.axis, mk.angle};
     s->t0 = t;
     s->boxed = false;
-    s->changed = true;
+    sccd_events_changed(&sv->events, i);
     ++s->segment;
     s->out_v = s->v;
     s->out_w = s->w;
@@ -832,9 +832,12 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     search_setup p = make_search(sv, &sv->shapes[sa], part_from(&sv->st[a], tc), &sv->shapes[sb], part_from(&sv->st[b], tc));
-    sccd_real depth, room;
+    sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
-    sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &room);
+    sccd_real reach = approach_bound(&p.x, p.mx, &p.target.s[0], p.mt);
+    sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
+    if (sccd_out_of_reach(apart, reach, tol))
+        return none;
     sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);
     sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, cap->cap);
     cap->cap = sccd_min(cap->cap, pol.limit);
@@ -1025,6 +1028,7 @@ static void response_matrix(const solver *sv, int i, sccd_real t, sccd_v3 p, scc
 static void restart_keeping_riders(solver *sv, int i, sccd_real t)
 {
     restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
+    sccd_events_changed(&sv->events, i);
     for (int j = 0; j < sv->n; ++j)
         if (sv->st[j].carrier == i) {
             sccd_real before = energy(sv, j, t, (sccd_v3){0.0, 0.0, 0.0});
@@ -1148,15 +1152,8 @@ static void op_halt(void *sv, int i, sccd_real t)
 }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
-static bool op_changed(const void *sv, int i) { return ((const solver *)sv)->st[i].changed; }
-static void op_settle(void *sv)
-{
-    solver *s = sv;
-    for (int i = 0; i < s->n; ++i)
-        s->st[i].changed = false;
-}
 static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold, op_halt, op_carry,    op_join,   op_changed, op_settle};
+                                         op_carrier, op_hold, op_halt, op_carry, op_join};
 
 /* ---- set-up and results ---- */
 

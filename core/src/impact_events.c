@@ -14,40 +14,104 @@
 
 #include "impact_internal.h"
 
-/* Up to this many bodies a bit table says which pairs exist; beyond, the
- * pairs are searched (its size grows with the square). */
-#define PAIR_BITS_MAX_BODIES 4096
+/* A body's flags: in the list of bodies the current event changed; scanned
+ * one by one (its box changed since the sort, or it is too wide to sort). */
+#define EVENTS_CHANGED 1u
+#define EVENTS_LOOSE 2u
+
+/* A body wider than this many times the mean width of the step's boxes is
+ * kept out of the sorted order (a ground under a pile would reach every
+ * query from its place and make each scan go down to it). */
+#define WIDE_BODY 8.0
+
+/* Carve the per-body arrays out of one block of the scratch. */
+static bool carve(sccd_events *e, sccd_impact_scratch *scratch)
+{
+    size_t n = (size_t)e->bodies;
+    size_t bytes = n * (sizeof *e->boxes + sizeof *e->order + sizeof *e->reach + 3 * sizeof(int) + 1);
+    if (!sccd_scratch_reserve(&scratch->events, &scratch->event_bytes, bytes))
+        return false;
+    char *p = scratch->events; /* the widest members first: each array stays aligned */
+    e->boxes = (sccd_aabb3 *)p;
+    e->order = (sccd_ranked *)(p += n * sizeof *e->boxes);
+    e->reach = (sccd_real *)(p += n * sizeof *e->order);
+    e->first_pair = (int *)(p += n * sizeof *e->reach);
+    e->loose = (int *)(p += n * sizeof(int));
+    e->changed = (int *)(p += n * sizeof(int));
+    e->flags = (unsigned char *)(p + n * sizeof(int));
+    return true;
+}
+
+static int by_low_x(const void *a, const void *b)
+{
+    sccd_real x = ((const sccd_ranked *)a)->lo, y = ((const sccd_ranked *)b)->lo;
+    return (x > y) - (x < y);
+}
+
+static void make_loose(sccd_events *e, int i)
+{
+    if (!(e->flags[i] & EVENTS_LOOSE)) {
+        e->flags[i] |= EVENTS_LOOSE;
+        e->loose[e->loose_count++] = i;
+    }
+}
+
+/* Sort the bodies by their boxes' low x, the wide ones (and any box not
+ * finite) aside. */
+static void sort_bodies(sccd_events *e)
+{
+    sccd_real sum = 0.0;
+    int finite = 0;
+    for (int i = 0; i < e->bodies; ++i) {
+        sccd_real w = e->boxes[i].hi.x - e->boxes[i].lo.x;
+        if (sccd_is_valid_real(w) && w >= 0.0) {
+            sum += w;
+            ++finite;
+        }
+    }
+    sccd_real wide = finite > 0 ? WIDE_BODY * sum / finite : 0.0;
+    for (int i = 0; i < e->bodies; ++i) {
+        sccd_real w = e->boxes[i].hi.x - e->boxes[i].lo.x;
+        if (!(sccd_is_valid_real(w) && w >= 0.0)) {
+            if (w > 0.0) /* infinite: it may meet anything */
+                make_loose(e, i);
+            continue;      /* NaN or empty: it meets nothing */
+        }
+        if (w > wide && finite > 1)
+            make_loose(e, i);
+        else
+            e->order[e->sorted++] = (sccd_ranked){e->boxes[i].lo.x, i};
+    }
+    qsort(e->order, (size_t)e->sorted, sizeof *e->order, by_low_x);
+    sccd_real reach = -INFINITY;
+    for (int r = 0; r < e->sorted; ++r) {
+        reach = sccd_max(reach, e->boxes[e->order[r].body].hi.x);
+        e->reach[r] = reach;
+    }
+}
 
 bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, int bodies, sccd_impact_scratch *scratch,
                        sccd_impact_stats *stats)
 {
-    *e = (sccd_events){ops, solver, bodies, scratch->pairs, 0, NULL, NULL, scratch, stats};
-    if (!sccd_scratch_reserve(&scratch->boxes, &scratch->box_bytes, (size_t)bodies * sizeof *e->boxes))
+    *e = (sccd_events){.ops = ops, .solver = solver, .bodies = bodies, .pairs = scratch->pairs, .scratch = scratch, .stats = stats};
+    if (!carve(e, scratch))
         return false;
-    e->boxes = scratch->boxes;
-    for (int i = 0; i < bodies; ++i)
+    for (int i = 0; i < bodies; ++i) {
         e->boxes[i] = ops->box(solver, i);
-    size_t bits = bodies <= PAIR_BITS_MAX_BODIES ? ((size_t)bodies * (size_t)bodies + 7) / 8 : 0;
-    if (bits > 0 && !sccd_scratch_reserve(&scratch->bits, &scratch->bit_bytes, bits))
-        return false;
-    if (bits > 0) {
-        e->paired = scratch->bits;
-        memset(e->paired, 0, bits);
+        e->first_pair[i] = -1;
+        e->flags[i] = 0;
     }
+    sort_bodies(e);
     return true;
 }
 
-static size_t pair_bit(const sccd_events *e, int a, int b)
-{
-    return a < b ? (size_t)a * (size_t)e->bodies + (size_t)b : (size_t)b * (size_t)e->bodies + (size_t)a;
-}
+/* The pair after k in body i's list. */
+static int next_pair(const sccd_events *e, int k, int i) { return e->pairs[k].a == i ? e->pairs[k].next_a : e->pairs[k].next_b; }
 
-static bool paired(const sccd_events *e, int a, int b)
+static bool paired(const sccd_events *e, int i, int j)
 {
-    if (e->paired != NULL)
-        return (e->paired[pair_bit(e, a, b) / 8] >> (pair_bit(e, a, b) % 8)) & 1;
-    for (int k = 0; k < e->count; ++k)
-        if ((e->pairs[k].a == a && e->pairs[k].b == b) || (e->pairs[k].a == b && e->pairs[k].b == a))
+    for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i))
+        if (e->pairs[k].a == j || e->pairs[k].b == j)
             return true;
     return false;
 }
@@ -58,37 +122,98 @@ static bool boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
            b.lo.z <= a.hi.z;
 }
 
+/* Pair bodies i and j, if their boxes meet and they are not paired yet, and
+ * search the new pair from tc. False when out of memory. */
+static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
+{
+    if (j == i || !boxes_meet(e->boxes[i], e->boxes[j]) || paired(e, i, j) || !e->ops->possible(e->solver, i, j))
+        return true;
+    if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, (size_t)(e->count + 1) * sizeof *e->pairs))
+        return false;
+    e->pairs = e->scratch->pairs;
+    int k = e->count++;
+    sccd_pair *pr = &e->pairs[k];
+    *pr = (sccd_pair){.a = i, .b = j, .event = EVENT_NONE, .t = INFINITY, .sa = -1, .sb = -1, .depth_t = -1.0,
+                      .depth_sa = -1, .depth_sb = -1, .gap_s = -1.0,
+                      .next_a = e->first_pair[i], .next_b = e->first_pair[j], .searched = e->round};
+    for (int c = 0; c < SCCD_PAIR_CAPS; ++c)
+        pr->caps[c] = (sccd_shape_cap){-1, -1, INFINITY};
+    e->first_pair[i] = k;
+    e->first_pair[j] = k;
+    e->ops->search(e->solver, pr, tc);
+    return true;
+}
+
+/* The last rank whose body starts at or before x, plus one. */
+static int ranks_before(const sccd_events *e, sccd_real x)
+{
+    int lo = 0, hi = e->sorted;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (e->order[mid].lo <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
 {
     sccd_aabb3 box = e->boxes[i];
-    for (int j = 0; j < e->bodies; ++j) {
-        if (!boxes_meet(box, e->boxes[j]) || paired(e, i, j) || !e->ops->possible(e->solver, i, j))
-            continue;
-        if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, (size_t)(e->count + 1) * sizeof *e->pairs))
+    for (int r = ranks_before(e, box.hi.x) - 1; r >= 0 && e->reach[r] >= box.lo.x; --r) {
+        int j = e->order[r].body;
+        if (!(e->flags[j] & EVENTS_LOOSE) && !pair_with(e, i, j, tc))
             return false;
-        e->pairs = e->scratch->pairs;
-        if (e->paired != NULL)
-            e->paired[pair_bit(e, i, j) / 8] |= (unsigned char)(1u << (pair_bit(e, i, j) % 8));
-        sccd_pair *pr = &e->pairs[e->count++];
-        *pr = (sccd_pair){i, j, EVENT_NONE, INFINITY, -1, -1, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, false, 0, 0, {{-1, -1, INFINITY}},
-                          -1.0, -1, -1, 0.0, -1, -1, 0.0, -1.0, 0.0};
-        for (int k = 1; k < SCCD_PAIR_CAPS; ++k)
-            pr->caps[k] = pr->caps[0];
-        e->ops->search(e->solver, pr, tc);
     }
+    for (int k = 0; k < e->loose_count; ++k)
+        if (!pair_with(e, i, e->loose[k], tc))
+            return false;
     return true;
+}
+
+void sccd_events_changed(sccd_events *e, int i)
+{
+    if (!(e->flags[i] & EVENTS_CHANGED)) {
+        e->flags[i] |= EVENTS_CHANGED;
+        e->changed[e->changed_count++] = i;
+    }
 }
 
 /* Search again, from t, the pair of the last event and every pair one of
  * whose bodies' segments that event changed (the pair, what rode along
- * with them, what a fallback released or stopped). */
-static void research(sccd_events *e, const sccd_pair *event, sccd_real t)
+ * with them, what a fallback released or stopped), each once. */
+static void research(sccd_events *e, sccd_pair *event, sccd_real t)
 {
-    for (int k = 0; k < e->count; ++k) {
-        sccd_pair *pr = &e->pairs[k];
-        if (pr == event || e->ops->changed(e->solver, pr->a) || e->ops->changed(e->solver, pr->b))
-            e->ops->search(e->solver, pr, t);
+    event->searched = e->round;
+    e->ops->search(e->solver, event, t);
+    for (int c = 0; c < e->changed_count; ++c) {
+        int i = e->changed[c];
+        for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i))
+            if (e->pairs[k].searched != e->round) {
+                e->pairs[k].searched = e->round;
+                e->ops->search(e->solver, &e->pairs[k], t);
+            }
     }
+}
+
+/* The changed bodies' new boxes, and their new pairs: their new motions may
+ * meet bodies they were not paired with. Then the list is empty again.
+ * False when out of memory. */
+static bool repair(sccd_events *e, sccd_real t)
+{
+    for (int c = 0; c < e->changed_count; ++c) {
+        int i = e->changed[c];
+        e->boxes[i] = e->ops->box(e->solver, i);
+        make_loose(e, i); /* its place in the order is of its old box */
+    }
+    for (int c = 0; c < e->changed_count; ++c)
+        if (!sccd_events_activate(e, e->changed[c], t))
+            return false;
+    for (int c = 0; c < e->changed_count; ++c)
+        e->flags[e->changed[c]] &= (unsigned char)~EVENTS_CHANGED;
+    e->changed_count = 0;
+    return true;
 }
 
 static sccd_pair *earliest(sccd_events *e)
@@ -185,7 +310,6 @@ static int pair_impacts(const sccd_events *e, int a, int b)
 bool sccd_events_run(sccd_events *e)
 {
     int impacts = 0;
-    e->ops->settle(e->solver); /* the start's segments are searched already */
     for (int guard = 0; guard < SCCD_IMPACT_MAX_EVENTS + 4 * e->bodies + 16; ++guard) {
         sccd_pair *pr = earliest(e);
         if (pr == NULL)
@@ -202,14 +326,10 @@ bool sccd_events_run(sccd_events *e)
         } else {
             stop_pair(e, pr);
         }
+        ++e->round;
         research(e, pr, t);
-        for (int k = 0; k < e->bodies; ++k)
-            if (e->ops->changed(e->solver, k))
-                e->boxes[k] = e->ops->box(e->solver, k);
-        for (int k = 0; k < e->bodies; ++k) /* their new motions may meet bodies they were not paired with */
-            if (e->ops->changed(e->solver, k) && !sccd_events_activate(e, k, t))
-                return false;
-        e->ops->settle(e->solver);
+        if (!repair(e, t))
+            return false;
     }
     ++e->stats->failed;
     return true;

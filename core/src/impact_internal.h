@@ -54,12 +54,13 @@ typedef struct sccd_pair {
     int impacts;           /* impulses between the two this step */
     int stops;             /* fallback stops between the two this step */
     sccd_shape_cap caps[SCCD_PAIR_CAPS]; /* overlap limits of its shape pairs this step (sccd_pair_cap) */
-    sccd_real depth_t;     /* when depth and room were measured (-1: never) ... */
+    sccd_real depth_t;     /* when the start depth was measured (-1: never) ... */
     int depth_sa, depth_sb; /* ... for which shapes (sccd_pair_start_depth) */
     sccd_real depth;
-    int room_sa, room_sb;  /* the shapes whose room it holds (-1: none) */
-    sccd_real room;        /* how far their cores can shrink (sccd_shrink_room) */
+    sccd_real apart;       /* the shapes' distance then (a lower bound; 0: they overlap) */
     sccd_real gap_s, gap;  /* the cores' distance at depth_t once shrunk by gap_s (sccd_pair_start_gap; -1: none) */
+    int next_a, next_b;    /* the next pair of body a's and of body b's list (-1: none) */
+    int searched;          /* the event after which it was last searched (sccd_events_run) */
 } sccd_pair;
 
 /* What the event loop asks of a solver (impact2.c, impact3.c). */
@@ -77,19 +78,35 @@ typedef struct sccd_event_ops {
     void (*halt)(void *solver, int i, sccd_real t);               /* stop body i at t, at rest (it reports no velocity) */
     void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
-    bool (*changed)(const void *solver, int i);                   /* whether body i's segment changed since the last settle */
-    void (*settle)(void *solver);                                 /* forget which segments changed */
 } sccd_event_ops;
 
-/* The pairs of a step and the loop over their events. */
+/* A body in the order of its box's low x at the step start. */
+typedef struct sccd_ranked { sccd_real lo; int body; } sccd_ranked;
+
+/* The pairs of a step and the loop over their events. Which bodies a box
+ * meets is found by sort and sweep along x: the bodies in the order of
+ * their boxes' low x at the start, with the running greatest high x, so a
+ * query scans down from the last body starting before its box ends and
+ * stops where nothing earlier reaches its start. A body whose box changed
+ * since (an event set it moving) and a body far wider than the rest (a
+ * ground that would reach every query) are scanned one by one instead. */
 typedef struct sccd_events {
     const sccd_event_ops *ops;
     void *solver;
     int bodies;
     sccd_pair *pairs;
     int count;
-    unsigned char *paired; /* bodies × bodies bits: a pair exists (NULL: too many bodies, searched) */
+    int round;             /* events taken so far */
     sccd_aabb3 *boxes;     /* per body: ops->box of its current segment, kept as segments change */
+    int *first_pair;       /* per body: the first pair of its list (-1: none) */
+    unsigned char *flags;  /* per body: EVENTS_CHANGED, EVENTS_LOOSE */
+    sccd_ranked *order;    /* the sorted bodies (`sorted` of them) ... */
+    sccd_real *reach;      /* ... and the greatest high x of the boxes up to each */
+    int sorted;
+    int *loose;            /* the bodies scanned one by one (`loose_count`) */
+    int loose_count;
+    int *changed;          /* the bodies whose segments the current event changed (`changed_count`) */
+    int changed_count;
     sccd_impact_scratch *scratch;
     sccd_impact_stats *stats;
 } sccd_events;
@@ -99,6 +116,8 @@ bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, 
                        sccd_impact_stats *stats);
 /* Body i becomes active (a CCD body at the start, or set moving; again when its motion changes): paired with every body whose box meets its box. */
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc);
+/* Body i's segment changed (the solver calls it at each change an event makes): its pairs are searched again, its box made anew. */
+void sccd_events_changed(sccd_events *e, int i);
 /* Take the events in time order until none is left. False when out of memory. */
 bool sccd_events_run(sccd_events *e);
 
@@ -109,9 +128,16 @@ typedef sccd_real sccd_shrink_fn(const void *pair, sccd_real s, sccd_real *dista
 /* How deep a pair overlaps at the start, at least: cores shrunk by skin,
  * 2·skin, 4·skin, ... until they are apart or cannot shrink further. Cores
  * a distance d apart after shrinking by s mean shapes overlapping by at
- * least s − d (the grown cores lie inside the shapes). */
-static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, const void *pair, sccd_real skin)
+ * least s − d (the grown cores lie inside the shapes). The shapes
+ * themselves are measured first (*apart: their distance, a lower bound;
+ * 0: they overlap): apart, they overlap by nothing, and the cores inside
+ * them need no shrinking (the most common case, by far). */
+static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, const void *pair, sccd_real skin, sccd_real *apart)
 {
+    *apart = 0.0;
+    shrink(pair, 0.0, apart);
+    if (*apart > 0.0)
+        return 0.0;
     sccd_real last = -1.0;
     for (sccd_real s = skin;; s *= 2.0) {
         sccd_real d = 0.0;
@@ -122,44 +148,34 @@ static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, const void *pai
     }
 }
 
-/* The most the cores of a pair can shrink (its room), by the same doubling:
- * it depends on the shapes alone, not on their poses. */
-static inline sccd_real sccd_shrink_room(sccd_shrink_fn *shrink, const void *pair, sccd_real skin)
-{
-    sccd_real last = -1.0;
-    for (sccd_real s = skin;; s *= 2.0) {
-        sccd_real shrunk = shrink(pair, s, NULL);
-        if (shrunk <= last)
-            return shrunk;
-        last = shrunk;
-    }
-}
-
-/* The start depth of shapes sa, sb of the pair at time tc, measured once:
- * the poses at tc do not change with the events at tc (an event restarts a
- * segment from the pose it had then), and events come in time order, so a
- * pair searched again at the same time (a pile's events at one instant)
- * keeps its start depth. Its room is measured once per shape pair. */
+/* The start depth of shapes sa, sb of the pair at time tc (and *apart,
+ * sccd_start_depth's), measured once: the poses at tc do not change with
+ * the events at tc (an event restarts a segment from the pose it had then),
+ * and events come in time order, so a pair searched again at the same time
+ * (a pile's events at one instant) keeps its start depth. */
 static inline void sccd_pair_start_depth(sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_shrink_fn *shrink,
-                                         const void *pair, sccd_real skin, sccd_real *depth, sccd_real *room)
+                                         const void *pair, sccd_real skin, sccd_real *depth, sccd_real *apart)
 {
-    if (pr->room_sa != sa || pr->room_sb != sb) {
-        pr->room = sccd_shrink_room(shrink, pair, skin);
-        pr->room_sa = sa;
-        pr->room_sb = sb;
-    }
-    *room = pr->room;
     if (pr->depth_t == tc && pr->depth_sa == sa && pr->depth_sb == sb) {
         *depth = pr->depth;
+        *apart = pr->apart;
         return;
     }
-    *depth = sccd_start_depth(shrink, pair, skin);
+    *depth = sccd_start_depth(shrink, pair, skin, apart);
+    pr->apart = *apart;
     pr->gap_s = -1.0;
     pr->depth_t = tc;
     pr->depth_sa = sa;
     pr->depth_sb = sb;
     pr->depth = *depth;
 }
+
+/* Whether shapes `apart` at the start of a search (sccd_start_depth) stay
+ * too far apart for any event in it: their distance cannot fall faster than
+ * `rate` (per unit of search time), and the cores, inside the shapes, come
+ * within a target of their own shrink only when the shapes come within two
+ * tolerances (a third for the search's own). No TOI needed. */
+static inline bool sccd_out_of_reach(sccd_real apart, sccd_real rate, sccd_real tol) { return apart > rate + 3.0 * tol; }
 
 /* The overlap limit shapes sa, sb of the pair set so far this step
  * (INFINITY: none yet), and the slot that keeps it: a limit is the shape
