@@ -517,15 +517,16 @@ static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u0)
     return (sccd_motion2){sccd_motion2_at_unchecked(m, u0), m.center, sccd_v2_scale(m.dp, 1.0 - u0), m.dtheta * (1.0 - u0)};
 }
 
-/* First event of shapes sa (body a) and sb (body b) from time tc: the cores
- * (shrunk by the start overlap and the skin when the shapes overlap at tc)
- * reaching the target distance while the bodies approach. */
-static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc)
+/* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
+ * bodies' segments from time tc on): the cores (shrunk by the start overlap
+ * and the skin when the shapes overlap at tc) reaching the target distance
+ * while the bodies approach. */
+static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_motion2 ma,
+                                    sccd_motion2 mb)
 {
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
-    sccd_motion2 ma = part_from(&sv->st[a], tc), mb = part_from(&sv->st[b], tc);
     sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
     sccd_real depth, apart, room = shape_room(sv, sa, skin) + shape_room(sv, sb, skin);
     start_pair start = {&ca, &cb, ma.start, mb.start};
@@ -658,7 +659,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
             if (!shapes_may_collide(sv, i, j) || !boxes_overlap(box_a, candidate_box(sv, pr->b, j, mb)) ||
                 engine_catches(sv, pr->a, ga, ma, pr->b, gb, mb))
                 continue;
-            shape_event e = shape_pair_event(sv, pr, i, j, tc);
+            shape_event e = shape_pair_event(sv, pr, i, j, tc, ma, mb);
             if (e.event != EVENT_NONE && e.t < pr->t)
             {
                 pr->event = e.event;

@@ -822,16 +822,18 @@ static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, 
     return out;
 }
 
-/* First event of shapes sa (body a) and sb (body b) from time tc: the cores
- * (shrunk by the start overlap and the skin when the shapes overlap at tc)
- * reaching the target distance while the bodies approach (impact2.c's
+/* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
+ * bodies' segments from time tc on): the cores (shrunk by the start overlap
+ * and the skin when the shapes overlap at tc) reaching the target distance
+ * while the bodies approach (impact2.c's
  * shape_pair_event, against a target of bounds). */
-static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc)
+static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_motion3 ma,
+                                    sccd_motion3 mb)
 {
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
-    search_setup p = make_search(sv, &sv->shapes[sa], part_from(&sv->st[a], tc), &sv->shapes[sb], part_from(&sv->st[b], tc));
+    search_setup p = make_search(sv, &sv->shapes[sa], ma, &sv->shapes[sb], mb);
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
     sccd_real reach = approach_bound(&p.x, p.mx, &p.target.s[0], p.mt);
@@ -958,7 +960,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
         for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
             if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ma, j, mb) || engine_catches(sv, i, ma, j, mb))
                 continue;
-            shape_event e = shape_pair_event(sv, pr, i, j, tc);
+            shape_event e = shape_pair_event(sv, pr, i, j, tc, ma, mb);
             if (e.event != EVENT_NONE && e.t < pr->t)
             {
                 pr->event = e.event;

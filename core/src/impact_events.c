@@ -28,7 +28,7 @@
 static bool carve(sccd_events *e, sccd_impact_scratch *scratch)
 {
     size_t n = (size_t)e->bodies;
-    size_t bytes = n * (sizeof *e->boxes + sizeof *e->order + sizeof *e->reach + 3 * sizeof(int) + 1);
+    size_t bytes = n * (sizeof *e->boxes + sizeof *e->order + sizeof *e->reach + 4 * sizeof(int) + 1);
     if (!sccd_scratch_reserve(&scratch->events, &scratch->event_bytes, bytes))
         return false;
     char *p = scratch->events; /* the widest members first: each array stays aligned */
@@ -38,6 +38,7 @@ static bool carve(sccd_events *e, sccd_impact_scratch *scratch)
     e->first_pair = (int *)(p += n * sizeof *e->reach);
     e->loose = (int *)(p += n * sizeof(int));
     e->changed = (int *)(p += n * sizeof(int));
+    e->partner = (int *)(p += n * sizeof(int));
     e->flags = (unsigned char *)(p + n * sizeof(int));
     return true;
 }
@@ -99,6 +100,7 @@ bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, 
     for (int i = 0; i < bodies; ++i) {
         e->boxes[i] = ops->box(solver, i);
         e->first_pair[i] = -1;
+        e->partner[i] = -1;
         e->flags[i] = 0;
     }
     sort_bodies(e);
@@ -108,25 +110,18 @@ bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, 
 /* The pair after k in body i's list. */
 static int next_pair(const sccd_events *e, int k, int i) { return e->pairs[k].a == i ? e->pairs[k].next_a : e->pairs[k].next_b; }
 
-static bool paired(const sccd_events *e, int i, int j)
-{
-    for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i))
-        if (e->pairs[k].a == j || e->pairs[k].b == j)
-            return true;
-    return false;
-}
-
 static bool boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
 {
     return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
            b.lo.z <= a.hi.z;
 }
 
-/* Pair bodies i and j, if their boxes meet and they are not paired yet, and
- * search the new pair from tc. False when out of memory. */
+/* Pair bodies i and j, if their boxes meet and they are not paired yet (j's
+ * partner mark is i: sccd_events_activate), and search the new pair from
+ * tc. False when out of memory. */
 static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
 {
-    if (j == i || !boxes_meet(e->boxes[i], e->boxes[j]) || paired(e, i, j) || !e->ops->possible(e->solver, i, j))
+    if (j == i || e->partner[j] == i || !boxes_meet(e->boxes[i], e->boxes[j]) || !e->ops->possible(e->solver, i, j))
         return true;
     if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, (size_t)(e->count + 1) * sizeof *e->pairs))
         return false;
@@ -140,6 +135,7 @@ static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
         pr->caps[c] = (sccd_shape_cap){-1, -1, INFINITY};
     e->first_pair[i] = k;
     e->first_pair[j] = k;
+    e->partner[j] = i;
     e->ops->search(e->solver, pr, tc);
     return true;
 }
@@ -161,6 +157,8 @@ static int ranks_before(const sccd_events *e, sccd_real x)
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
 {
     sccd_aabb3 box = e->boxes[i];
+    for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i)) /* its partners, marked: a candidate is checked at once */
+        e->partner[e->pairs[k].a == i ? e->pairs[k].b : e->pairs[k].a] = i;
     for (int r = ranks_before(e, box.hi.x) - 1; r >= 0 && e->reach[r] >= box.lo.x; --r) {
         int j = e->order[r].body;
         if (!(e->flags[j] & EVENTS_LOOSE) && !pair_with(e, i, j, tc))

@@ -105,6 +105,7 @@ typedef struct sccd_events {
     int sorted;
     int *loose;            /* the bodies scanned one by one (`loose_count`) */
     int loose_count;
+    int *partner;          /* per body: the body last activated it is paired with (sccd_events_activate) */
     int *changed;          /* the bodies whose segments the current event changed (`changed_count`) */
     int changed_count;
     sccd_impact_scratch *scratch;
