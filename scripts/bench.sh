@@ -8,6 +8,9 @@
 #   BENCH="toi broadphase" scripts/bench.sh
 #                              run only those programs; RESULTS.md still gathers
 #                              every section present in $BUILD/bench
+# Each section ends with the commit and date it was measured at (a stamp
+# written beside it), so sections gathered from runs at different commits
+# say so.
 set -u
 BUILD=${BUILD:-build}
 quick=""
@@ -30,6 +33,10 @@ for name in ${BENCH:-${all[*]}}; do
     if ! "$BUILD/bin/$name" $quick --out "$out"; then
         echo "bench: $name failed"
         status=1
+    elif [ -z "$quick" ]; then
+        rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+        git diff --quiet HEAD 2>/dev/null || rev="$rev + uncommitted changes"
+        echo "_Measured at commit $rev on $(date -u +%Y-%m-%d), in $(( $(date +%s) - start )) s._" > "$out/$name.stamp"
     fi
     echo "== $name took $(( $(date +%s) - start )) s"
     if [ -z "$quick" ] && [ -f "bench/$name.gp" ]; then
@@ -45,7 +52,10 @@ if [ -z "$quick" ]; then
         echo
         echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(. /etc/os-release; echo "$PRETTY_NAME"), $(cc --version | head -1)."
         for name in "${all[@]}"; do
-            [ -f "$out/$name.md" ] && { echo; cat "$out/$name.md"; }
+            [ -f "$out/$name.md" ] || continue
+            echo
+            cat "$out/$name.md"
+            [ -f "$out/$name.stamp" ] && { echo; cat "$out/$name.stamp"; }
         done
     } > docs/RESULTS.md
     echo "bench: wrote docs/RESULTS.md"
