@@ -58,7 +58,10 @@ typedef struct body_state {
 typedef struct shape_cache {
     unsigned boxed;
     sccd_aabb2 box;
-    sccd_real room; /* how far it can shrink (shape_room; < 0: not measured yet) */
+    sccd_real room;  /* how far it can shrink (shape_shrinks; < 0: not measured yet) ... */
+    sccd_real inset; /* ... and a polygon's poly_inset_limit */
+    unsigned reached; /* the segment `farthest` is of (0: none) ... */
+    sccd_real farthest; /* ... the shape's farthest point from its body's centre of turning */
 } shape_cache;
 
 
@@ -382,6 +385,36 @@ typedef struct shape_event { impact_event event; sccd_real t; sccd_v2 point, nor
 /* Outward unit normal of edge a→b of a counter-clockwise polygon. */
 static sccd_v2 edge_normal(sccd_v2 a, sccd_v2 b) { return sccd_v2_normalize((sccd_v2){b.y - a.y, a.x - b.x}); }
 
+/* The depth below which poly_inset moves polygon p's edges without
+ * failing: an edge of length L between corners turning by φ0 and φ1 (its
+ * vertices slide along it by d·tan(φ/2) each) keeps its direction while
+ * d < L / (tan(φ0/2) + tan(φ1/2)); 0 when a corner is sharper than 120° or
+ * an edge degenerate (poly_inset refuses any d). Known once, it spares the
+ * insets that would fail: a shrink tried them halving from the wanted depth
+ * (ten or more per shrink, a fifth of a busy pile's CCD). */
+static sccd_real poly_inset_limit(const sccd_poly2 *p)
+{
+    if (p->n < 3)
+        return 0.0;
+    sccd_real half_turn[SCCD_POLY_MAX], limit = INFINITY; /* tan(φ/2) at each vertex */
+    for (int i = 0; i < p->n; ++i) {
+        sccd_v2 prev = p->v[(i + p->n - 1) % p->n], cur = p->v[i], next = p->v[(i + 1) % p->n];
+        if (sccd_v2_dist(prev, cur) <= 0.0 || sccd_v2_dist(cur, next) <= 0.0)
+            return 0.0;
+        sccd_v2 n0 = edge_normal(prev, cur), n1 = edge_normal(cur, next);
+        sccd_real c = 1.0 + sccd_v2_dot(n0, n1);
+        if (c < 0.5)
+            return 0.0;
+        half_turn[i] = sccd_v2_cross(n0, n1) / c;
+    }
+    for (int i = 0; i < p->n; ++i) {
+        sccd_real slide = half_turn[i] + half_turn[(i + 1) % p->n];
+        if (slide > 0.0)
+            limit = sccd_min(limit, sccd_v2_dist(p->v[i], p->v[(i + 1) % p->n]) / slide);
+    }
+    return limit;
+}
+
 /* Move every edge of polygon p inwards by d (vertex i moves along the sum of
  * its two edge normals, scaled so both edges move by exactly d). False when
  * an edge is degenerate or the result is no longer convex with every edge
@@ -411,26 +444,47 @@ static bool poly_inset(sccd_poly2 *p, sccd_real d)
     return true;
 }
 
-/* Shrink s by at most want (radius first, then a box's half sizes or a
- * polygon's edges); returns how much it shrank. The result lies inside s
- * with its boundary that far in, so core distance = shape distance + the
- * amounts shrunk. */
-static sccd_real shrink(sccd_shape2 *s, sccd_real want)
+/* The inset a polygon's shrink tries first: the first of rest, rest/2, ...
+ * (above 1e-3·want) below its inset limit; 0: none. */
+static sccd_real inset_try(sccd_real want, sccd_real rest, sccd_real inset)
+{
+    for (sccd_real e = rest; e > 1e-3 * want; e *= 0.5)
+        if (e < inset)
+            return e;
+    return 0.0;
+}
+
+/* What shrink(s, want, inset) takes, without moving anything: the radius
+ * (or a box's half sizes), then a polygon's inset as if every inset below
+ * its limit held (one at the limit may fail by rounding: shrink then takes
+ * less). */
+static sccd_real shrink_reach(const sccd_shape2 *s, sccd_real want, sccd_real inset)
 {
     if (want <= 0.0)
         return 0.0;
+    if (s->type == SCCD_SHAPE_BOX)
+        return sccd_max(sccd_min(want, 0.999 * sccd_min(s->box.h.x, s->box.h.y)), 0.0);
+    sccd_real r = s->type == SCCD_SHAPE_CIRCLE ? s->circle.r : s->type == SCCD_SHAPE_CAPSULE ? s->capsule.r : s->poly.r;
+    sccd_real d = sccd_min(want, r);
+    return s->type == SCCD_SHAPE_POLY && want > d ? d + inset_try(want, want - d, inset) : d;
+}
+
+/* Shrink s by at most want (radius first, then a box's half sizes or a
+ * polygon's edges, halving the inset until one holds; `inset`: the
+ * polygon's poly_inset_limit, the insets at or above it skipped); returns
+ * how much it shrank. The result lies inside s with its boundary that far
+ * in, so core distance = shape distance + the amounts shrunk. */
+static sccd_real shrink(sccd_shape2 *s, sccd_real want, sccd_real inset)
+{
+    sccd_real d = shrink_reach(s, want, 0.0); /* no inset: the radius or the box's part */
     if (s->type == SCCD_SHAPE_BOX) {
-        sccd_real d = sccd_min(want, 0.999 * sccd_min(s->box.h.x, s->box.h.y));
-        d = sccd_max(d, 0.0);
         s->box.h = sccd_v2_sub(s->box.h, (sccd_v2){d, d});
         return d;
     }
-    sccd_real *r = s->type == SCCD_SHAPE_CIRCLE ? &s->circle.r : s->type == SCCD_SHAPE_CAPSULE ? &s->capsule.r : &s->poly.r;
-    sccd_real d = sccd_min(want, *r);
-    *r -= d;
+    *(s->type == SCCD_SHAPE_CIRCLE ? &s->circle.r : s->type == SCCD_SHAPE_CAPSULE ? &s->capsule.r : &s->poly.r) -= d;
     if (s->type != SCCD_SHAPE_POLY || want - d <= 0.0)
         return d;
-    for (sccd_real e = want - d; e > 1e-3 * want; e *= 0.5)
+    for (sccd_real e = inset_try(want, want - d, inset); e > 0.0; e = inset_try(want, 0.5 * e, inset))
         if (poly_inset(&s->poly, e))
             return d + e;
     return d;
@@ -438,15 +492,15 @@ static sccd_real shrink(sccd_shape2 *s, sccd_real want)
 
 /* Cores of a and b shrunk by s in all, each its share (sccd_shrink_share;
  * what one cannot give, the other): how much they shrank. */
-static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s)
+static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s, sccd_real inset_a, sccd_real inset_b)
 {
-    sccd_real shrunk = shrink(a, sccd_shrink_share(s, shape2_half_thickness(a), shape2_half_thickness(b)));
-    shrunk += shrink(b, s - shrunk);
-    return shrunk + shrink(a, s - shrunk);
+    sccd_real shrunk = shrink(a, sccd_shrink_share(s, shape2_half_thickness(a), shape2_half_thickness(b)), inset_a);
+    shrunk += shrink(b, s - shrunk, inset_b);
+    return shrunk + shrink(a, s - shrunk, inset_a);
 }
 
-/* A shape pair at the start of a search. */
-typedef struct start_pair { const sccd_shape2 *a, *b; sccd_xf2 xa, xb; } start_pair;
+/* A shape pair at the start of a search, with the shapes' inset limits. */
+typedef struct start_pair { const sccd_shape2 *a, *b; sccd_xf2 xa, xb; sccd_real inset_a, inset_b; } start_pair;
 
 /* Distance of shapes a and b placed by xa, xb (0 when they overlap). */
 static sccd_real gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
@@ -460,54 +514,68 @@ static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance
 {
     const start_pair *p = pair;
     sccd_shape2 ca = *p->a, cb = *p->b;
-    sccd_real shrunk = shrink_pair(&ca, &cb, s);
+    sccd_real shrunk = shrink_pair(&ca, &cb, s, p->inset_a, p->inset_b);
     if (distance != NULL)
         *distance = gap(&ca, p->xa, &cb, p->xb);
     return shrunk;
 }
 
-/* How far shape k can shrink (its part of a pair's room), measured once a
- * solve: a polygon's inset, found by doubling from the skin, where the
+/* Shape k's cache of what shrinking it takes, made once a solve: its inset
+ * limit (a polygon's) and how far it can shrink (its part of a pair's
+ * room): a polygon's inset, found by doubling from the skin, where the
  * rounded shapes and boxes give it at once. Measured per pair at every
  * search, this was a fifth of a busy pile's CCD. */
-static sccd_real shape_room(solver *sv, int k, sccd_real skin)
+static const shape_cache *shape_shrinks(solver *sv, int k, sccd_real skin)
 {
     shape_cache *c = &sv->cache[k];
     if (c->room < 0.0) {
+        const sccd_shape2 *s = &sv->shapes[k].geom;
+        c->inset = s->type == SCCD_SHAPE_POLY ? poly_inset_limit(&s->poly) : 0.0;
         sccd_real last = -1.0;
         for (sccd_real want = skin;; want *= 2.0) {
-            sccd_shape2 probe = sv->shapes[k].geom;
-            sccd_real got = shrink(&probe, want);
+            sccd_real got = shrink_reach(s, want, c->inset);
             if (got <= last)
                 break;
             last = got;
         }
         c->room = last;
     }
-    return c->room;
+    return c;
 }
 
-/* Rate bound of the distance between the two (|dp| + |dθ|·extent, per unit t). */
-static sccd_real approach_bound(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb)
+/* How far shape k of body i reaches from the centre its body's segment
+ * turns about (cached per segment: every search of its pairs asks). A
+ * shrunk core reaches no farther, so the bounds below hold for cores too. */
+static sccd_real shape_farthest(solver *sv, int i, int k)
 {
-    return sccd_v2_len(sccd_v2_sub(ma.dp, mb.dp)) + fabs(ma.dtheta) * sccd_shape2_farthest_unchecked(a, ma.center) +
-           fabs(mb.dtheta) * sccd_shape2_farthest_unchecked(b, mb.center);
+    shape_cache *c = &sv->cache[k];
+    if (c->reached != sv->st[i].segment) {
+        c->farthest = sccd_shape2_farthest_unchecked(&sv->shapes[k].geom, sv->st[i].m.center);
+        c->reached = sv->st[i].segment;
+    }
+    return c->farthest;
+}
+
+/* Rate bound of the distance between two shapes reaching fa and fb from
+ * their centres of turning (|dp| + |dθ|·extent, per unit t). */
+static sccd_real approach_bound(sccd_motion2 ma, sccd_real fa, sccd_motion2 mb, sccd_real fb)
+{
+    return sccd_v2_len(sccd_v2_sub(ma.dp, mb.dp)) + fabs(ma.dtheta) * fa + fabs(mb.dtheta) * fb;
 }
 
 /* How the gap of a pair that touches with normal n (a to b) at u can change
  * (sccd_gap_rate): β is the approach rate of the supporting points along n
  * (translation plus the support values of the shapes about their centres
  * along n × ω), κ = Σ ω²ρ. */
-static sccd_gap_rate gap_rate(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb, sccd_real u,
-                              sccd_v2 n)
+static sccd_gap_rate gap_rate(const sccd_shape2 *a, sccd_motion2 ma, sccd_real fa, const sccd_shape2 *b, sccd_motion2 mb,
+                              sccd_real fb, sccd_real u, sccd_v2 n)
 {
     sccd_v2 ua = {ma.dtheta * n.y, -ma.dtheta * n.x}, ub = {-mb.dtheta * n.y, mb.dtheta * n.x};
     sccd_v2 ca = sccd_motion2_center_at(ma, u), cb = sccd_motion2_center_at(mb, u);
     sccd_real sa = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support_unchecked(a, sccd_motion2_at_unchecked(ma, u), ua), ca), ua);
     sccd_real sb = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support_unchecked(b, sccd_motion2_at_unchecked(mb, u), ub), cb), ub);
     sccd_real beta = sccd_v2_dot(n, sccd_v2_sub(ma.dp, mb.dp)) + sa + sb;
-    sccd_real kappa = ma.dtheta * ma.dtheta * sccd_shape2_farthest_unchecked(a, ma.center) +
-                      mb.dtheta * mb.dtheta * sccd_shape2_farthest_unchecked(b, mb.center);
+    sccd_real kappa = ma.dtheta * ma.dtheta * fa + mb.dtheta * mb.dtheta * fb;
     return (sccd_gap_rate){beta, kappa};
 }
 
@@ -528,21 +596,22 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
-    sccd_real depth, apart, room = shape_room(sv, sa, skin) + shape_room(sv, sb, skin);
-    start_pair start = {&ca, &cb, ma.start, mb.start};
-    sccd_real reach = approach_bound(&ca, ma, &cb, mb);
+    const shape_cache *ka = shape_shrinks(sv, sa, skin), *kb = shape_shrinks(sv, sb, skin);
+    sccd_real depth, apart, room = ka->room + kb->room;
+    start_pair start = {&ca, &cb, ma.start, mb.start, ka->inset, kb->inset};
+    sccd_real fa = shape_farthest(sv, a, sa), fb = shape_farthest(sv, b, sb), rate = approach_bound(ma, fa, mb, fb);
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
-    if (sccd_out_of_reach(apart, reach, tol))
+    if (sccd_out_of_reach(apart, rate, tol))
         return none;
     sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);
     sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, cap->cap);
     cap->cap = sccd_min(cap->cap, pol.limit);
     sccd_real now = depth > 0.0 ? sccd_pair_start_gap(pr, pol.shrink, shrink_start, &start) : 0.0;
-    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink), now, sv->opt.overlap, tol)) {
+    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink, ka->inset, kb->inset), now, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
     }
-    sccd_real rate = approach_bound(&ca, ma, &cb, mb), u0 = 0.0;
+    sccd_real u0 = 0.0;
     ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
         sccd_toi2 r = sccd_toi2_compute_unchecked(&ca, motion_rest(ma, u0), &cb, motion_rest(mb, u0), pol.target, tol);
@@ -567,7 +636,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
          * A pair that is leaving (its supporting points separate) keeps its
          * target; one resting or sliding may sink, and at its limit, where
          * it may not, it stops (unless it cannot cross this step). */
-        sccd_gap_rate g = gap_rate(&ca, ma, &cb, mb, u, r.normal);
+        sccd_gap_rate g = gap_rate(&ca, ma, fa, &cb, mb, fb, u, r.normal);
         sccd_real span = sccd_separating_span(g, tol, rate);
         bool leaving = span > sccd_max(tol / rate, 1e-9);
         if (!leaving && !sccd_policy_sink(&pol))
@@ -612,14 +681,6 @@ static sccd_aabb2 shape_box(solver *sv, int i, int k)
     return c->box;
 }
 
-/* The candidate box of shape k of body i moving by m, the part of its
- * segment from some time on: the cached whole segment's box with SWEEP
- * candidates, the box of m's ends with START_END. */
-static sccd_aabb2 candidate_box(solver *sv, int i, int k, sccd_motion2 m)
-{
-    return sv->opt.candidates == SCCD_CANDIDATES_SWEEP ? shape_box(sv, i, k) : motion_box(sv, &sv->shapes[k].geom, m);
-}
-
 static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
 {
     return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y;
@@ -635,11 +696,11 @@ static bool shapes_may_collide(const solver *sv, int sa, int sb)
  * mb: neither body is a CCD body and no point of either moves half the
  * thinner one's thickness relative to the other, so a discrete step cannot
  * carry one through the other (a pile a bat nudged). */
-static bool engine_catches(const solver *sv, int ba, const sccd_shape2 *a, sccd_motion2 ma, int bb, const sccd_shape2 *b,
-                           sccd_motion2 mb)
+static bool engine_catches(solver *sv, int ba, int sa, sccd_motion2 ma, int bb, int sb, sccd_motion2 mb)
 {
     return !sv->bodies[ba].ccd && !sv->bodies[bb].ccd &&
-           approach_bound(a, ma, b, mb) < 0.5 * sccd_min(shape2_half_thickness(a), shape2_half_thickness(b));
+           approach_bound(ma, shape_farthest(sv, ba, sa), mb, shape_farthest(sv, bb, sb)) <
+               0.5 * sccd_min(shape2_half_thickness(&sv->shapes[sa].geom), shape2_half_thickness(&sv->shapes[sb].geom));
 }
 
 static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
@@ -650,14 +711,20 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
         return;
     ++sv->stats->pairs;
     const sccd_impact_body2 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
-    sccd_motion2 ma = part_from(&sv->st[pr->a], tc), mb = part_from(&sv->st[pr->b], tc);
+    bool sweep = sv->opt.candidates == SCCD_CANDIDATES_SWEEP;
+    sccd_motion2 ma = {0}, mb = {0};
+    bool parts = false; /* ma, mb made (on first need: most pairs end at the segments' boxes) */
     for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i) {
-        const sccd_shape2 *ga = &sv->shapes[i].geom;
-        sccd_aabb2 box_a = candidate_box(sv, pr->a, i, ma);
         for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
-            const sccd_shape2 *gb = &sv->shapes[j].geom;
-            if (!shapes_may_collide(sv, i, j) || !boxes_overlap(box_a, candidate_box(sv, pr->b, j, mb)) ||
-                engine_catches(sv, pr->a, ga, ma, pr->b, gb, mb))
+            if ((sweep && !boxes_overlap(shape_box(sv, pr->a, i), shape_box(sv, pr->b, j))) || !shapes_may_collide(sv, i, j))
+                continue;
+            if (!parts) {
+                ma = part_from(&sv->st[pr->a], tc);
+                mb = part_from(&sv->st[pr->b], tc);
+                parts = true;
+            }
+            if ((!sweep && !boxes_overlap(motion_box(sv, &sv->shapes[i].geom, ma), motion_box(sv, &sv->shapes[j].geom, mb))) ||
+                engine_catches(sv, pr->a, i, ma, pr->b, j, mb))
                 continue;
             shape_event e = shape_pair_event(sv, pr, i, j, tc, ma, mb);
             if (e.event != EVENT_NONE && e.t < pr->t)
