@@ -910,6 +910,15 @@ static bool shapes_near(solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 
     return boxes_overlap(candidate_box(sv, i, mi), candidate_box(sv, j, mj));
 }
 
+/* Whether shapes i and j are known apart from their whole segments' boxes
+ * alone (SWEEP candidates, neither a half-space): shapes_near without the
+ * parts of the motions it needs. */
+static bool segments_apart(solver *sv, int i, int j)
+{
+    return sv->opt.candidates == SCCD_CANDIDATES_SWEEP && sv->shapes[i].bounds > 0 && sv->shapes[j].bounds > 0 &&
+           !boxes_overlap(shape_box(sv, i), shape_box(sv, j));
+}
+
 static bool shapes_may_collide(const solver *sv, int sa, int sb)
 {
     return sv->cb.collide == NULL || sv->cb.collide(sv->cb.user, sa, sb);
@@ -955,10 +964,16 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
         return;
     ++sv->stats->pairs;
     const sccd_impact_body3 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
-    sccd_motion3 ma = part_from(&sv->st[pr->a], tc), mb = part_from(&sv->st[pr->b], tc);
+    sccd_motion3 ma = {0}, mb = {0};
+    bool parts = false; /* ma, mb made (on first need: most pairs end at the segments' boxes) */
     for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i)
         for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
-            if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ma, j, mb) || engine_catches(sv, i, ma, j, mb))
+            if (!segments_apart(sv, i, j) && !parts) {
+                ma = part_from(&sv->st[pr->a], tc);
+                mb = part_from(&sv->st[pr->b], tc);
+                parts = true;
+            }
+            if (!parts || !shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ma, j, mb) || engine_catches(sv, i, ma, j, mb))
                 continue;
             shape_event e = shape_pair_event(sv, pr, i, j, tc, ma, mb);
             if (e.event != EVENT_NONE && e.t < pr->t)
