@@ -600,7 +600,10 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real depth, apart, room = ka->room + kb->room;
     start_pair start = {&ca, &cb, ma.start, mb.start, ka->inset, kb->inset};
     sccd_real fa = shape_farthest(sv, a, sa), fb = shape_farthest(sv, b, sb), rate = approach_bound(ma, fa, mb, fb);
+    if (sccd_pair_still_apart(pr, sa, sb, tc, rate, tol))
+        return none;
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
+    sccd_pair_keep_reach(pr, tc, rate);
     if (sccd_out_of_reach(apart, rate, tol))
         return none;
     sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);

@@ -837,7 +837,10 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
     sccd_real reach = approach_bound(&p.x, p.mx, &p.target.s[0], p.mt);
+    if (sccd_pair_still_apart(pr, sa, sb, tc, reach, tol))
+        return none;
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
+    sccd_pair_keep_reach(pr, tc, reach);
     if (sccd_out_of_reach(apart, reach, tol))
         return none;
     sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);

@@ -116,6 +116,13 @@ static bool boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
            b.lo.z <= a.hi.z;
 }
 
+/* Search pair pr's next event from tc (counted: sccd_pair_still_apart). */
+static void search(sccd_events *e, sccd_pair *pr, sccd_real tc)
+{
+    ++pr->searches;
+    e->ops->search(e->solver, pr, tc);
+}
+
 /* Pair bodies i and j, if their boxes meet and they are not paired yet (j's
  * partner mark is i: sccd_events_activate), and search the new pair from
  * tc. False when out of memory. */
@@ -129,14 +136,14 @@ static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
     int k = e->count++;
     sccd_pair *pr = &e->pairs[k];
     *pr = (sccd_pair){.a = i, .b = j, .event = EVENT_NONE, .t = INFINITY, .sa = -1, .sb = -1, .depth_t = -1.0,
-                      .depth_sa = -1, .depth_sb = -1, .gap_s = -1.0,
+                      .depth_sa = -1, .depth_sb = -1, .gap_s = -1.0, .depth_search = -1,
                       .next_a = e->first_pair[i], .next_b = e->first_pair[j], .searched = e->round};
     for (int c = 0; c < SCCD_PAIR_CAPS; ++c)
         pr->caps[c] = (sccd_shape_cap){-1, -1, INFINITY};
     e->first_pair[i] = k;
     e->first_pair[j] = k;
     e->partner[j] = i;
-    e->ops->search(e->solver, pr, tc);
+    search(e, pr, tc);
     return true;
 }
 
@@ -184,13 +191,13 @@ void sccd_events_changed(sccd_events *e, int i)
 static void research(sccd_events *e, sccd_pair *event, sccd_real t)
 {
     event->searched = e->round;
-    e->ops->search(e->solver, event, t);
+    search(e, event, t);
     for (int c = 0; c < e->changed_count; ++c) {
         int i = e->changed[c];
         for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i))
             if (e->pairs[k].searched != e->round) {
                 e->pairs[k].searched = e->round;
-                e->ops->search(e->solver, &e->pairs[k], t);
+                search(e, &e->pairs[k], t);
             }
     }
 }

@@ -59,6 +59,9 @@ typedef struct sccd_pair {
     sccd_real depth;
     sccd_real apart;       /* the shapes' distance then (a lower bound; 0: they overlap) */
     sccd_real gap_s, gap;  /* the cores' distance at depth_t once shrunk by gap_s (sccd_pair_start_gap; -1: none) */
+    sccd_real closing;     /* how fast (per unit of step time) the motions the search at depth_t saw could close `apart` ... */
+    int depth_search;      /* ... and which of its searches that was (sccd_pair_keep_reach) */
+    int searches;          /* how many times it was searched */
     int next_a, next_b;    /* the next pair of body a's and of body b's list (-1: none) */
     int searched;          /* the event after which it was last searched (sccd_events_run) */
 } sccd_pair;
@@ -177,6 +180,39 @@ static inline void sccd_pair_start_depth(sccd_pair *pr, int sa, int sb, sccd_rea
  * within a target of their own shrink only when the shapes come within two
  * tolerances (a third for the search's own). No TOI needed. */
 static inline bool sccd_out_of_reach(sccd_real apart, sccd_real rate, sccd_real tol) { return apart > rate + 3.0 * tol; }
+
+/* Shapes sa, sb of the pair, searched from tc with an approach bound
+ * `rate` (per unit of the search's time, [tc, 1]): keep what their reach
+ * was, for the next search. */
+static inline void sccd_pair_keep_reach(sccd_pair *pr, sccd_real tc, sccd_real rate)
+{
+    pr->closing = tc < 1.0 ? rate / (1.0 - tc) : INFINITY;
+    pr->depth_search = pr->searches;
+}
+
+/* Whether shapes sa, sb of the pair are out of reach from tc on
+ * (sccd_out_of_reach), known without a distance: the previous search of the
+ * pair measured them `apart` at depth_t, and since then they moved by the
+ * motions it saw (a pair is searched again at every change of either
+ * body's segment), so they are still at least apart − closing·(tc −
+ * depth_t) apart. Then that bound stands for their distance at tc, for the
+ * next search. In a busy pile half the shape pairs past the boxes are out
+ * of reach, most of them again at each event of a body near them. */
+static inline bool sccd_pair_still_apart(sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_real rate, sccd_real tol)
+{
+    if (pr->depth_sa != sa || pr->depth_sb != sb || pr->depth_search != pr->searches - 1 || !(pr->apart > 0.0) ||
+        tc < pr->depth_t)
+        return false;
+    sccd_real apart = tc > pr->depth_t ? pr->apart - pr->closing * (tc - pr->depth_t) : pr->apart;
+    if (!sccd_out_of_reach(apart, rate, tol))
+        return false;
+    pr->apart = apart;
+    pr->depth = 0.0;
+    pr->depth_t = tc;
+    pr->gap_s = -1.0;
+    sccd_pair_keep_reach(pr, tc, rate);
+    return true;
+}
 
 /* The overlap limit shapes sa, sb of the pair set so far this step
  * (INFINITY: none yet), and the slot that keeps it: a limit is the shape
