@@ -42,7 +42,8 @@ typedef struct body_state {
     sccd_v3 axis;       /* world hinge axis (unit) */
     sccd_joint_kind joint; /* how it turns (none when carried) */
     bool frozen;        /* held still: takes no impulse any more */
-    int carrier;        /* the body it rides along with, -1: none */
+    int carrier;        /* the body it rides along with, -1: none (set_carrier) */
+    int riders;         /* how many ride along with it (the searches for them skip a body with none) */
     bool boxed;         /* box holds what the current segment covers */
     sccd_aabb3 box;
     sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
@@ -142,18 +143,28 @@ static void restart_state(const sccd_impact_body3 *b, body_state *s, sccd_real t
     s->out_w = s->w;
 }
 
+/* Body i rides along with k from now (-1: with none), counted in k's riders. */
+static void set_carrier(solver *sv, int i, int k)
+{
+    if (sv->st[i].carrier >= 0)
+        --sv->st[sv->st[i].carrier].riders;
+    if (k >= 0)
+        ++sv->st[k].riders;
+    sv->st[i].carrier = k;
+}
+
 /* Restart body i's segment at t with its velocity (it leaves any carrier).
  * What rode along with it goes on alone with the velocity it has: made to
  * follow i's new motion it would gain energy for nothing. */
 static void restart(solver *sv, int i, sccd_real t)
 {
     restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
-    sv->st[i].carrier = -1;
+    set_carrier(sv, i, -1);
     sccd_events_changed(&sv->events, i);
-    for (int j = 0; j < sv->n; ++j)
+    for (int j = 0; sv->st[i].riders > 0 && j < sv->n; ++j)
         if (sv->st[j].carrier == i) {
             restart_state(&sv->bodies[j], &sv->st[j], t, sv->dt);
-            sv->st[j].carrier = -1;
+            set_carrier(sv, j, -1);
             sccd_events_changed(&sv->events, j);
         }
 }
@@ -170,9 +181,9 @@ static void hold(solver *sv, int i, sccd_real t)
     s->v = (sccd_v3){0.0, 0.0, 0.0}; /* still from here; out_v keeps what it had */
     s->w = (sccd_v3){0.0, 0.0, 0.0};
     s->frozen = true;
-    s->carrier = -1;
+    set_carrier(sv, i, -1);
     sv->bodies[i].held = true;
-    for (int j = 0; j < sv->n; ++j) /* what rode along with it stops too: left on i's old motion, it would go on through what stopped i */
+    for (int j = 0; sv->st[i].riders > 0 && j < sv->n; ++j) /* what rode along with it stops too: left on i's old motion, it would go on through what stopped i */
         if (sv->st[j].carrier == i)
             hold(sv, j, t);
 }
@@ -214,9 +225,9 @@ static void carry(solver *sv, int i, int k, sccd_real t)
     s->out_v = s->v;
     s->out_w = s->w;
     s->frozen = false; /* it still takes impulses, as a part of k would (then it leaves k) */
-    s->carrier = k;
+    set_carrier(sv, i, k);
     sv->bodies[i].held = true;
-    for (int j = 0; j < sv->n; ++j)
+    for (int j = 0; sv->st[i].riders > 0 && j < sv->n; ++j)
         if (sv->st[j].carrier == i)
             carry(sv, j, k, t);
 }
@@ -1049,7 +1060,7 @@ static void restart_keeping_riders(solver *sv, int i, sccd_real t)
 {
     restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
     sccd_events_changed(&sv->events, i);
-    for (int j = 0; j < sv->n; ++j)
+    for (int j = 0; sv->st[i].riders > 0 && j < sv->n; ++j)
         if (sv->st[j].carrier == i) {
             sccd_real before = energy(sv, j, t, (sccd_v3){0.0, 0.0, 0.0});
             sccd_v3 out_v = sv->st[j].out_v;

@@ -116,10 +116,19 @@ static bool boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
            b.lo.z <= a.hi.z;
 }
 
-/* Search pair pr's next event from tc (counted: sccd_pair_still_apart). */
+/* Search pair pr's next event from tc (counted: sccd_pair_still_apart).
+ * Bodies whose boxes (of their current segments) are apart have none: known
+ * here at once, where the solver would test shape pair by shape pair (a
+ * fast body struck in a pile has its pairs searched at each of its events,
+ * most of them with neighbours it has left behind). */
 static void search(sccd_events *e, sccd_pair *pr, sccd_real tc)
 {
     ++pr->searches;
+    if (!boxes_meet(e->boxes[pr->a], e->boxes[pr->b])) {
+        pr->event = EVENT_NONE;
+        pr->t = INFINITY;
+        return;
+    }
     e->ops->search(e->solver, pr, tc);
 }
 
@@ -202,16 +211,21 @@ static void research(sccd_events *e, sccd_pair *event, sccd_real t)
     }
 }
 
-/* The changed bodies' new boxes, and their new pairs: their new motions may
- * meet bodies they were not paired with. Then the list is empty again.
- * False when out of memory. */
-static bool repair(sccd_events *e, sccd_real t)
+/* The changed bodies' new boxes (before their pairs are searched again). */
+static void rebox(sccd_events *e)
 {
     for (int c = 0; c < e->changed_count; ++c) {
         int i = e->changed[c];
         e->boxes[i] = e->ops->box(e->solver, i);
         make_loose(e, i); /* its place in the order is of its old box */
     }
+}
+
+/* The changed bodies' new pairs: their new motions may meet bodies they
+ * were not paired with. Then the list is empty again. False when out of
+ * memory. */
+static bool repair(sccd_events *e, sccd_real t)
+{
     for (int c = 0; c < e->changed_count; ++c)
         if (!sccd_events_activate(e, e->changed[c], t))
             return false;
@@ -332,6 +346,7 @@ bool sccd_events_run(sccd_events *e)
             stop_pair(e, pr);
         }
         ++e->round;
+        rebox(e);
         research(e, pr, t);
         if (!repair(e, t))
             return false;
