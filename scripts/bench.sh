@@ -5,6 +5,8 @@
 # section each program wrote ($BUILD/bench/NAME.md).
 #   scripts/bench.sh           full runs, regenerate docs/RESULTS.md
 #   scripts/bench.sh --quick   short runs for CI (each program checks itself), docs untouched
+#   scripts/bench.sh --gather  run nothing: regenerate docs/RESULTS.md from the sections
+#                              (and their stamps) already in $BUILD/bench
 #   BENCH="toi broadphase" scripts/bench.sh
 #                              run only those programs; RESULTS.md still gathers
 #                              every section present in $BUILD/bench
@@ -14,7 +16,9 @@
 set -u
 BUILD=${BUILD:-build}
 quick=""
+gather=""
 [ "${1:-}" = "--quick" ] && quick="--quick"
+[ "${1:-}" = "--gather" ] && gather=1
 out="$BUILD/bench"
 mkdir -p "$out" docs/img
 status=0
@@ -22,6 +26,7 @@ all=()
 for src in bench/*.c bench/*.cpp; do
     [ -e "$src" ] && all+=("$(basename "${src%.*}")")
 done
+[ -n "$gather" ] && BENCH=" "
 for name in ${BENCH:-${all[*]}}; do
     if [ ! -x "$BUILD/bin/$name" ]; then
         echo "bench: no program $BUILD/bin/$name"
