@@ -55,6 +55,8 @@ typedef struct body_state {
 typedef struct shape_cache {
     unsigned boxed;
     sccd_aabb3 box;
+    unsigned reached;   /* the segment `farthest` is of (0: none) ... */
+    sccd_real farthest; /* ... how far the shape reaches from its body's centre of turning (shape_farthest) */
 } shape_cache;
 
 typedef struct solver {
@@ -694,6 +696,30 @@ static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance
     return shrunk;
 }
 
+/* How far shape k reaches from its body's centre of turning (0: a
+ * half-space, on a static body), cached per segment: every search of its
+ * pairs asks. */
+static sccd_real shape_farthest(solver *sv, int k)
+{
+    shape_cache *c = &sv->cache[k];
+    const sccd_impact_shape3 *s = &sv->shapes[k];
+    const body_state *b = &sv->st[s->body];
+    if (c->reached != b->segment) {
+        c->farthest = s->bounds > 0 ? sccd_shape3_farthest_unchecked(&s->bound[0], b->m.center) : 0.0;
+        c->reached = b->segment;
+    }
+    return c->farthest;
+}
+
+/* Rate bound of the distance between shapes sa and sb moving by ma, mb
+ * (per unit t): approach_bound of the pair a search sets up, known before
+ * setting it up. */
+static sccd_real pair_reach(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_motion3 mb)
+{
+    return sccd_v3_len(sccd_v3_sub(ma.dp, mb.dp)) + fabs(ma.angle) * shape_farthest(sv, sa) +
+           fabs(mb.angle) * shape_farthest(sv, sb);
+}
+
 /* Rate bound of the distance between the two (per unit t). */
 static sccd_real approach_bound(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb)
 {
@@ -844,12 +870,12 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
+    sccd_real reach = pair_reach(sv, sa, ma, sb, mb);
+    if (sccd_pair_still_apart(pr, sa, sb, tc, reach, tol))
+        return none;
     search_setup p = make_search(sv, &sv->shapes[sa], ma, &sv->shapes[sb], mb);
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
-    sccd_real reach = approach_bound(&p.x, p.mx, &p.target.s[0], p.mt);
-    if (sccd_pair_still_apart(pr, sa, sb, tc, reach, tol))
-        return none;
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     sccd_pair_keep_reach(pr, tc, reach);
     if (sccd_out_of_reach(apart, reach, tol))
@@ -948,12 +974,11 @@ static sccd_real shape_thickness(const sccd_impact_shape3 *s)
     return c;
 }
 
-/* Rate bound of a shape of a body moving by m against a still point: a
+/* Rate bound of shape k of a body moving by m against a still point: a
  * half-space's (a static body's) is its body's translation alone. */
-static sccd_real shape_rate(const sccd_impact_shape3 *s, sccd_motion3 m)
+static sccd_real shape_rate(solver *sv, int k, sccd_motion3 m)
 {
-    sccd_real turn = s->bounds > 0 ? fabs(m.angle) * sccd_shape3_farthest_unchecked(&s->bound[0], m.center) : 0.0;
-    return sccd_v3_len(m.dp) + turn;
+    return sccd_v3_len(m.dp) + fabs(m.angle) * shape_farthest(sv, k);
 }
 
 /* Whether the engine's own contact is enough for shapes i and j under mi,
@@ -962,11 +987,11 @@ static sccd_real shape_rate(const sccd_impact_shape3 *s, sccd_motion3 m)
  * discrete step cannot carry one through the other (a pile a rotor nudged:
  * searched, a body stopped there would stop the next one pressing on it,
  * and so on through the pile). */
-static bool engine_catches(const solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 mj)
+static bool engine_catches(solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 mj)
 {
     const sccd_impact_shape3 *si = &sv->shapes[i], *sj = &sv->shapes[j];
     return !sv->bodies[si->body].ccd && !sv->bodies[sj->body].ccd &&
-           shape_rate(si, mi) + shape_rate(sj, mj) < 0.5 * sccd_min(shape_thickness(si), shape_thickness(sj));
+           shape_rate(sv, i, mi) + shape_rate(sv, j, mj) < 0.5 * sccd_min(shape_thickness(si), shape_thickness(sj));
 }
 
 /* The earliest event of bodies a and b from time tc over their shape pairs. */
@@ -1302,7 +1327,7 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
     sv.st = scratch->bodies;
     sv.cache = scratch->shapes;
     for (int k = 0; ok && k < shape_count; ++k)
-        sv.cache[k].boxed = 0; /* none made: segments count from 1 */
+        sv.cache[k] = (shape_cache){.boxed = 0, .reached = 0}; /* none made: segments count from 1 */
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
     ok = ok && sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
