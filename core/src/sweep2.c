@@ -62,9 +62,10 @@
 #include "sector2_internal.h"
 #include "trig.h"
 
-/* Candidate directions: vertices, two crossings with each of two circles and
- * a foot per edge. */
-#define CAND_MAX (SCCD_POLY_MAX * 6)
+/* Candidate directions of a layout: per edge a vertex, a foot and two
+ * crossings with each band's two end circles. */
+#define CIRCLE_MAX (2 * SCCD_MAX_BANDS)
+#define CAND_MAX (SCCD_POLY_MAX * (2 + 2 * CIRCLE_MAX))
 /* Outward rounding of arcs (radians) and bands (relative to ρmax). */
 #define ARC_PAD 1e-12
 #define BAND_PAD 1e-12
@@ -100,34 +101,37 @@ typedef struct core {
     int nfixed;
 } core;
 
-/* Does the ray from the origin along u meet K (with area, counter-clockwise)
- * at a distance in [lo, hi]? The ray's parameters inside K, clipped edge by
- * edge (Cyrus–Beck): robust when the origin is on K's boundary or a vertex,
- * where the edges through it leave the interval starting at about 0. */
-static bool ray_meets(const core *k, sccd_v2 u, sccd_real lo, sccd_real hi)
+/* The distances [t0, t1] at which the ray from the origin along u meets K
+ * (with area, counter-clockwise); t0 = ∞ when it misses. The ray's
+ * parameters inside K, clipped edge by edge (Cyrus–Beck): robust when the
+ * origin is on K's boundary or a vertex, where the edges through it leave
+ * the interval starting at about 0. */
+static void ray_chord(const core *k, sccd_v2 u, sccd_real *t0, sccd_real *t1)
 {
-    sccd_real t0 = 0.0, t1 = INFINITY;
+    *t0 = 0.0;
+    *t1 = INFINITY;
     for (int i = 0; i < k->n; ++i) {
         /* inside edge i: cross(e, t·u − v_i) ≥ 0, i.e. t·a ≥ b */
         sccd_real a = sccd_v2_cross(k->e[i], u), b = k->b[i];
         if (a > 0.0)
-            t0 = sccd_max(t0, b / a);
+            *t0 = sccd_max(*t0, b / a);
         else if (a < 0.0)
-            t1 = sccd_min(t1, b / a);
+            *t1 = sccd_min(*t1, b / a);
         else if (b > 0.0)
-            return false;
+            *t0 = INFINITY;
     }
-    return t0 <= t1 && t0 <= hi && t1 >= lo;
+    if (!(*t0 <= *t1))
+        *t0 = INFINITY;
 }
 
-/* Directions of the points where segment p–p+e meets the circle of radius
- * rad (seed 000 §2.9.2, eq 2.39). */
-static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], cand *out, int *m)
+/* Directions of the points where segment p–p+e meets the circles of radii
+ * rad[0..nrad) (seed 000 §2.9.2, eq 2.39). */
+static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real *rad, int nrad, cand *out, int *m)
 {
     sccd_real a = sccd_v2_len2(e), b = sccd_v2_dot(e, p);
     if (!(a > 0.0))
         return;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < nrad; ++k) {
         sccd_real disc = b * b - a * (sccd_v2_len2(p) - rad[k] * rad[k]);
         if (disc < 0.0)
             continue;
@@ -159,8 +163,9 @@ static void make_core(core *k, const sccd_v2 *v, int n)
         sccd_real a = sccd_v2_len2(k->e[i]), b = sccd_v2_dot(k->e[i], v[i]);
         if (!(a > 0.0))
             continue;
-        sccd_v2 foot = sccd_v2_mad(v[i], sccd_clamp(-b / a, 0.0, 1.0), k->e[i]);
-        if (sccd_v2_len2(foot) > 0.0)
+        sccd_real s = -b / a; /* a foot clamped to an end is a vertex, a candidate already */
+        sccd_v2 foot = sccd_v2_mad(v[i], s, k->e[i]);
+        if (s > 0.0 && s < 1.0 && sccd_v2_len2(foot) > 0.0)
             add_cand(k->fixed, &k->nfixed, foot);
     }
 }
@@ -343,36 +348,59 @@ static void longest_chord(const sccd_v2 *v, int n, sccd_v2 *p, sccd_v2 *q)
             }
 }
 
-/* Φ's pieces for a core with area: the gaps between candidate directions
- * whose middle ray meets K in the band (or, when none does, the candidate
- * directions themselves). Returns the count; 0 means every direction. */
-static int polygon_pieces(const core *K, sccd_real lo, sccd_real hi, arc *out)
+/* K's chord along each gap between consecutive candidate directions, for
+ * every band of a layout at once. The candidates are K's fixed ones and the
+ * crossings of its edges with all the layout's circles: that cuts the circle
+ * of directions finer than one band's own candidates would, and each band's
+ * membership stays constant on every finer gap, so one sort and one ray clip
+ * per gap serve all the bands. Gap j runs from c[j] to c[j + 1], round the
+ * circle. */
+typedef struct gap_table {
+    int m;
+    cand c[CAND_MAX]; /* sorted by angle */
+    sccd_real width[CAND_MAX], t0[CAND_MAX], t1[CAND_MAX];
+} gap_table;
+
+static void make_gaps(gap_table *g, const core *K, const sccd_real *rad, int nrad)
 {
-    cand c[CAND_MAX];
-    sccd_real rad[2] = {lo, hi};
-    int m = K->nfixed, k = 0;
-    for (int i = 0; i < m; ++i)
-        c[i] = K->fixed[i];
+    g->m = K->nfixed;
+    memcpy(g->c, K->fixed, (size_t)K->nfixed * sizeof *g->c);
     for (int i = 0; i < K->n; ++i)
-        edge_candidates(K->v[i], K->e[i], rad, c, &m);
-    sort_cands(c, m);
-    for (int j = 0; j < m; ++j) {
-        sccd_real w = gap_width(c, m, j);
-        if (ray_meets(K, gap_direction(c[j].dir, c[(j + 1) % m].dir, w), lo, hi))
-            out[k++] = (arc){c[j].angle, w};
+        edge_candidates(K->v[i], K->e[i], rad, nrad, g->c, &g->m);
+    sort_cands(g->c, g->m);
+    for (int j = 0; j < g->m; ++j) {
+        g->width[j] = gap_width(g->c, g->m, j);
+        ray_chord(K, gap_direction(g->c[j].dir, g->c[(j + 1) % g->m].dir, g->width[j]), &g->t0[j], &g->t1[j]);
     }
-    for (int j = 0; k == 0 && j < m; ++j)
-        out[j] = (arc){c[j].angle, 0.0};
-    return k > 0 ? k : m;
 }
 
-/* The cover of Φ for the core K at distances in [lo, hi]. */
-static cover core_cover(const core *K, sccd_real lo, sccd_real hi)
+/* Φ's pieces for a core with area at distances [lo, hi]: the runs of gaps
+ * whose chord meets [lo, hi] (or, when none does, the candidate directions
+ * themselves). Returns the count; 0 means every direction. */
+static int polygon_pieces(const gap_table *g, sccd_real lo, sccd_real hi, arc *out)
+{
+    int k = 0;
+    bool prev = false; /* gap j − 1 was in */
+    for (int j = 0; j < g->m; ++j) {
+        bool in = g->t0[j] <= hi && g->t1[j] >= lo;
+        if (in && prev) /* the run goes on: to the end of gap j */
+            out[k - 1].span = (j + 1 < g->m ? g->c[j + 1].angle : g->c[0].angle + 2.0 * SCCD_PI) - out[k - 1].lo;
+        else if (in)
+            out[k++] = (arc){g->c[j].angle, g->width[j]};
+        prev = in;
+    }
+    for (int j = 0; k == 0 && j < g->m; ++j)
+        out[j] = (arc){g->c[j].angle, 0.0};
+    return k > 0 ? k : g->m;
+}
+
+/* The cover of Φ for the core K at distances in [lo, hi] (g: K's gaps when it has area). */
+static cover core_cover(const core *K, const gap_table *g, sccd_real lo, sccd_real hi)
 {
     arc pieces[CAND_MAX];
     int k;
     if (K->area) {
-        k = polygon_pieces(K, lo, hi, pieces);
+        k = polygon_pieces(g, lo, hi, pieces);
     } else {
         sccd_v2 p, q;
         longest_chord(K->v, K->n, &p, &q);
@@ -391,9 +419,10 @@ static arc widen(arc a, sccd_real w, sccd_real dtheta)
 }
 
 /* The band's cover for the core rounded by rho, turned by dθ (see the top of the file). */
-static cover band_cover(const core *K, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi, sccd_real dtheta)
+static cover band_cover(const core *K, const gap_table *g, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi,
+                        sccd_real dtheta)
 {
-    cover c = core_cover(K, sccd_max(0.0, lo - rho), hi + rho);
+    cover c = core_cover(K, g, sccd_max(0.0, lo - rho), hi + rho);
     sccd_real seen = sccd_max(lo, dmin), w = 0.0;
     if (rho > 0.0)
         w = seen > rho ? asin(rho / seen) : SCCD_PI;
@@ -467,11 +496,22 @@ static plan make_plan(const plan_input *in, int bands)
 {
     plan p = {.bands = bands};
     sccd_real w = in->rmax - in->rmin;
+    sccd_real rad[CIRCLE_MAX];
+    int nrad = 0;
     for (int k = 0; k < bands; ++k) {
         p.lo[k] = k == 0 ? in->rmin : in->rmin + w * k / bands;
         p.hi[k] = k == bands - 1 ? in->rmax : in->rmin + w * (k + 1) / bands;
-        p.c[k] = band_cover(in->k, in->rho, in->dmin, p.lo[k], p.hi[k], in->dtheta);
+        /* the circles core_cover cuts at; unrounded, a band starts where the last ends, bit for bit */
+        sccd_real inner = sccd_max(0.0, p.lo[k] - in->rho);
+        if (nrad == 0 || inner != rad[nrad - 1])
+            rad[nrad++] = inner;
+        rad[nrad++] = p.hi[k] + in->rho;
     }
+    gap_table g;
+    if (in->k->area)
+        make_gaps(&g, in->k, rad, nrad);
+    for (int k = 0; k < bands; ++k)
+        p.c[k] = band_cover(in->k, &g, in->rho, in->dmin, p.lo[k], p.hi[k], in->dtheta);
     fit_budget(&p);
     for (int k = 0; k < bands; ++k)
         p.area += cover_area(p.c[k], p.lo[k], p.hi[k]);
