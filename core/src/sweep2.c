@@ -549,14 +549,15 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     for (int k = 0; k < p.bands; ++k) {
         for (int i = 0; i < p.c[k].n; ++i) {
             sccd_sector2 s = arc_sector(c0, p.c[k].a[i], sccd_max(0.0, p.lo[k] - pad), sccd_max(p.hi[k] + pad, min_outer));
-            sccd_sector2_prepare(&out->prepared[out->count], &s);
+            sccd_sector2_prepare_unchecked(&out->prepared[out->count], &s); /* valid by construction */
             sccd_aabb2 box = sccd_sector2_prepared_aabb(&out->prepared[out->count]);
-            out->aabb = out->count == 0 ? box : sccd_aabb2_union(out->aabb, box);
+            out->aabb = out->count == 0 ? box : (sccd_aabb2){sccd_v2_min(out->aabb.lo, box.lo),
+                                                             sccd_v2_max(out->aabb.hi, box.hi)};
             out->band[out->count++] = s;
         }
     }
-    sccd_aabb2 moved = {sccd_v2_add(out->aabb.lo, m.dp), sccd_v2_add(out->aabb.hi, m.dp)};
-    out->aabb = sccd_aabb2_union(out->aabb, moved);
+    sccd_v2 lo = sccd_v2_add(out->aabb.lo, m.dp), hi = sccd_v2_add(out->aabb.hi, m.dp);
+    out->aabb = (sccd_aabb2){sccd_v2_min(out->aabb.lo, lo), sccd_v2_max(out->aabb.hi, hi)};
 }
 
 /* The public boundary of the builders: false (and out emptied when there is
