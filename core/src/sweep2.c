@@ -39,7 +39,13 @@
  * circle of directions into gaps that are wholly in Φ or wholly out; testing
  * the ray through each gap's middle tells which; the full gaps are Φ's
  * pieces, and dropping the widest one (or two) empty runs between them gives
- * the smallest one (or two) arcs holding Φ. (For a core with area, a
+ * the smallest one (or two) arcs holding Φ. The bands of one layout share
+ * that work: the candidates of all their circles together cut the circle of
+ * directions finer, on which every band's membership is still constant, so
+ * the directions are sorted and each gap's ray clipped once per layout. A
+ * circle at or below K's least distance, or at or beyond its largest, changes
+ * no membership (every chord of K reaches past it, or starts within it) and
+ * adds no candidates. (For a core with area, a
  * candidate inside an empty run is an isolated direction of Φ only where K
  * touches a band's end circle at a local extreme of its distance; that point
  * then lies in the neighbouring band too, whose Φ holds a neighbourhood of
@@ -458,7 +464,7 @@ typedef struct plan {
 } plan;
 
 /* What shapes one plan: the core in the centre's frame and the motion's turn. */
-typedef struct plan_input { const core *k; sccd_real rho, dmin, rmin, rmax, dtheta; } plan_input;
+typedef struct plan_input { const core *k; sccd_real rho, dmin, dmax, rmin, rmax, dtheta; } plan_input;
 
 static sccd_real cover_area(cover c, sccd_real lo, sccd_real hi)
 {
@@ -501,11 +507,14 @@ static plan make_plan(const plan_input *in, int bands)
     for (int k = 0; k < bands; ++k) {
         p.lo[k] = k == 0 ? in->rmin : in->rmin + w * k / bands;
         p.hi[k] = k == bands - 1 ? in->rmax : in->rmin + w * (k + 1) / bands;
-        /* the circles core_cover cuts at; unrounded, a band starts where the last ends, bit for bit */
-        sccd_real inner = sccd_max(0.0, p.lo[k] - in->rho);
-        if (nrad == 0 || inner != rad[nrad - 1])
-            rad[nrad++] = inner;
-        rad[nrad++] = p.hi[k] + in->rho;
+        /* The circles core_cover cuts at (unrounded, a band starts where the
+         * last ends, bit for bit). One at or below K's least distance, or at
+         * or beyond its largest, bounds nothing (every chord of K reaches past
+         * it, or starts within it): its crossings are no candidates. */
+        sccd_real cut[2] = {sccd_max(0.0, p.lo[k] - in->rho), p.hi[k] + in->rho};
+        for (int i = 0; i < 2; ++i)
+            if (cut[i] > in->dmin && cut[i] < in->dmax && (nrad == 0 || cut[i] != rad[nrad - 1]))
+                rad[nrad++] = cut[i];
     }
     gap_table g;
     if (in->k->area)
@@ -533,7 +542,7 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
     core K;
     make_core(&K, q, n);
-    plan_input in = {&K, rho, dmin, sccd_max(0.0, dmin - rho), dmax + rho, m.dtheta};
+    plan_input in = {&K, rho, dmin, dmax, sccd_max(0.0, dmin - rho), dmax + rho, m.dtheta};
     plan p = make_plan(&in, bands);
     if (p.joined > 0) {
         plan half = make_plan(&in, (bands + 1) / 2);
