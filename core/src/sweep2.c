@@ -83,14 +83,8 @@ typedef struct arc { sccd_real lo, span; } arc;
 
 static const arc full_arc = {0.0, 2.0 * SCCD_PI};
 
-/* A candidate direction: its angle and its unit vector. */
-typedef struct cand { sccd_real angle; sccd_v2 dir; } cand;
-
 /* Appends the direction of x (not the origin) to the candidates. */
-static void add_cand(cand *out, int *m, sccd_v2 x)
-{
-    out[(*m)++] = (cand){sccd_atan2(x.y, x.x), sccd_v2_scale(x, 1.0 / sccd_v2_len(x))};
-}
+static void add_cand(sccd_dir *out, int *m, sccd_v2 x) { out[(*m)++] = sccd_dir_of(x); }
 
 /* The core K in the centre's frame and what every band's Φ reuses: its
  * edges and their cross products with the vertices (the ray test's
@@ -103,7 +97,7 @@ typedef struct core {
     bool area; /* convex_has_area(v, n) */
     sccd_v2 e[SCCD_POLY_MAX];
     sccd_real b[SCCD_POLY_MAX];
-    cand fixed[2 * SCCD_POLY_MAX];
+    sccd_dir fixed[2 * SCCD_POLY_MAX];
     int nfixed;
 } core;
 
@@ -132,7 +126,7 @@ static void ray_chord(const core *k, sccd_v2 u, sccd_real *t0, sccd_real *t1)
 
 /* Directions of the points where segment p–p+e meets the circles of radii
  * rad[0..nrad) (seed 000 §2.9.2, eq 2.39). */
-static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real *rad, int nrad, cand *out, int *m)
+static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real *rad, int nrad, sccd_dir *out, int *m)
 {
     sccd_real a = sccd_v2_len2(e), b = sccd_v2_dot(e, p);
     if (!(a > 0.0))
@@ -176,33 +170,10 @@ static void make_core(core *k, const sccd_v2 *v, int n)
     }
 }
 
-static void sort_cands(cand *x, int n)
-{
-    for (int i = 1; i < n; ++i) {
-        cand v = x[i];
-        int j = i;
-        for (; j > 0 && x[j - 1].angle > v.angle; --j)
-            x[j] = x[j - 1];
-        x[j] = v;
-    }
-}
-
 /* Width of gap j, from candidate j to the next one round the circle. */
-static sccd_real gap_width(const cand *c, int m, int j)
+static sccd_real gap_width(const sccd_dir *c, int m, int j)
 {
     return j + 1 < m ? c[j + 1].angle - c[j].angle : c[0].angle + 2.0 * SCCD_PI - c[j].angle;
-}
-
-/* A unit direction inside the gap of width w from u to v (counter-clockwise),
- * without trigonometry: membership is the same all through a gap, so only
- * the side matters. The bisector is ±(u + v) normalised; near w = π, where
- * u + v vanishes, u turned by π/2 lies well inside. */
-static sccd_v2 gap_direction(sccd_v2 u, sccd_v2 v, sccd_real w)
-{
-    if (w > 0.9 * SCCD_PI && w < 1.1 * SCCD_PI)
-        return sccd_v2_perp(u);
-    sccd_v2 h = sccd_v2_normalize(sccd_v2_add(u, v));
-    return w < SCCD_PI ? h : sccd_v2_neg(h);
 }
 
 /* ---- Φ as pieces, and its cover by one or two arcs ---- */
@@ -363,7 +334,7 @@ static void longest_chord(const sccd_v2 *v, int n, sccd_v2 *p, sccd_v2 *q)
  * circle. */
 typedef struct gap_table {
     int m;
-    cand c[CAND_MAX]; /* sorted by angle */
+    sccd_dir c[CAND_MAX]; /* sorted by angle */
     sccd_real width[CAND_MAX], t0[CAND_MAX], t1[CAND_MAX];
 } gap_table;
 
@@ -373,10 +344,10 @@ static void make_gaps(gap_table *g, const core *K, const sccd_real *rad, int nra
     memcpy(g->c, K->fixed, (size_t)K->nfixed * sizeof *g->c);
     for (int i = 0; i < K->n; ++i)
         edge_candidates(K->v[i], K->e[i], rad, nrad, g->c, &g->m);
-    sort_cands(g->c, g->m);
+    sccd_sort_dirs(g->c, g->m);
     for (int j = 0; j < g->m; ++j) {
         g->width[j] = gap_width(g->c, g->m, j);
-        ray_chord(K, gap_direction(g->c[j].dir, g->c[(j + 1) % g->m].dir, g->width[j]), &g->t0[j], &g->t1[j]);
+        ray_chord(K, sccd_gap_direction(g->c[j].v, g->c[(j + 1) % g->m].v, g->width[j]), &g->t0[j], &g->t1[j]);
     }
 }
 
