@@ -58,7 +58,6 @@
  * projection whatever the rounding. */
 #include "sectorccd/sweep3.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "sectorccd/geometry.h"
@@ -79,7 +78,8 @@ typedef struct outline {
     int n;
     sccd_v2 v[MAX_OUTLINE];  /* polygon, counter-clockwise */
     sccd_v2 in[MAX_OUTLINE]; /* unit inward normal of edge v[i]–v[i+1] */
-    sccd_real slack[MAX_OUTLINE]; /* edge i's half-plane padded by this holds every point (n < 3: slack[0]) */
+    sccd_real off[MAX_OUTLINE]; /* edge i's half-plane in·p ≥ off[i], padded to hold every point */
+    sccd_real slack;            /* n < 3: the points' largest distance to the segment v[0]–v[n−1] */
     sccd_v2 a, b;      /* stadium segment */
     sccd_real radius;  /* stadium radius */
     sccd_real zlo, zhi; /* the shape's height range */
@@ -106,24 +106,31 @@ static sccd_v3 frame_local(const mframe *f, sccd_v3 p)
     return (sccd_v3){sccd_v3_dot(f->e1, d), sccd_v3_dot(f->e2, d), sccd_v3_dot(f->u, d)};
 }
 
-/* Inward normals, and per edge the slack that makes its half-plane hold
- * all npts points the hull came from. Near-coincident points (a box turning
- * about one of its own axes projects its corners in pairs) leave edges
- * ~1e-15 long whose direction is rounding noise, and the hull's turn tests
- * can keep such a reflex vertex: that edge's half-plane then cuts the true
- * polygon (it missed a start corner). Padded by its slack, each half-plane
- * holds every point, so their intersection holds the points' convex hull by
- * construction, whatever the rounding; on a well-formed edge the slack is 0
- * up to rounding. Fewer than 3 vertices: slack[0] is the points' largest
- * distance to the segment v[0]–v[n−1]. */
+/* Inward normals, and per edge its half-plane in·p ≥ off moved out to hold
+ * all npts points the hull came from (off the least in·p over the edge's
+ * start and the points). Near-coincident points (a box turning about one of
+ * its own axes projects its corners in pairs) leave edges ~1e-15 long whose
+ * direction is rounding noise, and the hull's turn tests can keep such a
+ * reflex vertex: that edge's half-plane then cuts the true polygon (it
+ * missed a start corner). Moved so, each half-plane holds every point, so
+ * their intersection holds the points' convex hull by construction,
+ * whatever the rounding; on a well-formed edge the move is 0 up to
+ * rounding. Fewer than 3 vertices: slack is the points' largest distance
+ * to the segment v[0]–v[n−1]. */
 static void polygon_edges(outline *o, const sccd_v2 *pts, int npts)
 {
+    if (o->n < 3) {
+        sccd_real d2 = 0.0;
+        for (int j = 0; j < npts; ++j)
+            d2 = sccd_max(d2, sccd_point_segment2_dist2_unchecked(pts[j], o->v[0], o->v[o->n - 1]));
+        o->slack = sqrt(d2);
+        return;
+    }
     for (int i = 0; i < o->n; ++i) {
         o->in[i] = sccd_v2_perp(sccd_v2_normalize(sccd_v2_sub(o->v[(i + 1) % o->n], o->v[i])));
-        o->slack[i] = 0.0;
+        o->off[i] = sccd_v2_dot(o->in[i], o->v[i]);
         for (int j = 0; j < npts; ++j)
-            o->slack[i] = sccd_max(o->slack[i], o->n < 3 ? sccd_distance_point_segment2(pts[j], o->v[0], o->v[o->n - 1])
-                                                         : -sccd_v2_dot(o->in[i], sccd_v2_sub(pts[j], o->v[i])));
+            o->off[i] = sccd_min(o->off[i], sccd_v2_dot(o->in[i], pts[j]));
     }
 }
 
@@ -186,7 +193,7 @@ static bool polygon_contains_origin(const outline *o)
     if (o->n < 3)
         return false;
     for (int i = 0; i < o->n; ++i) /* padded half-planes: see polygon_edges */
-        if (sccd_v2_dot(o->in[i], sccd_v2_neg(o->v[i])) + o->slack[i] < 0.0)
+        if (o->off[i] > 0.0)
             return false;
     return true;
 }
@@ -197,17 +204,18 @@ static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi, sc
 {
     sccd_v2 z = {0.0, 0.0};
     if (o->kind == OUTLINE_STADIUM) {
-        sccd_real d = sccd_distance_point_segment2(z, o->a, o->b);
+        sccd_real d = sqrt(sccd_point_segment2_dist2_unchecked(z, o->a, o->b));
         *lo = sccd_max(0.0, d - o->radius);
         *inner = sccd_max(0.0, o->radius - d);
         *hi = sccd_max(sccd_v2_len(o->a), sccd_v2_len(o->b)) + o->radius;
         return;
     }
-    sccd_real mn = INFINITY, mx = 0.0;
+    sccd_real mn2 = INFINITY, mx2 = 0.0; /* squared, one root each at the end (the root is monotone) */
     for (int i = 0; i < o->n; ++i) {
-        mx = sccd_max(mx, sccd_v2_len(o->v[i]));
-        mn = sccd_min(mn, sccd_distance_point_segment2(z, o->v[i], o->v[(i + 1) % o->n]));
+        mx2 = sccd_max(mx2, sccd_v2_len2(o->v[i]));
+        mn2 = sccd_min(mn2, sccd_point_segment2_dist2_unchecked(z, o->v[i], o->v[(i + 1) % o->n]));
     }
+    sccd_real mn = sqrt(mn2), mx = sqrt(mx2);
     bool in = polygon_contains_origin(o);
     *lo = in ? 0.0 : mn;
     *inner = in ? mn : 0.0;
@@ -231,8 +239,8 @@ static ray make_ray(const outline *o, sccd_v2 e, sccd_real tol)
     if (!chord_outline(o))
         return r;
     for (int i = 0; i < o->n; ++i) {
-        /* in·(t·e − v) + tol + slack ≥ 0, i.e. t·a ≥ b */
-        sccd_real a = sccd_v2_dot(o->in[i], e), b = sccd_v2_dot(o->in[i], o->v[i]) - tol - o->slack[i];
+        /* in·(t·e) ≥ off − tol, i.e. t·a ≥ b */
+        sccd_real a = sccd_v2_dot(o->in[i], e), b = o->off[i] - tol;
         if (a > 0.0)
             r.t0 = sccd_max(r.t0, b / a);
         else if (a < 0.0)
@@ -254,7 +262,7 @@ static bool radial_hits(const outline *o, const ray *r, sccd_real r0, sccd_real 
     if (o->kind == OUTLINE_STADIUM)
         return sqrt(sccd_segment_segment2_dist2_unchecked(p, q, o->a, o->b)) <= o->radius + tol;
     /* a segment or a point: its distance to p–q */
-    return sqrt(sccd_segment_segment2_dist2_unchecked(p, q, o->v[0], o->v[o->n - 1])) <= tol + o->slack[0];
+    return sqrt(sccd_segment_segment2_dist2_unchecked(p, q, o->v[0], o->v[o->n - 1])) <= tol + o->slack;
 }
 
 /* remainder(x, 2π) for a candidate angle x in [−2π, 2π] (atan2's range
@@ -387,10 +395,16 @@ static void make_gaps(gaps *g, const outline *o, const sccd_real *rad, int nrad,
     }
 }
 
-static int cmp_arc(const void *pa, const void *pb)
+/* Insertion sort by lo: a band's few arcs. */
+static void sort_arcs(arc *a, int n)
 {
-    const arc *a = pa, *b = pb;
-    return (a->lo > b->lo) - (a->lo < b->lo);
+    for (int i = 1; i < n; ++i) {
+        arc v = a[i];
+        int j = i;
+        for (; j > 0 && a[j - 1].lo > v.lo; --j)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
 }
 
 /* Appends [lo, hi] (lo ≥ every earlier lo) to the m arcs: joined to the last
@@ -452,7 +466,7 @@ static int widen_and_merge(arc *a, int n, sccd_real angle, sccd_real slack)
         a[i].lo -= s;
         a[i].hi -= s;
     }
-    qsort(a, (size_t)n, sizeof(arc), cmp_arc);
+    sort_arcs(a, n);
     int m = 0;
     for (int i = 0; i < n; ++i) {
         if (m > 0 && a[i].lo <= a[m - 1].hi)
