@@ -398,13 +398,12 @@ static void make_gaps(gaps *g, const outline *o, const sccd_real *rad, int nrad,
 /* Insertion sort by lo: a band's few arcs. */
 static void sort_arcs(arc *a, int n)
 {
-    for (int i = 1; i < n; ++i) {
-        arc v = a[i];
-        int j = i;
-        for (; j > 0 && a[j - 1].lo > v.lo; --j)
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0 && a[j - 1].lo > a[j].lo; --j) {
+            arc t = a[j];
             a[j] = a[j - 1];
-        a[j] = v;
-    }
+            a[j - 1] = t;
+        }
 }
 
 /* Appends [lo, hi] (lo ≥ every earlier lo) to the m arcs: joined to the last
@@ -546,19 +545,14 @@ static void capsule_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_
  * its height is in the height range of box ∩ {|w·p| ≤ r1} for each w. */
 static void box_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
 {
-    sccd_v3 pts[SCCD_SLAB_POINTS];
     for (int k = 0; k < o->ndir; ++k) {
         if (r1 >= o->reach[k]) /* the whole box: no bound from this w */
             continue;
-        int n = sccd_slab_points(o->box.v, &o->box, o->dir[k], -r1, r1, tol, pts);
-        sccd_real lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < n; ++i) {
-            lo = sccd_min(lo, pts[i].z);
-            hi = sccd_max(hi, pts[i].z);
-        }
-        if (n > 0 && lo <= hi) {
-            *zlo = sccd_max(*zlo, lo);
-            *zhi = sccd_min(*zhi, hi);
+        sccd_real z[2];
+        sccd_slab_heights(o->box.v, &o->box, o->dir[k], -r1, r1, tol, z);
+        if (z[0] <= z[1]) {
+            *zlo = sccd_max(*zlo, z[0]);
+            *zhi = sccd_min(*zhi, z[1]);
         }
     }
 }
@@ -681,12 +675,10 @@ static void arc_heights(const outline *o, const band *b, arc *a, sccd_real tol)
     sccd_v3 w = {cs.c, cs.s, 0.0};
     sccd_real lo = INFINITY, hi = -INFINITY, slo = b->r0 * cos(hw);
     if (o->kind == OUTLINE_POLY) {
-        sccd_v3 pts[SCCD_SLAB_POINTS];
-        int n = sccd_slab_points(o->box.v, &o->box, w, slo, b->r1, tol, pts);
-        for (int i = 0; i < n; ++i) {
-            lo = sccd_min(lo, pts[i].z);
-            hi = sccd_max(hi, pts[i].z);
-        }
+        sccd_real z[2];
+        sccd_slab_heights(o->box.v, &o->box, w, slo, b->r1, tol, z);
+        lo = z[0];
+        hi = z[1];
     } else {
         /* capsule: segment points within r of the slab (and of the band) */
         sccd_v3 d = sccd_v3_sub(o->b3, o->a3);
