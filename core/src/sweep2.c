@@ -156,7 +156,7 @@ static void make_core(core *k, const sccd_v2 *v, int n)
     for (int i = 0; i < n; ++i) {
         k->e[i] = sccd_v2_sub(v[(i + 1) % n], v[i]);
         k->b[i] = sccd_v2_cross(k->e[i], v[i]);
-        if (sccd_v2_len2(v[i]) > 0.0)
+        if (sccd_v2_len2(v[i]) > 0.0 && (!k->area || convex_silhouette_vertex(v, n, i))) /* the others bound nothing */
             add_cand(k->fixed, &k->nfixed, v[i]);
     }
     for (int i = 0; i < n; ++i) {

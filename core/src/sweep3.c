@@ -61,6 +61,7 @@
 #include <string.h>
 
 #include "sectorccd/geometry.h"
+#include "convex2.h"
 #include "sector3_internal.h"
 #include "trig.h"
 #include "unchecked.h"
@@ -344,7 +345,8 @@ static int candidate_angles(const outline *o, const sccd_real *rad, int nrad, sc
     int n = 0;
     if (o->kind == OUTLINE_POLY) {
         for (int i = 0; i < o->n; ++i) {
-            add_angle(c, &n, o->v[i]);
+            if (o->n < 3 || convex_silhouette_vertex(o->v, o->n, i)) /* the others bound nothing */
+                add_angle(c, &n, o->v[i]);
             for (int k = 0; k < nrad; ++k)
                 add_segment_circle(c, &n, o->v[i], o->v[(i + 1) % o->n], rad[k]);
         }
