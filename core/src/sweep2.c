@@ -33,8 +33,10 @@
  * The set Φ of one band. For the core K: the directions of points of K with
  * |q| in [a, b]. As the direction turns, the ray's chord through K changes
  * whether it meets [a, b] only where the chord's ends cross the circles |q| = a
- * or |q| = b, or where the ray leaves K (at a vertex). So the candidate
- * directions — vertices, crossings of edges with both circles, and the foot of
+ * or |q| = b, or where the ray leaves K (at a vertex on K's silhouette seen
+ * from the centre: the others have neighbours on both sides of the ray, so
+ * rays on both sides meet K there too). So the candidate directions —
+ * silhouette vertices, crossings of edges with both circles, and the foot of
  * each edge's perpendicular (a tangency gives an isolated direction) — cut the
  * circle of directions into gaps that are wholly in Φ or wholly out; testing
  * the ray through each gap's middle tells which; the full gaps are Φ's
@@ -45,11 +47,10 @@
  * the directions are sorted and each gap's ray clipped once per layout. A
  * circle at or below K's least distance, or at or beyond its largest, changes
  * no membership (every chord of K reaches past it, or starts within it) and
- * adds no candidates. (For a core with area, a
- * candidate inside an empty run is an isolated direction of Φ only where K
- * touches a band's end circle at a local extreme of its distance; that point
- * then lies in the neighbouring band too, whose Φ holds a neighbourhood of
- * it.) A core without area (a point; a segment: a capsule's, a box of zero
+ * adds no candidates. (For a core with area, a candidate inside an empty run
+ * is an isolated direction of Φ only where K touches a band's end circle at
+ * a local extreme of its distance; that point then lies in the neighbouring
+ * band too, whose Φ holds a neighbourhood of it.) A core without area (a point; a segment: a capsule's, a box of zero
  * width) can have isolated directions anywhere — a segment on a line through
  * the centre is seen in one or two directions — so it is handled apart: its
  * parameters inside the annulus form at most two intervals, whose directions

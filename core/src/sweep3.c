@@ -26,9 +26,13 @@
  * that projection}. Its boundary angles are where that segment touches the
  * outline: at a vertex or tangent from the origin, or where a circle ρ = ρ0,
  * ρ1 crosses the outline. Between consecutive candidate angles membership is
- * constant, so one test at the middle decides each gap. Φ may have several
- * pieces (the centre inside the shape): each piece gets its own sector while
- * the total fits SCCD_MAX_BANDS, else the smallest gaps are filled. Heights
+ * constant, so one test at the middle decides each gap. The bands of one
+ * slab share the candidates (all their circles' crossings together cut the
+ * circle finer, membership still constant on each gap), so they are sorted,
+ * and the rays through them and their gaps clipped, once per slab. Φ may
+ * have several pieces (the centre inside the shape): each piece gets its own
+ * sector while the total fits SCCD_MAX_BANDS, else the smallest gaps are
+ * filled. Heights
  * are supersets: exact for spheres; for boxes and capsules the part with
  * |w·p| ≤ ρ1 (w horizontal) and, per piece of half-width hw < π/2 about w,
  * r0·cos(hw) ≤ w·p ≤ ρ1 (a direction w whose slab holds the whole box
