@@ -4,7 +4,9 @@
  * with shapes placed on the sampled points; the sweep against the exact
  * rotational ground truth (tests/oracles/truth2.c); that ground truth against
  * dense sampling of t; consistency of the shape tests with point sampling;
- * degenerate and bad input. */
+ * degenerate and bad input; the private helpers the builds rest on (which
+ * polygon vertices are candidate directions, the direction inside a gap)
+ * against brute force. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +14,8 @@
 #include <stdlib.h>
 
 #include "truth2.h"
+#include "../core/src/convex2.h"
+#include "../core/src/trig.h"
 
 #define N_CONFIGS 10000
 #define N_POINTS 100 /* per configuration: 10⁶ in all */
@@ -322,6 +326,93 @@ static void test_bad_input(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* Brute force for convex_silhouette_vertex: the sines of the angles from
+ * vertex i's direction to every other vertex; both signs beyond margin
+ * means the polygon lies on both sides of the line through the origin and
+ * the vertex (not on its silhouette), all of one sign beyond it means on it. */
+static void side_sines(const sccd_v2 *v, int n, int i, sccd_real *lo, sccd_real *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int j = 0; j < n; ++j) {
+        sccd_real d = sccd_v2_len(v[i]) * sccd_v2_len(v[j]);
+        if (j == i || !(d > 0.0))
+            continue;
+        sccd_real sn = sccd_v2_cross(v[i], v[j]) / d;
+        *lo = sccd_min(*lo, sn);
+        *hi = sccd_max(*hi, sn);
+    }
+}
+
+static void test_silhouette_vertex(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(141);
+    int dropped = 0, kept = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+        sccd_v2 pts[SCCD_POLY_MAX], v[2 * SCCD_POLY_MAX];
+        int np = 3 + sccd_rng_int(&g, SCCD_POLY_MAX - 2);
+        sccd_v2 c = sccd_rng_v2(&g, 3.0);
+        for (int k = 0; k < np; ++k)
+            pts[k] = sccd_v2_add(c, sccd_rng_v2(&g, 2.0));
+        int n = sccd_hull2(pts, np, v);
+        if (n < 3)
+            continue;
+        switch (sccd_rng_int(&g, 4)) { /* the origin at a vertex, on an edge, at the centroid, or anywhere */
+        case 0: c = v[sccd_rng_int(&g, n)]; break;
+        case 1: c = sccd_v2_lerp(v[0], v[1], sccd_rng_uniform(&g, 0.0, 1.0)); break;
+        case 2: c = sccd_v2_scale(sccd_v2_add(sccd_v2_add(v[0], v[1]), v[2]), 1.0 / 3.0); break;
+        default: c = (sccd_v2){0.0, 0.0};
+        }
+        for (int k = 0; k < n; ++k)
+            v[k] = sccd_v2_sub(v[k], c);
+        for (int i = 0; i < n; ++i) {
+            sccd_real lo, hi;
+            side_sines(v, n, i, &lo, &hi);
+            bool on = convex_silhouette_vertex(v, n, i);
+            if (!on) /* dropped: the polygon is truly on both sides */
+                assert_true(lo < -1e-10 && hi > 1e-10);
+            if (lo > -1e-12 || hi < 1e-12) /* on one side: it must be kept */
+                assert_true(on);
+            dropped += !on;
+            kept += on;
+        }
+    }
+    assert_true(dropped > 1000 && kept > 1000);
+    /* The origin inside a square: no vertex; at a corner or an edge's middle: the neighbours. */
+    sccd_v2 sq[4] = {{1.0, -1.0}, {1.0, 1.0}, {-1.0, 1.0}, {-1.0, -1.0}};
+    for (int i = 0; i < 4; ++i)
+        assert_false(convex_silhouette_vertex(sq, 4, i));
+    sccd_v2 corner[4] = {{0.0, 0.0}, {2.0, 0.0}, {2.0, 2.0}, {0.0, 2.0}};
+    assert_true(convex_silhouette_vertex(corner, 4, 1) && convex_silhouette_vertex(corner, 4, 3));
+    assert_false(convex_silhouette_vertex(corner, 4, 2));
+    sccd_v2 edge[4] = {{-1.0, 0.0}, {1.0, 0.0}, {1.0, 2.0}, {-1.0, 2.0}};
+    assert_true(convex_silhouette_vertex(edge, 4, 0) && convex_silhouette_vertex(edge, 4, 1));
+}
+
+/* sccd_gap_direction: a unit vector whose angle from u, counter-clockwise,
+ * lies inside the gap (the middle half of it, or within rounding of a tiny
+ * one), over random, tiny, near-π and near-2π gaps. */
+static void test_gap_direction(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(142);
+    static const sccd_real special[] = {0.0, 1e-300, 1e-12, 1e-6, 0.9 * SCCD_PI, SCCD_PI - 1e-9, SCCD_PI,
+                                        SCCD_PI + 1e-9, 1.1 * SCCD_PI, 2.0 * SCCD_PI - 1e-9};
+    for (int trial = 0; trial < 200000; ++trial) {
+        sccd_real w = trial < 10000 ? special[trial % 10] : sccd_rng_uniform(&g, 0.0, 2.0 * SCCD_PI);
+        sccd_real a = sccd_rng_uniform(&g, -SCCD_PI, SCCD_PI);
+        sccd_dir u = sccd_dir_of((sccd_v2){cos(a), sin(a)}), v = sccd_dir_of((sccd_v2){cos(a + w), sin(a + w)});
+        assert_true(fabs(u.angle - atan2(u.v.y, u.v.x)) <= 1e-15);
+        sccd_v2 d = sccd_gap_direction(u.v, v.v, w);
+        assert_true(fabs(sccd_v2_len(d) - 1.0) <= 1e-15);
+        sccd_real at = atan2(sccd_v2_cross(u.v, d), sccd_v2_dot(u.v, d));
+        if (at < -1e-9)
+            at += 2.0 * SCCD_PI;
+        assert_true(at >= sccd_min(0.25 * w, w - 1e-12) - 1e-12 && at <= sccd_max(0.75 * w, 1e-12) + 1e-12);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,7 +420,8 @@ int main(void)
         cmocka_unit_test(test_contains_exact_sweep),
         cmocka_unit_test(test_truth_vs_dense),    cmocka_unit_test(test_shape_tests_consistent),
         cmocka_unit_test(test_bands_tighten),     cmocka_unit_test(test_degenerate),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_silhouette_vertex),
+        cmocka_unit_test(test_gap_direction),
     };
     return cmocka_run_group_tests_name("sweep2", tests, NULL, NULL);
 }

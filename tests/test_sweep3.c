@@ -3,7 +3,9 @@
  * motion's definition) must be inside the bound, small spheres, boxes,
  * triangles and capsules there must be hit; the exact rotation ground truth
  * is checked against dense sampling in t and used as a second oracle; bad
- * input. SCCD_SWEEP3_POINTS overrides the property test's point count. */
+ * input; the heights of a box's slab (sccd_slab_heights, what the band
+ * heights rest on) against sampled points and the slab's points.
+ * SCCD_SWEEP3_POINTS overrides the property test's point count. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,6 +15,7 @@
 
 #include "sector3_oracle.h"
 #include "truth3.h"
+#include "../core/src/sector3_internal.h"
 
 static int property_points(void)
 {
@@ -630,6 +633,53 @@ static void test_degenerate(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* sccd_slab_heights on boxes and prisms: the z range of the slab's points
+ * (sccd_slab_points) bit for bit, and it holds every sampled point of the
+ * polytope in the slab; slabs that miss, hold everything, or pass through
+ * vertices. */
+static void test_slab_heights(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(143);
+    for (int trial = 0; trial < 20000; ++trial) {
+        sccd_box3 b = {sccd_rng_v3(&g, 3.0), sccd_rng_quat(&g),
+                       {sccd_rng_uniform(&g, 0.0, 2.0), sccd_rng_uniform(&g, 0.1, 2.0), sccd_rng_uniform(&g, 0.1, 2.0)}};
+        sccd_polytope p;
+        sccd_polytope_box(&p, b);
+        if (trial % 2)
+            sccd_polytope_sweep(&p, sccd_rng_v3(&g, 2.0));
+        sccd_v3 dir = sccd_rng_unit3(&g);
+        sccd_real lo = sccd_rng_uniform(&g, -6.0, 6.0), hi = lo + sccd_rng_uniform(&g, 0.0, 4.0), tol = 1e-9;
+        if (trial % 7 == 0) /* through a vertex */
+            lo = sccd_v3_dot(dir, p.v[sccd_rng_int(&g, p.nv)]);
+        if (trial % 11 == 0) /* holding everything */
+            lo = -1e3, hi = 1e3;
+        sccd_real z[2];
+        sccd_slab_heights(p.v, &p, dir, lo, hi, tol, z);
+        sccd_v3 pts[SCCD_SLAB_POINTS];
+        int n = sccd_slab_points(p.v, &p, dir, lo, hi, tol, pts);
+        sccd_real zlo = INFINITY, zhi = -INFINITY;
+        for (int i = 0; i < n; ++i) {
+            zlo = sccd_min(zlo, pts[i].z);
+            zhi = sccd_max(zhi, pts[i].z);
+        }
+        assert_true(z[0] == zlo && z[1] == zhi);
+        for (int k = 0; k < 50; ++k) { /* a random convex combination of the vertices */
+            sccd_v3 q = {0.0, 0.0, 0.0};
+            sccd_real wsum = 0.0;
+            for (int i = 0; i < p.nv; ++i) {
+                sccd_real w = pow(sccd_rng_uniform(&g, 0.0, 1.0), 8.0);
+                q = sccd_v3_mad(q, w, p.v[i]);
+                wsum += w;
+            }
+            q = sccd_v3_scale(q, 1.0 / wsum);
+            sccd_real h = sccd_v3_dot(dir, q);
+            if (h >= lo && h <= hi)
+                assert_true(q.z >= z[0] - 1e-9 && q.z <= z[1] + 1e-9);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -641,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_aligned_axis_queries),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_slab_heights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,6 +54,21 @@ static inline bool in_half_angle(sccd_real x, sccd_real y, sccd_real c, sccd_rea
     return x * s >= y * c && (c < 0.0 || x >= 0.0);
 }
 
+/* Is vertex i of the convex polygon v (n ≥ 3) on its silhouette seen from
+ * the origin, up to rounding? False only where its two neighbours lie
+ * strictly on either side of the line through the origin and it (by a
+ * relative 1e-9): rays from the origin on both sides of its direction meet
+ * the polygon there (so none is on it when the origin is inside). The
+ * sweeps' angle sets change only at silhouette directions and where the
+ * polygon's boundary crosses a band's circle. */
+static inline bool convex_silhouette_vertex(const sccd_v2 *v, int n, int i)
+{
+    sccd_v2 p = v[i], a = v[(i + n - 1) % n], b = v[(i + 1) % n];
+    sccd_real ca = sccd_v2_cross(p, a), cb = sccd_v2_cross(p, b);
+    sccd_real ea = 1e-9 * (sccd_v2_len2(p) + sccd_v2_len2(a)), eb = 1e-9 * (sccd_v2_len2(p) + sccd_v2_len2(b));
+    return !((ca < -ea && cb > eb) || (ca > ea && cb < -eb));
+}
+
 /* Edges of a convex polygon: a segment (n = 2) has one, a point none. */
 static inline int edge_count(int n) { return n > 2 ? n : n - 1; }
 

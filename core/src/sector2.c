@@ -93,11 +93,16 @@ bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
             *out = (prepared){.s = point_sector(s ? s->o : (sccd_v2){0.0, 0.0}), .edge = {1.0, 0.0}, .ready = false};
         return false;
     }
+    sccd_sector2_prepare_unchecked(out, s);
+    return true;
+}
+
+void sccd_sector2_prepare_unchecked(sccd_sector2_prepared *out, const sccd_sector2 *s)
+{
     out->s = *s;
     out->ready = true;
     out->edge = sccd_cos_sin(s->half_angle);
     prepare_wedges(out, s->half_angle, out->edge.c, out->edge.s);
-    return true;
 }
 
 sccd_sector2 sccd_sector2_thesis(sccd_box2 box, sccd_v2 pivot, sccd_real alpha)
@@ -204,23 +209,25 @@ sccd_aabb2 sccd_sector2_aabb(const sccd_sector2 *s)
 sccd_aabb2 sccd_sector2_prepared_aabb(const sccd_sector2_prepared *p)
 {
     /* The extremes are edge end points or outer-arc points facing an axis
-     * (the inner arc is never beyond the outer one in the same direction). */
+     * (the inner arc is never beyond the outer one in the same direction).
+     * Offsets from o, added to o once: rounding is monotone, so that is the
+     * box of the points o + offset. */
     const sccd_sector2 *s = &p->s;
     sccd_real c = p->edge.c, sn = p->edge.s;
     sccd_v2 e1 = sccd_rot2_apply((sccd_rot2){c, sn}, s->a), e2 = sccd_rot2_apply((sccd_rot2){c, -sn}, s->a);
-    sccd_v2 pts[4] = {sccd_v2_mad(s->o, s->r, e1), sccd_v2_mad(s->o, s->R, e1), sccd_v2_mad(s->o, s->r, e2),
-                      sccd_v2_mad(s->o, s->R, e2)};
-    sccd_aabb2 box = {pts[0], pts[0]};
-    for (int i = 1; i < 4; ++i)
-        box = sccd_aabb2_union(box, (sccd_aabb2){pts[i], pts[i]});
+    sccd_v2 lo = sccd_v2_min(sccd_v2_min(sccd_v2_scale(e1, s->r), sccd_v2_scale(e1, s->R)),
+                             sccd_v2_min(sccd_v2_scale(e2, s->r), sccd_v2_scale(e2, s->R)));
+    sccd_v2 hi = sccd_v2_max(sccd_v2_max(sccd_v2_scale(e1, s->r), sccd_v2_scale(e1, s->R)),
+                             sccd_v2_max(sccd_v2_scale(e2, s->r), sccd_v2_scale(e2, s->R)));
     static const sccd_v2 axes[4] = {{1.0, 0.0}, {0.0, 1.0}, {-1.0, 0.0}, {0.0, -1.0}};
     for (int i = 0; i < 4; ++i) {
         if (sccd_v2_dot(axes[i], s->a) >= c) {
-            sccd_v2 q = sccd_v2_mad(s->o, s->R, axes[i]);
-            box = sccd_aabb2_union(box, (sccd_aabb2){q, q});
+            sccd_v2 q = sccd_v2_scale(axes[i], s->R);
+            lo = sccd_v2_min(lo, q);
+            hi = sccd_v2_max(hi, q);
         }
     }
-    return box;
+    return (sccd_aabb2){sccd_v2_add(s->o, lo), sccd_v2_add(s->o, hi)};
 }
 
 /* ---- convex sets: containment, distances, clipping, hull ---- */

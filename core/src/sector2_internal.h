@@ -12,6 +12,9 @@
  * points), so no hull is built. */
 bool sccd_sector2_meets_points(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real rho, bool convex);
 
+/* sccd_sector2_prepare of a sector known to be valid (sccd_is_valid_sector2), without the check. */
+void sccd_sector2_prepare_unchecked(sccd_sector2_prepared *out, const sccd_sector2 *s);
+
 /* sccd_sector2_aabb of a prepared (ready) sector. */
 sccd_aabb2 sccd_sector2_prepared_aabb(const sccd_sector2_prepared *p);
 

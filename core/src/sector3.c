@@ -350,26 +350,55 @@ static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real tol, sccd_real 
 }
 
 
-int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
-                     sccd_v3 *out)
+/* A point of the slab scan: kept in out, or (out NULL) only its z taken
+ * into the range z[0..1]. */
+static inline void slab_take(sccd_v3 *out, sccd_real *z, int n, sccd_v3 q)
 {
-    sccd_real h[SCCD_POLYTOPE_MAX_V]; /* each vertex's height, once for its edges too */
+    if (out) {
+        out[n] = q;
+    } else {
+        z[0] = sccd_min(z[0], q.z);
+        z[1] = sccd_max(z[1], q.z);
+    }
+}
+
+/* The scan of sccd_slab_points and sccd_slab_heights: one body, inlined in
+ * each (out NULL there: the points' x and y are then never computed). */
+static inline int slab_scan(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi,
+                            sccd_real tol, sccd_v3 *out, sccd_real *z)
+{
+    sccd_real d[2][SCCD_POLYTOPE_MAX_V]; /* each vertex's height over each plane, once for its edges too */
     int n = 0;
     for (int i = 0; i < p->nv; ++i) {
-        h[i] = sccd_v3_dot(dir, v[i]);
-        if (h[i] >= lo - tol && h[i] <= hi + tol)
-            out[n++] = v[i];
+        sccd_real h = sccd_v3_dot(dir, v[i]);
+        d[0][i] = h - lo;
+        d[1][i] = h - hi;
+        if (h >= lo - tol && h <= hi + tol)
+            slab_take(out, z, n++, v[i]);
     }
-    const sccd_real planes[2] = {lo, hi};
     for (int i = 0; i < p->ne; ++i) {
         int ia = p->e[i][0], ib = p->e[i][1];
         for (int k = 0; k < 2; ++k) {
-            sccd_real da = h[ia] - planes[k], db = h[ib] - planes[k];
+            sccd_real da = d[k][ia], db = d[k][ib];
             if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0))
-                out[n++] = sccd_v3_lerp(v[ia], v[ib], da / (da - db));
+                slab_take(out, z, n++, sccd_v3_lerp(v[ia], v[ib], da / (da - db)));
         }
     }
     return n;
+}
+
+int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
+                     sccd_v3 *out)
+{
+    return slab_scan(v, p, dir, lo, hi, tol, out, NULL);
+}
+
+void sccd_slab_heights(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi,
+                       sccd_real tol, sccd_real z[2])
+{
+    z[0] = INFINITY;
+    z[1] = -INFINITY;
+    slab_scan(v, p, dir, lo, hi, tol, NULL, z);
 }
 
 /* Fact 2 for the polytope p whose vertices, in S's canonical frame, are v. */

@@ -30,6 +30,11 @@ typedef struct sccd_polytope {
 int sccd_slab_points(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi, sccd_real tol,
                      sccd_v3 *out);
 
+/* The least and largest z of sccd_slab_points' points, z[0] > z[1] when
+ * there are none, without making the points. */
+void sccd_slab_heights(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sccd_real lo, sccd_real hi,
+                       sccd_real tol, sccd_real z[2]);
+
 /* The 8 corners and 12 edges of box b. */
 void sccd_polytope_box(sccd_polytope *p, sccd_box3 b);
 /* The 3 corners and edges of triangle t. */

@@ -33,17 +33,24 @@
  * The set Φ of one band. For the core K: the directions of points of K with
  * |q| in [a, b]. As the direction turns, the ray's chord through K changes
  * whether it meets [a, b] only where the chord's ends cross the circles |q| = a
- * or |q| = b, or where the ray leaves K (at a vertex). So the candidate
- * directions — vertices, crossings of edges with both circles, and the foot of
+ * or |q| = b, or where the ray leaves K (at a vertex on K's silhouette seen
+ * from the centre: the others have neighbours on both sides of the ray, so
+ * rays on both sides meet K there too). So the candidate directions —
+ * silhouette vertices, crossings of edges with both circles, and the foot of
  * each edge's perpendicular (a tangency gives an isolated direction) — cut the
  * circle of directions into gaps that are wholly in Φ or wholly out; testing
  * the ray through each gap's middle tells which; the full gaps are Φ's
  * pieces, and dropping the widest one (or two) empty runs between them gives
- * the smallest one (or two) arcs holding Φ. (For a core with area, a
- * candidate inside an empty run is an isolated direction of Φ only where K
- * touches a band's end circle at a local extreme of its distance; that point
- * then lies in the neighbouring band too, whose Φ holds a neighbourhood of
- * it.) A core without area (a point; a segment: a capsule's, a box of zero
+ * the smallest one (or two) arcs holding Φ. The bands of one layout share
+ * that work: the candidates of all their circles together cut the circle of
+ * directions finer, on which every band's membership is still constant, so
+ * the directions are sorted and each gap's ray clipped once per layout. A
+ * circle at or below K's least distance, or at or beyond its largest, changes
+ * no membership (every chord of K reaches past it, or starts within it) and
+ * adds no candidates. (For a core with area, a candidate inside an empty run
+ * is an isolated direction of Φ only where K touches a band's end circle at
+ * a local extreme of its distance; that point then lies in the neighbouring
+ * band too, whose Φ holds a neighbourhood of it.) A core without area (a point; a segment: a capsule's, a box of zero
  * width) can have isolated directions anywhere — a segment on a line through
  * the centre is seen in one or two directions — so it is handled apart: its
  * parameters inside the annulus form at most two intervals, whose directions
@@ -62,9 +69,10 @@
 #include "sector2_internal.h"
 #include "trig.h"
 
-/* Candidate directions: vertices, two crossings with each of two circles and
- * a foot per edge. */
-#define CAND_MAX (SCCD_POLY_MAX * 6)
+/* Candidate directions of a layout: per edge a vertex, a foot and two
+ * crossings with each band's two end circles. */
+#define CIRCLE_MAX (2 * SCCD_MAX_BANDS)
+#define CAND_MAX (SCCD_POLY_MAX * (2 + 2 * CIRCLE_MAX))
 /* Outward rounding of arcs (radians) and bands (relative to ρmax). */
 #define ARC_PAD 1e-12
 #define BAND_PAD 1e-12
@@ -76,14 +84,8 @@ typedef struct arc { sccd_real lo, span; } arc;
 
 static const arc full_arc = {0.0, 2.0 * SCCD_PI};
 
-/* A candidate direction: its angle and its unit vector. */
-typedef struct cand { sccd_real angle; sccd_v2 dir; } cand;
-
 /* Appends the direction of x (not the origin) to the candidates. */
-static void add_cand(cand *out, int *m, sccd_v2 x)
-{
-    out[(*m)++] = (cand){sccd_atan2(x.y, x.x), sccd_v2_scale(x, 1.0 / sccd_v2_len(x))};
-}
+static void add_cand(sccd_dir *out, int *m, sccd_v2 x) { out[(*m)++] = sccd_dir_of(x); }
 
 /* The core K in the centre's frame and what every band's Φ reuses: its
  * edges and their cross products with the vertices (the ray test's
@@ -96,38 +98,41 @@ typedef struct core {
     bool area; /* convex_has_area(v, n) */
     sccd_v2 e[SCCD_POLY_MAX];
     sccd_real b[SCCD_POLY_MAX];
-    cand fixed[2 * SCCD_POLY_MAX];
+    sccd_dir fixed[2 * SCCD_POLY_MAX];
     int nfixed;
 } core;
 
-/* Does the ray from the origin along u meet K (with area, counter-clockwise)
- * at a distance in [lo, hi]? The ray's parameters inside K, clipped edge by
- * edge (Cyrus–Beck): robust when the origin is on K's boundary or a vertex,
- * where the edges through it leave the interval starting at about 0. */
-static bool ray_meets(const core *k, sccd_v2 u, sccd_real lo, sccd_real hi)
+/* The distances [t0, t1] at which the ray from the origin along u meets K
+ * (with area, counter-clockwise); t0 = ∞ when it misses. The ray's
+ * parameters inside K, clipped edge by edge (Cyrus–Beck): robust when the
+ * origin is on K's boundary or a vertex, where the edges through it leave
+ * the interval starting at about 0. */
+static void ray_chord(const core *k, sccd_v2 u, sccd_real *t0, sccd_real *t1)
 {
-    sccd_real t0 = 0.0, t1 = INFINITY;
+    *t0 = 0.0;
+    *t1 = INFINITY;
     for (int i = 0; i < k->n; ++i) {
         /* inside edge i: cross(e, t·u − v_i) ≥ 0, i.e. t·a ≥ b */
         sccd_real a = sccd_v2_cross(k->e[i], u), b = k->b[i];
         if (a > 0.0)
-            t0 = sccd_max(t0, b / a);
+            *t0 = sccd_max(*t0, b / a);
         else if (a < 0.0)
-            t1 = sccd_min(t1, b / a);
+            *t1 = sccd_min(*t1, b / a);
         else if (b > 0.0)
-            return false;
+            *t0 = INFINITY;
     }
-    return t0 <= t1 && t0 <= hi && t1 >= lo;
+    if (!(*t0 <= *t1))
+        *t0 = INFINITY;
 }
 
-/* Directions of the points where segment p–p+e meets the circle of radius
- * rad (seed 000 §2.9.2, eq 2.39). */
-static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real rad[2], cand *out, int *m)
+/* Directions of the points where segment p–p+e meets the circles of radii
+ * rad[0..nrad) (seed 000 §2.9.2, eq 2.39). */
+static void edge_candidates(sccd_v2 p, sccd_v2 e, const sccd_real *rad, int nrad, sccd_dir *out, int *m)
 {
     sccd_real a = sccd_v2_len2(e), b = sccd_v2_dot(e, p);
     if (!(a > 0.0))
         return;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < nrad; ++k) {
         sccd_real disc = b * b - a * (sccd_v2_len2(p) - rad[k] * rad[k]);
         if (disc < 0.0)
             continue;
@@ -152,46 +157,24 @@ static void make_core(core *k, const sccd_v2 *v, int n)
     for (int i = 0; i < n; ++i) {
         k->e[i] = sccd_v2_sub(v[(i + 1) % n], v[i]);
         k->b[i] = sccd_v2_cross(k->e[i], v[i]);
-        if (sccd_v2_len2(v[i]) > 0.0)
+        if (sccd_v2_len2(v[i]) > 0.0 && (!k->area || convex_silhouette_vertex(v, n, i))) /* the others bound nothing */
             add_cand(k->fixed, &k->nfixed, v[i]);
     }
     for (int i = 0; i < n; ++i) {
         sccd_real a = sccd_v2_len2(k->e[i]), b = sccd_v2_dot(k->e[i], v[i]);
         if (!(a > 0.0))
             continue;
-        sccd_v2 foot = sccd_v2_mad(v[i], sccd_clamp(-b / a, 0.0, 1.0), k->e[i]);
-        if (sccd_v2_len2(foot) > 0.0)
+        sccd_real s = -b / a; /* a foot clamped to an end is a vertex, a candidate already */
+        sccd_v2 foot = sccd_v2_mad(v[i], s, k->e[i]);
+        if (s > 0.0 && s < 1.0 && sccd_v2_len2(foot) > 0.0)
             add_cand(k->fixed, &k->nfixed, foot);
     }
 }
 
-static void sort_cands(cand *x, int n)
-{
-    for (int i = 1; i < n; ++i) {
-        cand v = x[i];
-        int j = i;
-        for (; j > 0 && x[j - 1].angle > v.angle; --j)
-            x[j] = x[j - 1];
-        x[j] = v;
-    }
-}
-
 /* Width of gap j, from candidate j to the next one round the circle. */
-static sccd_real gap_width(const cand *c, int m, int j)
+static sccd_real gap_width(const sccd_dir *c, int m, int j)
 {
     return j + 1 < m ? c[j + 1].angle - c[j].angle : c[0].angle + 2.0 * SCCD_PI - c[j].angle;
-}
-
-/* A unit direction inside the gap of width w from u to v (counter-clockwise),
- * without trigonometry: membership is the same all through a gap, so only
- * the side matters. The bisector is ±(u + v) normalised; near w = π, where
- * u + v vanishes, u turned by π/2 lies well inside. */
-static sccd_v2 gap_direction(sccd_v2 u, sccd_v2 v, sccd_real w)
-{
-    if (w > 0.9 * SCCD_PI && w < 1.1 * SCCD_PI)
-        return sccd_v2_perp(u);
-    sccd_v2 h = sccd_v2_normalize(sccd_v2_add(u, v));
-    return w < SCCD_PI ? h : sccd_v2_neg(h);
 }
 
 /* ---- Φ as pieces, and its cover by one or two arcs ---- */
@@ -343,36 +326,59 @@ static void longest_chord(const sccd_v2 *v, int n, sccd_v2 *p, sccd_v2 *q)
             }
 }
 
-/* Φ's pieces for a core with area: the gaps between candidate directions
- * whose middle ray meets K in the band (or, when none does, the candidate
- * directions themselves). Returns the count; 0 means every direction. */
-static int polygon_pieces(const core *K, sccd_real lo, sccd_real hi, arc *out)
+/* K's chord along each gap between consecutive candidate directions, for
+ * every band of a layout at once. The candidates are K's fixed ones and the
+ * crossings of its edges with all the layout's circles: that cuts the circle
+ * of directions finer than one band's own candidates would, and each band's
+ * membership stays constant on every finer gap, so one sort and one ray clip
+ * per gap serve all the bands. Gap j runs from c[j] to c[j + 1], round the
+ * circle. */
+typedef struct gap_table {
+    int m;
+    sccd_dir c[CAND_MAX]; /* sorted by angle */
+    sccd_real width[CAND_MAX], t0[CAND_MAX], t1[CAND_MAX];
+} gap_table;
+
+static void make_gaps(gap_table *g, const core *K, const sccd_real *rad, int nrad)
 {
-    cand c[CAND_MAX];
-    sccd_real rad[2] = {lo, hi};
-    int m = K->nfixed, k = 0;
-    for (int i = 0; i < m; ++i)
-        c[i] = K->fixed[i];
+    g->m = K->nfixed;
+    memcpy(g->c, K->fixed, (size_t)K->nfixed * sizeof *g->c);
     for (int i = 0; i < K->n; ++i)
-        edge_candidates(K->v[i], K->e[i], rad, c, &m);
-    sort_cands(c, m);
-    for (int j = 0; j < m; ++j) {
-        sccd_real w = gap_width(c, m, j);
-        if (ray_meets(K, gap_direction(c[j].dir, c[(j + 1) % m].dir, w), lo, hi))
-            out[k++] = (arc){c[j].angle, w};
+        edge_candidates(K->v[i], K->e[i], rad, nrad, g->c, &g->m);
+    sccd_sort_dirs(g->c, g->m);
+    for (int j = 0; j < g->m; ++j) {
+        g->width[j] = gap_width(g->c, g->m, j);
+        ray_chord(K, sccd_gap_direction(g->c[j].v, g->c[(j + 1) % g->m].v, g->width[j]), &g->t0[j], &g->t1[j]);
     }
-    for (int j = 0; k == 0 && j < m; ++j)
-        out[j] = (arc){c[j].angle, 0.0};
-    return k > 0 ? k : m;
 }
 
-/* The cover of Φ for the core K at distances in [lo, hi]. */
-static cover core_cover(const core *K, sccd_real lo, sccd_real hi)
+/* Φ's pieces for a core with area at distances [lo, hi]: the runs of gaps
+ * whose chord meets [lo, hi] (or, when none does, the candidate directions
+ * themselves). Returns the count; 0 means every direction. */
+static int polygon_pieces(const gap_table *g, sccd_real lo, sccd_real hi, arc *out)
+{
+    int k = 0;
+    bool prev = false; /* gap j − 1 was in */
+    for (int j = 0; j < g->m; ++j) {
+        bool in = g->t0[j] <= hi && g->t1[j] >= lo;
+        if (in && prev) /* the run goes on: to the end of gap j */
+            out[k - 1].span = (j + 1 < g->m ? g->c[j + 1].angle : g->c[0].angle + 2.0 * SCCD_PI) - out[k - 1].lo;
+        else if (in)
+            out[k++] = (arc){g->c[j].angle, g->width[j]};
+        prev = in;
+    }
+    for (int j = 0; k == 0 && j < g->m; ++j)
+        out[j] = (arc){g->c[j].angle, 0.0};
+    return k > 0 ? k : g->m;
+}
+
+/* The cover of Φ for the core K at distances in [lo, hi] (g: K's gaps when it has area). */
+static cover core_cover(const core *K, const gap_table *g, sccd_real lo, sccd_real hi)
 {
     arc pieces[CAND_MAX];
     int k;
     if (K->area) {
-        k = polygon_pieces(K, lo, hi, pieces);
+        k = polygon_pieces(g, lo, hi, pieces);
     } else {
         sccd_v2 p, q;
         longest_chord(K->v, K->n, &p, &q);
@@ -391,9 +397,10 @@ static arc widen(arc a, sccd_real w, sccd_real dtheta)
 }
 
 /* The band's cover for the core rounded by rho, turned by dθ (see the top of the file). */
-static cover band_cover(const core *K, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi, sccd_real dtheta)
+static cover band_cover(const core *K, const gap_table *g, sccd_real rho, sccd_real dmin, sccd_real lo, sccd_real hi,
+                        sccd_real dtheta)
 {
-    cover c = core_cover(K, sccd_max(0.0, lo - rho), hi + rho);
+    cover c = core_cover(K, g, sccd_max(0.0, lo - rho), hi + rho);
     sccd_real seen = sccd_max(lo, dmin), w = 0.0;
     if (rho > 0.0)
         w = seen > rho ? asin(rho / seen) : SCCD_PI;
@@ -429,7 +436,7 @@ typedef struct plan {
 } plan;
 
 /* What shapes one plan: the core in the centre's frame and the motion's turn. */
-typedef struct plan_input { const core *k; sccd_real rho, dmin, rmin, rmax, dtheta; } plan_input;
+typedef struct plan_input { const core *k; sccd_real rho, dmin, dmax, rmin, rmax, dtheta; } plan_input;
 
 static sccd_real cover_area(cover c, sccd_real lo, sccd_real hi)
 {
@@ -467,11 +474,25 @@ static plan make_plan(const plan_input *in, int bands)
 {
     plan p = {.bands = bands};
     sccd_real w = in->rmax - in->rmin;
+    sccd_real rad[CIRCLE_MAX];
+    int nrad = 0;
     for (int k = 0; k < bands; ++k) {
         p.lo[k] = k == 0 ? in->rmin : in->rmin + w * k / bands;
         p.hi[k] = k == bands - 1 ? in->rmax : in->rmin + w * (k + 1) / bands;
-        p.c[k] = band_cover(in->k, in->rho, in->dmin, p.lo[k], p.hi[k], in->dtheta);
+        /* The circles core_cover cuts at (unrounded, a band starts where the
+         * last ends, bit for bit). One at or below K's least distance, or at
+         * or beyond its largest, bounds nothing (every chord of K reaches past
+         * it, or starts within it): its crossings are no candidates. */
+        sccd_real cut[2] = {sccd_max(0.0, p.lo[k] - in->rho), p.hi[k] + in->rho};
+        for (int i = 0; i < 2; ++i)
+            if (cut[i] > in->dmin && cut[i] < in->dmax && (nrad == 0 || cut[i] != rad[nrad - 1]))
+                rad[nrad++] = cut[i];
     }
+    gap_table g;
+    if (in->k->area)
+        make_gaps(&g, in->k, rad, nrad);
+    for (int k = 0; k < bands; ++k)
+        p.c[k] = band_cover(in->k, &g, in->rho, in->dmin, p.lo[k], p.hi[k], in->dtheta);
     fit_budget(&p);
     for (int k = 0; k < bands; ++k)
         p.area += cover_area(p.c[k], p.lo[k], p.hi[k]);
@@ -493,7 +514,7 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
     core K;
     make_core(&K, q, n);
-    plan_input in = {&K, rho, dmin, sccd_max(0.0, dmin - rho), dmax + rho, m.dtheta};
+    plan_input in = {&K, rho, dmin, dmax, sccd_max(0.0, dmin - rho), dmax + rho, m.dtheta};
     plan p = make_plan(&in, bands);
     if (p.joined > 0) {
         plan half = make_plan(&in, (bands + 1) / 2);
@@ -509,14 +530,15 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     for (int k = 0; k < p.bands; ++k) {
         for (int i = 0; i < p.c[k].n; ++i) {
             sccd_sector2 s = arc_sector(c0, p.c[k].a[i], sccd_max(0.0, p.lo[k] - pad), sccd_max(p.hi[k] + pad, min_outer));
-            sccd_sector2_prepare(&out->prepared[out->count], &s);
+            sccd_sector2_prepare_unchecked(&out->prepared[out->count], &s); /* valid by construction */
             sccd_aabb2 box = sccd_sector2_prepared_aabb(&out->prepared[out->count]);
-            out->aabb = out->count == 0 ? box : sccd_aabb2_union(out->aabb, box);
+            out->aabb = out->count == 0 ? box : (sccd_aabb2){sccd_v2_min(out->aabb.lo, box.lo),
+                                                             sccd_v2_max(out->aabb.hi, box.hi)};
             out->band[out->count++] = s;
         }
     }
-    sccd_aabb2 moved = {sccd_v2_add(out->aabb.lo, m.dp), sccd_v2_add(out->aabb.hi, m.dp)};
-    out->aabb = sccd_aabb2_union(out->aabb, moved);
+    sccd_v2 lo = sccd_v2_add(out->aabb.lo, m.dp), hi = sccd_v2_add(out->aabb.hi, m.dp);
+    out->aabb = (sccd_aabb2){sccd_v2_min(out->aabb.lo, lo), sccd_v2_max(out->aabb.hi, hi)};
 }
 
 /* The public boundary of the builders: false (and out emptied when there is

@@ -26,9 +26,13 @@
  * that projection}. Its boundary angles are where that segment touches the
  * outline: at a vertex or tangent from the origin, or where a circle ρ = ρ0,
  * ρ1 crosses the outline. Between consecutive candidate angles membership is
- * constant, so one test at the middle decides each gap. Φ may have several
- * pieces (the centre inside the shape): each piece gets its own sector while
- * the total fits SCCD_MAX_BANDS, else the smallest gaps are filled. Heights
+ * constant, so one test at the middle decides each gap. The bands of one
+ * slab share the candidates (all their circles' crossings together cut the
+ * circle finer, membership still constant on each gap), so they are sorted,
+ * and the rays through them and their gaps clipped, once per slab. Φ may
+ * have several pieces (the centre inside the shape): each piece gets its own
+ * sector while the total fits SCCD_MAX_BANDS, else the smallest gaps are
+ * filled. Heights
  * are supersets: exact for spheres; for boxes and capsules the part with
  * |w·p| ≤ ρ1 (w horizontal) and, per piece of half-width hw < π/2 about w,
  * r0·cos(hw) ≤ w·p ≤ ρ1 (a direction w whose slab holds the whole box
@@ -58,12 +62,13 @@
  * projection whatever the rounding. */
 #include "sectorccd/sweep3.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "sectorccd/geometry.h"
+#include "convex2.h"
 #include "sector3_internal.h"
 #include "trig.h"
+#include "unchecked.h"
 
 #define PAD 1e-9
 #define MAX_ARCS 16
@@ -78,7 +83,8 @@ typedef struct outline {
     int n;
     sccd_v2 v[MAX_OUTLINE];  /* polygon, counter-clockwise */
     sccd_v2 in[MAX_OUTLINE]; /* unit inward normal of edge v[i]–v[i+1] */
-    sccd_real slack[MAX_OUTLINE]; /* edge i's half-plane padded by this holds every point (n < 3: slack[0]) */
+    sccd_real off[MAX_OUTLINE]; /* edge i's half-plane in·p ≥ off[i], padded to hold every point */
+    sccd_real slack;            /* n < 3: the points' largest distance to the segment v[0]–v[n−1] */
     sccd_v2 a, b;      /* stadium segment */
     sccd_real radius;  /* stadium radius */
     sccd_real zlo, zhi; /* the shape's height range */
@@ -105,24 +111,31 @@ static sccd_v3 frame_local(const mframe *f, sccd_v3 p)
     return (sccd_v3){sccd_v3_dot(f->e1, d), sccd_v3_dot(f->e2, d), sccd_v3_dot(f->u, d)};
 }
 
-/* Inward normals, and per edge the slack that makes its half-plane hold
- * all npts points the hull came from. Near-coincident points (a box turning
- * about one of its own axes projects its corners in pairs) leave edges
- * ~1e-15 long whose direction is rounding noise, and the hull's turn tests
- * can keep such a reflex vertex: that edge's half-plane then cuts the true
- * polygon (it missed a start corner). Padded by its slack, each half-plane
- * holds every point, so their intersection holds the points' convex hull by
- * construction, whatever the rounding; on a well-formed edge the slack is 0
- * up to rounding. Fewer than 3 vertices: slack[0] is the points' largest
- * distance to the segment v[0]–v[n−1]. */
+/* Inward normals, and per edge its half-plane in·p ≥ off moved out to hold
+ * all npts points the hull came from (off the least in·p over the edge's
+ * start and the points). Near-coincident points (a box turning about one of
+ * its own axes projects its corners in pairs) leave edges ~1e-15 long whose
+ * direction is rounding noise, and the hull's turn tests can keep such a
+ * reflex vertex: that edge's half-plane then cuts the true polygon (it
+ * missed a start corner). Moved so, each half-plane holds every point, so
+ * their intersection holds the points' convex hull by construction,
+ * whatever the rounding; on a well-formed edge the move is 0 up to
+ * rounding. Fewer than 3 vertices: slack is the points' largest distance
+ * to the segment v[0]–v[n−1]. */
 static void polygon_edges(outline *o, const sccd_v2 *pts, int npts)
 {
+    if (o->n < 3) {
+        sccd_real d2 = 0.0;
+        for (int j = 0; j < npts; ++j)
+            d2 = sccd_max(d2, sccd_point_segment2_dist2_unchecked(pts[j], o->v[0], o->v[o->n - 1]));
+        o->slack = sqrt(d2);
+        return;
+    }
     for (int i = 0; i < o->n; ++i) {
         o->in[i] = sccd_v2_perp(sccd_v2_normalize(sccd_v2_sub(o->v[(i + 1) % o->n], o->v[i])));
-        o->slack[i] = 0.0;
+        o->off[i] = sccd_v2_dot(o->in[i], o->v[i]);
         for (int j = 0; j < npts; ++j)
-            o->slack[i] = sccd_max(o->slack[i], o->n < 3 ? sccd_distance_point_segment2(pts[j], o->v[0], o->v[o->n - 1])
-                                                         : -sccd_v2_dot(o->in[i], sccd_v2_sub(pts[j], o->v[i])));
+            o->off[i] = sccd_min(o->off[i], sccd_v2_dot(o->in[i], pts[j]));
     }
 }
 
@@ -185,7 +198,7 @@ static bool polygon_contains_origin(const outline *o)
     if (o->n < 3)
         return false;
     for (int i = 0; i < o->n; ++i) /* padded half-planes: see polygon_edges */
-        if (sccd_v2_dot(o->in[i], sccd_v2_neg(o->v[i])) + o->slack[i] < 0.0)
+        if (o->off[i] > 0.0)
             return false;
     return true;
 }
@@ -196,53 +209,91 @@ static void outline_rho_range(const outline *o, sccd_real *lo, sccd_real *hi, sc
 {
     sccd_v2 z = {0.0, 0.0};
     if (o->kind == OUTLINE_STADIUM) {
-        sccd_real d = sccd_distance_point_segment2(z, o->a, o->b);
+        sccd_real d = sqrt(sccd_point_segment2_dist2_unchecked(z, o->a, o->b));
         *lo = sccd_max(0.0, d - o->radius);
         *inner = sccd_max(0.0, o->radius - d);
         *hi = sccd_max(sccd_v2_len(o->a), sccd_v2_len(o->b)) + o->radius;
         return;
     }
-    sccd_real mn = INFINITY, mx = 0.0;
+    sccd_real mn2 = INFINITY, mx2 = 0.0; /* squared, one root each at the end (the root is monotone) */
     for (int i = 0; i < o->n; ++i) {
-        mx = sccd_max(mx, sccd_v2_len(o->v[i]));
-        mn = sccd_min(mn, sccd_distance_point_segment2(z, o->v[i], o->v[(i + 1) % o->n]));
+        mx2 = sccd_max(mx2, sccd_v2_len2(o->v[i]));
+        mn2 = sccd_min(mn2, sccd_point_segment2_dist2_unchecked(z, o->v[i], o->v[(i + 1) % o->n]));
     }
+    sccd_real mn = sqrt(mn2), mx = sqrt(mx2);
     bool in = polygon_contains_origin(o);
     *lo = in ? 0.0 : mn;
     *inner = in ? mn : 0.0;
     *hi = mx;
 }
 
-/* ---- the angle set of one band ---- */
+/* ---- the angle sets of one slab's bands ---- */
 
-/* Does the radial segment [r0, r1] at angle phi meet the outline (within tol)? */
-static bool radial_hits(const outline *o, sccd_real phi, sccd_real r0, sccd_real r1, sccd_real tol)
+/* A ray from the axis along the unit direction e, and for a polygon outline
+ * of 3 or more vertices the distances [t0, t1] over which it lies in the
+ * padded outline (t0 = ∞: nowhere), so that every band of the slab tests it
+ * by two comparisons. */
+typedef struct ray { sccd_v2 e; sccd_real t0, t1; } ray;
+
+static bool chord_outline(const outline *o) { return o->kind == OUTLINE_POLY && o->n >= 3; }
+
+/* Cyrus–Beck: the ray clipped by every edge's padded inner half-plane. */
+static ray make_ray(const outline *o, sccd_v2 e, sccd_real tol)
 {
-    sccd_rot2 cs = sccd_cos_sin(phi);
-    sccd_v2 e = {cs.c, cs.s};
-    sccd_v2 p = sccd_v2_scale(e, r0), q = sccd_v2_scale(e, r1);
-    if (o->kind == OUTLINE_STADIUM)
-        return sccd_distance_segment_segment2(p, q, o->a, o->b) <= o->radius + tol;
-    if (o->n < 3) /* a segment or a point: its distance to p–q */
-        return sccd_distance_segment_segment2(p, q, o->v[0], o->v[o->n - 1]) <= tol + o->slack[0];
-    /* Cyrus–Beck: clip p–q against every edge's inner half-plane. */
-    sccd_real lo = 0.0, hi = 1.0;
+    ray r = {e, 0.0, INFINITY};
+    if (!chord_outline(o))
+        return r;
     for (int i = 0; i < o->n; ++i) {
-        sccd_real f0 = sccd_v2_dot(o->in[i], sccd_v2_sub(p, o->v[i])) + tol + o->slack[i];
-        if (!sccd_clip_param(f0, sccd_v2_dot(o->in[i], sccd_v2_sub(q, p)), &lo, &hi))
-            return false;
+        /* in·(t·e) ≥ off − tol, i.e. t·a ≥ b */
+        sccd_real a = sccd_v2_dot(o->in[i], e), b = o->off[i] - tol;
+        if (a > 0.0)
+            r.t0 = sccd_max(r.t0, b / a);
+        else if (a < 0.0)
+            r.t1 = sccd_min(r.t1, b / a);
+        else if (b > 0.0)
+            r.t0 = INFINITY;
     }
-    return true;
+    if (!(r.t0 <= r.t1))
+        r.t0 = INFINITY;
+    return r;
 }
 
-static void add_angle(sccd_real *c, int *n, sccd_v2 p)
+/* Does the radial segment [r0, r1] along the ray meet the outline (within tol)? */
+static bool radial_hits(const outline *o, const ray *r, sccd_real r0, sccd_real r1, sccd_real tol)
 {
-    if (p.x != 0.0 || p.y != 0.0)
-        c[(*n)++] = sccd_atan2(p.y, p.x);
+    if (chord_outline(o))
+        return r->t0 <= r1 && r->t1 >= r0;
+    sccd_v2 p = sccd_v2_scale(r->e, r0), q = sccd_v2_scale(r->e, r1);
+    if (o->kind == OUTLINE_STADIUM)
+        return sqrt(sccd_segment_segment2_dist2_unchecked(p, q, o->a, o->b)) <= o->radius + tol;
+    /* a segment or a point: its distance to p–q */
+    return sqrt(sccd_segment_segment2_dist2_unchecked(p, q, o->v[0], o->v[o->n - 1])) <= tol + o->slack;
+}
+
+/* remainder(x, 2π) for a candidate angle x in [−2π, 2π] (atan2's range
+ * plus at most π), without the libm call and as exactly: x ∓ 2π is exact
+ * there (Sterbenz). */
+static sccd_real wrap_angle(sccd_real x)
+{
+    return x > SCCD_PI ? x - 2.0 * SCCD_PI : (x < -SCCD_PI ? x + 2.0 * SCCD_PI : x);
+}
+
+/* Appends the direction (angle, unit e), its angle moved into [0, 2π] (+π). */
+static void add_dir(sccd_dir *c, int *n, sccd_real angle, sccd_v2 e)
+{
+    c[(*n)++] = (sccd_dir){wrap_angle(angle) + SCCD_PI, e};
+}
+
+static void add_angle(sccd_dir *c, int *n, sccd_v2 p)
+{
+    if (p.x != 0.0 || p.y != 0.0) {
+        sccd_dir d = sccd_dir_of(p);
+        add_dir(c, n, d.angle, d.v);
+    }
 }
 
 /* Points of segment a–b at distance rho from the origin. */
-static void add_segment_circle(sccd_real *c, int *n, sccd_v2 a, sccd_v2 b, sccd_real rho)
+static void add_segment_circle(sccd_dir *c, int *n, sccd_v2 a, sccd_v2 b, sccd_real rho)
 {
     sccd_v2 d = sccd_v2_sub(b, a);
     sccd_real A = sccd_v2_len2(d), B = sccd_v2_dot(a, d), C = sccd_v2_len2(a) - rho * rho;
@@ -259,58 +310,106 @@ static void add_segment_circle(sccd_real *c, int *n, sccd_v2 a, sccd_v2 b, sccd_
     }
 }
 
-/* Points of the circle (centre m, radius rr) at distance rho from the origin,
- * and the tangent directions from the origin to it. */
-static void add_disc_angles(sccd_real *c, int *n, sccd_v2 m, sccd_real rr, sccd_real rho)
+/* The directions of u (unit, angle base) turned by ±γ, where cos γ = cg and
+ * sin γ = sg ≥ 0. */
+static void add_turned(sccd_dir *c, int *n, sccd_real base, sccd_v2 u, sccd_real gamma, sccd_real cg, sccd_real sg)
+{
+    add_dir(c, n, base + gamma, sccd_rot2_apply((sccd_rot2){cg, sg}, u));
+    add_dir(c, n, base - gamma, sccd_rot2_apply((sccd_rot2){cg, -sg}, u));
+}
+
+/* The tangent directions from the origin to the circle (centre m, radius
+ * rr), and its points at distances rad[0..nrad) from the origin. */
+static void add_disc_angles(sccd_dir *c, int *n, sccd_v2 m, sccd_real rr, const sccd_real *rad, int nrad)
 {
     sccd_real dm = sccd_v2_len(m);
     if (dm <= 0.0)
         return;
     sccd_real base = sccd_atan2(m.y, m.x);
+    sccd_v2 u = sccd_v2_scale(m, 1.0 / dm);
     if (rr < dm) {
-        sccd_real t = asin(rr / dm);
-        c[(*n)++] = base + t;
-        c[(*n)++] = base - t;
+        sccd_real st = rr / dm;
+        add_turned(c, n, base, u, asin(st), sqrt(1.0 - st * st), st);
     }
-    /* law of cosines: rr² = dm² + rho² − 2·dm·rho·cos γ */
-    if (rho > 0.0) {
+    for (int k = 0; k < nrad; ++k) { /* law of cosines: rr² = dm² + rho² − 2·dm·rho·cos γ */
+        sccd_real rho = rad[k];
+        if (!(rho > 0.0))
+            continue;
         sccd_real cg = (dm * dm + rho * rho - rr * rr) / (2.0 * dm * rho);
-        if (cg >= -1.0 && cg <= 1.0) {
-            c[(*n)++] = base + acos(cg);
-            c[(*n)++] = base - acos(cg);
-        }
+        if (cg >= -1.0 && cg <= 1.0)
+            add_turned(c, n, base, u, acos(cg), cg, sqrt(1.0 - cg * cg));
     }
 }
 
-static int candidate_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real *c)
+/* Candidate directions of the outline for bands cut at radii rad[0..nrad):
+ * where a radial segment ending on those circles can start or stop
+ * touching it. */
+static int candidate_angles(const outline *o, const sccd_real *rad, int nrad, sccd_dir *c)
 {
     int n = 0;
-    const sccd_real radii[2] = {r0, r1};
     if (o->kind == OUTLINE_POLY) {
         for (int i = 0; i < o->n; ++i) {
-            add_angle(c, &n, o->v[i]);
-            for (int k = 0; k < 2; ++k)
-                add_segment_circle(c, &n, o->v[i], o->v[(i + 1) % o->n], radii[k]);
+            if (o->n < 3 || convex_silhouette_vertex(o->v, o->n, i)) /* the others bound nothing */
+                add_angle(c, &n, o->v[i]);
+            for (int k = 0; k < nrad; ++k)
+                add_segment_circle(c, &n, o->v[i], o->v[(i + 1) % o->n], rad[k]);
         }
         return n;
     }
     sccd_v2 d = sccd_v2_sub(o->b, o->a);
     add_angle(c, &n, d);
     add_angle(c, &n, sccd_v2_neg(d));
+    add_disc_angles(c, &n, o->a, o->radius, rad, nrad);
+    add_disc_angles(c, &n, o->b, o->radius, rad, nrad);
     sccd_v2 nrm = sccd_v2_scale(sccd_v2_perp(sccd_v2_normalize(d)), o->radius);
-    for (int k = 0; k < 2; ++k) {
-        add_disc_angles(c, &n, o->a, o->radius, radii[k]);
-        add_disc_angles(c, &n, o->b, o->radius, radii[k]);
-        add_segment_circle(c, &n, sccd_v2_add(o->a, nrm), sccd_v2_add(o->b, nrm), radii[k]);
-        add_segment_circle(c, &n, sccd_v2_sub(o->a, nrm), sccd_v2_sub(o->b, nrm), radii[k]);
+    for (int k = 0; k < nrad; ++k) {
+        add_segment_circle(c, &n, sccd_v2_add(o->a, nrm), sccd_v2_add(o->b, nrm), rad[k]);
+        add_segment_circle(c, &n, sccd_v2_sub(o->a, nrm), sccd_v2_sub(o->b, nrm), rad[k]);
     }
     return n;
 }
 
-static int cmp_arc(const void *pa, const void *pb)
+/* Most candidate directions of one slab: per outline vertex its own and two
+ * crossings with each of the SCCD_MAX_BANDS + 1 circles. */
+#define MAX_CANDS (MAX_OUTLINE * (1 + 2 * (SCCD_MAX_BANDS + 1)))
+
+/* The outline's candidate directions for all the bands of a slab, sorted
+ * (angles in [0, 2π], as atan2's + π), with a ray along each and one inside
+ * each gap (gap j runs from c[j] to c[j + 1], round the circle): every
+ * band's candidates are among them, so membership in its angle set is
+ * constant on each gap, and one sort and one clip per ray serve every band.
+ * With no candidates (m = 0), mid[0] points along angle 0. */
+typedef struct gaps {
+    int m;
+    sccd_dir c[MAX_CANDS];
+    ray at[MAX_CANDS], mid[MAX_CANDS];
+} gaps;
+
+static void make_gaps(gaps *g, const outline *o, const sccd_real *rad, int nrad, sccd_real tol)
 {
-    const arc *a = pa, *b = pb;
-    return (a->lo > b->lo) - (a->lo < b->lo);
+    g->m = candidate_angles(o, rad, nrad, g->c);
+    if (g->m == 0) {
+        g->mid[0] = make_ray(o, (sccd_v2){1.0, 0.0}, tol);
+        return;
+    }
+    sccd_sort_dirs(g->c, g->m);
+    for (int i = 0; i < g->m; ++i) {
+        int j = i + 1 < g->m ? i + 1 : 0;
+        sccd_real w = (i + 1 < g->m ? g->c[j].angle : g->c[0].angle + 2.0 * SCCD_PI) - g->c[i].angle;
+        g->at[i] = make_ray(o, g->c[i].v, tol);
+        g->mid[i] = make_ray(o, sccd_gap_direction(g->c[i].v, g->c[j].v, w), tol);
+    }
+}
+
+/* Insertion sort by lo: a band's few arcs. */
+static void sort_arcs(arc *a, int n)
+{
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0 && a[j - 1].lo > a[j].lo; --j) {
+            arc t = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = t;
+        }
 }
 
 /* Appends [lo, hi] (lo ≥ every earlier lo) to the m arcs: joined to the last
@@ -325,40 +424,27 @@ static void add_arc(arc *out, int *m, sccd_real lo, sccd_real hi)
     out[(*m)++] = (arc){lo, hi, INFINITY, -INFINITY};
 }
 
-/* remainder(x, 2π) for a candidate angle x in [−2π, 2π] (atan2's range
- * plus at most π), without the libm call and as exactly: x ∓ 2π is exact
- * there (Sterbenz). */
-static sccd_real wrap_angle(sccd_real x)
+/* Φ of the band [r0, r1] as arcs (lo ascending, hi ≥ lo); returns the
+ * count, or −1 for the full circle. */
+static int band_angles(const outline *o, const gaps *g, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
 {
-    return x > SCCD_PI ? x - 2.0 * SCCD_PI : (x < -SCCD_PI ? x + 2.0 * SCCD_PI : x);
-}
-
-/* Φ of the band as arcs (lo ascending, hi ≥ lo); returns the count,
- * or −1 for the full circle. */
-static int band_angles(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, arc *out)
-{
-    sccd_real c[5 * MAX_OUTLINE + 16];
-    int n = candidate_angles(o, r0, r1, c);
+    int n = g->m;
     if (n == 0)
-        return radial_hits(o, 0.0, r0, r1, tol) ? -1 : 0;
-    for (int i = 0; i < n; ++i)
-        c[i] = wrap_angle(c[i]) + SCCD_PI; /* into [0, 2π] */
-    sccd_sort_small(c, n);
-    bool gap[5 * MAX_OUTLINE + 16], all = true;
+        return radial_hits(o, &g->mid[0], r0, r1, tol) ? -1 : 0;
+    bool gap[MAX_CANDS], all = true;
     for (int i = 0; i < n; ++i) {
-        sccd_real next = i + 1 < n ? c[i + 1] : c[0] + 2.0 * SCCD_PI;
-        gap[i] = radial_hits(o, 0.5 * (c[i] + next) - SCCD_PI, r0, r1, tol);
+        gap[i] = radial_hits(o, &g->mid[i], r0, r1, tol);
         all = all && gap[i];
     }
     if (all)
         return -1;
     int m = 0;
     for (int i = 0; i < n; ++i) {
-        sccd_real next = i + 1 < n ? c[i + 1] : c[0] + 2.0 * SCCD_PI;
+        sccd_real next = i + 1 < n ? g->c[i + 1].angle : g->c[0].angle + 2.0 * SCCD_PI;
         if (gap[i])
-            add_arc(out, &m, c[i] - SCCD_PI, next - SCCD_PI);
-        else if (!gap[i == 0 ? n - 1 : i - 1] && radial_hits(o, c[i] - SCCD_PI, r0, r1, tol))
-            add_arc(out, &m, c[i] - SCCD_PI, c[i] - SCCD_PI); /* an isolated angle */
+            add_arc(out, &m, g->c[i].angle - SCCD_PI, next - SCCD_PI);
+        else if (!gap[i == 0 ? n - 1 : i - 1] && radial_hits(o, &g->at[i], r0, r1, tol))
+            add_arc(out, &m, g->c[i].angle - SCCD_PI, g->c[i].angle - SCCD_PI); /* an isolated angle */
     }
     return m;
 }
@@ -385,7 +471,7 @@ static int widen_and_merge(arc *a, int n, sccd_real angle, sccd_real slack)
         a[i].lo -= s;
         a[i].hi -= s;
     }
-    qsort(a, (size_t)n, sizeof(arc), cmp_arc);
+    sort_arcs(a, n);
     int m = 0;
     for (int i = 0; i < n; ++i) {
         if (m > 0 && a[i].lo <= a[m - 1].hi)
@@ -465,19 +551,14 @@ static void capsule_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_
  * its height is in the height range of box ∩ {|w·p| ≤ r1} for each w. */
 static void box_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
 {
-    sccd_v3 pts[SCCD_SLAB_POINTS];
     for (int k = 0; k < o->ndir; ++k) {
         if (r1 >= o->reach[k]) /* the whole box: no bound from this w */
             continue;
-        int n = sccd_slab_points(o->box.v, &o->box, o->dir[k], -r1, r1, tol, pts);
-        sccd_real lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < n; ++i) {
-            lo = sccd_min(lo, pts[i].z);
-            hi = sccd_max(hi, pts[i].z);
-        }
-        if (n > 0 && lo <= hi) {
-            *zlo = sccd_max(*zlo, lo);
-            *zhi = sccd_min(*zhi, hi);
+        sccd_real z[2];
+        sccd_slab_heights(o->box.v, &o->box, o->dir[k], -r1, r1, tol, z);
+        if (z[0] <= z[1]) {
+            *zlo = sccd_max(*zlo, z[0]);
+            *zhi = sccd_min(*zhi, z[1]);
         }
     }
 }
@@ -600,12 +681,10 @@ static void arc_heights(const outline *o, const band *b, arc *a, sccd_real tol)
     sccd_v3 w = {cs.c, cs.s, 0.0};
     sccd_real lo = INFINITY, hi = -INFINITY, slo = b->r0 * cos(hw);
     if (o->kind == OUTLINE_POLY) {
-        sccd_v3 pts[SCCD_SLAB_POINTS];
-        int n = sccd_slab_points(o->box.v, &o->box, w, slo, b->r1, tol, pts);
-        for (int i = 0; i < n; ++i) {
-            lo = sccd_min(lo, pts[i].z);
-            hi = sccd_max(hi, pts[i].z);
-        }
+        sccd_real z[2];
+        sccd_slab_heights(o->box.v, &o->box, w, slo, b->r1, tol, z);
+        lo = z[0];
+        hi = z[1];
     } else {
         /* capsule: segment points within r of the slab (and of the band) */
         sccd_v3 d = sccd_v3_sub(o->b3, o->a3);
@@ -664,12 +743,24 @@ static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, scc
         outline_rho_range(&o, &lo, &hi, &inner);
         int n = hi - lo <= tol ? 1 : nr; /* a part at one distance from the axis needs one band */
         bool disc = n >= 2 && inner > tol && inner < hi;
+        /* The bands' circles, less those at or below the outline's least ρ
+         * or at or beyond its largest: every chord of the outline reaches
+         * past those, or starts within them, so they change no membership. */
+        sccd_real rad[SCCD_MAX_BANDS + 1];
+        int nrad = 0;
+        for (int i = 0; i <= n; ++i) {
+            sccd_real r = band_radius(lo, hi, inner, disc, i, n);
+            if (r > lo && r < hi)
+                rad[nrad++] = r;
+        }
+        gaps g;
+        make_gaps(&g, &o, rad, nrad, tol);
         for (int i = 0; i < n; ++i) {
             band *b = &cells[count++];
             b->r0 = band_radius(lo, hi, inner, disc, i, n);
             b->r1 = band_radius(lo, hi, inner, disc, i + 1, n);
             band_heights(&o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
-            b->n = band_angles(&o, b->r0, b->r1, tol, b->arcs);
+            b->n = band_angles(&o, &g, b->r0, b->r1, tol, b->arcs);
             if (b->n == 0) /* cannot happen for a connected shape; stay safe */
                 b->n = -1;
             if (b->n > 0) /* the pieces of the angle set, each with its heights */

@@ -1,8 +1,9 @@
-/* Private to the core: the cosine and sine of one angle together, and the
- * angle of a vector, for the paths that need many (preparing sectors,
- * building sweeps). Cosine and sine: after reducing
- * x by multiples of π/2 to |y| ≤ π/4 (Cody–Waite, π/2 in two parts, the
- * first of 33 bits so that k·PIO2_HI is exact for |k| < 2²⁰), the Taylor
+/* Private to the core: the cosine and sine of one angle together, the
+ * angle of a vector, and directions kept as angle and unit vector, for the
+ * paths that need many (preparing sectors, building sweeps). Cosine and
+ * sine: after reducing x by multiples of π/2 to |y| ≤ π/4 (Cody–Waite, π/2
+ * in two parts, the first of 33 bits so that k·PIO2_HI is exact for
+ * |k| < 2²⁰), the Taylor
  * series to y¹⁵ and y¹⁶ are within 5e-17 of sin y and cos y; with rounding
  * the result is within 4e-16 of libm's, about three times cheaper. Every
  * user pads its angles by 1e-12 rad or more. Beyond |x| = 1e6, libm. */
@@ -59,6 +60,41 @@ static inline sccd_real sccd_atan2(sccd_real y, sccd_real x)
     if (x < 0.0)
         a = SCCD_PI - a;
     return signbit(y) ? -a : a; /* as libm, the sign of a zero y too */
+}
+
+/* A direction: its angle and its unit vector (the candidate directions of
+ * the sweeps' angle sets). */
+typedef struct sccd_dir { sccd_real angle; sccd_v2 v; } sccd_dir;
+
+/* The direction of x (not zero): atan2's angle, in [−π, π]. */
+static inline sccd_dir sccd_dir_of(sccd_v2 x)
+{
+    return (sccd_dir){sccd_atan2(x.y, x.x), sccd_v2_scale(x, 1.0 / sccd_v2_len(x))};
+}
+
+/* Insertion sort by angle: a band's few dozen candidates, nearly in order. */
+static inline void sccd_sort_dirs(sccd_dir *x, int n)
+{
+    for (int i = 1; i < n; ++i) {
+        sccd_dir v = x[i];
+        int j = i;
+        for (; j > 0 && x[j - 1].angle > v.angle; --j)
+            x[j] = x[j - 1];
+        x[j] = v;
+    }
+}
+
+/* A unit direction inside the gap of width w from unit u to unit v
+ * (counter-clockwise), without trigonometry: the sweeps' angle sets are
+ * the same all through a gap, so only the side matters. The bisector is
+ * ±(u + v) normalised; near w = π, where u + v vanishes, u turned by π/2
+ * lies well inside. */
+static inline sccd_v2 sccd_gap_direction(sccd_v2 u, sccd_v2 v, sccd_real w)
+{
+    if (w > 0.9 * SCCD_PI && w < 1.1 * SCCD_PI)
+        return sccd_v2_perp(u);
+    sccd_v2 h = sccd_v2_normalize(sccd_v2_add(u, v));
+    return w < SCCD_PI ? h : sccd_v2_neg(h);
 }
 
 #endif
