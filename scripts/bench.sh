@@ -10,6 +10,8 @@
 #   BENCH="toi broadphase" scripts/bench.sh
 #                              run only those programs; RESULTS.md still gathers
 #                              every section present in $BUILD/bench
+#   ARGS_accuracy="--trials 20000" BENCH=accuracy scripts/bench.sh
+#                              extra arguments for one program (named in its stamp)
 # Each section ends with the commit and date it was measured at (a stamp
 # written beside it), so sections gathered from runs at different commits
 # say so.
@@ -35,13 +37,17 @@ for name in ${BENCH:-${all[*]}}; do
     fi
     echo "== $name $quick"
     start=$(date +%s)
-    if ! "$BUILD/bin/$name" $quick --out "$out"; then
+    args_var="ARGS_$name"
+    extra="${!args_var:-}"
+    if ! "$BUILD/bin/$name" $quick $extra --out "$out"; then
         echo "bench: $name failed"
         status=1
     elif [ -z "$quick" ]; then
         rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
         git diff --quiet HEAD 2>/dev/null || rev="$rev + uncommitted changes"
-        echo "_Measured at commit $rev on $(date -u +%Y-%m-%d), in $(( $(date +%s) - start )) s._" > "$out/$name.stamp"
+        how=""
+        [ -n "$extra" ] && how=", run as \`$name $extra\`"
+        echo "_Measured at commit $rev on $(date -u +%Y-%m-%d), in $(( $(date +%s) - start )) s$how._" > "$out/$name.stamp"
     fi
     echo "== $name took $(( $(date +%s) - start )) s"
     if [ -z "$quick" ] && [ -f "bench/$name.gp" ]; then
