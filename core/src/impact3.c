@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "impact_internal.h"
+#include "impact_tree3.h"
 #include "unchecked.h"
 #include "sectorccd/support.h"
 
@@ -67,6 +68,7 @@ typedef struct solver {
     sccd_ccd_options opt;
     sccd_impact_callbacks3 cb;
     sccd_impact_stats *stats;
+    sccd_shape_trees3 trees; /* per body: which shape pairs a search visits (impact_tree3.h) */
 } solver;
 
 /* A 3×3 matrix, row-major. */
@@ -946,7 +948,39 @@ static bool engine_catches(const solver *sv, int i, sccd_motion3 mi, int j, sccd
            shape_rate(si, mi) + shape_rate(sj, mj) < 0.5 * sccd_min(shape_thickness(si), shape_thickness(sj));
 }
 
-/* The earliest event of bodies a and b from time tc over their shape pairs. */
+/* A search of bodies pr->a, pr->b from time tc, as the trees' visits see it. */
+typedef struct pair_search { solver *sv; sccd_pair *pr; sccd_real tc; sccd_motion3 ma, mb; } pair_search;
+
+static bool tree_reaches(void *context, int plane, sccd_aabb3 box)
+{
+    const pair_search *ps = context;
+    const sccd_impact_shape3 *s = &ps->sv->shapes[plane];
+    return plane_reaches(world_plane(s, ps->sv->st[s->body].m.start), box);
+}
+
+/* Shapes i (of a) and j (of b): the earliest event so far, the lowest shape
+ * pair on a tie (the trees' visiting order does not change the answer). */
+static void tree_visit(void *context, int i, int j)
+{
+    pair_search *ps = context;
+    solver *sv = ps->sv;
+    sccd_pair *pr = ps->pr;
+    if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ps->ma, j, ps->mb) || engine_catches(sv, i, ps->ma, j, ps->mb))
+        return;
+    shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb);
+    bool first = e.t < pr->t || (e.t == pr->t && (i < pr->sa || (i == pr->sa && j < pr->sb)));
+    if (e.event == EVENT_NONE || !first)
+        return;
+    pr->event = e.event;
+    pr->t = e.t;
+    pr->sa = i;
+    pr->sb = j;
+    pr->point = e.point;
+    pr->normal = e.normal;
+}
+
+/* The earliest event of bodies a and b from time tc over their shape pairs
+ * (those the trees let through). */
 static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
 {
     pr->event = EVENT_NONE;
@@ -954,23 +988,9 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
     if (pr->ignored || move_together(sv, pr->a, pr->b))
         return;
     ++sv->stats->pairs;
-    const sccd_impact_body3 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
-    sccd_motion3 ma = part_from(&sv->st[pr->a], tc), mb = part_from(&sv->st[pr->b], tc);
-    for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i)
-        for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
-            if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ma, j, mb) || engine_catches(sv, i, ma, j, mb))
-                continue;
-            shape_event e = shape_pair_event(sv, pr, i, j, tc, ma, mb);
-            if (e.event != EVENT_NONE && e.t < pr->t)
-            {
-                pr->event = e.event;
-                pr->t = e.t;
-                pr->sa = i;
-                pr->sb = j;
-                pr->point = e.point;
-                pr->normal = e.normal;
-            }
-        }
+    pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc)};
+    sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment};
+    sccd_shape_trees3_pairs(&sv->trees, sv->bodies, a, b, sv->opt.overlap, tree_reaches, tree_visit, &ps);
 }
 
 /* What body i covers over its current segment (cached until it changes). */
@@ -1270,6 +1290,7 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
     solver sv = {bodies, NULL, body_count, shapes, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
     bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
               sccd_scratch_reserve(&scratch->shapes, &scratch->shape_bytes, (size_t)shape_count * sizeof(shape_cache));
+    ok = ok && sccd_shape_trees3_build(&sv.trees, &scratch->trees, &scratch->tree_bytes, bodies, body_count, shapes, shape_count);
     sv.st = scratch->bodies;
     sv.cache = scratch->shapes;
     for (int k = 0; ok && k < shape_count; ++k)
