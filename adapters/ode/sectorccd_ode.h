@@ -30,6 +30,22 @@ const sccd_spheretree *sccd_ode_spheretree_tree(dGeomID g);
 int sccd_ode_spheretree_class(void);
 
 /* ==== end of the sphere-tree section ==== */
+/* ==== Trimeshes from core meshes (sccd_ode_mesh.c) ==== */
+
+/// ODE trimesh data made from a core mesh (sectorccd/mesh.h: loaded or generated), with the arrays ODE reads from (ODE does not copy them).
+typedef struct sccd_ode_trimesh {
+    dTriMeshDataID data; ///< pass to dCreateTriMesh; valid until sccd_ode_trimesh_destroy
+    double *vertices;    ///< 3 per vertex
+    dTriIndex *indices;  ///< 3 per triangle
+} sccd_ode_trimesh;
+
+/// Build t from mesh m, its coordinates as they are (the geom's). NULL, a mesh with no triangle, a vertex not finite,
+/// an index out of range, or no memory: the check fires, t is left empty (data NULL) and false is returned.
+bool sccd_ode_trimesh_init(sccd_ode_trimesh *t, const sccd_mesh *m);
+/// Free t's data and arrays (destroy the geoms that use it first). NULL or empty: nothing.
+void sccd_ode_trimesh_destroy(sccd_ode_trimesh *t);
+
+/* ==== end of the trimesh section ==== */
 /* ==== Broadphase: sort-and-sweep space collide (sccd_ode_sap.c) ==== */
 
 /// Drop-in for dSpaceCollide(space, data, callback): calls callback(data, g1,

@@ -58,6 +58,19 @@ void ode_world_ccd_body(ode_world *w, dBodyID body, double px, double py, double
 /// True when a contact joint joined bodies a and b in the last step, or the CCD told of an impact between them (b may be 0: static).
 bool ode_world_touched(const ode_world *w, dBodyID a, dBodyID b);
 
+/* ---- what the scene files share (ode_scenes.c) ---- */
+
+/// d wrapped into (-π, π].
+double ode_wrap_angle(double d);
+/// Angle of body b's x axis about z (in the xy plane).
+double ode_body_angle_z(dBodyID b);
+/// The turn ODE's default integration makes in a step at `speed` rad/s: 2·atan(|speed|·dt/2).
+double ode_step_turn(double speed, double dt);
+/// Fill a trial's steps, seconds and counters, and free the world.
+void ode_trial_finish(ode_world *w, ode_trial *out);
+/// Call obs (when not NULL) after a step.
+void ode_trial_observe(ode_observer *obs, void *user, const ode_world *w);
+
 /// A box blade of length 1 (0.02 thick) hinged at its middle, on a motor at `speed` rad/s, against a static plate 1/50 of its length thick; phase in [0, 1) shifts the start by that fraction of a step's turn; passed = the blade got past the plate's mid-plane.
 ode_trial ode_trial_blade(ode_ccd_mode mode, int substeps, double speed, double phase, ode_observer *obs, void *user);
 /// Fastest swing the bat scene animates, rad/s: it tells ODE each step's turn as an angular velocity, and ODE turns a body by less than π per step (π/dt ≈ 188 at 60 Hz).
