@@ -143,12 +143,114 @@ static void test_mesh_sword(void **state)
     assert_holds(run_scene(ODE_MESH_SWORD, ODE_MESH_POST, "mesh sword vs mesh post"));
 }
 
+/* ---- bad meshes ---- */
+
+/* A body with trimesh g, in world and space. */
+static dBodyID mesh_body(dWorldID world, dGeomID g)
+{
+    dBodyID b = dBodyCreate(world);
+    dGeomSetBody(g, b);
+    dBodySetAngularVel(b, 0.0, 0.0, 50.0);
+    return b;
+}
+
+/* ODE trimesh data of one triangle with a vertex not finite (ODE builds it as it is). */
+static dTriMeshDataID nan_data(double v[9], dTriIndex idx[3])
+{
+    dTriMeshDataID d = dGeomTriMeshDataCreate();
+    dGeomTriMeshDataBuildDouble(d, v, 3 * sizeof(double), 3, idx, 3, 3 * sizeof(dTriIndex));
+    return d;
+}
+
+/* One CCD step without ODE's collision (which itself cannot take a trimesh without data). */
+static void bare_step(sccd_ode_world *w, dWorldID world)
+{
+    sccd_ode_before_step(w);
+    dWorldStep(world, 1.0 / 60.0);
+    sccd_ode_after_step(w);
+}
+
+/* Core meshes ODE cannot be given (none, empty, NaN vertex, index out of
+ * range) are refused by sccd_ode_trimesh_init; trimeshes without data or
+ * with a NaN vertex are refused at enable, skipped (reported) when they turn
+ * bad later, and a static trimesh without data is passed over; poses stay
+ * finite and nothing crashes. */
+static void test_bad_meshes(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_ode_trimesh t = {0};
+    sccd_mesh m;
+    sccd_mesh_init(&m);
+    assert_false(sccd_ode_trimesh_init(&t, NULL));
+    assert_false(sccd_ode_trimesh_init(&t, &m)); /* no triangle */
+    assert_false(sccd_ode_trimesh_init(NULL, &m));
+    assert_true(sccd_mesh_box(&m, (sccd_v3){0.1, 0.1, 0.1}));
+    m.v[3].y = NAN;
+    assert_false(sccd_ode_trimesh_init(&t, &m));
+    m.v[3].y = 0.1;
+    m.t[2][1] = m.nv; /* out of range */
+    assert_false(sccd_ode_trimesh_init(&t, &m));
+    assert_null(t.data);
+    assert_int_equal(sccd_test_assert_count(), 5);
+    m.t[2][1] = 0;
+    sccd_ode_trimesh_destroy(&t); /* empty: nothing */
+    sccd_ode_trimesh_destroy(NULL);
+
+    dWorldID world = dWorldCreate();
+    dSpaceID space = dSimpleSpaceCreate(0);
+    sccd_ode_world *w = sccd_ode_attach(world, space);
+    dBodyID no_data = mesh_body(world, dCreateTriMesh(space, NULL, NULL, NULL, NULL));
+    sccd_ode_body_enable(w, no_data);
+    assert_false(sccd_ode_body_is_enabled(w, no_data));
+    assert_non_null(strstr(sccd_ode_last_error(w), "no data"));
+    double v[9] = {0, 0, 0, 0.1, 0, 0, NAN, 0.1, 0};
+    dTriIndex idx[3] = {0, 1, 2};
+    dTriMeshDataID bad = nan_data(v, idx);
+    dBodyID nan_body = mesh_body(world, dCreateTriMesh(space, bad, NULL, NULL, NULL));
+    sccd_ode_body_enable(w, nan_body);
+    assert_false(sccd_ode_body_is_enabled(w, nan_body));
+    assert_non_null(strstr(sccd_ode_last_error(w), "not finite"));
+
+    /* A good mesh body; then its data turns bad: the step skips the mesh. */
+    assert_true(sccd_ode_trimesh_init(&t, &m));
+    dGeomID g = dCreateTriMesh(space, t.data, NULL, NULL, NULL);
+    dBodyID good = mesh_body(world, g);
+    sccd_ode_body_enable(w, good);
+    assert_true(sccd_ode_body_is_enabled(w, good));
+    sccd_ode_reset_counters(w);
+    bare_step(w, world);
+    assert_int_equal(sccd_ode_get_counters(w).errors, 0);
+    dGeomTriMeshSetData(g, bad);
+    bare_step(w, world);
+    sccd_ode_counters c = sccd_ode_get_counters(w);
+    assert_int_equal(c.errors, 1);
+    assert_true(c.unsupported >= 1);
+    const dReal *p = dBodyGetPosition(good);
+    assert_true(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]));
+    dGeomTriMeshSetData(g, t.data);
+    bare_step(w, world); /* good again: the no-data trimesh near it (static now) is passed over */
+    dGeomSetBody(dBodyGetFirstGeom(no_data), 0);
+    bare_step(w, world);
+    assert_int_equal(sccd_ode_get_counters(w).errors, 1);
+
+    sccd_ode_detach(w);
+    dSpaceDestroy(space);
+    dWorldDestroy(world);
+    dGeomTriMeshDataDestroy(bad);
+    sccd_ode_trimesh_destroy(&t);
+    sccd_mesh_destroy(&m);
+    sccd_set_assert_handler(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_judge_premise),
         cmocka_unit_test(test_mesh_bat),
         cmocka_unit_test(test_mesh_sword),
+        cmocka_unit_test(test_bad_meshes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -158,6 +158,10 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     }
     if (cls == dPlaneClass)
         return;
+    if (cls == dTriMeshClass && !e->usable) { /* no data: ODE itself would crash making its box; it meets nothing */
+        e->reach = (sccd_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        return;
+    }
     dReal a[6];
     dGeomGetAABB(e->geom, a);
     sccd_aabb3 box = {{a[0], a[2], a[4]}, {a[1], a[3], a[5]}};

@@ -110,8 +110,15 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * dynamic body. Shapes: spheres, boxes and capsules exactly (geom offsets
  * included); cylinders as their box ∩ their capsule; trimesh triangles near
  * a moving body (two-sided, though ODE's colliders are one-sided); static
- * planes as half-spaces; other classes, and meshes on CCD bodies, are
- * ignored (counted in `unsupported`).
+ * planes as half-spaces; other classes (sphere-tree geoms among them) are
+ * ignored (counted in `unsupported`). A trimesh on a CCD body (a modelled
+ * bat or sword) is swept whole, triangle by triangle, and stops at its
+ * surface; the core's shape trees keep each search to the triangles near
+ * the other body's. A trimesh without data, or with a vertex not finite, is
+ * refused at enable (reported, not enabled) and skipped in a step if its
+ * data turns so later (reported, counted in `unsupported`); a static one
+ * without data is passed over. sccd_ode_trimesh_init makes ODE's data from
+ * a core mesh (loaded or generated).
  *
  * State lives in the sccd_ode_world (never in dGeomSetData/dBodySetData).
  * ODE gives no callback when a body or geom is destroyed: before_step scans

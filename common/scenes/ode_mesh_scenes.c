@@ -60,14 +60,7 @@ static dBodyID weapon_body(ode_world *w, dGeomID geom, double length, double a, 
     dMatrix3 r;
     dRFromAxisAndAngle(r, 0.0, 0.0, 1.0, a);
     dBodySetRotation(b, r);
-    dBodySetAngularVel(b, 0.0, 0.0, speed);
-    dJointID j = dJointCreateHinge(w->world, 0);
-    dJointAttach(j, b, 0);
-    dJointSetHingeAnchor(j, 0.0, 0.0, 0.0);
-    dJointSetHingeAxis(j, 0.0, 0.0, 1.0);
-    dJointSetHingeParam(j, dParamVel, speed);
-    dJointSetHingeParam(j, dParamFMax, 100.0);
-    ode_world_ccd_body(w, b, 0.0, 0.0, 0.0);
+    ode_hinge_motor(w, b, 0.0, 0.0, speed, 100.0);
     return b;
 }
 

@@ -198,15 +198,20 @@ static dBodyID hinged_blade(ode_world *w, double len, double thick, double width
                             double speed)
 {
     dBodyID b = box_body(w, len, thick, width, hx, hy, a);
+    ode_hinge_motor(w, b, hx, hy, speed, 1000.0);
+    return b;
+}
+
+void ode_hinge_motor(ode_world *w, dBodyID b, double hx, double hy, double speed, double fmax)
+{
     dBodySetAngularVel(b, 0.0, 0.0, speed);
     dJointID j = dJointCreateHinge(w->world, 0);
     dJointAttach(j, b, 0);
     dJointSetHingeAnchor(j, hx, hy, 0.0);
     dJointSetHingeAxis(j, 0.0, 0.0, 1.0);
     dJointSetHingeParam(j, dParamVel, speed);
-    dJointSetHingeParam(j, dParamFMax, 1000.0);
+    dJointSetHingeParam(j, dParamFMax, fmax);
     ode_world_ccd_body(w, b, 0.0, 0.0, 0.0);
-    return b;
 }
 
 /* Fill the trial's totals and free the world. */
@@ -403,14 +408,7 @@ static dBodyID sword(ode_world *w, double a, double speed)
     dMatrix3 r;
     dRFromAxisAndAngle(r, 0.0, 0.0, 1.0, a);
     dBodySetRotation(b, r);
-    dBodySetAngularVel(b, 0.0, 0.0, speed);
-    dJointID j = dJointCreateHinge(w->world, 0);
-    dJointAttach(j, b, 0);
-    dJointSetHingeAnchor(j, 0.0, 0.0, 0.0);
-    dJointSetHingeAxis(j, 0.0, 0.0, 1.0);
-    dJointSetHingeParam(j, dParamVel, speed);
-    dJointSetHingeParam(j, dParamFMax, 1000.0);
-    ode_world_ccd_body(w, b, 0.0, 0.0, 0.0);
+    ode_hinge_motor(w, b, 0.0, 0.0, speed, 1000.0);
     return b;
 }
 

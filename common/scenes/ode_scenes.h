@@ -68,6 +68,9 @@ double ode_body_angle_z(dBodyID b);
 double ode_step_turn(double speed, double dt);
 /// Fill a trial's steps, seconds and counters, and free the world.
 void ode_trial_finish(ode_world *w, ode_trial *out);
+/// Hinge body b to the world about the z axis through (hx, hy, 0), a motor holding it at speed rad/s with at most
+/// fmax N·m, and enable CCD on it (when the world's mode has it).
+void ode_hinge_motor(ode_world *w, dBodyID b, double hx, double hy, double speed, double fmax);
 /// Call obs (when not NULL) after a step.
 void ode_trial_observe(ode_observer *obs, void *user, const ode_world *w);
 

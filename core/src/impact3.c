@@ -828,9 +828,11 @@ static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, 
  * bodies' segments from time tc on): the cores (shrunk by the start overlap
  * and the skin when the shapes overlap at tc) reaching the target distance
  * while the bodies approach (impact2.c's
- * shape_pair_event, against a target of bounds). */
+ * shape_pair_event, against a target of bounds). Shapes that cannot come
+ * near within the share `horizon` of the search (another pair of the two
+ * bodies has an event then) have none that matters. */
 static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_motion3 ma,
-                                    sccd_motion3 mb)
+                                    sccd_motion3 mb, sccd_real horizon)
 {
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
@@ -840,7 +842,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
     sccd_real reach = approach_bound(&p.x, p.mx, &p.target.s[0], p.mt);
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
-    if (sccd_out_of_reach(apart, reach, tol))
+    if (sccd_out_of_reach(apart, reach * horizon, tol))
         return none;
     sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);
     sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, cap->cap);
@@ -967,7 +969,8 @@ static void tree_visit(void *context, int i, int j)
     sccd_pair *pr = ps->pr;
     if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ps->ma, j, ps->mb) || engine_catches(sv, i, ps->ma, j, ps->mb))
         return;
-    shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb);
+    sccd_real horizon = pr->t < 1.0 && ps->tc < 1.0 ? sccd_clamp((pr->t - ps->tc) / (1.0 - ps->tc), 0.0, 1.0) : 1.0;
+    shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb, horizon);
     bool first = e.t < pr->t || (e.t == pr->t && (i < pr->sa || (i == pr->sa && j < pr->sb)));
     if (e.event == EVENT_NONE || !first)
         return;
