@@ -1,6 +1,7 @@
 /* ODE scenes with independent pass-through checks (ode_scenes.h). */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -145,6 +146,26 @@ bool ode_world_touched(const ode_world *w, dBodyID a, dBodyID b)
         if ((g_touch.a[i] == a && g_touch.b[i] == b) || (g_touch.a[i] == b && g_touch.b[i] == a))
             return true;
     return false;
+}
+
+/* ---- tallies ---- */
+
+ode_tally ode_tally_run(ode_trial_at *trial, const void *scene, const char *what, const double *speeds, int nspeeds, int phases)
+{
+    ode_tally t = {0};
+    for (int s = 0; s < nspeeds; ++s)
+        for (int k = 0; k < phases; ++k) {
+            ode_trial on = trial(scene, ODE_CCD_SECTOR, speeds[s], (double)k / phases);
+            ode_trial off = trial(scene, ODE_CCD_OFF, speeds[s], (double)k / phases);
+            if (on.passed)
+                printf("%s: pass-through with CCD at %.0f rad/s, phase %d/%d\n", what, speeds[s], k, phases);
+            t.with += on.passed;
+            t.touched += on.touched;
+            t.without += off.passed;
+            ++t.n;
+        }
+    printf("%s: %d/%d pass-throughs without CCD, %d/%d with\n", what, t.without, t.n, t.with, t.n);
+    return t;
 }
 
 /* ---- helpers ---- */

@@ -58,6 +58,15 @@ void ode_world_ccd_body(ode_world *w, dBodyID body, double px, double py, double
 /// True when a contact joint joined bodies a and b in the last step, or the CCD told of an impact between them (b may be 0: static).
 bool ode_world_touched(const ode_world *w, dBodyID a, dBodyID b);
 
+/* ---- tallies over speeds and phases (the tests' and the demos' runs) ---- */
+
+/// Pass-throughs of a scene with sectorccd and without over speeds × phases, and the CCD trials where the game heard the hit.
+typedef struct ode_tally { int n, with, without, touched; } ode_tally;
+/// One trial of the scene `scene` (the caller's) under mode at speed (rad/s) and phase in [0, 1).
+typedef ode_trial ode_trial_at(const void *scene, ode_ccd_mode mode, double speed, double phase);
+/// Run every speed × phase under ODE_CCD_SECTOR and ODE_CCD_OFF; prints (stdout) each pass-through with CCD and the totals, labelled `what`.
+ode_tally ode_tally_run(ode_trial_at *trial, const void *scene, const char *what, const double *speeds, int nspeeds, int phases);
+
 /* ---- what the scene files share (ode_scenes.c) ---- */
 
 /// d wrapped into (-π, π].
