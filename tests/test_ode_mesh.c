@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 #include <cmocka.h>
@@ -238,6 +239,47 @@ static void test_bad_meshes(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* ---- out of memory ---- */
+
+/* An allocator that fails one allocation: the `fail`-th (from 0) since reset. */
+typedef struct failing { long count, fail; } failing;
+
+static void *failing_alloc(size_t size, void *user)
+{
+    failing *f = user;
+    return f->count++ == f->fail ? NULL : malloc(size);
+}
+
+static void failing_free(void *block, void *user)
+{
+    (void)user;
+    free(block);
+}
+
+/* A mesh sword swung into a ball (its trimesh data, the world, the mesh
+ * gathering and the solver's shape trees allocate) with each allocation in
+ * turn failing: no crash (the sanitizer build checks the accesses), nothing
+ * leaked. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    failing f = {0, -1};
+    sccd_allocator a = {failing_alloc, NULL, failing_free, &f};
+    assert_true(sccd_set_allocator(&a));
+    ode_trial_mesh(ODE_CCD_SECTOR, 1, ODE_MESH_SWORD, ODE_MESH_BALL, 54.0, 0.0, NULL, NULL);
+    long total = f.count;
+    assert_true(total > 10);
+    for (long k = 0; k < total; ++k) {
+        f = (failing){0, k};
+        ode_trial_mesh(ODE_CCD_SECTOR, 1, ODE_MESH_SWORD, ODE_MESH_BALL, 54.0, 0.0, NULL, NULL);
+        assert_int_equal(sccd_allocated_blocks(), 0);
+    }
+    print_message("mesh sword vs ball: each of %ld allocations failed in turn, nothing leaked\n", total);
+    assert_true(sccd_set_allocator(NULL));
+    sccd_set_assert_handler(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_mesh_bat),
         cmocka_unit_test(test_mesh_sword),
         cmocka_unit_test(test_bad_meshes),
+        cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
