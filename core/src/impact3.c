@@ -841,6 +841,9 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
     sccd_real reach = approach_bound(&p.x, p.mx, &p.target.s[0], p.mt);
+    if (horizon < 1.0 && p.target.n > 1 &&
+        sccd_out_of_reach(gap(&p.x, p.mx.start, &(target3){1, {p.target.s[0]}, false}, p.mt.start), reach * horizon, tol))
+        return none; /* apart from one bound already: the others' distances not needed */
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     if (sccd_out_of_reach(apart, reach * horizon, tol))
         return none;
