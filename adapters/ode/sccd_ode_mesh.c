@@ -11,19 +11,26 @@
  * vertex that is not finite. */
 #include "sccd_ode_internal.h"
 
-const char *sccd_ode_mesh_problem(dGeomID g)
+/* Reported for a trimesh with a vertex not finite, at enable and in a step. */
+#define NOT_FINITE "sccd_ode: a trimesh has a vertex that is not finite"
+
+/* The problem of trimesh g short of its vertices (no data: ODE itself
+ * crashes asking for its triangles; no triangle), NULL when none. */
+static const char *data_problem(dGeomID g)
 {
     if (dGeomTriMeshGetTriMeshDataID(g) == NULL)
         return "sccd_ode: a trimesh has no data (dCreateTriMesh with 0, or its data cleared)";
-    int n = dGeomTriMeshGetTriangleCount(g);
-    if (n <= 0)
-        return "sccd_ode: a trimesh has no triangle";
-    for (int i = 0; i < n; ++i) {
-        sccd_triangle t = sccd_ode_triangle(g, i);
-        if (!sccd_is_valid_v3(t.a) || !sccd_is_valid_v3(t.b) || !sccd_is_valid_v3(t.c))
-            return "sccd_ode: a trimesh has a vertex that is not finite";
-    }
-    return NULL;
+    return dGeomTriMeshGetTriangleCount(g) <= 0 ? "sccd_ode: a trimesh has no triangle" : NULL;
+}
+
+static bool triangle_is_finite(sccd_triangle t) { return sccd_is_valid_v3(t.a) && sccd_is_valid_v3(t.b) && sccd_is_valid_v3(t.c); }
+
+const char *sccd_ode_mesh_problem(dGeomID g)
+{
+    const char *why = data_problem(g);
+    for (int i = 0; why == NULL && i < dGeomTriMeshGetTriangleCount(g); ++i)
+        why = triangle_is_finite(sccd_ode_triangle(g, i)) ? NULL : NOT_FINITE;
+    return why;
 }
 
 const char *sccd_ode_body_mesh_problem(dBodyID body)
@@ -36,20 +43,29 @@ const char *sccd_ode_body_mesh_problem(dBodyID body)
     return NULL;
 }
 
+/* Its data turned bad since enable: reported, and the body is swept without it. */
+static int skip_mesh(sccd_ode_world *w, const char *why)
+{
+    sccd_ode_report(w, why);
+    ++w->cnt.unsupported;
+    return 0;
+}
+
 int sccd_ode_mesh_gather_ccd(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb3 *region)
 {
     const ode_geom *e = &w->geoms[k];
-    const char *why = sccd_ode_mesh_problem(e->geom);
-    if (why != NULL) { /* its data changed since enable: the body is swept without it */
-        sccd_ode_report(w, why);
-        ++w->cnt.unsupported;
-        return 0;
-    }
+    const char *why = data_problem(e->geom);
+    if (why != NULL)
+        return skip_mesh(w, why);
     sccd_xf3 x1 = sccd_ode_body_pose(e->body);
     sccd_aabb3 box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-    int n = dGeomTriMeshGetTriangleCount(e->geom);
+    int n = dGeomTriMeshGetTriangleCount(e->geom), first = w->npieces;
     for (int i = 0; i < n; ++i) {
         sccd_triangle t = sccd_ode_triangle(e->geom, i);
+        if (!triangle_is_finite(t)) {
+            w->npieces = first; /* none of its triangles */
+            return skip_mesh(w, NOT_FINITE);
+        }
         sccd_v3 p[3] = {sccd_xf3_inv_apply(x1, t.a), sccd_xf3_inv_apply(x1, t.b), sccd_xf3_inv_apply(x1, t.c)};
         for (int c = 0; c < 3; ++c)
             box = (sccd_aabb3){sccd_v3_min(box.lo, p[c]), sccd_v3_max(box.hi, p[c])};
