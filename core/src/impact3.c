@@ -965,24 +965,25 @@ static bool tree_reaches(void *context, int plane, sccd_aabb3 box)
 
 /* Shapes i (of a) and j (of b): the earliest event so far, the lowest shape
  * pair on a tie (the trees' visiting order does not change the answer). */
-static void tree_visit(void *context, int i, int j)
+static sccd_real tree_visit(void *context, int i, int j)
 {
     pair_search *ps = context;
     solver *sv = ps->sv;
     sccd_pair *pr = ps->pr;
     if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ps->ma, j, ps->mb) || engine_catches(sv, i, ps->ma, j, ps->mb))
-        return;
+        return pr->t;
     sccd_real horizon = pr->t < 1.0 && ps->tc < 1.0 ? sccd_clamp((pr->t - ps->tc) / (1.0 - ps->tc), 0.0, 1.0) : 1.0;
     shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb, horizon);
     bool first = e.t < pr->t || (e.t == pr->t && (i < pr->sa || (i == pr->sa && j < pr->sb)));
     if (e.event == EVENT_NONE || !first)
-        return;
+        return pr->t;
     pr->event = e.event;
     pr->t = e.t;
     pr->sa = i;
     pr->sb = j;
     pr->point = e.point;
     pr->normal = e.normal;
+    return pr->t;
 }
 
 /* The earliest event of bodies a and b from time tc over their shape pairs
@@ -995,8 +996,9 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
         return;
     ++sv->stats->pairs;
     pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc)};
-    sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment};
-    sccd_shape_trees3_pairs(&sv->trees, sv->bodies, a, b, sv->opt.overlap, tree_reaches, tree_visit, &ps);
+    sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, ps.ma}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, ps.mb};
+    sccd_tree_search3 q = {tc, sv->opt.overlap, sv->opt.toi_tolerance, tree_reaches, tree_visit, &ps, &sv->stats->tois};
+    sccd_shape_trees3_pairs(&sv->trees, sv->bodies, a, b, &q);
 }
 
 /* What body i covers over its current segment (cached until it changes). */

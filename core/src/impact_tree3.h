@@ -11,7 +11,14 @@
  * meet lies under a pair of nodes whose boxes meet. The caller's visit still
  * applies its exact per-shape test, so the pairs it searches are those the
  * full double loop would search. Half-spaces (no box) are matched against
- * the other body's tree by the caller's reach test. */
+ * the other body's tree by the caller's reach test.
+ *
+ * The node pairs are taken earliest first: a node pair's time is a lower
+ * bound of the first contact of anything under it (the TOI of the two node
+ * boxes, toward a distance a little above the skin), and the walk stops at
+ * the first node pair that cannot touch before the earliest event found. A
+ * mesh bat swung through a mesh post in one step then searches the
+ * triangles that meet first, not every pair its swept boxes let through. */
 #ifndef SCCD_IMPACT_TREE3_H
 #define SCCD_IMPACT_TREE3_H
 
@@ -34,6 +41,8 @@ typedef struct sccd_shape_trees3 {
     int *order;  /* shape indices, each body over its own range: its half-spaces first, then its other shapes by tree */
     int *root;   /* per body: its root node, -1 when it has only half-spaces or nothing */
     int *planes; /* per body: how many half-spaces lead its range of order */
+    struct node_pair *heap; /* a search's node pairs, earliest first (a binary heap) ... */
+    int heap_cap;           /* ... room for this many: a search that needs more walks the rest unordered */
 } sccd_shape_trees3;
 
 /* One side of a pair: a body, the segment it moves on and that segment's key. */
@@ -41,22 +50,37 @@ typedef struct sccd_tree_side3 {
     int body;
     sccd_motion3 m;     /* the body's whole current segment (node boxes are cached per segment) */
     unsigned segment;   /* changes whenever the segment does */
+    sccd_motion3 part;  /* the part of it the search covers: from time tc to the step's end */
 } sccd_tree_side3;
 
 /* Whether the half-space shape `plane` reaches box (world). */
 typedef bool sccd_tree_reaches_fn(void *context, int plane, sccd_aabb3 box);
-/* A shape pair that may meet: sa of the pair's first body, sb of its second. */
-typedef void sccd_tree_visit_fn(void *context, int sa, int sb);
+/* Search shapes sa (of the pair's first body) and sb (of its second);
+ * returns the earliest event time of the body pair so far (INFINITY: none). */
+typedef sccd_real sccd_tree_visit_fn(void *context, int sa, int sb);
 
-/* Build every body's tree (shapes grouped by body, as the solver checked);
- * memory from the scratch block. False out of memory. */
+/* Build every body's tree (shapes grouped by body, as the solver checked),
+ * with the room a search orders its node pairs in, in the scratch block (a
+ * search allocates nothing). False out of memory. */
 bool sccd_shape_trees3_build(sccd_shape_trees3 *t, void **block, size_t *bytes, const sccd_impact_body3 *bodies, int body_count,
                              const sccd_impact_shape3 *shapes, int shape_count);
 
-/* Visit every shape pair of bodies a and b whose nodes' motion boxes (grown
- * by skin) meet, and every half-space of one with the shapes of the other
- * its reach test lets through. */
+/* What a search of a body pair brings. */
+typedef struct sccd_tree_search3 {
+    sccd_real tc;                  /* the search's start time in the step; the sides' parts cover [tc, 1] */
+    sccd_real skin, tolerance;     /* the contact skin (options.overlap) and the TOI tolerance */
+    sccd_tree_reaches_fn *reaches;
+    sccd_tree_visit_fn *visit;
+    void *context;
+    long *tois;                    /* counts the node pairs' TOIs */
+} sccd_tree_search3;
+
+/* Search bodies a and b: each half-space of one with the shapes of the
+ * other its reach test lets through, then the shape pairs under node pairs
+ * whose motion boxes (grown by the skin) meet, earliest node pair first,
+ * until none left can touch before the earliest event found (past the
+ * heap's room: every pair under the node pairs that did not fit). */
 void sccd_shape_trees3_pairs(sccd_shape_trees3 *t, const sccd_impact_body3 *bodies, sccd_tree_side3 a, sccd_tree_side3 b,
-                             sccd_real skin, sccd_tree_reaches_fn *reaches, sccd_tree_visit_fn *visit, void *context);
+                             const sccd_tree_search3 *search);
 
 #endif
