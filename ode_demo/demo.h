@@ -1,15 +1,16 @@
-/* ode_demo — four ODE scenes with and without sectorccd (the scenes and their
- * independent pass-through checks live in common/scenes/ode_scenes.c, shared
- * with the tests): a blade on a hinge motor against a thin plate, a kinematic
- * bat against a pitched ball, a rotor under falling spheres, two swords
- * clashing. This header holds the scene table (scenes.c), the strobe
+/* ode_demo — five ODE scenes with and without sectorccd (the scenes and their
+ * independent pass-through checks live in common/scenes/ode_scenes.c and
+ * ode_mesh_scenes.c, shared with the tests): a blade on a hinge motor against
+ * a thin plate, a kinematic bat against a pitched ball, a rotor under falling
+ * spheres, two swords clashing, a modelled (triangle mesh) bat against a mesh
+ * post. This header holds the scene table (scenes.c), the strobe
  * renderer (strobe.c) and the live window (window.c). */
 #ifndef ODE_DEMO_H
 #define ODE_DEMO_H
 
 #include <stdbool.h>
 
-#include "ode_scenes.h"
+#include "ode_mesh_scenes.h"
 
 /// A strobe picture: the geoms of the world over time (older fainter), pass-through marks in red.
 typedef struct demo_strobe demo_strobe;
@@ -65,7 +66,7 @@ bool demo_strobe_write(const demo_strobe *left, const demo_strobe *right, const 
 typedef struct mode_cfg { ode_ccd_mode mode; int substeps; } mode_cfg;
 
 /// The scenes (ode_scenes.h's trials).
-typedef enum scene_id { SCENE_BLADE, SCENE_BAT, SCENE_ROTOR, SCENE_SWORDS } scene_id;
+typedef enum scene_id { SCENE_BLADE, SCENE_BAT, SCENE_ROTOR, SCENE_SWORDS, SCENE_MESH_BAT } scene_id;
 
 /// A scene of the demo.
 typedef struct demo_scene {

@@ -150,7 +150,7 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     sccd_impact_shape3 s;
     int cls = dGeomGetClass(e->geom);
     e->reached = false;
-    e->usable = cls == dPlaneClass || cls == dTriMeshClass;
+    e->usable = cls == dPlaneClass || (cls == dTriMeshClass && dGeomTriMeshGetTriMeshDataID(e->geom) != NULL);
     if (!e->usable && sccd_ode_geom_shape(e->geom, sccd_xf3_identity(), &s)) {
         e->usable = true;
         for (int i = 0; i < s.bounds; ++i)
@@ -158,6 +158,10 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     }
     if (cls == dPlaneClass)
         return;
+    if (cls == dTriMeshClass && !e->usable) { /* no data: ODE itself would crash making its box; it meets nothing */
+        e->reach = (sccd_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        return;
+    }
     dReal a[6];
     dGeomGetAABB(e->geom, a);
     sccd_aabb3 box = {{a[0], a[2], a[4]}, {a[1], a[3], a[5]}};
@@ -173,7 +177,7 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     e->usable = e->usable && sccd_is_valid_aabb3(e->reach);
 }
 
-static bool add_piece(sccd_ode_world *w, int geom, int triangle)
+bool sccd_ode_add_piece(sccd_ode_world *w, int geom, int triangle)
 {
     if (!sccd_adapter_reserve((void **)&w->pieces, &w->cappieces, w->npieces + 1, sizeof *w->pieces))
         return false;
@@ -189,7 +193,7 @@ static bool gather_mesh(sccd_ode_world *w, int k, sccd_aabb3 box)
     for (int i = 0; i < n; ++i) {
         sccd_triangle t = sccd_ode_triangle(e->geom, i);
         sccd_aabb3 tb = {sccd_v3_min(t.a, sccd_v3_min(t.b, t.c)), sccd_v3_max(t.a, sccd_v3_max(t.b, t.c))};
-        if (sccd_adapter_boxes_meet(aabb_grow(tb, e->margin), box) && !add_piece(w, k, i))
+        if (sccd_adapter_boxes_meet(aabb_grow(tb, e->margin), box) && !sccd_ode_add_piece(w, k, i))
             return false;
     }
     return true;
@@ -201,7 +205,7 @@ static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box)
     ode_geom *e = &w->geoms[k];
     w->cnt.unsupported += !e->usable && !e->reached;
     e->reached = true;
-    return !e->usable || (dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : add_piece(w, k, -1));
+    return !e->usable || (dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : sccd_ode_add_piece(w, k, -1));
 }
 
 /* A query box of the step: every geom that may be in it this step is
@@ -241,9 +245,25 @@ static bool gather_queries(sccd_ode_world *w)
     return ok;
 }
 
-/* The active CCD bodies' geoms (a mesh or another class the core lacks is
- * counted) and the box each body's free motion covers, in one pass over
- * the geoms. */
+/* CCD body geom k's pieces and *box, what its motion m covers: 1; 0 when
+ * the core cannot use it (counted); -1 out of memory. */
+static int gather_ccd_geom(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb3 *box)
+{
+    sccd_impact_shape3 s;
+    const ode_geom *e = &w->geoms[k];
+    if (dGeomGetClass(e->geom) == dTriMeshClass)
+        return sccd_ode_mesh_gather_ccd(w, k, m, box);
+    if (!e->usable || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
+        ++w->cnt.unsupported;
+        return 0;
+    }
+    *box = sccd_shape3_motion_box(&s.bound[0], m);
+    return sccd_ode_add_piece(w, k, -1) ? 1 : -1;
+}
+
+/* The active CCD bodies' geoms (a mesh triangle by triangle; a class the
+ * core lacks is counted) and the box each body's free motion covers, in one
+ * pass over the geoms. */
 static bool gather_ccd(sccd_ode_world *w)
 {
     for (int i = 0; i < w->nbodies; ++i) {
@@ -255,18 +275,16 @@ static bool gather_ccd(sccd_ode_world *w)
         r->usable = false;
     }
     for (int k = 0; k < w->ngeoms; ++k) {
-        sccd_impact_shape3 s;
-        ode_geom *e = &w->geoms[k];
+        const ode_geom *e = &w->geoms[k];
         if (e->ccd < 0 || !w->bodies[e->ccd].active)
             continue;
         ode_body *r = &w->bodies[e->ccd];
-        if (!e->usable || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
-            ++w->cnt.unsupported;
-            continue;
-        }
-        if (!add_piece(w, k, -1))
+        sccd_aabb3 box;
+        int got = gather_ccd_geom(w, k, r->motion, &box);
+        if (got < 0)
             return false;
-        sccd_aabb3 box = sccd_shape3_motion_box(&s.bound[0], r->motion);
+        if (got == 0)
+            continue;
         r->region = r->usable ? sccd_aabb3_union(r->region, box) : box;
         r->usable = true;
     }
@@ -295,21 +313,16 @@ static int piece_order(const void *x, const void *y)
     return a->geom != b->geom ? (a->geom > b->geom) - (a->geom < b->geom) : (a->triangle > b->triangle) - (a->triangle < b->triangle);
 }
 
-/* After a solve: what a dynamic body set moving by an impact may reach (its
- * shapes' boxes at its start and end poses, grown by their extent about its
- * centre of mass) is gathered. *grew: a piece not in the solve was found. */
+/* After a solve: what a dynamic body set moving by an impact may reach (the
+ * solver's `swept`, a box of every pose it took: one box, however many
+ * shapes; a mesh body has one a triangle) is gathered. *grew: a piece not in
+ * the solve was found. */
 static bool gather_escapes(sccd_ode_world *w, bool *grew)
 {
     for (int k = 0; k < w->nib; ++k) {
         const sccd_impact_body3 *b = &w->ib[k];
-        if (b->impacts == 0 || b->kind != SCCD_BODY_DYNAMIC)
-            continue;
-        for (int i = b->first_shape; i < b->first_shape + b->shape_count; ++i) {
-            const sccd_shape3 *g = &w->is[i].bound[0];
-            sccd_aabb3 box = sccd_aabb3_union(sccd_shape3_aabb(g, b->pose), sccd_shape3_aabb(g, b->end_pose));
-            if (!gather_box(w, aabb_grow(box, sccd_shape3_farthest(g, b->cog))))
-                return false;
-        }
+        if (b->impacts > 0 && b->kind == SCCD_BODY_DYNAMIC && !gather_box(w, b->swept))
+            return false;
     }
     if (!gather_queries(w))
         return false;

@@ -2,7 +2,8 @@
  * what the adapter's files share. Not installed, not API.
  *   sccd_ode_world.c    the world's lifecycle, the scan of before_step and the public calls
  *   sccd_ode_contact.c  ODE's bodies, geoms, pair rules and the game's hook as the core sees them
- *   sccd_ode_ccd.c      after_step: the step's motion, what it may reach, the solve */
+ *   sccd_ode_ccd.c      after_step: the step's motion, what it may reach, the solve
+ *   sccd_ode_mesh.c     trimeshes: checked at enable, a CCD body's mesh triangle by triangle */
 #ifndef SCCD_ODE_INTERNAL_H
 #define SCCD_ODE_INTERNAL_H
 
@@ -132,5 +133,15 @@ sccd_impact_callbacks3 sccd_ode_callbacks(sccd_ode_world *w);
 /* sccd_ode_ccd.c */
 /// The velocity whose free motion in the core takes body b from pose x0 to its pose now.
 void sccd_ode_step_velocity(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd_v3 *v, sccd_v3 *om);
+/// Add geom's triangle (-1: the whole geom) to the step's pieces; false out of memory.
+bool sccd_ode_add_piece(sccd_ode_world *w, int geom, int triangle);
+
+/* sccd_ode_mesh.c */
+/// Why trimesh g cannot be in the CCD (no data, no triangle, a vertex not finite), NULL when it can.
+const char *sccd_ode_mesh_problem(dGeomID g);
+/// The first problem of body's trimeshes (sccd_ode_mesh_problem), NULL when none.
+const char *sccd_ode_body_mesh_problem(dBodyID body);
+/// CCD body geom k, a trimesh: its triangles as pieces and *region, what its motion m covers. 1: done; 0: the mesh cannot be used (reported, counted in unsupported); -1: out of memory.
+int sccd_ode_mesh_gather_ccd(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb3 *region);
 
 #endif

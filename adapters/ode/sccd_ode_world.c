@@ -180,6 +180,9 @@ void sccd_ode_body_enable(sccd_ode_world *w, dBodyID body)
         !ODE_CHECK(w, body_in_space(body, w->space), "sccd_ode_body_enable: the body has no geom in the world's space") ||
         !ODE_CHECK(w, sccd_ode_find_body(w, body) == NULL, "sccd_ode_body_enable: CCD is already enabled on the body"))
         return;
+    const char *mesh = sccd_ode_body_mesh_problem(body);
+    if (!ODE_CHECK(w, mesh == NULL, mesh))
+        return;
     if (!ODE_CHECK(w, sccd_adapter_reserve((void **)&w->bodies, &w->capbodies, w->nbodies + 1, sizeof *w->bodies) &&
                           sccd_adapter_map_add(&w->body_of, body, w->nbodies) >= 0,
                    "sccd_ode: out of memory"))

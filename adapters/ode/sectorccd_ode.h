@@ -30,6 +30,22 @@ const sccd_spheretree *sccd_ode_spheretree_tree(dGeomID g);
 int sccd_ode_spheretree_class(void);
 
 /* ==== end of the sphere-tree section ==== */
+/* ==== Trimeshes from core meshes (sccd_ode_mesh.c) ==== */
+
+/// ODE trimesh data made from a core mesh (sectorccd/mesh.h: loaded or generated), with the arrays ODE reads from (ODE does not copy them).
+typedef struct sccd_ode_trimesh {
+    dTriMeshDataID data; ///< pass to dCreateTriMesh; valid until sccd_ode_trimesh_destroy
+    double *vertices;    ///< 3 per vertex
+    dTriIndex *indices;  ///< 3 per triangle
+} sccd_ode_trimesh;
+
+/// Build t from mesh m, its coordinates as they are (the geom's). NULL, a mesh with no triangle, a vertex not finite,
+/// an index out of range, or no memory: the check fires, t is left empty (data NULL) and false is returned.
+bool sccd_ode_trimesh_init(sccd_ode_trimesh *t, const sccd_mesh *m);
+/// Free t's data and arrays (destroy the geoms that use it first). NULL or empty: nothing.
+void sccd_ode_trimesh_destroy(sccd_ode_trimesh *t);
+
+/* ==== end of the trimesh section ==== */
 /* ==== Broadphase: sort-and-sweep space collide (sccd_ode_sap.c) ==== */
 
 /// Drop-in for dSpaceCollide(space, data, callback): calls callback(data, g1,
@@ -94,8 +110,15 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * dynamic body. Shapes: spheres, boxes and capsules exactly (geom offsets
  * included); cylinders as their box ∩ their capsule; trimesh triangles near
  * a moving body (two-sided, though ODE's colliders are one-sided); static
- * planes as half-spaces; other classes, and meshes on CCD bodies, are
- * ignored (counted in `unsupported`).
+ * planes as half-spaces; other classes (sphere-tree geoms among them) are
+ * ignored (counted in `unsupported`). A trimesh on a CCD body (a modelled
+ * bat or sword) is swept whole, triangle by triangle, and stops at its
+ * surface; the core's shape trees keep each search to the triangles near
+ * the other body's. A trimesh without data, or with a vertex not finite, is
+ * refused at enable (reported, not enabled) and skipped in a step if its
+ * data turns so later (reported, counted in `unsupported`); a static one
+ * without data is passed over. sccd_ode_trimesh_init makes ODE's data from
+ * a core mesh (loaded or generated).
  *
  * State lives in the sccd_ode_world (never in dGeomSetData/dBodySetData).
  * ODE gives no callback when a body or geom is destroyed: before_step scans

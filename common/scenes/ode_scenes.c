@@ -1,6 +1,7 @@
 /* ODE scenes with independent pass-through checks (ode_scenes.h). */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -147,9 +148,29 @@ bool ode_world_touched(const ode_world *w, dBodyID a, dBodyID b)
     return false;
 }
 
+/* ---- tallies ---- */
+
+ode_tally ode_tally_run(ode_trial_at *trial, const void *scene, const char *what, const double *speeds, int nspeeds, int phases)
+{
+    ode_tally t = {0};
+    for (int s = 0; s < nspeeds; ++s)
+        for (int k = 0; k < phases; ++k) {
+            ode_trial on = trial(scene, ODE_CCD_SECTOR, speeds[s], (double)k / phases);
+            ode_trial off = trial(scene, ODE_CCD_OFF, speeds[s], (double)k / phases);
+            if (on.passed)
+                printf("%s: pass-through with CCD at %.0f rad/s, phase %d/%d\n", what, speeds[s], k, phases);
+            t.with += on.passed;
+            t.touched += on.touched;
+            t.without += off.passed;
+            ++t.n;
+        }
+    printf("%s: %d/%d pass-throughs without CCD, %d/%d with\n", what, t.without, t.n, t.with, t.n);
+    return t;
+}
+
 /* ---- helpers ---- */
 
-static double wrap(double d)
+double ode_wrap_angle(double d)
 {
     while (d > M_PI)
         d -= 2.0 * M_PI;
@@ -159,7 +180,7 @@ static double wrap(double d)
 }
 
 /* Angle of the body's x axis about z (in the xy plane). */
-static double angle_z(dBodyID b)
+double ode_body_angle_z(dBodyID b)
 {
     const dReal *r = dBodyGetRotation(b);
     return atan2(r[4], r[0]);
@@ -173,7 +194,7 @@ static double angle_y(dBodyID b)
 }
 
 /* ODE turns a body by 2·atan(|ω|·dt/2) per step (its default integration). */
-static double ode_turn(double speed, double dt) { return 2.0 * atan(0.5 * fabs(speed) * dt); }
+double ode_step_turn(double speed, double dt) { return 2.0 * atan(0.5 * fabs(speed) * dt); }
 
 /* A body of mass 1 with a box geom, posed at p with angle a about z. */
 static dBodyID box_body(ode_world *w, double lx, double ly, double lz, double x, double y, double a)
@@ -198,19 +219,24 @@ static dBodyID hinged_blade(ode_world *w, double len, double thick, double width
                             double speed)
 {
     dBodyID b = box_body(w, len, thick, width, hx, hy, a);
+    ode_hinge_motor(w, b, hx, hy, speed, 1000.0);
+    return b;
+}
+
+void ode_hinge_motor(ode_world *w, dBodyID b, double hx, double hy, double speed, double fmax)
+{
     dBodySetAngularVel(b, 0.0, 0.0, speed);
     dJointID j = dJointCreateHinge(w->world, 0);
     dJointAttach(j, b, 0);
     dJointSetHingeAnchor(j, hx, hy, 0.0);
     dJointSetHingeAxis(j, 0.0, 0.0, 1.0);
     dJointSetHingeParam(j, dParamVel, speed);
-    dJointSetHingeParam(j, dParamFMax, 1000.0);
+    dJointSetHingeParam(j, dParamFMax, fmax);
     ode_world_ccd_body(w, b, 0.0, 0.0, 0.0);
-    return b;
 }
 
 /* Fill the trial's totals and free the world. */
-static void finish(ode_world *w, ode_trial *out)
+void ode_trial_finish(ode_world *w, ode_trial *out)
 {
     out->steps = w->steps;
     out->seconds = w->step_seconds;
@@ -218,7 +244,7 @@ static void finish(ode_world *w, ode_trial *out)
     ode_world_free(w);
 }
 
-static void observe(ode_observer *obs, void *user, const ode_world *w)
+void ode_trial_observe(ode_observer *obs, void *user, const ode_world *w)
 {
     if (obs != NULL)
         obs(user, w);
@@ -231,7 +257,7 @@ ode_trial ode_trial_blade(ode_ccd_mode mode, int substeps, double speed, double 
     const double len = 1.0, plate = len / 50.0;
     ode_world w;
     ode_world_init(&w, mode, substeps, 0.0);
-    double turn = ode_turn(speed, w.dt), a0 = -(0.15 + phase * turn);
+    double turn = ode_step_turn(speed, w.dt), a0 = -(0.15 + phase * turn);
     dBodyID blade = hinged_blade(&w, len, 0.02, 0.1, 0.0, 0.0, a0, speed);
     dGeomID wall = dCreateBox(w.space, 0.5, plate, 0.6); /* static, radial along +x from r = 0.15 */
     dGeomSetPosition(wall, 0.4, 0.0, 0.0);
@@ -239,18 +265,18 @@ ode_trial ode_trial_blade(ode_ccd_mode mode, int substeps, double speed, double 
     int steps = (int)ceil(-a0 / turn) + 10;
     double rel = a0; /* unwrapped blade angle relative to the plate */
     for (int s = 0; s < steps; ++s) {
-        double before = angle_z(blade);
+        double before = ode_body_angle_z(blade);
         ode_world_step(&w);
-        rel += wrap(angle_z(blade) - before);
+        rel += ode_wrap_angle(ode_body_angle_z(blade) - before);
         out.touched |= ode_world_touched(&w, blade, 0);
-        observe(obs, user, &w);
+        ode_trial_observe(obs, user, &w);
         /* the blade's centre line past the plate's mid-plane: it went through */
         if (rel > 0.0 && !out.passed) {
             out.passed = true;
             out.px = 0.4;
         }
     }
-    finish(&w, &out);
+    ode_trial_finish(&w, &out);
     return out;
 }
 
@@ -293,7 +319,7 @@ ode_trial ode_trial_bat(ode_ccd_mode mode, int substeps, double speed, double ph
         ode_world_step(&w);
         a = a1;
         out.touched |= ode_world_touched(&w, bat, ball);
-        observe(obs, user, &w);
+        ode_trial_observe(obs, user, &w);
     }
     /* Independent check: a hit ball leaves at about the bat's surface speed
      * there (speed × 0.75); one the bat went through keeps its pitch (1 m/s). */
@@ -302,7 +328,7 @@ ode_trial ode_trial_bat(ode_ccd_mode mode, int substeps, double speed, double ph
         out.passed = true;
         out.px = ball_x;
     }
-    finish(&w, &out);
+    ode_trial_finish(&w, &out);
     return out;
 }
 
@@ -351,8 +377,8 @@ ode_trial ode_trial_rotor(ode_ccd_mode mode, int substeps, double speed, int sph
         }
         double a0 = angle_y(rotor);
         ode_world_step(&w);
-        double turn = wrap(angle_y(rotor) - a0);
-        observe(obs, user, &w);
+        double turn = ode_wrap_angle(angle_y(rotor) - a0);
+        ode_trial_observe(obs, user, &w);
         /* Independent check: a sphere whose centre crossed the blade plane
          * (y = 0) inside the blade's footprint went through the blade. The
          * crossing time s is where its y passes 0 (linear within the step),
@@ -381,7 +407,7 @@ ode_trial ode_trial_rotor(ode_ccd_mode mode, int substeps, double speed, int sph
     if (passes != NULL)
         *passes = count;
     free(d);
-    finish(&w, &out);
+    ode_trial_finish(&w, &out);
     return out;
 }
 
@@ -403,14 +429,7 @@ static dBodyID sword(ode_world *w, double a, double speed)
     dMatrix3 r;
     dRFromAxisAndAngle(r, 0.0, 0.0, 1.0, a);
     dBodySetRotation(b, r);
-    dBodySetAngularVel(b, 0.0, 0.0, speed);
-    dJointID j = dJointCreateHinge(w->world, 0);
-    dJointAttach(j, b, 0);
-    dJointSetHingeAnchor(j, 0.0, 0.0, 0.0);
-    dJointSetHingeAxis(j, 0.0, 0.0, 1.0);
-    dJointSetHingeParam(j, dParamVel, speed);
-    dJointSetHingeParam(j, dParamFMax, 1000.0);
-    ode_world_ccd_body(w, b, 0.0, 0.0, 0.0);
+    ode_hinge_motor(w, b, 0.0, 0.0, speed, 1000.0);
     return b;
 }
 
@@ -418,25 +437,25 @@ ode_trial ode_trial_swords(ode_ccd_mode mode, int substeps, double speed, double
 {
     ode_world w;
     ode_world_init(&w, mode, substeps, 0.0);
-    double turn = ode_turn(speed, w.dt), open = 0.1 + phase * turn;
+    double turn = ode_step_turn(speed, w.dt), open = 0.1 + phase * turn;
     dBodyID a = sword(&w, open, -speed), b = sword(&w, -open, speed);
     double rel = 2.0 * open; /* unwrapped angle of a ahead of b */
     ode_trial out = {0};
     int steps = (int)ceil(open / turn) + 12;
     for (int s = 0; s < steps; ++s) {
-        double a0 = angle_z(a), b0 = angle_z(b);
+        double a0 = ode_body_angle_z(a), b0 = ode_body_angle_z(b);
         ode_world_step(&w);
-        rel += wrap(angle_z(a) - a0) - wrap(angle_z(b) - b0);
+        rel += ode_wrap_angle(ode_body_angle_z(a) - a0) - ode_wrap_angle(ode_body_angle_z(b) - b0);
         out.touched |= ode_world_touched(&w, a, b);
-        observe(obs, user, &w);
+        ode_trial_observe(obs, user, &w);
         /* The swords share one hinge axis and turn in one plane: a can get
          * from one side of b to the other only through it. */
         if (rel < 0.0 && !out.passed) {
             out.passed = true;
-            out.px = 0.35 * cos(angle_z(a));
-            out.py = 0.35 * sin(angle_z(a));
+            out.px = 0.35 * cos(ode_body_angle_z(a));
+            out.py = 0.35 * sin(ode_body_angle_z(a));
         }
     }
-    finish(&w, &out);
+    ode_trial_finish(&w, &out);
     return out;
 }

@@ -58,6 +58,31 @@ void ode_world_ccd_body(ode_world *w, dBodyID body, double px, double py, double
 /// True when a contact joint joined bodies a and b in the last step, or the CCD told of an impact between them (b may be 0: static).
 bool ode_world_touched(const ode_world *w, dBodyID a, dBodyID b);
 
+/* ---- tallies over speeds and phases (the tests' and the demos' runs) ---- */
+
+/// Pass-throughs of a scene with sectorccd and without over speeds × phases, and the CCD trials where the game heard the hit.
+typedef struct ode_tally { int n, with, without, touched; } ode_tally;
+/// One trial of the scene `scene` (the caller's) under mode at speed (rad/s) and phase in [0, 1).
+typedef ode_trial ode_trial_at(const void *scene, ode_ccd_mode mode, double speed, double phase);
+/// Run every speed × phase under ODE_CCD_SECTOR and ODE_CCD_OFF; prints (stdout) each pass-through with CCD and the totals, labelled `what`.
+ode_tally ode_tally_run(ode_trial_at *trial, const void *scene, const char *what, const double *speeds, int nspeeds, int phases);
+
+/* ---- what the scene files share (ode_scenes.c) ---- */
+
+/// d wrapped into (-π, π].
+double ode_wrap_angle(double d);
+/// Angle of body b's x axis about z (in the xy plane).
+double ode_body_angle_z(dBodyID b);
+/// The turn ODE's default integration makes in a step at `speed` rad/s: 2·atan(|speed|·dt/2).
+double ode_step_turn(double speed, double dt);
+/// Fill a trial's steps, seconds and counters, and free the world.
+void ode_trial_finish(ode_world *w, ode_trial *out);
+/// Hinge body b to the world about the z axis through (hx, hy, 0), a motor holding it at speed rad/s with at most
+/// fmax N·m, and enable CCD on it (when the world's mode has it).
+void ode_hinge_motor(ode_world *w, dBodyID b, double hx, double hy, double speed, double fmax);
+/// Call obs (when not NULL) after a step.
+void ode_trial_observe(ode_observer *obs, void *user, const ode_world *w);
+
 /// A box blade of length 1 (0.02 thick) hinged at its middle, on a motor at `speed` rad/s, against a static plate 1/50 of its length thick; phase in [0, 1) shifts the start by that fraction of a step's turn; passed = the blade got past the plate's mid-plane.
 ode_trial ode_trial_blade(ode_ccd_mode mode, int substeps, double speed, double phase, ode_observer *obs, void *user);
 /// Fastest swing the bat scene animates, rad/s: it tells ODE each step's turn as an angular velocity, and ODE turns a body by less than π per step (π/dt ≈ 188 at 60 Hz).

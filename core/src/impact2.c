@@ -1072,5 +1072,6 @@ void sccd_impact_scratch_free(sccd_impact_scratch *scratch)
     sccd_free(scratch->pairs);
     sccd_free(scratch->shapes);
     sccd_free(scratch->events);
+    sccd_free(scratch->trees);
     *scratch = (sccd_impact_scratch){0};
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "impact_internal.h"
+#include "impact_tree3.h"
 #include "unchecked.h"
 #include "sectorccd/support.h"
 
@@ -70,6 +71,7 @@ typedef struct solver {
     sccd_ccd_options opt;
     sccd_impact_callbacks3 cb;
     sccd_impact_stats *stats;
+    sccd_shape_trees3 trees; /* per body: which shape pairs a search visits (impact_tree3.h) */
 } solver;
 
 /* A 3×3 matrix, row-major. */
@@ -863,9 +865,11 @@ static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, 
  * bodies' segments from time tc on): the cores (shrunk by the start overlap
  * and the skin when the shapes overlap at tc) reaching the target distance
  * while the bodies approach (impact2.c's
- * shape_pair_event, against a target of bounds). */
+ * shape_pair_event, against a target of bounds). Shapes that cannot come
+ * near within the share `horizon` of the search (another pair of the two
+ * bodies has an event then) have none that matters. */
 static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_motion3 ma,
-                                    sccd_motion3 mb)
+                                    sccd_motion3 mb, sccd_real horizon)
 {
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
@@ -876,9 +880,12 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     search_setup p = make_search(sv, &sv->shapes[sa], ma, &sv->shapes[sb], mb);
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
+    if (horizon < 1.0 && p.target.n > 1 &&
+        sccd_out_of_reach(gap(&p.x, p.mx.start, &(target3){1, {p.target.s[0]}, false}, p.mt.start), reach * horizon, tol))
+        return none; /* apart from one bound already: the others' distances not needed */
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
-    sccd_pair_keep_reach(pr, tc, reach);
-    if (sccd_out_of_reach(apart, reach, tol))
+    sccd_pair_keep_reach(pr, tc, reach); /* the whole rest's rate: what the next search may rely on */
+    if (sccd_out_of_reach(apart, reach * horizon, tol))
         return none;
     sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);
     sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, cap->cap);
@@ -950,15 +957,6 @@ static bool shapes_near(solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 
     return boxes_overlap(candidate_box(sv, i, mi), candidate_box(sv, j, mj));
 }
 
-/* Whether shapes i and j are known apart from their whole segments' boxes
- * alone (SWEEP candidates, neither a half-space): shapes_near without the
- * parts of the motions it needs. */
-static bool segments_apart(solver *sv, int i, int j)
-{
-    return sv->opt.candidates == SCCD_CANDIDATES_SWEEP && sv->shapes[i].bounds > 0 && sv->shapes[j].bounds > 0 &&
-           !boxes_overlap(shape_box(sv, i), shape_box(sv, j));
-}
-
 static bool shapes_may_collide(const solver *sv, int sa, int sb)
 {
     return sv->cb.collide == NULL || sv->cb.collide(sv->cb.user, sa, sb);
@@ -994,7 +992,41 @@ static bool engine_catches(solver *sv, int i, sccd_motion3 mi, int j, sccd_motio
            shape_rate(sv, i, mi) + shape_rate(sv, j, mj) < 0.5 * sccd_min(shape_thickness(si), shape_thickness(sj));
 }
 
-/* The earliest event of bodies a and b from time tc over their shape pairs. */
+/* A search of bodies pr->a, pr->b from time tc, as the trees' visits see it. */
+typedef struct pair_search { solver *sv; sccd_pair *pr; sccd_real tc; sccd_motion3 ma, mb; } pair_search;
+
+static bool tree_reaches(void *context, int plane, sccd_aabb3 box)
+{
+    const pair_search *ps = context;
+    const sccd_impact_shape3 *s = &ps->sv->shapes[plane];
+    return plane_reaches(world_plane(s, ps->sv->st[s->body].m.start), box);
+}
+
+/* Shapes i (of a) and j (of b): the earliest event so far, the lowest shape
+ * pair on a tie (the trees' visiting order does not change the answer). */
+static sccd_real tree_visit(void *context, int i, int j)
+{
+    pair_search *ps = context;
+    solver *sv = ps->sv;
+    sccd_pair *pr = ps->pr;
+    if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ps->ma, j, ps->mb) || engine_catches(sv, i, ps->ma, j, ps->mb))
+        return pr->t;
+    sccd_real horizon = pr->t < 1.0 && ps->tc < 1.0 ? sccd_clamp((pr->t - ps->tc) / (1.0 - ps->tc), 0.0, 1.0) : 1.0;
+    shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb, horizon);
+    bool first = e.t < pr->t || (e.t == pr->t && (i < pr->sa || (i == pr->sa && j < pr->sb)));
+    if (e.event == EVENT_NONE || !first)
+        return pr->t;
+    pr->event = e.event;
+    pr->t = e.t;
+    pr->sa = i;
+    pr->sb = j;
+    pr->point = e.point;
+    pr->normal = e.normal;
+    return pr->t;
+}
+
+/* The earliest event of bodies a and b from time tc over their shape pairs
+ * (those the trees let through). */
 static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
 {
     pr->event = EVENT_NONE;
@@ -1002,29 +1034,10 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
     if (pr->ignored || move_together(sv, pr->a, pr->b))
         return;
     ++sv->stats->pairs;
-    const sccd_impact_body3 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
-    sccd_motion3 ma = {0}, mb = {0};
-    bool parts = false; /* ma, mb made (on first need: most pairs end at the segments' boxes) */
-    for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i)
-        for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
-            if (!segments_apart(sv, i, j) && !parts) {
-                ma = part_from(&sv->st[pr->a], tc);
-                mb = part_from(&sv->st[pr->b], tc);
-                parts = true;
-            }
-            if (!parts || !shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ma, j, mb) || engine_catches(sv, i, ma, j, mb))
-                continue;
-            shape_event e = shape_pair_event(sv, pr, i, j, tc, ma, mb);
-            if (e.event != EVENT_NONE && e.t < pr->t)
-            {
-                pr->event = e.event;
-                pr->t = e.t;
-                pr->sa = i;
-                pr->sb = j;
-                pr->point = e.point;
-                pr->normal = e.normal;
-            }
-        }
+    pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc)};
+    sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, ps.ma}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, ps.mb};
+    sccd_tree_search3 q = {tc, sv->opt.overlap, sv->opt.toi_tolerance, tree_reaches, tree_visit, &ps, &sv->stats->tois};
+    sccd_shape_trees3_pairs(&sv->trees, sv->bodies, a, b, &q);
 }
 
 /* What body i covers over its current segment (cached until it changes). */
@@ -1324,6 +1337,7 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
     solver sv = {bodies, NULL, body_count, shapes, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
     bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
               sccd_scratch_reserve(&scratch->shapes, &scratch->shape_bytes, (size_t)shape_count * sizeof(shape_cache));
+    ok = ok && sccd_shape_trees3_build(&sv.trees, &scratch->trees, &scratch->tree_bytes, bodies, body_count, shapes, shape_count);
     sv.st = scratch->bodies;
     sv.cache = scratch->shapes;
     for (int k = 0; ok && k < shape_count; ++k)
