@@ -566,12 +566,17 @@ static void box_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real
 /* Height range of (shape ∩ band) [r0, r1]: exact for a sphere (the circle of
  * radius ρ at height z meets the ball iff (ρ − ρc)² + (z − zc)² ≤ r²), a
  * superset from the band's outer radius for boxes and capsules. */
-static void band_heights(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
+static void band_heights(const outline *o, sccd_real r0, sccd_real r1, bool outer, sccd_real tol, sccd_real *zlo,
+                         sccd_real *zhi)
 {
     *zlo = o->zlo;
     *zhi = o->zhi;
     if (o->kind == OUTLINE_POLY) {
-        box_heights(o, r1, tol, zlo, zhi);
+        /* The outer band reaches the largest ρ of the box's part in the
+         * slab: that whole part has |w·p| ≤ ρ ≤ r1, so the box's part with
+         * |w·p| ≤ r1 spans the slab's height range (up to tol) already. */
+        if (!outer)
+            box_heights(o, r1, tol, zlo, zhi);
     } else if (!o->sphere) {
         capsule_heights(o, r1, tol, zlo, zhi);
     } else {
@@ -759,7 +764,7 @@ static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, scc
             band *b = &cells[count++];
             b->r0 = band_radius(lo, hi, inner, disc, i, n);
             b->r1 = band_radius(lo, hi, inner, disc, i + 1, n);
-            band_heights(&o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
+            band_heights(&o, b->r0, b->r1, i + 1 == n, tol, &b->zlo, &b->zhi);
             b->n = band_angles(&o, &g, b->r0, b->r1, tol, b->arcs);
             if (b->n == 0) /* cannot happen for a connected shape; stay safe */
                 b->n = -1;
