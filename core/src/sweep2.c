@@ -50,15 +50,16 @@
  * adds no candidates. (For a core with area, a candidate inside an empty run
  * is an isolated direction of Φ only where K touches a band's end circle at
  * a local extreme of its distance; that point then lies in the neighbouring
- * band too, whose Φ holds a neighbourhood of it.) A core without area (a point; a segment: a capsule's, a box of zero
- * width) can have isolated directions anywhere — a segment on a line through
- * the centre is seen in one or two directions — so it is handled apart: its
- * parameters inside the annulus form at most two intervals, whose directions
- * run monotonically between their ends: those are Φ's pieces. For the
- * rounded shape (ρ > 0): a point q = k + e with k in K, |e| ≤ ρ and |q| in [lo, hi] has |k| in
- * [lo − ρ, hi + ρ], and its direction is within asin(ρ / max(|q|, |k|)) of k's
- * (the disc about k, or about q, of radius ρ is seen under that half angle);
- * so the arcs of K's Φ in [lo − ρ, hi + ρ], each widened by
+ * band too, whose Φ holds a neighbourhood of it.) A core without area (a
+ * point; a segment: a capsule's, a box of zero width) can have isolated
+ * directions anywhere — a segment on a line through the centre is seen in one
+ * or two directions — so it is handled apart: its parameters inside the
+ * annulus form at most two intervals, whose directions run monotonically
+ * between their ends: those are Φ's pieces. For the rounded shape (ρ > 0): a
+ * point q = k + e with k in K, |e| ≤ ρ and |q| in [lo, hi] has |k| in
+ * [lo − ρ, hi + ρ], and its direction is within asin(ρ / max(|q|, |k|)) of
+ * k's (the disc about k, or about q, of radius ρ is seen under that half
+ * angle); so the arcs of K's Φ in [lo − ρ, hi + ρ], each widened by
  * asin(ρ / max(lo, dist(0, K))), hold it (the whole circle when that ratio
  * reaches 1). */
 #include "sectorccd/sweep2.h"

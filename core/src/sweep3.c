@@ -566,12 +566,17 @@ static void box_heights(const outline *o, sccd_real r1, sccd_real tol, sccd_real
 /* Height range of (shape ∩ band) [r0, r1]: exact for a sphere (the circle of
  * radius ρ at height z meets the ball iff (ρ − ρc)² + (z − zc)² ≤ r²), a
  * superset from the band's outer radius for boxes and capsules. */
-static void band_heights(const outline *o, sccd_real r0, sccd_real r1, sccd_real tol, sccd_real *zlo, sccd_real *zhi)
+static void band_heights(const outline *o, sccd_real r0, sccd_real r1, bool outer, sccd_real tol, sccd_real *zlo,
+                         sccd_real *zhi)
 {
     *zlo = o->zlo;
     *zhi = o->zhi;
     if (o->kind == OUTLINE_POLY) {
-        box_heights(o, r1, tol, zlo, zhi);
+        /* The outer band reaches the largest ρ of the box's part in the
+         * slab: that whole part has |w·p| ≤ ρ ≤ r1, so the box's part with
+         * |w·p| ≤ r1 spans the slab's height range (up to tol) already. */
+        if (!outer)
+            box_heights(o, r1, tol, zlo, zhi);
     } else if (!o->sphere) {
         capsule_heights(o, r1, tol, zlo, zhi);
     } else {
@@ -669,13 +674,15 @@ static sccd_real band_volume(const band *b)
 /* Height range of the shape's part in the cell b and the angle range of arc
  * a (before the turn widens it). With half-width hw < π/2 about direction
  * w, that part has r0·cos(hw) ≤ w·p ≤ r1: a slab that keeps the two arms of
- * a shape around the axis (a sword turning about its middle) apart. */
-static void arc_heights(const outline *o, const band *b, arc *a, sccd_real tol)
+ * a shape around the axis (a sword turning about its middle) apart. whole:
+ * the arc holds the slab's whole part (the slab's one band, one arc), whose
+ * heights span the slab's range (up to tol) already: no bound to find. */
+static void arc_heights(const outline *o, const band *b, arc *a, bool whole, sccd_real tol)
 {
     a->zlo = b->zlo;
     a->zhi = b->zhi;
     sccd_real hw = 0.5 * (a->hi - a->lo), mid = 0.5 * (a->lo + a->hi);
-    if (hw >= 0.49 * SCCD_PI || b->r0 <= 0.0 || o->sphere)
+    if (whole || hw >= 0.49 * SCCD_PI || b->r0 <= 0.0 || o->sphere)
         return;
     sccd_rot2 cs = sccd_cos_sin(mid);
     sccd_v3 w = {cs.c, cs.s, 0.0};
@@ -759,14 +766,14 @@ static int layout_cells(const outline *full, sccd_motion3 m, int nz, int nr, scc
             band *b = &cells[count++];
             b->r0 = band_radius(lo, hi, inner, disc, i, n);
             b->r1 = band_radius(lo, hi, inner, disc, i + 1, n);
-            band_heights(&o, b->r0, b->r1, tol, &b->zlo, &b->zhi);
+            band_heights(&o, b->r0, b->r1, i + 1 == n, tol, &b->zlo, &b->zhi);
             b->n = band_angles(&o, &g, b->r0, b->r1, tol, b->arcs);
             if (b->n == 0) /* cannot happen for a connected shape; stay safe */
                 b->n = -1;
             if (b->n > 0) /* the pieces of the angle set, each with its heights */
                 b->n = widen_and_merge(b->arcs, b->n, 0.0, 0.0);
             for (int a = 0; a < b->n; ++a)
-                arc_heights(&o, b, &b->arcs[a], tol);
+                arc_heights(&o, b, &b->arcs[a], n == 1 && b->n == 1, tol);
             if (b->n > 0)
                 b->n = widen_and_merge(b->arcs, b->n, m.angle, slack);
             volume += band_volume(b);
