@@ -44,7 +44,7 @@ for name in ${BENCH:-${all[*]}}; do
         status=1
     elif [ -z "$quick" ]; then
         rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-        git diff --quiet HEAD 2>/dev/null || rev="$rev + uncommitted changes"
+        git diff --quiet HEAD -- . ':!docs' 2>/dev/null || rev="$rev + uncommitted changes" # docs/: this run's own plots
         how=""
         [ -n "$extra" ] && how=", run as \`$name $extra\`"
         echo "_Measured at commit $rev on $(date -u +%Y-%m-%d), in $(( $(date +%s) - start )) s$how._" > "$out/$name.stamp"
