@@ -28,10 +28,6 @@
 
 #include "sccd_ode_internal.h"
 
-/* ODE's default step cannot turn a body by π: a faster spin the solver
- * gives a body is written as this turn a step. */
-#define DEFAULT_TURN_MAX (0.9 * SCCD_PI)
-
 static void set_body_pose(dBodyID b, sccd_xf3 x)
 {
     x.q = sccd_quat_normalize(x.q);
@@ -116,17 +112,6 @@ void sccd_ode_step_velocity(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, scc
     sccd_quat q = sccd_quat_mul(sccd_quat_axis_angle(sccd_v3_normalize(wo), sccd_v3_len(wo) * w->dt), x0.q);
     if (fabs(q.x * x1.q.x + q.y * x1.q.y + q.z * x1.q.z + q.w * x1.q.w) > 1.0 - 1e-12)
         *om = wo;
-}
-
-/* The angular velocity with which ODE turns a body as the core's ω turns it
- * in a step: ω itself in finite rotation mode, else 2·tan(θ/2)/dt about ω
- * for the core's turn θ (at most DEFAULT_TURN_MAX). */
-static sccd_v3 ode_spin(dBodyID b, sccd_v3 om, sccd_real dt)
-{
-    sccd_real turn = sccd_v3_len(om) * dt;
-    if (dBodyGetFiniteRotationMode(b) || !(turn > 0.0))
-        return om;
-    return sccd_v3_scale(om, 2.0 * tan(0.5 * sccd_min(turn, DEFAULT_TURN_MAX)) / turn);
 }
 
 /* The core's free motion of body b over the step (a jointed one turns about its joint). */
@@ -405,7 +390,7 @@ static void write_back(sccd_ode_world *w, int k)
     set_body_pose(body, b->end_pose);
     w->cnt.clamps += changed;
     if (changed) {
-        sccd_v3 om = ode_spin(body, b->end_w, w->dt);
+        sccd_v3 om = b->end_w; /* the spin the impact gave, as any body keeps it (ODE's default step then turns it by 2·atan(|ω|·dt/2), as it would without the CCD) */
         if (!dBodyIsEnabled(body)) /* on an enabled body it would restart the auto-disable count */
             dBodyEnable(body);
         dBodySetLinearVel(body, b->end_v.x, b->end_v.y, b->end_v.z);

@@ -87,7 +87,11 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * with the new velocities, in time order, up to SCCD_IMPACT_MAX_EVENTS a
  * step. What is hit leaves from the pose it was hit in with the velocity the
  * impact gives it; the rest of the step is not lost. Bodies the solver
- * changed get their end pose and velocity; CCD bodies get their end pose (a
+ * changed get their end pose and the velocity the impact gave (the real
+ * spin, not one inflated so that ODE's default step would turn by the
+ * core's turn: the game and ODE's contacts read the speed the physics
+ * says; ODE then turns it by 2·atan(|ω|·dt/2) a step, as without the CCD);
+ * CCD bodies get their end pose (a
  * jointed one stays on its joint, where ODE's p += v·dt leaves its hinge);
  * everything else keeps ODE's result. Nothing passes through: where the
  * solver cannot resolve an impact (two infinite masses, the event cap) the
