@@ -43,7 +43,9 @@
 // through: a contact that did not hold, not tunnelling). Also measured: hinge drift in a free swing
 // (largest distance of the body's hinge point from the hinge, m) and the
 // median thread CPU time per step. A rotor sphere passes when its centre
-// crosses the rotor's mid-plane inside the rotor's outline. Stalled steps
+// crosses the rotor's mid-plane inside the rotor's outline, or, beside the
+// rotor (its centre within the rotor's thickness), when an arm's centre line
+// sweeps over it. Stalled steps
 // (turn < 5 % of the free turn) show bodies held still.
 //
 //   compare_bullet [--quick] [--out DIR]  -> DIR/compare_bullet.csv, DIR/compare_bullet.md
@@ -401,20 +403,43 @@ bool dropped_through(Pose a, Pose c, V3 t0, V3 t1)
     return std::fabs(l.x) <= 0.5 * kRotor.lx && std::fabs(l.y) <= 0.5 * kRotor.ly;
 }
 
+// Either arm of a body hinged at its middle (each of the given reach) swept over t.
+bool either_arm_swept_over(SceneId s, Pose a, Pose c, P t0, P t1, double reach)
+{
+    Pose ra = {a.x, a.y, a.angle + SCCD_PI}, rc = {c.x, c.y, c.angle + SCCD_PI};
+    return arm_swept_over(s, a, c, t0, t1, reach) || arm_swept_over(s, ra, rc, t0, t1, reach);
+}
+
+// Rotor: a sphere through the rotor's face, or past its side. A sphere whose
+// centre is within the rotor's thickness at both ends of the step is beside
+// the rotor, never over its face: the rotor's side strikes it and pushes it
+// round (several impacts a step at 400 rad/s), its path bends, and the
+// straight line between its ends, which the face test assumes, can cut
+// through the rotor's outline while the sphere went round it (seen in a full
+// run). Such a sphere passed when an arm's centre line swept over its centre,
+// as the blade's plate. (Only there: a sphere a little higher may rest on the
+// face, which slides under it.)
+bool rotor_passed(Pose a, Pose c, V3 t0, V3 t1)
+{
+    double half = 0.5 * kRotor.lz;
+    if (std::fabs(t0.z) <= half && std::fabs(t1.z) <= half)
+        return either_arm_swept_over(ROTOR, a, c, {t0.x, t0.y}, {t1.x, t1.y}, 0.5 * kRotor.lx);
+    return dropped_through(a, c, t0, t1);
+}
+
 // Blade: either arm (reach 0.5) over the plate's centre (0.4, 0), on its
 // mid-plane and inside every arm's reach: an arm cannot get past the plate
 // without its centre line sweeping over that point. Sword: its one arm (reach
 // 1) likewise. Bat: the bat's centre line (reach 1) over the ball's centre.
-// Rotor: a sphere through the rotor's plane inside it.
+// Rotor: see rotor_passed.
 bool passed_through(SceneId s, Pose a, Pose c, V3 t0, V3 t1)
 {
     if (s == ROTOR)
-        return dropped_through(a, c, t0, t1);
+        return rotor_passed(a, c, t0, t1);
     P p0 = {t0.x, t0.y}, p1 = {t1.x, t1.y};
     if (s == BAT || s == SWORD)
         return arm_swept_over(s, a, c, p0, p1, s == BAT ? kBatLen : kBlade.lx);
-    Pose ra = {a.x, a.y, a.angle + SCCD_PI}, rc = {c.x, c.y, c.angle + SCCD_PI};
-    return arm_swept_over(s, a, c, p0, p1, 0.5 * kBlade.lx) || arm_swept_over(s, ra, rc, p0, p1, 0.5 * kBlade.lx);
+    return either_arm_swept_over(s, a, c, p0, p1, 0.5 * kBlade.lx);
 }
 
 // A lower bound on the distance between the swung body and its target at
@@ -623,7 +648,8 @@ void write_md(FILE *f, const std::vector<Row> &rows, int phases)
                  "before a step and behind it after, in a step that began with the two apart (a lower bound on their distance, from the centre "
                  "lines less the half thicknesses, is positive), judged on poses only, never the engines' counters; "
                  "a sphere passes when its centre crosses the rotor's mid-plane inside the rotor's outline (the rotor "
-                 "taken at the crossing time); *pushed* = went through only in steps that began overlapping (a contact that did not hold, not "
+                 "taken at the crossing time), or, when it is beside the rotor (its centre within the rotor's thickness at both ends of "
+                 "the step: the rotor's side strikes it and its path bends), when an arm's centre line sweeps over its centre; *pushed* = went through only in steps that began overlapping (a contact that did not hold, not "
                  "tunnelling). † = the body left its hinge by more than %.2f m (the engine cannot hold "
                  "this swing; its passes are not comparable). *Real* = the engine's turn per step with no target, as "
                  "rad/s: ODE turns a body by 2·atan(ω·dt/2) per step; Bullet limits the turn angle to π/4 but not the "
