@@ -159,8 +159,15 @@ typedef struct sccd_adapter_queries {
     int *proxy;      /* by box: its proxy, -1 for a box that is not finite */
     int *box_of;     /* by proxy: its box */
     int *wild;       /* the boxes that are not finite */
+    sccd_aabb3 all;  /* the union of the finite boxes: most objects of a big world meet none, known at once */
     int count, nwild, capbox, capproxy, capbox_of, capwild;
 } sccd_adapter_queries;
+
+/* An empty union (meets nothing). */
+static inline sccd_aabb3 sccd_adapter_empty_box(void)
+{
+    return (sccd_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+}
 
 /* Up to this many boxes, an object tests each: cheaper than a query of the
  * index (the index pays from a few dozen on). */
@@ -168,7 +175,7 @@ typedef struct sccd_adapter_queries {
 
 static inline void sccd_adapter_queries_init(sccd_adapter_queries *q)
 {
-    *q = (sccd_adapter_queries){0};
+    *q = (sccd_adapter_queries){.all = sccd_adapter_empty_box()};
     sccd_bp3_init(&q->bp);
 }
 
@@ -189,6 +196,7 @@ static inline void sccd_adapter_queries_clear(sccd_adapter_queries *q)
         if (q->proxy[i] >= 0)
             sccd_bp3_destroy_proxy(&q->bp, q->proxy[i]);
     q->count = q->nwild = 0;
+    q->all = sccd_adapter_empty_box();
 }
 
 /* Add a box: its index (from 0 after a clear), -1 when out of memory (the
@@ -210,6 +218,7 @@ static inline int sccd_adapter_queries_add(sccd_adapter_queries *q, sccd_aabb3 b
         return -1;
     } else {
         q->box_of[id] = q->count;
+        q->all = sccd_aabb3_union(q->all, box);
     }
     q->box[q->count] = box;
     q->proxy[q->count] = id;
@@ -240,7 +249,7 @@ static inline bool sccd_adapter_queries_hit(int proxy_id, void *user_data, void 
 static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb3 box, sccd_adapter_match_fn *fn,
                                               void *context)
 {
-    if (!sccd_is_valid_aabb3(box))
+    if (!sccd_is_valid_aabb3(box) || (q->nwild == 0 && !sccd_adapter_boxes_meet(q->all, box)))
         return true;
     sccd_adapter_match m = {q->box_of, fn, context, true};
     if (q->count <= SCCD_ADAPTER_SCAN_BOXES) {

@@ -59,26 +59,20 @@ static sccd_real turn_about(sccd_quat q0, sccd_quat q1, sccd_v3 axis)
     return a < 0.0 ? a + 2.0 * SCCD_PI : a;
 }
 
-/* ODE keeps no step length, but its integration moved each enabled body by
- * the velocity it still has: the step length is read from the body that
- * moved farthest (p += v·dt), or when none moved, from the one that turned
- * farthest (finite rotation mode knows its turn up to whole turns: the
- * count nearest the last step's length). The last length when neither. */
-static sccd_real step_length(const sccd_ode_world *w)
+/* The step length read from the body that turned farthest (none moved):
+ * ODE's default step turns by 2·atan(|ω|·dt/2), finite rotation mode by
+ * |ω|·dt up to whole turns (the count nearest the last step's length). The
+ * last length when none turned. */
+static sccd_real step_length_by_turn(const sccd_ode_world *w)
 {
-    sccd_real moved = 0.0, turned = 0.0, by_move = 0.0, by_turn = 0.0;
+    sccd_real turned = 0.0, by_turn = w->dt;
     for (int k = 0; k < w->ngeoms; ++k) {
         dBodyID b = w->geoms[k].body;
-        if (b == NULL || !dBodyIsEnabled(b))
+        if (b == NULL || w->geoms[k].key != k || !dBodyIsEnabled(b))
             continue;
-        sccd_xf3 x0 = w->geoms[k].body0, x1 = sccd_ode_body_pose(b);
-        sccd_v3 v = sccd_ode_v3(dBodyGetLinearVel(b)), om = sccd_ode_v3(dBodyGetAngularVel(b)), d = sccd_v3_sub(x1.p, x0.p);
-        sccd_real along = sccd_v3_dot(d, v), spin = sccd_v3_len(om);
-        if (sccd_v3_len(d) > moved && along > 0.0) {
-            moved = sccd_v3_len(d);
-            by_move = along / sccd_v3_len2(v);
-        }
-        sccd_real turn = spin > 0.0 ? turn_about(x0.q, x1.q, sccd_v3_scale(om, 1.0 / spin)) : 0.0;
+        sccd_v3 om = sccd_ode_v3(dBodyGetAngularVel(b));
+        sccd_real spin = sccd_v3_len(om);
+        sccd_real turn = spin > 0.0 ? turn_about(w->geoms[k].body0.q, sccd_ode_body_pose(b).q, sccd_v3_scale(om, 1.0 / spin)) : 0.0;
         if (!(turn > turned))
             continue;
         turned = turn;
@@ -89,7 +83,29 @@ static sccd_real step_length(const sccd_ode_world *w)
         sccd_real laps = w->dt > 0.0 ? sccd_max(round((spin * w->dt - turn) / (2.0 * SCCD_PI)), 0.0) : 0.0;
         by_turn = (turn + 2.0 * SCCD_PI * laps) / spin;
     }
-    sccd_real dt = moved > 0.0 ? by_move : turned > 0.0 ? by_turn : w->dt;
+    return by_turn;
+}
+
+/* ODE keeps no step length, but its integration moved each enabled body by
+ * the velocity it still has: the step length is read from the body that
+ * moved farthest (p += v·dt), or when none moved, from the one that turned
+ * farthest (finite rotation mode knows its turn up to whole turns: the
+ * count nearest the last step's length). The last length when neither. */
+static sccd_real step_length(const sccd_ode_world *w)
+{
+    sccd_real moved = 0.0, by_move = 0.0;
+    for (int k = 0; k < w->ngeoms; ++k) {
+        dBodyID b = w->geoms[k].body;
+        if (b == NULL || w->geoms[k].key != k || !dBodyIsEnabled(b)) /* each body once, at its first geom */
+            continue;
+        sccd_v3 v = sccd_ode_v3(dBodyGetLinearVel(b)), d = sccd_v3_sub(sccd_ode_v3(dBodyGetPosition(b)), w->geoms[k].body0.p);
+        sccd_real along = sccd_v3_dot(d, v), len = sccd_v3_len(d);
+        if (len > moved && along > 0.0) {
+            moved = len;
+            by_move = along / sccd_v3_len2(v);
+        }
+    }
+    sccd_real dt = moved > 0.0 ? by_move : step_length_by_turn(w);
     return sccd_is_valid_real(dt) && dt > 0.0 ? dt : w->dt;
 }
 
@@ -127,24 +143,43 @@ static sccd_motion3 free_motion(const sccd_impact_body3 *b, sccd_real dt)
 
 /* ---- after_step: gathering what the moving bodies may reach ---- */
 
+/* How far a point of body b at distance rho from its centre of mass may be
+ * from where it is now, over the motion the core gives it this step (from
+ * pose x0): |Δc| + 2ρ·sin(θ/2) for its turn θ. By default ODE turned it the
+ * short way, and sin(θ/2) is the length of the vector part of q1·q0⁻¹;
+ * finite rotation mode may turn it by π or more (sccd_ode_step_velocity):
+ * 2ρ then. */
+static sccd_real body_margin(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd_real rho)
+{
+    sccd_xf3 x1 = sccd_ode_body_pose(b);
+    sccd_real half_turn_sin = 1.0;
+    if (!dBodyGetFiniteRotationMode(b)) {
+        sccd_quat d = sccd_quat_mul(x1.q, sccd_quat_conj(x0.q));
+        half_turn_sin = sccd_min(sqrt(d.x * d.x + d.y * d.y + d.z * d.z), 1.0);
+    } else {
+        sccd_v3 v, om;
+        sccd_ode_step_velocity(w, b, x0, &v, &om);
+        sccd_real turn = sccd_v3_len(om) * w->dt;
+        half_turn_sin = turn < SCCD_PI ? sin(0.5 * turn) : 1.0;
+    }
+    return sccd_v3_dist(x1.p, x0.p) + 2.0 * rho * half_turn_sin;
+}
+
 /* Where geom e may be this step: its box now grown by how far its points
- * moved, |Δc| + 2ρ·sin(θ/2) for a turn θ (ρ bounding a point's distance
- * from the centre of mass). Planes and meshes are usable as they are. */
+ * moved (body_margin, ρ bounding a point's distance from the centre of
+ * mass). Planes and meshes are usable as they are; whether the core takes
+ * another geom's shape is checked when it is first gathered (geom_usable):
+ * most geoms of a big world are never near a CCD body. */
 static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
 {
-    sccd_impact_shape3 s;
     int cls = dGeomGetClass(e->geom);
     e->reached = false;
-    e->usable = cls == dPlaneClass || (cls == dTriMeshClass && dGeomTriMeshGetTriMeshDataID(e->geom) != NULL);
-    if (!e->usable && sccd_ode_geom_shape(e->geom, sccd_xf3_identity(), &s)) {
-        e->usable = true;
-        for (int i = 0; i < s.bounds; ++i)
-            e->usable = e->usable && sccd_is_valid_shape3(&s.bound[i]);
-    }
+    e->checked = cls == dPlaneClass || cls == dTriMeshClass;
+    e->usable = cls == dPlaneClass || cls != dTriMeshClass || dGeomTriMeshGetTriMeshDataID(e->geom) != NULL;
     if (cls == dPlaneClass)
         return;
-    if (cls == dTriMeshClass && !e->usable) { /* no data: ODE itself would crash making its box; it meets nothing */
-        e->reach = (sccd_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    if (!e->usable) { /* a mesh without data: ODE itself would crash making its box; it meets nothing */
+        e->reach = sccd_adapter_empty_box();
         return;
     }
     dReal a[6];
@@ -152,14 +187,26 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     sccd_aabb3 box = {{a[0], a[2], a[4]}, {a[1], a[3], a[5]}};
     e->margin = 0.0;
     if (e->body != NULL) {
-        sccd_v3 v, om, c1 = sccd_ode_v3(dBodyGetPosition(e->body));
-        sccd_ode_step_velocity(w, e->body, e->body0, &v, &om);
+        sccd_v3 c1 = sccd_ode_v3(dBodyGetPosition(e->body));
         sccd_real rho = sccd_v3_dist(sccd_v3_scale(sccd_v3_add(box.lo, box.hi), 0.5), c1) + 0.5 * sccd_v3_dist(box.lo, box.hi);
-        sccd_real turn = sccd_v3_len(om) * w->dt;
-        e->margin = sccd_v3_len(v) * w->dt + 2.0 * rho * (turn < SCCD_PI ? sin(0.5 * turn) : 1.0);
+        e->margin = body_margin(w, e->body, e->body0, rho);
     }
     e->reach = aabb_grow(box, e->margin);
-    e->usable = e->usable && sccd_is_valid_aabb3(e->reach);
+    e->usable = sccd_is_valid_aabb3(e->reach);
+}
+
+/* Whether the core takes geom e (prepare_geom; a shape of a class it has,
+ * with finite sizes), checked once a step. */
+static bool geom_usable(ode_geom *e)
+{
+    if (!e->checked) {
+        sccd_impact_shape3 s;
+        e->checked = true;
+        e->usable = e->usable && sccd_ode_geom_shape(e->geom, sccd_xf3_identity(), &s);
+        for (int i = 0; e->usable && i < s.bounds; ++i)
+            e->usable = sccd_is_valid_shape3(&s.bound[i]);
+    }
+    return e->usable;
 }
 
 bool sccd_ode_add_piece(sccd_ode_world *w, int geom, int triangle)
@@ -188,9 +235,10 @@ static bool gather_mesh(sccd_ode_world *w, int k, sccd_aabb3 box)
 static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box)
 {
     ode_geom *e = &w->geoms[k];
-    w->cnt.unsupported += !e->usable && !e->reached;
+    bool usable = geom_usable(e);
+    w->cnt.unsupported += !usable && !e->reached;
     e->reached = true;
-    return !e->usable || (dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : sccd_ode_add_piece(w, k, -1));
+    return !usable || (dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : sccd_ode_add_piece(w, k, -1));
 }
 
 /* A query box of the step: every geom that may be in it this step is
@@ -235,10 +283,10 @@ static bool gather_queries(sccd_ode_world *w)
 static int gather_ccd_geom(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb3 *box)
 {
     sccd_impact_shape3 s;
-    const ode_geom *e = &w->geoms[k];
+    ode_geom *e = &w->geoms[k];
     if (dGeomGetClass(e->geom) == dTriMeshClass)
         return sccd_ode_mesh_gather_ccd(w, k, m, box);
-    if (!e->usable || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
+    if (!geom_usable(e) || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
         ++w->cnt.unsupported;
         return 0;
     }

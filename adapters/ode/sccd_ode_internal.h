@@ -29,7 +29,8 @@ typedef struct ode_geom {
     int ccd;          /* index of its CCD body's record, -1 */
     sccd_xf3 body0;   /* its body's pose before the step */
     /* after_step */
-    bool usable;      /* finite, and of a class the core takes */
+    bool usable;      /* finite, and of a class the core takes (once `checked`) */
+    bool checked;     /* whether its shape was checked this step (geom_usable) */
     bool reached;     /* met by a region (counted once when unsupported) */
     sccd_real margin; /* how far its points may be from where they are now */
     sccd_aabb3 reach; /* its box now grown by the margin */

@@ -58,7 +58,7 @@ int sccd_ode_mesh_gather_ccd(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb
     if (why != NULL)
         return skip_mesh(w, why);
     sccd_xf3 x1 = sccd_ode_body_pose(e->body);
-    sccd_aabb3 box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    sccd_aabb3 box = sccd_adapter_empty_box();
     int n = dGeomTriMeshGetTriangleCount(e->geom), first = w->npieces;
     for (int i = 0; i < n; ++i) {
         sccd_triangle t = sccd_ode_triangle(e->geom, i);
