@@ -52,6 +52,9 @@ typedef struct body_state {
     sccd_aabb3 box;
     sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
     unsigned segment;   /* counts the segment's changes (the shape caches' key) */
+    unsigned at_segment; /* the last pose asked for (pose_at): of this segment ... */
+    sccd_real at_t;      /* ... at this time (-1: none) ... */
+    sccd_xf2 at_pose;    /* ... is this: a pair's searches and impacts ask for one instant again and again */
 } body_state;
 
 /* A shape's motion box over its body's current segment, made on first use
@@ -89,16 +92,31 @@ static sccd_real local_time(const body_state *s, sccd_real t)
     return s->t0 < 1.0 ? sccd_clamp((t - s->t0) / (1.0 - s->t0), 0.0, 1.0) : 0.0;
 }
 
-static sccd_xf2 pose_at(const body_state *s, sccd_real t) { return sccd_motion2_at_unchecked(s->m, local_time(s, t)); }
+static sccd_xf2 pose_at(body_state *s, sccd_real t)
+{
+    if (s->at_t != t || s->at_segment != s->segment) {
+        s->at_pose = sccd_motion2_at_unchecked(s->m, local_time(s, t));
+        s->at_t = t;
+        s->at_segment = s->segment;
+    }
+    return s->at_pose;
+}
 
 static sccd_real angle_at(const body_state *s, sccd_real t) { return s->angle0 + local_time(s, t) * s->m.dtheta; }
 
-/* The part of a body's segment from time t on, as a motion over [0, 1]. */
-static sccd_motion2 part_from(const body_state *s, sccd_real t)
+/* The motion m over [u, 1] of its own time, as a motion over [0, 1]; at is m's pose at u. */
+static sccd_motion2 rest_from(sccd_motion2 m, sccd_real u, sccd_xf2 at)
 {
-    sccd_real u = local_time(s, t);
-    return (sccd_motion2){sccd_motion2_at_unchecked(s->m, u), s->m.center, sccd_v2_scale(s->m.dp, 1.0 - u), s->m.dtheta * (1.0 - u)};
+    return (sccd_motion2){at, m.center, sccd_v2_scale(m.dp, 1.0 - u), m.dtheta * (1.0 - u)};
 }
+
+static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u)
+{
+    return u == 0.0 ? m : rest_from(m, u, sccd_motion2_at_unchecked(m, u)); /* most searches take the whole part */
+}
+
+/* The part of a body's segment from time t on, as a motion over [0, 1]. */
+static sccd_motion2 part_from(body_state *s, sccd_real t) { return rest_from(s->m, local_time(s, t), pose_at(s, t)); }
 
 /* Restart body b's segment s at time t with its current velocity: free
  * flight of the centre of mass, or a turn about the hinge. */
@@ -187,7 +205,7 @@ static void carry(solver *sv, int i, int k, sccd_real t)
         return;
     }
     body_state *s = &sv->st[i];
-    const body_state *c = &sv->st[k];
+    body_state *c = &sv->st[k];
     sccd_motion2 mk = part_from(c, t);
     sccd_xf2 p0 = pose_at(s, t);
     sccd_real a = angle_at(s, t);
@@ -590,12 +608,6 @@ static sccd_gap_rate gap_rate(const sccd_shape2 *a, sccd_motion2 ma, sccd_real f
     return (sccd_gap_rate){beta, kappa};
 }
 
-/* The motion m over [u0, 1] of its own time, as a motion over [0, 1]. */
-static sccd_motion2 motion_rest(sccd_motion2 m, sccd_real u0)
-{
-    return (sccd_motion2){sccd_motion2_at_unchecked(m, u0), m.center, sccd_v2_scale(m.dp, 1.0 - u0), m.dtheta * (1.0 - u0)};
-}
-
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
  * bodies' segments from time tc on): the cores (shrunk by the start overlap
  * and the skin when the shapes overlap at tc) reaching the target distance
@@ -994,6 +1006,7 @@ static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
                       .hinge = sccd_xf2_apply(b->pose, b->hinge),
                       .hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC,
                       .carrier = -1,
+                      .at_t = -1.0,
                       .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}}};
     b->impacts = 0;
     b->held = false;
@@ -1001,7 +1014,7 @@ static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
 }
 
 /* Write body b's results: its pose at the step's end and its velocity. */
-static void end_state(sccd_impact_body2 *b, const body_state *s)
+static void end_state(sccd_impact_body2 *b, body_state *s)
 {
     b->end_pose = pose_at(s, 1.0);
     b->end_angle = angle_at(s, 1.0);

@@ -49,6 +49,9 @@ typedef struct body_state {
     sccd_aabb3 box;
     sccd_aabb3 covered; /* what its segments boxed so far cover (the result `swept`) */
     unsigned segment;   /* counts the segment's changes (the shape caches' key) */
+    unsigned at_segment; /* the last pose asked for (pose_at): of this segment ... */
+    sccd_real at_t;      /* ... at this time (-1: none) ... */
+    sccd_xf3 at_pose;    /* ... is this: a pair's searches and impacts ask for one instant again and again */
 } body_state;
 
 /* A shape's motion box over its body's current segment, made on first use
@@ -108,16 +111,29 @@ static sccd_real local_time(const body_state *s, sccd_real t)
     return s->t0 < 1.0 ? sccd_clamp((t - s->t0) / (1.0 - s->t0), 0.0, 1.0) : 0.0;
 }
 
-static sccd_xf3 pose_at(const body_state *s, sccd_real t) { return sccd_motion3_at_unchecked(s->m, local_time(s, t)); }
+static sccd_xf3 pose_at(body_state *s, sccd_real t)
+{
+    if (s->at_t != t || s->at_segment != s->segment) {
+        s->at_pose = sccd_motion3_at_unchecked(s->m, local_time(s, t));
+        s->at_t = t;
+        s->at_segment = s->segment;
+    }
+    return s->at_pose;
+}
 
-/* The motion m over [u, 1] of its own time, as a motion over [0, 1]. */
+/* The motion m over [u, 1] of its own time, as a motion over [0, 1]; at is m's pose at u. */
+static sccd_motion3 rest_from(sccd_motion3 m, sccd_real u, sccd_xf3 at)
+{
+    return (sccd_motion3){at, m.center, sccd_v3_scale(m.dp, 1.0 - u), m.axis, m.angle * (1.0 - u)};
+}
+
 static sccd_motion3 motion_rest(sccd_motion3 m, sccd_real u)
 {
-    return (sccd_motion3){sccd_motion3_at_unchecked(m, u), m.center, sccd_v3_scale(m.dp, 1.0 - u), m.axis, m.angle * (1.0 - u)};
+    return u == 0.0 ? m : rest_from(m, u, sccd_motion3_at_unchecked(m, u)); /* most searches take the whole part */
 }
 
 /* The part of a body's segment from time t on, as a motion over [0, 1]. */
-static sccd_motion3 part_from(const body_state *s, sccd_real t) { return motion_rest(s->m, local_time(s, t)); }
+static sccd_motion3 part_from(body_state *s, sccd_real t) { return rest_from(s->m, local_time(s, t), pose_at(s, t)); }
 
 static sccd_motion3 still(sccd_xf3 pose, sccd_v3 center) { return (sccd_motion3){pose, center, {0, 0, 0}, SCCD_FALLBACK_V3, 0.0}; }
 
@@ -320,7 +336,7 @@ static sccd_real hinge_inv_moment(const sccd_impact_body3 *b, sccd_quat q, sccd_
 static m33 response(const solver *sv, int i, sccd_real t, sccd_v3 *origin, sccd_real *lin)
 {
     const sccd_impact_body3 *b = &sv->bodies[i];
-    const body_state *s = &sv->st[i];
+    body_state *s = &sv->st[i];
     m33 zero = {{0}};
     *lin = 0.0;
     *origin = s->joint != SCCD_JOINT_NONE ? s->hinge : cog_at(sv, i, t);
@@ -1293,6 +1309,7 @@ static void begin_state(sccd_impact_body3 *b, body_state *s, sccd_real dt)
                       .axis = sccd_v3_normalize(sccd_quat_apply(b->pose.q, b->axis)),
                       .joint = b->kind == SCCD_BODY_DYNAMIC ? b->joint : SCCD_JOINT_NONE,
                       .carrier = -1,
+                      .at_t = -1.0,
                       .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}}};
     b->impacts = 0;
     b->held = false;
@@ -1300,7 +1317,7 @@ static void begin_state(sccd_impact_body3 *b, body_state *s, sccd_real dt)
 }
 
 /* Write body b's results: its pose at the step's end and its velocity. */
-static void end_state(sccd_impact_body3 *b, const body_state *s)
+static void end_state(sccd_impact_body3 *b, body_state *s)
 {
     b->end_pose = pose_at(s, 1.0);
     b->end_v = s->out_v;

@@ -272,9 +272,17 @@ static void offer(walk *w, int ka, int kb, sccd_real floor)
 }
 
 /* Earliest node pair first: leaves are searched, other pairs split the
- * larger node; none left that could touch before the earliest event. */
+ * larger node; none left that could touch before the earliest event. Two
+ * bodies whose trees are single leaves (most bodies: one shape or a few)
+ * have their shape pairs searched at once: the node boxes would only prune
+ * what the search's own per-shape test rejects, at the cost of a motion box
+ * per node and segment. */
 static void walk_in_order(walk *w, int ra, int rb)
 {
+    if (is_leaf(w, ra) && is_leaf(w, rb)) {
+        visit_leaves(w, ra, rb);
+        return;
+    }
     offer(w, ra, rb, w->q->tc);
     while (w->queued > 0) {
         node_pair p = pop(w);
