@@ -249,7 +249,7 @@ static inline bool sccd_adapter_queries_hit(int proxy_id, void *user_data, void 
 static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb3 box, sccd_adapter_match_fn *fn,
                                               void *context)
 {
-    if (!sccd_is_valid_aabb3(box) || (q->nwild == 0 && !sccd_adapter_boxes_meet(q->all, box)))
+    if ((q->nwild == 0 && !sccd_adapter_boxes_meet(q->all, box)) || !sccd_is_valid_aabb3(box)) /* a NaN box meets nothing */
         return true;
     sccd_adapter_match m = {q->box_of, fn, context, true};
     if (q->count <= SCCD_ADAPTER_SCAN_BOXES) {

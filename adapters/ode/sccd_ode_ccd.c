@@ -173,6 +173,7 @@ static sccd_real body_margin(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sc
 static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
 {
     int cls = dGeomGetClass(e->geom);
+    e->plane = cls == dPlaneClass;
     e->reached = false;
     e->checked = cls == dPlaneClass || cls == dTriMeshClass;
     e->usable = cls == dPlaneClass || cls != dTriMeshClass || dGeomTriMeshGetTriMeshDataID(e->geom) != NULL;
@@ -263,9 +264,9 @@ static bool gather_queries(sccd_ode_world *w)
     bool ok = true;
     for (int k = 0; ok && k < w->ngeoms && w->queries.count > 0; ++k) {
         const ode_geom *e = &w->geoms[k];
-        if (e->ccd >= 0 && w->bodies[e->ccd].active)
+        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable) /* not usable: a reach box that is not finite meets nothing */
             continue;
-        if (dGeomGetClass(e->geom) == dPlaneClass) {
+        if (e->plane) {
             sccd_plane p = sccd_ode_plane(e->geom);
             for (int i = 0; ok && i < w->queries.count; ++i)
                 ok = !plane_reaches(p, w->queries.box[i]) || gather_geom(w, k, w->queries.box[i]);

@@ -31,6 +31,7 @@ typedef struct ode_geom {
     /* after_step */
     bool usable;      /* finite, and of a class the core takes (once `checked`) */
     bool checked;     /* whether its shape was checked this step (geom_usable) */
+    bool plane;       /* a half-space (dPlaneClass) */
     bool reached;     /* met by a region (counted once when unsupported) */
     sccd_real margin; /* how far its points may be from where they are now */
     sccd_aabb3 reach; /* its box now grown by the margin */
