@@ -56,33 +56,33 @@ bool sccd_is_valid_sector2(const sccd_sector2 *s)
            sccd_is_valid_real(s->R) && s->r >= 0.0 && s->r <= s->R;
 }
 
-/* The wedge W as convex wedges of half-planes (canonical frame, c and sn
- * the cosine and sine of θ): for θ ≤ π/2 the two radial edges' sides plus
- * the bisector's side (which keeps a zero angle a ray); above, the halves
- * [−θ, 0] and [0, θ], each under π wide, whose bisectors are at ∓θ/2
- * (cos, sin of θ/2 from the half-angle formulas: c < 0 there, no cancellation
- * in 1 − c, and 1 + c only tilts a bisector well inside its piece). */
-static void prepare_wedges(prepared *p, sccd_real half, sccd_real c, sccd_real sn)
+/* The wedge W as convex wedges of half-planes (canonical frame, nrm[k] the
+ * three normals n of wedge k = {p : n·p ≥ 0}); returns their count: 0 for
+ * θ = π (the plane), 1 for θ ≤ π/2 (cos θ ≥ 0: the two radial edges' sides
+ * plus the bisector's side, which keeps a zero angle a ray), else 2: the
+ * halves [−θ, 0] and [0, θ], each under π wide, whose bisectors are at ∓θ/2
+ * (cos, sin of θ/2 from the half-angle formulas: c < 0 there, no
+ * cancellation in 1 − c, and 1 + c only tilts a bisector well inside its
+ * piece). Made on demand: only the tests that clip need them. */
+static int wedge_normals(const prepared *p, sccd_v2 nrm[2][3])
 {
-    if (half >= SCCD_PI) {
-        p->pieces = 0;
-        return;
-    }
-    if (half <= 0.5 * SCCD_PI) {
-        p->pieces = 1;
-        p->wedge[0][0] = (sccd_v2){sn, c};
-        p->wedge[0][1] = (sccd_v2){sn, -c};
-        p->wedge[0][2] = (sccd_v2){1.0, 0.0};
-        return;
+    sccd_real c = p->edge.c, sn = p->edge.s;
+    if (sn == 0.0 && c < 0.0)
+        return 0;
+    if (c >= 0.0) {
+        nrm[0][0] = (sccd_v2){sn, c};
+        nrm[0][1] = (sccd_v2){sn, -c};
+        nrm[0][2] = (sccd_v2){1.0, 0.0};
+        return 1;
     }
     sccd_real ch = sqrt(0.5 * (1.0 + c)), sh = sqrt(0.5 * (1.0 - c));
-    p->pieces = 2;
-    p->wedge[0][0] = (sccd_v2){sn, c};
-    p->wedge[0][1] = (sccd_v2){0.0, -1.0};
-    p->wedge[0][2] = (sccd_v2){ch, -sh};
-    p->wedge[1][0] = (sccd_v2){0.0, 1.0};
-    p->wedge[1][1] = (sccd_v2){sn, -c};
-    p->wedge[1][2] = (sccd_v2){ch, sh};
+    nrm[0][0] = (sccd_v2){sn, c};
+    nrm[0][1] = (sccd_v2){0.0, -1.0};
+    nrm[0][2] = (sccd_v2){ch, -sh};
+    nrm[1][0] = (sccd_v2){0.0, 1.0};
+    nrm[1][1] = (sccd_v2){sn, -c};
+    nrm[1][2] = (sccd_v2){ch, sh};
+    return 2;
 }
 
 bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
@@ -97,12 +97,14 @@ bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
     return true;
 }
 
+/* At θ = π the edge is (−1, 0) exactly (sin π rounds to 1.2e-16, which
+ * would put the centre line's points outside the wedge by the cross
+ * product test): the wedge is then the whole plane with no special case. */
 void sccd_sector2_prepare_unchecked(sccd_sector2_prepared *out, const sccd_sector2 *s)
 {
     out->s = *s;
+    out->edge = s->half_angle >= SCCD_PI ? (sccd_rot2){-1.0, 0.0} : sccd_cos_sin(s->half_angle);
     out->ready = true;
-    out->edge = sccd_cos_sin(s->half_angle);
-    prepare_wedges(out, s->half_angle, out->edge.c, out->edge.s);
 }
 
 sccd_sector2 sccd_sector2_thesis(sccd_box2 box, sccd_v2 pivot, sccd_real alpha)
@@ -165,28 +167,24 @@ static void local_edge(const prepared *p, sccd_real side, sccd_v2 *in, sccd_v2 *
     *out = sccd_v2_scale(u, p->s.R);
 }
 
-/* (x, y), y ≥ 0, in the wedge (the whole plane for θ = π). */
-static bool in_wedge(const prepared *p, sccd_real x, sccd_real y)
+/* The squared closed-form distance from q to S (see the top of the file),
+ * d = |q|. S is symmetric about +x, so q folds onto y ≥ 0; outside W the
+ * upper radial edge is then the nearer (its angle is nearer q's, and the
+ * distance to a point at a given radius grows with the angle between), and
+ * q turned by −θ gives its coordinate u along that edge and its offset w
+ * from the edge's line: d² = dist(u, [r, R])² + w². Inside W, u = d and
+ * w = 0. */
+static inline sccd_real local_dist2(const prepared *p, sccd_v2 q, sccd_real d)
 {
-    return p->pieces == 0 || in_half_angle(x, y, p->edge.c, p->edge.s);
+    sccd_real c = p->edge.c, sn = p->edge.s, x = q.x, y = fabs(q.y);
+    bool in = in_half_angle(x, y, c, sn);
+    sccd_real u = in ? d : x * c + y * sn, w = in ? 0.0 : y * c - x * sn;
+    sccd_real e = sccd_max(sccd_max(p->s.r - u, u - p->s.R), 0.0);
+    return e * e + w * w;
 }
 
-/* The closed-form distance from q to S (see the top of the file), d = |q|. S is
- * symmetric about +x, so q folds onto y ≥ 0; outside W the upper radial
- * edge is then the nearer (its angle is nearer q's, and the distance to a
- * point at a given radius grows with the angle between). */
-static inline sccd_real local_distance_at(const prepared *p, sccd_v2 q, sccd_real d)
-{
-    sccd_real x = q.x, y = fabs(q.y);
-    if (in_wedge(p, x, y))
-        return sccd_max(sccd_max(p->s.r - d, d - p->s.R), 0.0);
-    sccd_real t = sccd_clamp(x * p->edge.c + y * p->edge.s, p->s.r, p->s.R);
-    sccd_real dx = x - t * p->edge.c, dy = y - t * p->edge.s;
-    return sqrt(dx * dx + dy * dy);
-}
-
-/* As local_distance_at with d = |q|. */
-static sccd_real local_distance(const prepared *p, sccd_v2 q) { return local_distance_at(p, q, sccd_v2_len(q)); }
+/* The distance from q to S. */
+static sccd_real local_distance(const prepared *p, sccd_v2 q) { return sqrt(local_dist2(p, q, sccd_v2_len(q))); }
 
 sccd_real sccd_sector2_distance(const sccd_sector2 *s, sccd_v2 p)
 {
@@ -271,47 +269,68 @@ static bool range_meets(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
     return (lo <= 0.0 || dmax2 >= lo * lo) && convex_point_distance(v, n, (sccd_v2){0.0, 0.0}) <= hi;
 }
 
-/* Is every point of v at least reach beyond the unit normal nrm's line
- * through the origin, on its negative side? */
-static bool beyond(const sccd_v2 *v, int n, sccd_v2 nrm, sccd_real reach)
+/* Does a convex set miss W widened by reach, by its supports? Its support
+ * in direction n is n·c + ext(n, shape). A convex W (θ ≤ π/2) is the
+ * intersection of its three half-planes, so the set misses it when it lies
+ * more than reach beyond one of them; a wider W (θ < π) is the union of
+ * the half-planes of its two radial edges' lines, so the set misses it when
+ * it lies beyond both. */
+static bool beyond_wedge(const prepared *p, sccd_v2 c, sccd_real reach, sccd_real (*ext)(sccd_v2, const void *),
+                         const void *shape)
 {
-    for (int i = 0; i < n; ++i)
-        if (sccd_v2_dot(nrm, v[i]) >= -reach)
-            return false;
-    return true;
+    sccd_real cs = p->edge.c, sn = p->edge.s;
+    sccd_v2 lower = {sn, cs}, upper = {sn, -cs}, mid = {1.0, 0.0};
+    bool past_lower = sccd_v2_dot(lower, c) + ext(lower, shape) < -reach;
+    bool past_upper = sccd_v2_dot(upper, c) + ext(upper, shape) < -reach;
+    if (cs >= 0.0)
+        return past_lower || past_upper || c.x + ext(mid, shape) < -reach;
+    return sn > 0.0 && past_lower && past_upper;
 }
 
-/* Does the convex set v (canonical frame, counter-clockwise) rounded by rho
- * meet S, with tolerance tol? Exact early-outs first. Misses: v lies in the
- * disc about v[0] of radius ext, so it misses the widened annulus when that
- * disc lies beyond R + reach or every vertex (hence, by convexity, all of v)
- * lies inside the circle r − reach; a convex W (θ ≤ π/2) lies in each of its
- * half-planes, so v misses when it is beyond one by more than reach. Hits: a
- * vertex within reach of S. Then W's convex pieces clip v, and an edge can
- * only be within reach when that disc comes within reach of it. */
-static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
+/* A box about the origin with half-sizes h.x, h.y along u and perp(u). */
+typedef struct local_box { sccd_v2 u, h; } local_box;
+
+static sccd_real box_extent(sccd_v2 n, const void *shape)
 {
-    sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach, ext2 = 0.0, dmax2 = 0.0;
-    for (int i = 0; i < n; ++i) {
-        ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
-        dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
-    }
-    sccd_real ext = sqrt(ext2);
-    if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi)
-        return false;
-    if (p->pieces == 1 && (beyond(v, n, p->wedge[0][0], reach) || beyond(v, n, p->wedge[0][1], reach) ||
-                           beyond(v, n, p->wedge[0][2], reach)))
-        return false;
+    const local_box *b = shape;
+    return b->h.x * fabs(sccd_v2_dot(n, b->u)) + b->h.y * fabs(sccd_v2_cross(b->u, n));
+}
+
+/* A segment from −e to e about the origin. */
+static sccd_real segment_extent(sccd_v2 n, const void *shape) { return fabs(sccd_v2_dot(n, *(const sccd_v2 *)shape)); }
+
+/* The points v[0..n). */
+typedef struct point_set { const sccd_v2 *v; int n; } point_set;
+
+static sccd_real points_extent(sccd_v2 n, const void *shape)
+{
+    const point_set *ps = shape;
+    sccd_real h = sccd_v2_dot(n, ps->v[0]);
+    for (int i = 1; i < ps->n; ++i)
+        h = sccd_max(h, sccd_v2_dot(n, ps->v[i]));
+    return h;
+}
+
+/* The exact part of local_vs_convex, after its early-outs (or a caller's
+ * own): a vertex within reach of S hits; then W's convex pieces clip v, and
+ * the distance range of each piece meets the widened annulus or not; last,
+ * the radial edges, which an edge of v can only come within reach of when
+ * the disc about v[0] of radius ext (holding v) does. */
+static bool convex_meets(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol, sccd_real ext)
+{
+    sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach;
     for (int i = 0; i < n; ++i)
-        if (local_distance(p, v[i]) <= reach)
+        if (local_dist2(p, v[i], sccd_v2_len(v[i])) <= reach * reach)
             return true;
-    if (p->pieces == 0 && range_meets(v, n, lo, hi))
-        return true;
-    for (int k = 0; k < p->pieces; ++k) {
+    sccd_v2 nrm[2][3];
+    int pieces = wedge_normals(p, nrm);
+    if (pieces == 0)
+        return range_meets(v, n, lo, hi);
+    for (int k = 0; k < pieces; ++k) {
         sccd_v2 a[CLIP_CAP], b[CLIP_CAP];
-        int m = clip_halfplane(v, n, p->wedge[k][0], a);
-        m = m > 0 ? clip_halfplane(a, m, p->wedge[k][1], b) : 0;
-        m = m > 0 ? clip_halfplane(b, m, p->wedge[k][2], a) : 0;
+        int m = clip_halfplane(v, n, nrm[k][0], a);
+        m = m > 0 ? clip_halfplane(a, m, nrm[k][1], b) : 0;
+        m = m > 0 ? clip_halfplane(b, m, nrm[k][2], a) : 0;
         if (m > 0 && range_meets(a, m, lo, hi))
             return true;
     }
@@ -324,6 +343,28 @@ static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_rea
             return true;
     }
     return false;
+}
+
+/* Is the convex set v (canonical frame, counter-clockwise) rounded by rho
+ * within tol of S? Exact early-outs first. Misses: v lies in the disc about
+ * v[0] of radius ext, so it misses the widened annulus when that disc lies
+ * beyond R + reach or every vertex (hence, by convexity, all of v) lies
+ * inside the circle r − reach; or v lies beyond W (beyond_wedge). Then
+ * convex_meets. */
+static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
+{
+    sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach, ext2 = 0.0, dmax2 = 0.0;
+    for (int i = 0; i < n; ++i) {
+        ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
+        dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
+    }
+    sccd_real ext = sqrt(ext2);
+    if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi)
+        return false;
+    point_set set = {v, n};
+    if (beyond_wedge(p, (sccd_v2){0.0, 0.0}, reach, points_extent, &set))
+        return false;
+    return convex_meets(p, v, n, rho, tol, ext);
 }
 
 static bool v2_less(sccd_v2 a, sccd_v2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
@@ -387,16 +428,27 @@ static bool valid_points(const sccd_v2 *v, int n)
     return true;
 }
 
-/* A point within rho of S, as the thesis' circle test (§2.4): in the angle
- * range (eq 2.7) the widened radial test (eq 2.8, corrected), else the
- * distance to the nearer edge (eqs 2.9–2.10, §2.9.4). */
+/* The canonical-frame point q, d = |q|, within rho of S, as the thesis'
+ * circle test (§2.4): in the angle range (eq 2.7) the widened radial test
+ * (eq 2.8, corrected), else the distance to the nearer edge (eqs 2.9–2.10,
+ * §2.9.4), with the tolerance of the scene R, rho, d. */
+static inline bool local_disc_meets(const prepared *p, sccd_v2 q, sccd_real d, sccd_real rho)
+{
+    sccd_real reach = rho + SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), d);
+    return local_dist2(p, q, d) <= reach * reach;
+}
+
+/* The world point c within rho of S (false when p is not ready). Exact
+ * early-out first, without a root: every point of S is within R of the
+ * pivot, so beyond (R + rho)(1 + 3ε) the distance exceeds rho by more than
+ * the tolerance ε·max(R, rho, d). */
 static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
 {
     if (!p->ready)
         return false;
     sccd_v2 q = to_local(&p->s, c);
-    sccd_real d = sccd_v2_len(q);
-    return local_distance_at(p, q, d) <= rho + SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), d);
+    sccd_real d2 = sccd_v2_len2(q), far = (p->s.R + rho) * (1.0 + 3.0 * SCCD_EPS);
+    return d2 <= far * far && local_disc_meets(p, q, sqrt(d2), rho);
 }
 
 /* ---- public pair tests: prepared, then one-shot ---- */
@@ -419,44 +471,73 @@ bool sccd_sector2_prepared_vs_circle(const sccd_sector2_prepared *p, sccd_circle
     return disc_meets(p, c.c, c.r);
 }
 
+/* In the canonical frame the box is centred at c with axes u, perp(u).
+ * Exact early-outs, cheapest first: its nearest point to the pivot beyond
+ * R, its farthest inside r, all of it beyond a half-plane of a convex
+ * wedge, the disc of radius |h| about c (which holds it) missing S; the
+ * disc of radius min(h) (which it holds) meeting S. Then its corners. */
 bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
 {
     if (!p || !valid_box2(b)) {
         SCCD_ASSERT(p != NULL && valid_box2(b));
         return false;
     }
-    /* Exact early-outs: the box lies in the disc of radius |h| about its
-     * centre and holds the one of radius min(h). */
-    if (!disc_meets(p, b.c, sccd_v2_len(b.h)))
+    if (!p->ready)
         return false;
-    if (disc_meets(p, b.c, sccd_min(b.h.x, b.h.y)))
+    const sccd_sector2 *s = &p->s;
+    sccd_v2 c = to_local(s, b.c), ax = {b.q.c, b.q.s};
+    local_box box = {{sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, b.h};
+    sccd_v2 w = sccd_v2_perp(box.u);
+    /* The pivot in the box's frame: its nearest and farthest box points. */
+    sccd_real ox = -sccd_v2_dot(c, box.u), oy = -sccd_v2_dot(c, w);
+    sccd_real nx = ox - sccd_clamp(ox, -b.h.x, b.h.x), ny = oy - sccd_clamp(oy, -b.h.y, b.h.y);
+    sccd_real fx = fabs(ox) + b.h.x, fy = fabs(oy) + b.h.y, far2 = fx * fx + fy * fy;
+    sccd_real tol = SCCD_EPS * sccd_max(s->R, sqrt(far2)), lo = s->r - tol, hi = s->R + tol;
+    if (nx * nx + ny * ny > hi * hi || (lo > 0.0 && far2 < lo * lo) || beyond_wedge(p, c, tol, box_extent, &box))
+        return false;
+    sccd_real d = sccd_v2_len(c);
+    if (!local_disc_meets(p, c, d, sccd_v2_len(b.h)))
+        return false;
+    if (local_disc_meets(p, c, d, sccd_min(b.h.x, b.h.y)))
         return true;
-    sccd_v2 v[4];
-    sccd_box2_corners(b, v);
-    return sccd_sector2_meets_points(p, v, 4, 0.0, true);
+    sccd_v2 ex = sccd_v2_scale(box.u, b.h.x), ey = sccd_v2_scale(w, b.h.y);
+    sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, ex), ey), sccd_v2_sub(sccd_v2_add(c, ex), ey),
+                    sccd_v2_add(sccd_v2_add(c, ex), ey), sccd_v2_add(sccd_v2_sub(c, ex), ey)};
+    return convex_meets(p, v, 4, 0.0, tol, 2.0 * sccd_v2_len(b.h));
 }
 
+/* In the canonical frame the capsule's core runs from a to b. Exact
+ * early-outs: its nearest point to the pivot beyond R + rounding, both
+ * ends inside r − rounding, both ends beyond a half-plane of a convex wedge
+ * by more than the rounding; an end disc meeting S. Then the segment. */
 bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c)
 {
     if (!p || !valid_capsule2(c)) {
         SCCD_ASSERT(p != NULL && valid_capsule2(c));
         return false;
     }
-    /* Exact early-outs: the capsule lies in the disc about its middle
-     * reaching its end discs, and holds its end discs. */
-    sccd_v2 m = sccd_v2_lerp(c.a, c.b, 0.5);
-    if (!disc_meets(p, m, 0.5 * sccd_v2_dist(c.a, c.b) + c.r))
+    if (!p->ready)
         return false;
-    if (disc_meets(p, c.a, c.r) || disc_meets(p, c.b, c.r))
+    const sccd_sector2 *s = &p->s;
+    sccd_v2 a = to_local(s, c.a), b = to_local(s, c.b), e = sccd_v2_sub(b, a);
+    sccd_real da = sccd_v2_len(a), db = sccd_v2_len(b), l2 = sccd_v2_len2(e);
+    sccd_real tol = SCCD_EPS * sccd_max(sccd_max(s->R, c.r), sccd_max(da, db));
+    sccd_real reach = c.r + tol, lo = s->r - reach, hi = s->R + reach;
+    sccd_real t = l2 > 0.0 ? sccd_clamp(-sccd_v2_dot(a, e) / l2, 0.0, 1.0) : 0.0;
+    sccd_v2 half = sccd_v2_scale(e, 0.5);
+    if (sccd_v2_len2(sccd_v2_mad(a, t, e)) > hi * hi || (lo > 0.0 && sccd_max(da, db) < lo) ||
+        beyond_wedge(p, sccd_v2_add(a, half), reach, segment_extent, &half))
+        return false;
+    if (local_disc_meets(p, a, da, c.r) || local_disc_meets(p, b, db, c.r))
         return true;
-    sccd_v2 v[2] = {c.a, c.b};
-    return sccd_sector2_meets_points(p, v, 2, c.r, true);
+    sccd_v2 v[2] = {a, b};
+    return convex_meets(p, v, 2, c.r, tol, sqrt(l2));
 }
 
 bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly)
 {
-    if (!p || !sccd_is_valid_poly2(poly)) {
-        SCCD_ASSERT(p != NULL && sccd_is_valid_poly2(poly));
+    if (!p || !valid_poly2(poly)) {
+        SCCD_ASSERT(p != NULL && valid_poly2(poly));
         return false;
     }
     /* Exact early-out: the polygon lies in the disc about its vertices' mean
