@@ -49,12 +49,15 @@ static sccd_sector2 point_sector(sccd_v2 o)
     return (sccd_sector2){sccd_is_valid_v2(o) ? o : (sccd_v2){0.0, 0.0}, {1.0, 0.0}, 0.0, 0.0, 0.0};
 }
 
-bool sccd_is_valid_sector2(const sccd_sector2 *s)
+/* sccd_is_valid_sector2, inline for the one-shot tests. */
+static inline bool valid_sector2(const sccd_sector2 *s)
 {
     return s && sccd_is_valid_v2(s->o) && sccd_is_valid_v2(s->a) && fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6 &&
-           sccd_is_valid_real(s->half_angle) && s->half_angle >= 0.0 && s->half_angle <= SCCD_PI &&
-           sccd_is_valid_real(s->R) && s->r >= 0.0 && s->r <= s->R;
+           s->half_angle >= 0.0 && s->half_angle <= SCCD_PI && sccd_is_valid_real(s->R) && s->r >= 0.0 &&
+           s->r <= s->R;
 }
+
+bool sccd_is_valid_sector2(const sccd_sector2 *s) { return valid_sector2(s); }
 
 /* The wedge W as convex wedges of half-planes (canonical frame, nrm[k] the
  * three normals n of wedge k = {p : n·p ≥ 0}); returns their count: 0 for
@@ -100,10 +103,12 @@ bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
 /* At θ = π the edge is (−1, 0) exactly (sin π rounds to 1.2e-16, which
  * would put the centre line's points outside the wedge by the cross
  * product test): the wedge is then the whole plane with no special case. */
+static sccd_rot2 edge_of(sccd_real half) { return half >= SCCD_PI ? (sccd_rot2){-1.0, 0.0} : sccd_cos_sin(half); }
+
 void sccd_sector2_prepare_unchecked(sccd_sector2_prepared *out, const sccd_sector2 *s)
 {
     out->s = *s;
-    out->edge = s->half_angle >= SCCD_PI ? (sccd_rot2){-1.0, 0.0} : sccd_cos_sin(s->half_angle);
+    out->edge = edge_of(s->half_angle);
     out->ready = true;
 }
 
@@ -269,45 +274,33 @@ static bool range_meets(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
     return (lo <= 0.0 || dmax2 >= lo * lo) && convex_point_distance(v, n, (sccd_v2){0.0, 0.0}) <= hi;
 }
 
-/* Does a convex set miss W widened by reach, by its supports? Its support
- * in direction n is n·c + ext(n, shape). A convex W (θ ≤ π/2) is the
- * intersection of its three half-planes, so the set misses it when it lies
- * more than reach beyond one of them; a wider W (θ < π) is the union of
- * the half-planes of its two radial edges' lines, so the set misses it when
- * it lies beyond both. */
-static bool beyond_wedge(const prepared *p, sccd_v2 c, sccd_real reach, sccd_real (*ext)(sccd_v2, const void *),
-                         const void *shape)
+/* The unit normals of the lines of W's lower and upper radial edges,
+ * pointing into W. */
+static inline void edge_normals(const prepared *p, sccd_v2 *lower, sccd_v2 *upper)
 {
-    sccd_real cs = p->edge.c, sn = p->edge.s;
-    sccd_v2 lower = {sn, cs}, upper = {sn, -cs}, mid = {1.0, 0.0};
-    bool past_lower = sccd_v2_dot(lower, c) + ext(lower, shape) < -reach;
-    bool past_upper = sccd_v2_dot(upper, c) + ext(upper, shape) < -reach;
-    if (cs >= 0.0)
-        return past_lower || past_upper || c.x + ext(mid, shape) < -reach;
-    return sn > 0.0 && past_lower && past_upper;
+    *lower = (sccd_v2){p->edge.s, p->edge.c};
+    *upper = (sccd_v2){p->edge.s, -p->edge.c};
 }
 
-/* A box about the origin with half-sizes h.x, h.y along u and perp(u). */
-typedef struct local_box { sccd_v2 u, h; } local_box;
-
-static sccd_real box_extent(sccd_v2 n, const void *shape)
+/* Does a convex set miss W widened by reach, given its supports (largest
+ * n·x over the set) along the lower and upper edge normals, hl and hu, and
+ * along +x, hx? A convex W (θ ≤ π/2) is the intersection of those three
+ * half-planes, so the set misses it when it lies more than reach beyond
+ * one of them; a wider W (θ < π) is the union of the two edges' half-planes,
+ * so the set misses it when it lies beyond both. */
+static inline bool misses_wedge(const prepared *p, sccd_real hl, sccd_real hu, sccd_real hx, sccd_real reach)
 {
-    const local_box *b = shape;
-    return b->h.x * fabs(sccd_v2_dot(n, b->u)) + b->h.y * fabs(sccd_v2_cross(b->u, n));
+    if (p->edge.c >= 0.0)
+        return hl < -reach || hu < -reach || hx < -reach;
+    return p->edge.s > 0.0 && hl < -reach && hu < -reach;
 }
 
-/* A segment from −e to e about the origin. */
-static sccd_real segment_extent(sccd_v2 n, const void *shape) { return fabs(sccd_v2_dot(n, *(const sccd_v2 *)shape)); }
-
-/* The points v[0..n). */
-typedef struct point_set { const sccd_v2 *v; int n; } point_set;
-
-static sccd_real points_extent(sccd_v2 n, const void *shape)
+/* The largest n·v[i]. */
+static sccd_real points_support(const sccd_v2 *v, int n, sccd_v2 nrm)
 {
-    const point_set *ps = shape;
-    sccd_real h = sccd_v2_dot(n, ps->v[0]);
-    for (int i = 1; i < ps->n; ++i)
-        h = sccd_max(h, sccd_v2_dot(n, ps->v[i]));
+    sccd_real h = sccd_v2_dot(nrm, v[0]);
+    for (int i = 1; i < n; ++i)
+        h = sccd_max(h, sccd_v2_dot(nrm, v[i]));
     return h;
 }
 
@@ -349,7 +342,7 @@ static bool convex_meets(const prepared *p, const sccd_v2 *v, int n, sccd_real r
  * within tol of S? Exact early-outs first. Misses: v lies in the disc about
  * v[0] of radius ext, so it misses the widened annulus when that disc lies
  * beyond R + reach or every vertex (hence, by convexity, all of v) lies
- * inside the circle r − reach; or v lies beyond W (beyond_wedge). Then
+ * inside the circle r − reach; or v lies beyond W (misses_wedge). Then
  * convex_meets. */
 static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
 {
@@ -361,8 +354,10 @@ static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_rea
     sccd_real ext = sqrt(ext2);
     if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi)
         return false;
-    point_set set = {v, n};
-    if (beyond_wedge(p, (sccd_v2){0.0, 0.0}, reach, points_extent, &set))
+    sccd_v2 lower, upper;
+    edge_normals(p, &lower, &upper);
+    if (misses_wedge(p, points_support(v, n, lower), points_support(v, n, upper),
+                     points_support(v, n, (sccd_v2){1.0, 0.0}), reach))
         return false;
     return convex_meets(p, v, n, rho, tol, ext);
 }
@@ -438,17 +433,47 @@ static inline bool local_disc_meets(const prepared *p, sccd_v2 q, sccd_real d, s
     return local_dist2(p, q, d) <= reach * reach;
 }
 
-/* The world point c within rho of S (false when p is not ready). Exact
- * early-out first, without a root: every point of S is within R of the
- * pivot, so beyond (R + rho)(1 + 3ε) the distance exceeds rho by more than
- * the tolerance ε·max(R, rho, d). */
+/* Is the canonical-frame point q beyond R + rho of the pivot by more than
+ * the tolerance? An exact early-out without a root: every point of S is
+ * within R of the pivot, so beyond (R + rho)(1 + 3ε) the distance exceeds
+ * rho by more than ε·max(R, rho, |q|). *d2 = |q|². */
+static inline bool radially_beyond(const sccd_sector2 *s, sccd_v2 q, sccd_real rho, sccd_real *d2)
+{
+    sccd_real far = (s->R + rho) * (1.0 + 3.0 * SCCD_EPS);
+    *d2 = sccd_v2_len2(q);
+    return *d2 > far * far;
+}
+
+/* The world point c within rho of S (false when p is not ready). */
 static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
 {
     if (!p->ready)
         return false;
     sccd_v2 q = to_local(&p->s, c);
-    sccd_real d2 = sccd_v2_len2(q), far = (p->s.R + rho) * (1.0 + 3.0 * SCCD_EPS);
-    return d2 <= far * far && local_disc_meets(p, q, sqrt(d2), rho);
+    sccd_real d2;
+    return !radially_beyond(&p->s, q, rho, &d2) && local_disc_meets(p, q, sqrt(d2), rho);
+}
+
+/* The one-shot form of disc_meets: the sector checked, then the shape
+ * (shape_ok, each failed check firing as the prepared route's would), and
+ * the cosine and sine of the half angle taken only past the radial
+ * early-out, which needs none. */
+static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool shape_ok)
+{
+    bool sector_ok = valid_sector2(s);
+    SCCD_ASSERT(sector_ok);
+    if (!shape_ok) {
+        SCCD_ASSERT(shape_ok);
+        return false;
+    }
+    if (!sector_ok)
+        return false;
+    sccd_v2 q = to_local(s, c);
+    sccd_real d2;
+    if (radially_beyond(s, q, rho, &d2))
+        return false;
+    prepared p = {*s, edge_of(s->half_angle), true};
+    return local_disc_meets(&p, q, sqrt(d2), rho);
 }
 
 /* ---- public pair tests: prepared, then one-shot ---- */
@@ -471,11 +496,18 @@ bool sccd_sector2_prepared_vs_circle(const sccd_sector2_prepared *p, sccd_circle
     return disc_meets(p, c.c, c.r);
 }
 
-/* In the canonical frame the box is centred at c with axes u, perp(u).
+/* The support of the box about the origin with half-sizes h along u and w
+ * (⟂ u) in direction n. */
+static sccd_real box_support(sccd_v2 n, sccd_v2 u, sccd_v2 w, sccd_v2 h)
+{
+    return h.x * fabs(sccd_v2_dot(n, u)) + h.y * fabs(sccd_v2_dot(n, w));
+}
+
+/* In the canonical frame the box is centred at c with axes u, w = perp(u).
  * Exact early-outs, cheapest first: its nearest point to the pivot beyond
- * R, its farthest inside r, all of it beyond a half-plane of a convex
- * wedge, the disc of radius |h| about c (which holds it) missing S; the
- * disc of radius min(h) (which it holds) meeting S. Then its corners. */
+ * R, its farthest inside r, all of it beyond W (its supports); the disc of
+ * radius |h| about c (which holds it) missing S, the one of radius min(h)
+ * (which it holds) meeting S. Then its corners. */
 bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
 {
     if (!p || !valid_box2(b)) {
@@ -486,30 +518,38 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
         return false;
     const sccd_sector2 *s = &p->s;
     sccd_v2 c = to_local(s, b.c), ax = {b.q.c, b.q.s};
-    local_box box = {{sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, b.h};
-    sccd_v2 w = sccd_v2_perp(box.u);
+    sccd_v2 u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u), h = b.h;
     /* The pivot in the box's frame: its nearest and farthest box points. */
-    sccd_real ox = -sccd_v2_dot(c, box.u), oy = -sccd_v2_dot(c, w);
-    sccd_real nx = ox - sccd_clamp(ox, -b.h.x, b.h.x), ny = oy - sccd_clamp(oy, -b.h.y, b.h.y);
-    sccd_real fx = fabs(ox) + b.h.x, fy = fabs(oy) + b.h.y, far2 = fx * fx + fy * fy;
+    sccd_real ox = -sccd_v2_dot(c, u), oy = -sccd_v2_dot(c, w);
+    sccd_real nx = ox - sccd_clamp(ox, -h.x, h.x), ny = oy - sccd_clamp(oy, -h.y, h.y);
+    sccd_real fx = fabs(ox) + h.x, fy = fabs(oy) + h.y, far2 = fx * fx + fy * fy;
     sccd_real tol = SCCD_EPS * sccd_max(s->R, sqrt(far2)), lo = s->r - tol, hi = s->R + tol;
-    if (nx * nx + ny * ny > hi * hi || (lo > 0.0 && far2 < lo * lo) || beyond_wedge(p, c, tol, box_extent, &box))
+    if (nx * nx + ny * ny > hi * hi || (lo > 0.0 && far2 < lo * lo))
         return false;
-    sccd_real d = sccd_v2_len(c);
-    if (!local_disc_meets(p, c, d, sccd_v2_len(b.h)))
+    sccd_v2 lower, upper;
+    edge_normals(p, &lower, &upper);
+    if (misses_wedge(p, sccd_v2_dot(lower, c) + box_support(lower, u, w, h),
+                     sccd_v2_dot(upper, c) + box_support(upper, u, w, h),
+                     c.x + box_support((sccd_v2){1.0, 0.0}, u, w, h), tol))
         return false;
-    if (local_disc_meets(p, c, d, sccd_min(b.h.x, b.h.y)))
+    /* The discs about c: one distance, two radii (each with its scene's tolerance). */
+    sccd_real d = sccd_v2_len(c), d2 = local_dist2(p, c, d), rout = sccd_v2_len(h), rin = sccd_min(h.x, h.y);
+    sccd_real out = rout + SCCD_EPS * sccd_max(sccd_max(s->R, rout), d);
+    sccd_real in = rin + SCCD_EPS * sccd_max(sccd_max(s->R, rin), d);
+    if (d2 > out * out)
+        return false;
+    if (d2 <= in * in)
         return true;
-    sccd_v2 ex = sccd_v2_scale(box.u, b.h.x), ey = sccd_v2_scale(w, b.h.y);
+    sccd_v2 ex = sccd_v2_scale(u, h.x), ey = sccd_v2_scale(w, h.y);
     sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, ex), ey), sccd_v2_sub(sccd_v2_add(c, ex), ey),
                     sccd_v2_add(sccd_v2_add(c, ex), ey), sccd_v2_add(sccd_v2_sub(c, ex), ey)};
-    return convex_meets(p, v, 4, 0.0, tol, 2.0 * sccd_v2_len(b.h));
+    return convex_meets(p, v, 4, 0.0, tol, 2.0 * rout);
 }
 
 /* In the canonical frame the capsule's core runs from a to b. Exact
  * early-outs: its nearest point to the pivot beyond R + rounding, both
- * ends inside r − rounding, both ends beyond a half-plane of a convex wedge
- * by more than the rounding; an end disc meeting S. Then the segment. */
+ * ends inside r − rounding, all of it beyond W (its supports); an end disc
+ * meeting S. Then the segment. */
 bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c)
 {
     if (!p || !valid_capsule2(c)) {
@@ -524,9 +564,12 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
     sccd_real tol = SCCD_EPS * sccd_max(sccd_max(s->R, c.r), sccd_max(da, db));
     sccd_real reach = c.r + tol, lo = s->r - reach, hi = s->R + reach;
     sccd_real t = l2 > 0.0 ? sccd_clamp(-sccd_v2_dot(a, e) / l2, 0.0, 1.0) : 0.0;
-    sccd_v2 half = sccd_v2_scale(e, 0.5);
-    if (sccd_v2_len2(sccd_v2_mad(a, t, e)) > hi * hi || (lo > 0.0 && sccd_max(da, db) < lo) ||
-        beyond_wedge(p, sccd_v2_add(a, half), reach, segment_extent, &half))
+    if (sccd_v2_len2(sccd_v2_mad(a, t, e)) > hi * hi || (lo > 0.0 && sccd_max(da, db) < lo))
+        return false;
+    sccd_v2 lower, upper;
+    edge_normals(p, &lower, &upper);
+    if (misses_wedge(p, sccd_max(sccd_v2_dot(lower, a), sccd_v2_dot(lower, b)),
+                     sccd_max(sccd_v2_dot(upper, a), sccd_v2_dot(upper, b)), sccd_max(a.x, b.x), reach))
         return false;
     if (local_disc_meets(p, a, da, c.r) || local_disc_meets(p, b, db, c.r))
         return true;
@@ -540,18 +583,24 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
         SCCD_ASSERT(p != NULL && valid_poly2(poly));
         return false;
     }
-    /* Exact early-out: the polygon lies in the disc about its vertices' mean
-     * reaching the farthest one, grown by its rounding. */
-    sccd_v2 m = {0.0, 0.0};
-    for (int i = 0; i < poly->n; ++i)
-        m = sccd_v2_add(m, poly->v[i]);
-    m = sccd_v2_scale(m, 1.0 / poly->n);
-    sccd_real rad2 = 0.0;
-    for (int i = 0; i < poly->n; ++i)
-        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(poly->v[i], m)));
-    if (!disc_meets(p, m, sqrt(rad2) + poly->r))
+    if (!p->ready)
         return false;
-    return sccd_sector2_meets_points(p, poly->v, poly->n, poly->r, true);
+    /* In the canonical frame; exact early-out: the polygon lies in the disc
+     * about its vertices' mean reaching the farthest one, grown by its
+     * rounding. */
+    int n = poly->n;
+    sccd_v2 v[SCCD_POLY_MAX], m = {0.0, 0.0};
+    for (int i = 0; i < n; ++i) {
+        v[i] = to_local(&p->s, poly->v[i]);
+        m = sccd_v2_add(m, v[i]);
+    }
+    m = sccd_v2_scale(m, 1.0 / n);
+    sccd_real rad2 = 0.0;
+    for (int i = 0; i < n; ++i)
+        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(v[i], m)));
+    if (!local_disc_meets(p, m, sccd_v2_len(m), sqrt(rad2) + poly->r))
+        return false;
+    return local_vs_convex(p, v, n, poly->r, scene_tol(p, v, n, poly->r));
 }
 
 bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real radius)
@@ -564,20 +613,10 @@ bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_
 }
 
 /* The one-shot tests: prepare, then the prepared test (which rejects the
- * shape itself). */
-bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p)
-{
-    prepared pr;
-    sccd_sector2_prepare(&pr, s);
-    return sccd_sector2_prepared_vs_point(&pr, p);
-}
+ * shape itself); points and discs by one_shot_disc. */
+bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p) { return one_shot_disc(s, p, 0.0, sccd_is_valid_v2(p)); }
 
-bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
-{
-    prepared pr;
-    sccd_sector2_prepare(&pr, s);
-    return sccd_sector2_prepared_vs_circle(&pr, c);
-}
+bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c) { return one_shot_disc(s, c.c, c.r, valid_circle(c)); }
 
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {

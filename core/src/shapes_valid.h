@@ -24,25 +24,25 @@ static inline bool valid_box2(sccd_box2 s)
 /* A polygon (n ≥ 3, finite, |coordinates| ≤ scale) strictly convex,
  * counter-clockwise and simple beyond doubt: every turn left by more than
  * rounding can account for (the products' rounding is below 6e-15·scale²),
- * and the edges' x components (whose signs subtraction keeps exactly)
- * change sign twice around it: one turn, not several. Every vertex is then
- * strictly left of the line of every edge but its own, so valid_poly2's
- * pairwise check passes (its rounding is as small, its tolerance 1e-12 of
- * 1 + scale²); this O(n) look spares it. False means only "not sure". */
+ * and the edges point to x > 0 (a sign subtraction keeps exactly) in one
+ * run around it: one turn, not several (each turn is under π, so the
+ * direction cannot skip the half circle x > 0 or the rest). Every vertex is
+ * then strictly left of the line of every edge but its own, so
+ * valid_poly2's pairwise check passes (its rounding is as small, its
+ * tolerance 1e-12 of 1 + scale²); this O(n) look spares it. False means
+ * only "not sure". */
 static inline bool surely_convex(const sccd_v2 *v, int n, sccd_real scale)
 {
     sccd_real margin = 1e-13 * scale * scale;
-    int changes = 0;
     sccd_v2 e = sccd_v2_sub(v[0], v[n - 1]);
-    sccd_real sx = e.x; /* the last edge's, so the turn from it to the first is counted */
+    int changes = 0;
+    bool right = e.x > 0.0;
     for (int i = 0; i < n; ++i) {
         sccd_v2 f = sccd_v2_sub(v[i + 1 < n ? i + 1 : 0], v[i]);
         if (!(sccd_v2_cross(e, f) > margin))
             return false;
-        if (f.x != 0.0) {
-            changes += sx != 0.0 && (f.x > 0.0) != (sx > 0.0);
-            sx = f.x;
-        }
+        changes += (f.x > 0.0) != right;
+        right = f.x > 0.0;
         e = f;
     }
     return changes == 2;
