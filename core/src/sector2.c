@@ -275,24 +275,17 @@ static bool range_meets(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
 }
 
 /* The unit normals of the lines of W's lower and upper radial edges,
- * pointing into W. */
+ * pointing into W (see wedge_missed). */
 static inline void edge_normals(const prepared *p, sccd_v2 *lower, sccd_v2 *upper)
 {
     *lower = (sccd_v2){p->edge.s, p->edge.c};
     *upper = (sccd_v2){p->edge.s, -p->edge.c};
 }
 
-/* Does a convex set miss W widened by reach, given its supports (largest
- * n·x over the set) along the lower and upper edge normals, hl and hu, and
- * along +x, hx? A convex W (θ ≤ π/2) is the intersection of those three
- * half-planes, so the set misses it when it lies more than reach beyond
- * one of them; a wider W (θ < π) is the union of the two edges' half-planes,
- * so the set misses it when it lies beyond both. */
+/* Does a convex set with those supports miss W widened by reach? */
 static inline bool misses_wedge(const prepared *p, sccd_real hl, sccd_real hu, sccd_real hx, sccd_real reach)
 {
-    if (p->edge.c >= 0.0)
-        return hl < -reach || hu < -reach || hx < -reach;
-    return p->edge.s > 0.0 && hl < -reach && hu < -reach;
+    return wedge_missed(p->edge.c, p->edge.s, hl, hu, hx, reach);
 }
 
 /* The largest n·v[i]. */

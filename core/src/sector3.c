@@ -133,7 +133,7 @@ bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
 static bool prepare(const sccd_sector3 *s, sect *out) { return sccd_sector3_prepare(out, s); }
 
 /* Seed 000 eq 2.3: the rows of the matrix are A, K, U. */
-static sccd_v3 to_local(const sect *S, sccd_v3 p)
+static inline sccd_v3 to_local(const sect *S, sccd_v3 p)
 {
     sccd_v3 d = sccd_v3_sub(p, S->o);
     return (sccd_v3){sccd_v3_dot(S->a, d), sccd_v3_dot(S->k, d), sccd_v3_dot(S->u, d)};
@@ -214,17 +214,20 @@ static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
  * angle π is the same). */
 static bool in_wedge(const sect *S, sccd_real x, sccd_real y) { return in_half_angle(x, y, S->c, S->s); }
 
-/* Fact 1 of the file comment. */
-static sccd_real local_distance(const sect *S, sccd_v3 q)
+/* Fact 1 of the file comment, squared, rho = ρ = |(q.x, q.y)|. Folded onto
+ * y ≥ 0 (the sector is symmetric about +x), at angle φ. Outside the wedge,
+ * ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y) turned by −θ. */
+static inline sccd_real local_dist2(const sect *S, sccd_v3 q, sccd_real rho)
 {
-    /* Folded onto y ≥ 0 (the sector is symmetric about +x), at angle φ.
-     * Outside the wedge, ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y)
-     * turned by −θ. */
     sccd_real x = q.x, y = fabs(q.y);
-    if (in_wedge(S, x, y))
-        return rect_distance(S, len2d(x, y), q.z);
-    return len2d(y * S->c - x * S->s, rect_distance(S, x * S->c + y * S->s, q.z));
+    bool in = in_wedge(S, x, y);
+    sccd_real u = in ? rho : x * S->c + y * S->s, w = in ? 0.0 : y * S->c - x * S->s;
+    sccd_real e = sccd_max(sccd_max(S->r - u, u - S->R), 0.0);
+    sccd_real dz = sccd_max(sccd_max(S->zlo - q.z, q.z - S->zhi), 0.0);
+    return w * w + e * e + dz * dz;
 }
+
+static sccd_real local_distance(const sect *S, sccd_v3 q) { return sqrt(local_dist2(S, q, len2d(q.x, q.y))); }
 
 sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
 {
@@ -236,31 +239,45 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
     return local_distance(&S, to_local(&S, p));
 }
 
+/* The canonical-frame point q within rad of the sector, tol the tolerance.
+ * Exact early-outs without a root first: beyond the slab, or farther from
+ * the axis than R, by more than rad + tol. */
+static inline bool local_ball_meets(const sect *S, sccd_v3 q, sccd_real rad, sccd_real tol)
+{
+    sccd_real reach = rad + tol, far = S->R + reach, rho2 = q.x * q.x + q.y * q.y;
+    if (q.z < S->zlo - reach || q.z > S->zhi + reach || rho2 > far * far)
+        return false;
+    return local_dist2(S, q, sqrt(rho2)) <= reach * reach;
+}
+
+/* The ball about world point c of radius rad (0: a point) meets the sector,
+ * with the tolerance of its scene (seed 000 §2.2 and §2.5: eq 2.11's slab
+ * test, then eq 2.12's slice and circle test, which is the distance of
+ * fact 1). */
+static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
+{
+    sccd_v3 q = to_local(S, c);
+    return local_ball_meets(S, q, rad, SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + rad));
+}
+
+static bool sphere_meets(const sect *S, sccd_sphere sphere) { return ball_meets(S, sphere.c, sphere.r); }
+
+/* ball_meets for a point, with the thesis' own test in the middle: past
+ * the rootless early-outs, a point that passes eqs 2.4–2.7 exactly (the
+ * angle's test Pc = x/ρ ≥ cos θ times ρ, no division at the axis) is in.
+ * That cosine cannot tell angles apart below about 1e-8 rad from 0 or π
+ * (cos is flat there), so it also takes points that close to a side, as
+ * this test always has; the distance decides the rest. */
 static bool point_meets(const sect *S, sccd_v3 p)
 {
     sccd_v3 q = to_local(S, p);
-    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q));
-    /* eq 2.4 and eq 2.5, widened by the tolerance: failing them puts the
-     * point farther than tol from the sector. */
-    if (q.z < S->zlo - tol || q.z > S->zhi + tol || rho < S->r - tol || rho > S->R + tol)
+    sccd_real tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q)), far = S->R + tol, rho2 = q.x * q.x + q.y * q.y;
+    if (q.z < S->zlo - tol || q.z > S->zhi + tol || rho2 > far * far)
         return false;
-    /* eqs 2.6–2.7, Pc = x/ρ ≥ cos θ, times ρ (no division at the axis); a
-     * point that fails them or the exact eqs 2.4–2.5 by rounding only is
-     * caught by the distance. */
+    sccd_real rho = sqrt(rho2);
     if (q.z >= S->zlo && q.z <= S->zhi && rho >= S->r && rho <= S->R && q.x >= rho * S->c)
         return true;
-    return local_distance(S, q) <= tol;
-}
-
-static bool sphere_meets(const sect *S, sccd_sphere sphere)
-{
-    sccd_v3 q = to_local(S, sphere.c);
-    sccd_real tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + sphere.r);
-    /* eq 2.11 (slab [zlo, zhi] instead of ±h): a cheap early out. */
-    if (q.z < S->zlo - sphere.r - tol || q.z > S->zhi + sphere.r + tol)
-        return false;
-    /* eq 2.12's slice radius then the circle test is the distance of fact 1. */
-    return local_distance(S, q) <= sphere.r + tol;
+    return local_dist2(S, q, rho) <= tol * tol;
 }
 
 bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q)
@@ -278,7 +295,7 @@ bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere
         SCCD_ASSERT(p != NULL && valid_sphere(sphere));
         return false;
     }
-    return p->ready && sphere_meets(p, sphere);
+    return p->ready && ball_meets(p, sphere.c, sphere.r);
 }
 
 bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
@@ -489,18 +506,82 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
     p->ne = 2 * ne + nv;
 }
 
-/* Exact early-outs for a convex shape that holds the ball of radius in
- * about m and lies in the one of radius out: the outer ball misses the
- * sector (beyond the tolerance, which with the ball's larger scale is at
- * least the shape's), or the inner one meets it. Returns 0 (miss), 1 (hit)
- * or −1 (undecided). */
-static int ball_early_out(const sect *S, sccd_v3 m, sccd_real in, sccd_real out)
+/* Exact early-outs for a convex set that holds the ball of radius in about
+ * the canonical-frame point q and lies in the one of radius out: the outer
+ * ball misses the sector (beyond the tolerance, which with the ball's larger
+ * scale is at least the set's), or the inner one meets it. Returns 0 (miss),
+ * 1 (hit) or −1 (undecided). */
+static int ball_early_out(const sect *S, sccd_v3 q, sccd_real in, sccd_real out)
 {
-    if (!sphere_meets(S, (sccd_sphere){m, out}))
+    sccd_real m = v3_maxabs(q);
+    if (!local_ball_meets(S, q, out, SCCD_EPS * sccd_max(S->scale, m + out)))
         return 0;
-    return sphere_meets(S, (sccd_sphere){m, in}) ? 1 : -1;
+    return local_ball_meets(S, q, in, SCCD_EPS * sccd_max(S->scale, m + in)) ? 1 : -1;
 }
 
+/* What the exact early-outs of a convex set need (canonical frame): its z
+ * range, a lower bound of its distance from the axis (its least n·p along
+ * a unit n of the plane ⟂ u), an upper bound of that distance, and its
+ * supports along the wedge's edge normals and +x (wedge_missed). */
+typedef struct supports { sccd_real zlo, zhi, near, far, lower, upper, ahead; } supports;
+
+/* Does the set lie more than tol outside the slab, beyond R, inside r, or
+ * beyond the wedge? Each is a plane or cylinder it is beyond. */
+static bool supports_miss(const sect *S, const supports *h, sccd_real tol)
+{
+    return h->zhi < S->zlo - tol || h->zlo > S->zhi + tol || h->near > S->R + tol ||
+           (S->r - tol > 0.0 && h->far < S->r - tol) || wedge_missed(S->c, S->s, h->lower, h->upper, h->ahead, tol);
+}
+
+/* The unit direction of q's projection on the plane ⟂ u (+x on the axis). */
+static sccd_v2 plane_direction(sccd_v3 q)
+{
+    sccd_real l = len2d(q.x, q.y);
+    return l > 0.0 ? (sccd_v2){q.x / l, q.y / l} : (sccd_v2){1.0, 0.0};
+}
+
+/* The supports of the box about c with half axes ax (canonical frame): the
+ * support along n is n·c + Σ|n·ax_k|. */
+static supports box_supports(const sect *S, sccd_v3 c, const sccd_v3 ax[3])
+{
+    sccd_v2 n = plane_direction(c), lower = {S->s, S->c}, upper = {S->s, -S->c};
+    supports h = {c.z, c.z, n.x * c.x + n.y * c.y, len2d(c.x, c.y), lower.x * c.x + lower.y * c.y,
+                  upper.x * c.x + upper.y * c.y, c.x};
+    for (int k = 0; k < 3; ++k) {
+        sccd_v3 e = ax[k];
+        h.zlo -= fabs(e.z);
+        h.zhi += fabs(e.z);
+        h.near -= fabs(n.x * e.x + n.y * e.y);
+        h.far += len2d(e.x, e.y);
+        h.lower += fabs(lower.x * e.x + lower.y * e.y);
+        h.upper += fabs(upper.x * e.x + upper.y * e.y);
+        h.ahead += fabs(e.x);
+    }
+    return h;
+}
+
+/* The supports of the points v[0..n) (canonical frame), seen along n from
+ * the axis. */
+static supports point_supports(const sect *S, const sccd_v3 *v, int n, sccd_v2 dir)
+{
+    supports h = {INFINITY, -INFINITY, INFINITY, 0.0, -INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < n; ++i) {
+        sccd_v3 p = v[i];
+        h.zlo = sccd_min(h.zlo, p.z);
+        h.zhi = sccd_max(h.zhi, p.z);
+        h.near = sccd_min(h.near, dir.x * p.x + dir.y * p.y);
+        h.far = sccd_max(h.far, len2d(p.x, p.y));
+        h.lower = sccd_max(h.lower, S->s * p.x + S->c * p.y);
+        h.upper = sccd_max(h.upper, S->s * p.x - S->c * p.y);
+        h.ahead = sccd_max(h.ahead, p.x);
+    }
+    return h;
+}
+
+/* In the canonical frame: exact early-outs by the balls about its centre
+ * of radii |h| (holding it) and min(h) (held), then by the box's supports
+ * (with the tolerance of a scene at least as large as its corners'); then
+ * the polytope of its corners. */
 bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 {
     if (!S || !valid_box3(b)) {
@@ -509,17 +590,22 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
     }
     if (!S->ready)
         return false;
-    int early = ball_early_out(S, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
+    /* The centre, then the half axes taken to the canonical frame once. */
+    sccd_v3 c = to_local(S, b.c), ax[3];
+    int early = ball_early_out(S, c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
     if (early >= 0)
         return early == 1;
-    /* The corners in the canonical frame: the centre and the half axes
-     * taken there once, then ± combined (corner i has bit k set for +axis k). */
-    sccd_v3 c = to_local(S, b.c), ax[3];
+    sccd_real bound = v3_maxabs(c);
     for (int k = 0; k < 3; ++k) {
         sccd_v3 e = {k == 0 ? b.h.x : 0.0, k == 1 ? b.h.y : 0.0, k == 2 ? b.h.z : 0.0};
         sccd_v3 w = sccd_quat_apply(b.q, e);
         ax[k] = (sccd_v3){sccd_v3_dot(S->a, w), sccd_v3_dot(S->k, w), sccd_v3_dot(S->u, w)};
+        bound += v3_maxabs(ax[k]);
     }
+    supports h = box_supports(S, c, ax);
+    if (supports_miss(S, &h, SCCD_EPS * sccd_max(S->scale, bound)))
+        return false;
+    /* The corners: corner i has bit k set for +axis k. */
     sccd_polytope p;
     sccd_v3 v[8];
     for (int i = 0; i < 8; ++i) {
@@ -532,6 +618,9 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
     return local_polytope_meets(S, v, &p);
 }
 
+/* Exact early-outs by the ball about its centroid holding it (and the
+ * centroid itself, a point of it), then in the canonical frame by its
+ * supports; then the polytope. */
 bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
 {
     if (!S || !sccd_is_valid_triangle(t)) {
@@ -543,12 +632,20 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
     sccd_v3 m = sccd_v3_scale(sccd_v3_add(t.a, sccd_v3_add(t.b, t.c)), 1.0 / 3.0);
     sccd_real rad2 = sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, m)),
                               sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, m)), sccd_v3_len2(sccd_v3_sub(t.c, m))));
-    int early = ball_early_out(S, m, 0.0, sqrt(rad2));
+    sccd_v3 ml = to_local(S, m);
+    int early = ball_early_out(S, ml, 0.0, sqrt(rad2));
     if (early >= 0)
         return early == 1;
+    sccd_v3 v[3] = {to_local(S, t.a), to_local(S, t.b), to_local(S, t.c)};
+    sccd_real scale = S->scale;
+    for (int i = 0; i < 3; ++i)
+        scale = sccd_max(scale, v3_maxabs(v[i]));
+    supports h = point_supports(S, v, 3, plane_direction(ml));
+    if (supports_miss(S, &h, SCCD_EPS * scale))
+        return false;
     sccd_polytope p;
     sccd_polytope_triangle(&p, t);
-    return polytope_vs_sect(S, &p);
+    return local_polytope_meets(S, v, &p);
 }
 
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
