@@ -260,8 +260,6 @@ static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
     return local_ball_meets(S, q, rad, SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + rad));
 }
 
-static bool sphere_meets(const sect *S, sccd_sphere sphere) { return ball_meets(S, sphere.c, sphere.r); }
-
 /* ball_meets for a point, with the thesis' own test in the middle: past
  * the rootless early-outs, a point that passes eqs 2.4–2.7 exactly (the
  * angle's test Pc = x/ρ ≥ cos θ times ρ, no division at the axis) is in.
@@ -679,6 +677,10 @@ static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real s
     sccd_real c = S->c, s = side * S->s;
     sccd_v3 a = {c * p0.x + s * p0.y, -s * p0.x + c * p0.y, p0.z};
     sccd_v3 b = {c * p1.x + s * p1.y, -s * p1.x + c * p1.y, p1.z};
+    /* Exact early-out: the rectangle lies in the plane y = 0, which the
+     * segment stays more than thr away from on one side. */
+    if ((a.y > thr && b.y > thr) || (a.y < -thr && b.y < -thr))
+        return false;
     if ((a.y <= 0.0 && b.y >= 0.0) || (a.y >= 0.0 && b.y <= 0.0)) {
         sccd_real t = a.y != b.y ? a.y / (a.y - b.y) : 0.0;
         sccd_v3 x = sccd_v3_lerp(a, b, t);
@@ -850,14 +852,23 @@ bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_ca
 {
     if (!S->ready)
         return false;
-    /* Exact early-outs: the capsule lies in the ball about its middle
-     * reaching its end balls, and holds its end balls. */
-    sccd_v3 m = sccd_v3_lerp(c.a, c.b, 0.5);
-    if (!sphere_meets(S, (sccd_sphere){m, 0.5 * sccd_v3_dist(c.a, c.b) + c.r}))
+    /* In the canonical frame once. Exact early-outs: the capsule lies in
+     * the ball about its middle reaching its end balls, and beyond the
+     * slab, the cylinder R or the wedge when its core's supports, grown by
+     * its radius, are; it holds its end balls. */
+    sccd_v3 a = to_local(S, c.a), b = to_local(S, c.b), m = sccd_v3_lerp(a, b, 0.5);
+    sccd_real rm = 0.5 * sccd_v3_dist(a, b) + c.r;
+    if (!local_ball_meets(S, m, rm, SCCD_EPS * sccd_max(S->scale, v3_maxabs(m) + rm)))
         return false;
-    if (sphere_meets(S, (sccd_sphere){c.a, c.r}) || sphere_meets(S, (sccd_sphere){c.b, c.r}))
+    sccd_v3 ends[2] = {a, b};
+    supports h = point_supports(S, ends, 2, plane_direction(m));
+    sccd_real tol = SCCD_EPS * sccd_max(S->scale, sccd_max(v3_maxabs(a), v3_maxabs(b)) + c.r);
+    if (supports_miss(S, &h, c.r + tol)) /* each support grown by c.r: the reach is c.r + tol */
+        return false;
+    if (local_ball_meets(S, a, c.r, SCCD_EPS * sccd_max(S->scale, v3_maxabs(a) + c.r)) ||
+        local_ball_meets(S, b, c.r, SCCD_EPS * sccd_max(S->scale, v3_maxabs(b) + c.r)))
         return true;
-    return capsule_local(S, to_local(S, c.a), to_local(S, c.b), c.r);
+    return capsule_local(S, a, b, c.r);
 }
 
 bool sccd_sector3_prepared_vs_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
