@@ -88,15 +88,13 @@ static void prepare_wedges(sect *S)
     S->wedge[1] = (wedge){3, {{0.0, 1.0}, {S->s, -S->c}, {ch, sh}}};
 }
 
-/* Checks s and fills the canonical form. False (after the check fired) when
- * no defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
- * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
-bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
+/* Checks s and fills the canonical form but the half angle's cosine and
+ * sine and the wedge (out is not ready yet). False (after the check fired)
+ * when no defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable
+ * flaws (axes not unit or not ⟂, half angle out of range, r < 0) are
+ * repaired. */
+static bool prepare_frame(sect *out, const sccd_sector3 *s)
 {
-    if (!out) {
-        SCCD_ASSERT(out != NULL);
-        return false;
-    }
     out->ready = false;
     bool valid = sccd_is_valid_sector3(s);
     SCCD_ASSERT(valid);
@@ -116,17 +114,35 @@ bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
     out->a = a;
     out->k = sccd_v3_cross(u, a);
     out->th = sccd_clamp(s->half_angle, 0.0, SCCD_PI);
-    sccd_rot2 cs = sccd_cos_sin(out->th);
-    out->c = cs.c;
-    out->s = cs.s;
     out->r = sccd_max(s->r, 0.0);
     out->R = s->R;
     out->zlo = s->zlo;
     out->zhi = s->zhi;
     out->source = *s;
     out->scale = sccd_max(out->R, sccd_max(fabs(out->zlo), fabs(out->zhi)));
-    prepare_wedges(out);
+    return true;
+}
+
+/* The half angle's cosine and sine, after prepare_frame: ready for the
+ * point and ball tests (the others need the wedge too). */
+static void prepare_cos_sin(sect *out)
+{
+    sccd_rot2 cs = sccd_cos_sin(out->th);
+    out->c = cs.c;
+    out->s = cs.s;
     out->ready = true;
+}
+
+bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
+{
+    if (!out) {
+        SCCD_ASSERT(out != NULL);
+        return false;
+    }
+    if (!prepare_frame(out, s))
+        return false;
+    prepare_cos_sin(out);
+    prepare_wedges(out);
     return true;
 }
 
@@ -239,43 +255,75 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
     return local_distance(&S, to_local(&S, p));
 }
 
-/* The canonical-frame point q within rad of the sector, tol the tolerance.
- * Exact early-outs without a root first: beyond the slab, or farther from
- * the axis than R, by more than rad + tol. */
-static inline bool local_ball_meets(const sect *S, sccd_v3 q, sccd_real rad, sccd_real tol)
+/* Is the canonical-frame point q beyond the slab, or farther from the axis
+ * than R, by more than reach? Exact early-outs without a root or the half
+ * angle. *rho2 = ρ². */
+static inline bool ball_beyond(const sect *S, sccd_v3 q, sccd_real reach, sccd_real *rho2)
 {
-    sccd_real reach = rad + tol, far = S->R + reach, rho2 = q.x * q.x + q.y * q.y;
-    if (q.z < S->zlo - reach || q.z > S->zhi + reach || rho2 > far * far)
-        return false;
-    return local_dist2(S, q, sqrt(rho2)) <= reach * reach;
+    sccd_real far = S->R + reach;
+    *rho2 = q.x * q.x + q.y * q.y;
+    return q.z < S->zlo - reach || q.z > S->zhi + reach || *rho2 > far * far;
 }
 
-/* The ball about world point c of radius rad (0: a point) meets the sector,
- * with the tolerance of its scene (seed 000 §2.2 and §2.5: eq 2.11's slab
- * test, then eq 2.12's slice and circle test, which is the distance of
- * fact 1). */
+/* The canonical-frame point q within rad of the sector, tol the tolerance. */
+static inline bool local_ball_meets(const sect *S, sccd_v3 q, sccd_real rad, sccd_real tol)
+{
+    sccd_real reach = rad + tol, rho2;
+    return !ball_beyond(S, q, reach, &rho2) && local_dist2(S, q, sqrt(rho2)) <= reach * reach;
+}
+
+/* The ball about world point c of radius rad meets the sector, with the
+ * tolerance of its scene (seed 000 §2.5: eq 2.11's slab test, then eq
+ * 2.12's slice and circle test, which is the distance of fact 1). */
 static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
 {
     sccd_v3 q = to_local(S, c);
     return local_ball_meets(S, q, rad, SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + rad));
 }
 
-/* ball_meets for a point, with the thesis' own test in the middle: past
- * the rootless early-outs, a point that passes eqs 2.4–2.7 exactly (the
- * angle's test Pc = x/ρ ≥ cos θ times ρ, no division at the axis) is in.
- * That cosine cannot tell angles apart below about 1e-8 rad from 0 or π
- * (cos is flat there), so it also takes points that close to a side, as
- * this test always has; the distance decides the rest. */
-static bool point_meets(const sect *S, sccd_v3 p)
+/* The canonical-frame point q, ρ² = rho2, past ball_beyond's early-outs:
+ * in when it passes the thesis' own test, eqs 2.4–2.7, exactly (the
+ * angle's test Pc = x/ρ ≥ cos θ times ρ, no division at the axis). That
+ * cosine cannot tell angles apart below about 1e-8 rad from 0 or π (cos is
+ * flat there), so it also takes points that close to a side, as this test
+ * always has; the distance decides the rest. */
+static bool point_in(const sect *S, sccd_v3 q, sccd_real rho2, sccd_real tol)
 {
-    sccd_v3 q = to_local(S, p);
-    sccd_real tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q)), far = S->R + tol, rho2 = q.x * q.x + q.y * q.y;
-    if (q.z < S->zlo - tol || q.z > S->zhi + tol || rho2 > far * far)
-        return false;
     sccd_real rho = sqrt(rho2);
     if (q.z >= S->zlo && q.z <= S->zhi && rho >= S->r && rho <= S->R && q.x >= rho * S->c)
         return true;
     return local_dist2(S, q, rho) <= tol * tol;
+}
+
+static bool point_meets(const sect *S, sccd_v3 p)
+{
+    sccd_v3 q = to_local(S, p);
+    sccd_real tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q)), rho2;
+    return !ball_beyond(S, q, tol, &rho2) && point_in(S, q, rho2, tol);
+}
+
+/* The one-shot point (rad < 0) and sphere tests: the sector checked, then
+ * the shape (shape_ok, each failed check firing as the prepared route's
+ * would); the half angle's cosine and sine taken only past the early-outs,
+ * which need none. */
+static bool one_shot_ball(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool shape_ok)
+{
+    sect S;
+    bool sector_ok = prepare_frame(&S, s);
+    if (!shape_ok) {
+        SCCD_ASSERT(shape_ok);
+        return false;
+    }
+    if (!sector_ok)
+        return false;
+    sccd_v3 q = to_local(&S, c);
+    sccd_real r0 = sccd_max(rad, 0.0), tol = SCCD_EPS * sccd_max(S.scale, v3_maxabs(q) + r0), rho2;
+    if (ball_beyond(&S, q, r0 + tol, &rho2))
+        return false;
+    prepare_cos_sin(&S);
+    if (rad < 0.0)
+        return point_in(&S, q, rho2, tol);
+    return local_dist2(&S, q, sqrt(rho2)) <= (r0 + tol) * (r0 + tol);
 }
 
 bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q)
@@ -296,18 +344,11 @@ bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere
     return p->ready && ball_meets(p, sphere.c, sphere.r);
 }
 
-bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
-{
-    sect S;
-    sccd_sector3_prepare(&S, s);
-    return sccd_sector3_prepared_vs_point(&S, p);
-}
+bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p) { return one_shot_ball(s, p, -1.0, sccd_is_valid_v3(p)); }
 
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
 {
-    sect S;
-    sccd_sector3_prepare(&S, s);
-    return sccd_sector3_prepared_vs_sphere(&S, sphere);
+    return one_shot_ball(s, sphere.c, sphere.r, valid_sphere(sphere));
 }
 
 /* ---- polytopes (fact 2) ---- */
@@ -538,6 +579,16 @@ static sccd_v2 plane_direction(sccd_v3 q)
     return l > 0.0 ? (sccd_v2){q.x / l, q.y / l} : (sccd_v2){1.0, 0.0};
 }
 
+/* Exact early-out: is one of the points v[0..n) (canonical frame) within
+ * tol of the sector? */
+static bool any_point_in(const sect *S, const sccd_v3 *v, int n, sccd_real tol)
+{
+    for (int i = 0; i < n; ++i)
+        if (local_ball_meets(S, v[i], 0.0, tol))
+            return true;
+    return false;
+}
+
 /* The supports of the box about c with half axes ax (canonical frame): the
  * support along n is n·c + Σ|n·ax_k|. */
 static supports box_supports(const sect *S, sccd_v3 c, const sccd_v3 ax[3])
@@ -578,8 +629,8 @@ static supports point_supports(const sect *S, const sccd_v3 *v, int n, sccd_v2 d
 
 /* In the canonical frame: exact early-outs by the balls about its centre
  * of radii |h| (holding it) and min(h) (held), then by the box's supports
- * (with the tolerance of a scene at least as large as its corners'); then
- * the polytope of its corners. */
+ * (with the tolerance of a scene at least as large as its corners'), then
+ * a corner in the sector; then the polytope of its corners. */
 bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 {
     if (!S || !valid_box3(b)) {
@@ -611,6 +662,11 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
         for (int k = 0; k < 3; ++k)
             v[i] = (i >> k) & 1 ? sccd_v3_add(v[i], ax[k]) : sccd_v3_sub(v[i], ax[k]);
     }
+    sccd_real scale = S->scale;
+    for (int i = 0; i < 8; ++i)
+        scale = sccd_max(scale, v3_maxabs(v[i]));
+    if (any_point_in(S, v, 8, SCCD_EPS * scale))
+        return true;
     p.nv = 8;
     box_edges(&p);
     return local_polytope_meets(S, v, &p);
@@ -618,7 +674,7 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 
 /* Exact early-outs by the ball about its centroid holding it (and the
  * centroid itself, a point of it), then in the canonical frame by its
- * supports; then the polytope. */
+ * supports, then a corner in the sector; then the polytope. */
 bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
 {
     if (!S || !sccd_is_valid_triangle(t)) {
@@ -641,6 +697,8 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
     supports h = point_supports(S, v, 3, plane_direction(ml));
     if (supports_miss(S, &h, SCCD_EPS * scale))
         return false;
+    if (any_point_in(S, v, 3, SCCD_EPS * scale))
+        return true;
     sccd_polytope p;
     sccd_polytope_triangle(&p, t);
     return local_polytope_meets(S, v, &p);
