@@ -40,9 +40,8 @@
 #include "trig.h"
 #include "unchecked.h"
 
-/* A checked sector in canonical form: frame vectors, cleaned numbers, wedge. */
+/* A checked sector in canonical form: frame vectors, cleaned numbers. */
 typedef sccd_sector3_prepared sect;
-typedef sccd_sector3_wedge wedge;
 
 /* sqrt(x² + y²) without hypot's overflow care (slow, and scenes are far
  * from 1e154). */
@@ -66,30 +65,35 @@ bool sccd_is_valid_sector3(const sccd_sector3 *s)
            s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
 }
 
-/* The wedge as convex parts of at most three half-planes: the whole plane
- * (θ = π); left of the lower edge, right of the upper and in front of the
- * bisector (which a zero-width wedge needs) for θ ≤ π/2; else the halves
- * [−θ, 0] and [0, θ] (cos, sin of θ/2 by the half-angle formulas: c < 0
- * there, and 1 + c's rounding only tilts a bisector well inside its half). */
-static void prepare_wedges(sect *S)
+/* One convex part of the wedge: the n half-planes m·(x, y) ≥ 0 of the
+ * canonical frame (n = 0: the whole plane). */
+typedef struct wedge { int n; sccd_v2 nrm[3]; } wedge;
+
+/* The wedge as convex parts of at most three half-planes, made on demand
+ * (only the polytope and capsule tests clip): the whole plane (θ = π); left
+ * of the lower edge, right of the upper and in front of the bisector (which
+ * a zero-width wedge needs) for θ ≤ π/2; else the halves [−θ, 0] and
+ * [0, θ] (cos, sin of θ/2 by the half-angle formulas: c < 0 there, and
+ * 1 + c's rounding only tilts a bisector well inside its half). Returns the
+ * count of parts. */
+static int wedge_parts(const sect *S, wedge w[2])
 {
-    S->pieces = 1;
     if (S->th >= SCCD_PI) {
-        S->wedge[0].n = 0;
-        return;
+        w[0].n = 0;
+        return 1;
     }
     if (S->th <= 0.5 * SCCD_PI) {
-        S->wedge[0] = (wedge){3, {{S->s, S->c}, {S->s, -S->c}, {1.0, 0.0}}};
-        return;
+        w[0] = (wedge){3, {{S->s, S->c}, {S->s, -S->c}, {1.0, 0.0}}};
+        return 1;
     }
     sccd_real ch = sqrt(0.5 * (1.0 + S->c)), sh = sqrt(0.5 * (1.0 - S->c));
-    S->pieces = 2;
-    S->wedge[0] = (wedge){3, {{S->s, S->c}, {0.0, -1.0}, {ch, -sh}}};
-    S->wedge[1] = (wedge){3, {{0.0, 1.0}, {S->s, -S->c}, {ch, sh}}};
+    w[0] = (wedge){3, {{S->s, S->c}, {0.0, -1.0}, {ch, -sh}}};
+    w[1] = (wedge){3, {{0.0, 1.0}, {S->s, -S->c}, {ch, sh}}};
+    return 2;
 }
 
 /* Checks s and fills the canonical form but the half angle's cosine and
- * sine and the wedge (out is not ready yet). False (after the check fired)
+ * sine (out is not ready yet). False (after the check fired)
  * when no defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable
  * flaws (axes not unit or not ⟂, half angle out of range, r < 0) are
  * repaired. */
@@ -123,8 +127,7 @@ static bool prepare_frame(sect *out, const sccd_sector3 *s)
     return true;
 }
 
-/* The half angle's cosine and sine, after prepare_frame: ready for the
- * point and ball tests (the others need the wedge too). */
+/* The half angle's cosine and sine, after prepare_frame: ready. */
 static void prepare_cos_sin(sect *out)
 {
     sccd_rot2 cs = sccd_cos_sin(out->th);
@@ -142,7 +145,6 @@ bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
     if (!prepare_frame(out, s))
         return false;
     prepare_cos_sin(out);
-    prepare_wedges(out);
     return true;
 }
 
@@ -257,12 +259,13 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
 
 /* Is the canonical-frame point q beyond the slab, or farther from the axis
  * than R, by more than reach? Exact early-outs without a root or the half
- * angle. *rho2 = ρ². */
+ * angle, or together with | rather than ||: one branch, mostly taken, is
+ * better predicted than three. *rho2 = ρ². */
 static inline bool ball_beyond(const sect *S, sccd_v3 q, sccd_real reach, sccd_real *rho2)
 {
     sccd_real far = S->R + reach;
     *rho2 = q.x * q.x + q.y * q.y;
-    return q.z < S->zlo - reach || q.z > S->zhi + reach || *rho2 > far * far;
+    return (q.z < S->zlo - reach) | (q.z > S->zhi + reach) | (*rho2 > far * far);
 }
 
 /* The canonical-frame point q within rad of the sector, tol the tolerance. */
@@ -473,8 +476,9 @@ static bool local_polytope_meets(const sect *S, const sccd_v3 *v, const sccd_pol
     for (int i = 0; i < n; ++i)
         pts[i] = (sccd_v2){cut[i].x, cut[i].y};
     n = sccd_hull2(pts, n, hull);
-    const wedge *w = S->wedge;
-    for (int k = 0; k < S->pieces; ++k) {
+    wedge w[2];
+    int pieces = wedge_parts(S, w);
+    for (int k = 0; k < pieces; ++k) {
         sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
         int m = n;
         memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
@@ -898,9 +902,11 @@ static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
     } else {
         g.b = len2d(p0.x, p0.y);
     }
-    for (int k = 0; k < S->pieces; ++k) {
+    wedge w[2];
+    int pieces = wedge_parts(S, w);
+    for (int k = 0; k < pieces; ++k) {
         sccd_real ta, tb;
-        if (wedge_interval(&S->wedge[k], &g, &ta, &tb) && annulus_reaches(S, &g, ta, tb, thr * thr))
+        if (wedge_interval(&w[k], &g, &ta, &tb) && annulus_reaches(S, &g, ta, tb, thr * thr))
             return true;
     }
     return false;
