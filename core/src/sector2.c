@@ -288,15 +288,6 @@ static inline bool misses_wedge(const prepared *p, sccd_real hl, sccd_real hu, s
     return wedge_missed(p->edge.c, p->edge.s, hl, hu, hx, reach);
 }
 
-/* The largest n·v[i]. */
-static sccd_real points_support(const sccd_v2 *v, int n, sccd_v2 nrm)
-{
-    sccd_real h = sccd_v2_dot(nrm, v[0]);
-    for (int i = 1; i < n; ++i)
-        h = sccd_max(h, sccd_v2_dot(nrm, v[i]));
-    return h;
-}
-
 /* The exact part of local_vs_convex, after its early-outs (or a caller's
  * own): a vertex within reach of S hits; then W's convex pieces clip v, and
  * the distance range of each piece meets the widened annulus or not; last,
@@ -340,17 +331,18 @@ static bool convex_meets(const prepared *p, const sccd_v2 *v, int n, sccd_real r
 static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
 {
     sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach, ext2 = 0.0, dmax2 = 0.0;
+    sccd_v2 lower, upper;
+    edge_normals(p, &lower, &upper);
+    sccd_real hl = -INFINITY, hu = -INFINITY, hx = -INFINITY; /* the supports, in the same pass */
     for (int i = 0; i < n; ++i) {
         ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
         dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
+        hl = sccd_max(hl, sccd_v2_dot(lower, v[i]));
+        hu = sccd_max(hu, sccd_v2_dot(upper, v[i]));
+        hx = sccd_max(hx, v[i].x);
     }
     sccd_real ext = sqrt(ext2);
-    if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi)
-        return false;
-    sccd_v2 lower, upper;
-    edge_normals(p, &lower, &upper);
-    if (misses_wedge(p, points_support(v, n, lower), points_support(v, n, upper),
-                     points_support(v, n, (sccd_v2){1.0, 0.0}), reach))
+    if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi || misses_wedge(p, hl, hu, hx, reach))
         return false;
     return convex_meets(p, v, n, rho, tol, ext);
 }
