@@ -122,7 +122,6 @@ static bool prepare_frame(sect *out, const sccd_sector3 *s)
     out->R = s->R;
     out->zlo = s->zlo;
     out->zhi = s->zhi;
-    out->source = *s;
     out->scale = sccd_max(out->R, sccd_max(fabs(out->zlo), fabs(out->zhi)));
     return true;
 }
@@ -136,19 +135,27 @@ static void prepare_cos_sin(sect *out)
     out->ready = true;
 }
 
-bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
+/* The prepared form without its copy of the sector as given (which only
+ * a sweep's check for a band changed by hand reads): the one-shot tests'. */
+static bool prepare(const sccd_sector3 *s, sect *out)
 {
-    if (!out) {
-        SCCD_ASSERT(out != NULL);
-        return false;
-    }
     if (!prepare_frame(out, s))
         return false;
     prepare_cos_sin(out);
     return true;
 }
 
-static bool prepare(const sccd_sector3 *s, sect *out) { return sccd_sector3_prepare(out, s); }
+bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
+{
+    if (!out) {
+        SCCD_ASSERT(out != NULL);
+        return false;
+    }
+    if (!prepare(s, out))
+        return false;
+    out->source = *s;
+    return true;
+}
 
 /* Seed 000 eq 2.3: the rows of the matrix are A, K, U. */
 static inline sccd_v3 to_local(const sect *S, sccd_v3 p)
@@ -715,7 +722,7 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
         return false;
     }
     sect S;
-    sccd_sector3_prepare(&S, s);
+    prepare(s, &S);
     return sccd_sector3_prepared_vs_box(&S, b);
 }
 
@@ -726,7 +733,7 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
         return false;
     }
     sect S;
-    sccd_sector3_prepare(&S, s);
+    prepare(s, &S);
     return sccd_sector3_prepared_vs_triangle(&S, t);
 }
 
@@ -951,7 +958,7 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
         return false;
     }
     sect S;
-    sccd_sector3_prepare(&S, s);
+    prepare(s, &S);
     return sccd_sector3_prepared_meets_capsule(&S, c);
 }
 
