@@ -489,10 +489,10 @@ static sccd_real box_support(sccd_v2 n, sccd_v2 u, sccd_v2 w, sccd_v2 h)
 }
 
 /* In the canonical frame the box is centred at c with axes u, w = perp(u).
- * Exact early-outs, cheapest first: its nearest point to the pivot beyond
- * R, its farthest inside r, all of it beyond W (its supports); the disc of
- * radius |h| about c (which holds it) missing S, the one of radius min(h)
- * (which it holds) meeting S. Then its corners. */
+ * Exact early-outs, the most telling first: the disc of radius |h| about c
+ * (which holds it) missing S, the one of radius min(h) (which it holds)
+ * meeting S; its nearest point to the pivot beyond R, its farthest inside
+ * r, all of it beyond W (its supports). Then its corners. */
 bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
 {
     if (!p || !valid_box2(b)) {
@@ -502,8 +502,16 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
     if (!p->ready)
         return false;
     const sccd_sector2 *s = &p->s;
-    sccd_v2 c = to_local(s, b.c), ax = {b.q.c, b.q.s};
-    sccd_v2 u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u), h = b.h;
+    sccd_v2 c = to_local(s, b.c), h = b.h;
+    /* The discs about c: one distance, two radii (each with its scene's tolerance). */
+    sccd_real d = sccd_v2_len(c), d2 = local_dist2(p, c, d), rout = sccd_v2_len(h), rin = sccd_min(h.x, h.y);
+    sccd_real out = rout + SCCD_EPS * sccd_max(sccd_max(s->R, rout), d);
+    sccd_real in = rin + SCCD_EPS * sccd_max(sccd_max(s->R, rin), d);
+    if (d2 > out * out)
+        return false;
+    if (d2 <= in * in)
+        return true;
+    sccd_v2 ax = {b.q.c, b.q.s}, u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u);
     /* The pivot in the box's frame: its nearest and farthest box points. */
     sccd_real ox = -sccd_v2_dot(c, u), oy = -sccd_v2_dot(c, w);
     sccd_real nx = ox - sccd_clamp(ox, -h.x, h.x), ny = oy - sccd_clamp(oy, -h.y, h.y);
@@ -517,14 +525,6 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
                      sccd_v2_dot(upper, c) + box_support(upper, u, w, h),
                      c.x + box_support((sccd_v2){1.0, 0.0}, u, w, h), tol))
         return false;
-    /* The discs about c: one distance, two radii (each with its scene's tolerance). */
-    sccd_real d = sccd_v2_len(c), d2 = local_dist2(p, c, d), rout = sccd_v2_len(h), rin = sccd_min(h.x, h.y);
-    sccd_real out = rout + SCCD_EPS * sccd_max(sccd_max(s->R, rout), d);
-    sccd_real in = rin + SCCD_EPS * sccd_max(sccd_max(s->R, rin), d);
-    if (d2 > out * out)
-        return false;
-    if (d2 <= in * in)
-        return true;
     sccd_v2 ex = sccd_v2_scale(u, h.x), ey = sccd_v2_scale(w, h.y);
     sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, ex), ey), sccd_v2_sub(sccd_v2_add(c, ex), ey),
                     sccd_v2_add(sccd_v2_add(c, ex), ey), sccd_v2_add(sccd_v2_sub(c, ex), ey)};
@@ -532,9 +532,10 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
 }
 
 /* In the canonical frame the capsule's core runs from a to b. Exact
- * early-outs: its nearest point to the pivot beyond R + rounding, both
- * ends inside r − rounding, all of it beyond W (its supports); an end disc
- * meeting S. Then the segment. */
+ * early-outs, the most telling first: the disc about its middle reaching
+ * its end discs (which holds it) missing S, an end disc meeting S; its
+ * nearest point to the pivot beyond R + rounding, both ends inside
+ * r − rounding, all of it beyond W (its supports). Then the segment. */
 bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c)
 {
     if (!p || !valid_capsule2(c)) {
@@ -544,8 +545,12 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
     if (!p->ready)
         return false;
     const sccd_sector2 *s = &p->s;
-    sccd_v2 a = to_local(s, c.a), b = to_local(s, c.b), e = sccd_v2_sub(b, a);
+    sccd_v2 a = to_local(s, c.a), b = to_local(s, c.b), e = sccd_v2_sub(b, a), m = sccd_v2_lerp(a, b, 0.5);
     sccd_real da = sccd_v2_len(a), db = sccd_v2_len(b), l2 = sccd_v2_len2(e);
+    if (!local_disc_meets(p, m, sccd_v2_len(m), 0.5 * sqrt(l2) + c.r))
+        return false;
+    if (local_disc_meets(p, a, da, c.r) || local_disc_meets(p, b, db, c.r))
+        return true;
     sccd_real tol = SCCD_EPS * sccd_max(sccd_max(s->R, c.r), sccd_max(da, db));
     sccd_real reach = c.r + tol, lo = s->r - reach, hi = s->R + reach;
     sccd_real t = l2 > 0.0 ? sccd_clamp(-sccd_v2_dot(a, e) / l2, 0.0, 1.0) : 0.0;
@@ -556,8 +561,6 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
     if (misses_wedge(p, sccd_max(sccd_v2_dot(lower, a), sccd_v2_dot(lower, b)),
                      sccd_max(sccd_v2_dot(upper, a), sccd_v2_dot(upper, b)), sccd_max(a.x, b.x), reach))
         return false;
-    if (local_disc_meets(p, a, da, c.r) || local_disc_meets(p, b, db, c.r))
-        return true;
     sccd_v2 v[2] = {a, b};
     return convex_meets(p, v, 2, c.r, tol, sqrt(l2));
 }
