@@ -93,10 +93,9 @@ static int wedge_parts(const sect *S, wedge w[2])
 }
 
 /* Checks s and fills the canonical form but the half angle's cosine and
- * sine (out is not ready yet). False (after the check fired)
- * when no defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable
- * flaws (axes not unit or not ⟂, half angle out of range, r < 0) are
- * repaired. */
+ * sine (out is not ready yet). False (after the check fired) when no
+ * defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
+ * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
 static bool prepare_frame(sect *out, const sccd_sector3 *s)
 {
     out->ready = false;
