@@ -1,8 +1,10 @@
 /* Prepared 2D sectors (sccd_sector2_prepare and the sccd_sector2_prepared_vs_*
  * tests): on random and degenerate sectors and shapes the prepared answer
  * equals the one-shot answer and agrees with the certified branch-and-bound
- * oracle (tests/oracles/truth2.c); bad sectors are rejected when prepared and
- * meet nothing; a sweep whose bands were set by hand is still tested. */
+ * oracle (tests/oracles/truth2.c), also for shapes placed just across the
+ * radial edges and arcs; the polygon check equals its pairwise definition;
+ * bad sectors are rejected when prepared and meet nothing; a sweep whose
+ * bands were set by hand is still tested. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -176,6 +178,105 @@ static void test_cos_sin(void **state)
     }
 }
 
+/* Shapes just across the radial edges' lines and the arcs of wide (two
+ * convex halves) and narrow wedges, where the prepared tests' support and
+ * disc early-outs decide: prepared == one-shot, and never against the
+ * certified oracle. */
+static void test_near_edges(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(208);
+    static const sccd_shape_type types[] = {SCCD_SHAPE_CIRCLE, SCCD_SHAPE_BOX, SCCD_SHAPE_CAPSULE, SCCD_SHAPE_POLY};
+    int hits = 0;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        if (i % 2) /* wide: the wedge is the union of its edges' half-planes */
+            s.half_angle = sccd_rng_uniform(&g, 0.5 * SCCD_PI, SCCD_PI);
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        /* A point of an edge (or an arc), pushed off it along the edge's
+         * normal or radially by a gap from far inside to well outside. */
+        sccd_real side = sccd_rng_int(&g, 2) ? 1.0 : -1.0, size = sccd_rng_uniform(&g, 0.01, 1.5);
+        sccd_real phi = sccd_rng_int(&g, 3) ? side * s.half_angle : sccd_rng_uniform(&g, -s.half_angle, s.half_angle);
+        sccd_v2 u = sccd_rot2_apply(sccd_rot2_make(phi), s.a), n = sccd_v2_scale(sccd_v2_perp(u), side);
+        sccd_real rad = sccd_rng_uniform(&g, s.r - 0.5, s.R + 0.5);
+        sccd_v2 on = sccd_v2_mad(s.o, rad, u), dir = sccd_rng_int(&g, 2) ? n : u;
+        sccd_real gap = size * sccd_rng_uniform(&g, -1.0, 2.0);
+        sccd_shape2 x = sccd_truth2_random_shape(&g, types[i % 4], sccd_v2_mad(on, gap, dir), size);
+        bool got = both_answers(&s, &p, &x);
+        hits += got;
+        check_oracle(&s, &x, got);
+    }
+    assert_true(hits > N_RANDOM / 5 && hits < N_RANDOM * 4 / 5);
+}
+
+/* The polygon check (sccd_is_valid_poly2, which the prepared polygon test
+ * runs) against its definition, every vertex on or left of every edge
+ * within 1e-12·(1 + scale²), checked pair by pair here: on convex polygons
+ * in both orders, with collinear, repeated and nudged vertices, stars that
+ * wind twice (every turn left), axis-aligned edges, and tiny and huge
+ * scales. */
+static bool valid_by_definition(const sccd_poly2 *s)
+{
+    sccd_real scale = 0.0;
+    for (int i = 0; i < s->n; ++i)
+        scale = sccd_max(scale, sccd_max(fabs(s->v[i].x), fabs(s->v[i].y)));
+    sccd_real tol = 1e-12 * (1.0 + scale * scale);
+    for (int i = 0; i < s->n; ++i)
+        for (int j = 0; j < s->n; ++j) {
+            sccd_v2 a = s->v[i], b = s->v[(i + 1) % s->n];
+            if (sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(s->v[j], a)) < -tol)
+                return false;
+        }
+    return true;
+}
+
+static sccd_poly2 random_polygon(sccd_rng *g, int kind)
+{
+    static const sccd_real scales[] = {1e-150, 1e-3, 1.0, 1e3, 1e150};
+    sccd_real scale = scales[sccd_rng_int(g, 5)];
+    sccd_poly2 p = {3 + sccd_rng_int(g, SCCD_POLY_MAX - 2), {{0}}, 0.0};
+    sccd_v2 c = sccd_v2_scale(sccd_rng_v2(g, 3.0), scale);
+    sccd_real phase = sccd_rng_int(g, 4) ? sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI) : 0.25 * SCCD_PI;
+    int step = kind == 1 && p.n >= 5 ? 2 : 1; /* a star: every other vertex, winding twice */
+    if (step == 2 && p.n % 2 == 0)
+        p.n--;
+    for (int k = 0; k < p.n; ++k) {
+        sccd_real t = phase + 2.0 * SCCD_PI * (k * step % p.n) / p.n;
+        p.v[k] = sccd_v2_mad(c, scale, (sccd_v2){cos(t), sin(t)});
+    }
+    int j = sccd_rng_int(g, p.n), k = (j + 1) % p.n;
+    static const sccd_real nudges[] = {1e-13, 1e-12, 1e-11, 0.3}; /* about the tolerance, and far beyond */
+    if (kind == 2) /* a vertex pushed in or out */
+        p.v[j] = sccd_v2_mad(c, 1.0 + sccd_rng_uniform(g, -1.0, 1.0) * nudges[sccd_rng_int(g, 4)],
+                             sccd_v2_sub(p.v[j], c));
+    if (kind == 3) /* a vertex moved onto its neighbour, or to the midpoint of its edge */
+        p.v[j] = sccd_rng_int(g, 2) ? p.v[k] : sccd_v2_lerp(p.v[j], p.v[(j + 2) % p.n], 0.5);
+    if (kind == 4) /* clockwise */
+        for (int a = 0, b = p.n - 1; a < b; ++a, --b) {
+            sccd_v2 t = p.v[a];
+            p.v[a] = p.v[b];
+            p.v[b] = t;
+        }
+    if (kind == 5) /* an axis-aligned square */
+        p = (sccd_poly2){4, {{0, 0}, {scale, 0}, {scale, scale}, {0, scale}}, 0.0};
+    return p;
+}
+
+static void test_poly_validity(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(209);
+    int valid = 0;
+    for (int i = 0; i < 20 * N_RANDOM; ++i) {
+        sccd_poly2 p = random_polygon(&g, i % 6);
+        bool want = valid_by_definition(&p);
+        assert_true(sccd_is_valid_poly2(&p) == want);
+        valid += want;
+    }
+    assert_true(valid > 2 * N_RANDOM && valid < 18 * N_RANDOM);
+}
+
 /* Misuse: a bad sector is refused when prepared (the check fires once), and
  * the prepared form it leaves, like a zeroed one, meets nothing; bad shapes
  * on a good prepared sector are refused too. */
@@ -258,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_point),   cmocka_unit_test(test_circle),    cmocka_unit_test(test_box),
         cmocka_unit_test(test_capsule), cmocka_unit_test(test_poly),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_sweep_band_by_hand), cmocka_unit_test(test_cos_sin),
+        cmocka_unit_test(test_near_edges), cmocka_unit_test(test_poly_validity),
     };
     return cmocka_run_group_tests_name("sector2_prepared", tests, NULL, NULL);
 }

@@ -2,8 +2,10 @@
  * sccd_sector3_prepared_vs_* tests): on random and degenerate sectors the
  * prepared answer equals the one-shot answer and the branch-and-bound oracle
  * (tests/oracles/sector3_oracle.c); points on and next to the wedge's sides
- * agree with the oracle's closed-form distance; unusable sectors are refused
- * when prepared and meet nothing; sweep bands set by hand are still tested. */
+ * agree with the oracle's closed-form distance, and shapes placed just across
+ * its boundary surfaces with the branch-and-bound oracle; unusable sectors
+ * are refused when prepared and meet nothing; sweep bands set by hand are
+ * still tested. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -29,16 +31,32 @@ static sccd_sector3 random_sector(sccd_rng *g)
 
 static sccd_real maybe_zero(sccd_rng *g, sccd_real hi) { return sccd_rng_int(g, 8) ? sccd_rng_uniform(g, 0.0, hi) : 0.0; }
 
-static void random_kind(kind k, uint64_t seed)
+/* A point just across a side rectangle's plane (angle ±θ), the slab's
+ * faces or the arcs' cylinders, where the prepared tests' support and ball
+ * early-outs decide; wide wedges (two convex halves) half the time. */
+static sccd_v3 near_boundary(sccd_sector3 *s, sccd_rng *g, int i)
+{
+    if (i % 2)
+        s->half_angle = sccd_rng_uniform(g, 0.5 * SCCD_PI, SCCD_PI);
+    sccd_real side = sccd_rng_int(g, 2) ? 1.0 : -1.0;
+    sccd_real phi = sccd_rng_int(g, 3) ? side * s->half_angle : sccd_rng_uniform(g, -s->half_angle, s->half_angle);
+    sccd_real rho = sccd_rng_uniform(g, s->r - 0.5, s->R + 0.5), z = sccd_rng_uniform(g, s->zlo - 0.5, s->zhi + 0.5);
+    sccd_v3 q = {rho * cos(phi), rho * sin(phi), z}, off = {-side * sin(phi), side * cos(phi), 0.0};
+    if (sccd_rng_int(g, 3) == 0) /* radially or along u instead */
+        off = sccd_rng_int(g, 2) ? (sccd_v3){cos(phi), sin(phi), 0.0} : (sccd_v3){0.0, 0.0, 1.0};
+    return sccd_sector3_from_local(s, sccd_v3_mad(q, sccd_rng_uniform(g, -0.5, 1.5), off));
+}
+
+static void random_kind_at(kind k, uint64_t seed, bool near)
 {
     sccd_rng g = sccd_rng_make(seed);
     sccd_test_count_asserts(); /* usable input: no check may fire */
     int hit = 0, sep = 0, unsure = 0;
     for (int i = 0; i < N_RANDOM; ++i) {
         sccd_sector3 s = random_sector(&g);
+        sccd_v3 a = near ? near_boundary(&s, &g, i) : sccd_oracle_near(&s, &g);
         sccd_sector3_prepared p;
         assert_true(sccd_sector3_prepare(&p, &s));
-        sccd_v3 a = sccd_oracle_near(&s, &g);
         bool one = false, pre = false;
         sccd_oracle_verdict v = SCCD_ORACLE_UNSURE;
         if (k == K_SPHERE) {
@@ -75,16 +93,29 @@ static void random_kind(kind k, uint64_t seed)
         hit += pre;
         sep += !pre;
     }
-    assert_true(unsure <= N_RANDOM / 100);
+    /* Shapes placed at the boundary graze it more often: the oracle is then
+     * more often unsure within its budget (those still compare one-shot and
+     * prepared). */
+    assert_true(unsure <= (near ? N_RANDOM / 25 : N_RANDOM / 100));
     assert_true(hit > N_RANDOM / 20 && sep > N_RANDOM / 20);
     assert_int_equal(sccd_test_assert_count(), 0);
     sccd_set_assert_handler(NULL);
 }
 
+static void random_kind(kind k, uint64_t seed) { random_kind_at(k, seed, false); }
+
 static void test_sphere(void **state) { (void)state; random_kind(K_SPHERE, 301); }
 static void test_capsule(void **state) { (void)state; random_kind(K_CAPSULE, 302); }
 static void test_box(void **state) { (void)state; random_kind(K_BOX, 303); }
 static void test_triangle(void **state) { (void)state; random_kind(K_TRIANGLE, 304); }
+
+/* Each shape just across the sector's boundary surfaces. */
+static void test_near_boundary(void **state)
+{
+    (void)state;
+    for (kind k = K_SPHERE; k <= K_TRIANGLE; ++k)
+        random_kind_at(k, 306 + (uint64_t)k, true);
+}
 
 /* Points near the sector, on a side (angle ±θ), on the ray opposite a, and
  * 1e-6 off them: prepared == one-shot, and both agree with the oracle's
@@ -198,8 +229,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_point),   cmocka_unit_test(test_sphere),    cmocka_unit_test(test_capsule),
-        cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle),  cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_sweep_band_by_hand),
+        cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle), cmocka_unit_test(test_near_boundary),
+        cmocka_unit_test(test_bad_input), cmocka_unit_test(test_sweep_band_by_hand),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }

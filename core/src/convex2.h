@@ -54,6 +54,21 @@ static inline bool in_half_angle(sccd_real x, sccd_real y, sccd_real c, sccd_rea
     return x * s >= y * c && (c < 0.0 || x >= 0.0);
 }
 
+/* Does a convex set miss the wedge of half angle θ (cosine c, sine s)
+ * widened by reach, given its supports (largest n·p over the set) along the
+ * unit normals of the lower and upper edges' lines pointing into the wedge,
+ * (s, c) and (s, −c), hl and hu, and along +x, hx? A convex wedge (θ ≤ π/2)
+ * is the intersection of those three half-planes, so the set misses it when
+ * it lies more than reach beyond one of them; a wider wedge (θ < π) is the
+ * union of the two edges' half-planes, so the set misses it when it lies
+ * beyond both. The sectors' exact early-outs. */
+static inline bool wedge_missed(sccd_real c, sccd_real s, sccd_real hl, sccd_real hu, sccd_real hx, sccd_real reach)
+{
+    if (c >= 0.0)
+        return hl < -reach || hu < -reach || hx < -reach;
+    return s > 0.0 && hl < -reach && hu < -reach;
+}
+
 /* Is vertex i of the convex polygon v (n ≥ 3) on its silhouette seen from
  * the origin, up to rounding? False only where its two neighbours lie
  * strictly on either side of the line through the origin and it (by a

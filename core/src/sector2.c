@@ -49,40 +49,43 @@ static sccd_sector2 point_sector(sccd_v2 o)
     return (sccd_sector2){sccd_is_valid_v2(o) ? o : (sccd_v2){0.0, 0.0}, {1.0, 0.0}, 0.0, 0.0, 0.0};
 }
 
-bool sccd_is_valid_sector2(const sccd_sector2 *s)
+/* sccd_is_valid_sector2, inline for the one-shot tests. */
+static inline bool valid_sector2(const sccd_sector2 *s)
 {
     return s && sccd_is_valid_v2(s->o) && sccd_is_valid_v2(s->a) && fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6 &&
-           sccd_is_valid_real(s->half_angle) && s->half_angle >= 0.0 && s->half_angle <= SCCD_PI &&
-           sccd_is_valid_real(s->R) && s->r >= 0.0 && s->r <= s->R;
+           s->half_angle >= 0.0 && s->half_angle <= SCCD_PI && sccd_is_valid_real(s->R) && s->r >= 0.0 &&
+           s->r <= s->R;
 }
 
-/* The wedge W as convex wedges of half-planes (canonical frame, c and sn
- * the cosine and sine of θ): for θ ≤ π/2 the two radial edges' sides plus
- * the bisector's side (which keeps a zero angle a ray); above, the halves
- * [−θ, 0] and [0, θ], each under π wide, whose bisectors are at ∓θ/2
- * (cos, sin of θ/2 from the half-angle formulas: c < 0 there, no cancellation
- * in 1 − c, and 1 + c only tilts a bisector well inside its piece). */
-static void prepare_wedges(prepared *p, sccd_real half, sccd_real c, sccd_real sn)
+bool sccd_is_valid_sector2(const sccd_sector2 *s) { return valid_sector2(s); }
+
+/* The wedge W as convex wedges of half-planes (canonical frame, nrm[k] the
+ * three normals n of wedge k = {p : n·p ≥ 0}); returns their count: 0 for
+ * θ = π (the plane), 1 for θ ≤ π/2 (cos θ ≥ 0: the two radial edges' sides
+ * plus the bisector's side, which keeps a zero angle a ray), else 2: the
+ * halves [−θ, 0] and [0, θ], each under π wide, whose bisectors are at ∓θ/2
+ * (cos, sin of θ/2 from the half-angle formulas: c < 0 there, no
+ * cancellation in 1 − c, and 1 + c only tilts a bisector well inside its
+ * piece). Made on demand: only the tests that clip need them. */
+static int wedge_normals(const prepared *p, sccd_v2 nrm[2][3])
 {
-    if (half >= SCCD_PI) {
-        p->pieces = 0;
-        return;
-    }
-    if (half <= 0.5 * SCCD_PI) {
-        p->pieces = 1;
-        p->wedge[0][0] = (sccd_v2){sn, c};
-        p->wedge[0][1] = (sccd_v2){sn, -c};
-        p->wedge[0][2] = (sccd_v2){1.0, 0.0};
-        return;
+    sccd_real c = p->edge.c, sn = p->edge.s;
+    if (sn == 0.0 && c < 0.0)
+        return 0;
+    if (c >= 0.0) {
+        nrm[0][0] = (sccd_v2){sn, c};
+        nrm[0][1] = (sccd_v2){sn, -c};
+        nrm[0][2] = (sccd_v2){1.0, 0.0};
+        return 1;
     }
     sccd_real ch = sqrt(0.5 * (1.0 + c)), sh = sqrt(0.5 * (1.0 - c));
-    p->pieces = 2;
-    p->wedge[0][0] = (sccd_v2){sn, c};
-    p->wedge[0][1] = (sccd_v2){0.0, -1.0};
-    p->wedge[0][2] = (sccd_v2){ch, -sh};
-    p->wedge[1][0] = (sccd_v2){0.0, 1.0};
-    p->wedge[1][1] = (sccd_v2){sn, -c};
-    p->wedge[1][2] = (sccd_v2){ch, sh};
+    nrm[0][0] = (sccd_v2){sn, c};
+    nrm[0][1] = (sccd_v2){0.0, -1.0};
+    nrm[0][2] = (sccd_v2){ch, -sh};
+    nrm[1][0] = (sccd_v2){0.0, 1.0};
+    nrm[1][1] = (sccd_v2){sn, -c};
+    nrm[1][2] = (sccd_v2){ch, sh};
+    return 2;
 }
 
 bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
@@ -97,12 +100,16 @@ bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
     return true;
 }
 
+/* At θ = π the edge is (−1, 0) exactly (sin π rounds to 1.2e-16, which
+ * would put the centre line's points outside the wedge by the cross
+ * product test): the wedge is then the whole plane with no special case. */
+static sccd_rot2 edge_of(sccd_real half) { return half >= SCCD_PI ? (sccd_rot2){-1.0, 0.0} : sccd_cos_sin(half); }
+
 void sccd_sector2_prepare_unchecked(sccd_sector2_prepared *out, const sccd_sector2 *s)
 {
     out->s = *s;
+    out->edge = edge_of(s->half_angle);
     out->ready = true;
-    out->edge = sccd_cos_sin(s->half_angle);
-    prepare_wedges(out, s->half_angle, out->edge.c, out->edge.s);
 }
 
 sccd_sector2 sccd_sector2_thesis(sccd_box2 box, sccd_v2 pivot, sccd_real alpha)
@@ -165,28 +172,24 @@ static void local_edge(const prepared *p, sccd_real side, sccd_v2 *in, sccd_v2 *
     *out = sccd_v2_scale(u, p->s.R);
 }
 
-/* (x, y), y ≥ 0, in the wedge (the whole plane for θ = π). */
-static bool in_wedge(const prepared *p, sccd_real x, sccd_real y)
+/* The squared closed-form distance from q to S (see the top of the file),
+ * d = |q|. S is symmetric about +x, so q folds onto y ≥ 0; outside W the
+ * upper radial edge is then the nearer (its angle is nearer q's, and the
+ * distance to a point at a given radius grows with the angle between), and
+ * q turned by −θ gives its coordinate u along that edge and its offset w
+ * from the edge's line: d² = dist(u, [r, R])² + w². Inside W, u = d and
+ * w = 0. */
+static inline sccd_real local_dist2(const prepared *p, sccd_v2 q, sccd_real d)
 {
-    return p->pieces == 0 || in_half_angle(x, y, p->edge.c, p->edge.s);
+    sccd_real c = p->edge.c, sn = p->edge.s, x = q.x, y = fabs(q.y);
+    bool in = in_half_angle(x, y, c, sn);
+    sccd_real u = in ? d : x * c + y * sn, w = in ? 0.0 : y * c - x * sn;
+    sccd_real e = sccd_max(sccd_max(p->s.r - u, u - p->s.R), 0.0);
+    return e * e + w * w;
 }
 
-/* The closed-form distance from q to S (see the top of the file), d = |q|. S is
- * symmetric about +x, so q folds onto y ≥ 0; outside W the upper radial
- * edge is then the nearer (its angle is nearer q's, and the distance to a
- * point at a given radius grows with the angle between). */
-static inline sccd_real local_distance_at(const prepared *p, sccd_v2 q, sccd_real d)
-{
-    sccd_real x = q.x, y = fabs(q.y);
-    if (in_wedge(p, x, y))
-        return sccd_max(sccd_max(p->s.r - d, d - p->s.R), 0.0);
-    sccd_real t = sccd_clamp(x * p->edge.c + y * p->edge.s, p->s.r, p->s.R);
-    sccd_real dx = x - t * p->edge.c, dy = y - t * p->edge.s;
-    return sqrt(dx * dx + dy * dy);
-}
-
-/* As local_distance_at with d = |q|. */
-static sccd_real local_distance(const prepared *p, sccd_v2 q) { return local_distance_at(p, q, sccd_v2_len(q)); }
+/* The distance from q to S. */
+static sccd_real local_distance(const prepared *p, sccd_v2 q) { return sqrt(local_dist2(p, q, sccd_v2_len(q))); }
 
 sccd_real sccd_sector2_distance(const sccd_sector2 *s, sccd_v2 p)
 {
@@ -271,47 +274,40 @@ static bool range_meets(const sccd_v2 *v, int n, sccd_real lo, sccd_real hi)
     return (lo <= 0.0 || dmax2 >= lo * lo) && convex_point_distance(v, n, (sccd_v2){0.0, 0.0}) <= hi;
 }
 
-/* Is every point of v at least reach beyond the unit normal nrm's line
- * through the origin, on its negative side? */
-static bool beyond(const sccd_v2 *v, int n, sccd_v2 nrm, sccd_real reach)
+/* The unit normals of the lines of W's lower and upper radial edges,
+ * pointing into W (see wedge_missed). */
+static inline void edge_normals(const prepared *p, sccd_v2 *lower, sccd_v2 *upper)
 {
-    for (int i = 0; i < n; ++i)
-        if (sccd_v2_dot(nrm, v[i]) >= -reach)
-            return false;
-    return true;
+    *lower = (sccd_v2){p->edge.s, p->edge.c};
+    *upper = (sccd_v2){p->edge.s, -p->edge.c};
 }
 
-/* Does the convex set v (canonical frame, counter-clockwise) rounded by rho
- * meet S, with tolerance tol? Exact early-outs first. Misses: v lies in the
- * disc about v[0] of radius ext, so it misses the widened annulus when that
- * disc lies beyond R + reach or every vertex (hence, by convexity, all of v)
- * lies inside the circle r − reach; a convex W (θ ≤ π/2) lies in each of its
- * half-planes, so v misses when it is beyond one by more than reach. Hits: a
- * vertex within reach of S. Then W's convex pieces clip v, and an edge can
- * only be within reach when that disc comes within reach of it. */
-static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
+/* Does a convex set with those supports miss W widened by reach? */
+static inline bool misses_wedge(const prepared *p, sccd_real hl, sccd_real hu, sccd_real hx, sccd_real reach)
 {
-    sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach, ext2 = 0.0, dmax2 = 0.0;
-    for (int i = 0; i < n; ++i) {
-        ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
-        dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
-    }
-    sccd_real ext = sqrt(ext2);
-    if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi)
-        return false;
-    if (p->pieces == 1 && (beyond(v, n, p->wedge[0][0], reach) || beyond(v, n, p->wedge[0][1], reach) ||
-                           beyond(v, n, p->wedge[0][2], reach)))
-        return false;
+    return wedge_missed(p->edge.c, p->edge.s, hl, hu, hx, reach);
+}
+
+/* The exact part of local_vs_convex, after its early-outs (or a caller's
+ * own): a vertex within reach of S hits; then W's convex pieces clip v, and
+ * the distance range of each piece meets the widened annulus or not; last,
+ * the radial edges, which an edge of v can only come within reach of when
+ * the disc about v[0] of radius ext (holding v) does. */
+static bool convex_meets(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol, sccd_real ext)
+{
+    sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach;
     for (int i = 0; i < n; ++i)
-        if (local_distance(p, v[i]) <= reach)
+        if (local_dist2(p, v[i], sccd_v2_len(v[i])) <= reach * reach)
             return true;
-    if (p->pieces == 0 && range_meets(v, n, lo, hi))
-        return true;
-    for (int k = 0; k < p->pieces; ++k) {
+    sccd_v2 nrm[2][3];
+    int pieces = wedge_normals(p, nrm);
+    if (pieces == 0)
+        return range_meets(v, n, lo, hi);
+    for (int k = 0; k < pieces; ++k) {
         sccd_v2 a[CLIP_CAP], b[CLIP_CAP];
-        int m = clip_halfplane(v, n, p->wedge[k][0], a);
-        m = m > 0 ? clip_halfplane(a, m, p->wedge[k][1], b) : 0;
-        m = m > 0 ? clip_halfplane(b, m, p->wedge[k][2], a) : 0;
+        int m = clip_halfplane(v, n, nrm[k][0], a);
+        m = m > 0 ? clip_halfplane(a, m, nrm[k][1], b) : 0;
+        m = m > 0 ? clip_halfplane(b, m, nrm[k][2], a) : 0;
         if (m > 0 && range_meets(a, m, lo, hi))
             return true;
     }
@@ -324,6 +320,31 @@ static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_rea
             return true;
     }
     return false;
+}
+
+/* Is the convex set v (canonical frame, counter-clockwise) rounded by rho
+ * within tol of S? Exact early-outs first. Misses: v lies in the disc about
+ * v[0] of radius ext, so it misses the widened annulus when that disc lies
+ * beyond R + reach or every vertex (hence, by convexity, all of v) lies
+ * inside the circle r − reach; or v lies beyond W (misses_wedge). Then
+ * convex_meets. */
+static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
+{
+    sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach, ext2 = 0.0, dmax2 = 0.0;
+    sccd_v2 lower, upper;
+    edge_normals(p, &lower, &upper);
+    sccd_real hl = -INFINITY, hu = -INFINITY, hx = -INFINITY; /* the supports, in the same pass */
+    for (int i = 0; i < n; ++i) {
+        ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
+        dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
+        hl = sccd_max(hl, sccd_v2_dot(lower, v[i]));
+        hu = sccd_max(hu, sccd_v2_dot(upper, v[i]));
+        hx = sccd_max(hx, v[i].x);
+    }
+    sccd_real ext = sqrt(ext2);
+    if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi || misses_wedge(p, hl, hu, hx, reach))
+        return false;
+    return convex_meets(p, v, n, rho, tol, ext);
 }
 
 static bool v2_less(sccd_v2 a, sccd_v2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
@@ -387,16 +408,57 @@ static bool valid_points(const sccd_v2 *v, int n)
     return true;
 }
 
-/* A point within rho of S, as the thesis' circle test (§2.4): in the angle
- * range (eq 2.7) the widened radial test (eq 2.8, corrected), else the
- * distance to the nearer edge (eqs 2.9–2.10, §2.9.4). */
+/* The canonical-frame point q, d = |q|, within rho of S, as the thesis'
+ * circle test (§2.4): in the angle range (eq 2.7) the widened radial test
+ * (eq 2.8, corrected), else the distance to the nearer edge (eqs 2.9–2.10,
+ * §2.9.4), with the tolerance of the scene R, rho, d. */
+static inline bool local_disc_meets(const prepared *p, sccd_v2 q, sccd_real d, sccd_real rho)
+{
+    sccd_real reach = rho + SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), d);
+    return local_dist2(p, q, d) <= reach * reach;
+}
+
+/* Is the canonical-frame point q beyond R + rho of the pivot by more than
+ * the tolerance? An exact early-out without a root: every point of S is
+ * within R of the pivot, so beyond (R + rho)(1 + 3ε) the distance exceeds
+ * rho by more than ε·max(R, rho, |q|). *d2 = |q|². */
+static inline bool radially_beyond(const sccd_sector2 *s, sccd_v2 q, sccd_real rho, sccd_real *d2)
+{
+    sccd_real far = (s->R + rho) * (1.0 + 3.0 * SCCD_EPS);
+    *d2 = sccd_v2_len2(q);
+    return *d2 > far * far;
+}
+
+/* The world point c within rho of S (false when p is not ready). */
 static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
 {
     if (!p->ready)
         return false;
     sccd_v2 q = to_local(&p->s, c);
-    sccd_real d = sccd_v2_len(q);
-    return local_distance_at(p, q, d) <= rho + SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), d);
+    sccd_real d2;
+    return !radially_beyond(&p->s, q, rho, &d2) && local_disc_meets(p, q, sqrt(d2), rho);
+}
+
+/* The one-shot form of disc_meets: the sector checked, then the shape
+ * (shape_ok, each failed check firing as the prepared route's would), and
+ * the cosine and sine of the half angle taken only past the radial
+ * early-out, which needs none. */
+static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool shape_ok)
+{
+    bool sector_ok = valid_sector2(s);
+    SCCD_ASSERT(sector_ok);
+    if (!shape_ok) {
+        SCCD_ASSERT(shape_ok);
+        return false;
+    }
+    if (!sector_ok)
+        return false;
+    sccd_v2 q = to_local(s, c);
+    sccd_real d2;
+    if (radially_beyond(s, q, rho, &d2))
+        return false;
+    prepared p = {*s, edge_of(s->half_angle), true};
+    return local_disc_meets(&p, q, sqrt(d2), rho);
 }
 
 /* ---- public pair tests: prepared, then one-shot ---- */
@@ -419,58 +481,114 @@ bool sccd_sector2_prepared_vs_circle(const sccd_sector2_prepared *p, sccd_circle
     return disc_meets(p, c.c, c.r);
 }
 
+/* The support of the box about the origin with half-sizes h along u and w
+ * (⟂ u) in direction n. */
+static sccd_real box_support(sccd_v2 n, sccd_v2 u, sccd_v2 w, sccd_v2 h)
+{
+    return h.x * fabs(sccd_v2_dot(n, u)) + h.y * fabs(sccd_v2_dot(n, w));
+}
+
+/* In the canonical frame the box is centred at c with axes u, w = perp(u).
+ * Exact early-outs, the most telling first: the disc of radius |h| about c
+ * (which holds it) missing S, the one of radius min(h) (which it holds)
+ * meeting S; its nearest point to the pivot beyond R, its farthest inside
+ * r, all of it beyond W (its supports). Then its corners. */
 bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
 {
     if (!p || !valid_box2(b)) {
         SCCD_ASSERT(p != NULL && valid_box2(b));
         return false;
     }
-    /* Exact early-outs: the box lies in the disc of radius |h| about its
-     * centre and holds the one of radius min(h). */
-    if (!disc_meets(p, b.c, sccd_v2_len(b.h)))
+    if (!p->ready)
         return false;
-    if (disc_meets(p, b.c, sccd_min(b.h.x, b.h.y)))
+    const sccd_sector2 *s = &p->s;
+    sccd_v2 c = to_local(s, b.c), h = b.h;
+    /* The discs about c: one distance, two radii (each with its scene's tolerance). */
+    sccd_real d = sccd_v2_len(c), d2 = local_dist2(p, c, d), rout = sccd_v2_len(h), rin = sccd_min(h.x, h.y);
+    sccd_real out = rout + SCCD_EPS * sccd_max(sccd_max(s->R, rout), d);
+    sccd_real in = rin + SCCD_EPS * sccd_max(sccd_max(s->R, rin), d);
+    if (d2 > out * out)
+        return false;
+    if (d2 <= in * in)
         return true;
-    sccd_v2 v[4];
-    sccd_box2_corners(b, v);
-    return sccd_sector2_meets_points(p, v, 4, 0.0, true);
+    sccd_v2 ax = {b.q.c, b.q.s}, u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u);
+    /* The pivot in the box's frame: its nearest and farthest box points. */
+    sccd_real ox = -sccd_v2_dot(c, u), oy = -sccd_v2_dot(c, w);
+    sccd_real nx = ox - sccd_clamp(ox, -h.x, h.x), ny = oy - sccd_clamp(oy, -h.y, h.y);
+    sccd_real fx = fabs(ox) + h.x, fy = fabs(oy) + h.y, far2 = fx * fx + fy * fy;
+    sccd_real tol = SCCD_EPS * sccd_max(s->R, sqrt(far2)), lo = s->r - tol, hi = s->R + tol;
+    if (nx * nx + ny * ny > hi * hi || (lo > 0.0 && far2 < lo * lo))
+        return false;
+    sccd_v2 lower, upper;
+    edge_normals(p, &lower, &upper);
+    if (misses_wedge(p, sccd_v2_dot(lower, c) + box_support(lower, u, w, h),
+                     sccd_v2_dot(upper, c) + box_support(upper, u, w, h),
+                     c.x + box_support((sccd_v2){1.0, 0.0}, u, w, h), tol))
+        return false;
+    sccd_v2 ex = sccd_v2_scale(u, h.x), ey = sccd_v2_scale(w, h.y);
+    sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, ex), ey), sccd_v2_sub(sccd_v2_add(c, ex), ey),
+                    sccd_v2_add(sccd_v2_add(c, ex), ey), sccd_v2_add(sccd_v2_sub(c, ex), ey)};
+    return convex_meets(p, v, 4, 0.0, tol, 2.0 * rout);
 }
 
+/* In the canonical frame the capsule's core runs from a to b. Exact
+ * early-outs, the most telling first: the disc about its middle reaching
+ * its end discs (which holds it) missing S, an end disc meeting S; its
+ * nearest point to the pivot beyond R + rounding, both ends inside
+ * r − rounding, all of it beyond W (its supports). Then the segment. */
 bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c)
 {
     if (!p || !valid_capsule2(c)) {
         SCCD_ASSERT(p != NULL && valid_capsule2(c));
         return false;
     }
-    /* Exact early-outs: the capsule lies in the disc about its middle
-     * reaching its end discs, and holds its end discs. */
-    sccd_v2 m = sccd_v2_lerp(c.a, c.b, 0.5);
-    if (!disc_meets(p, m, 0.5 * sccd_v2_dist(c.a, c.b) + c.r))
+    if (!p->ready)
         return false;
-    if (disc_meets(p, c.a, c.r) || disc_meets(p, c.b, c.r))
+    const sccd_sector2 *s = &p->s;
+    sccd_v2 a = to_local(s, c.a), b = to_local(s, c.b), e = sccd_v2_sub(b, a), m = sccd_v2_lerp(a, b, 0.5);
+    sccd_real da = sccd_v2_len(a), db = sccd_v2_len(b), l2 = sccd_v2_len2(e);
+    if (!local_disc_meets(p, m, sccd_v2_len(m), 0.5 * sqrt(l2) + c.r))
+        return false;
+    if (local_disc_meets(p, a, da, c.r) || local_disc_meets(p, b, db, c.r))
         return true;
-    sccd_v2 v[2] = {c.a, c.b};
-    return sccd_sector2_meets_points(p, v, 2, c.r, true);
+    sccd_real tol = SCCD_EPS * sccd_max(sccd_max(s->R, c.r), sccd_max(da, db));
+    sccd_real reach = c.r + tol, lo = s->r - reach, hi = s->R + reach;
+    sccd_real t = l2 > 0.0 ? sccd_clamp(-sccd_v2_dot(a, e) / l2, 0.0, 1.0) : 0.0;
+    if (sccd_v2_len2(sccd_v2_mad(a, t, e)) > hi * hi || (lo > 0.0 && sccd_max(da, db) < lo))
+        return false;
+    sccd_v2 lower, upper;
+    edge_normals(p, &lower, &upper);
+    if (misses_wedge(p, sccd_max(sccd_v2_dot(lower, a), sccd_v2_dot(lower, b)),
+                     sccd_max(sccd_v2_dot(upper, a), sccd_v2_dot(upper, b)), sccd_max(a.x, b.x), reach))
+        return false;
+    sccd_v2 v[2] = {a, b};
+    return convex_meets(p, v, 2, c.r, tol, sqrt(l2));
 }
 
 bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly)
 {
-    if (!p || !sccd_is_valid_poly2(poly)) {
-        SCCD_ASSERT(p != NULL && sccd_is_valid_poly2(poly));
+    if (!p || !valid_poly2(poly)) {
+        SCCD_ASSERT(p != NULL && valid_poly2(poly));
         return false;
     }
-    /* Exact early-out: the polygon lies in the disc about its vertices' mean
-     * reaching the farthest one, grown by its rounding. */
-    sccd_v2 m = {0.0, 0.0};
-    for (int i = 0; i < poly->n; ++i)
-        m = sccd_v2_add(m, poly->v[i]);
-    m = sccd_v2_scale(m, 1.0 / poly->n);
-    sccd_real rad2 = 0.0;
-    for (int i = 0; i < poly->n; ++i)
-        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(poly->v[i], m)));
-    if (!disc_meets(p, m, sqrt(rad2) + poly->r))
+    if (!p->ready)
         return false;
-    return sccd_sector2_meets_points(p, poly->v, poly->n, poly->r, true);
+    /* In the canonical frame; exact early-out: the polygon lies in the disc
+     * about its vertices' mean reaching the farthest one, grown by its
+     * rounding. */
+    int n = poly->n;
+    sccd_v2 v[SCCD_POLY_MAX], m = {0.0, 0.0};
+    for (int i = 0; i < n; ++i) {
+        v[i] = to_local(&p->s, poly->v[i]);
+        m = sccd_v2_add(m, v[i]);
+    }
+    m = sccd_v2_scale(m, 1.0 / n);
+    sccd_real rad2 = 0.0;
+    for (int i = 0; i < n; ++i)
+        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(v[i], m)));
+    if (!local_disc_meets(p, m, sccd_v2_len(m), sqrt(rad2) + poly->r))
+        return false;
+    return local_vs_convex(p, v, n, poly->r, scene_tol(p, v, n, poly->r));
 }
 
 bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real radius)
@@ -483,20 +601,10 @@ bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_
 }
 
 /* The one-shot tests: prepare, then the prepared test (which rejects the
- * shape itself). */
-bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p)
-{
-    prepared pr;
-    sccd_sector2_prepare(&pr, s);
-    return sccd_sector2_prepared_vs_point(&pr, p);
-}
+ * shape itself); points and discs by one_shot_disc. */
+bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p) { return one_shot_disc(s, p, 0.0, sccd_is_valid_v2(p)); }
 
-bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
-{
-    prepared pr;
-    sccd_sector2_prepare(&pr, s);
-    return sccd_sector2_prepared_vs_circle(&pr, c);
-}
+bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c) { return one_shot_disc(s, c.c, c.r, valid_circle(c)); }
 
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {

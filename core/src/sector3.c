@@ -40,9 +40,8 @@
 #include "trig.h"
 #include "unchecked.h"
 
-/* A checked sector in canonical form: frame vectors, cleaned numbers, wedge. */
+/* A checked sector in canonical form: frame vectors, cleaned numbers. */
 typedef sccd_sector3_prepared sect;
-typedef sccd_sector3_wedge wedge;
 
 /* sqrt(x² + y²) without hypot's overflow care (slow, and scenes are far
  * from 1e154). */
@@ -66,37 +65,39 @@ bool sccd_is_valid_sector3(const sccd_sector3 *s)
            s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
 }
 
-/* The wedge as convex parts of at most three half-planes: the whole plane
- * (θ = π); left of the lower edge, right of the upper and in front of the
- * bisector (which a zero-width wedge needs) for θ ≤ π/2; else the halves
- * [−θ, 0] and [0, θ] (cos, sin of θ/2 by the half-angle formulas: c < 0
- * there, and 1 + c's rounding only tilts a bisector well inside its half). */
-static void prepare_wedges(sect *S)
+/* One convex part of the wedge: the n half-planes m·(x, y) ≥ 0 of the
+ * canonical frame (n = 0: the whole plane). */
+typedef struct wedge { int n; sccd_v2 nrm[3]; } wedge;
+
+/* The wedge as convex parts of at most three half-planes, made on demand
+ * (only the polytope and capsule tests clip): the whole plane (θ = π); left
+ * of the lower edge, right of the upper and in front of the bisector (which
+ * a zero-width wedge needs) for θ ≤ π/2; else the halves [−θ, 0] and
+ * [0, θ] (cos, sin of θ/2 by the half-angle formulas: c < 0 there, and
+ * 1 + c's rounding only tilts a bisector well inside its half). Returns the
+ * count of parts. */
+static int wedge_parts(const sect *S, wedge w[2])
 {
-    S->pieces = 1;
     if (S->th >= SCCD_PI) {
-        S->wedge[0].n = 0;
-        return;
+        w[0].n = 0;
+        return 1;
     }
     if (S->th <= 0.5 * SCCD_PI) {
-        S->wedge[0] = (wedge){3, {{S->s, S->c}, {S->s, -S->c}, {1.0, 0.0}}};
-        return;
+        w[0] = (wedge){3, {{S->s, S->c}, {S->s, -S->c}, {1.0, 0.0}}};
+        return 1;
     }
     sccd_real ch = sqrt(0.5 * (1.0 + S->c)), sh = sqrt(0.5 * (1.0 - S->c));
-    S->pieces = 2;
-    S->wedge[0] = (wedge){3, {{S->s, S->c}, {0.0, -1.0}, {ch, -sh}}};
-    S->wedge[1] = (wedge){3, {{0.0, 1.0}, {S->s, -S->c}, {ch, sh}}};
+    w[0] = (wedge){3, {{S->s, S->c}, {0.0, -1.0}, {ch, -sh}}};
+    w[1] = (wedge){3, {{0.0, 1.0}, {S->s, -S->c}, {ch, sh}}};
+    return 2;
 }
 
-/* Checks s and fills the canonical form. False (after the check fired) when
- * no defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
+/* Checks s and fills the canonical form but the half angle's cosine and
+ * sine (out is not ready yet). False (after the check fired) when no
+ * defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
  * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
-bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
+static bool prepare_frame(sect *out, const sccd_sector3 *s)
 {
-    if (!out) {
-        SCCD_ASSERT(out != NULL);
-        return false;
-    }
     out->ready = false;
     bool valid = sccd_is_valid_sector3(s);
     SCCD_ASSERT(valid);
@@ -116,24 +117,47 @@ bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
     out->a = a;
     out->k = sccd_v3_cross(u, a);
     out->th = sccd_clamp(s->half_angle, 0.0, SCCD_PI);
-    sccd_rot2 cs = sccd_cos_sin(out->th);
-    out->c = cs.c;
-    out->s = cs.s;
     out->r = sccd_max(s->r, 0.0);
     out->R = s->R;
     out->zlo = s->zlo;
     out->zhi = s->zhi;
-    out->source = *s;
     out->scale = sccd_max(out->R, sccd_max(fabs(out->zlo), fabs(out->zhi)));
-    prepare_wedges(out);
-    out->ready = true;
     return true;
 }
 
-static bool prepare(const sccd_sector3 *s, sect *out) { return sccd_sector3_prepare(out, s); }
+/* The half angle's cosine and sine, after prepare_frame: ready. */
+static void prepare_cos_sin(sect *out)
+{
+    sccd_rot2 cs = sccd_cos_sin(out->th);
+    out->c = cs.c;
+    out->s = cs.s;
+    out->ready = true;
+}
+
+/* The prepared form without its copy of the sector as given (which only
+ * a sweep's check for a band changed by hand reads): the one-shot tests'. */
+static bool prepare(const sccd_sector3 *s, sect *out)
+{
+    if (!prepare_frame(out, s))
+        return false;
+    prepare_cos_sin(out);
+    return true;
+}
+
+bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
+{
+    if (!out) {
+        SCCD_ASSERT(out != NULL);
+        return false;
+    }
+    if (!prepare(s, out))
+        return false;
+    out->source = *s;
+    return true;
+}
 
 /* Seed 000 eq 2.3: the rows of the matrix are A, K, U. */
-static sccd_v3 to_local(const sect *S, sccd_v3 p)
+static inline sccd_v3 to_local(const sect *S, sccd_v3 p)
 {
     sccd_v3 d = sccd_v3_sub(p, S->o);
     return (sccd_v3){sccd_v3_dot(S->a, d), sccd_v3_dot(S->k, d), sccd_v3_dot(S->u, d)};
@@ -214,17 +238,20 @@ static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
  * angle π is the same). */
 static bool in_wedge(const sect *S, sccd_real x, sccd_real y) { return in_half_angle(x, y, S->c, S->s); }
 
-/* Fact 1 of the file comment. */
-static sccd_real local_distance(const sect *S, sccd_v3 q)
+/* Fact 1 of the file comment, squared, rho = ρ = |(q.x, q.y)|. Folded onto
+ * y ≥ 0 (the sector is symmetric about +x), at angle φ. Outside the wedge,
+ * ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y) turned by −θ. */
+static inline sccd_real local_dist2(const sect *S, sccd_v3 q, sccd_real rho)
 {
-    /* Folded onto y ≥ 0 (the sector is symmetric about +x), at angle φ.
-     * Outside the wedge, ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y)
-     * turned by −θ. */
     sccd_real x = q.x, y = fabs(q.y);
-    if (in_wedge(S, x, y))
-        return rect_distance(S, len2d(x, y), q.z);
-    return len2d(y * S->c - x * S->s, rect_distance(S, x * S->c + y * S->s, q.z));
+    bool in = in_wedge(S, x, y);
+    sccd_real u = in ? rho : x * S->c + y * S->s, w = in ? 0.0 : y * S->c - x * S->s;
+    sccd_real e = sccd_max(sccd_max(S->r - u, u - S->R), 0.0);
+    sccd_real dz = sccd_max(sccd_max(S->zlo - q.z, q.z - S->zhi), 0.0);
+    return w * w + e * e + dz * dz;
 }
+
+static sccd_real local_distance(const sect *S, sccd_v3 q) { return sqrt(local_dist2(S, q, len2d(q.x, q.y))); }
 
 sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
 {
@@ -236,31 +263,76 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
     return local_distance(&S, to_local(&S, p));
 }
 
+/* Is the canonical-frame point q beyond the slab, or farther from the axis
+ * than R, by more than reach? Exact early-outs without a root or the half
+ * angle, or together with | rather than ||: one branch, mostly taken, is
+ * better predicted than three. *rho2 = ρ². */
+static inline bool ball_beyond(const sect *S, sccd_v3 q, sccd_real reach, sccd_real *rho2)
+{
+    sccd_real far = S->R + reach;
+    *rho2 = q.x * q.x + q.y * q.y;
+    return (q.z < S->zlo - reach) | (q.z > S->zhi + reach) | (*rho2 > far * far);
+}
+
+/* The canonical-frame point q within rad of the sector, tol the tolerance. */
+static inline bool local_ball_meets(const sect *S, sccd_v3 q, sccd_real rad, sccd_real tol)
+{
+    sccd_real reach = rad + tol, rho2;
+    return !ball_beyond(S, q, reach, &rho2) && local_dist2(S, q, sqrt(rho2)) <= reach * reach;
+}
+
+/* The ball about world point c of radius rad meets the sector, with the
+ * tolerance of its scene (seed 000 §2.5: eq 2.11's slab test, then eq
+ * 2.12's slice and circle test, which is the distance of fact 1). */
+static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
+{
+    sccd_v3 q = to_local(S, c);
+    return local_ball_meets(S, q, rad, SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + rad));
+}
+
+/* The canonical-frame point q, ρ² = rho2, past ball_beyond's early-outs:
+ * in when it passes the thesis' own test, eqs 2.4–2.7, exactly (the
+ * angle's test Pc = x/ρ ≥ cos θ times ρ, no division at the axis). That
+ * cosine cannot tell angles apart below about 1e-8 rad from 0 or π (cos is
+ * flat there), so it also takes points that close to a side, as this test
+ * always has; the distance decides the rest. */
+static bool point_in(const sect *S, sccd_v3 q, sccd_real rho2, sccd_real tol)
+{
+    sccd_real rho = sqrt(rho2);
+    if (q.z >= S->zlo && q.z <= S->zhi && rho >= S->r && rho <= S->R && q.x >= rho * S->c)
+        return true;
+    return local_dist2(S, q, rho) <= tol * tol;
+}
+
 static bool point_meets(const sect *S, sccd_v3 p)
 {
     sccd_v3 q = to_local(S, p);
-    sccd_real rho = len2d(q.x, q.y), tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q));
-    /* eq 2.4 and eq 2.5, widened by the tolerance: failing them puts the
-     * point farther than tol from the sector. */
-    if (q.z < S->zlo - tol || q.z > S->zhi + tol || rho < S->r - tol || rho > S->R + tol)
-        return false;
-    /* eqs 2.6–2.7, Pc = x/ρ ≥ cos θ, times ρ (no division at the axis); a
-     * point that fails them or the exact eqs 2.4–2.5 by rounding only is
-     * caught by the distance. */
-    if (q.z >= S->zlo && q.z <= S->zhi && rho >= S->r && rho <= S->R && q.x >= rho * S->c)
-        return true;
-    return local_distance(S, q) <= tol;
+    sccd_real tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q)), rho2;
+    return !ball_beyond(S, q, tol, &rho2) && point_in(S, q, rho2, tol);
 }
 
-static bool sphere_meets(const sect *S, sccd_sphere sphere)
+/* The one-shot point (rad < 0) and sphere tests: the sector checked, then
+ * the shape (shape_ok, each failed check firing as the prepared route's
+ * would); the half angle's cosine and sine taken only past the early-outs,
+ * which need none. */
+static bool one_shot_ball(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool shape_ok)
 {
-    sccd_v3 q = to_local(S, sphere.c);
-    sccd_real tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + sphere.r);
-    /* eq 2.11 (slab [zlo, zhi] instead of ±h): a cheap early out. */
-    if (q.z < S->zlo - sphere.r - tol || q.z > S->zhi + sphere.r + tol)
+    sect S;
+    bool sector_ok = prepare_frame(&S, s);
+    if (!shape_ok) {
+        SCCD_ASSERT(shape_ok);
         return false;
-    /* eq 2.12's slice radius then the circle test is the distance of fact 1. */
-    return local_distance(S, q) <= sphere.r + tol;
+    }
+    if (!sector_ok)
+        return false;
+    sccd_v3 q = to_local(&S, c);
+    sccd_real r0 = sccd_max(rad, 0.0), tol = SCCD_EPS * sccd_max(S.scale, v3_maxabs(q) + r0), rho2;
+    if (ball_beyond(&S, q, r0 + tol, &rho2))
+        return false;
+    prepare_cos_sin(&S);
+    if (rad < 0.0)
+        return point_in(&S, q, rho2, tol);
+    return local_dist2(&S, q, sqrt(rho2)) <= (r0 + tol) * (r0 + tol);
 }
 
 bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q)
@@ -278,21 +350,14 @@ bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere
         SCCD_ASSERT(p != NULL && valid_sphere(sphere));
         return false;
     }
-    return p->ready && sphere_meets(p, sphere);
+    return p->ready && ball_meets(p, sphere.c, sphere.r);
 }
 
-bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
-{
-    sect S;
-    sccd_sector3_prepare(&S, s);
-    return sccd_sector3_prepared_vs_point(&S, p);
-}
+bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p) { return one_shot_ball(s, p, -1.0, sccd_is_valid_v3(p)); }
 
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
 {
-    sect S;
-    sccd_sector3_prepare(&S, s);
-    return sccd_sector3_prepared_vs_sphere(&S, sphere);
+    return one_shot_ball(s, sphere.c, sphere.r, valid_sphere(sphere));
 }
 
 /* ---- polytopes (fact 2) ---- */
@@ -417,8 +482,9 @@ static bool local_polytope_meets(const sect *S, const sccd_v3 *v, const sccd_pol
     for (int i = 0; i < n; ++i)
         pts[i] = (sccd_v2){cut[i].x, cut[i].y};
     n = sccd_hull2(pts, n, hull);
-    const wedge *w = S->wedge;
-    for (int k = 0; k < S->pieces; ++k) {
+    wedge w[2];
+    int pieces = wedge_parts(S, w);
+    for (int k = 0; k < pieces; ++k) {
         sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
         int m = n;
         memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
@@ -489,18 +555,92 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
     p->ne = 2 * ne + nv;
 }
 
-/* Exact early-outs for a convex shape that holds the ball of radius in
- * about m and lies in the one of radius out: the outer ball misses the
- * sector (beyond the tolerance, which with the ball's larger scale is at
- * least the shape's), or the inner one meets it. Returns 0 (miss), 1 (hit)
- * or −1 (undecided). */
-static int ball_early_out(const sect *S, sccd_v3 m, sccd_real in, sccd_real out)
+/* Exact early-outs for a convex set that holds the ball of radius in about
+ * the canonical-frame point q and lies in the one of radius out: the outer
+ * ball misses the sector (beyond the tolerance, which with the ball's larger
+ * scale is at least the set's), or the inner one meets it. Returns 0 (miss),
+ * 1 (hit) or −1 (undecided). */
+static int ball_early_out(const sect *S, sccd_v3 q, sccd_real in, sccd_real out)
 {
-    if (!sphere_meets(S, (sccd_sphere){m, out}))
+    sccd_real m = v3_maxabs(q);
+    if (!local_ball_meets(S, q, out, SCCD_EPS * sccd_max(S->scale, m + out)))
         return 0;
-    return sphere_meets(S, (sccd_sphere){m, in}) ? 1 : -1;
+    return local_ball_meets(S, q, in, SCCD_EPS * sccd_max(S->scale, m + in)) ? 1 : -1;
 }
 
+/* What the exact early-outs of a convex set need (canonical frame): its z
+ * range, a lower bound of its distance from the axis (its least n·p along
+ * a unit n of the plane ⟂ u), an upper bound of that distance, and its
+ * supports along the wedge's edge normals and +x (wedge_missed). */
+typedef struct supports { sccd_real zlo, zhi, near, far, lower, upper, ahead; } supports;
+
+/* Does the set lie more than tol outside the slab, beyond R, inside r, or
+ * beyond the wedge? Each is a plane or cylinder it is beyond. */
+static bool supports_miss(const sect *S, const supports *h, sccd_real tol)
+{
+    return h->zhi < S->zlo - tol || h->zlo > S->zhi + tol || h->near > S->R + tol ||
+           (S->r - tol > 0.0 && h->far < S->r - tol) || wedge_missed(S->c, S->s, h->lower, h->upper, h->ahead, tol);
+}
+
+/* The unit direction of q's projection on the plane ⟂ u (+x on the axis). */
+static sccd_v2 plane_direction(sccd_v3 q)
+{
+    sccd_real l = len2d(q.x, q.y);
+    return l > 0.0 ? (sccd_v2){q.x / l, q.y / l} : (sccd_v2){1.0, 0.0};
+}
+
+/* Exact early-out: is one of the points v[0..n) (canonical frame) within
+ * tol of the sector? */
+static bool any_point_in(const sect *S, const sccd_v3 *v, int n, sccd_real tol)
+{
+    for (int i = 0; i < n; ++i)
+        if (local_ball_meets(S, v[i], 0.0, tol))
+            return true;
+    return false;
+}
+
+/* The supports of the box about c with half axes ax (canonical frame): the
+ * support along n is n·c + Σ|n·ax_k|. */
+static supports box_supports(const sect *S, sccd_v3 c, const sccd_v3 ax[3])
+{
+    sccd_v2 n = plane_direction(c), lower = {S->s, S->c}, upper = {S->s, -S->c};
+    supports h = {c.z, c.z, n.x * c.x + n.y * c.y, len2d(c.x, c.y), lower.x * c.x + lower.y * c.y,
+                  upper.x * c.x + upper.y * c.y, c.x};
+    for (int k = 0; k < 3; ++k) {
+        sccd_v3 e = ax[k];
+        h.zlo -= fabs(e.z);
+        h.zhi += fabs(e.z);
+        h.near -= fabs(n.x * e.x + n.y * e.y);
+        h.far += len2d(e.x, e.y);
+        h.lower += fabs(lower.x * e.x + lower.y * e.y);
+        h.upper += fabs(upper.x * e.x + upper.y * e.y);
+        h.ahead += fabs(e.x);
+    }
+    return h;
+}
+
+/* The supports of the points v[0..n) (canonical frame), seen along n from
+ * the axis. */
+static supports point_supports(const sect *S, const sccd_v3 *v, int n, sccd_v2 dir)
+{
+    supports h = {INFINITY, -INFINITY, INFINITY, 0.0, -INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < n; ++i) {
+        sccd_v3 p = v[i];
+        h.zlo = sccd_min(h.zlo, p.z);
+        h.zhi = sccd_max(h.zhi, p.z);
+        h.near = sccd_min(h.near, dir.x * p.x + dir.y * p.y);
+        h.far = sccd_max(h.far, len2d(p.x, p.y));
+        h.lower = sccd_max(h.lower, S->s * p.x + S->c * p.y);
+        h.upper = sccd_max(h.upper, S->s * p.x - S->c * p.y);
+        h.ahead = sccd_max(h.ahead, p.x);
+    }
+    return h;
+}
+
+/* In the canonical frame: exact early-outs by the balls about its centre
+ * of radii |h| (holding it) and min(h) (held), then by the box's supports
+ * (with the tolerance of a scene at least as large as its corners'), then
+ * a corner in the sector; then the polytope of its corners. */
 bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 {
     if (!S || !valid_box3(b)) {
@@ -509,17 +649,22 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
     }
     if (!S->ready)
         return false;
-    int early = ball_early_out(S, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
+    /* The centre, then the half axes taken to the canonical frame once. */
+    sccd_v3 c = to_local(S, b.c), ax[3];
+    int early = ball_early_out(S, c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
     if (early >= 0)
         return early == 1;
-    /* The corners in the canonical frame: the centre and the half axes
-     * taken there once, then ± combined (corner i has bit k set for +axis k). */
-    sccd_v3 c = to_local(S, b.c), ax[3];
+    sccd_real bound = v3_maxabs(c);
     for (int k = 0; k < 3; ++k) {
         sccd_v3 e = {k == 0 ? b.h.x : 0.0, k == 1 ? b.h.y : 0.0, k == 2 ? b.h.z : 0.0};
         sccd_v3 w = sccd_quat_apply(b.q, e);
         ax[k] = (sccd_v3){sccd_v3_dot(S->a, w), sccd_v3_dot(S->k, w), sccd_v3_dot(S->u, w)};
+        bound += v3_maxabs(ax[k]);
     }
+    supports h = box_supports(S, c, ax);
+    if (supports_miss(S, &h, SCCD_EPS * sccd_max(S->scale, bound)))
+        return false;
+    /* The corners: corner i has bit k set for +axis k. */
     sccd_polytope p;
     sccd_v3 v[8];
     for (int i = 0; i < 8; ++i) {
@@ -527,11 +672,19 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
         for (int k = 0; k < 3; ++k)
             v[i] = (i >> k) & 1 ? sccd_v3_add(v[i], ax[k]) : sccd_v3_sub(v[i], ax[k]);
     }
+    sccd_real scale = S->scale;
+    for (int i = 0; i < 8; ++i)
+        scale = sccd_max(scale, v3_maxabs(v[i]));
+    if (any_point_in(S, v, 8, SCCD_EPS * scale))
+        return true;
     p.nv = 8;
     box_edges(&p);
     return local_polytope_meets(S, v, &p);
 }
 
+/* Exact early-outs by the ball about its centroid holding it (and the
+ * centroid itself, a point of it), then in the canonical frame by its
+ * supports, then a corner in the sector; then the polytope. */
 bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
 {
     if (!S || !sccd_is_valid_triangle(t)) {
@@ -543,12 +696,22 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
     sccd_v3 m = sccd_v3_scale(sccd_v3_add(t.a, sccd_v3_add(t.b, t.c)), 1.0 / 3.0);
     sccd_real rad2 = sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, m)),
                               sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, m)), sccd_v3_len2(sccd_v3_sub(t.c, m))));
-    int early = ball_early_out(S, m, 0.0, sqrt(rad2));
+    sccd_v3 ml = to_local(S, m);
+    int early = ball_early_out(S, ml, 0.0, sqrt(rad2));
     if (early >= 0)
         return early == 1;
+    sccd_v3 v[3] = {to_local(S, t.a), to_local(S, t.b), to_local(S, t.c)};
+    sccd_real scale = S->scale;
+    for (int i = 0; i < 3; ++i)
+        scale = sccd_max(scale, v3_maxabs(v[i]));
+    supports h = point_supports(S, v, 3, plane_direction(ml));
+    if (supports_miss(S, &h, SCCD_EPS * scale))
+        return false;
+    if (any_point_in(S, v, 3, SCCD_EPS * scale))
+        return true;
     sccd_polytope p;
     sccd_polytope_triangle(&p, t);
-    return polytope_vs_sect(S, &p);
+    return local_polytope_meets(S, v, &p);
 }
 
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
@@ -558,7 +721,7 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
         return false;
     }
     sect S;
-    sccd_sector3_prepare(&S, s);
+    prepare(s, &S);
     return sccd_sector3_prepared_vs_box(&S, b);
 }
 
@@ -569,7 +732,7 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
         return false;
     }
     sect S;
-    sccd_sector3_prepare(&S, s);
+    prepare(s, &S);
     return sccd_sector3_prepared_vs_triangle(&S, t);
 }
 
@@ -582,6 +745,10 @@ static bool segment_near_side(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real s
     sccd_real c = S->c, s = side * S->s;
     sccd_v3 a = {c * p0.x + s * p0.y, -s * p0.x + c * p0.y, p0.z};
     sccd_v3 b = {c * p1.x + s * p1.y, -s * p1.x + c * p1.y, p1.z};
+    /* Exact early-out: the rectangle lies in the plane y = 0, which the
+     * segment stays more than thr away from on one side. */
+    if ((a.y > thr && b.y > thr) || (a.y < -thr && b.y < -thr))
+        return false;
     if ((a.y <= 0.0 && b.y >= 0.0) || (a.y >= 0.0 && b.y <= 0.0)) {
         sccd_real t = a.y != b.y ? a.y / (a.y - b.y) : 0.0;
         sccd_v3 x = sccd_v3_lerp(a, b, t);
@@ -741,9 +908,11 @@ static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
     } else {
         g.b = len2d(p0.x, p0.y);
     }
-    for (int k = 0; k < S->pieces; ++k) {
+    wedge w[2];
+    int pieces = wedge_parts(S, w);
+    for (int k = 0; k < pieces; ++k) {
         sccd_real ta, tb;
-        if (wedge_interval(&S->wedge[k], &g, &ta, &tb) && annulus_reaches(S, &g, ta, tb, thr * thr))
+        if (wedge_interval(&w[k], &g, &ta, &tb) && annulus_reaches(S, &g, ta, tb, thr * thr))
             return true;
     }
     return false;
@@ -753,14 +922,23 @@ bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_ca
 {
     if (!S->ready)
         return false;
-    /* Exact early-outs: the capsule lies in the ball about its middle
-     * reaching its end balls, and holds its end balls. */
-    sccd_v3 m = sccd_v3_lerp(c.a, c.b, 0.5);
-    if (!sphere_meets(S, (sccd_sphere){m, 0.5 * sccd_v3_dist(c.a, c.b) + c.r}))
+    /* In the canonical frame once. Exact early-outs: the capsule lies in
+     * the ball about its middle reaching its end balls, and beyond the
+     * slab, the cylinder R or the wedge when its core's supports, grown by
+     * its radius, are; it holds its end balls. */
+    sccd_v3 a = to_local(S, c.a), b = to_local(S, c.b), m = sccd_v3_lerp(a, b, 0.5);
+    sccd_real rm = 0.5 * sccd_v3_dist(a, b) + c.r;
+    if (!local_ball_meets(S, m, rm, SCCD_EPS * sccd_max(S->scale, v3_maxabs(m) + rm)))
         return false;
-    if (sphere_meets(S, (sccd_sphere){c.a, c.r}) || sphere_meets(S, (sccd_sphere){c.b, c.r}))
+    sccd_v3 ends[2] = {a, b};
+    supports h = point_supports(S, ends, 2, plane_direction(m));
+    sccd_real tol = SCCD_EPS * sccd_max(S->scale, sccd_max(v3_maxabs(a), v3_maxabs(b)) + c.r);
+    if (supports_miss(S, &h, c.r + tol)) /* each support grown by c.r: the reach is c.r + tol */
+        return false;
+    if (local_ball_meets(S, a, c.r, SCCD_EPS * sccd_max(S->scale, v3_maxabs(a) + c.r)) ||
+        local_ball_meets(S, b, c.r, SCCD_EPS * sccd_max(S->scale, v3_maxabs(b) + c.r)))
         return true;
-    return capsule_local(S, to_local(S, c.a), to_local(S, c.b), c.r);
+    return capsule_local(S, a, b, c.r);
 }
 
 bool sccd_sector3_prepared_vs_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
@@ -779,7 +957,7 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
         return false;
     }
     sect S;
-    sccd_sector3_prepare(&S, s);
+    prepare(s, &S);
     return sccd_sector3_prepared_meets_capsule(&S, c);
 }
 

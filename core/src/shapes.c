@@ -8,28 +8,7 @@ bool sccd_is_valid_capsule2(sccd_capsule2 s) { return valid_capsule2(s); }
 
 bool sccd_is_valid_box2(sccd_box2 s) { return valid_box2(s); }
 
-bool sccd_is_valid_poly2(const sccd_poly2 *s)
-{
-    if (!s || s->n < 1 || s->n > SCCD_POLY_MAX || !valid_radius(s->r))
-        return false;
-    for (int i = 0; i < s->n; ++i)
-        if (!sccd_is_valid_v2(s->v[i]))
-            return false;
-    /* Convex and counter-clockwise: every vertex lies on or left of every
-     * edge. Tolerance relative to the polygon's size so that collinear
-     * vertices from rounding are accepted. */
-    sccd_real scale = 0.0;
-    for (int i = 0; i < s->n; ++i)
-        scale = sccd_max(scale, sccd_max(fabs(s->v[i].x), fabs(s->v[i].y)));
-    sccd_real tol = 1e-12 * (1.0 + scale * scale);
-    for (int i = 0; i < s->n; ++i) {
-        sccd_v2 a = s->v[i], b = s->v[(i + 1) % s->n];
-        for (int j = 0; j < s->n; ++j)
-            if (sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(s->v[j], a)) < -tol)
-                return false;
-    }
-    return true;
-}
+bool sccd_is_valid_poly2(const sccd_poly2 *s) { return valid_poly2(s); }
 
 bool sccd_is_valid_aabb2(sccd_aabb2 s)
 {

@@ -21,6 +21,60 @@ static inline bool valid_box2(sccd_box2 s)
     return sccd_is_valid_v2(s.c) && sccd_is_valid_rot2(s.q) && valid_radius(s.h.x) && valid_radius(s.h.y);
 }
 
+/* A polygon (n ≥ 3, finite, |coordinates| ≤ scale) strictly convex,
+ * counter-clockwise and simple beyond doubt: every turn left by more than
+ * rounding can account for (the products' rounding is below 6e-15·scale²),
+ * and the edges point to x > 0 (a sign subtraction keeps exactly) in one
+ * run around it: one turn, not several (each turn is under π, so the
+ * direction cannot skip the half circle x > 0 or the rest). Every vertex is
+ * then strictly left of the line of every edge but its own, so
+ * valid_poly2's pairwise check passes (its rounding is as small, its
+ * tolerance 1e-12 of 1 + scale²); this O(n) look spares it. False means
+ * only "not sure". */
+static inline bool surely_convex(const sccd_v2 *v, int n, sccd_real scale)
+{
+    sccd_real margin = 1e-13 * scale * scale;
+    sccd_v2 e = sccd_v2_sub(v[0], v[n - 1]);
+    int changes = 0;
+    bool right = e.x > 0.0;
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 f = sccd_v2_sub(v[i + 1 < n ? i + 1 : 0], v[i]);
+        if (!(sccd_v2_cross(e, f) > margin))
+            return false;
+        changes += (f.x > 0.0) != right;
+        right = f.x > 0.0;
+        e = f;
+    }
+    return changes == 2;
+}
+
+/* Convex and counter-clockwise: every vertex lies on or left of every edge,
+ * with a tolerance relative to the polygon's size so that collinear
+ * vertices from rounding are accepted. An edge's own ends are skipped: their
+ * cross products are exactly zero. */
+static inline bool valid_poly2(const sccd_poly2 *s)
+{
+    if (!s || s->n < 1 || s->n > SCCD_POLY_MAX || !valid_radius(s->r))
+        return false;
+    int n = s->n;
+    sccd_real scale = 0.0;
+    for (int i = 0; i < n; ++i) {
+        if (!sccd_is_valid_v2(s->v[i]))
+            return false;
+        scale = sccd_max(scale, sccd_max(fabs(s->v[i].x), fabs(s->v[i].y)));
+    }
+    if (n < 3 || surely_convex(s->v, n, scale))
+        return true;
+    sccd_real tol = 1e-12 * (1.0 + scale * scale);
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 a = s->v[i], e = sccd_v2_sub(s->v[i + 1 < n ? i + 1 : 0], a);
+        for (int k = 2, j = i + 2; k < n; ++k, ++j)
+            if (sccd_v2_cross(e, sccd_v2_sub(s->v[j < n ? j : j - n], a)) < -tol)
+                return false;
+    }
+    return true;
+}
+
 static inline bool valid_sphere(sccd_sphere s) { return sccd_is_valid_v3(s.c) && valid_radius(s.r); }
 
 static inline bool valid_capsule3(sccd_capsule3 s)

@@ -17,10 +17,10 @@
  * point o, or the origin when o is not finite).
  *
  * Prepared sectors: many tests against one sector should prepare it once
- * (sccd_sector2_prepare checks it and keeps its cosine, sine and wedge
- * half-planes) and call the sccd_sector2_prepared_vs_* tests, which give the
- * same answers as the one-shot tests without their trigonometry and sector
- * checks; the one-shot tests prepare and call them. */
+ * (sccd_sector2_prepare checks it and keeps its cosine and sine) and call
+ * the sccd_sector2_prepared_vs_* tests, which give the same answers as the
+ * one-shot tests without their trigonometry and sector checks; the one-shot
+ * tests prepare and call them. */
 #ifndef SECTORCCD_SECTOR2_H
 #define SECTORCCD_SECTOR2_H
 
@@ -36,13 +36,11 @@ typedef struct sccd_sector2 { sccd_v2 o; sccd_v2 a; sccd_real half_angle, r, R; 
 /// Most vertices of the convex point set taken by sccd_sector2_vs_convex.
 #define SCCD_SECTOR2_CONVEX_MAX 16
 
-/// A sector checked once and ready for many tests (as Box2D's b2ShapeProxy): the cosine and sine of its half angle and its wedge as half-planes, so its tests need no trigonometry. Made by sccd_sector2_prepare; read it, do not change it.
+/// A sector checked once and ready for many tests (as Box2D's b2ShapeProxy): the cosine and sine of its half angle, so its tests need no trigonometry (80 bytes: what a test reads fits in two cache lines). Made by sccd_sector2_prepare; read it, do not change it.
 typedef struct sccd_sector2_prepared {
-    sccd_sector2 s;      /* the sector as given */
-    sccd_rot2 edge;      /* cos, sin of the half angle: the upper radial edge's direction in the canonical frame */
-    bool ready;          /* prepared from a valid sector (false, as zeroed: meets nothing) */
-    int pieces;          /* the wedge as convex wedges: 0 (the plane: half angle π), 1, or 2 (half angle over π/2) */
-    sccd_v2 wedge[2][3]; /* convex wedge k = {p : n·p ≥ 0 for its three n}, canonical frame */
+    sccd_sector2 s; /* the sector as given */
+    sccd_rot2 edge; /* cos, sin of the half angle: the upper radial edge's direction in the canonical frame ((−1, 0) exactly at π) */
+    bool ready;     /* prepared from a valid sector (false, as zeroed: meets nothing) */
 } sccd_sector2_prepared;
 
 /// Finite o, unit a (within 1e-6), half_angle in [0, π], finite 0 ≤ r ≤ R.

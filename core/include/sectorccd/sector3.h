@@ -21,7 +21,7 @@
  *
  * Prepared sectors: many tests against one sector should prepare it once
  * (sccd_sector3_prepare checks and repairs it as above and keeps its frame,
- * cosine, sine and wedge half-planes) and call the sccd_sector3_prepared_vs_*
+ * cosine and sine) and call the sccd_sector3_prepared_vs_*
  * tests, which give the same answers as the one-shot tests without their
  * trigonometry and sector checks; the one-shot tests prepare and call them. */
 #ifndef SECTORCCD_SECTOR3_H
@@ -36,18 +36,14 @@ extern "C" {
 /// Thick annular sector: pivot o, unit axis u, unit centre direction a ⟂ u, half_angle in [0, π] (radians), radii 0 ≤ r ≤ R, slab zlo ≤ z ≤ zhi along u from o.
 typedef struct sccd_sector3 { sccd_v3 o, u, a; sccd_real half_angle, r, R, zlo, zhi; } sccd_sector3;
 
-/// One convex part of a prepared sector's wedge: the n half-planes m·(x, y) ≥ 0 of the canonical frame (n = 0: the whole plane).
-typedef struct sccd_sector3_wedge { int n; sccd_v2 nrm[3]; } sccd_sector3_wedge;
-
-/// A sector checked and put in canonical form once for many tests (as Box2D's b2ShapeProxy): an exactly orthonormal frame, the cosine and sine of the half angle, the wedge as half-planes; its tests need no trigonometry. Made by sccd_sector3_prepare; read it, do not change it.
+/// A sector checked and put in canonical form once for many tests (as Box2D's b2ShapeProxy): an exactly orthonormal frame, the cosine and sine of the half angle; its tests need no trigonometry (what they read comes first, in 160 bytes). Made by sccd_sector3_prepare; read it, do not change it.
 typedef struct sccd_sector3_prepared {
-    sccd_sector3 source;                /* the sector as given */
-    sccd_v3 o, a, k, u;                 /* pivot; frame: centre direction, u × a, axis */
-    sccd_real th, c, s, r, R, zlo, zhi; /* half angle, its cosine and sine, radii, slab (cleaned) */
-    sccd_real scale;                    /* the sector's size for the tolerance: max(R, |zlo|, |zhi|) */
-    bool ready;                         /* prepared from a usable sector (false, as zeroed: meets nothing) */
-    int pieces;                         /* convex parts of the wedge: 1, or 2 (half angle over π/2) */
-    sccd_sector3_wedge wedge[2];
+    sccd_v3 o, a, k, u;             /* pivot; frame: centre direction, u × a, axis */
+    sccd_real c, s, r, R, zlo, zhi; /* cosine and sine of the half angle, radii, slab (cleaned) */
+    sccd_real scale;                /* the sector's size for the tolerance: max(R, |zlo|, |zhi|) */
+    bool ready;                     /* prepared from a usable sector (false, as zeroed: meets nothing) */
+    sccd_real th;                   /* the half angle (cleaned) */
+    sccd_sector3 source;            /* the sector as given */
 } sccd_sector3_prepared;
 
 /// True when all numbers are finite, u and a unit (1e-6) and ⟂ (1e-6), 0 ≤ half_angle ≤ π, 0 ≤ r ≤ R, zlo ≤ zhi.
