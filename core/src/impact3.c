@@ -31,6 +31,9 @@
 /* Most passes over a target's bounds before a search settles for a safe time. */
 #define BOUND_PASSES_MAX 16
 
+/* A 3×3 matrix, row-major. */
+typedef struct m33 { sccd_real m[9]; } m33;
+
 /* A body's state during the solve. */
 typedef struct body_state {
     sccd_real t0;       /* start of the current segment */
@@ -52,6 +55,12 @@ typedef struct body_state {
     unsigned at_segment; /* the last pose asked for (pose_at): of this segment ... */
     sccd_real at_t;      /* ... at this time (-1: none) ... */
     sccd_xf3 at_pose;    /* ... is this: a pair's searches and impacts ask for one instant again and again */
+    unsigned resp_segment; /* the last response made (response): of this segment ... */
+    sccd_real resp_t;      /* ... at this time (-1: none) ... */
+    bool resp_frozen;      /* ... frozen or not, is this: an impact's impulses ask for it a few dozen times */
+    m33 resp_k;
+    sccd_v3 resp_origin;
+    sccd_real resp_lin;
 } body_state;
 
 /* A shape's motion box over its body's current segment, made on first use
@@ -77,8 +86,6 @@ typedef struct solver {
     sccd_shape_trees3 trees; /* per body: which shape pairs a search visits (impact_tree3.h) */
 } solver;
 
-/* A 3×3 matrix, row-major. */
-typedef struct m33 { sccd_real m[9]; } m33;
 
 static sccd_v3 m33_apply(const m33 *a, sccd_v3 v)
 {
@@ -333,7 +340,7 @@ static sccd_real hinge_inv_moment(const sccd_impact_body3 *b, sccd_quat q, sccd_
 /* Body i's response at time t: Δω = K·(r × J + L) for an impulse J at a
  * point p (r = p − *origin) and an angular impulse L; the centre of mass'
  * velocity changes by lin·J (free) or follows ω (jointed). */
-static m33 response(const solver *sv, int i, sccd_real t, sccd_v3 *origin, sccd_real *lin)
+static m33 make_response(const solver *sv, int i, sccd_real t, sccd_v3 *origin, sccd_real *lin)
 {
     const sccd_impact_body3 *b = &sv->bodies[i];
     body_state *s = &sv->st[i];
@@ -358,6 +365,22 @@ static m33 response(const solver *sv, int i, sccd_real t, sccd_v3 *origin, sccd_
         for (int c = 0; c < 3; ++c)
             out.m[3 * r + c] = k * ax[r] * ax[c];
     return out;
+}
+
+/* make_response, kept for the body's pose at t (it depends on nothing the
+ * impulses change). */
+static m33 response(const solver *sv, int i, sccd_real t, sccd_v3 *origin, sccd_real *lin)
+{
+    body_state *s = &sv->st[i];
+    if (s->resp_t != t || s->resp_segment != s->segment || s->resp_frozen != s->frozen) {
+        s->resp_k = make_response(sv, i, t, &s->resp_origin, &s->resp_lin);
+        s->resp_t = t;
+        s->resp_segment = s->segment;
+        s->resp_frozen = s->frozen;
+    }
+    *origin = s->resp_origin;
+    *lin = s->resp_lin;
+    return s->resp_k;
 }
 
 /* Body i's inverse mass seen along direction n at the world point p. */
@@ -1310,6 +1333,7 @@ static void begin_state(sccd_impact_body3 *b, body_state *s, sccd_real dt)
                       .joint = b->kind == SCCD_BODY_DYNAMIC ? b->joint : SCCD_JOINT_NONE,
                       .carrier = -1,
                       .at_t = -1.0,
+                      .resp_t = -1.0,
                       .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}}};
     b->impacts = 0;
     b->held = false;

@@ -43,10 +43,37 @@ static bool carve(sccd_events *e, sccd_impact_scratch *scratch)
     return true;
 }
 
-static int by_low_x(const void *a, const void *b)
+/* Whether a comes before b: by low x, then by body (a total order, so
+ * the order and everything found from it depend on the input alone). */
+static bool ranked_before(sccd_ranked a, sccd_ranked b) { return a.lo < b.lo || (a.lo == b.lo && a.body < b.body); }
+
+/* Let r[k] sink to its place in the max-heap r[0 .. n). */
+static void sift_down(sccd_ranked *r, int k, int n)
 {
-    sccd_real x = ((const sccd_ranked *)a)->lo, y = ((const sccd_ranked *)b)->lo;
-    return (x > y) - (x < y);
+    sccd_ranked x = r[k];
+    for (int c = 2 * k + 1; c < n; c = 2 * k + 1) {
+        if (c + 1 < n && ranked_before(r[c], r[c + 1]))
+            ++c;
+        if (!ranked_before(x, r[c]))
+            break;
+        r[k] = r[c];
+        k = c;
+    }
+    r[k] = x;
+}
+
+/* Heap sort: in place, n log n at worst, and no call per comparison (the
+ * library's qsort took 6 % of a pile's solve). */
+static void sort_ranked(sccd_ranked *r, int n)
+{
+    for (int k = n / 2 - 1; k >= 0; --k)
+        sift_down(r, k, n);
+    for (int end = n - 1; end > 0; --end) {
+        sccd_ranked top = r[0];
+        r[0] = r[end];
+        r[end] = top;
+        sift_down(r, 0, end);
+    }
 }
 
 static void make_loose(sccd_events *e, int i)
@@ -83,7 +110,7 @@ static void sort_bodies(sccd_events *e)
         else
             e->order[e->sorted++] = (sccd_ranked){e->boxes[i].lo.x, i};
     }
-    qsort(e->order, (size_t)e->sorted, sizeof *e->order, by_low_x);
+    sort_ranked(e->order, e->sorted);
     sccd_real reach = -INFINITY;
     for (int r = 0; r < e->sorted; ++r) {
         reach = sccd_max(reach, e->boxes[e->order[r].body].hi.x);

@@ -18,6 +18,9 @@
  * less than more nodes. */
 #define LEAF_SHAPES 4
 
+/* Most shape pairs under two roots walked without ordering (walk_in_order). */
+#define UNORDERED_PAIRS 16
+
 /* A node's box is grown by this share of its size (plus an absolute bit):
  * the node's motion box and its shapes' are computed apart, and rounding
  * must never let the node's be the smaller. */
@@ -276,11 +279,18 @@ static void offer(walk *w, int ka, int kb, sccd_real floor)
  * bodies whose trees are single leaves (most bodies: one shape or a few)
  * have their shape pairs searched at once: the node boxes would only prune
  * what the search's own per-shape test rejects, at the cost of a motion box
- * per node and segment. */
+ * per node and segment. Two small trees (a few walls of a static body, a
+ * compound of a handful of boxes) are walked by their boxes alone: the
+ * order's TOI per node pair costs more than the few shape pairs it could
+ * skip (a ball by a floor and four walls: three box TOIs a search). */
 static void walk_in_order(walk *w, int ra, int rb)
 {
     if (is_leaf(w, ra) && is_leaf(w, rb)) {
         visit_leaves(w, ra, rb);
+        return;
+    }
+    if (w->t->node[ra].count * w->t->node[rb].count <= UNORDERED_PAIRS) {
+        walk_nodes(w, ra, rb);
         return;
     }
     offer(w, ra, rb, w->q->tc);
