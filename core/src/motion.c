@@ -35,6 +35,8 @@ sccd_xf2 sccd_motion2_at(sccd_motion2 m, sccd_real t)
 
 sccd_xf2 sccd_motion2_at_unchecked(sccd_motion2 m, sccd_real t)
 {
+    if (t == 0.0) /* the start as given (no turn to make; the solvers ask at every segment's start) */
+        return m.start;
     sccd_rot2 q = sccd_rot2_mul(sccd_rot2_make(t * m.dtheta), m.start.q);
     /* The centre is fixed in the body: p = c(t) − q·center. */
     sccd_v2 p = sccd_v2_sub(sccd_motion2_center_at(m, t), sccd_rot2_apply(q, m.center));
@@ -52,6 +54,8 @@ sccd_xf3 sccd_motion3_at(sccd_motion3 m, sccd_real t)
 
 sccd_xf3 sccd_motion3_at_unchecked(sccd_motion3 m, sccd_real t)
 {
+    if (t == 0.0) /* as sccd_motion2_at_unchecked */
+        return m.start;
     sccd_quat q = sccd_quat_normalize(sccd_quat_mul(sccd_quat_axis_angle(m.axis, t * m.angle), m.start.q));
     sccd_v3 p = sccd_v3_sub(sccd_motion3_center_at(m, t), sccd_quat_apply(q, m.center));
     return (sccd_xf3){p, q};
