@@ -274,7 +274,7 @@ static bool gather_escapes(sccd_cp_world *w, bool *grew)
         if (!sccd_cp_gather_box(w, b->swept, sccd_max(sccd_max(grown.x, grown.y) - 2.0 * w->opt.overlap, 0.0), half))
             return false;
     }
-    if (!sccd_cp_gather_fast(w))
+    if (!sccd_cp_gather_queries(w))
         return false;
     sccd_cp_group_shapes(w);
     *grew = w->ncands > before;
@@ -360,7 +360,7 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
         if (!sccd_cp_gather_box(w, box, 0.0, INFINITY))
             return false;
     }
-    if (!sccd_cp_gather_fast(w))
+    if (!sccd_cp_gather_queries(w))
         return false;
     sccd_cp_group_shapes(w);
     return true;

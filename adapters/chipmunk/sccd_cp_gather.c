@@ -1,16 +1,22 @@
 /* The Chipmunk adapter's gathering (sccd_cp_internal.h): which shapes the
- * CCD phase (sccd_cp_ccd.c) hands to the solver. The space's own index
- * finds what lies within each query box, grown by how far the slow bodies
- * may move; the bodies that may move farther are listed with the boxes of
- * what they may reach and matched against all of a round's query boxes at
- * once (adapter_internal.h: the query boxes), so the cost grows with the
- * CCD bodies plus the moving bodies, not with their product (issue 14). */
+ * CCD phase (sccd_cp_ccd.c) hands to the solver. What lies within a round's
+ * query boxes, grown by how far the slow bodies may move, is found by the
+ * space's own index (a few boxes) or by matching every shape against all
+ * the boxes at once (many); the bodies that may move farther are listed
+ * with the boxes of what they may reach and matched against all the boxes
+ * at once too (adapter_internal.h: the query boxes), so the cost grows with
+ * the CCD bodies plus the moving bodies, not with their product (issue 14). */
 #include <stdlib.h>
 
 #include "sccd_cp_internal.h"
 
 /* The query margin as a fraction of the smallest CCD box (sccd_cp_split_targets). */
 #define SLOW_FRACTION 0.1
+
+/* Shapes matched against the query boxes for the cost of one query of the
+ * space's index (sccd_cp_gather_queries; callgrind, a 10,000-body rain: a
+ * query about 13 k instructions, a shape matched about 200). */
+#define QUERY_SHAPES 64
 
 static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
 {
@@ -84,27 +90,63 @@ static int shape_order(const void *x, const void *y)
 
 void sccd_cp_group_shapes(sccd_cp_world *w) { qsort(w->cands, (size_t)w->ncands, sizeof *w->cands, shape_order); }
 
+/* A query box of the step: the shapes within it now (grown by the slow
+ * bodies' reach) and the fast bodies that may reach it, gathered at once
+ * for all the boxes (sccd_cp_gather_queries); what gather keeps there is
+ * set by keep_reach and keep_half. */
+bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_real keep_reach, sccd_real keep_half)
+{
+    if (!sccd_adapter_reserve((void **)&w->keep, &w->capkeep, w->queries.count + 1, sizeof *w->keep))
+        return false;
+    int i = sccd_adapter_queries_add(&w->queries, box3_of(box));
+    if (i >= 0)
+        w->keep[i] = (cp_query_keep){keep_reach, keep_half};
+    return i >= 0;
+}
+
+/* Gather shape s with what query box i keeps. */
+static bool gather_for(sccd_cp_world *w, int i, cpShape *s)
+{
+    w->keep_reach = w->keep[i].keep_reach;
+    w->keep_half = w->keep[i].keep_half;
+    return sccd_cp_gather(w, s);
+}
+
 static void gather_query(cpShape *shape, void *data)
 {
     sccd_cp_world *w = data;
     w->gather_ok &= sccd_cp_gather(w, shape);
 }
 
-/* A query box: every shape within it (grown by the slow bodies' reach)
- * now, what gather keeps there set by keep_reach and keep_half; the fast
- * bodies are matched against all the step's boxes at once (sccd_cp_gather_fast). */
-bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_real keep_reach, sccd_real keep_half)
+/* The shapes within query box i now, by the space's index. */
+static bool query_space(sccd_cp_world *w, int i)
 {
-    w->keep_reach = keep_reach;
-    w->keep_half = keep_half;
+    sccd_aabb3 b = w->queries.box[i];
+    w->keep_reach = w->keep[i].keep_reach;
+    w->keep_half = w->keep[i].keep_half;
     w->gather_ok = true;
-    cpSpaceBBQuery(w->space, bb_of(box, w->slow), CP_SHAPE_FILTER_ALL, gather_query, w);
-    if (!w->gather_ok || !sccd_adapter_reserve((void **)&w->keep, &w->capkeep, w->queries.count + 1, sizeof *w->keep))
-        return false;
-    int i = sccd_adapter_queries_add(&w->queries, box3_of(box));
-    if (i >= 0)
-        w->keep[i] = (cp_query_keep){keep_reach, keep_half};
-    return i >= 0;
+    cpSpaceBBQuery(w->space, bb_of((sccd_aabb2){{b.lo.x, b.lo.y}, {b.hi.x, b.hi.y}}, w->slow), CP_SHAPE_FILTER_ALL,
+                   gather_query, w);
+    return w->gather_ok;
+}
+
+/* A shape of the space being matched against the query boxes. */
+typedef struct cp_shape_match { sccd_cp_world *w; cpShape *shape; } cp_shape_match;
+
+static bool shape_met(int i, void *context)
+{
+    const cp_shape_match *m = context;
+    return gather_for(m->w, i, m->shape);
+}
+
+/* Shape s (its box now, grown by the slow bodies' reach) against every query box. */
+static void match_shape(void *obj, void *data)
+{
+    sccd_cp_world *w = data;
+    cpShape *s = obj;
+    cp_shape_match m = {w, s};
+    sccd_aabb2 box = {{s->bb.l - w->slow, s->bb.b - w->slow}, {s->bb.r + w->slow, s->bb.t + w->slow}};
+    w->gather_ok = w->gather_ok && sccd_adapter_queries_match(&w->queries, box3_of(box), shape_met, &m);
 }
 
 /* A fast body being matched against the query boxes. */
@@ -115,23 +157,34 @@ static bool gather_met(int i, void *context)
 {
     const cp_match *m = context;
     sccd_real reach = m->fb->reach;
-    m->w->keep_reach = m->w->keep[i].keep_reach;
-    m->w->keep_half = m->w->keep[i].keep_half;
     CP_BODY_FOREACH_SHAPE(m->fb->body, s)
     {
         sccd_aabb2 sb = {{s->bb.l - reach, s->bb.b - reach}, {s->bb.r + reach, s->bb.t + reach}};
-        if (sccd_adapter_boxes_meet(m->w->queries.box[i], box3_of(sb)) && !sccd_cp_gather(m->w, s))
+        if (sccd_adapter_boxes_meet(m->w->queries.box[i], box3_of(sb)) && !gather_for(m->w, i, s))
             return false;
     }
     return true;
 }
 
-/* Match every fast body against the step's query boxes (its reach box
- * queries them), then drop the boxes: one pass over the fast bodies, not
- * one per box. */
-bool sccd_cp_gather_fast(sccd_cp_world *w)
+/* Gather for all the query boxes, then drop them. The shapes within them
+ * now: with few boxes by the space's index, a query each; with many (a
+ * rain of debris, each a box) by one pass over the space's shapes, each
+ * matched against all the boxes at once (a query of the index costs about
+ * as much as matching QUERY_SHAPES shapes). Then the fast bodies: one pass
+ * over them, each matched likewise. */
+bool sccd_cp_gather_queries(sccd_cp_world *w)
 {
     bool ok = true;
+    int shapes = cpSpatialIndexCount(w->space->dynamicShapes) + cpSpatialIndexCount(w->space->staticShapes);
+    if (w->queries.count * QUERY_SHAPES < shapes) {
+        for (int i = 0; ok && i < w->queries.count; ++i)
+            ok = query_space(w, i);
+    } else if (w->queries.count > 0) {
+        w->gather_ok = true;
+        cpSpatialIndexEach(w->space->dynamicShapes, match_shape, w);
+        cpSpatialIndexEach(w->space->staticShapes, match_shape, w);
+        ok = w->gather_ok;
+    }
     for (int f = 0; ok && f < w->nfast && w->queries.count > 0; ++f) {
         cp_match m = {w, &w->fast[f]};
         ok = sccd_adapter_queries_match(&w->queries, box3_of(w->fast[f].box), gather_met, &m);
@@ -157,7 +210,7 @@ static sccd_aabb2 reach_box(const cpBody *b, sccd_real reach)
  * boxes are at the start poses, so a query of the space is grown by the
  * slow bodies' largest reach (`slow`, a fraction of the smallest CCD box);
  * the faster ones (in a falling pile, most) are listed with their reach
- * boxes and matched against all query boxes at once (sccd_cp_gather_fast). Every
+ * boxes and matched against all query boxes at once (sccd_cp_gather_queries). Every
  * body is in one of the two, so no candidate is lost. */
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
 {

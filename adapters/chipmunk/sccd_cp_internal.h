@@ -64,7 +64,7 @@ struct sccd_cp_world {
     bool gather_ok; /* no allocation failed in the current query */
     cp_fast_body *fast; /* non-CCD bodies that may move farther than the query margin */
     int nfast, capfast;
-    sccd_adapter_queries queries; /* the query boxes the fast bodies are matched against */
+    sccd_adapter_queries queries; /* the step's query boxes (sccd_cp_gather_box) */
     cp_query_keep *keep;          /* by query box */
     int capkeep;
     sccd_real slow;
@@ -110,10 +110,10 @@ void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
 bool sccd_cp_gather(sccd_cp_world *w, cpShape *s);
 /* Split the non-CCD bodies into slow and fast by how far they may move this step (before any query box). */
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt);
-/* A query box: the shapes within it now; what gather keeps there by keep_reach and keep_half (all: INFINITY). */
+/* A query box: the shapes within it now, and the fast bodies' that may reach it (gathered by sccd_cp_gather_queries); what gather keeps there by keep_reach and keep_half (all: INFINITY). */
 bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_real keep_reach, sccd_real keep_half);
-/* The fast bodies' shapes that may reach the query boxes, all at once; then the boxes are done. */
-bool sccd_cp_gather_fast(sccd_cp_world *w);
+/* Gather for all the query boxes at once; then the boxes are done. */
+bool sccd_cp_gather_queries(sccd_cp_world *w);
 /* Group the gathered shapes by body (the order the solver wants). */
 void sccd_cp_group_shapes(sccd_cp_world *w);
 
