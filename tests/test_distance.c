@@ -347,6 +347,19 @@ static void test_support3(void **state)
         sccd_v3 p = sccd_rng_v3(&g, 2.0);
         double f = sccd_shape3_farthest(&s, p), o = sccd_oracle_farthest3(&s, p);
         assert_true(f >= o - 1e-12 && f <= o + 1e-2 * (1.0 + f));
+        /* Half thickness: a ball that wide about the shape's middle lies in the shape (sampled); closed forms. */
+        double h = sccd_shape3_half_thickness(&s);
+        sccd_v3 mid = s.type == SCCD_SHAPE_CIRCLE    ? s.sphere.c
+                    : s.type == SCCD_SHAPE_CAPSULE ? sccd_v3_scale(sccd_v3_add(s.capsule.a, s.capsule.b), 0.5)
+                                                   : s.box.c;
+        for (int k = 0; k < 32; ++k)
+            assert_true(point_to_shape3(sccd_xf3_apply(xf, sccd_v3_mad(mid, h, sccd_rng_unit3(&g))), &s, xf) <= 1e-9);
+        if (s.type == SCCD_SHAPE_CIRCLE)
+            assert_true(h == s.sphere.r);
+        if (s.type == SCCD_SHAPE_CAPSULE)
+            assert_true(h == s.capsule.r);
+        if (s.type == SCCD_SHAPE_BOX)
+            assert_true(h == fmin(s.box.h.x, fmin(s.box.h.y, s.box.h.z)));
     }
     sccd_test_count_asserts();
     sccd_test_assert_reset();
@@ -356,7 +369,8 @@ static void test_support3(void **state)
     assert_true(b.lo.z == 3.0 && b.hi.x == 1.0);
     sccd_shape3 ok = box3(1, 1, 1);
     assert_true(sccd_is_valid_v3(sccd_shape3_support(&ok, sccd_xf3_identity(), (sccd_v3){0, INFINITY, 0})));
-    assert_int_equal(sccd_test_assert_count(), 3);
+    assert_true(sccd_shape3_half_thickness(&bad) == 0.0);
+    assert_int_equal(sccd_test_assert_count(), 4);
     sccd_set_assert_handler(NULL);
 }
 

@@ -269,9 +269,8 @@ static bool gather_escapes(sccd_cp_world *w, bool *grew)
             half = sccd_min(half, sccd_shape2_half_thickness(&w->is[i].geom));
             at = sccd_aabb2_union(at, sccd_shape2_aabb(&w->is[i].geom, b->pose));
         }
-        /* How far its points went: what its swept box grew by past its start box (less the skin). */
-        sccd_v2 grown = sccd_v2_sub(sccd_v2_sub(b->swept.hi, b->swept.lo), sccd_v2_sub(at.hi, at.lo));
-        if (!sccd_cp_gather_box(w, b->swept, sccd_max(sccd_max(grown.x, grown.y) - 2.0 * w->opt.overlap, 0.0), half))
+        sccd_adapter_keep keep = sccd_adapter_escape_keep(box3_of(b->swept), box3_of(at), half, w->opt.overlap);
+        if (!sccd_cp_gather_box(w, b->swept, keep))
             return false;
     }
     if (!sccd_cp_gather_queries(w))
@@ -357,7 +356,7 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
             return false;
         sccd_real knock = KNOCK_REACH * r->reach;
         sccd_aabb2 box = {sccd_v2_sub(r->box.lo, (sccd_v2){knock, knock}), sccd_v2_add(r->box.hi, (sccd_v2){knock, knock})};
-        if (!sccd_cp_gather_box(w, box, 0.0, INFINITY))
+        if (!sccd_cp_gather_box(w, box, (sccd_adapter_keep){0.0, INFINITY}))
             return false;
     }
     if (!sccd_cp_gather_queries(w))
@@ -401,7 +400,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     w->ncands = 0;
     sccd_adapter_map_clear(&w->gathered);
     sccd_adapter_queries_clear(&w->queries); /* left by a phase that failed */
-    w->keep_half = INFINITY;
+    w->keeping = (sccd_adapter_keep){0.0, INFINITY};
     w->nib = 0;
     bool ok = collect(w, first) && gather_all(w, dt) && solve(w, dt);
     CP_CHECK(w, ok, "sccd_cp: out of memory; CCD skipped this step");

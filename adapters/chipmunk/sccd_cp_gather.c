@@ -23,8 +23,6 @@ static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
     return cpBBNew(b.lo.x - margin, b.lo.y - margin, b.hi.x + margin, b.hi.y + margin);
 }
 
-/* A box of the plane as the query boxes (3D) take it. */
-static sccd_aabb3 box3_of(sccd_aabb2 b) { return (sccd_aabb3){{b.lo.x, b.lo.y, 0.0}, {b.hi.x, b.hi.y, 0.0}}; }
 
 /* How far any point of body b may move this step: a point at distance ρ
  * from the centre of gravity moves at most |v|dt + |ω|dt·ρ, and ρ is at most
@@ -45,18 +43,16 @@ static sccd_real body_reach(const cpBody *b, cpFloat dt)
 }
 
 /* Whether to gather shape s: always, but for what an impact set moving
- * (gather_escapes): only what a body whose points moved up to keep_reach
- * and that is keep_half thick could pass through. The rest Chipmunk's
- * contact holds (neither can carry a point past the other's middle: the
- * test by which the solver leaves slow pairs to the engine). */
+ * (gather_escapes): only what it could pass through, the slow bodies moving
+ * up to `slow` (sccd_adapter_keeps). */
 static bool keeps_shape(const sccd_cp_world *w, cpShape *s)
 {
     if (s->sensor)
         return false;
-    if (w->keep_half == INFINITY)
+    if (w->keeping.half == INFINITY)
         return true;
     sccd_shape2 g = sccd_cp_shape_of(s);
-    return w->keep_reach + w->slow >= 0.5 * sccd_min(w->keep_half, sccd_shape2_half_thickness(&g));
+    return sccd_adapter_keeps(w->keeping, w->slow, sccd_shape2_half_thickness(&g));
 }
 
 /* Gather shape s, once a step; false when out of memory. */
@@ -92,23 +88,21 @@ void sccd_cp_group_shapes(sccd_cp_world *w) { qsort(w->cands, (size_t)w->ncands,
 
 /* A query box of the step: the shapes within it now (grown by the slow
  * bodies' reach) and the fast bodies that may reach it, gathered at once
- * for all the boxes (sccd_cp_gather_queries); what gather keeps there is
- * set by keep_reach and keep_half. */
-bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_real keep_reach, sccd_real keep_half)
+ * for all the boxes (sccd_cp_gather_queries), those `keep` keeps. */
+bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep)
 {
     if (!sccd_adapter_reserve((void **)&w->keep, &w->capkeep, w->queries.count + 1, sizeof *w->keep))
         return false;
     int i = sccd_adapter_queries_add(&w->queries, box3_of(box));
     if (i >= 0)
-        w->keep[i] = (cp_query_keep){keep_reach, keep_half};
+        w->keep[i] = keep;
     return i >= 0;
 }
 
 /* Gather shape s with what query box i keeps. */
 static bool gather_for(sccd_cp_world *w, int i, cpShape *s)
 {
-    w->keep_reach = w->keep[i].keep_reach;
-    w->keep_half = w->keep[i].keep_half;
+    w->keeping = w->keep[i];
     return sccd_cp_gather(w, s);
 }
 
@@ -122,8 +116,7 @@ static void gather_query(cpShape *shape, void *data)
 static bool query_space(sccd_cp_world *w, int i)
 {
     sccd_aabb3 b = w->queries.box[i];
-    w->keep_reach = w->keep[i].keep_reach;
-    w->keep_half = w->keep[i].keep_half;
+    w->keeping = w->keep[i];
     w->gather_ok = true;
     cpSpaceBBQuery(w->space, bb_of((sccd_aabb2){{b.lo.x, b.lo.y}, {b.hi.x, b.hi.y}}, w->slow), CP_SHAPE_FILTER_ALL,
                    gather_query, w);
@@ -190,7 +183,7 @@ bool sccd_cp_gather_queries(sccd_cp_world *w)
         ok = sccd_adapter_queries_match(&w->queries, box3_of(w->fast[f].box), gather_met, &m);
     }
     sccd_adapter_queries_clear(&w->queries);
-    w->keep_half = INFINITY;
+    w->keeping = (sccd_adapter_keep){0.0, INFINITY};
     return ok;
 }
 

@@ -22,8 +22,6 @@ typedef struct cp_fast_body {
 } cp_fast_body;
 
 /* What gather keeps in a query box of the step (keeps_shape). */
-typedef struct cp_query_keep { sccd_real keep_reach, keep_half; } cp_query_keep;
-
 typedef struct cp_body_rec {
     cpBody *body;
     cpBodyPositionFunc orig; /* the position function before enable */
@@ -60,12 +58,12 @@ struct sccd_cp_world {
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
     int ncands, capcands;
     sccd_adapter_map gathered; /* the shapes in cands */
-    sccd_real keep_reach, keep_half; /* what gather keeps (keeps_shape) */
+    sccd_adapter_keep keeping; /* what gather keeps now (keeps_shape) */
     bool gather_ok; /* no allocation failed in the current query */
     cp_fast_body *fast; /* non-CCD bodies that may move farther than the query margin */
     int nfast, capfast;
     sccd_adapter_queries queries; /* the step's query boxes (sccd_cp_gather_box) */
-    cp_query_keep *keep;          /* by query box */
+    sccd_adapter_keep *keep;      /* by query box */
     int capkeep;
     sccd_real slow;
     /* the solver's input, index for index with the Chipmunk objects */
@@ -86,6 +84,8 @@ struct sccd_cp_world {
 
 static inline sccd_v2 v2_of(cpVect v) { return (sccd_v2){v.x, v.y}; }
 static inline cpVect cpv_of(sccd_v2 v) { return cpv(v.x, v.y); }
+/* A box of the plane as the query boxes (3D) take it. */
+static inline sccd_aabb3 box3_of(sccd_aabb2 b) { return (sccd_aabb3){{b.lo.x, b.lo.y, 0.0}, {b.hi.x, b.hi.y, 0.0}}; }
 
 /* Check a precondition: on failure the assert handler gets the message (as
  * SCCD_ASSERT's condition text) and the world keeps it for
@@ -110,8 +110,8 @@ void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
 bool sccd_cp_gather(sccd_cp_world *w, cpShape *s);
 /* Split the non-CCD bodies into slow and fast by how far they may move this step (before any query box). */
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt);
-/* A query box: the shapes within it now, and the fast bodies' that may reach it (gathered by sccd_cp_gather_queries); what gather keeps there by keep_reach and keep_half (all: INFINITY). */
-bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_real keep_reach, sccd_real keep_half);
+/* A query box: the shapes within it now, and the fast bodies' that may reach it (gathered by sccd_cp_gather_queries), those `keep` keeps (sccd_adapter_keeps). */
+bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep);
 /* Gather for all the query boxes at once; then the boxes are done. */
 bool sccd_cp_gather_queries(sccd_cp_world *w);
 /* Group the gathered shapes by body (the order the solver wants). */

@@ -176,6 +176,7 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     e->plane = cls == dPlaneClass;
     e->reached = false;
     e->checked = cls == dPlaneClass || cls == dTriMeshClass;
+    e->half = cls == dPlaneClass ? INFINITY : 0.0; /* a mesh's triangles: no thickness */
     e->usable = cls == dPlaneClass || cls != dTriMeshClass || dGeomTriMeshGetTriMeshDataID(e->geom) != NULL;
     if (cls == dPlaneClass)
         return;
@@ -204,8 +205,11 @@ static bool geom_usable(ode_geom *e)
         sccd_impact_shape3 s;
         e->checked = true;
         e->usable = e->usable && sccd_ode_geom_shape(e->geom, sccd_xf3_identity(), &s);
-        for (int i = 0; e->usable && i < s.bounds; ++i)
+        e->half = INFINITY;
+        for (int i = 0; e->usable && i < s.bounds; ++i) {
             e->usable = sccd_is_valid_shape3(&s.bound[i]);
+            e->half = e->usable ? sccd_min(e->half, sccd_shape3_half_thickness(&s.bound[i])) : 0.0;
+        }
     }
     return e->usable;
 }
@@ -232,19 +236,31 @@ static bool gather_mesh(sccd_ode_world *w, int k, sccd_aabb3 box)
     return true;
 }
 
-/* Geom k (a mesh: its triangles in box), met by a query of box; classes the core lacks are counted. */
-static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box)
+/* Geom k (a mesh: its triangles in box), met by query i, if the query keeps
+ * it (sccd_adapter_keeps); classes the core lacks are counted. */
+static bool gather_geom(sccd_ode_world *w, int k, int i)
 {
     ode_geom *e = &w->geoms[k];
     bool usable = geom_usable(e);
     w->cnt.unsupported += !usable && !e->reached;
     e->reached = true;
-    return !usable || (dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : sccd_ode_add_piece(w, k, -1));
+    if (!usable || !sccd_adapter_keeps(w->keep[i], e->margin, e->half))
+        return true;
+    sccd_aabb3 box = w->queries.box[i];
+    return dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : sccd_ode_add_piece(w, k, -1);
 }
 
-/* A query box of the step: every geom that may be in it this step is
- * gathered (gather_queries). */
-static bool gather_box(sccd_ode_world *w, sccd_aabb3 box) { return sccd_adapter_queries_add(&w->queries, box) >= 0; }
+/* A query box of the step: the geoms that may be in it this step and that
+ * `keep` keeps are gathered (gather_queries). */
+static bool gather_box(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
+{
+    if (!sccd_adapter_reserve((void **)&w->keep, &w->capkeep, w->queries.count + 1, sizeof *w->keep))
+        return false;
+    int i = sccd_adapter_queries_add(&w->queries, box);
+    if (i >= 0)
+        w->keep[i] = keep;
+    return i >= 0;
+}
 
 /* A geom being matched against the query boxes. */
 typedef struct ode_match { sccd_ode_world *w; int geom; } ode_match;
@@ -252,7 +268,7 @@ typedef struct ode_match { sccd_ode_world *w; int geom; } ode_match;
 static bool gather_met(int i, void *context)
 {
     const ode_match *m = context;
-    return gather_geom(m->w, m->geom, m->w->queries.box[i]);
+    return gather_geom(m->w, m->geom, i);
 }
 
 /* Match every geom but the active CCD bodies' (gathered whole) against the
@@ -269,7 +285,7 @@ static bool gather_queries(sccd_ode_world *w)
         if (e->plane) {
             sccd_plane p = sccd_ode_plane(e->geom);
             for (int i = 0; ok && i < w->queries.count; ++i)
-                ok = !plane_reaches(p, w->queries.box[i]) || gather_geom(w, k, w->queries.box[i]);
+                ok = !plane_reaches(p, w->queries.box[i]) || gather_geom(w, k, i);
         } else {
             ode_match m = {w, k};
             ok = sccd_adapter_queries_match(&w->queries, e->reach, gather_met, &m);
@@ -334,7 +350,8 @@ static bool gather_all(sccd_ode_world *w)
     if (!gather_ccd(w))
         return false;
     for (int i = 0; i < w->nbodies; ++i)
-        if (w->bodies[i].active && w->bodies[i].usable && !gather_box(w, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap)))
+        if (w->bodies[i].active && w->bodies[i].usable &&
+            !gather_box(w, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap), (sccd_adapter_keep){0.0, INFINITY}))
             return false;
     return gather_queries(w);
 }
@@ -347,15 +364,28 @@ static int piece_order(const void *x, const void *y)
     return a->geom != b->geom ? (a->geom > b->geom) - (a->geom < b->geom) : (a->triangle > b->triangle) - (a->triangle < b->triangle);
 }
 
+/* What the escape round of solver body b keeps (sccd_adapter_escape_keep). */
+static sccd_adapter_keep escape_keep(const sccd_ode_world *w, const sccd_impact_body3 *b)
+{
+    sccd_real half = INFINITY;
+    sccd_aabb3 at = sccd_adapter_empty_box();
+    for (int i = b->first_shape; i < b->first_shape + b->shape_count; ++i)
+        for (int j = 0; j < w->is[i].bounds; ++j) {
+            half = sccd_min(half, sccd_shape3_half_thickness(&w->is[i].bound[j]));
+            at = sccd_aabb3_union(at, sccd_shape3_aabb(&w->is[i].bound[j], b->pose));
+        }
+    return sccd_adapter_escape_keep(b->swept, at, half, w->opt.overlap);
+}
+
 /* After a solve: what a dynamic body set moving by an impact may reach (the
  * solver's `swept`, a box of every pose it took: one box, however many
- * shapes; a mesh body has one a triangle) is gathered. *grew: a piece not in
- * the solve was found. */
+ * shapes; a mesh body has one a triangle) and could pass through is
+ * gathered. *grew: a piece not in the solve was found. */
 static bool gather_escapes(sccd_ode_world *w, bool *grew)
 {
     for (int k = 0; k < w->nib; ++k) {
         const sccd_impact_body3 *b = &w->ib[k];
-        if (b->impacts > 0 && b->kind == SCCD_BODY_DYNAMIC && !gather_box(w, b->swept))
+        if (b->impacts > 0 && b->kind == SCCD_BODY_DYNAMIC && !gather_box(w, b->swept, escape_keep(w, b)))
             return false;
     }
     if (!gather_queries(w))

@@ -34,6 +34,7 @@ typedef struct ode_geom {
     bool plane;       /* a half-space (dPlaneClass) */
     bool reached;     /* met by a region (counted once when unsupported) */
     sccd_real margin; /* how far its points may be from where they are now */
+    sccd_real half;   /* its half thickness (sccd_adapter_keeps; once `checked`) */
     sccd_aabb3 reach; /* its box now grown by the margin */
 } ode_geom;
 
@@ -60,7 +61,9 @@ struct sccd_ode_world {
     void *impact_user;
     bool scanned; /* before_step ran since the last after_step */
     sccd_real dt; /* the step's length, read from ODE's integration */
-    sccd_adapter_queries queries; /* the query boxes the geoms are matched against (gather_queries) */
+    sccd_adapter_queries queries; /* the query boxes the geoms are matched against (gather_queries) ... */
+    sccd_adapter_keep *keep;      /* ... and what each keeps */
+    int capkeep;
     /* the solver's input: bodies, and shapes index for index with the pieces */
     ode_piece *pieces;
     int npieces, cappieces, built;

@@ -278,6 +278,7 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
     sccd_adapter_queries_free(&w->queries);
+    sccd_free(w->keep);
     sccd_free(w->pieces);
     sccd_free(w->ib);
     sccd_free(w->is);

@@ -681,15 +681,8 @@ static sccd_real shrink_target(target3 *b, sccd_real want)
     return d;
 }
 
-/* What shape s can give up: its rounding, or a box's smallest half size. */
-static sccd_real shrink_capacity(const sccd_shape3 *s)
-{
-    if (s->type == SCCD_SHAPE_CIRCLE)
-        return s->sphere.r;
-    if (s->type == SCCD_SHAPE_CAPSULE)
-        return s->capsule.r;
-    return sccd_min(s->box.h.x, sccd_min(s->box.h.y, s->box.h.z));
-}
+/* What shape s can give up: half its thickness. */
+static sccd_real shrink_capacity(const sccd_shape3 *s) { return sccd_shape3_half_thickness_unchecked(s); }
 
 /* What the intersection b can give up: what its every bound can (nothing
  * when fixed). */

@@ -162,6 +162,15 @@ sccd_real sccd_shape2_half_thickness(const sccd_shape2 *s)
     return shape2_half_thickness(s);
 }
 
+sccd_real sccd_shape3_half_thickness(const sccd_shape3 *s)
+{
+    if (!sccd_is_valid_shape3(s)) {
+        SCCD_ASSERT(sccd_is_valid_shape3(s));
+        return 0.0;
+    }
+    return sccd_shape3_half_thickness_unchecked(s);
+}
+
 sccd_real sccd_shape3_farthest(const sccd_shape3 *s, sccd_v3 p)
 {
     if (!sccd_is_valid_shape3(s) || !sccd_is_valid_v3(p)) {

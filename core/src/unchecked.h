@@ -22,6 +22,16 @@ sccd_real sccd_segment_segment3_dist2_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 
 sccd_proxy2 sccd_proxy2_make_unchecked(const sccd_shape2 *s, sccd_xf2 xf);
 sccd_proxy3 sccd_proxy3_make_unchecked(const sccd_shape3 *s, sccd_xf3 xf);
 
+/* sccd_shape3_half_thickness: a ball's or capsule's radius, a box's smallest half size. */
+static inline sccd_real sccd_shape3_half_thickness_unchecked(const sccd_shape3 *s)
+{
+    if (s->type == SCCD_SHAPE_CIRCLE)
+        return s->sphere.r;
+    if (s->type == SCCD_SHAPE_CAPSULE)
+        return s->capsule.r;
+    return sccd_min(s->box.h.x, sccd_min(s->box.h.y, s->box.h.z));
+}
+
 /* sccd_proxy2_support / sccd_proxy3_support, inline for the hot loops of
  * GJK and the TOI (the public functions call these). */
 static inline int sccd_proxy2_support_inline(const sccd_proxy2 *p, sccd_v2 d)

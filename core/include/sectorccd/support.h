@@ -42,6 +42,8 @@ sccd_v3 sccd_shape3_support(const sccd_shape3 *s, sccd_xf3 xf, sccd_v3 d);
 sccd_real sccd_shape2_farthest(const sccd_shape2 *s, sccd_v2 p);
 /// Half the thickness of shape s: how deep it can sink into anything before its middle is reached (radius; a box's smaller half size; a polygon's inradius about its vertices' centre plus its rounding). Invalid input: 0.
 sccd_real sccd_shape2_half_thickness(const sccd_shape2 *s);
+/// Half the thickness of shape s (3D): how deep it can sink into anything before its middle is reached (a ball's or capsule's radius, a box's smallest half size). Invalid input: 0.
+sccd_real sccd_shape3_half_thickness(const sccd_shape3 *s);
 /// Largest distance of shape s from point p, both in body coordinates. Invalid input: +INFINITY.
 sccd_real sccd_shape3_farthest(const sccd_shape3 *s, sccd_v3 p);
 /// The smallest AABB of shape s placed by xf. Invalid input: the empty box at xf.p (or the origin).
