@@ -364,16 +364,19 @@ static int piece_order(const void *x, const void *y)
     return a->geom != b->geom ? (a->geom > b->geom) - (a->geom < b->geom) : (a->triangle > b->triangle) - (a->triangle < b->triangle);
 }
 
-/* What the escape round of solver body b keeps (sccd_adapter_escape_keep). */
+/* What the escape round of solver body b keeps (sccd_adapter_escape_keep):
+ * its start box of the first bounds, those its `swept` box is made of (a
+ * bigger start box would hide how far it went), its thinnest bound. */
 static sccd_adapter_keep escape_keep(const sccd_ode_world *w, const sccd_impact_body3 *b)
 {
     sccd_real half = INFINITY;
     sccd_aabb3 at = sccd_adapter_empty_box();
-    for (int i = b->first_shape; i < b->first_shape + b->shape_count; ++i)
-        for (int j = 0; j < w->is[i].bounds; ++j) {
+    for (int i = b->first_shape; i < b->first_shape + b->shape_count; ++i) {
+        for (int j = 0; j < w->is[i].bounds; ++j)
             half = sccd_min(half, sccd_shape3_half_thickness(&w->is[i].bound[j]));
-            at = sccd_aabb3_union(at, sccd_shape3_aabb(&w->is[i].bound[j], b->pose));
-        }
+        if (w->is[i].bounds > 0)
+            at = sccd_aabb3_union(at, sccd_shape3_aabb(&w->is[i].bound[0], b->pose));
+    }
     return sccd_adapter_escape_keep(b->swept, at, half, w->opt.overlap);
 }
 
