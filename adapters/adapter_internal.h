@@ -298,11 +298,14 @@ static inline bool sccd_adapter_keeps(sccd_adapter_keep k, sccd_real margin, scc
 /* What the escape round of a body an impact set moving keeps: its points
  * went as far as the box of every pose it took (`swept`, grown by the skin
  * `overlap` each side) grew past its start box `at`; `half` is its thinnest
- * shape's half thickness. */
-static inline sccd_adapter_keep sccd_adapter_escape_keep(sccd_aabb3 swept, sccd_aabb3 at, sccd_real half, sccd_real overlap)
+ * shape's half thickness. A CCD body keeps everything (the solver searches
+ * every pair of a CCD body, however slow). */
+static inline sccd_adapter_keep sccd_adapter_escape_keep(sccd_aabb3 swept, sccd_aabb3 at, sccd_real half, sccd_real overlap,
+                                                         bool ccd)
 {
     sccd_v3 grown = sccd_v3_sub(sccd_v3_sub(swept.hi, swept.lo), sccd_v3_sub(at.hi, at.lo));
-    return (sccd_adapter_keep){sccd_max(sccd_max(grown.x, sccd_max(grown.y, grown.z)) - 2.0 * overlap, 0.0), half};
+    sccd_real reach = sccd_max(sccd_max(grown.x, sccd_max(grown.y, grown.z)) - 2.0 * overlap, 0.0);
+    return (sccd_adapter_keep){reach, ccd ? INFINITY : half};
 }
 
 /* A begin answer the game gave this step, keyed by the two engine shapes and

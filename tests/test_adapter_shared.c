@@ -260,8 +260,12 @@ static void test_escape_keep(void **state)
         sccd_v3 move = {axis == 0 ? d : 0.0, axis == 1 ? -d : 0.0, axis == 2 ? d : 0.0};
         sccd_aabb3 end = {sccd_v3_add(at.lo, move), sccd_v3_add(at.hi, move)}, swept = sccd_aabb3_union(at, end);
         swept = (sccd_aabb3){sccd_v3_sub(swept.lo, (sccd_v3){skin, skin, skin}), sccd_v3_add(swept.hi, (sccd_v3){skin, skin, skin})};
-        sccd_adapter_keep k = sccd_adapter_escape_keep(swept, at, half, skin);
+        sccd_adapter_keep k = sccd_adapter_escape_keep(swept, at, half, skin, false);
         assert_true(fabs(k.reach - d) < 1e-9 && k.half == half);
+        assert_true(sccd_adapter_escape_keep(swept, at, half, skin, true).half == INFINITY); /* a CCD body keeps all */
+        sccd_aabb3 shrunk = {sccd_v3_add(at.lo, (sccd_v3){skin, skin, skin}), sccd_v3_sub(at.hi, (sccd_v3){skin, skin, skin})};
+        assert_true(sccd_adapter_escape_keep(at, at, half, skin, false).reach == 0.0 &&  /* it did not move: no reach ... */
+                    sccd_adapter_escape_keep(shrunk, at, half, skin, false).reach == 0.0); /* ... nor less than nothing */
         double other = sccd_rng_uniform(&g, 0.01, 0.5), margin = sccd_rng_uniform(&g, 0.0, 0.1);
         bool passable = d + margin >= 0.5 * fmin(half, other);
         if (fabs(d + margin - 0.5 * fmin(half, other)) > 1e-9)

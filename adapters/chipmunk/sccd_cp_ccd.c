@@ -269,7 +269,7 @@ static bool gather_escapes(sccd_cp_world *w, bool *grew)
             half = sccd_min(half, sccd_shape2_half_thickness(&w->is[i].geom));
             at = sccd_aabb2_union(at, sccd_shape2_aabb(&w->is[i].geom, b->pose));
         }
-        sccd_adapter_keep keep = sccd_adapter_escape_keep(box3_of(b->swept), box3_of(at), half, w->opt.overlap);
+        sccd_adapter_keep keep = sccd_adapter_escape_keep(box3_of(b->swept), box3_of(at), half, w->opt.overlap, b->ccd);
         if (!sccd_cp_gather_box(w, b->swept, keep))
             return false;
     }
@@ -352,7 +352,7 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
         if (!r->active || !r->usable)
             continue;
         CP_BODY_FOREACH_SHAPE(r->body, s)
-        if (!sccd_cp_gather(w, s))
+        if (!sccd_cp_gather(w, s, 0.0))
             return false;
         sccd_real knock = KNOCK_REACH * r->reach;
         sccd_aabb2 box = {sccd_v2_sub(r->box.lo, (sccd_v2){knock, knock}), sccd_v2_add(r->box.hi, (sccd_v2){knock, knock})};

@@ -24,7 +24,6 @@ static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
     return cpBBNew(b.lo.x - margin, b.lo.y - margin, b.hi.x + margin, b.hi.y + margin);
 }
 
-
 /* How far any point of body b may move this step: a point at distance ρ
  * from the centre of gravity moves at most |v|dt + |ω|dt·ρ, and ρ is at most
  * the farthest corner of its shapes' boxes (start poses) plus |v|dt. */
@@ -43,23 +42,25 @@ static sccd_real body_reach(const cpBody *b, cpFloat dt)
     return (v + om * rho) * dt;
 }
 
-/* Whether to gather shape s: always, but for what an impact set moving
- * (gather_escapes): only what it could pass through, the slow bodies moving
- * up to `slow` (sccd_adapter_keeps). */
-static bool keeps_shape(const sccd_cp_world *w, cpShape *s)
+/* Whether to gather shape s, whose points may move `margin` this step:
+ * not a sensor, nor a shape whose filter rejects everything (the space's
+ * query drops those too); then always, but for what an impact set moving
+ * (gather_escapes): only what it could pass through (sccd_adapter_keeps). */
+static bool keeps_shape(const sccd_cp_world *w, cpShape *s, sccd_real margin)
 {
-    if (s->sensor)
+    if (s->sensor || cpShapeFilterReject(s->filter, CP_SHAPE_FILTER_ALL))
         return false;
     if (w->keeping.half == INFINITY)
         return true;
     sccd_shape2 g = sccd_cp_shape_of(s);
-    return sccd_adapter_keeps(w->keeping, w->slow, sccd_shape2_half_thickness(&g));
+    return sccd_adapter_keeps(w->keeping, margin, sccd_shape2_half_thickness(&g));
 }
 
-/* Gather shape s, once a step; false when out of memory. */
-bool sccd_cp_gather(sccd_cp_world *w, cpShape *s)
+/* Gather shape s (its points moving up to margin this step), once a step;
+ * false when out of memory. */
+bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin)
 {
-    if (!keeps_shape(w, s))
+    if (!keeps_shape(w, s, margin))
         return true;
     int added = sccd_adapter_map_add(&w->gathered, s, 0);
     if (added <= 0)
@@ -100,17 +101,17 @@ bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep
     return i >= 0;
 }
 
-/* Gather shape s with what query box i keeps. */
-static bool gather_for(sccd_cp_world *w, int i, cpShape *s)
+/* Gather shape s, moving up to margin, with what query box i keeps. */
+static bool gather_for(sccd_cp_world *w, int i, cpShape *s, sccd_real margin)
 {
     w->keeping = w->keep[i];
-    return sccd_cp_gather(w, s);
+    return sccd_cp_gather(w, s, margin);
 }
 
 static void gather_query(cpShape *shape, void *data)
 {
     sccd_cp_world *w = data;
-    w->gather_ok &= sccd_cp_gather(w, shape);
+    w->gather_ok &= sccd_cp_gather(w, shape, w->slow);
 }
 
 /* The shapes within query box i now, by the space's index. */
@@ -130,7 +131,7 @@ typedef struct cp_shape_match { sccd_cp_world *w; cpShape *shape; } cp_shape_mat
 static bool shape_met(int i, void *context)
 {
     const cp_shape_match *m = context;
-    return gather_for(m->w, i, m->shape);
+    return gather_for(m->w, i, m->shape, m->w->slow);
 }
 
 /* Shape s (its box now, grown by the slow bodies' reach) against every query box. */
@@ -154,7 +155,7 @@ static bool gather_met(int i, void *context)
     CP_BODY_FOREACH_SHAPE(m->fb->body, s)
     {
         sccd_aabb2 sb = {{s->bb.l - reach, s->bb.b - reach}, {s->bb.r + reach, s->bb.t + reach}};
-        if (sccd_adapter_boxes_meet(m->w->queries.box[i], box3_of(sb)) && !gather_for(m->w, i, s))
+        if (sccd_adapter_boxes_meet(m->w->queries.box[i], box3_of(sb)) && !gather_for(m->w, i, s, reach))
             return false;
     }
     return true;

@@ -21,7 +21,6 @@ typedef struct cp_fast_body {
     sccd_aabb2 box;
 } cp_fast_body;
 
-/* What gather keeps in a query box of the step (keeps_shape). */
 typedef struct cp_body_rec {
     cpBody *body;
     cpBodyPositionFunc orig; /* the position function before enable */
@@ -106,8 +105,8 @@ bool sccd_cp_hook_collide(void *world, int shape_a, int shape_b);
 bool sccd_cp_hook_begin(void *world, sccd_impact_contact2 *contact);
 void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
 
-/* sccd_cp_gather.c: gather shape s, once a step (false: out of memory). */
-bool sccd_cp_gather(sccd_cp_world *w, cpShape *s);
+/* sccd_cp_gather.c: gather shape s, whose points move up to margin this step, once a step (false: out of memory). */
+bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin);
 /* Split the non-CCD bodies into slow and fast by how far they may move this step (before any query box). */
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt);
 /* A query box: the shapes within it now, and the fast bodies' that may reach it (gathered by sccd_cp_gather_queries), those `keep` keeps (sccd_adapter_keeps). */

@@ -177,6 +177,7 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     e->reached = false;
     e->checked = cls == dPlaneClass || cls == dTriMeshClass;
     e->half = cls == dPlaneClass ? INFINITY : 0.0; /* a mesh's triangles: no thickness */
+    e->margin = 0.0;
     e->usable = cls == dPlaneClass || cls != dTriMeshClass || dGeomTriMeshGetTriMeshDataID(e->geom) != NULL;
     if (cls == dPlaneClass)
         return;
@@ -377,18 +378,19 @@ static sccd_adapter_keep escape_keep(const sccd_ode_world *w, const sccd_impact_
         if (w->is[i].bounds > 0)
             at = sccd_aabb3_union(at, sccd_shape3_aabb(&w->is[i].bound[0], b->pose));
     }
-    return sccd_adapter_escape_keep(b->swept, at, half, w->opt.overlap);
+    return sccd_adapter_escape_keep(b->swept, at, half, w->opt.overlap, b->ccd);
 }
 
-/* After a solve: what a dynamic body set moving by an impact may reach (the
- * solver's `swept`, a box of every pose it took: one box, however many
- * shapes; a mesh body has one a triangle) and could pass through is
- * gathered. *grew: a piece not in the solve was found. */
+/* After a solve: what a dynamic body set moving by an impact (or stopped
+ * or carried by the fallback) may reach (the solver's `swept`, a box of
+ * every pose it took: one box, however many shapes; a mesh body has one a
+ * triangle) and could pass through is gathered. *grew: a piece not in the
+ * solve was found. */
 static bool gather_escapes(sccd_ode_world *w, bool *grew)
 {
     for (int k = 0; k < w->nib; ++k) {
         const sccd_impact_body3 *b = &w->ib[k];
-        if (b->impacts > 0 && b->kind == SCCD_BODY_DYNAMIC && !gather_box(w, b->swept, escape_keep(w, b)))
+        if ((b->impacts > 0 || b->held) && b->kind == SCCD_BODY_DYNAMIC && !gather_box(w, b->swept, escape_keep(w, b)))
             return false;
     }
     if (!gather_queries(w))

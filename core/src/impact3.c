@@ -86,7 +86,6 @@ typedef struct solver {
     sccd_shape_trees3 trees; /* per body: which shape pairs a search visits (impact_tree3.h) */
 } solver;
 
-
 static sccd_v3 m33_apply(const m33 *a, sccd_v3 v)
 {
     const sccd_real *m = a->m;

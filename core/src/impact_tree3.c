@@ -282,14 +282,19 @@ static void offer(walk *w, int ka, int kb, sccd_real floor)
  * per node and segment. Two small trees (a few walls of a static body, a
  * compound of a handful of boxes) are walked by their boxes alone: the
  * order's TOI per node pair costs more than the few shape pairs it could
- * skip (a ball by a floor and four walls: three box TOIs a search). */
+ * skip (a ball by a floor and four walls: three box TOIs a search). The
+ * earliest event is the same either way; what differs is which shape pairs
+ * a search reaches, and so which take the pair's overlap limits first
+ * (sccd_pair_cap: past SCCD_PAIR_CAPS of them the strictest stands for the
+ * rest, stricter, never looser). */
 static void walk_in_order(walk *w, int ra, int rb)
 {
     if (is_leaf(w, ra) && is_leaf(w, rb)) {
         visit_leaves(w, ra, rb);
         return;
     }
-    if (w->t->node[ra].count * w->t->node[rb].count <= UNORDERED_PAIRS) {
+    int na = w->t->node[ra].count, nb = w->t->node[rb].count;
+    if (na <= UNORDERED_PAIRS && nb <= UNORDERED_PAIRS && na * nb <= UNORDERED_PAIRS) {
         walk_nodes(w, ra, rb);
         return;
     }

@@ -13,7 +13,8 @@
  * full double loop would search. Half-spaces (no box) are matched against
  * the other body's tree by the caller's reach test.
  *
- * The node pairs are taken earliest first: a node pair's time is a lower
+ * The node pairs are taken earliest first (two small trees: in any order,
+ * by their boxes alone): a node pair's time is a lower
  * bound of the first contact of anything under it (the TOI of the two node
  * boxes, toward a distance a little above the skin), and the walk stops at
  * the first node pair that cannot touch before the earliest event found. A
@@ -77,7 +78,7 @@ typedef struct sccd_tree_search3 {
 
 /* Search bodies a and b: each half-space of one with the shapes of the
  * other its reach test lets through, then the shape pairs under node pairs
- * whose motion boxes (grown by the skin) meet, earliest node pair first,
+ * whose motion boxes (grown by the skin) meet, earliest node pair first (two small trees: any order),
  * until none left can touch before the earliest event found (past the
  * heap's room: every pair under the node pairs that did not fit). */
 void sccd_shape_trees3_pairs(sccd_shape_trees3 *t, const sccd_impact_body3 *bodies, sccd_tree_side3 a, sccd_tree_side3 b,

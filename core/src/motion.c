@@ -54,8 +54,8 @@ sccd_xf3 sccd_motion3_at(sccd_motion3 m, sccd_real t)
 
 sccd_xf3 sccd_motion3_at_unchecked(sccd_motion3 m, sccd_real t)
 {
-    if (t == 0.0) /* as sccd_motion2_at_unchecked */
-        return m.start;
+    if (t == 0.0) /* as sccd_motion2_at_unchecked, normalised as every other time's */
+        return (sccd_xf3){m.start.p, sccd_quat_normalize(m.start.q)};
     sccd_quat q = sccd_quat_normalize(sccd_quat_mul(sccd_quat_axis_angle(m.axis, t * m.angle), m.start.q));
     sccd_v3 p = sccd_v3_sub(sccd_motion3_center_at(m, t), sccd_quat_apply(q, m.center));
     return (sccd_xf3){p, q};
