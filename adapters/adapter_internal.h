@@ -274,60 +274,21 @@ static inline double sccd_adapter_cpu_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Solves of one step while bodies set moving by impacts reach shapes not
- * gathered yet (each round gathers what they may reach, then solves again). */
-#define SCCD_ADAPTER_GATHER_ROUNDS 3
-
-/* What a query box of an escape round gathers: shapes a body an impact set
- * moving (its points `reach` far, `half` its half thickness) could pass
- * through (sccd_adapter_keeps); a CCD body's own query keeps everything
- * (half INFINITY). */
+/* What a query gathers: shapes a body (its points `reach` far this step,
+ * `half` its half thickness) could pass through (sccd_adapter_keeps); a CCD
+ * body's queries keep everything (half INFINITY). The impact solver asks
+ * for what a body it set moving may reach with these two (its
+ * sccd_impact_reach2/3). */
 typedef struct sccd_adapter_keep { sccd_real reach, half; } sccd_adapter_keep;
 
 /* Whether a shape `half` thick (half thickness), whose points may move
  * `margin` this step, must join the solve of a query that keeps k: the
  * solver leaves a pair of ordinary bodies to the engine when neither point
  * moves half the thinner one's half thickness relative to the other (its
- * engine_catches), so a shape no faster can stay out of the solve, and no
- * second round is run for it. */
+ * engine_catches), so a shape no faster can stay out of the solve. */
 static inline bool sccd_adapter_keeps(sccd_adapter_keep k, sccd_real margin, sccd_real half)
 {
     return k.half == INFINITY || k.reach + margin >= 0.5 * sccd_min(k.half, half);
-}
-
-/* What the escape round of a body an impact set moving keeps: its points
- * went as far as the box of every pose it took (`swept`, grown by the skin
- * `overlap` each side) grew past its start box `at`; `half` is its thinnest
- * shape's half thickness. A CCD body keeps everything (the solver searches
- * every pair of a CCD body, however slow). */
-static inline sccd_adapter_keep sccd_adapter_escape_keep(sccd_aabb3 swept, sccd_aabb3 at, sccd_real half, sccd_real overlap,
-                                                         bool ccd)
-{
-    sccd_v3 grown = sccd_v3_sub(sccd_v3_sub(swept.hi, swept.lo), sccd_v3_sub(at.hi, at.lo));
-    sccd_real reach = sccd_max(sccd_max(grown.x, sccd_max(grown.y, grown.z)) - 2.0 * overlap, 0.0);
-    return (sccd_adapter_keep){reach, ccd ? INFINITY : half};
-}
-
-/* A begin answer the game gave this step, keyed by the two engine shapes and
- * the impact's time: the solves of one step are deterministic, so a later
- * solve meets the same impact at the same time and replays the answer
- * instead of asking again. */
-typedef struct sccd_adapter_heard { const void *a, *b; sccd_real t; bool accepted; } sccd_adapter_heard;
-
-static inline const sccd_adapter_heard *sccd_adapter_heard_find(const sccd_adapter_heard *h, int n, const void *a,
-                                                                const void *b, sccd_real t)
-{
-    for (int i = 0; i < n; ++i)
-        if (h[i].a == a && h[i].b == b && h[i].t == t)
-            return &h[i];
-    return NULL;
-}
-
-/* Keep an answer; out of memory: it is asked again if met again. */
-static inline void sccd_adapter_heard_add(sccd_adapter_heard **h, int *n, int *cap, sccd_adapter_heard answer)
-{
-    if (sccd_adapter_reserve((void **)h, cap, *n + 1, sizeof **h))
-        (*h)[(*n)++] = answer;
 }
 
 #endif

@@ -243,37 +243,6 @@ static void test_queries_out_of_memory(void **state)
         queries_run(3, false, k);
 }
 
-/* What an escape round keeps: a body that moved d (its swept box, grown by
- * the skin each side, is its start box stretched by d along a random
- * direction) went d far along that axis; a shape is kept exactly when one of
- * the two can move half the thinner one's half thickness (the solver's
- * engine_catches test), and a CCD body's own query keeps everything. */
-static void test_escape_keep(void **state)
-{
-    (void)state;
-    sccd_rng g = sccd_rng_make(77);
-    for (int i = 0; i < 1000; ++i) {
-        sccd_v3 lo = sccd_rng_v3(&g, 10.0), size = {sccd_rng_uniform(&g, 0.01, 1), sccd_rng_uniform(&g, 0.01, 1), sccd_rng_uniform(&g, 0.01, 1)};
-        sccd_aabb3 at = {lo, sccd_v3_add(lo, size)};
-        int axis = sccd_rng_int(&g, 3);
-        double d = sccd_rng_uniform(&g, 0.0, 2.0), skin = sccd_rng_uniform(&g, 0.0, 0.01), half = sccd_rng_uniform(&g, 0.01, 0.5);
-        sccd_v3 move = {axis == 0 ? d : 0.0, axis == 1 ? -d : 0.0, axis == 2 ? d : 0.0};
-        sccd_aabb3 end = {sccd_v3_add(at.lo, move), sccd_v3_add(at.hi, move)}, swept = sccd_aabb3_union(at, end);
-        swept = (sccd_aabb3){sccd_v3_sub(swept.lo, (sccd_v3){skin, skin, skin}), sccd_v3_add(swept.hi, (sccd_v3){skin, skin, skin})};
-        sccd_adapter_keep k = sccd_adapter_escape_keep(swept, at, half, skin, false);
-        assert_true(fabs(k.reach - d) < 1e-9 && k.half == half);
-        assert_true(sccd_adapter_escape_keep(swept, at, half, skin, true).half == INFINITY); /* a CCD body keeps all */
-        sccd_aabb3 shrunk = {sccd_v3_add(at.lo, (sccd_v3){skin, skin, skin}), sccd_v3_sub(at.hi, (sccd_v3){skin, skin, skin})};
-        assert_true(sccd_adapter_escape_keep(at, at, half, skin, false).reach == 0.0 &&  /* it did not move: no reach ... */
-                    sccd_adapter_escape_keep(shrunk, at, half, skin, false).reach == 0.0); /* ... nor less than nothing */
-        double other = sccd_rng_uniform(&g, 0.01, 0.5), margin = sccd_rng_uniform(&g, 0.0, 0.1);
-        bool passable = d + margin >= 0.5 * fmin(half, other);
-        if (fabs(d + margin - 0.5 * fmin(half, other)) > 1e-9)
-            assert_true(sccd_adapter_keeps(k, margin, other) == passable);
-        assert_true(sccd_adapter_keeps((sccd_adapter_keep){0.0, INFINITY}, 0.0, other));
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,7 +250,6 @@ int main(void)
         cmocka_unit_test(test_map_out_of_memory),
         cmocka_unit_test(test_queries_match_brute_force),
         cmocka_unit_test(test_queries_out_of_memory),
-        cmocka_unit_test(test_escape_keep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

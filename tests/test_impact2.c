@@ -13,12 +13,16 @@
  *   chain (at most two a body in a solve), no ball crosses the blade;
  * - the hooks: begin may refuse a pair (it then passes) or change the
  *   restitution; post sees the impulse the ball took;
+ * - bodies gathered mid-step: a solve that asks for the bodies an impact
+ *   set moving may reach ends as the solve given them all at the start, bit
+ *   for bit; a bad body appended fails the solve with defined results;
  * - bad input: a defined result and the assert handler. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "sectorccd/sectorccd.h"
@@ -538,7 +542,7 @@ static void test_hooks(void **state)
         int ball = add(&s, SCCD_BODY_DYNAMIC, circle(0.05), (sccd_v2){0.6, 0.2}, 0.0, 2.0, 0.01);
         s.body[bat].w = 50.0;
         hook_log log = {0, 0, refuse, 0.5, {0, 0}};
-        sccd_impact_callbacks2 cb = {NULL, on_begin, on_post, &log};
+        sccd_impact_callbacks2 cb = {NULL, on_begin, on_post, NULL, &log};
         solve(&s, 1e-4, &cb);
         assert_int_equal(log.begins, 1);
         assert_int_equal(log.posts, refuse ? 0 : 1);
@@ -554,6 +558,195 @@ static void test_hooks(void **state)
         solve(&plain, 1e-4, NULL);
         assert_true(sccd_v2_dist(plain.body[ball].end_v, s.body[ball].end_v) < 1e-12);
     }
+}
+
+/* ---- bodies gathered mid-step ---- */
+
+/* A pool of bodies the gather hook hands out: a CCD blade hinged at its
+ * middle starts with what its motion may reach; every other body joins
+ * when the solver asks for a box its conservative box (the start, grown by
+ * how far its free motion goes) meets. The arrays grow by realloc, one body
+ * at a time: they move under the solver. */
+typedef struct pool {
+    sccd_impact_body2 body[48];
+    sccd_impact_shape2 shape[48];
+    sccd_aabb2 box[48]; /* conservative box of its free motion */
+    int m;
+    sccd_impact_body2 *sb;     /* the solve's arrays */
+    sccd_impact_shape2 *ss;
+    int n, of[48];             /* of[k]: the pool body the solve's body k is */
+    bool in[48];
+    int asked, bad;            /* the hook's calls; bad: append a NaN body at this call (0: never) */
+} pool;
+
+static bool take(pool *p, int i)
+{
+    sccd_impact_body2 *b = realloc(p->sb, (size_t)(p->n + 1) * sizeof *b);
+    if (b != NULL)
+        p->sb = b;
+    sccd_impact_shape2 *sh = realloc(p->ss, (size_t)(p->n + 1) * sizeof *sh);
+    if (sh != NULL)
+        p->ss = sh;
+    if (b == NULL || sh == NULL)
+        return false;
+    p->sb[p->n] = p->body[i];
+    p->sb[p->n].first_shape = p->n;
+    p->ss[p->n] = p->shape[i];
+    p->ss[p->n].body = p->n;
+    p->of[p->n++] = i;
+    p->in[i] = true;
+    return true;
+}
+
+static bool pool_gather(void *user, const sccd_impact_reach2 *r, sccd_impact_set2 *set)
+{
+    pool *p = user;
+    assert_true(set->bodies == p->sb && set->body_count == p->n && set->shape_count == p->n);
+    assert_true(r->body >= 0 && r->body < p->n && r->reach >= 0.0 && r->half > 0.0);
+    if (++p->asked == p->bad) {
+        assert_true(take(p, 0));
+        p->sb[p->n - 1].v.x = NAN;
+    }
+    for (int i = 0; i < p->m; ++i)
+        if (!p->in[i] && p->box[i].lo.x <= r->box.hi.x && r->box.lo.x <= p->box[i].hi.x && p->box[i].lo.y <= r->box.hi.y &&
+            r->box.lo.y <= p->box[i].hi.y && !take(p, i))
+            return false;
+    *set = (sccd_impact_set2){p->sb, p->n, p->ss, p->n};
+    return true;
+}
+
+/* A blade hinged at its middle, spinning into a ring of balls, with more
+ * balls and static posts beyond that the struck balls may fly to. */
+static void make_pool(pool *p, sccd_rng *g)
+{
+    *p = (pool){0};
+    scene s = {0};
+    add(&s, SCCD_BODY_DYNAMIC, capsule((sccd_v2){-0.5, 0}, (sccd_v2){0.5, 0}, 0.02), (sccd_v2){0, 0}, sccd_rng_uniform(g, 0, 6.3),
+        20.0, 20.0 / 12.0);
+    p->body[0] = s.body[0];
+    p->body[0].hinged = true;
+    p->body[0].w = log_uniform(g, 20.0, 400.0) * (sccd_rng_int(g, 2) ? 1.0 : -1.0);
+    p->shape[0] = s.shape[0];
+    p->box[0] = (sccd_aabb2){{-0.6, -0.6}, {0.6, 0.6}};
+    for (p->m = 1; p->m < 48; ++p->m) {
+        int i = p->m;
+        bool post = sccd_rng_int(g, 5) == 0;
+        double r = post ? sccd_rng_uniform(g, 0.02, 0.1) : sccd_rng_uniform(g, 0.02, 0.06);
+        double rho = sccd_rng_uniform(g, 0.3, 2.0), a = sccd_rng_uniform(g, 0.0, 6.3);
+        sccd_v2 c = {rho * cos(a), rho * sin(a)};
+        scene t = {0};
+        add(&t, post ? SCCD_BODY_STATIC : SCCD_BODY_DYNAMIC, circle(r), c, 0.0, 1.0, 0.5 * r * r);
+        p->body[i] = t.body[0];
+        p->body[i].ccd = false;
+        p->body[i].v = post ? (sccd_v2){0, 0} : sccd_v2_scale(sccd_rng_unit2(g), sccd_rng_uniform(g, 0.0, 1.0));
+        p->shape[i] = t.shape[0];
+        p->shape[i].elasticity = sccd_rng_uniform(g, 0.3, 1.0);
+        double grow = r + sccd_v2_len(p->body[i].v) * DT + 1e-9;
+        p->box[i] = (sccd_aabb2){sccd_v2_sub(c, (sccd_v2){grow, grow}), sccd_v2_add(c, (sccd_v2){grow, grow})};
+    }
+}
+
+/* Solve the pool's step starting from the blade and what meets its box; the
+ * hook hands out the rest. */
+static bool solve_gathering(pool *p, sccd_impact_stats *st)
+{
+    p->n = 0;
+    memset(p->in, 0, sizeof p->in);
+    for (int i = 0; i < p->m; ++i)
+        if (i == 0 || (p->box[i].lo.x <= p->box[0].hi.x && p->box[0].lo.x <= p->box[i].hi.x &&
+                       p->box[i].lo.y <= p->box[0].hi.y && p->box[0].lo.y <= p->box[i].hi.y))
+            assert_true(take(p, i));
+    sccd_impact_callbacks2 cb = {NULL, NULL, NULL, pool_gather, p};
+    sccd_ccd_options o = options(1e-3);
+    return sccd_impact2_solve(p->sb, p->n, p->ss, p->n, DT, &o, &cb, &scratch, st);
+}
+
+/* The solver asks the caller for what a body an impact set moving may reach
+ * and goes on with what it appends. Oracle: the same step with every body
+ * passed at the start (in the order the solve ended with, the bodies never
+ * taken in after them) ends the same, bit for bit, and the bodies never
+ * taken in are never met. */
+static void test_gather_mid_step(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(2024);
+    long gathered = 0, asked = 0, impacts = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        pool p;
+        make_pool(&p, &g);
+        sccd_impact_stats st = {0};
+        assert_true(solve_gathering(&p, &st));
+        gathered += st.gathered;
+        asked += st.gathers;
+        impacts += st.impacts;
+        assert_int_equal(st.gathers, p.asked);
+        {
+            sccd_impact_body2 all[48];
+            sccd_impact_shape2 shapes[48];
+            int n = 0, of[48];
+            for (int k = 0; k < p.n; ++k)
+                of[n++] = p.of[k];
+            for (int i = 0; i < p.m; ++i)
+                if (!p.in[i])
+                    of[n++] = i;
+            for (int k = 0; k < n; ++k) {
+                all[k] = p.body[of[k]];
+                all[k].first_shape = k;
+                shapes[k] = p.shape[of[k]];
+                shapes[k].body = k;
+            }
+            sccd_ccd_options o = options(1e-3);
+            assert_true(sccd_impact2_solve(all, n, shapes, n, DT, &o, NULL, &scratch, NULL));
+            for (int k = 0; k < n; ++k) {
+                const sccd_impact_body2 *a = &all[k];
+                if (k >= p.n) { /* never taken in: never met */
+                    assert_true(a->impacts == 0 && !a->held);
+                    continue;
+                }
+                const sccd_impact_body2 *b = &p.sb[k];
+                assert_true(a->end_pose.p.x == b->end_pose.p.x && a->end_pose.p.y == b->end_pose.p.y && a->end_angle == b->end_angle);
+                assert_true(a->end_v.x == b->end_v.x && a->end_v.y == b->end_v.y && a->end_w == b->end_w);
+                assert_true(a->impacts == b->impacts && a->held == b->held);
+            }
+        }
+        free(p.sb);
+        free(p.ss);
+    }
+    printf("impact2: gathering mid-step, 200 steps: %ld impacts, %ld questions, %ld bodies taken in\n", impacts, asked, gathered);
+    assert_true(gathered > 100 && asked > 200);
+}
+
+/* A hook that appends a bad body: SCCD_ASSERT, the solve fails, the bad
+ * body is kept still and the others get their free motions. */
+static void test_gather_bad_body(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_rng g = sccd_rng_make(99);
+    int failed = 0;
+    for (int trial = 0; trial < 50; ++trial) {
+        pool p;
+        make_pool(&p, &g);
+        p.bad = 1;
+        sccd_test_assert_reset();
+        bool ok = solve_gathering(&p, NULL);
+        if (p.asked > 0) {
+            ++failed;
+            assert_false(ok);
+            assert_int_equal(sccd_test_assert_count(), 1);
+            for (int k = 0; k < p.n; ++k) {
+                const sccd_impact_body2 *b = &p.sb[k];
+                assert_true(sccd_is_valid_xf2(b->end_pose) && sccd_is_valid_v2(b->end_v) && sccd_is_valid_real(b->end_w));
+                if (sccd_is_valid_v2(b->v))
+                    assert_true(b->impacts == 0 && !b->held);
+                else
+                    assert_true(b->end_pose.p.x == b->pose.p.x && b->end_v.x == 0.0);
+            }
+        }
+        free(p.sb);
+        free(p.ss);
+    }
+    assert_true(failed > 10);
 }
 
 /* ---- bad input ---- */
@@ -614,6 +807,7 @@ int main(void)
         cmocka_unit_test(test_flyers_never_pass),   cmocka_unit_test(test_blade_bats_ball),
         cmocka_unit_test(test_blade_pushes_pile),
         cmocka_unit_test(test_hooks),               cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_gather_mid_step),     cmocka_unit_test(test_gather_bad_body),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -11,7 +11,10 @@
  *   sampling); flyers at thin boxes, half-spaces, cylinders and triangles:
  *   the centre never crosses the wall's plane; each with a control without
  *   CCD in which the judge sees passes;
- * - the hooks; bad input: a defined result and the assert handler. */
+ * - the hooks; bad input: a defined result and the assert handler;
+ * - bodies gathered mid-step (among them bodies of several shapes, whose
+ *   trees are built when they join): the solve ends as the solve given them
+ *   all at the start, bit for bit. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -500,7 +503,7 @@ static void test_hooks(void **state)
         int ball = add(&s, SCCD_BODY_DYNAMIC, &sg, 1, at((sccd_v3){0.6, 0.2, 0}, sccd_quat_identity()), 2.0, (sccd_v3){0.01, 0.01, 0.01});
         s.body[bat].w = (sccd_v3){0, 0, 50.0};
         hook_log log = {0, 0, refuse, 0.5, {0, 0, 0}};
-        sccd_impact_callbacks3 cb = {NULL, on_begin, on_post, &log};
+        sccd_impact_callbacks3 cb = {NULL, on_begin, on_post, NULL, &log};
         solve(&s, 1e-4, &cb);
         assert_int_equal(log.begins, 1);
         assert_int_equal(log.posts, refuse ? 0 : 1);
@@ -597,6 +600,166 @@ static void test_bad_input(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* ---- bodies gathered mid-step (test_impact2.c's twin) ---- */
+
+#define POOL3 40
+
+/* A pool of bodies the gather hook hands out (as in 2D): a CCD box blade
+ * hinged at its middle, spheres, static posts and fences of several boxes
+ * (a body of many shapes: its tree is built when it joins), and a floor
+ * half-space. The solve's arrays grow by realloc: they move under the solver. */
+typedef struct pool3 {
+    sccd_impact_body3 body[POOL3];
+    sccd_impact_shape3 shape[POOL3][4];
+    sccd_aabb3 box[POOL3]; /* conservative box of its free motion */
+    int m;
+    sccd_impact_body3 *sb;
+    sccd_impact_shape3 *ss;
+    int n, ns, of[POOL3];
+    bool in[POOL3];
+    int asked;
+} pool3;
+
+static bool take3(pool3 *p, int i)
+{
+    int count = p->body[i].shape_count;
+    sccd_impact_body3 *b = realloc(p->sb, (size_t)(p->n + 1) * sizeof *b);
+    if (b != NULL)
+        p->sb = b;
+    sccd_impact_shape3 *sh = realloc(p->ss, (size_t)(p->ns + count) * sizeof *sh);
+    if (sh != NULL)
+        p->ss = sh;
+    if (b == NULL || sh == NULL)
+        return false;
+    p->sb[p->n] = p->body[i];
+    p->sb[p->n].first_shape = p->ns;
+    for (int k = 0; k < count; ++k) {
+        p->ss[p->ns] = p->shape[i][k];
+        p->ss[p->ns++].body = p->n;
+    }
+    p->of[p->n++] = i;
+    p->in[i] = true;
+    return true;
+}
+
+static bool meets3(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z && b.lo.z <= a.hi.z;
+}
+
+static bool pool3_gather(void *user, const sccd_impact_reach3 *r, sccd_impact_set3 *set)
+{
+    pool3 *p = user;
+    assert_true(set->bodies == p->sb && set->body_count == p->n && set->shape_count == p->ns);
+    assert_true(r->body >= 0 && r->body < p->n && r->reach >= 0.0 && r->half > 0.0);
+    ++p->asked;
+    for (int i = 0; i < p->m; ++i)
+        if (!p->in[i] && meets3(p->box[i], r->box) && !take3(p, i))
+            return false;
+    *set = (sccd_impact_set3){p->sb, p->n, p->ss, p->ns};
+    return true;
+}
+
+static void make_pool3(pool3 *p, sccd_rng *g)
+{
+    *p = (pool3){0};
+    sccd_v3 z = {0, 0, 1};
+    scene s = {0};
+    sccd_shape3 blade = box((sccd_v3){0.5, 0.02, 0.02});
+    add(&s, SCCD_BODY_DYNAMIC, &blade, 1, at((sccd_v3){0, 0, 0}, sccd_quat_axis_angle(z, sccd_rng_uniform(g, 0, 6.3))), 20.0,
+        (sccd_v3){0.01, 20.0 / 12.0, 20.0 / 12.0});
+    s.body[0].joint = SCCD_JOINT_HINGE;
+    s.body[0].axis = z;
+    s.body[0].w = sccd_v3_scale(z, log_uniform(g, 20.0, 400.0) * (sccd_rng_int(g, 2) ? 1.0 : -1.0));
+    sccd_plane floor = {{0, 0, 1}, -0.3};
+    add(&s, SCCD_BODY_STATIC, NULL, 0, at((sccd_v3){0, 0, 0}, sccd_quat_identity()), 1.0, (sccd_v3){1, 1, 1});
+    s.shape[1].plane = floor;
+    for (int i = 0; i < 2; ++i) {
+        p->body[i] = s.body[i];
+        p->body[i].first_shape = 0;
+        p->shape[i][0] = s.shape[i];
+    }
+    p->box[0] = (sccd_aabb3){{-0.6, -0.6, -0.1}, {0.6, 0.6, 0.1}};
+    p->box[1] = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, -0.3}};
+    for (p->m = 2; p->m < POOL3; ++p->m) {
+        int i = p->m, kind = sccd_rng_int(g, 6); /* 0: a post, 1: a fence, else a sphere */
+        double rho = sccd_rng_uniform(g, 0.3, 2.0), a = sccd_rng_uniform(g, 0.0, 6.3), r = sccd_rng_uniform(g, 0.02, 0.08);
+        sccd_v3 c = {rho * cos(a), rho * sin(a), sccd_rng_uniform(g, -0.05, 0.05)};
+        scene t = {0};
+        sccd_shape3 ball = sphere(r);
+        add(&t, kind <= 1 ? SCCD_BODY_STATIC : SCCD_BODY_DYNAMIC, &ball, 1, at(c, sccd_quat_identity()), 1.0,
+            (sccd_v3){0.4 * r * r, 0.4 * r * r, 0.4 * r * r});
+        p->body[i] = t.body[0];
+        p->body[i].ccd = false;
+        p->body[i].first_shape = 0;
+        p->body[i].v = kind <= 1 ? (sccd_v3){0, 0, 0} : sccd_v3_scale(sccd_rng_unit3(g), sccd_rng_uniform(g, 0.0, 1.0));
+        p->body[i].pivot = p->body[i].cog;
+        t.shape[0].elasticity = sccd_rng_uniform(g, 0.3, 1.0);
+        double grow = 0.1 + sccd_v3_len(p->body[i].v) * DT;
+        if (kind == 1) { /* four boxes in a row, tangent to the ring */
+            p->body[i].shape_count = 4;
+            sccd_v3 along = {-sin(a), cos(a), 0};
+            for (int k = 0; k < 4; ++k) {
+                p->shape[i][k] = t.shape[0];
+                p->shape[i][k].bound[0] = box((sccd_v3){0.04, 0.04, 0.04});
+                p->shape[i][k].bound[0].box.c = sccd_v3_scale(along, 0.1 * (k - 1.5));
+            }
+            grow = 0.3;
+        } else {
+            p->shape[i][0] = t.shape[0];
+        }
+        p->box[i] = (sccd_aabb3){sccd_v3_sub(c, (sccd_v3){grow, grow, grow}), sccd_v3_add(c, (sccd_v3){grow, grow, grow})};
+    }
+}
+
+/* As test_gather_mid_step in 2D: the solve that asks for what it lacks ends
+ * as the solve given every body at the start, bit for bit, and the bodies
+ * never taken in are never met. */
+static void test_gather_mid_step(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(3030);
+    long gathered = 0, asked = 0, impacts = 0;
+    sccd_ccd_options o = sccd_ccd_options_default(1e-3);
+    for (int trial = 0; trial < 200; ++trial) {
+        pool3 p;
+        make_pool3(&p, &g);
+        for (int i = 0; i < p.m; ++i)
+            if (i == 0 || meets3(p.box[i], p.box[0]))
+                assert_true(take3(&p, i));
+        sccd_impact_callbacks3 cb = {NULL, NULL, NULL, pool3_gather, &p};
+        sccd_impact_stats st = {0};
+        assert_true(sccd_impact3_solve(p.sb, p.n, p.ss, p.ns, DT, &o, &cb, &scratch, &st));
+        gathered += st.gathered;
+        asked += st.gathers;
+        impacts += st.impacts;
+        int taken = p.n;
+        sccd_impact_body3 mid[POOL3];
+        memcpy(mid, p.sb, (size_t)taken * sizeof *mid);
+        for (int i = 0; i < p.m; ++i) /* the rest after them, all at the start */
+            if (!p.in[i])
+                assert_true(take3(&p, i));
+        assert_true(sccd_impact3_solve(p.sb, p.n, p.ss, p.ns, DT, &o, NULL, &scratch, NULL));
+        for (int k = 0; k < p.n; ++k) {
+            const sccd_impact_body3 *a = &p.sb[k];
+            if (k >= taken) {
+                assert_true(a->impacts == 0 && !a->held);
+                continue;
+            }
+            const sccd_impact_body3 *b = &mid[k];
+            assert_true(a->end_pose.p.x == b->end_pose.p.x && a->end_pose.p.y == b->end_pose.p.y &&
+                        a->end_pose.p.z == b->end_pose.p.z && a->end_pose.q.w == b->end_pose.q.w &&
+                        a->end_pose.q.z == b->end_pose.q.z);
+            assert_true(a->end_v.x == b->end_v.x && a->end_v.y == b->end_v.y && a->end_w.z == b->end_w.z);
+            assert_true(a->impacts == b->impacts && a->held == b->held);
+        }
+        free(p.sb);
+        free(p.ss);
+    }
+    printf("impact3: gathering mid-step, 200 steps: %ld impacts, %ld questions, %ld bodies taken in\n", impacts, asked, gathered);
+    assert_true(gathered > 100 && asked > 200);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -611,6 +774,7 @@ int main(void)
         cmocka_unit_test(test_energy_never_grows),      cmocka_unit_test(test_jointed_rods_never_pass),
         cmocka_unit_test(test_flyers_never_pass),       cmocka_unit_test(test_hooks),
         cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_gather_mid_step),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -222,16 +222,17 @@ static bool reserve_solver(sccd_cp_world *w, int n)
            sccd_adapter_reserve((void **)&w->is, &w->capis, n, sizeof *w->is);
 }
 
-/* The solver's bodies and shapes: the gathered shapes grouped by body (the
- * CCD bodies' own among them), each body once. */
-static bool build_solver(sccd_cp_world *w, cpFloat dt)
+/* The solver's bodies and shapes for the gathered shapes from cands[from]
+ * on, grouped by body (the CCD bodies' own among them), each body once:
+ * appended to those made before. A static body's shapes found later come as
+ * a new static body; a moving body is gathered whole (sccd_cp_gather). */
+static bool build_solver(sccd_cp_world *w, int from, cpFloat dt)
 {
-    w->nib = 0;
     if (!reserve_solver(w, w->ncands))
         return false;
-    for (int i = 0; i < w->ncands; ++i) {
+    for (int i = from; i < w->ncands; ++i) {
         cpShape *s = w->cands[i];
-        if (w->nib == 0 || w->ref[w->nib - 1].body != s->body) {
+        if (i == from || w->ref[w->nib - 1].body != s->body) {
             int k = w->nib++;
             cp_solver_ref *ref = &w->ref[k];
             ref->body = s->body;
@@ -252,31 +253,19 @@ static bool build_solver(sccd_cp_world *w, cpFloat dt)
     return true;
 }
 
-/* After a solve: what the bodies an impact set moving (or the fallback
- * carried) may have met that the solve did not have: the shapes within the
- * box of every pose they took (the solver's `swept`) that they could pass
- * through. Returns whether anything new was found. */
-static bool gather_escapes(sccd_cp_world *w, bool *grew)
+/* The solver's question in the middle of a solve: what a body an impact
+ * set moving (or the fallback carried) may reach in the rest of the step,
+ * and could pass through (sccd_adapter_keeps), gathered and appended. */
+static bool gather_hook(void *user, const sccd_impact_reach2 *reach, sccd_impact_set2 *set)
 {
-    int before = w->ncands;
-    for (int k = 0; k < w->nib; ++k) {
-        const sccd_impact_body2 *b = &w->ib[k];
-        if ((b->impacts == 0 && !b->held) || b->kind != SCCD_BODY_DYNAMIC)
-            continue;
-        sccd_real half = INFINITY;
-        sccd_aabb2 at = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
-        for (int i = b->first_shape; i < b->first_shape + b->shape_count; ++i) {
-            half = sccd_min(half, sccd_shape2_half_thickness(&w->is[i].geom));
-            at = sccd_aabb2_union(at, sccd_shape2_aabb(&w->is[i].geom, b->pose));
-        }
-        sccd_adapter_keep keep = sccd_adapter_escape_keep(box3_of(b->swept), box3_of(at), half, w->opt.overlap, b->ccd);
-        if (!sccd_cp_gather_box(w, b->swept, keep))
-            return false;
-    }
-    if (!sccd_cp_gather_queries(w))
+    sccd_cp_world *w = user;
+    int from = w->ncands;
+    if (!sccd_cp_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half}))
         return false;
-    sccd_cp_group_shapes(w);
-    *grew = w->ncands > before;
+    sccd_cp_group_shapes(w, from);
+    if (!build_solver(w, from, w->dt))
+        return false;
+    *set = (sccd_impact_set2){w->ib, w->nib, w->is, w->ncands};
     return true;
 }
 
@@ -361,36 +350,28 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
     }
     if (!sccd_cp_gather_queries(w))
         return false;
-    sccd_cp_group_shapes(w);
+    sccd_cp_group_shapes(w, 0);
     return true;
 }
 
-/* Solve the step; while bodies set moving reach shapes not gathered yet,
- * gather them and solve again (the game's hooks answered once: replayed). */
+/* Solve the step: the solver asks (gather_hook) for what the bodies its
+ * impacts set moving may reach. */
 static bool solve(sccd_cp_world *w, cpFloat dt)
 {
-    sccd_impact_callbacks2 cb = {sccd_cp_hook_collide, sccd_cp_hook_begin, sccd_cp_hook_post, w};
-    w->nheard = 0;
-    for (int round = 0; round < SCCD_ADAPTER_GATHER_ROUNDS; ++round) {
-        if (!build_solver(w, dt))
-            return false;
-        sccd_impact_stats st = {0};
-        double t0 = sccd_adapter_cpu_seconds();
-        bool solved = sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st);
-        w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
-        if (!solved)
-            return CP_CHECK(w, false, "sccd_cp: the impact solver refused this step's bodies; CCD skipped");
-        w->cnt.candidates += (uint64_t)st.candidates;
-        w->cnt.tois += (uint64_t)st.tois;
-        w->cnt.overlapped += (uint64_t)st.overlapped;
-        w->cnt.failed += (uint64_t)st.failed;
-        bool grew = false;
-        if (!gather_escapes(w, &grew))
-            return false;
-        if (!grew)
-            return true;
-    }
-    return true;
+    sccd_impact_callbacks2 cb = {sccd_cp_hook_collide, sccd_cp_hook_begin, sccd_cp_hook_post, gather_hook, w};
+    w->nib = 0;
+    w->dt = dt;
+    if (!build_solver(w, 0, dt))
+        return false;
+    sccd_impact_stats st = {0};
+    double t0 = sccd_adapter_cpu_seconds();
+    bool solved = sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st);
+    w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
+    w->cnt.candidates += (uint64_t)st.candidates;
+    w->cnt.tois += (uint64_t)st.tois;
+    w->cnt.overlapped += (uint64_t)st.overlapped;
+    w->cnt.failed += (uint64_t)st.failed;
+    return CP_CHECK(w, solved, "sccd_cp: the impact solver refused this step's bodies or ran out of memory; CCD skipped");
 }
 
 static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)

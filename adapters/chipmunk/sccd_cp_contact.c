@@ -121,15 +121,11 @@ static cpArbiter *make_arbiter(sccd_cp_world *w, cpShape *a, cpShape *b, cpVect 
 bool sccd_cp_hook_begin(void *user, sccd_impact_contact2 *c)
 {
     sccd_cp_world *w = user;
-    const sccd_adapter_heard *old = sccd_adapter_heard_find(w->heard, w->nheard, w->cands[c->shape_a], w->cands[c->shape_b], c->t);
-    if (old != NULL)
-        return old->accepted;
     cpArbiter *arb = make_arbiter(w, w->cands[c->shape_a], w->cands[c->shape_b], cpv_of(c->point), cpv_of(c->normal));
     cpCollisionHandler *h = arb->handler;
     bool ok = h->beginFunc(arb, w->space, h->userData) && h->preSolveFunc(arb, w->space, h->userData);
     c->elasticity = arb->e;
     c->friction = arb->u;
-    sccd_adapter_heard_add(&w->heard, &w->nheard, &w->capheard, (sccd_adapter_heard){arb->a, arb->b, c->t, ok});
     if (!ok)
         h->separateFunc(arb, w->space, h->userData);
     return ok;
@@ -140,8 +136,6 @@ bool sccd_cp_hook_begin(void *user, sccd_impact_contact2 *c)
 void sccd_cp_hook_post(void *user, const sccd_impact_contact2 *c)
 {
     sccd_cp_world *w = user;
-    if (w->arb.a != w->cands[c->shape_a] || w->arb.b != w->cands[c->shape_b])
-        return; /* answered in an earlier solve of the step */
     cpVect n = w->arb.n, j = cpv_of(c->impulse);
     /* The arbiter's impulse is on a (cpArbiterTotalImpulse negates it unless swapped). */
     w->contact.jnAcc = cpvdot(j, n);

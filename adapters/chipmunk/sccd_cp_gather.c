@@ -56,18 +56,31 @@ static bool keeps_shape(const sccd_cp_world *w, cpShape *s, sccd_real margin)
     return sccd_adapter_keeps(w->keeping, margin, sccd_shape2_half_thickness(&g));
 }
 
-/* Gather shape s (its points moving up to margin this step), once a step;
- * false when out of memory. */
-bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin)
+/* Shape s into the candidates, once a step; false when out of memory. */
+static bool add_shape(sccd_cp_world *w, cpShape *s)
 {
-    if (!keeps_shape(w, s, margin))
-        return true;
     int added = sccd_adapter_map_add(&w->gathered, s, 0);
     if (added <= 0)
         return added == 0;
     if (!sccd_adapter_reserve((void **)&w->cands, &w->capcands, w->ncands + 1, sizeof *w->cands))
         return false;
     w->cands[w->ncands++] = s;
+    return true;
+}
+
+/* Gather shape s (its points moving up to margin this step); a body that
+ * moves comes whole (every shape that collides): the solver's body is all
+ * of it, and a shape found later could not join it in the middle of a
+ * solve (sccd_cp_gather_reach). False when out of memory. */
+bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin)
+{
+    if (!keeps_shape(w, s, margin) || sccd_adapter_map_get(&w->gathered, s) >= 0)
+        return true;
+    if (cpBodyGetType(s->body) == CP_BODY_TYPE_STATIC)
+        return add_shape(w, s);
+    CP_BODY_FOREACH_SHAPE(s->body, o)
+    if (!o->sensor && !cpShapeFilterReject(o->filter, CP_SHAPE_FILTER_ALL) && !add_shape(w, o))
+        return false;
     return true;
 }
 
@@ -86,7 +99,10 @@ static int shape_order(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-void sccd_cp_group_shapes(sccd_cp_world *w) { qsort(w->cands, (size_t)w->ncands, sizeof *w->cands, shape_order); }
+void sccd_cp_group_shapes(sccd_cp_world *w, int from)
+{
+    qsort(w->cands + from, (size_t)(w->ncands - from), sizeof *w->cands, shape_order);
+}
 
 /* A query box of the step: the shapes within it now (grown by the slow
  * bodies' reach) and the fast bodies that may reach it, gathered at once
@@ -189,6 +205,53 @@ bool sccd_cp_gather_queries(sccd_cp_world *w)
     return ok;
 }
 
+/* The fast bodies' reach boxes, indexed once a step at the first
+ * question of the solver (sccd_cp_gather_reach): the box of fast body f is
+ * query box f of w->fastq. */
+static bool index_fast(sccd_cp_world *w)
+{
+    if (w->fast_indexed)
+        return true;
+    sccd_adapter_queries_clear(&w->fastq);
+    for (int f = 0; f < w->nfast; ++f)
+        if (sccd_adapter_queries_add(&w->fastq, box3_of(w->fast[f].box)) < 0)
+            return false;
+    w->fast_indexed = true;
+    return true;
+}
+
+/* A fast body and the box it is matched against (sccd_cp_gather_reach). */
+typedef struct cp_reach_match { sccd_cp_world *w; sccd_aabb3 box; } cp_reach_match;
+
+/* The shapes of fast body f that its reach may take into the box. */
+static bool gather_fast(int f, void *context)
+{
+    const cp_reach_match *m = context;
+    sccd_real reach = m->w->fast[f].reach;
+    CP_BODY_FOREACH_SHAPE(m->w->fast[f].body, s)
+    {
+        sccd_aabb2 sb = {{s->bb.l - reach, s->bb.b - reach}, {s->bb.r + reach, s->bb.t + reach}};
+        if (sccd_adapter_boxes_meet(m->box, box3_of(sb)) && !sccd_cp_gather(m->w, s, reach))
+            return false;
+    }
+    return true;
+}
+
+/* Gather at once what may be in box this step and `keep` keeps: the
+ * shapes within it now (the space's index, the box grown by the slow
+ * bodies' reach) and the fast bodies' shapes that may reach it. For the
+ * solver's questions in the middle of a solve, one box at a time. */
+bool sccd_cp_gather_reach(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep)
+{
+    w->keeping = keep;
+    w->gather_ok = true;
+    cpSpaceBBQuery(w->space, bb_of(box, w->slow), CP_SHAPE_FILTER_ALL, gather_query, w);
+    cp_reach_match m = {w, box3_of(box)};
+    bool ok = w->gather_ok && index_fast(w) && sccd_adapter_queries_match(&w->fastq, m.box, gather_fast, &m);
+    w->keeping = (sccd_adapter_keep){0.0, INFINITY};
+    return ok;
+}
+
 /* The box of body b's shapes at the start, grown by reach. */
 static sccd_aabb2 reach_box(const cpBody *b, sccd_real reach)
 {
@@ -211,6 +274,7 @@ bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
 {
     w->slow = SLOW_FRACTION * (sccd_is_valid_real(smallest) ? smallest : 0.0);
     w->nfast = 0;
+    w->fast_indexed = false;
     cpArray *arr = w->space->dynamicBodies;
     for (int i = 0; i < arr->num; ++i) {
         cpBody *b = arr->arr[i];

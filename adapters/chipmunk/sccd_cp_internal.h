@@ -61,10 +61,13 @@ struct sccd_cp_world {
     bool gather_ok; /* no allocation failed in the current query */
     cp_fast_body *fast; /* non-CCD bodies that may move farther than the query margin */
     int nfast, capfast;
+    sccd_adapter_queries fastq;   /* the fast bodies' reach boxes, for the solver's questions (sccd_cp_gather_reach) ... */
+    bool fast_indexed;            /* ... made this step */
     sccd_adapter_queries queries; /* the step's query boxes (sccd_cp_gather_box) */
     sccd_adapter_keep *keep;      /* by query box */
     int capkeep;
     sccd_real slow;
+    cpFloat dt; /* the step's length (the solver's questions) */
     /* the solver's input, index for index with the Chipmunk objects */
     sccd_impact_body2 *ib;
     cp_solver_ref *ref;
@@ -73,8 +76,6 @@ struct sccd_cp_world {
     int capis;
     sccd_impact_scratch scratch;
     /* the hooks of the current solve */
-    sccd_adapter_heard *heard; /* the game's begin answers this step */
-    int nheard, capheard;
     cpArbiter arb;        /* the arbiter of the impact being told */
     struct cpContact contact;
     const char *error;
@@ -105,7 +106,7 @@ bool sccd_cp_hook_collide(void *world, int shape_a, int shape_b);
 bool sccd_cp_hook_begin(void *world, sccd_impact_contact2 *contact);
 void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
 
-/* sccd_cp_gather.c: gather shape s, whose points move up to margin this step, once a step (false: out of memory). */
+/* sccd_cp_gather.c: gather shape s, whose points move up to margin this step, once a step, a moving body's shapes all at once (false: out of memory). */
 bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin);
 /* Split the non-CCD bodies into slow and fast by how far they may move this step (before any query box). */
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt);
@@ -113,8 +114,10 @@ bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt);
 bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep);
 /* Gather for all the query boxes at once; then the boxes are done. */
 bool sccd_cp_gather_queries(sccd_cp_world *w);
-/* Group the gathered shapes by body (the order the solver wants). */
-void sccd_cp_group_shapes(sccd_cp_world *w);
+/* Gather what may be in box this step and keep keeps, at once (the solver's questions mid-solve). */
+bool sccd_cp_gather_reach(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep);
+/* Group the gathered shapes from cands[from] on by body (the order the solver wants). */
+void sccd_cp_group_shapes(sccd_cp_world *w, int from);
 
 /* The CCD phase's entry: the first CCD body of a step runs the phase
  * (sccd_cp_ccd.c). A CCD body's position function is sccd_cp_world.c's,

@@ -175,6 +175,8 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     int cls = dGeomGetClass(e->geom);
     e->plane = cls == dPlaneClass;
     e->reached = false;
+    e->in_solve = false;
+    e->marks = -1;
     e->checked = cls == dPlaneClass || cls == dTriMeshClass;
     e->half = cls == dPlaneClass ? INFINITY : 0.0; /* a mesh's triangles: no thickness */
     e->margin = 0.0;
@@ -223,32 +225,79 @@ bool sccd_ode_add_piece(sccd_ode_world *w, int geom, int triangle)
     return true;
 }
 
-/* The triangles of mesh geom k that may be in box this step. */
+/* Room for mesh geom k's triangle marks (cleared), once a step. */
+static bool mark_room(sccd_ode_world *w, ode_geom *e)
+{
+    if (e->marks >= 0)
+        return true;
+    int n = dGeomTriMeshGetTriangleCount(e->geom);
+    if (!sccd_adapter_reserve((void **)&w->marks, &w->capmarks, w->nmarks + n, 1))
+        return false;
+    memset(w->marks + w->nmarks, 0, (size_t)n);
+    e->marks = w->nmarks;
+    w->nmarks += n;
+    return true;
+}
+
+/* The triangles of static mesh geom k that may be in box this step, each
+ * once. */
 static bool gather_mesh(sccd_ode_world *w, int k, sccd_aabb3 box)
 {
-    const ode_geom *e = &w->geoms[k];
+    ode_geom *e = &w->geoms[k];
+    if (!mark_room(w, e))
+        return false;
     int n = dGeomTriMeshGetTriangleCount(e->geom);
     for (int i = 0; i < n; ++i) {
+        if (w->marks[e->marks + i])
+            continue;
         sccd_triangle t = sccd_ode_triangle(e->geom, i);
         sccd_aabb3 tb = {sccd_v3_min(t.a, sccd_v3_min(t.b, t.c)), sccd_v3_max(t.a, sccd_v3_max(t.b, t.c))};
-        if (sccd_adapter_boxes_meet(aabb_grow(tb, e->margin), box) && !sccd_ode_add_piece(w, k, i))
+        if (!sccd_adapter_boxes_meet(aabb_grow(tb, e->margin), box))
+            continue;
+        if (!sccd_ode_add_piece(w, k, i))
             return false;
+        w->marks[e->marks + i] = 1;
     }
     return true;
 }
 
-/* Geom k (a mesh: its triangles in box), met by query i, if the query keeps
- * it (sccd_adapter_keeps); classes the core lacks are counted. */
-static bool gather_geom(sccd_ode_world *w, int k, int i)
+/* Geom k whole: every triangle of a mesh (one that cannot be used, e.g.
+ * not finite, is counted and left out). */
+static bool gather_whole(sccd_ode_world *w, int k)
+{
+    ode_geom *e = &w->geoms[k];
+    bool mesh = dGeomGetClass(e->geom) == dTriMeshClass;
+    if (mesh && sccd_ode_mesh_problem(e->geom) != NULL) {
+        e->usable = false;
+        ++w->cnt.unsupported;
+        return true;
+    }
+    int n = mesh ? dGeomTriMeshGetTriangleCount(e->geom) : 1;
+    for (int i = 0; i < n; ++i)
+        if (!sccd_ode_add_piece(w, k, mesh ? i : -1))
+            return false;
+    e->in_solve = true;
+    return true;
+}
+
+/* Geom k (a static mesh: its triangles in box), if keep keeps it
+ * (sccd_adapter_keeps); a moving body comes whole (every geom the core
+ * takes): the solver's body is all of it, and a geom found later could not
+ * join it in the middle of a solve. Classes the core lacks are counted. */
+static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box, sccd_adapter_keep keep)
 {
     ode_geom *e = &w->geoms[k];
     bool usable = geom_usable(e);
     w->cnt.unsupported += !usable && !e->reached;
     e->reached = true;
-    if (!usable || !sccd_adapter_keeps(w->keep[i], e->margin, e->half))
+    if (!usable || e->in_solve || !sccd_adapter_keeps(keep, e->margin, e->half))
         return true;
-    sccd_aabb3 box = w->queries.box[i];
-    return dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : sccd_ode_add_piece(w, k, -1);
+    if (e->body == NULL)
+        return dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : gather_whole(w, k);
+    for (int g = e->key; g >= 0; g = w->geoms[g].next)
+        if (!w->geoms[g].in_solve && geom_usable(&w->geoms[g]) && !gather_whole(w, g))
+            return false;
+    return true;
 }
 
 /* A query box of the step: the geoms that may be in it this step and that
@@ -269,7 +318,7 @@ typedef struct ode_match { sccd_ode_world *w; int geom; } ode_match;
 static bool gather_met(int i, void *context)
 {
     const ode_match *m = context;
-    return gather_geom(m->w, m->geom, i);
+    return gather_geom(m->w, m->geom, m->w->queries.box[i], m->w->keep[i]);
 }
 
 /* Match every geom but the active CCD bodies' (gathered whole) against the
@@ -286,7 +335,7 @@ static bool gather_queries(sccd_ode_world *w)
         if (e->plane) {
             sccd_plane p = sccd_ode_plane(e->geom);
             for (int i = 0; ok && i < w->queries.count; ++i)
-                ok = !plane_reaches(p, w->queries.box[i]) || gather_geom(w, k, i);
+                ok = !plane_reaches(p, w->queries.box[i]) || gather_geom(w, k, w->queries.box[i], w->keep[i]);
         } else {
             ode_match m = {w, k};
             ok = sccd_adapter_queries_match(&w->queries, e->reach, gather_met, &m);
@@ -336,6 +385,7 @@ static bool gather_ccd(sccd_ode_world *w)
             return false;
         if (got == 0)
             continue;
+        w->geoms[k].in_solve = true;
         r->region = r->usable ? sccd_aabb3_union(r->region, box) : box;
         r->usable = true;
     }
@@ -345,6 +395,8 @@ static bool gather_ccd(sccd_ode_world *w)
 static bool gather_all(sccd_ode_world *w)
 {
     w->npieces = 0;
+    w->nmarks = 0;
+    w->geoms_indexed = false;
     sccd_adapter_queries_clear(&w->queries); /* left by a step that failed */
     for (int k = 0; k < w->ngeoms; ++k)
         prepare_geom(w, &w->geoms[k]);
@@ -365,61 +417,20 @@ static int piece_order(const void *x, const void *y)
     return a->geom != b->geom ? (a->geom > b->geom) - (a->geom < b->geom) : (a->triangle > b->triangle) - (a->triangle < b->triangle);
 }
 
-/* What the escape round of solver body b keeps (sccd_adapter_escape_keep):
- * its start box of the first bounds, those its `swept` box is made of (a
- * bigger start box would hide how far it went), its thinnest bound. */
-static sccd_adapter_keep escape_keep(const sccd_ode_world *w, const sccd_impact_body3 *b)
-{
-    sccd_real half = INFINITY;
-    sccd_aabb3 at = sccd_adapter_empty_box();
-    for (int i = b->first_shape; i < b->first_shape + b->shape_count; ++i) {
-        for (int j = 0; j < w->is[i].bounds; ++j)
-            half = sccd_min(half, sccd_shape3_half_thickness(&w->is[i].bound[j]));
-        if (w->is[i].bounds > 0)
-            at = sccd_aabb3_union(at, sccd_shape3_aabb(&w->is[i].bound[0], b->pose));
-    }
-    return sccd_adapter_escape_keep(b->swept, at, half, w->opt.overlap, b->ccd);
-}
-
-/* After a solve: what a dynamic body set moving by an impact (or stopped
- * or carried by the fallback) may reach (the solver's `swept`, a box of
- * every pose it took: one box, however many shapes; a mesh body has one a
- * triangle) and could pass through is gathered. *grew: a piece not in the
- * solve was found. */
-static bool gather_escapes(sccd_ode_world *w, bool *grew)
-{
-    for (int k = 0; k < w->nib; ++k) {
-        const sccd_impact_body3 *b = &w->ib[k];
-        if ((b->impacts > 0 || b->held) && b->kind == SCCD_BODY_DYNAMIC && !gather_box(w, b->swept, escape_keep(w, b)))
-            return false;
-    }
-    if (!gather_queries(w))
-        return false;
-    *grew = false;
-    for (int i = w->built; i < w->npieces && !*grew; ++i)
-        *grew = bsearch(&w->pieces[i], w->pieces, (size_t)w->built, sizeof *w->pieces, piece_order) == NULL;
-    return true;
-}
-
 /* ---- the solve ---- */
 
-/* The solver's bodies and shapes: the pieces sorted by body (duplicates
- * dropped), each body once. */
-static bool build_solver(sccd_ode_world *w)
+/* The solver's bodies and shapes for the pieces from pieces[from] on,
+ * sorted by body, each body once: appended to those made before (the
+ * static pieces found later: a new static body). */
+static bool build_solver(sccd_ode_world *w, int from)
 {
-    qsort(w->pieces, (size_t)w->npieces, sizeof *w->pieces, piece_order);
-    int n = 0;
-    for (int i = 0; i < w->npieces; ++i)
-        if (n == 0 || piece_order(&w->pieces[n - 1], &w->pieces[i]) != 0)
-            w->pieces[n++] = w->pieces[i];
-    w->npieces = w->built = n;
-    w->nib = 0;
-    if (!sccd_adapter_reserve((void **)&w->ib, &w->capib, n, sizeof *w->ib) ||
-        !sccd_adapter_reserve((void **)&w->is, &w->capis, n, sizeof *w->is))
+    qsort(w->pieces + from, (size_t)(w->npieces - from), sizeof *w->pieces, piece_order);
+    if (!sccd_adapter_reserve((void **)&w->ib, &w->capib, w->npieces, sizeof *w->ib) ||
+        !sccd_adapter_reserve((void **)&w->is, &w->capis, w->npieces, sizeof *w->is))
         return false;
-    for (int i = 0; i < n; ++i) {
+    for (int i = from; i < w->npieces; ++i) {
         const ode_piece *p = &w->pieces[i];
-        if (w->nib == 0 || w->pieces[w->ib[w->nib - 1].first_shape].body != p->body) {
+        if (i == from || w->pieces[i - 1].key != p->key) {
             const ode_geom *e = &w->geoms[p->geom];
             w->ib[w->nib] = sccd_ode_solver_body(w, p->body, e->body0, e->ccd);
             w->ib[w->nib++].first_shape = i;
@@ -431,34 +442,79 @@ static bool build_solver(sccd_ode_world *w)
     return true;
 }
 
-/* Solve the step; while bodies set moving reach geoms not gathered yet,
- * gather them and solve again (the game's answers replayed). */
+/* The geoms' reach boxes indexed (the planes listed), once a step at the
+ * solver's first question. */
+static bool index_geoms(sccd_ode_world *w)
+{
+    if (w->geoms_indexed)
+        return true;
+    sccd_adapter_queries_clear(&w->geomq);
+    w->nplanes = 0;
+    for (int k = 0; k < w->ngeoms; ++k) {
+        const ode_geom *e = &w->geoms[k];
+        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable)
+            continue;
+        if (e->plane) {
+            if (!sccd_adapter_reserve((void **)&w->planes, &w->capplanes, w->nplanes + 1, sizeof *w->planes))
+                return false;
+            w->planes[w->nplanes++] = k;
+            continue;
+        }
+        int q = sccd_adapter_queries_add(&w->geomq, e->reach);
+        if (q < 0 || !sccd_adapter_reserve((void **)&w->geomq_geom, &w->capgeomq, q + 1, sizeof *w->geomq_geom))
+            return false;
+        w->geomq_geom[q] = k;
+    }
+    w->geoms_indexed = true;
+    return true;
+}
+
+/* A solver's question being answered (gather_hook). */
+typedef struct ode_reach { sccd_ode_world *w; sccd_aabb3 box; sccd_adapter_keep keep; } ode_reach;
+
+static bool reach_met(int q, void *context)
+{
+    const ode_reach *r = context;
+    return gather_geom(r->w, r->w->geomq_geom[q], r->box, r->keep);
+}
+
+/* The solver's question in the middle of a solve: what a body an impact
+ * set moving (or the fallback carried) may reach in the rest of the step,
+ * and could pass through (sccd_adapter_keeps), gathered and appended. */
+static bool gather_hook(void *user, const sccd_impact_reach3 *reach, sccd_impact_set3 *set)
+{
+    sccd_ode_world *w = user;
+    int from = w->npieces;
+    ode_reach r = {w, reach->box, {reach->reach, reach->half}};
+    bool ok = index_geoms(w);
+    for (int i = 0; ok && i < w->nplanes; ++i)
+        ok = !plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), r.box) || gather_geom(w, w->planes[i], r.box, r.keep);
+    if (!ok || !sccd_adapter_queries_match(&w->geomq, r.box, reach_met, &r) || !build_solver(w, from))
+        return false;
+    *set = (sccd_impact_set3){w->ib, w->nib, w->is, w->npieces};
+    return true;
+}
+
+/* Solve the step: the solver asks (gather_hook) for what the bodies its
+ * impacts set moving may reach. */
 static bool solve(sccd_ode_world *w)
 {
     sccd_impact_callbacks3 cb = sccd_ode_callbacks(w);
-    w->nheard = 0;
-    for (int round = 0; round < SCCD_ADAPTER_GATHER_ROUNDS; ++round) {
-        if (!build_solver(w))
-            return false;
-        sccd_impact_stats st = {0};
-        double t0 = sccd_adapter_cpu_seconds();
-        bool solved = sccd_impact3_solve(w->ib, w->nib, w->is, w->npieces, w->dt, &w->opt, &cb, &w->scratch, &st);
-        w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
-        if (!solved)
-            return ODE_CHECK(w, false, "sccd_ode: the impact solver refused this step's bodies; CCD skipped");
-        w->cnt.candidates += (uint64_t)st.candidates;
-        w->cnt.tois += (uint64_t)st.tois;
-        w->cnt.impacts += (uint64_t)st.impacts;
-        w->cnt.held += (uint64_t)st.held;
-        w->cnt.overlapped += (uint64_t)st.overlapped;
-        w->cnt.failed += (uint64_t)st.failed;
-        bool grew = false;
-        if (!gather_escapes(w, &grew))
-            return false;
-        if (!grew)
-            return true;
-    }
-    return true;
+    cb.gather = gather_hook;
+    w->nib = 0;
+    if (!build_solver(w, 0))
+        return false;
+    sccd_impact_stats st = {0};
+    double t0 = sccd_adapter_cpu_seconds();
+    bool solved = sccd_impact3_solve(w->ib, w->nib, w->is, w->npieces, w->dt, &w->opt, &cb, &w->scratch, &st);
+    w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
+    w->cnt.candidates += (uint64_t)st.candidates;
+    w->cnt.tois += (uint64_t)st.tois;
+    w->cnt.impacts += (uint64_t)st.impacts;
+    w->cnt.held += (uint64_t)st.held;
+    w->cnt.overlapped += (uint64_t)st.overlapped;
+    w->cnt.failed += (uint64_t)st.failed;
+    return ODE_CHECK(w, solved, "sccd_ode: the impact solver refused this step's bodies or ran out of memory; CCD skipped");
 }
 
 /* Body k's results into ODE (see the top of the file). A jointed CCD body

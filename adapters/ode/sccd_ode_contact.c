@@ -178,28 +178,19 @@ static int tell(const sccd_ode_world *w, const sccd_impact_contact3 *c, sccd_v3 
     return w->impact_fn(w->impact_user, g.g1, g.g2, &g, impulse);
 }
 
-/* Before the impulse: the game's answer (0: the pair passes for this step),
- * asked once a step: a later solve of the step replays it. */
+/* Before the impulse: the game's answer (0: the pair passes for this step). */
 static bool hook_begin(void *user, sccd_impact_contact3 *c)
 {
-    sccd_ode_world *w = user;
-    dGeomID a = piece_geom(w, c->shape_a), b = piece_geom(w, c->shape_b);
-    const sccd_adapter_heard *old = sccd_adapter_heard_find(w->heard, w->nheard, a, b, c->t);
-    w->fresh = old == NULL && w->impact_fn != NULL;
-    if (old != NULL)
-        return old->accepted;
-    bool ok = !w->fresh || tell(w, c, (sccd_v3){0.0, 0.0, 0.0}) != 0;
-    sccd_adapter_heard_add(&w->heard, &w->nheard, &w->capheard, (sccd_adapter_heard){a, b, c->t, ok});
-    return ok;
+    const sccd_ode_world *w = user;
+    return w->impact_fn == NULL || tell(w, c, (sccd_v3){0.0, 0.0, 0.0}) != 0;
 }
 
-/* After the impulse: the game hears it (once a step, as the answer). */
+/* After the impulse: the game hears it. */
 static void hook_post(void *user, const sccd_impact_contact3 *c)
 {
-    sccd_ode_world *w = user;
-    if (w->fresh)
+    const sccd_ode_world *w = user;
+    if (w->impact_fn != NULL)
         tell(w, c, sccd_v3_neg(c->impulse));
-    w->fresh = false;
 }
 
-sccd_impact_callbacks3 sccd_ode_callbacks(sccd_ode_world *w) { return (sccd_impact_callbacks3){hook_collide, hook_begin, hook_post, w}; }
+sccd_impact_callbacks3 sccd_ode_callbacks(sccd_ode_world *w) { return (sccd_impact_callbacks3){hook_collide, hook_begin, hook_post, NULL, w}; }

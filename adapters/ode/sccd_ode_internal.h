@@ -27,6 +27,7 @@ typedef struct ode_geom {
     int key;          /* its body's first geom in the scan, -1 static: orders the solver's bodies by the
                        * space's order, not by address (the same world steps alike in any thread or run) */
     int ccd;          /* index of its CCD body's record, -1 */
+    int next;         /* the next geom of its body in the scan, -1 (a moving body is gathered whole) */
     sccd_xf3 body0;   /* its body's pose before the step */
     /* after_step */
     bool usable;      /* finite, and of a class the core takes (once `checked`) */
@@ -36,6 +37,8 @@ typedef struct ode_geom {
     sccd_real margin; /* how far its points may be from where they are now */
     sccd_real half;   /* its half thickness (sccd_adapter_keeps; once `checked`) */
     sccd_aabb3 reach; /* its box now grown by the margin */
+    bool in_solve;    /* in the solve whole (a mesh: every triangle) */
+    int marks;        /* a static mesh's triangles in the solve: marks[marks + triangle] (-1: none yet) */
 } ode_geom;
 
 /* A geom's material (sorted by geom). */
@@ -66,15 +69,20 @@ struct sccd_ode_world {
     int capkeep;
     /* the solver's input: bodies, and shapes index for index with the pieces */
     ode_piece *pieces;
-    int npieces, cappieces, built;
+    int npieces, cappieces;
     sccd_impact_body3 *ib;
     int nib, capib;
     sccd_impact_shape3 *is;
     int capis;
     sccd_impact_scratch scratch;
-    sccd_adapter_heard *heard; /* the game's answers this step */
-    int nheard, capheard;
-    bool fresh; /* the begin hook just asked the game: post tells it the impulse */
+    unsigned char *marks; /* a static mesh's triangles in the solve (ode_geom.marks) */
+    int nmarks, capmarks;
+    sccd_adapter_queries geomq; /* the geoms' reach boxes, for the solver's questions (gather_hook) ... */
+    int *geomq_geom;            /* ... the geom of each box ... */
+    int capgeomq;
+    int *planes;                /* ... and the planes, asked one by one */
+    int nplanes, capplanes;
+    bool geoms_indexed;         /* made this step */
     const char *error;
     char message[96]; /* an error message made at run time (set_options) */
 };

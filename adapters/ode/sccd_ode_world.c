@@ -76,8 +76,13 @@ static bool add_geom(sccd_ode_world *w, dGeomID g)
     int key = key_of(w, body, w->ngeoms);
     if (key == -2 || !sccd_adapter_reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms))
         return false;
-    w->geoms[w->ngeoms++] = (ode_geom){.geom = g, .body = body, .key = key, .ccd = r != NULL ? (int)(r - w->bodies) : -1,
-                                       .body0 = body != NULL ? sccd_ode_body_pose(body) : sccd_xf3_identity()};
+    int k = w->ngeoms++;
+    w->geoms[k] = (ode_geom){.geom = g, .body = body, .key = key, .ccd = r != NULL ? (int)(r - w->bodies) : -1, .next = -1,
+                             .body0 = body != NULL ? sccd_ode_body_pose(body) : sccd_xf3_identity()};
+    if (key >= 0 && key != k) { /* into its body's list, after the first */
+        w->geoms[k].next = w->geoms[key].next;
+        w->geoms[key].next = k;
+    }
     return true;
 }
 
@@ -159,6 +164,7 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
     w->space = space;
     w->opt = sccd_ode_options_default();
     sccd_adapter_queries_init(&w->queries);
+    sccd_adapter_queries_init(&w->geomq);
     return w;
 }
 
@@ -278,11 +284,14 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
     sccd_adapter_queries_free(&w->queries);
+    sccd_adapter_queries_free(&w->geomq);
+    sccd_free(w->geomq_geom);
+    sccd_free(w->planes);
+    sccd_free(w->marks);
     sccd_free(w->keep);
     sccd_free(w->pieces);
     sccd_free(w->ib);
     sccd_free(w->is);
-    sccd_free(w->heard);
     sccd_impact_scratch_free(&w->scratch);
     sccd_free(w);
 }

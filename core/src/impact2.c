@@ -55,6 +55,8 @@ typedef struct body_state {
     unsigned at_segment; /* the last pose asked for (pose_at): of this segment ... */
     sccd_real at_t;      /* ... at this time (-1: none) ... */
     sccd_xf2 at_pose;    /* ... is this: a pair's searches and impacts ask for one instant again and again */
+    sccd_aabb3 asked;    /* what the gather hook was asked for it (gather) ... */
+    sccd_real asked_reach; /* ... and for points moving how far (-1: nothing) */
 } body_state;
 
 /* A shape's motion box over its body's current segment, made on first use
@@ -74,6 +76,7 @@ typedef struct solver {
     body_state *st;
     int n;
     const sccd_impact_shape2 *shapes;
+    int ns;
     sccd_events events;
     shape_cache *cache; /* per shape */
     sccd_real dt;
@@ -955,8 +958,9 @@ static void op_halt(void *sv, int i, sccd_real t)
 }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
+static bool op_gather(void *sv, int i);
 static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold, op_halt, op_carry, op_join};
+                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_gather};
 
 /* ---- set-up and results ---- */
 
@@ -1007,7 +1011,9 @@ static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
                       .hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC,
                       .carrier = -1,
                       .at_t = -1.0,
-                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}}};
+                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
+                      .asked = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
+                      .asked_reach = -1.0};
     b->impacts = 0;
     b->held = false;
     restart_state(b, s, 0.0, dt);
@@ -1038,6 +1044,87 @@ static void keep_still(sccd_impact_body2 *b)
     b->held = false;
 }
 
+/* ---- bodies taken in mid-step ---- */
+
+/* Take in what the gather hook appended: bodies [n, set->body_count) with
+ * their shapes, each checked as the solve's input. Bad ones: SCCD_ASSERT,
+ * kept still, and the solve fails. */
+static bool take_in(solver *sv, const sccd_impact_set2 *set)
+{
+    int n0 = sv->n, ns0 = sv->ns, n = set->body_count, ns = set->shape_count;
+    bool valid = set->bodies != NULL && n >= n0 && ns >= ns0 && (set->shapes != NULL || ns == 0);
+    for (int i = n0; valid && i < n; ++i) {
+        const sccd_impact_body2 *b = &set->bodies[i];
+        valid = valid_body(b, ns) && b->first_shape >= ns0;
+        for (int k = b->first_shape; valid && k < b->first_shape + b->shape_count; ++k)
+            valid = valid_shape(&set->shapes[k], i, n);
+    }
+    SCCD_ASSERT(valid);
+    if (set->bodies != NULL) /* the arrays may have moved */
+        sv->bodies = set->bodies;
+    if (!valid) {
+        for (int i = n0; set->bodies != NULL && i < n; ++i)
+            keep_still(&set->bodies[i]);
+        return false;
+    }
+    sv->shapes = set->shapes;
+    sv->n = n; /* from here a failure gives every body its free motion */
+    sv->ns = ns;
+    sccd_impact_scratch *scratch = sv->events.scratch;
+    if (!sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)n * sizeof(body_state)) ||
+        !sccd_scratch_reserve(&scratch->shapes, &scratch->shape_bytes, (size_t)ns * sizeof(shape_cache)))
+        return false;
+    sv->st = scratch->bodies;
+    sv->cache = scratch->shapes;
+    for (int k = ns0; k < ns; ++k)
+        sv->cache[k] = (shape_cache){.boxed = 0, .room = -1.0};
+    for (int i = n0; i < n; ++i)
+        begin_state(&sv->bodies[i], &sv->st[i], sv->dt);
+    sv->stats->gathered += n - n0;
+    return sccd_events_grow(&sv->events, n);
+}
+
+/* What body i's current segment may reach (sccd_impact_reach2). */
+static sccd_impact_reach2 reach_of(solver *sv, int i)
+{
+    const sccd_impact_body2 *b = &sv->bodies[i];
+    const sccd_motion2 *m = &sv->st[i].m;
+    sccd_aabb3 box = body_box(sv, i);
+    sccd_impact_reach2 r = {i, {{box.lo.x, box.lo.y}, {box.hi.x, box.hi.y}}, 0.0, b->ccd ? INFINITY : 0.0};
+    sccd_real half = INFINITY;
+    for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
+        r.reach = sccd_max(r.reach, sccd_v2_len(m->dp) + fabs(m->dtheta) * shape_farthest(sv, i, k));
+        half = sccd_min(half, shape2_half_thickness(&sv->shapes[k].geom));
+    }
+    r.half = b->ccd ? INFINITY : half;
+    return r;
+}
+
+static bool box_holds(sccd_aabb3 outer, sccd_aabb3 inner)
+{
+    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y;
+}
+
+/* Body i's segment changed: ask the caller for what it may now reach
+ * (callbacks.gather), unless an earlier question covered it (a box holding
+ * this one, for points moving as far), and take the answer in. Only a body
+ * that moves on its own asks: a stopped one reaches nothing new. */
+static bool op_gather(void *solver_, int i)
+{
+    solver *sv = solver_;
+    if (sv->cb.gather == NULL || !moves_freely(sv, i))
+        return true;
+    body_state *s = &sv->st[i];
+    sccd_impact_reach2 r = reach_of(sv, i);
+    sccd_aabb3 box = body_box(sv, i);
+    if (r.reach <= s->asked_reach && box_holds(s->asked, box))
+        return true;
+    s->asked = box;
+    s->asked_reach = r.reach;
+    sccd_impact_set2 set = {sv->bodies, sv->n, sv->shapes, sv->ns};
+    ++sv->stats->gathers;
+    return sv->cb.gather(sv->cb.user, &r, &set) && take_in(sv, &set);
+}
 
 bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_impact_shape2 *shapes, int shape_count,
                         sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks2 *callbacks,
@@ -1052,7 +1139,7 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
     }
     sccd_impact_stats local = {0};
     sccd_impact_callbacks2 none = {0};
-    solver sv = {bodies, NULL, body_count, shapes, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
+    solver sv = {bodies, NULL, body_count, shapes, shape_count, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
     bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
               sccd_scratch_reserve(&scratch->shapes, &scratch->shape_bytes, (size_t)shape_count * sizeof(shape_cache));
     sv.st = scratch->bodies;
@@ -1066,13 +1153,13 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
         if (bodies[i].ccd && bodies[i].kind != SCCD_BODY_STATIC)
             ok = sccd_events_activate(&sv.events, i, 0.0);
     ok = ok && sccd_events_run(&sv.events);
-    for (int i = 0; i < body_count; ++i) {
+    for (int i = 0; i < sv.n; ++i) { /* the bodies taken in mid-step too (sv.bodies: where the hook put them) */
         body_state free_motion, *s = ok ? &sv.st[i] : &free_motion; /* no memory: the free motions */
         if (!ok)
-            begin_state(&bodies[i], s, dt);
+            begin_state(&sv.bodies[i], s, dt);
         else
             body_box(&sv, i); /* its last segment counts in `swept` */
-        end_state(&bodies[i], s);
+        end_state(&sv.bodies[i], s);
     }
     return ok;
 }

@@ -61,6 +61,8 @@ typedef struct body_state {
     m33 resp_k;
     sccd_v3 resp_origin;
     sccd_real resp_lin;
+    sccd_aabb3 asked;      /* what the gather hook was asked for it (op_gather) ... */
+    sccd_real asked_reach; /* ... and for points moving how far (-1: nothing) */
 } body_state;
 
 /* A shape's motion box over its body's current segment, made on first use
@@ -77,6 +79,7 @@ typedef struct solver {
     body_state *st;
     int n;
     const sccd_impact_shape3 *shapes;
+    int ns;
     sccd_events events;
     shape_cache *cache; /* per shape */
     sccd_real dt;
@@ -1252,8 +1255,9 @@ static void op_halt(void *sv, int i, sccd_real t)
 }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
+static bool op_gather(void *sv, int i);
 static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold, op_halt, op_carry, op_join};
+                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_gather};
 
 /* ---- set-up and results ---- */
 
@@ -1326,7 +1330,9 @@ static void begin_state(sccd_impact_body3 *b, body_state *s, sccd_real dt)
                       .carrier = -1,
                       .at_t = -1.0,
                       .resp_t = -1.0,
-                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}}};
+                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
+                      .asked = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
+                      .asked_reach = -1.0};
     b->impacts = 0;
     b->held = false;
     restart_state(b, s, 0.0, dt);
@@ -1353,6 +1359,84 @@ static void keep_still(sccd_impact_body3 *b)
     b->impacts = 0;
     b->held = false;
 }
+/* ---- bodies taken in mid-step (impact2.c's twin) ---- */
+
+/* Take in what the gather hook appended: bodies [n, set->body_count) with
+ * their shapes, each checked as the solve's input, and their trees. Bad
+ * ones: SCCD_ASSERT, kept still, and the solve fails. */
+static bool take_in(solver *sv, const sccd_impact_set3 *set)
+{
+    int n0 = sv->n, ns0 = sv->ns, n = set->body_count, ns = set->shape_count;
+    bool valid = set->bodies != NULL && n >= n0 && ns >= ns0 && (set->shapes != NULL || ns == 0);
+    for (int i = n0; valid && i < n; ++i) {
+        const sccd_impact_body3 *b = &set->bodies[i];
+        valid = valid_body(b, ns) && b->first_shape >= ns0;
+        for (int k = b->first_shape; valid && k < b->first_shape + b->shape_count; ++k)
+            valid = valid_shape(&set->shapes[k], i, set->bodies, n);
+    }
+    SCCD_ASSERT(valid);
+    if (set->bodies != NULL) /* the arrays may have moved */
+        sv->bodies = set->bodies;
+    if (!valid) {
+        for (int i = n0; set->bodies != NULL && i < n; ++i)
+            keep_still(&set->bodies[i]);
+        return false;
+    }
+    sv->shapes = set->shapes;
+    sv->n = n; /* from here a failure gives every body its free motion */
+    sv->ns = ns;
+    sccd_impact_scratch *scratch = sv->events.scratch;
+    if (!sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)n * sizeof(body_state)) ||
+        !sccd_scratch_reserve(&scratch->shapes, &scratch->shape_bytes, (size_t)ns * sizeof(shape_cache)) ||
+        !sccd_shape_trees3_build(&sv->trees, &scratch->trees, &scratch->tree_bytes, sv->bodies, n0, n, sv->shapes, ns0, ns))
+        return false;
+    sv->st = scratch->bodies;
+    sv->cache = scratch->shapes;
+    for (int k = ns0; k < ns; ++k)
+        sv->cache[k] = (shape_cache){.boxed = 0, .reached = 0};
+    for (int i = n0; i < n; ++i)
+        begin_state(&sv->bodies[i], &sv->st[i], sv->dt);
+    sv->stats->gathered += n - n0;
+    return sccd_events_grow(&sv->events, n);
+}
+
+/* What body i's current segment may reach (sccd_impact_reach3). */
+static sccd_impact_reach3 reach_of(solver *sv, int i)
+{
+    const sccd_impact_body3 *b = &sv->bodies[i];
+    sccd_impact_reach3 r = {i, body_box(sv, i), 0.0, INFINITY};
+    for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
+        r.reach = sccd_max(r.reach, shape_rate(sv, k, sv->st[i].m));
+        r.half = sccd_min(r.half, shape_thickness(&sv->shapes[k]));
+    }
+    r.half = b->ccd ? INFINITY : r.half;
+    return r;
+}
+
+static bool box_holds(sccd_aabb3 outer, sccd_aabb3 inner)
+{
+    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z && inner.hi.x <= outer.hi.x &&
+           inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
+}
+
+/* Body i's segment changed: ask the caller for what it may now reach
+ * (callbacks.gather), unless an earlier question covered it, and take the
+ * answer in (impact2.c's op_gather). */
+static bool op_gather(void *solver_, int i)
+{
+    solver *sv = solver_;
+    if (sv->cb.gather == NULL || !moves_freely(sv, i))
+        return true;
+    body_state *s = &sv->st[i];
+    sccd_impact_reach3 r = reach_of(sv, i);
+    if (r.reach <= s->asked_reach && box_holds(s->asked, r.box))
+        return true;
+    s->asked = r.box;
+    s->asked_reach = r.reach;
+    sccd_impact_set3 set = {sv->bodies, sv->n, sv->shapes, sv->ns};
+    ++sv->stats->gathers;
+    return sv->cb.gather(sv->cb.user, &r, &set) && take_in(sv, &set);
+}
 
 bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_impact_shape3 *shapes, int shape_count,
                         sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks3 *callbacks,
@@ -1367,10 +1451,10 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
     }
     sccd_impact_stats local = {0};
     sccd_impact_callbacks3 none = {0};
-    solver sv = {bodies, NULL, body_count, shapes, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
+    solver sv = {bodies, NULL, body_count, shapes, shape_count, {0}, NULL, dt, *options, callbacks ? *callbacks : none, stats ? stats : &local};
     bool ok = sccd_scratch_reserve(&scratch->bodies, &scratch->body_bytes, (size_t)body_count * sizeof(body_state)) &&
               sccd_scratch_reserve(&scratch->shapes, &scratch->shape_bytes, (size_t)shape_count * sizeof(shape_cache));
-    ok = ok && sccd_shape_trees3_build(&sv.trees, &scratch->trees, &scratch->tree_bytes, bodies, body_count, shapes, shape_count);
+    ok = ok && sccd_shape_trees3_build(&sv.trees, &scratch->trees, &scratch->tree_bytes, bodies, 0, body_count, shapes, 0, shape_count);
     sv.st = scratch->bodies;
     sv.cache = scratch->shapes;
     for (int k = 0; ok && k < shape_count; ++k)
@@ -1382,13 +1466,13 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
         if (bodies[i].ccd && bodies[i].kind != SCCD_BODY_STATIC)
             ok = sccd_events_activate(&sv.events, i, 0.0);
     ok = ok && sccd_events_run(&sv.events);
-    for (int i = 0; i < body_count; ++i) {
+    for (int i = 0; i < sv.n; ++i) { /* the bodies taken in mid-step too (sv.bodies: where the hook put them) */
         body_state free_motion, *s = ok ? &sv.st[i] : &free_motion; /* no memory: the free motions */
         if (!ok)
-            begin_state(&bodies[i], s, dt);
+            begin_state(&sv.bodies[i], s, dt);
         else
             body_box(&sv, i); /* its last segment counts in `swept` */
-        end_state(&bodies[i], s);
+        end_state(&sv.bodies[i], s);
     }
     return ok;
 }

@@ -24,14 +24,16 @@
  * query from its place and make each scan go down to it). */
 #define WIDE_BODY 8.0
 
-/* Carve the per-body arrays out of one block of the scratch. */
-static bool carve(sccd_events *e, sccd_impact_scratch *scratch)
+/* The bytes the per-body arrays of n bodies take. */
+static size_t carve_bytes(size_t n)
 {
-    size_t n = (size_t)e->bodies;
-    size_t bytes = n * (sizeof *e->boxes + sizeof *e->order + sizeof *e->reach + 4 * sizeof(int) + 1);
-    if (!sccd_scratch_reserve(&scratch->events, &scratch->event_bytes, bytes))
-        return false;
-    char *p = scratch->events; /* the widest members first: each array stays aligned */
+    return n * (sizeof(sccd_aabb3) + sizeof(sccd_ranked) + sizeof(sccd_real) + 4 * sizeof(int) + 1);
+}
+
+/* Lay the per-body arrays of room for n bodies out in block p. */
+static void lay_out(sccd_events *e, char *p, size_t n)
+{
+    e->capacity = (int)n; /* the widest members first: each array stays aligned */
     e->boxes = (sccd_aabb3 *)p;
     e->order = (sccd_ranked *)(p += n * sizeof *e->boxes);
     e->reach = (sccd_real *)(p += n * sizeof *e->order);
@@ -40,6 +42,15 @@ static bool carve(sccd_events *e, sccd_impact_scratch *scratch)
     e->changed = (int *)(p += n * sizeof(int));
     e->partner = (int *)(p += n * sizeof(int));
     e->flags = (unsigned char *)(p + n * sizeof(int));
+}
+
+/* Carve the per-body arrays out of one block of the scratch. */
+static bool carve(sccd_events *e, sccd_impact_scratch *scratch)
+{
+    size_t n = (size_t)e->bodies;
+    if (!sccd_scratch_reserve(&scratch->events, &scratch->event_bytes, carve_bytes(n)))
+        return false;
+    lay_out(e, scratch->events, n);
     return true;
 }
 
@@ -116,6 +127,65 @@ static void sort_bodies(sccd_events *e)
         reach = sccd_max(reach, e->boxes[e->order[r].body].hi.x);
         e->reach[r] = reach;
     }
+}
+
+/* Bodies the loose list may hold before the order is made again: a body
+ * the solver takes in mid-step starts loose, and every activation scans
+ * the loose ones one by one. */
+#define LOOSE_RESORT 32
+
+/* Sort every body again by its current box (the loose ones too). */
+static void resort(sccd_events *e)
+{
+    for (int k = 0; k < e->loose_count; ++k)
+        e->flags[e->loose[k]] &= (unsigned char)~EVENTS_LOOSE;
+    e->loose_count = 0;
+    e->sorted = 0;
+    sort_bodies(e);
+}
+
+/* Room for `bodies`: a new block twice as big, the old arrays copied in
+ * (the scratch's block kept for the next step). */
+static bool make_room(sccd_events *e, int bodies)
+{
+    if (bodies <= e->capacity)
+        return true;
+    size_t n = (size_t)sccd_max(bodies, 2 * e->capacity), old = (size_t)e->bodies;
+    size_t bytes = carve_bytes(n);
+    char *p = sccd_realloc(NULL, 0, bytes);
+    if (p == NULL)
+        return false;
+    sccd_events was = *e;
+    lay_out(e, p, n);
+    memcpy(e->boxes, was.boxes, old * sizeof *e->boxes);
+    memcpy(e->order, was.order, (size_t)was.sorted * sizeof *e->order);
+    memcpy(e->reach, was.reach, (size_t)was.sorted * sizeof *e->reach);
+    memcpy(e->first_pair, was.first_pair, old * sizeof(int));
+    memcpy(e->loose, was.loose, (size_t)was.loose_count * sizeof(int));
+    memcpy(e->changed, was.changed, (size_t)was.changed_count * sizeof(int));
+    memcpy(e->partner, was.partner, old * sizeof(int));
+    memcpy(e->flags, was.flags, old);
+    sccd_free(e->scratch->events);
+    e->scratch->events = p;
+    e->scratch->event_bytes = bytes;
+    return true;
+}
+
+bool sccd_events_grow(sccd_events *e, int bodies)
+{
+    if (!make_room(e, bodies))
+        return false;
+    for (int i = e->bodies; i < bodies; ++i) {
+        e->boxes[i] = e->ops->box(e->solver, i);
+        e->first_pair[i] = -1;
+        e->partner[i] = -1;
+        e->flags[i] = 0;
+        make_loose(e, i);
+    }
+    e->bodies = bodies;
+    if (e->loose_count > LOOSE_RESORT && e->loose_count > e->sorted / 4)
+        resort(e);
+    return true;
 }
 
 bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, int bodies, sccd_impact_scratch *scratch,
@@ -249,12 +319,13 @@ static void rebox(sccd_events *e)
 }
 
 /* The changed bodies' new pairs: their new motions may meet bodies they
- * were not paired with. Then the list is empty again. False when out of
- * memory. */
+ * were not paired with, some of them bodies the caller had not passed
+ * (ops->gather asks for those). Then the list is empty again. False when
+ * out of memory. */
 static bool repair(sccd_events *e, sccd_real t)
 {
     for (int c = 0; c < e->changed_count; ++c)
-        if (!sccd_events_activate(e, e->changed[c], t))
+        if (!e->ops->gather(e->solver, e->changed[c]) || !sccd_events_activate(e, e->changed[c], t))
             return false;
     for (int c = 0; c < e->changed_count; ++c)
         e->flags[e->changed[c]] &= (unsigned char)~EVENTS_CHANGED;

@@ -81,6 +81,7 @@ typedef struct sccd_event_ops {
     void (*halt)(void *solver, int i, sccd_real t);               /* stop body i at t, at rest (it reports no velocity) */
     void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
+    bool (*gather)(void *solver, int i);                          /* body i's segment changed: take in the bodies the caller's hook appends for what it may reach (sccd_events_grow); false: the solve fails */
 } sccd_event_ops;
 
 /* A body in the order of its box's low x at the step start. */
@@ -106,6 +107,7 @@ typedef struct sccd_events {
     sccd_ranked *order;    /* the sorted bodies (`sorted` of them) ... */
     sccd_real *reach;      /* ... and the greatest high x of the boxes up to each */
     int sorted;
+    int capacity;          /* bodies the arrays have room for */
     int *loose;            /* the bodies scanned one by one (`loose_count`) */
     int loose_count;
     int *partner;          /* per body: the body last activated it is paired with (sccd_events_activate) */
@@ -118,6 +120,8 @@ typedef struct sccd_events {
 /* Start a step's events over `bodies` bodies, in the scratch's memory. False when out of memory. */
 bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, int bodies, sccd_impact_scratch *scratch,
                        sccd_impact_stats *stats);
+/* The solver took in bodies up to `bodies` (ops->box works for them): they join the events, unpaired. False when out of memory (the events unchanged). */
+bool sccd_events_grow(sccd_events *e, int bodies);
 /* Body i becomes active (a CCD body at the start, or set moving; again when its motion changes): paired with every body whose box meets its box. */
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc);
 /* Body i's segment changed (the solver calls it at each change an event makes): its pairs are searched again, its box made anew. */

@@ -111,21 +111,78 @@ static size_t part(size_t *at, size_t size)
 /* A node pair and the earliest time anything under it may touch. */
 typedef struct node_pair { sccd_real t; int ka, kb; } node_pair;
 
-bool sccd_shape_trees3_build(sccd_shape_trees3 *t, void **block, size_t *bytes, const sccd_impact_body3 *bodies, int body_count,
-                             const sccd_impact_shape3 *shapes, int shape_count)
+/* Where each array lies in a block with room for ns shapes and nb bodies. */
+typedef struct tree_layout { size_t node, local, order, root, planes, heap, heap_cap, bytes; } tree_layout;
+
+static tree_layout layout_for(size_t ns, size_t nb)
 {
-    size_t ns = (size_t)shape_count, nb = (size_t)body_count, at = 0, heap_cap = HEAP_PER_SHAPE * ns + HEAP_MIN;
-    size_t at_node = part(&at, 2 * ns * sizeof(sccd_tree_node3)), at_local = part(&at, ns * sizeof(sccd_aabb3));
-    size_t at_order = part(&at, ns * sizeof(int)), at_root = part(&at, nb * sizeof(int)), at_planes = part(&at, nb * sizeof(int));
-    size_t at_heap = part(&at, heap_cap * sizeof(node_pair));
-    if (!sccd_scratch_reserve(block, bytes, at))
+    tree_layout l = {.heap_cap = HEAP_PER_SHAPE * ns + HEAP_MIN};
+    size_t at = 0;
+    l.node = part(&at, 2 * ns * sizeof(sccd_tree_node3)); /* a tree of m shapes has at most 2m - 1 nodes */
+    l.local = part(&at, ns * sizeof(sccd_aabb3));
+    l.order = part(&at, ns * sizeof(int));
+    l.root = part(&at, nb * sizeof(int));
+    l.planes = part(&at, nb * sizeof(int));
+    l.heap = part(&at, l.heap_cap * sizeof(node_pair));
+    l.bytes = at;
+    return l;
+}
+
+/* Point the trees' arrays into block base laid out by l. */
+static sccd_aabb3 *point_into(sccd_shape_trees3 *t, char *base, tree_layout l, int shape_room, int body_room)
+{
+    t->node = (sccd_tree_node3 *)(void *)(base + l.node);
+    t->order = (int *)(void *)(base + l.order);
+    t->root = (int *)(void *)(base + l.root);
+    t->planes = (int *)(void *)(base + l.planes);
+    t->heap = (node_pair *)(void *)(base + l.heap);
+    t->heap_cap = (int)l.heap_cap;
+    t->shape_room = shape_room;
+    t->body_room = body_room;
+    return (sccd_aabb3 *)(void *)(base + l.local);
+}
+
+/* Room for shape_count shapes and body_count bodies, the trees of the
+ * first `bodies` bodies (over the first `shapes` shapes) kept: a new block
+ * at least twice as big when they do not fit (the old one freed), else the
+ * one there is. Returns the shapes' box array; NULL out of memory. */
+static sccd_aabb3 *make_room(sccd_shape_trees3 *t, void **block, size_t *bytes, int bodies, int shapes, int body_count,
+                             int shape_count)
+{
+    if (bodies == 0) {
+        tree_layout l = layout_for((size_t)shape_count, (size_t)body_count);
+        if (!sccd_scratch_reserve(block, bytes, l.bytes))
+            return NULL;
+        t->nodes = 0;
+        return point_into(t, *block, l, shape_count, body_count);
+    }
+    if (shape_count <= t->shape_room && body_count <= t->body_room)
+        return point_into(t, *block, layout_for((size_t)t->shape_room, (size_t)t->body_room), t->shape_room, t->body_room);
+    int ns = sccd_max(shape_count, 2 * t->shape_room), nb = sccd_max(body_count, 2 * t->body_room);
+    tree_layout l = layout_for((size_t)ns, (size_t)nb);
+    char *base = sccd_realloc(NULL, 0, l.bytes);
+    if (base == NULL)
+        return NULL;
+    sccd_shape_trees3 was = *t;
+    sccd_aabb3 *local = point_into(t, base, l, ns, nb);
+    memcpy(t->node, was.node, (size_t)was.nodes * sizeof *t->node);
+    memcpy(t->order, was.order, (size_t)shapes * sizeof *t->order);
+    memcpy(t->root, was.root, (size_t)bodies * sizeof *t->root);
+    memcpy(t->planes, was.planes, (size_t)bodies * sizeof *t->planes);
+    sccd_free(*block);
+    *block = base;
+    *bytes = l.bytes;
+    return local;
+}
+
+bool sccd_shape_trees3_build(sccd_shape_trees3 *t, void **block, size_t *bytes, const sccd_impact_body3 *bodies, int from,
+                             int body_count, const sccd_impact_shape3 *shapes, int from_shape, int shape_count)
+{
+    sccd_aabb3 *local = make_room(t, block, bytes, from, from_shape, body_count, shape_count);
+    if (local == NULL)
         return false;
-    char *base = *block;
-    *t = (sccd_shape_trees3){(sccd_tree_node3 *)(void *)(base + at_node), (int *)(void *)(base + at_order),
-                             (int *)(void *)(base + at_root), (int *)(void *)(base + at_planes),
-                             (node_pair *)(void *)(base + at_heap), (int)heap_cap};
-    builder b = {t, (sccd_aabb3 *)(void *)(base + at_local), 0};
-    for (int i = 0; i < body_count; ++i) {
+    builder b = {t, local, t->nodes};
+    for (int i = from; i < body_count; ++i) {
         int first = bodies[i].first_shape, end = first + bodies[i].shape_count, lead = first;
         for (int k = first; k < end; ++k) /* half-spaces first, each shape once */
             t->order[k] = shapes[k].bounds == 0 ? k : -1;
@@ -142,6 +199,7 @@ bool sccd_shape_trees3_build(sccd_shape_trees3 *t, void **block, size_t *bytes, 
         if (lead < end)
             build_node(&b, t->root[i], lead, end - lead);
     }
+    t->nodes = b.nodes;
     return true;
 }
 

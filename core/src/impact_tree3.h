@@ -44,6 +44,8 @@ typedef struct sccd_shape_trees3 {
     int *planes; /* per body: how many half-spaces lead its range of order */
     struct node_pair *heap; /* a search's node pairs, earliest first (a binary heap) ... */
     int heap_cap;           /* ... room for this many: a search that needs more walks the rest unordered */
+    int nodes;              /* nodes made */
+    int shape_room, body_room; /* the shapes and bodies the arrays have room for */
 } sccd_shape_trees3;
 
 /* One side of a pair: a body, the segment it moves on and that segment's key. */
@@ -60,11 +62,14 @@ typedef bool sccd_tree_reaches_fn(void *context, int plane, sccd_aabb3 box);
  * returns the earliest event time of the body pair so far (INFINITY: none). */
 typedef sccd_real sccd_tree_visit_fn(void *context, int sa, int sb);
 
-/* Build every body's tree (shapes grouped by body, as the solver checked),
- * with the room a search orders its node pairs in, in the scratch block (a
- * search allocates nothing). False out of memory. */
-bool sccd_shape_trees3_build(sccd_shape_trees3 *t, void **block, size_t *bytes, const sccd_impact_body3 *bodies, int body_count,
-                             const sccd_impact_shape3 *shapes, int shape_count);
+/* Build the trees of bodies [from, body_count) (shapes grouped by body, as
+ * the solver checked; theirs come after shape from_shape), with the room a
+ * search orders its node pairs in, in the scratch block (a search allocates
+ * nothing). From 0: every body's; later, bodies the solver took in mid-step
+ * (the trees made before are kept, moved to a bigger block when needed).
+ * False out of memory. */
+bool sccd_shape_trees3_build(sccd_shape_trees3 *t, void **block, size_t *bytes, const sccd_impact_body3 *bodies, int from,
+                             int body_count, const sccd_impact_shape3 *shapes, int from_shape, int shape_count);
 
 /* What a search of a body pair brings. */
 typedef struct sccd_tree_search3 {

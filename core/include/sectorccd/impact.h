@@ -99,11 +99,28 @@ typedef struct sccd_impact_contact2 {
     sccd_v2 impulse;         ///< impulse applied to b (−impulse to a); zero in begin
 } sccd_impact_contact2;
 
+/// What a body an event set moving (an impulse, a carry) may reach in the rest of the step (2D), as the gather hook is asked it.
+typedef struct sccd_impact_reach2 {
+    int body;                ///< the body (index)
+    sccd_aabb2 box;          ///< a box holding every pose of its new motion, to the step's end
+    sccd_real reach;         ///< how far any of its points moves in that motion
+    sccd_real half;          ///< its thinnest shape's half thickness (sccd_shape2_half_thickness); INFINITY for a CCD body: it wants every shape in the box
+} sccd_impact_reach2;
+
+/// The solve's bodies and shapes, which the gather hook may extend: it appends bodies and their shapes (each new body's shapes after all the old ones) to its own arrays and sets the pointers and counts here (the arrays may move).
+typedef struct sccd_impact_set2 {
+    sccd_impact_body2 *bodies;           ///< the bodies (results are written here)
+    int body_count;                      ///< how many
+    const sccd_impact_shape2 *shapes;    ///< the shapes
+    int shape_count;                     ///< how many
+} sccd_impact_set2;
+
 /// The caller's hooks; any may be NULL.
 typedef struct sccd_impact_callbacks2 {
     bool (*collide)(void *user, int shape_a, int shape_b);            ///< whether the pair may collide at all (NULL: all pairs of different bodies with a dynamic one)
     bool (*begin)(void *user, sccd_impact_contact2 *contact);         ///< before the impulse; false: the pair passes freely for the rest of the step
     void (*post)(void *user, const sccd_impact_contact2 *contact);    ///< after the impulse
+    bool (*gather)(void *user, const sccd_impact_reach2 *reach, sccd_impact_set2 *set); ///< a body set moving may reach what the solve lacks: append those bodies (whole; a static body's further shapes may come as a new static body); false: out of memory (the solve fails)
     void *user;                                                       ///< passed to each hook
 } sccd_impact_callbacks2;
 
@@ -116,6 +133,8 @@ typedef struct sccd_impact_stats {
     long held;       ///< fallback stops and carries
     long overlapped; ///< shape pairs too deep at the start to guard (left to the engine)
     long failed;     ///< TOI searches stopped at a safe time without contact (iteration caps)
+    long gathers;    ///< gather hook calls
+    long gathered;   ///< bodies the gather hook appended
 } sccd_impact_stats;
 
 /// Reusable memory of the solver (zero-initialise; sccd_impact_scratch_free frees it).
@@ -193,11 +212,28 @@ typedef struct sccd_impact_contact3 {
     sccd_v3 impulse;         ///< impulse applied to b (−impulse to a); zero in begin
 } sccd_impact_contact3;
 
+/// What a body an event set moving may reach in the rest of the step (3D), as sccd_impact_reach2.
+typedef struct sccd_impact_reach3 {
+    int body;                ///< the body (index)
+    sccd_aabb3 box;          ///< a box holding every pose of its new motion, to the step's end
+    sccd_real reach;         ///< how far any of its points moves in that motion
+    sccd_real half;          ///< its thinnest bound's half thickness (sccd_shape3_half_thickness); INFINITY for a CCD body
+} sccd_impact_reach3;
+
+/// The solve's bodies and shapes, which the gather hook may extend, as sccd_impact_set2.
+typedef struct sccd_impact_set3 {
+    sccd_impact_body3 *bodies;           ///< the bodies (results are written here)
+    int body_count;                      ///< how many
+    const sccd_impact_shape3 *shapes;    ///< the shapes
+    int shape_count;                     ///< how many
+} sccd_impact_set3;
+
 /// The caller's hooks (3D); any may be NULL.
 typedef struct sccd_impact_callbacks3 {
     bool (*collide)(void *user, int shape_a, int shape_b);            ///< whether the pair may collide at all (NULL: all pairs of different bodies with a dynamic one)
     bool (*begin)(void *user, sccd_impact_contact3 *contact);         ///< before the impulse; false: the pair passes freely for the rest of the step
     void (*post)(void *user, const sccd_impact_contact3 *contact);    ///< after the impulse
+    bool (*gather)(void *user, const sccd_impact_reach3 *reach, sccd_impact_set3 *set); ///< as in 2D: append the bodies the reach may meet that the solve lacks; false: out of memory
     void *user;                                                       ///< passed to each hook
 } sccd_impact_callbacks3;
 
