@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -263,6 +264,101 @@ static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb
     for (int i = 0; m.ok && i < q->nwild; ++i)
         m.ok = fn(q->wild[i], context);
     return m.ok;
+}
+
+/* A step's objects by their boxes, for the impact solver's questions in the
+ * middle of a solve (a few boxes, asked one at a time): sorted by low x
+ * once, with the greatest high x up to each; a question bisects to the last
+ * object starting at or before its high x and walks back while that
+ * greatest high x still reaches its low x. Objects whose box is not finite
+ * (a plane; a motion that overflowed) are met by every question; NaN boxes
+ * by none. Made in one sort, nothing kept from step to step: cheaper than
+ * the incremental index of sccd_adapter_queries for a set made once and
+ * asked a few dozen times. */
+typedef struct sccd_adapter_sorted_entry { sccd_real lo; int id; } sccd_adapter_sorted_entry;
+
+typedef struct sccd_adapter_sorted {
+    sccd_adapter_sorted_entry *entry; /* by low x */
+    sccd_real *reach;                 /* the greatest high x up to each entry */
+    sccd_aabb3 *box;                  /* by id */
+    int *wild;                        /* ids met by every question */
+    int count, nwild, ids, capentry, capreach, capbox, capwild;
+} sccd_adapter_sorted;
+
+static inline void sccd_adapter_sorted_free(sccd_adapter_sorted *x)
+{
+    sccd_free(x->entry);
+    sccd_free(x->reach);
+    sccd_free(x->box);
+    sccd_free(x->wild);
+    *x = (sccd_adapter_sorted){0};
+}
+
+/* Start a set (the memory is kept). */
+static inline void sccd_adapter_sorted_clear(sccd_adapter_sorted *x) { x->count = x->nwild = x->ids = 0; }
+
+/* Add an object's box: its id (from 0 after a clear), -1 out of memory. */
+static inline int sccd_adapter_sorted_add(sccd_adapter_sorted *x, sccd_aabb3 box)
+{
+    int id = x->ids;
+    if (!sccd_adapter_reserve((void **)&x->box, &x->capbox, id + 1, sizeof *x->box))
+        return -1;
+    bool finite = sccd_is_valid_aabb3(box);
+    bool nan = !finite && !(box.lo.x <= box.hi.x && box.lo.y <= box.hi.y && box.lo.z <= box.hi.z);
+    if (finite) {
+        if (!sccd_adapter_reserve((void **)&x->entry, &x->capentry, x->count + 1, sizeof *x->entry))
+            return -1;
+        x->entry[x->count++] = (sccd_adapter_sorted_entry){box.lo.x, id};
+    } else if (!nan) {
+        if (!sccd_adapter_reserve((void **)&x->wild, &x->capwild, x->nwild + 1, sizeof *x->wild))
+            return -1;
+        x->wild[x->nwild++] = id;
+    }
+    x->box[id] = box;
+    return x->ids++;
+}
+
+static inline int sccd_adapter_sorted_order(const void *p, const void *q)
+{
+    const sccd_adapter_sorted_entry *a = p, *b = q;
+    return a->lo < b->lo ? -1 : a->lo > b->lo ? 1 : (a->id > b->id) - (a->id < b->id);
+}
+
+/* Sort the boxes added (before the first question); false out of memory. */
+static inline bool sccd_adapter_sorted_build(sccd_adapter_sorted *x)
+{
+    if (!sccd_adapter_reserve((void **)&x->reach, &x->capreach, x->count, sizeof *x->reach))
+        return false;
+    qsort(x->entry, (size_t)x->count, sizeof *x->entry, sccd_adapter_sorted_order);
+    sccd_real reach = -INFINITY;
+    for (int k = 0; k < x->count; ++k) {
+        reach = sccd_max(reach, x->box[x->entry[k].id].hi.x);
+        x->reach[k] = reach;
+    }
+    return true;
+}
+
+/* fn for every object whose box meets box; false when fn was. */
+static inline bool sccd_adapter_sorted_match(const sccd_adapter_sorted *x, sccd_aabb3 box, sccd_adapter_match_fn *fn,
+                                             void *context)
+{
+    if (!sccd_is_valid_aabb3(box)) /* a question without a finite box meets everything but NaN */
+        box = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
+    int lo = 0, hi = x->count;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (x->entry[mid].lo <= box.hi.x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int k = lo - 1; k >= 0 && x->reach[k] >= box.lo.x; --k)
+        if (sccd_adapter_boxes_meet(x->box[x->entry[k].id], box) && !fn(x->entry[k].id, context))
+            return false;
+    for (int k = 0; k < x->nwild; ++k)
+        if (!fn(x->wild[k], context))
+            return false;
+    return true;
 }
 
 /* CPU time of the calling thread in seconds, for the counters: steady on a

@@ -236,6 +236,74 @@ static void test_queries_match_brute_force(void **state)
     }
 }
 
+/* ---- the sorted boxes (the solver's questions) ---- */
+
+/* The oracle: an object whose box is NaN (or empty) meets no question, one
+ * that is otherwise not finite meets every question; a question that is not
+ * finite meets every other object; else no axis separates the boxes. */
+static bool sorted_meets(sccd_aabb3 object, sccd_aabb3 question)
+{
+    bool empty = !(object.lo.x <= object.hi.x && object.lo.y <= object.hi.y && object.lo.z <= object.hi.z);
+    if (empty)
+        return false;
+    if (!sccd_is_valid_aabb3(object) || !sccd_is_valid_aabb3(question))
+        return true;
+    return !(question.hi.x < object.lo.x || object.hi.x < question.lo.x || question.hi.y < object.lo.y ||
+             object.hi.y < question.lo.y || question.hi.z < object.lo.z || object.hi.z < question.lo.z);
+}
+
+/* Sets of objects (sorted once), each asked 60 questions against brute
+ * force; the k-th allocation fails (0: none): the add or the build that
+ * fails says so, and the set is started again. */
+static void sorted_run(unsigned seed, bool flat, long fail_at)
+{
+    fail_every(fail_at);
+    sccd_rng g = sccd_rng_make(seed);
+    sccd_adapter_sorted x = {0};
+    sccd_aabb3 boxes[KEYS];
+    for (int round = 0; round < 24; ++round) {
+        sccd_adapter_sorted_clear(&x);
+        int want = sccd_rng_int(&g, KEYS), n = 0;
+        bool ok = true;
+        for (int i = 0; ok && i < want; ++i) {
+            boxes[n] = maybe_wild(&g, random_box(&g, flat));
+            int id = sccd_adapter_sorted_add(&x, boxes[n]);
+            ok = id >= 0;
+            assert_int_equal(id, ok ? n : -1);
+            n += ok;
+        }
+        if (!ok || !sccd_adapter_sorted_build(&x))
+            continue; /* out of memory: nothing asked of a set not made */
+        for (int o = 0; o < 60; ++o) {
+            sccd_aabb3 question = random_box(&g, flat);
+            if (sccd_rng_int(&g, 30) == 0)
+                question.hi.y = INFINITY;
+            found f = {{0}};
+            assert_true(sccd_adapter_sorted_match(&x, question, collect, &f));
+            for (int i = 0; i < KEYS; ++i)
+                assert_int_equal(f.count[i], i < n && sorted_meets(boxes[i], question) ? 1 : 0);
+        }
+    }
+    sccd_adapter_sorted_free(&x);
+    allocator_back();
+}
+
+static void test_sorted_match_brute_force(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 12; ++seed) {
+        sorted_run(seed, false, 0);
+        sorted_run(seed, true, 0);
+    }
+}
+
+static void test_sorted_out_of_memory(void **state)
+{
+    (void)state;
+    for (long k = 1; k <= 40; ++k)
+        sorted_run(5, false, k);
+}
+
 static void test_queries_out_of_memory(void **state)
 {
     (void)state;
@@ -250,6 +318,8 @@ int main(void)
         cmocka_unit_test(test_map_out_of_memory),
         cmocka_unit_test(test_queries_match_brute_force),
         cmocka_unit_test(test_queries_out_of_memory),
+        cmocka_unit_test(test_sorted_match_brute_force),
+        cmocka_unit_test(test_sorted_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

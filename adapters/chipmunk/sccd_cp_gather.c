@@ -206,18 +206,18 @@ bool sccd_cp_gather_queries(sccd_cp_world *w)
 }
 
 /* The fast bodies' reach boxes, indexed once a step at the first
- * question of the solver (sccd_cp_gather_reach): the box of fast body f is
- * query box f of w->fastq. */
+ * question of the solver (sccd_cp_gather_reach): fast body f is object f
+ * of w->fastq. */
 static bool index_fast(sccd_cp_world *w)
 {
     if (w->fast_indexed)
         return true;
-    sccd_adapter_queries_clear(&w->fastq);
+    sccd_adapter_sorted_clear(&w->fastq);
     for (int f = 0; f < w->nfast; ++f)
-        if (sccd_adapter_queries_add(&w->fastq, box3_of(w->fast[f].box)) < 0)
+        if (sccd_adapter_sorted_add(&w->fastq, box3_of(w->fast[f].box)) < 0)
             return false;
-    w->fast_indexed = true;
-    return true;
+    w->fast_indexed = sccd_adapter_sorted_build(&w->fastq);
+    return w->fast_indexed;
 }
 
 /* A fast body and the box it is matched against (sccd_cp_gather_reach). */
@@ -247,7 +247,7 @@ bool sccd_cp_gather_reach(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep ke
     w->gather_ok = true;
     cpSpaceBBQuery(w->space, bb_of(box, w->slow), CP_SHAPE_FILTER_ALL, gather_query, w);
     cp_reach_match m = {w, box3_of(box)};
-    bool ok = w->gather_ok && index_fast(w) && sccd_adapter_queries_match(&w->fastq, m.box, gather_fast, &m);
+    bool ok = w->gather_ok && index_fast(w) && sccd_adapter_sorted_match(&w->fastq, m.box, gather_fast, &m);
     w->keeping = (sccd_adapter_keep){0.0, INFINITY};
     return ok;
 }

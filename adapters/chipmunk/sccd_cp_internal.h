@@ -36,7 +36,6 @@ typedef struct cp_body_rec {
     sccd_v2 end;             /* its own integration's end: origin and angle */
     cpFloat end_angle;
     sccd_aabb2 box;          /* what its motion may reach */
-    sccd_real reach;         /* how far any of its points moves this step */
 } cp_body_rec;
 
 /* A solver body's Chipmunk body and the bias velocity it moved by (taken
@@ -61,7 +60,7 @@ struct sccd_cp_world {
     bool gather_ok; /* no allocation failed in the current query */
     cp_fast_body *fast; /* non-CCD bodies that may move farther than the query margin */
     int nfast, capfast;
-    sccd_adapter_queries fastq;   /* the fast bodies' reach boxes, for the solver's questions (sccd_cp_gather_reach) ... */
+    sccd_adapter_sorted fastq;    /* the fast bodies' reach boxes, for the solver's questions (sccd_cp_gather_reach) ... */
     bool fast_indexed;            /* ... made this step */
     sccd_adapter_queries queries; /* the step's query boxes (sccd_cp_gather_box) */
     sccd_adapter_keep *keep;      /* by query box */

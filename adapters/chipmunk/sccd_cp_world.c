@@ -166,7 +166,6 @@ sccd_cp_world *sccd_cp_attach(cpSpace *space)
         return NULL;
     w->space = space;
     sccd_adapter_queries_init(&w->queries);
-    sccd_adapter_queries_init(&w->fastq);
     /* Chipmunk lets shapes overlap by the collision slop; the impact overlap
      * is a fifth of it (a space with no finite slop > 0 gets the default). */
     cpFloat slop = cpSpaceGetCollisionSlop(space);
@@ -283,7 +282,7 @@ void sccd_cp_detach(sccd_cp_world *w)
     sccd_adapter_map_free(&w->gathered);
     sccd_free(w->fast);
     sccd_adapter_queries_free(&w->queries);
-    sccd_adapter_queries_free(&w->fastq);
+    sccd_adapter_sorted_free(&w->fastq);
     sccd_free(w->keep);
     sccd_free(w->ib);
     sccd_free(w->ref);

@@ -448,7 +448,7 @@ static bool index_geoms(sccd_ode_world *w)
 {
     if (w->geoms_indexed)
         return true;
-    sccd_adapter_queries_clear(&w->geomq);
+    sccd_adapter_sorted_clear(&w->geomq);
     w->nplanes = 0;
     for (int k = 0; k < w->ngeoms; ++k) {
         const ode_geom *e = &w->geoms[k];
@@ -460,13 +460,13 @@ static bool index_geoms(sccd_ode_world *w)
             w->planes[w->nplanes++] = k;
             continue;
         }
-        int q = sccd_adapter_queries_add(&w->geomq, e->reach);
+        int q = sccd_adapter_sorted_add(&w->geomq, e->reach);
         if (q < 0 || !sccd_adapter_reserve((void **)&w->geomq_geom, &w->capgeomq, q + 1, sizeof *w->geomq_geom))
             return false;
         w->geomq_geom[q] = k;
     }
-    w->geoms_indexed = true;
-    return true;
+    w->geoms_indexed = sccd_adapter_sorted_build(&w->geomq);
+    return w->geoms_indexed;
 }
 
 /* A solver's question being answered (gather_hook). */
@@ -489,7 +489,7 @@ static bool gather_hook(void *user, const sccd_impact_reach3 *reach, sccd_impact
     bool ok = index_geoms(w);
     for (int i = 0; ok && i < w->nplanes; ++i)
         ok = !plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), r.box) || gather_geom(w, w->planes[i], r.box, r.keep);
-    if (!ok || !sccd_adapter_queries_match(&w->geomq, r.box, reach_met, &r) || !build_solver(w, from))
+    if (!ok || !sccd_adapter_sorted_match(&w->geomq, r.box, reach_met, &r) || !build_solver(w, from))
         return false;
     *set = (sccd_impact_set3){w->ib, w->nib, w->is, w->npieces};
     return true;

@@ -77,7 +77,7 @@ struct sccd_ode_world {
     sccd_impact_scratch scratch;
     unsigned char *marks; /* a static mesh's triangles in the solve (ode_geom.marks) */
     int nmarks, capmarks;
-    sccd_adapter_queries geomq; /* the geoms' reach boxes, for the solver's questions (gather_hook) ... */
+    sccd_adapter_sorted geomq;  /* the geoms' reach boxes, for the solver's questions (gather_hook) ... */
     int *geomq_geom;            /* ... the geom of each box ... */
     int capgeomq;
     int *planes;                /* ... and the planes, asked one by one */

@@ -164,7 +164,6 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
     w->space = space;
     w->opt = sccd_ode_options_default();
     sccd_adapter_queries_init(&w->queries);
-    sccd_adapter_queries_init(&w->geomq);
     return w;
 }
 
@@ -284,7 +283,7 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
     sccd_adapter_queries_free(&w->queries);
-    sccd_adapter_queries_free(&w->geomq);
+    sccd_adapter_sorted_free(&w->geomq);
     sccd_free(w->geomq_geom);
     sccd_free(w->planes);
     sccd_free(w->marks);
