@@ -44,8 +44,9 @@ static sccd_real body_reach(const cpBody *b, cpFloat dt)
 
 /* Whether to gather shape s, whose points may move `margin` this step:
  * not a sensor, nor a shape whose filter rejects everything (the space's
- * query drops those too); then always, but for what an impact set moving
- * (gather_escapes): only what it could pass through (sccd_adapter_keeps). */
+ * query drops those too); then always, but for the solver's question about
+ * a body an impact set moving: only what it could pass through
+ * (sccd_adapter_keeps). */
 static bool keeps_shape(const sccd_cp_world *w, cpShape *s, sccd_real margin)
 {
     if (s->sensor || cpShapeFilterReject(s->filter, CP_SHAPE_FILTER_ALL))

@@ -19,10 +19,9 @@
  * joint, where ODE's p += v·dt leaves it along the tangent); the others keep
  * ODE's.
  *
- * What the solver sees: the CCD bodies, every geom their motions may reach,
- * and, as in the Chipmunk adapter, what a body set moving by an impact may
- * reach; while that finds new geoms the step is solved again, the game's
- * answers replayed. */
+ * What the solver sees: the CCD bodies and every geom their motions may
+ * reach; then, as in the Chipmunk adapter, what a body an impact set moving
+ * may reach, when the solver asks (gather_hook). */
 #include <stdlib.h>
 #include <string.h>
 

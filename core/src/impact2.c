@@ -632,11 +632,9 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_pair_keep_reach(pr, tc, rate);
     if (sccd_out_of_reach(apart, rate, tol))
         return none;
-    sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);
-    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, cap->cap);
-    cap->cap = sccd_min(cap->cap, pol.limit);
-    sccd_real now = depth > 0.0 ? sccd_pair_start_gap(pr, pol.shrink, shrink_start, &start) : 0.0;
-    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink, ka->inset, kb->inset), now, sv->opt.overlap, tol)) {
+    sccd_real now;
+    sccd_target_policy pol = sccd_policy_start(pr, sccd_pair_cap(pr, sa, sb), depth, room, skin, tol, shrink_start, &start, &now);
+    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink, ka->inset, kb->inset), now, true, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
     }

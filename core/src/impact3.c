@@ -921,12 +921,10 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_pair_keep_reach(pr, tc, reach); /* the whole rest's rate: what the next search may rely on */
     if (sccd_out_of_reach(apart, reach * horizon, tol))
         return none;
-    sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);
-    sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, cap->cap);
-    cap->cap = sccd_min(cap->cap, pol.limit);
-    sccd_real now = depth > 0.0 ? sccd_pair_start_gap(pr, pol.shrink, shrink_start, &start) : 0.0;
+    sccd_real now;
+    sccd_target_policy pol = sccd_policy_start(pr, sccd_pair_cap(pr, sa, sb), depth, room, skin, tol, shrink_start, &start, &now);
     sccd_real shrunk = shrink_pair(&p.x, &p.target, pol.shrink);
-    if (!sccd_policy_targets(&pol, depth, shrunk, now, sv->opt.overlap, tol)) {
+    if (!sccd_policy_targets(&pol, depth, shrunk, now, p.target.n == 1, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped;
         return none;
     }

@@ -20,6 +20,11 @@
  * step. What is hit leaves with the velocity the collision gives it, from
  * the pose it was hit in, and the rest of the step is not lost.
  *
+ * The caller passes the CCD bodies and what their motions may reach. A
+ * body an impact sets moving may reach more: the solver asks the gather
+ * hook for it (sccd_impact_reach2) and goes on with the bodies appended, as
+ * if they had been passed at the start.
+ *
  * Contacts that exist at the step start are the engine's: a pair already
  * overlapping is searched on cores shrunk below its overlap, so it only
  * counts as an impact when it approaches a skin (3 × options.overlap)
@@ -140,7 +145,7 @@ typedef struct sccd_impact_stats {
 /// Reusable memory of the solver (zero-initialise; sccd_impact_scratch_free frees it).
 typedef struct sccd_impact_scratch { void *bodies, *pairs, *shapes, *events, *trees; size_t body_bytes, pair_bytes, shape_bytes, event_bytes, tree_bytes; } sccd_impact_scratch;
 
-/// Move the bodies through one step of dt seconds with their impacts resolved (see the top of the file); writes every body's results. options: the contact skin is options.overlap, the TOI tolerance, bands, round cap and candidates as in ccd_options.h. Bad input (NaN, negative masses, shapes not grouped by body, invalid options): SCCD_ASSERT, false, every body kept at its start pose at rest. No memory: false, every body gets its free motion.
+/// Move the bodies through one step of dt seconds with their impacts resolved (see the top of the file); writes every body's results (the bodies the gather hook appended too, in its arrays). options: the contact skin is options.overlap, the TOI tolerance, bands, round cap and candidates as in ccd_options.h. Bad input (NaN, negative masses, shapes not grouped by body, invalid options): SCCD_ASSERT, false, every body kept at its start pose at rest. No memory, or the gather hook failing: false, every body gets its free motion; a bad body among those it appends: SCCD_ASSERT, false, the bodies of that answer kept still, the others free.
 bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_impact_shape2 *shapes, int shape_count,
                         sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks2 *callbacks,
                         sccd_impact_scratch *scratch, sccd_impact_stats *stats);
