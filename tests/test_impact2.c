@@ -576,7 +576,7 @@ typedef struct pool {
     sccd_impact_shape2 *ss;
     int n, of[48];             /* of[k]: the pool body the solve's body k is */
     bool in[48];
-    int asked, bad;            /* the hook's calls; bad: append a NaN body at this call (0: never) */
+    int asked, bad, fail;      /* the hook's calls; bad: append a NaN body at this call, fail: fail this call, its arrays moved (0: never) */
 } pool;
 
 static bool take(pool *p, int i)
@@ -606,6 +606,12 @@ static bool pool_gather(void *user, const sccd_impact_reach2 *r, sccd_impact_set
     if (++p->asked == p->bad) {
         assert_true(take(p, 0));
         p->sb[p->n - 1].v.x = NAN;
+    }
+    if (p->asked == p->fail) { /* out of memory after the arrays moved: the solver must write its results there */
+        assert_true(take(p, 0));
+        --p->n;
+        *set = (sccd_impact_set2){p->sb, p->n, p->ss, p->n};
+        return false;
     }
     for (int i = 0; i < p->m; ++i)
         if (!p->in[i] && p->box[i].lo.x <= r->box.hi.x && r->box.lo.x <= p->box[i].hi.x && p->box[i].lo.y <= r->box.hi.y &&
@@ -716,6 +722,35 @@ static void test_gather_mid_step(void **state)
     assert_true(gathered > 100 && asked > 200);
 }
 
+/* A hook that fails (out of memory, its arrays moved): the solve fails and
+ * every body gets its free motion, written where the arrays are now (the
+ * sanitizer build checks the accesses). */
+static void test_gather_fails(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(98);
+    int failed = 0;
+    for (int trial = 0; trial < 50; ++trial) {
+        pool p;
+        make_pool(&p, &g);
+        p.fail = 1 + trial % 3;
+        bool ok = solve_gathering(&p, NULL);
+        if (p.asked >= p.fail) {
+            ++failed;
+            assert_false(ok);
+            for (int k = 0; k < p.n; ++k) {
+                const sccd_impact_body2 *b = &p.sb[k];
+                double turn = b->w * DT;
+                assert_true(b->impacts == 0 && !b->held);
+                assert_true(fabs(b->end_angle - (b->angle + turn)) < 1e-12 && b->end_w == b->w);
+            }
+        }
+        free(p.sb);
+        free(p.ss);
+    }
+    assert_true(failed > 10);
+}
+
 /* A hook that appends a bad body: SCCD_ASSERT, the solve fails, the bad
  * body is kept still and the others get their free motions. */
 static void test_gather_bad_body(void **state)
@@ -808,6 +843,7 @@ int main(void)
         cmocka_unit_test(test_blade_pushes_pile),
         cmocka_unit_test(test_hooks),               cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_gather_mid_step),     cmocka_unit_test(test_gather_bad_body),
+        cmocka_unit_test(test_gather_fails),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

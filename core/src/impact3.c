@@ -1373,14 +1373,11 @@ static bool take_in(solver *sv, const sccd_impact_set3 *set)
             valid = valid_shape(&set->shapes[k], i, set->bodies, n);
     }
     SCCD_ASSERT(valid);
-    if (set->bodies != NULL) /* the arrays may have moved */
-        sv->bodies = set->bodies;
     if (!valid) {
         for (int i = n0; set->bodies != NULL && i < n; ++i)
             keep_still(&set->bodies[i]);
         return false;
     }
-    sv->shapes = set->shapes;
     sv->n = n; /* from here a failure gives every body its free motion */
     sv->ns = ns;
     sccd_impact_scratch *scratch = sv->events.scratch;
@@ -1433,7 +1430,12 @@ static bool op_gather(void *solver_, int i)
     s->asked_reach = r.reach;
     sccd_impact_set3 set = {sv->bodies, sv->n, sv->shapes, sv->ns};
     ++sv->stats->gathers;
-    return sv->cb.gather(sv->cb.user, &r, &set) && take_in(sv, &set);
+    bool answered = sv->cb.gather(sv->cb.user, &r, &set);
+    if (set.bodies != NULL) /* the arrays may have moved, answered or not: the results go there */
+        sv->bodies = set.bodies;
+    if (set.shapes != NULL)
+        sv->shapes = set.shapes;
+    return answered && take_in(sv, &set);
 }
 
 bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_impact_shape3 *shapes, int shape_count,

@@ -125,7 +125,7 @@ typedef struct sccd_impact_callbacks2 {
     bool (*collide)(void *user, int shape_a, int shape_b);            ///< whether the pair may collide at all (NULL: all pairs of different bodies with a dynamic one)
     bool (*begin)(void *user, sccd_impact_contact2 *contact);         ///< before the impulse; false: the pair passes freely for the rest of the step
     void (*post)(void *user, const sccd_impact_contact2 *contact);    ///< after the impulse
-    bool (*gather)(void *user, const sccd_impact_reach2 *reach, sccd_impact_set2 *set); ///< a body set moving may reach what the solve lacks: append those bodies (whole; a static body's further shapes may come as a new static body); false: out of memory (the solve fails)
+    bool (*gather)(void *user, const sccd_impact_reach2 *reach, sccd_impact_set2 *set); ///< a body set moving may reach what the solve lacks: append those bodies (whole; a static body's further shapes may come as a new static body); false: out of memory (the solve fails; set the pointers all the same if the arrays moved)
     void *user;                                                       ///< passed to each hook
 } sccd_impact_callbacks2;
 
