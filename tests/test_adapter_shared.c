@@ -4,9 +4,10 @@
  * removal must move keys back into its hole); the query boxes against a
  * brute-force separating-axis test, fewer and more than the scan threshold,
  * points, wide boxes and boxes that are not finite, over rounds that reuse
- * the index; both under allocation failure (every k-th allocation fails:
- * the call reports it, the state still matches the oracle, and every block
- * comes back). */
+ * the index; the sorted boxes (the solver's questions) against the same
+ * test, with boxes and questions that are not finite; all under allocation
+ * failure (every k-th allocation fails: the call reports it, the state
+ * still matches the oracle, and every block comes back). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
