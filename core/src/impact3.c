@@ -922,9 +922,10 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     if (sccd_out_of_reach(apart, reach * horizon, tol))
         return none;
     sccd_real now;
+    bool settle = p.target.n == 1 && (sv->bodies[pr->a].kind == SCCD_BODY_STATIC || sv->bodies[pr->b].kind == SCCD_BODY_STATIC);
     sccd_target_policy pol = sccd_policy_start(pr, sccd_pair_cap(pr, sa, sb), depth, room, skin, tol, shrink_start, &start, &now);
     sccd_real shrunk = shrink_pair(&p.x, &p.target, pol.shrink);
-    if (!sccd_policy_targets(&pol, depth, shrunk, now, p.target.n == 1, sv->opt.overlap, tol)) {
+    if (!sccd_policy_targets(&pol, depth, shrunk, now, settle, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped;
         return none;
     }
