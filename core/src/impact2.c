@@ -633,9 +633,9 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     if (sccd_out_of_reach(apart, rate, tol))
         return none;
     sccd_real now;
-    bool against_static = sv->bodies[a].kind == SCCD_BODY_STATIC || sv->bodies[b].kind == SCCD_BODY_STATIC;
+    bool settle = sv->bodies[a].kind == SCCD_BODY_STATIC || sv->bodies[b].kind == SCCD_BODY_STATIC;
     sccd_target_policy pol = sccd_policy_start(pr, sccd_pair_cap(pr, sa, sb), depth, room, skin, tol, shrink_start, &start, &now);
-    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink, ka->inset, kb->inset), now, against_static, sv->opt.overlap, tol)) {
+    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink, ka->inset, kb->inset), now, settle, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
     }
