@@ -939,11 +939,13 @@ static void test_options_follow_slop(void **state)
  *   a thin wall while a second motor body presses it there; its start
  *   depth (a lower bound) read shallower than its cores showed, the search
  *   found the cores overlapping at once and left the pair to Chipmunk, and
- *   the motors pushed the box through within 8 steps. */
+ *   the motors pushed the box through within 8 steps.
+ * - seed 1, scene 40676: two CCD bodies; it passed when that fix applied to
+ *   pairs of two moving bodies too (only a static body now). */
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;
-    static const struct { uint64_t seed; int index; } found[] = {{7, 10453}};
+    static const struct { uint64_t seed; int index; } found[] = {{7, 10453}, {1, 40676}};
     for (size_t i = 0; i < sizeof found / sizeof found[0]; ++i) {
         sccd_fz_result with = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_CCD, NULL, NULL);
         sccd_fz_result without = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_OFF, NULL, NULL);
