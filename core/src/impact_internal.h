@@ -353,12 +353,15 @@ static inline sccd_target_policy sccd_policy_start(sccd_pair *pr, sccd_shape_cap
  * anew, until it cut through (scene fuzzer, ODE). A pair whose cores stand
  * nearer than the limit would put them is past it already (the start depth
  * is a lower bound: a box's corner sunk in a capsule reads deeper the more
- * of the shrink the box takes): it may sink a tolerance more, no further.
+ * of the shrink the box takes): it may sink no further than it stands.
  * Its target was farther than the cores, the TOI found them overlapping at
  * once, and the pair was left to the engine, which a motor pressing a box
  * into a thin wall then pushed through (scene fuzzer, Chipmunk, 1 scene in
- * 20,000). Only against a static body and where `now` is the cores'
- * distance (`settle`): to a target that is an intersection of bounds (3D)
+ * 20,000). Not even a tolerance: allowed one, a slow motor pressed a thin
+ * box a tolerance deeper into a plane every step, each step measuring from
+ * where it stood, until it went through (scene fuzzer, ODE, 1 in 100,000).
+ * Only against a static body and where `now` is the cores' distance
+ * (`settle`): to a target that is an intersection of bounds (3D)
  * it is the greatest of the distances to the bounds, a lower bound, and a
  * floor below it let a flyer through a thin cylinder in the core's tests;
  * between two moving bodies (a kinematic blade and a flyer, two CCD
@@ -372,7 +375,7 @@ static inline bool sccd_policy_targets(sccd_target_policy *p, sccd_real depth, s
     if (depth > 0.0)
         p->floor = sccd_max(p->floor, now - sccd_max(p->limit - depth, 0.0));
     if (depth > 0.0 && settle) /* past its limit already (the cores nearer than the limit puts them): no deeper than it stands */
-        p->floor = sccd_min(p->floor, sccd_max(now - tol, 2.0 * tol));
+        p->floor = sccd_min(p->floor, sccd_max(now, 2.0 * tol));
     p->target = depth > 0.0 ? p->floor : sccd_max(shrunk, 2.0 * tol);
     p->sink = depth > 0.0 ? p->floor : sccd_max(shrunk - sccd_min(overlap, p->limit), p->floor);
     return true;
