@@ -146,6 +146,10 @@ sccd_impact_callbacks3 sccd_ode_callbacks(sccd_ode_world *w);
 /* sccd_ode_ccd.c */
 /// The velocity whose free motion in the core takes body b from pose x0 to its pose now.
 void sccd_ode_step_velocity(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd_v3 *v, sccd_v3 *om);
+/// sccd_ode_gather.c: the step's pieces (the CCD bodies' geoms and every geom their motions may reach) before the solve; false out of memory.
+bool sccd_ode_gather_all(sccd_ode_world *w);
+/// The pieces a body the solver set moving may reach in box and that keep keeps (the solver's question mid-solve), appended; false out of memory.
+bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep);
 /// Add geom's triangle (-1: the whole geom) to the step's pieces; false out of memory.
 bool sccd_ode_add_piece(sccd_ode_world *w, int geom, int triangle);
 

@@ -1,0 +1,349 @@
+/* The ODE adapter's gathering (sccd_ode_internal.h): which geoms, and
+ * which triangles of a mesh, the CCD of a step (sccd_ode_ccd.c) hands to
+ * the solver. Every geom's reach box is its box now grown by how far its
+ * points moved in the step; the CCD bodies' geoms come whole, with the box
+ * their free motion covers; every other geom whose reach box meets one of
+ * those boxes is matched against them all at once (adapter_internal.h: the
+ * query boxes). A moving body comes whole; a static mesh triangle by
+ * triangle. Later, the solver asks what a body an impact set moving may
+ * reach (sccd_ode_gather_reach), answered from a sorted index of the
+ * geoms' reach boxes made at its first question. */
+#include <string.h>
+
+#include "sccd_ode_internal.h"
+
+static sccd_aabb3 aabb_grow(sccd_aabb3 b, sccd_real d)
+{
+    sccd_v3 g = {d, d, d};
+    return (sccd_aabb3){sccd_v3_sub(b.lo, g), sccd_v3_add(b.hi, g)};
+}
+
+/* Whether the half-space n·x ≤ d reaches box b. */
+static bool plane_reaches(sccd_plane p, sccd_aabb3 b)
+{
+    sccd_v3 c = sccd_v3_scale(sccd_v3_add(b.lo, b.hi), 0.5), h = sccd_v3_scale(sccd_v3_sub(b.hi, b.lo), 0.5);
+    return sccd_v3_dot(p.n, c) - sccd_v3_dot(sccd_v3_abs(p.n), h) <= p.d;
+}
+
+/* The core's free motion of body b over the step (a jointed one turns about its joint). */
+static sccd_motion3 free_motion(const sccd_impact_body3 *b, sccd_real dt)
+{
+    if (b->joint == SCCD_JOINT_NONE)
+        return sccd_motion3_from_velocity(b->pose, b->cog, b->v, b->w, dt);
+    sccd_v3 om = b->w, axis = sccd_v3_normalize(sccd_quat_apply(b->pose.q, b->axis));
+    if (b->joint == SCCD_JOINT_HINGE)
+        om = sccd_v3_scale(axis, sccd_v3_dot(om, axis));
+    return sccd_motion3_from_velocity(b->pose, b->hinge, (sccd_v3){0.0, 0.0, 0.0}, om, dt);
+}
+
+
+/* How far a point of body b at distance rho from its centre of mass may be
+ * from where it is now, over the motion the core gives it this step (from
+ * pose x0): |Δc| + 2ρ·sin(θ/2) for its turn θ. By default ODE turned it the
+ * short way, and sin(θ/2) is the length of the vector part of q1·q0⁻¹;
+ * finite rotation mode may turn it by π or more (sccd_ode_step_velocity):
+ * 2ρ then. */
+static sccd_real body_margin(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd_real rho)
+{
+    sccd_xf3 x1 = sccd_ode_body_pose(b);
+    sccd_real half_turn_sin = 1.0;
+    if (!dBodyGetFiniteRotationMode(b)) {
+        sccd_quat d = sccd_quat_mul(x1.q, sccd_quat_conj(x0.q));
+        half_turn_sin = sccd_min(sqrt(d.x * d.x + d.y * d.y + d.z * d.z), 1.0);
+    } else {
+        sccd_v3 v, om;
+        sccd_ode_step_velocity(w, b, x0, &v, &om);
+        sccd_real turn = sccd_v3_len(om) * w->dt;
+        half_turn_sin = turn < SCCD_PI ? sin(0.5 * turn) : 1.0;
+    }
+    return sccd_v3_dist(x1.p, x0.p) + 2.0 * rho * half_turn_sin;
+}
+
+/* Where geom e may be this step: its box now grown by how far its points
+ * moved (body_margin, ρ bounding a point's distance from the centre of
+ * mass). Planes and meshes are usable as they are; whether the core takes
+ * another geom's shape is checked when it is first gathered (geom_usable):
+ * most geoms of a big world are never near a CCD body. */
+static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
+{
+    int cls = dGeomGetClass(e->geom);
+    e->plane = cls == dPlaneClass;
+    e->reached = false;
+    e->in_solve = false;
+    e->marks = -1;
+    e->checked = cls == dPlaneClass || cls == dTriMeshClass;
+    e->half = cls == dPlaneClass ? INFINITY : 0.0; /* a mesh's triangles: no thickness */
+    e->margin = 0.0;
+    e->usable = cls == dPlaneClass || cls != dTriMeshClass || dGeomTriMeshGetTriMeshDataID(e->geom) != NULL;
+    if (cls == dPlaneClass)
+        return;
+    if (!e->usable) { /* a mesh without data: ODE itself would crash making its box; it meets nothing */
+        e->reach = sccd_adapter_empty_box();
+        return;
+    }
+    dReal a[6];
+    dGeomGetAABB(e->geom, a);
+    sccd_aabb3 box = {{a[0], a[2], a[4]}, {a[1], a[3], a[5]}};
+    e->margin = 0.0;
+    if (e->body != NULL) {
+        sccd_v3 c1 = sccd_ode_v3(dBodyGetPosition(e->body));
+        sccd_real rho = sccd_v3_dist(sccd_v3_scale(sccd_v3_add(box.lo, box.hi), 0.5), c1) + 0.5 * sccd_v3_dist(box.lo, box.hi);
+        e->margin = body_margin(w, e->body, e->body0, rho);
+    }
+    e->reach = aabb_grow(box, e->margin);
+    e->usable = sccd_is_valid_aabb3(e->reach);
+}
+
+/* Whether the core takes geom e (prepare_geom; a shape of a class it has,
+ * with finite sizes), checked once a step. */
+static bool geom_usable(ode_geom *e)
+{
+    if (!e->checked) {
+        sccd_impact_shape3 s;
+        e->checked = true;
+        e->usable = e->usable && sccd_ode_geom_shape(e->geom, sccd_xf3_identity(), &s);
+        e->half = INFINITY;
+        for (int i = 0; e->usable && i < s.bounds; ++i) {
+            e->usable = sccd_is_valid_shape3(&s.bound[i]);
+            e->half = e->usable ? sccd_min(e->half, sccd_shape3_half_thickness(&s.bound[i])) : 0.0;
+        }
+    }
+    return e->usable;
+}
+
+bool sccd_ode_add_piece(sccd_ode_world *w, int geom, int triangle)
+{
+    if (!sccd_adapter_reserve((void **)&w->pieces, &w->cappieces, w->npieces + 1, sizeof *w->pieces))
+        return false;
+    w->pieces[w->npieces++] = (ode_piece){w->geoms[geom].body, w->geoms[geom].key, geom, triangle};
+    return true;
+}
+
+/* Room for mesh geom k's triangle marks (cleared), once a step. */
+static bool mark_room(sccd_ode_world *w, ode_geom *e)
+{
+    if (e->marks >= 0)
+        return true;
+    int n = dGeomTriMeshGetTriangleCount(e->geom);
+    if (!sccd_adapter_reserve((void **)&w->marks, &w->capmarks, w->nmarks + n, 1))
+        return false;
+    memset(w->marks + w->nmarks, 0, (size_t)n);
+    e->marks = w->nmarks;
+    w->nmarks += n;
+    return true;
+}
+
+/* The triangles of static mesh geom k that may be in box this step, each
+ * once. */
+static bool gather_mesh(sccd_ode_world *w, int k, sccd_aabb3 box)
+{
+    ode_geom *e = &w->geoms[k];
+    if (!mark_room(w, e))
+        return false;
+    int n = dGeomTriMeshGetTriangleCount(e->geom);
+    for (int i = 0; i < n; ++i) {
+        if (w->marks[e->marks + i])
+            continue;
+        sccd_triangle t = sccd_ode_triangle(e->geom, i);
+        sccd_aabb3 tb = {sccd_v3_min(t.a, sccd_v3_min(t.b, t.c)), sccd_v3_max(t.a, sccd_v3_max(t.b, t.c))};
+        if (!sccd_adapter_boxes_meet(aabb_grow(tb, e->margin), box))
+            continue;
+        if (!sccd_ode_add_piece(w, k, i))
+            return false;
+        w->marks[e->marks + i] = 1;
+    }
+    return true;
+}
+
+/* Geom k whole: every triangle of a mesh (one that cannot be used, e.g.
+ * not finite, is counted and left out). */
+static bool gather_whole(sccd_ode_world *w, int k)
+{
+    ode_geom *e = &w->geoms[k];
+    bool mesh = dGeomGetClass(e->geom) == dTriMeshClass;
+    if (mesh && sccd_ode_mesh_problem(e->geom) != NULL) {
+        e->usable = false;
+        ++w->cnt.unsupported;
+        return true;
+    }
+    int n = mesh ? dGeomTriMeshGetTriangleCount(e->geom) : 1;
+    for (int i = 0; i < n; ++i)
+        if (!sccd_ode_add_piece(w, k, mesh ? i : -1))
+            return false;
+    e->in_solve = true;
+    return true;
+}
+
+/* Geom k (a static mesh: its triangles in box), if keep keeps it
+ * (sccd_adapter_keeps); a moving body comes whole (every geom the core
+ * takes): the solver's body is all of it, and a geom found later could not
+ * join it in the middle of a solve. Classes the core lacks are counted. */
+static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box, sccd_adapter_keep keep)
+{
+    ode_geom *e = &w->geoms[k];
+    bool usable = geom_usable(e);
+    w->cnt.unsupported += !usable && !e->reached;
+    e->reached = true;
+    if (!usable || e->in_solve || !sccd_adapter_keeps(keep, e->margin, e->half))
+        return true;
+    if (e->body == NULL)
+        return dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : gather_whole(w, k);
+    for (int g = e->key; g >= 0; g = w->geoms[g].next)
+        if (!w->geoms[g].in_solve && geom_usable(&w->geoms[g]) && !gather_whole(w, g))
+            return false;
+    return true;
+}
+
+/* A query box of the step: the geoms that may be in it this step and that
+ * `keep` keeps are gathered (gather_queries). */
+static bool gather_box(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
+{
+    if (!sccd_adapter_reserve((void **)&w->keep, &w->capkeep, w->queries.count + 1, sizeof *w->keep))
+        return false;
+    int i = sccd_adapter_queries_add(&w->queries, box);
+    if (i >= 0)
+        w->keep[i] = keep;
+    return i >= 0;
+}
+
+/* A geom being matched against the query boxes. */
+typedef struct ode_match { sccd_ode_world *w; int geom; } ode_match;
+
+static bool gather_met(int i, void *context)
+{
+    const ode_match *m = context;
+    return gather_geom(m->w, m->geom, m->w->queries.box[i], m->w->keep[i]);
+}
+
+/* Match every geom but the active CCD bodies' (gathered whole) against the
+ * step's query boxes, then drop the boxes: one pass over the geoms, not one
+ * per box. A plane meets the boxes its half-space reaches, any other geom
+ * those its reach box meets. */
+static bool gather_queries(sccd_ode_world *w)
+{
+    bool ok = true;
+    for (int k = 0; ok && k < w->ngeoms && w->queries.count > 0; ++k) {
+        const ode_geom *e = &w->geoms[k];
+        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable) /* not usable: a reach box that is not finite meets nothing */
+            continue;
+        if (e->plane) {
+            sccd_plane p = sccd_ode_plane(e->geom);
+            for (int i = 0; ok && i < w->queries.count; ++i)
+                ok = !plane_reaches(p, w->queries.box[i]) || gather_geom(w, k, w->queries.box[i], w->keep[i]);
+        } else {
+            ode_match m = {w, k};
+            ok = sccd_adapter_queries_match(&w->queries, e->reach, gather_met, &m);
+        }
+    }
+    sccd_adapter_queries_clear(&w->queries);
+    return ok;
+}
+
+/* CCD body geom k's pieces and *box, what its motion m covers: 1; 0 when
+ * the core cannot use it (counted); -1 out of memory. */
+static int gather_ccd_geom(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb3 *box)
+{
+    sccd_impact_shape3 s;
+    ode_geom *e = &w->geoms[k];
+    if (dGeomGetClass(e->geom) == dTriMeshClass)
+        return sccd_ode_mesh_gather_ccd(w, k, m, box);
+    if (!geom_usable(e) || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
+        ++w->cnt.unsupported;
+        return 0;
+    }
+    *box = sccd_shape3_motion_box(&s.bound[0], m);
+    return sccd_ode_add_piece(w, k, -1) ? 1 : -1;
+}
+
+/* The active CCD bodies' geoms (a mesh triangle by triangle; a class the
+ * core lacks is counted) and the box each body's free motion covers, in one
+ * pass over the geoms. */
+static bool gather_ccd(sccd_ode_world *w)
+{
+    for (int i = 0; i < w->nbodies; ++i) {
+        ode_body *r = &w->bodies[i];
+        if (!r->active)
+            continue;
+        sccd_impact_body3 b = sccd_ode_solver_body(w, r->body, r->start, i);
+        r->motion = free_motion(&b, w->dt);
+        r->usable = false;
+    }
+    for (int k = 0; k < w->ngeoms; ++k) {
+        const ode_geom *e = &w->geoms[k];
+        if (e->ccd < 0 || !w->bodies[e->ccd].active)
+            continue;
+        ode_body *r = &w->bodies[e->ccd];
+        sccd_aabb3 box;
+        int got = gather_ccd_geom(w, k, r->motion, &box);
+        if (got < 0)
+            return false;
+        if (got == 0)
+            continue;
+        w->geoms[k].in_solve = true;
+        r->region = r->usable ? sccd_aabb3_union(r->region, box) : box;
+        r->usable = true;
+    }
+    return true;
+}
+
+bool sccd_ode_gather_all(sccd_ode_world *w)
+{
+    w->npieces = 0;
+    w->nmarks = 0;
+    w->geoms_indexed = false;
+    sccd_adapter_queries_clear(&w->queries); /* left by a step that failed */
+    for (int k = 0; k < w->ngeoms; ++k)
+        prepare_geom(w, &w->geoms[k]);
+    if (!gather_ccd(w))
+        return false;
+    for (int i = 0; i < w->nbodies; ++i)
+        if (w->bodies[i].active && w->bodies[i].usable &&
+            !gather_box(w, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap), (sccd_adapter_keep){0.0, INFINITY}))
+            return false;
+    return gather_queries(w);
+}
+
+/* The geoms' reach boxes indexed (the planes listed), once a step at the
+ * solver's first question. */
+static bool index_geoms(sccd_ode_world *w)
+{
+    if (w->geoms_indexed)
+        return true;
+    sccd_adapter_sorted_clear(&w->geomq);
+    w->nplanes = 0;
+    for (int k = 0; k < w->ngeoms; ++k) {
+        const ode_geom *e = &w->geoms[k];
+        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable)
+            continue;
+        if (e->plane) {
+            if (!sccd_adapter_reserve((void **)&w->planes, &w->capplanes, w->nplanes + 1, sizeof *w->planes))
+                return false;
+            w->planes[w->nplanes++] = k;
+            continue;
+        }
+        int q = sccd_adapter_sorted_add(&w->geomq, e->reach);
+        if (q < 0 || !sccd_adapter_reserve((void **)&w->geomq_geom, &w->capgeomq, q + 1, sizeof *w->geomq_geom))
+            return false;
+        w->geomq_geom[q] = k;
+    }
+    w->geoms_indexed = sccd_adapter_sorted_build(&w->geomq);
+    return w->geoms_indexed;
+}
+
+/* A solver's question being answered (sccd_ode_gather_reach). */
+typedef struct ode_reach { sccd_ode_world *w; sccd_aabb3 box; sccd_adapter_keep keep; } ode_reach;
+
+static bool reach_met(int q, void *context)
+{
+    const ode_reach *r = context;
+    return gather_geom(r->w, r->w->geomq_geom[q], r->box, r->keep);
+}
+
+bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
+{
+    ode_reach r = {w, box, keep};
+    bool ok = index_geoms(w);
+    for (int i = 0; ok && i < w->nplanes; ++i)
+        ok = !plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), box) || gather_geom(w, w->planes[i], box, keep);
+    return ok && sccd_adapter_sorted_match(&w->geomq, box, reach_met, &r);
+}
