@@ -329,7 +329,8 @@ static inline bool sccd_adapter_sorted_build(sccd_adapter_sorted *x)
 {
     if (!sccd_adapter_reserve((void **)&x->reach, &x->capreach, x->count, sizeof *x->reach))
         return false;
-    qsort(x->entry, (size_t)x->count, sizeof *x->entry, sccd_adapter_sorted_order);
+    if (x->count > 1) /* none: no array to hand qsort */
+        qsort(x->entry, (size_t)x->count, sizeof *x->entry, sccd_adapter_sorted_order);
     sccd_real reach = -INFINITY;
     for (int k = 0; k < x->count; ++k) {
         reach = sccd_max(reach, x->box[x->entry[k].id].hi.x);

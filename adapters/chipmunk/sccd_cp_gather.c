@@ -102,7 +102,8 @@ static int shape_order(const void *x, const void *y)
 
 void sccd_cp_group_shapes(sccd_cp_world *w, int from)
 {
-    qsort(w->cands + from, (size_t)(w->ncands - from), sizeof *w->cands, shape_order);
+    if (w->ncands - from > 1) /* none: maybe no array yet */
+        qsort(w->cands + from, (size_t)(w->ncands - from), sizeof *w->cands, shape_order);
 }
 
 /* A query box of the step: the shapes within it now (grown by the slow

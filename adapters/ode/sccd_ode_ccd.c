@@ -132,7 +132,8 @@ static int piece_order(const void *x, const void *y)
  * static pieces found later: a new static body). */
 static bool build_solver(sccd_ode_world *w, int from)
 {
-    qsort(w->pieces + from, (size_t)(w->npieces - from), sizeof *w->pieces, piece_order);
+    if (w->npieces - from > 1) /* none: maybe no array yet */
+        qsort(w->pieces + from, (size_t)(w->npieces - from), sizeof *w->pieces, piece_order);
     if (!sccd_adapter_reserve((void **)&w->ib, &w->capib, w->npieces, sizeof *w->ib) ||
         !sccd_adapter_reserve((void **)&w->is, &w->capis, w->npieces, sizeof *w->is))
         return false;
