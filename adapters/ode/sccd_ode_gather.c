@@ -1,13 +1,12 @@
 /* The ODE adapter's gathering (sccd_ode_internal.h): which geoms, and
  * which triangles of a mesh, the CCD of a step (sccd_ode_ccd.c) hands to
  * the solver. Every geom's reach box is its box now grown by how far its
- * points moved in the step; the CCD bodies' geoms come whole, with the box
- * their free motion covers; every other geom whose reach box meets one of
- * those boxes is matched against them all at once (adapter_internal.h: the
- * query boxes). A moving body comes whole; a static mesh triangle by
- * triangle. Later, the solver asks what a body an impact set moving may
- * reach (sccd_ode_gather_reach), answered from a sorted index of the
- * geoms' reach boxes made at its first question. */
+ * points moved in the step, indexed once a step (adapter_internal.h: the
+ * sorted boxes); the CCD bodies' geoms come whole, with the box their free
+ * motion covers, and what those boxes reach is gathered from the index.
+ * A moving body comes whole; a static mesh triangle by triangle. Later,
+ * the solver asks what a body an impact set moving may reach
+ * (sccd_ode_gather_reach), answered from the same index. */
 #include <string.h>
 
 #include "sccd_ode_internal.h"
@@ -194,51 +193,6 @@ static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box, sccd_adapter_k
     return true;
 }
 
-/* A query box of the step: the geoms that may be in it this step and that
- * `keep` keeps are gathered (gather_queries). */
-static bool gather_box(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
-{
-    if (!sccd_adapter_reserve((void **)&w->keep, &w->capkeep, w->queries.count + 1, sizeof *w->keep))
-        return false;
-    int i = sccd_adapter_queries_add(&w->queries, box);
-    if (i >= 0)
-        w->keep[i] = keep;
-    return i >= 0;
-}
-
-/* A geom being matched against the query boxes. */
-typedef struct ode_match { sccd_ode_world *w; int geom; } ode_match;
-
-static bool gather_met(int i, void *context)
-{
-    const ode_match *m = context;
-    return gather_geom(m->w, m->geom, m->w->queries.box[i], m->w->keep[i]);
-}
-
-/* Match every geom but the active CCD bodies' (gathered whole) against the
- * step's query boxes, then drop the boxes: one pass over the geoms, not one
- * per box. A plane meets the boxes its half-space reaches, any other geom
- * those its reach box meets. */
-static bool gather_queries(sccd_ode_world *w)
-{
-    bool ok = true;
-    for (int k = 0; ok && k < w->ngeoms && w->queries.count > 0; ++k) {
-        const ode_geom *e = &w->geoms[k];
-        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable) /* not usable: a reach box that is not finite meets nothing */
-            continue;
-        if (e->plane) {
-            sccd_plane p = sccd_ode_plane(e->geom);
-            for (int i = 0; ok && i < w->queries.count; ++i)
-                ok = !plane_reaches(p, w->queries.box[i]) || gather_geom(w, k, w->queries.box[i], w->keep[i]);
-        } else {
-            ode_match m = {w, k};
-            ok = sccd_adapter_queries_match(&w->queries, e->reach, gather_met, &m);
-        }
-    }
-    sccd_adapter_queries_clear(&w->queries);
-    return ok;
-}
-
 /* CCD body geom k's pieces and *box, what its motion m covers: 1; 0 when
  * the core cannot use it (counted); -1 out of memory. */
 static int gather_ccd_geom(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb3 *box)
@@ -286,29 +240,9 @@ static bool gather_ccd(sccd_ode_world *w)
     return true;
 }
 
-bool sccd_ode_gather_all(sccd_ode_world *w)
-{
-    w->npieces = 0;
-    w->nmarks = 0;
-    w->geoms_indexed = false;
-    sccd_adapter_queries_clear(&w->queries); /* left by a step that failed */
-    for (int k = 0; k < w->ngeoms; ++k)
-        prepare_geom(w, &w->geoms[k]);
-    if (!gather_ccd(w))
-        return false;
-    for (int i = 0; i < w->nbodies; ++i)
-        if (w->bodies[i].active && w->bodies[i].usable &&
-            !gather_box(w, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap), (sccd_adapter_keep){0.0, INFINITY}))
-            return false;
-    return gather_queries(w);
-}
-
-/* The geoms' reach boxes indexed (the planes listed), once a step at the
- * solver's first question. */
+/* The geoms' reach boxes indexed (the planes listed), once a step. */
 static bool index_geoms(sccd_ode_world *w)
 {
-    if (w->geoms_indexed)
-        return true;
     sccd_adapter_sorted_clear(&w->geomq);
     w->nplanes = 0;
     for (int k = 0; k < w->ngeoms; ++k) {
@@ -326,8 +260,7 @@ static bool index_geoms(sccd_ode_world *w)
             return false;
         w->geomq_geom[q] = k;
     }
-    w->geoms_indexed = sccd_adapter_sorted_build(&w->geomq);
-    return w->geoms_indexed;
+    return sccd_adapter_sorted_build(&w->geomq);
 }
 
 /* A solver's question being answered (sccd_ode_gather_reach). */
@@ -342,8 +275,26 @@ static bool reach_met(int q, void *context)
 bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
 {
     ode_reach r = {w, box, keep};
-    bool ok = index_geoms(w);
+    bool ok = true;
     for (int i = 0; ok && i < w->nplanes; ++i)
         ok = !plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), box) || gather_geom(w, w->planes[i], box, keep);
     return ok && sccd_adapter_sorted_match(&w->geomq, box, reach_met, &r);
+}
+
+/* Every geom prepared and indexed, then the CCD bodies' geoms and what
+ * their free motions' boxes reach: the same answer as the solver's
+ * questions, from the same index. */
+bool sccd_ode_gather_all(sccd_ode_world *w)
+{
+    w->npieces = 0;
+    w->nmarks = 0;
+    for (int k = 0; k < w->ngeoms; ++k)
+        prepare_geom(w, &w->geoms[k]);
+    if (!gather_ccd(w) || !index_geoms(w))
+        return false;
+    for (int i = 0; i < w->nbodies; ++i)
+        if (w->bodies[i].active && w->bodies[i].usable &&
+            !sccd_ode_gather_reach(w, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap), (sccd_adapter_keep){0.0, INFINITY}))
+            return false;
+    return true;
 }

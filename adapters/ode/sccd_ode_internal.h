@@ -64,9 +64,6 @@ struct sccd_ode_world {
     void *impact_user;
     bool scanned; /* before_step ran since the last after_step */
     sccd_real dt; /* the step's length, read from ODE's integration */
-    sccd_adapter_queries queries; /* the query boxes the geoms are matched against (gather_queries) ... */
-    sccd_adapter_keep *keep;      /* ... and what each keeps */
-    int capkeep;
     /* the solver's input: bodies, and shapes index for index with the pieces */
     ode_piece *pieces;
     int npieces, cappieces;
@@ -77,12 +74,11 @@ struct sccd_ode_world {
     sccd_impact_scratch scratch;
     unsigned char *marks; /* a static mesh's triangles in the solve (ode_geom.marks) */
     int nmarks, capmarks;
-    sccd_adapter_sorted geomq;  /* the geoms' reach boxes, for the solver's questions (gather_hook) ... */
+    sccd_adapter_sorted geomq;  /* the geoms' reach boxes, for what the CCD bodies and the solver's questions reach ... */
     int *geomq_geom;            /* ... the geom of each box ... */
     int capgeomq;
     int *planes;                /* ... and the planes, asked one by one */
     int nplanes, capplanes;
-    bool geoms_indexed;         /* made this step */
     const char *error;
     char message[96]; /* an error message made at run time (set_options) */
 };

@@ -163,7 +163,6 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
     w->world = world;
     w->space = space;
     w->opt = sccd_ode_options_default();
-    sccd_adapter_queries_init(&w->queries);
     return w;
 }
 
@@ -282,12 +281,10 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_free(w->geoms);
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
-    sccd_adapter_queries_free(&w->queries);
     sccd_adapter_sorted_free(&w->geomq);
     sccd_free(w->geomq_geom);
     sccd_free(w->planes);
     sccd_free(w->marks);
-    sccd_free(w->keep);
     sccd_free(w->pieces);
     sccd_free(w->ib);
     sccd_free(w->is);
