@@ -240,18 +240,65 @@ sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_prox
     return out;
 }
 
-sccd_distance3 sccd_shape3_distance(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)
+/* The point of shape s's core (in its own frame) nearest to p. */
+static sccd_v3 core_nearest(const sccd_shape3 *s, sccd_v3 p)
 {
-    if (!sccd_is_valid_shape3(a) || !sccd_is_valid_shape3(b) || !sccd_is_valid_xf3(xa) || !sccd_is_valid_xf3(xb)) {
-        SCCD_ASSERT(sccd_is_valid_shape3(a) && sccd_is_valid_shape3(b) && sccd_is_valid_xf3(xa) &&
-                    sccd_is_valid_xf3(xb));
-        return (sccd_distance3){INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
+    if (s->type == SCCD_SHAPE_CAPSULE) {
+        sccd_v3 e = sccd_v3_sub(s->capsule.b, s->capsule.a);
+        sccd_real ee = sccd_v3_len2(e);
+        sccd_real t = ee > 0.0 ? sccd_clamp(sccd_v3_dot(sccd_v3_sub(p, s->capsule.a), e) / ee, 0.0, 1.0) : 0.0;
+        return sccd_v3_mad(s->capsule.a, t, e);
     }
-    return sccd_shape3_distance_unchecked(a, xa, b, xb);
+    if (s->type == SCCD_SHAPE_BOX) {
+        sccd_v3 l = sccd_quat_inv_apply(s->box.q, sccd_v3_sub(p, s->box.c)), h = s->box.h;
+        l = (sccd_v3){sccd_clamp(l.x, -h.x, h.x), sccd_clamp(l.y, -h.y, h.y), sccd_clamp(l.z, -h.z, h.z)};
+        return sccd_v3_add(s->box.c, sccd_quat_apply(s->box.q, l));
+    }
+    return s->sphere.c;
+}
+
+/* Shape s's rounding radius and its size as proxy_size measures it (the
+ * core's spread plus the radius). */
+static sccd_real core_radius(const sccd_shape3 *s)
+{
+    return s->type == SCCD_SHAPE_CIRCLE ? s->sphere.r : s->type == SCCD_SHAPE_CAPSULE ? s->capsule.r : 0.0;
+}
+
+static sccd_real core_size(const sccd_shape3 *s)
+{
+    if (s->type == SCCD_SHAPE_CAPSULE)
+        return sccd_v3_dist(s->capsule.a, s->capsule.b) + s->capsule.r;
+    return s->type == SCCD_SHAPE_BOX ? 2.0 * sccd_v3_len(s->box.h) : s->sphere.r;
+}
+
+/* The distance between sphere s and shape o, from s to o (from o to s when
+ * flip): s's core is a point, and the nearest point of o's core to it has
+ * a closed form (a clamp into a box or onto a segment), where GJK would
+ * iterate over a box's eight corners. In o's frame, where the coordinates
+ * stay as small as the shapes; the overlap rule is
+ * sccd_proxy3_distance_cached's, at the exact nearest points. */
+static sccd_distance3 sphere_distance(const sccd_shape3 *s, sccd_xf3 xs, const sccd_shape3 *o, sccd_xf3 xo, bool flip)
+{
+    sccd_v3 p = sccd_xf3_inv_apply(xo, sccd_xf3_apply(xs, s->sphere.c)), q = core_nearest(o, p), v = sccd_v3_sub(q, p);
+    sccd_real core = sccd_v3_len(v), rs = s->sphere.r, ro = core_radius(o), size = sccd_max(rs, core_size(o));
+    if (!(core > 1e-14 * size)) { /* the centre on o's core: no direction */
+        sccd_v3 m = sccd_xf3_apply(xo, sccd_v3_lerp(p, q, 0.5));
+        return (sccd_distance3){0.0, m, m, SCCD_FALLBACK_V3, true, 0};
+    }
+    sccd_v3 n = sccd_v3_scale(v, 1.0 / core);
+    sccd_v3 ps = sccd_xf3_apply(xo, sccd_v3_mad(p, rs, n)), po = sccd_xf3_apply(xo, sccd_v3_mad(q, -ro, n));
+    sccd_v3 normal = sccd_quat_apply(xo.q, flip ? sccd_v3_neg(n) : n);
+    sccd_real d = core - rs - ro;
+    bool overlap = d <= SCCD_EPS * size;
+    return (sccd_distance3){overlap ? 0.0 : d, flip ? po : ps, flip ? ps : po, normal, overlap, 0};
 }
 
 sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)
 {
+    if (a->type == SCCD_SHAPE_CIRCLE)
+        return sphere_distance(a, xa, b, xb, false);
+    if (b->type == SCCD_SHAPE_CIRCLE)
+        return sphere_distance(b, xb, a, xa, true);
     /* In a's body frame the coordinates stay as small as the shapes. */
     sccd_xf3 rel = {sccd_quat_inv_apply(xa.q, sccd_v3_sub(xb.p, xa.p)),
                    sccd_quat_normalize(sccd_quat_mul(sccd_quat_conj(xa.q), xb.q))};
@@ -262,4 +309,14 @@ sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa,
     d.pb = sccd_xf3_apply(xa, d.pb);
     d.normal = sccd_quat_apply(xa.q, d.normal);
     return d;
+}
+
+sccd_distance3 sccd_shape3_distance(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)
+{
+    if (!sccd_is_valid_shape3(a) || !sccd_is_valid_shape3(b) || !sccd_is_valid_xf3(xa) || !sccd_is_valid_xf3(xb)) {
+        SCCD_ASSERT(sccd_is_valid_shape3(a) && sccd_is_valid_shape3(b) && sccd_is_valid_xf3(xa) &&
+                    sccd_is_valid_xf3(xb));
+        return (sccd_distance3){INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
+    }
+    return sccd_shape3_distance_unchecked(a, xa, b, xb);
 }

@@ -87,9 +87,14 @@ void sccd_box2_corners(sccd_box2 b, sccd_v2 out[4])
 
 void sccd_box3_corners(sccd_box3 b, sccd_v3 out[8])
 {
+    /* The three half axes turned once, then summed with their signs: three
+     * rotations, not eight (every TOI and distance of a box makes these). */
+    sccd_v3 x = sccd_quat_apply(b.q, (sccd_v3){b.h.x, 0.0, 0.0}), y = sccd_quat_apply(b.q, (sccd_v3){0.0, b.h.y, 0.0});
+    sccd_v3 z = sccd_quat_apply(b.q, (sccd_v3){0.0, 0.0, b.h.z});
     for (int i = 0; i < 8; ++i) {
-        sccd_v3 l = {(i & 1) ? b.h.x : -b.h.x, (i & 2) ? b.h.y : -b.h.y, (i & 4) ? b.h.z : -b.h.z};
-        out[i] = sccd_v3_add(b.c, sccd_quat_apply(b.q, l));
+        sccd_v3 c = sccd_v3_add(b.c, (i & 1) ? x : sccd_v3_neg(x));
+        c = sccd_v3_add(c, (i & 2) ? y : sccd_v3_neg(y));
+        out[i] = sccd_v3_add(c, (i & 4) ? z : sccd_v3_neg(z));
     }
 }
 
