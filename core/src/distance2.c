@@ -218,8 +218,61 @@ sccd_distance2 sccd_shape2_distance(const sccd_shape2 *a, sccd_xf2 xa, const scc
     return sccd_shape2_distance_unchecked(a, xa, b, xb);
 }
 
+/* The point of shape s's core (in its own frame) nearest to p (distance3.c's
+ * twin; a polygon has none in closed form here). */
+static sccd_v2 core_nearest(const sccd_shape2 *s, sccd_v2 p)
+{
+    if (s->type == SCCD_SHAPE_CAPSULE) {
+        sccd_v2 e = sccd_v2_sub(s->capsule.b, s->capsule.a);
+        sccd_real ee = sccd_v2_len2(e);
+        sccd_real t = ee > 0.0 ? sccd_clamp(sccd_v2_dot(sccd_v2_sub(p, s->capsule.a), e) / ee, 0.0, 1.0) : 0.0;
+        return sccd_v2_mad(s->capsule.a, t, e);
+    }
+    if (s->type == SCCD_SHAPE_BOX) {
+        sccd_v2 l = sccd_rot2_inv_apply(s->box.q, sccd_v2_sub(p, s->box.c)), h = s->box.h;
+        l = (sccd_v2){sccd_clamp(l.x, -h.x, h.x), sccd_clamp(l.y, -h.y, h.y)};
+        return sccd_v2_add(s->box.c, sccd_rot2_apply(s->box.q, l));
+    }
+    return s->circle.c;
+}
+
+/* Shape s's rounding radius and its size as proxy_size measures it. */
+static sccd_real core_radius(const sccd_shape2 *s)
+{
+    return s->type == SCCD_SHAPE_CIRCLE ? s->circle.r : s->type == SCCD_SHAPE_CAPSULE ? s->capsule.r : 0.0;
+}
+
+static sccd_real core_size(const sccd_shape2 *s)
+{
+    if (s->type == SCCD_SHAPE_CAPSULE)
+        return sccd_v2_dist(s->capsule.a, s->capsule.b) + s->capsule.r;
+    return s->type == SCCD_SHAPE_BOX ? 2.0 * sccd_v2_len(s->box.h) : s->circle.r;
+}
+
+/* The distance between circle s and shape o (a circle, capsule or box),
+ * from s to o (from o to s when flip): distance3.c's sphere_distance. */
+static sccd_distance2 circle_distance(const sccd_shape2 *s, sccd_xf2 xs, const sccd_shape2 *o, sccd_xf2 xo, bool flip)
+{
+    sccd_v2 p = sccd_xf2_inv_apply(xo, sccd_xf2_apply(xs, s->circle.c)), q = core_nearest(o, p), v = sccd_v2_sub(q, p);
+    sccd_real core = sccd_v2_len(v), rs = s->circle.r, ro = core_radius(o), size = sccd_max(rs, core_size(o));
+    if (!(core > 1e-14 * size)) { /* the centre on o's core: no direction */
+        sccd_v2 m = sccd_xf2_apply(xo, sccd_v2_lerp(p, q, 0.5));
+        return (sccd_distance2){0.0, m, m, SCCD_FALLBACK_V2, true, 0};
+    }
+    sccd_v2 n = sccd_v2_scale(v, 1.0 / core);
+    sccd_v2 ps = sccd_xf2_apply(xo, sccd_v2_mad(p, rs, n)), po = sccd_xf2_apply(xo, sccd_v2_mad(q, -ro, n));
+    sccd_v2 normal = sccd_rot2_apply(xo.q, flip ? sccd_v2_neg(n) : n);
+    sccd_real d = core - rs - ro;
+    bool overlap = d <= SCCD_EPS * size;
+    return (sccd_distance2){overlap ? 0.0 : d, flip ? po : ps, flip ? ps : po, normal, overlap, 0};
+}
+
 sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
 {
+    if (a->type == SCCD_SHAPE_CIRCLE && b->type != SCCD_SHAPE_POLY)
+        return circle_distance(a, xa, b, xb, false);
+    if (b->type == SCCD_SHAPE_CIRCLE && a->type != SCCD_SHAPE_POLY)
+        return circle_distance(b, xb, a, xa, true);
     /* In a's body frame the coordinates stay as small as the shapes. */
     sccd_proxy2 pa = sccd_proxy2_make_unchecked(a, sccd_xf2_identity());
     sccd_proxy2 pb = sccd_proxy2_make_unchecked(b, sccd_xf2_inv_mul(xa, xb));
