@@ -290,7 +290,9 @@ typedef struct sccd_adapter_sorted {
     sccd_aabb3 *box;                  /* by id */
     int *wild;                        /* ids met by every question */
     int *wide;                        /* ids of the wide boxes, tested by every question */
-    int count, nwild, nwide, ids, capentry, capreach, capbox, capwild, capwide;
+    sccd_adapter_sorted_entry *spare; /* the radix sort's other buffer */
+    int *counts;                      /* its digit counts */
+    int count, nwild, nwide, ids, capentry, capreach, capbox, capwild, capwide, capspare, capcounts;
 } sccd_adapter_sorted;
 
 static inline void sccd_adapter_sorted_free(sccd_adapter_sorted *x)
@@ -300,6 +302,8 @@ static inline void sccd_adapter_sorted_free(sccd_adapter_sorted *x)
     sccd_free(x->box);
     sccd_free(x->wild);
     sccd_free(x->wide);
+    sccd_free(x->spare);
+    sccd_free(x->counts);
     *x = (sccd_adapter_sorted){0};
 }
 
@@ -327,10 +331,57 @@ static inline int sccd_adapter_sorted_add(sccd_adapter_sorted *x, sccd_aabb3 box
     return x->ids++;
 }
 
-static inline int sccd_adapter_sorted_order(const void *p, const void *q)
+/* A finite low x as an unsigned key in the same order: the sign bit set
+ * for a positive value, every bit flipped for a negative one. */
+static inline uint64_t sccd_adapter_sort_key(sccd_real x)
 {
-    const sccd_adapter_sorted_entry *a = p, *b = q;
-    return a->lo < b->lo ? -1 : a->lo > b->lo ? 1 : (a->id > b->id) - (a->id < b->id);
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u >> 63) != 0 ? ~u : u | (UINT64_C(1) << 63);
+}
+
+enum { SCCD_ADAPTER_RADIX_BITS = 11, SCCD_ADAPTER_RADIX = 1 << SCCD_ADAPTER_RADIX_BITS, SCCD_ADAPTER_DIGITS = 6 };
+
+/* The entries by low x, ties in the order they were added (by id): a
+ * stable radix sort of the keys, 11 bits a pass, counted for every digit
+ * in one pass; a digit all entries share (the high bits of a scene's
+ * coordinates) costs no pass. Linear: qsort of a big world's 10,000 geoms
+ * cost more than the questions. False out of memory. */
+static inline bool sccd_adapter_sorted_sort(sccd_adapter_sorted *x)
+{
+    if (!sccd_adapter_reserve((void **)&x->spare, &x->capspare, x->count, sizeof *x->spare) ||
+        !sccd_adapter_reserve((void **)&x->counts, &x->capcounts, SCCD_ADAPTER_DIGITS * SCCD_ADAPTER_RADIX, sizeof *x->counts))
+        return false;
+    memset(x->counts, 0, (size_t)SCCD_ADAPTER_DIGITS * SCCD_ADAPTER_RADIX * sizeof *x->counts);
+    for (int k = 0; k < x->count; ++k) {
+        uint64_t key = sccd_adapter_sort_key(x->entry[k].lo);
+        for (int d = 0; d < SCCD_ADAPTER_DIGITS; ++d)
+            ++x->counts[d * SCCD_ADAPTER_RADIX + (int)((key >> (d * SCCD_ADAPTER_RADIX_BITS)) & (SCCD_ADAPTER_RADIX - 1))];
+    }
+    sccd_adapter_sorted_entry *from = x->entry, *to = x->spare;
+    for (int d = 0; d < SCCD_ADAPTER_DIGITS; ++d) {
+        int *c = x->counts + d * SCCD_ADAPTER_RADIX, shift = d * SCCD_ADAPTER_RADIX_BITS;
+        if (x->count == 0 || c[(sccd_adapter_sort_key(from[0].lo) >> shift) & (SCCD_ADAPTER_RADIX - 1)] == x->count)
+            continue; /* one value of this digit: the order stands */
+        for (int b = 0, at = 0; b < SCCD_ADAPTER_RADIX; ++b) { /* counts to first places */
+            int n = c[b];
+            c[b] = at;
+            at += n;
+        }
+        for (int k = 0; k < x->count; ++k)
+            to[c[(sccd_adapter_sort_key(from[k].lo) >> shift) & (SCCD_ADAPTER_RADIX - 1)]++] = from[k];
+        sccd_adapter_sorted_entry *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != x->entry) { /* the sorted entries are in the spare buffer: swap the buffers */
+        int cap = x->capentry;
+        x->spare = x->entry;
+        x->entry = from;
+        x->capentry = x->capspare;
+        x->capspare = cap;
+    }
+    return true;
 }
 
 /* Move the wide boxes out of the entries (sccd_adapter_sorted); false out of memory. */
@@ -359,10 +410,8 @@ static inline bool sccd_adapter_sorted_split_wide(sccd_adapter_sorted *x)
 static inline bool sccd_adapter_sorted_build(sccd_adapter_sorted *x)
 {
     if (!sccd_adapter_reserve((void **)&x->reach, &x->capreach, x->count, sizeof *x->reach) ||
-        !sccd_adapter_sorted_split_wide(x))
+        !sccd_adapter_sorted_split_wide(x) || !sccd_adapter_sorted_sort(x))
         return false;
-    if (x->count > 1) /* none: no array to hand qsort */
-        qsort(x->entry, (size_t)x->count, sizeof *x->entry, sccd_adapter_sorted_order);
     sccd_real reach = -INFINITY;
     for (int k = 0; k < x->count; ++k) {
         reach = sccd_max(reach, x->box[x->entry[k].id].hi.x);
