@@ -588,6 +588,15 @@ static sccd_real shape_farthest(solver *sv, int i, int k)
     return c->farthest;
 }
 
+/* sccd_paths_apart for bodies moving by ma, mb whose shapes reach `reach`
+ * from their centres in all. */
+static bool paths_apart(sccd_motion2 ma, sccd_motion2 mb, sccd_real reach, sccd_real tol)
+{
+    sccd_v2 d0 = sccd_v2_sub(sccd_motion2_center_at(mb, 0.0), sccd_motion2_center_at(ma, 0.0));
+    sccd_v2 d1 = sccd_v2_sub(sccd_motion2_center_at(mb, 1.0), sccd_motion2_center_at(ma, 1.0));
+    return sccd_paths_apart((sccd_v3){d0.x, d0.y, 0.0}, (sccd_v3){d1.x, d1.y, 0.0}, reach, tol);
+}
+
 /* Rate bound of the distance between two shapes reaching fa and fb from
  * their centres of turning (|dp| + |dθ|·extent, per unit t). */
 static sccd_real approach_bound(sccd_motion2 ma, sccd_real fa, sccd_motion2 mb, sccd_real fb)
@@ -626,7 +635,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real depth, apart, room = ka->room + kb->room;
     start_pair start = {&ca, &cb, ma.start, mb.start, ka->inset, kb->inset};
     sccd_real fa = shape_farthest(sv, a, sa), fb = shape_farthest(sv, b, sb), rate = approach_bound(ma, fa, mb, fb);
-    if (sccd_pair_still_apart(pr, sa, sb, tc, rate, tol))
+    if (sccd_pair_still_apart(pr, sa, sb, tc, rate, tol) || paths_apart(ma, mb, fa + fb, tol))
         return none;
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     sccd_pair_keep_reach(pr, tc, rate);

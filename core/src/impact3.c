@@ -747,6 +747,17 @@ static sccd_real shape_farthest(solver *sv, int k)
     return c->farthest;
 }
 
+/* sccd_paths_apart for shapes sa and sb moving by ma, mb (never for a
+ * half-space: it reaches everywhere). */
+static bool paths_apart(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_motion3 mb)
+{
+    if (sv->shapes[sa].bounds == 0 || sv->shapes[sb].bounds == 0)
+        return false;
+    sccd_v3 d0 = sccd_v3_sub(sccd_motion3_center_at(mb, 0.0), sccd_motion3_center_at(ma, 0.0));
+    sccd_v3 d1 = sccd_v3_sub(sccd_motion3_center_at(mb, 1.0), sccd_motion3_center_at(ma, 1.0));
+    return sccd_paths_apart(d0, d1, shape_farthest(sv, sa) + shape_farthest(sv, sb), sv->opt.toi_tolerance);
+}
+
 /* Rate bound of the distance between shapes sa and sb moving by ma, mb
  * (per unit t): approach_bound of the pair a search sets up, known before
  * setting it up. */
@@ -909,7 +920,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     sccd_real reach = pair_reach(sv, sa, ma, sb, mb);
-    if (sccd_pair_still_apart(pr, sa, sb, tc, reach, tol))
+    if (sccd_pair_still_apart(pr, sa, sb, tc, reach, tol) || paths_apart(sv, sa, ma, sb, mb))
         return none;
     search_setup p = make_search(sv, &sv->shapes[sa], ma, &sv->shapes[sb], mb);
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);

@@ -185,6 +185,22 @@ static inline void sccd_pair_start_depth(sccd_pair *pr, int sa, int sb, sccd_rea
  * tolerances (a third for the search's own). No TOI needed. */
 static inline bool sccd_out_of_reach(sccd_real apart, sccd_real rate, sccd_real tol) { return apart > rate + 3.0 * tol; }
 
+/* Whether two shapes stay out of reach (sccd_out_of_reach's margin) over a
+ * search whose motions turn each body about a centre moving on a straight
+ * line: every point of a shape stays within its `reach` (farthest, in all)
+ * of its centre, and d0, d1 are the second centre less the first at the
+ * search's start and end, so the centres' least distance (the segment
+ * d0–d1's from the origin, in closed form) bounds the shapes' from below.
+ * The approach bound counts a fast-spinning body's every point at its
+ * rim's speed and reaches far; this does not: around spinning debris in a
+ * pile of spheres, 40 % of the shape pairs that bound left to the TOI. */
+static inline bool sccd_paths_apart(sccd_v3 d0, sccd_v3 d1, sccd_real reach, sccd_real tol)
+{
+    sccd_v3 e = sccd_v3_sub(d1, d0);
+    sccd_real ee = sccd_v3_len2(e), u = ee > 0.0 ? sccd_clamp(-sccd_v3_dot(d0, e) / ee, 0.0, 1.0) : 0.0;
+    return sccd_v3_len(sccd_v3_mad(d0, u, e)) > reach + 3.0 * tol;
+}
+
 /* Shapes sa, sb of the pair, searched from tc with an approach bound
  * `rate` (per unit of the search's time, [tc, 1]): keep what their reach
  * was, for the next search. */
