@@ -14,7 +14,10 @@
  * - the hooks; bad input: a defined result and the assert handler;
  * - bodies gathered mid-step (among them bodies of several shapes, whose
  *   trees are built when they join): the solve ends as the solve given them
- *   all at the start, bit for bit. */
+ *   all at the start, bit for bit;
+ * - the bound that skips a shape pair whose bodies' centres pass far apart
+ *   (sccd_paths_apart): never when the shapes, sampled densely along their
+ *   motions, come within its margin. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -25,6 +28,7 @@
 
 #include "sectorccd/sectorccd.h"
 #include "test_util.h"
+#include "../core/src/impact_internal.h"
 
 #define DT (1.0 / 60.0)
 
@@ -760,6 +764,63 @@ static void test_gather_mid_step(void **state)
     assert_true(gathered > 100 && asked > 200);
 }
 
+/* A random shape about the body origin, up to size s. */
+static sccd_shape3 reach_shape(sccd_rng *g, double s)
+{
+    sccd_v3 c = sccd_rng_v3(g, 0.5 * s);
+    switch (sccd_rng_int(g, 3)) {
+    case 0: return (sccd_shape3){.type = SCCD_SHAPE_CIRCLE, .sphere = {c, sccd_rng_uniform(g, 0.0, s)}};
+    case 1: return (sccd_shape3){.type = SCCD_SHAPE_CAPSULE, .capsule = {c, sccd_rng_v3(g, s), sccd_rng_uniform(g, 0.0, 0.3 * s)}};
+    default: {
+        sccd_v3 h = {sccd_rng_uniform(g, 0.0, s), sccd_rng_uniform(g, 0.0, s), sccd_rng_uniform(g, 0.0, 0.1 * s)};
+        return (sccd_shape3){.type = SCCD_SHAPE_BOX, .box = {c, sccd_rng_quat(g), h}};
+    }
+    }
+}
+
+/* A random motion: a turn of up to two circles about a centre near the
+ * body (or none), a translation (or none). */
+static sccd_motion3 random_motion(sccd_rng *g)
+{
+    sccd_xf3 start = {sccd_rng_v3(g, 4.0), sccd_rng_quat(g)};
+    sccd_v3 dp = sccd_rng_int(g, 4) == 0 ? (sccd_v3){0.0, 0.0, 0.0} : sccd_rng_v3(g, 6.0);
+    sccd_real angle = sccd_rng_int(g, 4) == 0 ? 0.0 : sccd_rng_uniform(g, -4.0 * SCCD_PI, 4.0 * SCCD_PI);
+    return (sccd_motion3){start, sccd_rng_v3(g, 1.0), dp, sccd_rng_unit3(g), angle};
+}
+
+/* Random pairs of shapes in random motions: when sccd_paths_apart says the
+ * two stay out of reach, their distance sampled at 4,000 instants (the
+ * distance of two shapes a step apart changes by at most their rates times
+ * the step, which the margin covers) stays above 3 tolerances. */
+static void test_paths_apart_never_near(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(77);
+    int apart = 0, near = 0;
+    const sccd_real tol = 1e-3;
+    for (int k = 0; k < 3000; ++k) {
+        sccd_shape3 a = reach_shape(&g, 1.0), b = reach_shape(&g, 1.0);
+        sccd_motion3 ma = random_motion(&g), mb = random_motion(&g);
+        if (k % 50 == 0)
+            mb = ma; /* riding together: no relative motion of the centres */
+        sccd_v3 d0 = sccd_v3_sub(sccd_motion3_center_at(mb, 0.0), sccd_motion3_center_at(ma, 0.0));
+        sccd_v3 d1 = sccd_v3_sub(sccd_motion3_center_at(mb, 1.0), sccd_motion3_center_at(ma, 1.0));
+        sccd_real reach = sccd_shape3_farthest(&a, ma.center) + sccd_shape3_farthest(&b, mb.center);
+        if (!sccd_paths_apart(d0, d1, reach, tol))
+            continue;
+        ++apart;
+        sccd_real least = INFINITY;
+        for (int i = 0; i <= 4000; ++i) {
+            sccd_real t = i / 4000.0;
+            least = fmin(least, sccd_shape3_distance(&a, sccd_motion3_at(ma, t), &b, sccd_motion3_at(mb, t)).distance);
+        }
+        near += least <= 3.0 * tol;
+        assert_true(least > 3.0 * tol);
+    }
+    printf("paths apart: %d of 3000 pairs, %d of them sampled within the margin\n", apart, near);
+    assert_true(apart > 300 && apart < 2900); /* the bound decides both ways here */
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -774,7 +835,7 @@ int main(void)
         cmocka_unit_test(test_energy_never_grows),      cmocka_unit_test(test_jointed_rods_never_pass),
         cmocka_unit_test(test_flyers_never_pass),       cmocka_unit_test(test_hooks),
         cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_gather_mid_step),
+        cmocka_unit_test(test_gather_mid_step),         cmocka_unit_test(test_paths_apart_never_near),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }
