@@ -340,15 +340,35 @@ static inline uint64_t sccd_adapter_sort_key(sccd_real x)
     return (u >> 63) != 0 ? ~u : u | (UINT64_C(1) << 63);
 }
 
-enum { SCCD_ADAPTER_RADIX_BITS = 11, SCCD_ADAPTER_RADIX = 1 << SCCD_ADAPTER_RADIX_BITS, SCCD_ADAPTER_DIGITS = 6 };
+enum { SCCD_ADAPTER_RADIX_BITS = 8, SCCD_ADAPTER_RADIX = 1 << SCCD_ADAPTER_RADIX_BITS, SCCD_ADAPTER_DIGITS = 8 };
 
-/* The entries by low x, ties in the order they were added (by id): a
- * stable radix sort of the keys, 11 bits a pass, counted for every digit
- * in one pass; a digit all entries share (the high bits of a scene's
- * coordinates) costs no pass. Linear: qsort of a big world's 10,000 geoms
- * cost more than the questions. False out of memory. */
+/* Up to this many entries an insertion sort is cheaper than clearing the
+ * radix sort's counts. */
+enum { SCCD_ADAPTER_FEW = 64 };
+
+/* Entries a before b: by low x, then by id. */
+static inline bool sccd_adapter_sorted_before(sccd_adapter_sorted_entry a, sccd_adapter_sorted_entry b)
+{
+    return a.lo < b.lo || (a.lo == b.lo && a.id < b.id);
+}
+
+/* The entries by low x, ties in the order they were added (by id): few by
+ * insertion, more by a stable radix sort of the keys, a byte a pass,
+ * counted for every digit in one pass; a digit all entries share (the high
+ * bits of a scene's coordinates) costs no pass. Linear: qsort of a big
+ * world's 10,000 geoms cost more than the questions. False out of memory. */
 static inline bool sccd_adapter_sorted_sort(sccd_adapter_sorted *x)
 {
+    if (x->count <= SCCD_ADAPTER_FEW) {
+        for (int k = 1; k < x->count; ++k) {
+            sccd_adapter_sorted_entry e = x->entry[k];
+            int j = k;
+            for (; j > 0 && sccd_adapter_sorted_before(e, x->entry[j - 1]); --j)
+                x->entry[j] = x->entry[j - 1];
+            x->entry[j] = e;
+        }
+        return true;
+    }
     if (!sccd_adapter_reserve((void **)&x->spare, &x->capspare, x->count, sizeof *x->spare) ||
         !sccd_adapter_reserve((void **)&x->counts, &x->capcounts, SCCD_ADAPTER_DIGITS * SCCD_ADAPTER_RADIX, sizeof *x->counts))
         return false;
@@ -361,7 +381,7 @@ static inline bool sccd_adapter_sorted_sort(sccd_adapter_sorted *x)
     sccd_adapter_sorted_entry *from = x->entry, *to = x->spare;
     for (int d = 0; d < SCCD_ADAPTER_DIGITS; ++d) {
         int *c = x->counts + d * SCCD_ADAPTER_RADIX, shift = d * SCCD_ADAPTER_RADIX_BITS;
-        if (x->count == 0 || c[(sccd_adapter_sort_key(from[0].lo) >> shift) & (SCCD_ADAPTER_RADIX - 1)] == x->count)
+        if (c[(sccd_adapter_sort_key(from[0].lo) >> shift) & (SCCD_ADAPTER_RADIX - 1)] == x->count)
             continue; /* one value of this digit: the order stands */
         for (int b = 0, at = 0; b < SCCD_ADAPTER_RADIX; ++b) { /* counts to first places */
             int n = c[b];
