@@ -240,9 +240,12 @@ static bool gather_ccd(sccd_ode_world *w)
     return true;
 }
 
-/* The geoms' reach boxes indexed (the planes listed), once a step. */
+/* The geoms' reach boxes indexed (the planes listed), once a step when
+ * first needed. */
 static bool index_geoms(sccd_ode_world *w)
 {
+    if (w->geoms_indexed)
+        return true;
     sccd_adapter_sorted_clear(&w->geomq);
     w->nplanes = 0;
     for (int k = 0; k < w->ngeoms; ++k) {
@@ -260,7 +263,8 @@ static bool index_geoms(sccd_ode_world *w)
             return false;
         w->geomq_geom[q] = k;
     }
-    return sccd_adapter_sorted_build(&w->geomq);
+    w->geoms_indexed = sccd_adapter_sorted_build(&w->geomq);
+    return w->geoms_indexed;
 }
 
 /* A solver's question being answered (sccd_ode_gather_reach). */
@@ -275,26 +279,61 @@ static bool reach_met(int q, void *context)
 bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
 {
     ode_reach r = {w, box, keep};
-    bool ok = true;
+    bool ok = index_geoms(w);
     for (int i = 0; ok && i < w->nplanes; ++i)
         ok = !plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), box) || gather_geom(w, w->planes[i], box, keep);
     return ok && sccd_adapter_sorted_match(&w->geomq, box, reach_met, &r);
 }
 
-/* Every geom prepared and indexed, then the CCD bodies' geoms and what
- * their free motions' boxes reach: the same answer as the solver's
- * questions, from the same index. */
+/* What the n boxes of a few CCD regions reach, geom by geom, as the index
+ * would answer: cheaper than sorting every geom for them (the index is
+ * made only if the solver asks). */
+static bool gather_scan(sccd_ode_world *w, const sccd_aabb3 *box, int n)
+{
+    const sccd_adapter_keep keep = {0.0, INFINITY};
+    sccd_aabb3 all = sccd_adapter_empty_box(); /* a geom away from all of them is passed at once */
+    for (int i = 0; i < n; ++i)
+        all = sccd_aabb3_union(all, box[i]);
+    for (int k = 0; k < w->ngeoms; ++k) {
+        const ode_geom *e = &w->geoms[k];
+        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable || (!e->plane && !sccd_adapter_boxes_meet(e->reach, all)))
+            continue;
+        for (int i = 0; i < n; ++i) {
+            bool meets = e->plane ? plane_reaches(sccd_ode_plane(e->geom), box[i]) : sccd_adapter_boxes_meet(e->reach, box[i]);
+            if (meets && !gather_geom(w, k, box[i], keep))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Every geom prepared, then the CCD bodies' geoms and what the boxes of
+ * their free motions reach: a few boxes geom by geom, more from the index
+ * the solver's questions use. */
 bool sccd_ode_gather_all(sccd_ode_world *w)
 {
     w->npieces = 0;
     w->nmarks = 0;
+    w->geoms_indexed = false;
     for (int k = 0; k < w->ngeoms; ++k)
         prepare_geom(w, &w->geoms[k]);
-    if (!gather_ccd(w) || !index_geoms(w))
+    if (!gather_ccd(w))
         return false;
-    for (int i = 0; i < w->nbodies; ++i)
-        if (w->bodies[i].active && w->bodies[i].usable &&
-            !sccd_ode_gather_reach(w, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap), (sccd_adapter_keep){0.0, INFINITY}))
+    sccd_aabb3 few[SCCD_ADAPTER_SCAN_BOXES];
+    int n = 0;
+    for (int i = 0; i < w->nbodies; ++i) {
+        if (!w->bodies[i].active || !w->bodies[i].usable)
+            continue;
+        sccd_aabb3 box = aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap);
+        if (n < SCCD_ADAPTER_SCAN_BOXES)
+            few[n++] = box;
+        else if (!sccd_ode_gather_reach(w, box, (sccd_adapter_keep){0.0, INFINITY}))
+            return false;
+    }
+    if (!w->geoms_indexed)
+        return gather_scan(w, few, n);
+    for (int i = 0; i < n; ++i)
+        if (!sccd_ode_gather_reach(w, few[i], (sccd_adapter_keep){0.0, INFINITY}))
             return false;
     return true;
 }
