@@ -1,7 +1,8 @@
 /* The ODE adapter's gathering (sccd_ode_internal.h): which geoms, and
  * which triangles of a mesh, the CCD of a step (sccd_ode_ccd.c) hands to
- * the solver. Every geom's reach box is its box now grown by how far its
- * points moved in the step, indexed once a step (adapter_internal.h: the
+ * the solver. Every geom's reach box spans its box now and its box moved
+ * back along its centre's move, grown by what its turn moved its points
+ * (prepare_geom), indexed once a step when needed (adapter_internal.h: the
  * sorted boxes); the CCD bodies' geoms come whole, with the box their free
  * motion covers, and what those boxes reach is gathered from the index.
  * A moving body comes whole; a static mesh triangle by triangle. Later,
@@ -37,14 +38,14 @@ static sccd_motion3 free_motion(const sccd_impact_body3 *b, sccd_real dt)
 
 
 /* How far a point of body b at distance rho from its centre of mass may be
- * from where it is now, over the motion the core gives it this step (from
- * pose x0): |Δc| + 2ρ·sin(θ/2) for its turn θ. By default ODE turned it the
- * short way, and sin(θ/2) is the length of the vector part of q1·q0⁻¹;
- * finite rotation mode may turn it by π or more (sccd_ode_step_velocity):
- * 2ρ then. */
-static sccd_real body_margin(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd_real rho)
+ * from its end position relative to the centre, over the motion the core
+ * gives it this step (from pose x0): 2ρ·sin(θ/2) for its turn θ (the angle
+ * it has still to turn is at most θ). By default ODE turned it the short
+ * way, and sin(θ/2) is the length of the vector part of q1·q0⁻¹; finite
+ * rotation mode may turn it by π or more (sccd_ode_step_velocity): 2ρ
+ * then. */
+static sccd_real body_turn(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd_xf3 x1, sccd_real rho)
 {
-    sccd_xf3 x1 = sccd_ode_body_pose(b);
     sccd_real half_turn_sin = 1.0;
     if (!dBodyGetFiniteRotationMode(b)) {
         sccd_quat d = sccd_quat_mul(x1.q, sccd_quat_conj(x0.q));
@@ -55,14 +56,19 @@ static sccd_real body_margin(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sc
         sccd_real turn = sccd_v3_len(om) * w->dt;
         half_turn_sin = turn < SCCD_PI ? sin(0.5 * turn) : 1.0;
     }
-    return sccd_v3_dist(x1.p, x0.p) + 2.0 * rho * half_turn_sin;
+    return 2.0 * rho * half_turn_sin;
 }
 
-/* Where geom e may be this step: its box now grown by how far its points
- * moved (body_margin, ρ bounding a point's distance from the centre of
- * mass). Planes and meshes are usable as they are; whether the core takes
- * another geom's shape is checked when it is first gathered (geom_usable):
- * most geoms of a big world are never near a CCD body. */
+/* Where geom e may be this step. A point of its body is at p1 − (1 − t)·d +
+ * (a turn of what it has still to turn) at time t, for its end position p1
+ * and the centre's move d: within body_turn of the segment from p1 − d to
+ * p1, so the box now and the box moved back by d, spanned and grown by
+ * that (ρ bounding a point's distance from the centre of mass). A falling
+ * body's box reaches along its fall, not sideways: a big pile's gathering
+ * and its index both see fewer boxes. e->margin, how far a point moved, is
+ * |d| plus the turn's. Planes and meshes are usable as they are; whether the
+ * core takes another geom's shape is checked when it is first gathered
+ * (geom_usable): most geoms of a big world are never near a CCD body. */
 static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
 {
     int cls = dGeomGetClass(e->geom);
@@ -83,13 +89,16 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     dReal a[6];
     dGeomGetAABB(e->geom, a);
     sccd_aabb3 box = {{a[0], a[2], a[4]}, {a[1], a[3], a[5]}};
-    e->margin = 0.0;
+    e->reach = box;
     if (e->body != NULL) {
-        sccd_v3 c1 = sccd_ode_v3(dBodyGetPosition(e->body));
-        sccd_real rho = sccd_v3_dist(sccd_v3_scale(sccd_v3_add(box.lo, box.hi), 0.5), c1) + 0.5 * sccd_v3_dist(box.lo, box.hi);
-        e->margin = body_margin(w, e->body, e->body0, rho);
+        sccd_xf3 x1 = sccd_ode_body_pose(e->body);
+        sccd_real rho = sccd_v3_dist(sccd_v3_scale(sccd_v3_add(box.lo, box.hi), 0.5), x1.p) + 0.5 * sccd_v3_dist(box.lo, box.hi);
+        sccd_v3 d = sccd_v3_sub(x1.p, e->body0.p);
+        sccd_real turn = body_turn(w, e->body, e->body0, x1, rho);
+        sccd_v3 zero = {0.0, 0.0, 0.0}, g = {turn, turn, turn};
+        e->reach = (sccd_aabb3){sccd_v3_sub(sccd_v3_sub(box.lo, sccd_v3_max(d, zero)), g), sccd_v3_add(sccd_v3_sub(box.hi, sccd_v3_min(d, zero)), g)};
+        e->margin = sccd_v3_len(d) + turn;
     }
-    e->reach = aabb_grow(box, e->margin);
     e->usable = sccd_is_valid_aabb3(e->reach);
 }
 
