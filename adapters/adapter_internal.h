@@ -281,7 +281,6 @@ static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb
  * sccd_adapter_queries for a set made once and asked many times. */
 enum { SCCD_ADAPTER_WIDE = 4 };
 
-
 typedef struct sccd_adapter_sorted_entry { sccd_real lo; int id; } sccd_adapter_sorted_entry;
 
 typedef struct sccd_adapter_sorted {
