@@ -418,6 +418,20 @@ static inline bool local_disc_meets(const prepared *p, sccd_v2 q, sccd_real d, s
     return local_dist2(p, q, d) <= reach * reach;
 }
 
+/* Exact early-outs for a convex set that holds the disc of radius in about
+ * the canonical-frame point q (d = |q|) and lies in the one of radius out:
+ * the outer disc missing S (0), the inner one meeting it (1), else −1; one
+ * distance for both, each disc with its own scene's tolerance. */
+static inline int disc_early_out(const prepared *p, sccd_v2 q, sccd_real d, sccd_real in, sccd_real out)
+{
+    sccd_real d2 = local_dist2(p, q, d), R = p->s.R;
+    sccd_real reach_out = out + SCCD_EPS * sccd_max(sccd_max(R, out), d);
+    sccd_real reach_in = in + SCCD_EPS * sccd_max(sccd_max(R, in), d);
+    if (d2 > reach_out * reach_out)
+        return 0;
+    return d2 <= reach_in * reach_in ? 1 : -1;
+}
+
 /* Is the canonical-frame point q beyond R + rho of the pivot by more than
  * the tolerance? An exact early-out without a root: every point of S is
  * within R of the pivot, so beyond (R + rho)(1 + 3ε) the distance exceeds
@@ -503,14 +517,10 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
         return false;
     const sccd_sector2 *s = &p->s;
     sccd_v2 c = to_local(s, b.c), h = b.h;
-    /* The discs about c: one distance, two radii (each with its scene's tolerance). */
-    sccd_real d = sccd_v2_len(c), d2 = local_dist2(p, c, d), rout = sccd_v2_len(h), rin = sccd_min(h.x, h.y);
-    sccd_real out = rout + SCCD_EPS * sccd_max(sccd_max(s->R, rout), d);
-    sccd_real in = rin + SCCD_EPS * sccd_max(sccd_max(s->R, rin), d);
-    if (d2 > out * out)
-        return false;
-    if (d2 <= in * in)
-        return true;
+    sccd_real rout = sccd_v2_len(h);
+    int early = disc_early_out(p, c, sccd_v2_len(c), sccd_min(h.x, h.y), rout);
+    if (early >= 0)
+        return early == 1;
     sccd_v2 ax = {b.q.c, b.q.s}, u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u);
     /* The pivot in the box's frame: its nearest and farthest box points. */
     sccd_real ox = -sccd_v2_dot(c, u), oy = -sccd_v2_dot(c, w);
@@ -573,9 +583,10 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
     }
     if (!p->ready)
         return false;
-    /* In the canonical frame; exact early-out: the polygon lies in the disc
-     * about its vertices' mean reaching the farthest one, grown by its
-     * rounding. */
+    /* In the canonical frame; exact early-outs: the polygon lies in the
+     * disc about its vertices' mean reaching the farthest one, grown by its
+     * rounding, and holds the disc of its rounding about that mean (a point
+     * of the convex polygon). */
     int n = poly->n;
     sccd_v2 v[SCCD_POLY_MAX], m = {0.0, 0.0};
     for (int i = 0; i < n; ++i) {
@@ -586,8 +597,9 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
     sccd_real rad2 = 0.0;
     for (int i = 0; i < n; ++i)
         rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(v[i], m)));
-    if (!local_disc_meets(p, m, sccd_v2_len(m), sqrt(rad2) + poly->r))
-        return false;
+    int early = disc_early_out(p, m, sccd_v2_len(m), poly->r, sqrt(rad2) + poly->r);
+    if (early >= 0)
+        return early == 1;
     return local_vs_convex(p, v, n, poly->r, scene_tol(p, v, n, poly->r));
 }
 
