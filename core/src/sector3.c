@@ -637,6 +637,68 @@ static supports point_supports(const sect *S, const sccd_v3 *v, int n, sccd_v2 d
     return h;
 }
 
+/* Largest value of d·(x, y) over the 2D annular sector (d in local x, y). */
+static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
+{
+    sccd_real best = -INFINITY;
+    if (in_wedge(S, dx, fabs(dy)))
+        best = S->R * len2d(dx, dy);
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        sccd_real e = dx * S->c + dy * sgn * S->s;
+        best = sccd_max(best, sccd_max(S->r * e, S->R * e));
+    }
+    return best;
+}
+
+/* The point of the sector nearest the canonical-frame point q (fact 1):
+ * its radial projection clamped to [r, R] in q's own half-plane inside the
+ * wedge, else in the nearer side's (along it, q turned onto it); its
+ * height clamped to the slab. */
+static sccd_v3 nearest_point(const sect *S, sccd_v3 q)
+{
+    sccd_real x = q.x, y = fabs(q.y), rho = len2d(x, y);
+    bool in = in_wedge(S, x, y);
+    sccd_v2 dir = in ? (rho > 0.0 ? (sccd_v2){x / rho, y / rho} : (sccd_v2){1.0, 0.0}) : (sccd_v2){S->c, S->s};
+    sccd_real u = sccd_clamp(in ? rho : x * S->c + y * S->s, S->r, S->R);
+    return (sccd_v3){u * dir.x, copysign(u * dir.y, q.y), sccd_clamp(q.z, S->zlo, S->zhi)};
+}
+
+/* Is the offset d from a box's centre inside the box (half axes ax, half
+ * sizes h)? |d·ax[k]| ≤ h_k² for each k, with h_k² > 0: a flat box (or one
+ * whose h_k² underflows) holds nothing here, its ax[k] being no direction. */
+static bool box_holds(const sccd_v3 ax[3], sccd_v3 h, sccd_v3 d)
+{
+    sccd_real h2[3] = {h.x * h.x, h.y * h.y, h.z * h.z};
+    for (int k = 0; k < 3; ++k)
+        if (!(h2[k] > 0.0) || fabs(sccd_v3_dot(d, ax[k])) > h2[k])
+            return false;
+    return true;
+}
+
+/* Does a plane ⟂ one of the box's half axes ax (canonical frame, about c)
+ * separate the box from the sector by more than tol? The box's extent
+ * along n = ax[k] against the sector's: its annular sector's support (the
+ * outer arc's where n points into the wedge, else an edge end's) plus the
+ * slab's. n is |ax[k]| long: the margin is scaled by it. Exact early-out,
+ * for boxes past the sector's own planes and cylinders: beside an arc's
+ * end, say. Its margin is 4·tol: the polytope test widens the slab, the
+ * wedge's planes and the radii by tol each, so it meets points up to
+ * √3·tol away, and an early-out must not say less than it. */
+static bool box_axis_separates(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_real tol)
+{
+    for (int k = 0; k < 3; ++k) {
+        sccd_v3 n = ax[k];
+        sccd_real mid = sccd_v3_dot(n, c), ext = 0.0;
+        for (int j = 0; j < 3; ++j)
+            ext += fabs(sccd_v3_dot(n, ax[j]));
+        sccd_real zhi = sccd_max(n.z * S->zlo, n.z * S->zhi), zlo = sccd_min(n.z * S->zlo, n.z * S->zhi);
+        sccd_real t = 4.0 * tol * sccd_v3_len(n);
+        if (mid - ext > sector_support2(S, n.x, n.y) + zhi + t || mid + ext < zlo - sector_support2(S, -n.x, -n.y) - t)
+            return true;
+    }
+    return false;
+}
+
 /* In the canonical frame: exact early-outs by the balls about its centre
  * of radii |h| (holding it) and min(h) (held), then by the box's supports
  * (with the tolerance of a scene at least as large as its corners'), then
@@ -661,6 +723,9 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
         ax[k] = (sccd_v3){sccd_v3_dot(S->a, w), sccd_v3_dot(S->k, w), sccd_v3_dot(S->u, w)};
         bound += v3_maxabs(ax[k]);
     }
+    /* Exact early-out: the sector's point nearest the centre in the box. */
+    if (box_holds(ax, b.h, sccd_v3_sub(nearest_point(S, c), c)))
+        return true;
     supports h = box_supports(S, c, ax);
     if (supports_miss(S, &h, SCCD_EPS * sccd_max(S->scale, bound)))
         return false;
@@ -677,6 +742,8 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
         scale = sccd_max(scale, v3_maxabs(v[i]));
     if (any_point_in(S, v, 8, SCCD_EPS * scale))
         return true;
+    if (box_axis_separates(S, c, ax, SCCD_EPS * sccd_max(S->scale, bound)))
+        return false;
     p.nv = 8;
     box_edges(&p);
     return local_polytope_meets(S, v, &p);
@@ -1137,19 +1204,6 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
 }
 
 /* ---- bounding box ---- */
-
-/* Largest value of d·(x, y) over the 2D annular sector (d in local x, y). */
-static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
-{
-    sccd_real best = -INFINITY;
-    if (in_wedge(S, dx, fabs(dy)))
-        best = S->R * len2d(dx, dy);
-    for (int sgn = -1; sgn <= 1; sgn += 2) {
-        sccd_real e = dx * S->c + dy * sgn * S->s;
-        best = sccd_max(best, sccd_max(S->r * e, S->R * e));
-    }
-    return best;
-}
 
 sccd_aabb3 sccd_sector3_prepared_aabb(const sccd_sector3_prepared *S)
 {
