@@ -558,14 +558,20 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
 /* Exact early-outs for a convex set that holds the ball of radius in about
  * the canonical-frame point q and lies in the one of radius out: the outer
  * ball misses the sector (beyond the tolerance, which with the ball's larger
- * scale is at least the set's), or the inner one meets it. Returns 0 (miss),
- * 1 (hit) or −1 (undecided). */
+ * scale is at least the set's), or the inner one meets it; one distance
+ * for both, past the outer ball's cheap rejects. Returns 0 (miss), 1 (hit)
+ * or −1 (undecided). */
 static int ball_early_out(const sect *S, sccd_v3 q, sccd_real in, sccd_real out)
 {
-    sccd_real m = v3_maxabs(q);
-    if (!local_ball_meets(S, q, out, SCCD_EPS * sccd_max(S->scale, m + out)))
+    sccd_real m = v3_maxabs(q), rho2;
+    sccd_real reach_out = out + SCCD_EPS * sccd_max(S->scale, m + out);
+    sccd_real reach_in = in + SCCD_EPS * sccd_max(S->scale, m + in);
+    if (ball_beyond(S, q, reach_out, &rho2))
         return 0;
-    return local_ball_meets(S, q, in, SCCD_EPS * sccd_max(S->scale, m + in)) ? 1 : -1;
+    sccd_real d2 = local_dist2(S, q, sqrt(rho2));
+    if (d2 > reach_out * reach_out)
+        return 0;
+    return d2 <= reach_in * reach_in ? 1 : -1;
 }
 
 /* What the exact early-outs of a convex set need (canonical frame): its z
@@ -663,9 +669,10 @@ static sccd_v3 nearest_point(const sect *S, sccd_v3 q)
     return (sccd_v3){u * dir.x, copysign(u * dir.y, q.y), sccd_clamp(q.z, S->zlo, S->zhi)};
 }
 
-/* Is the offset d from a box's centre inside the box (half axes ax, half
- * sizes h)? |d·ax[k]| ≤ h_k² for each k, with h_k² > 0: a flat box (or one
- * whose h_k² underflows) holds nothing here, its ax[k] being no direction. */
+/* Is the point at offset ±d from a box's centre inside the box (half axes
+ * ax, half sizes h)? |d·ax[k]| ≤ h_k² for each k, with h_k² > 0: a flat
+ * box (or one whose h_k² underflows) holds nothing here, its ax[k] being
+ * no direction. */
 static bool box_holds(const sccd_v3 ax[3], sccd_v3 h, sccd_v3 d)
 {
     sccd_real h2[3] = {h.x * h.x, h.y * h.y, h.z * h.z};
@@ -675,34 +682,47 @@ static bool box_holds(const sccd_v3 ax[3], sccd_v3 h, sccd_v3 d)
     return true;
 }
 
-/* Does a plane ⟂ one of the box's half axes ax (canonical frame, about c)
- * separate the box from the sector by more than tol? The box's extent
- * along n = ax[k] against the sector's: its annular sector's support (the
- * outer arc's where n points into the wedge, else an edge end's) plus the
- * slab's. n is |ax[k]| long: the margin is scaled by it. Exact early-out,
- * for boxes past the sector's own planes and cylinders: beside an arc's
- * end, say. Its margin is 4·tol: the polytope test widens the slab, the
- * wedge's planes and the radii by tol each, so it meets points up to
- * √3·tol away, and an early-out must not say less than it. */
-static bool box_axis_separates(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_real tol)
+/* Does a plane ⟂ n separate the box about c with half axes ax (canonical
+ * frame) from the sector by more than margin·|n|? The box's extent along n
+ * against the sector's: its annular sector's support (the outer arc's where
+ * n points into the wedge, else an edge end's) plus the slab's. */
+static bool box_separated_along(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_v3 n, sccd_real margin)
 {
-    for (int k = 0; k < 3; ++k) {
-        sccd_v3 n = ax[k];
-        sccd_real mid = sccd_v3_dot(n, c), ext = 0.0;
-        for (int j = 0; j < 3; ++j)
-            ext += fabs(sccd_v3_dot(n, ax[j]));
-        sccd_real zhi = sccd_max(n.z * S->zlo, n.z * S->zhi), zlo = sccd_min(n.z * S->zlo, n.z * S->zhi);
-        sccd_real t = 4.0 * tol * sccd_v3_len(n);
-        if (mid - ext > sector_support2(S, n.x, n.y) + zhi + t || mid + ext < zlo - sector_support2(S, -n.x, -n.y) - t)
-            return true;
-    }
-    return false;
+    sccd_real mid = sccd_v3_dot(n, c), ext = 0.0;
+    for (int j = 0; j < 3; ++j)
+        ext += fabs(sccd_v3_dot(n, ax[j]));
+    sccd_real zhi = sccd_max(n.z * S->zlo, n.z * S->zhi), zlo = sccd_min(n.z * S->zlo, n.z * S->zhi);
+    sccd_real t = margin * sccd_v3_len(n);
+    return mid - ext > sector_support2(S, n.x, n.y) + zhi + t || mid + ext < zlo - sector_support2(S, -n.x, -n.y) - t;
+}
+
+/* Exact early-outs for a box (about c, half axes ax, half sizes h) that
+ * the balls left undecided, the likeliest first: the sector's point
+ * nearest the centre inside the box (a hit); the box beyond one of the
+ * sector's planes or cylinders (supports_miss), or beyond a plane ⟂ the
+ * offset of the centre from that point (as for a ball) or ⟂ a box axis
+ * (beside an arc's end, say). Returns 0 (miss), 1 (hit) or −1. The
+ * planes' margin is 4·tol: the polytope test widens the slab, the wedge's
+ * planes and the radii by tol each, so it meets points up to √3·tol away,
+ * and an early-out must not say less than it. */
+static int box_early_out(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_v3 h, sccd_real tol)
+{
+    sccd_v3 d = sccd_v3_sub(c, nearest_point(S, c));
+    if (box_holds(ax, h, d))
+        return 1;
+    supports sup = box_supports(S, c, ax);
+    if (supports_miss(S, &sup, tol) || box_separated_along(S, c, ax, d, 4.0 * tol))
+        return 0;
+    for (int k = 0; k < 3; ++k)
+        if (box_separated_along(S, c, ax, ax[k], 4.0 * tol))
+            return 0;
+    return -1;
 }
 
 /* In the canonical frame: exact early-outs by the balls about its centre
- * of radii |h| (holding it) and min(h) (held), then by the box's supports
- * (with the tolerance of a scene at least as large as its corners'), then
- * a corner in the sector; then the polytope of its corners. */
+ * of radii |h| (holding it) and min(h) (held), then box_early_out's (with
+ * the tolerance of a scene at least as large as its corners'), then a
+ * corner in the sector; then the polytope of its corners. */
 bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 {
     if (!S || !valid_box3(b)) {
@@ -723,12 +743,9 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
         ax[k] = (sccd_v3){sccd_v3_dot(S->a, w), sccd_v3_dot(S->k, w), sccd_v3_dot(S->u, w)};
         bound += v3_maxabs(ax[k]);
     }
-    /* Exact early-out: the sector's point nearest the centre in the box. */
-    if (box_holds(ax, b.h, sccd_v3_sub(nearest_point(S, c), c)))
-        return true;
-    supports h = box_supports(S, c, ax);
-    if (supports_miss(S, &h, SCCD_EPS * sccd_max(S->scale, bound)))
-        return false;
+    early = box_early_out(S, c, ax, b.h, SCCD_EPS * sccd_max(S->scale, bound));
+    if (early >= 0)
+        return early == 1;
     /* The corners: corner i has bit k set for +axis k. */
     sccd_polytope p;
     sccd_v3 v[8];
@@ -742,8 +759,6 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
         scale = sccd_max(scale, v3_maxabs(v[i]));
     if (any_point_in(S, v, 8, SCCD_EPS * scale))
         return true;
-    if (box_axis_separates(S, c, ax, SCCD_EPS * sccd_max(S->scale, bound)))
-        return false;
     p.nv = 8;
     box_edges(&p);
     return local_polytope_meets(S, v, &p);
