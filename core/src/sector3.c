@@ -56,14 +56,19 @@ static bool finite_sector(const sccd_sector3 *s)
            sccd_is_valid_real(s->zlo) && sccd_is_valid_real(s->zhi);
 }
 
-bool sccd_is_valid_sector3(const sccd_sector3 *s)
+/* sccd_is_valid_sector3, inline for the one-shot tests. The unit, ⟂ and
+ * range checks fail for a NaN or infinite u, a, half angle or r (a NaN
+ * compares false, an infinite length is not 1): only o, R and the slab
+ * need a finiteness check of their own. */
+static inline bool valid_sector3(const sccd_sector3 *s)
 {
-    if (!s || !finite_sector(s))
-        return false;
-    return fabs(sccd_v3_len2(s->u) - 1.0) < 1e-6 && fabs(sccd_v3_len2(s->a) - 1.0) < 1e-6 &&
-           fabs(sccd_v3_dot(s->u, s->a)) < 1e-6 && s->half_angle >= 0.0 && s->half_angle <= SCCD_PI &&
-           s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
+    return s && sccd_is_valid_v3(s->o) && sccd_is_valid_real(s->R) && sccd_is_valid_real(s->zlo) &&
+           sccd_is_valid_real(s->zhi) && fabs(sccd_v3_len2(s->u) - 1.0) < 1e-6 &&
+           fabs(sccd_v3_len2(s->a) - 1.0) < 1e-6 && fabs(sccd_v3_dot(s->u, s->a)) < 1e-6 && s->half_angle >= 0.0 &&
+           s->half_angle <= SCCD_PI && s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
 }
+
+bool sccd_is_valid_sector3(const sccd_sector3 *s) { return valid_sector3(s); }
 
 /* One convex part of the wedge: the n half-planes m·(x, y) ≥ 0 of the
  * canonical frame (n = 0: the whole plane). */
@@ -99,7 +104,7 @@ static int wedge_parts(const sect *S, wedge w[2])
 static bool prepare_frame(sect *out, const sccd_sector3 *s)
 {
     out->ready = false;
-    bool valid = sccd_is_valid_sector3(s);
+    bool valid = valid_sector3(s);
     SCCD_ASSERT(valid);
     if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
         return false;
@@ -311,12 +316,61 @@ static bool point_meets(const sect *S, sccd_v3 p)
     return !ball_beyond(S, q, tol, &rho2) && point_in(S, q, rho2, tol);
 }
 
-/* The one-shot point (rad < 0) and sphere tests: the sector checked, then
- * the shape (shape_ok, each failed check firing as the prepared route's
- * would); the half angle's cosine and sine taken only past the early-outs,
- * which need none. */
+/* The one-shot tests' early-outs for the ball about c of radius r0 ≥ 0
+ * against the valid sector s as given, without its canonical frame: 0 when
+ * the exact test surely says no, 1 when it surely says yes, −1 when only
+ * the exact test can tell (point: the point test, r0 = 0).
+ * Valid, u and a are unit and ⟂ within 1e-6, so the raw frame (a, u × a, u)
+ * moves the canonical coordinates q by under 5e-6·|c − o| (plus rounding);
+ * m = 1e-5·|c − o| bounds that, and the distance to the sector moves by no
+ * more (it is 1-Lipschitz). The tolerance is bounded below by the sector's
+ * scale and above at twice a bound of |c − o| (the exact test's scene holds
+ * |q|∞ ≤ |c − o|). First the slab and the cylinder R, without the
+ * trigonometry (ρ² = |c − o|² − z², less 3e-5·|c − o|² for the height's
+ * error and rounding); then the distance. The point test (point_in) also
+ * takes the thesis' in-test, x ≥ ρ·cos θ, which cannot tell angles within
+ * 1e-8 rad of 0 or π apart: a point is surely out only when that test
+ * fails too, by the margins (x and ρ each within m). */
+static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real r0, bool point)
+{
+    sccd_v3 d = sccd_v3_sub(c, s->o);
+    sccd_real dn = 1.7320508075688775 * v3_maxabs(d); /* ≥ |d| */
+    sect S; /* only what local_dist2 reads, set field by field: the whole struct is 5 times as big */
+    S.r = s->r;
+    S.R = s->R;
+    S.zlo = s->zlo;
+    S.zhi = s->zhi;
+    S.scale = sccd_max(S.R, sccd_max(fabs(S.zlo), fabs(S.zhi)));
+    sccd_real reach = r0 + SCCD_EPS * sccd_max(S.scale, 2.0 * dn + r0), far = S.R + reach;
+    sccd_real z = sccd_v3_dot(s->u, d), m = 1e-5 * dn;
+    if ((z - m > S.zhi + reach) | (z + m < S.zlo - reach) | (sccd_v3_len2(d) - z * z - 3e-5 * dn * dn > far * far))
+        return 0;
+    sccd_rot2 cs = sccd_cos_sin(s->half_angle);
+    S.c = cs.c;
+    S.s = cs.s;
+    sccd_v3 q = {sccd_v3_dot(s->a, d), sccd_v3_dot(sccd_v3_cross(s->u, s->a), d), z};
+    sccd_real rho = len2d(q.x, q.y), dist = sqrt(local_dist2(&S, q, rho));
+    if (dist + m <= r0 + SCCD_EPS * sccd_max(S.scale, r0))
+        return 1;
+    if (!(dist - m > reach))
+        return -1;
+    bool thesis_out = z + m < S.zlo || z - m > S.zhi || rho + m < S.r || rho - m > S.R ||
+                      q.x + m * (2.0 + fabs(S.c)) < rho * S.c;
+    return !point || thesis_out ? 0 : -1;
+}
+
+/* The one-shot point (rad < 0) and sphere tests: raw_ball_early_out for
+ * valid input (where no check fires), else the sector checked, then the
+ * shape (shape_ok, each failed check firing as the
+ * prepared route's would); the half angle's cosine and sine taken only
+ * past the early-outs, which need none. */
 static bool one_shot_ball(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool shape_ok)
 {
+    if (shape_ok && valid_sector3(s)) {
+        int early = raw_ball_early_out(s, c, sccd_max(rad, 0.0), rad < 0.0);
+        if (early >= 0)
+            return early == 1;
+    }
     sect S;
     bool sector_ok = prepare_frame(&S, s);
     if (!shape_ok) {
