@@ -316,10 +316,12 @@ static bool point_meets(const sect *S, sccd_v3 p)
     return !ball_beyond(S, q, tol, &rho2) && point_in(S, q, rho2, tol);
 }
 
-/* The one-shot tests' early-outs for the ball about c of radius r0 ≥ 0
- * against the valid sector s as given, without its canonical frame: 0 when
- * the exact test surely says no, 1 when it surely says yes, −1 when only
- * the exact test can tell (point: the point test, r0 = 0).
+/* The one-shot tests' early-outs against the valid sector s as given,
+ * without its canonical frame, for a set that holds the ball about c of
+ * radius in (none: −∞) and lies in the one of radius out (in ≤ out; a
+ * point or sphere: in = out ≥ 0): 0 when the exact test surely says no, 1 when it
+ * surely says yes, −1 when only the exact test can tell (point: the point
+ * test, in = out = 0).
  * Valid, u and a are unit and ⟂ within 1e-6, so the raw frame (a, u × a, u)
  * moves the canonical coordinates q by under 5e-6·|c − o| (plus rounding);
  * m = 1e-5·|c − o| bounds that, and the distance to the sector moves by no
@@ -331,7 +333,7 @@ static bool point_meets(const sect *S, sccd_v3 p)
  * takes the thesis' in-test, x ≥ ρ·cos θ, which cannot tell angles within
  * 1e-8 rad of 0 or π apart: a point is surely out only when that test
  * fails too, by the margins (x and ρ each within m). */
-static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real r0, bool point)
+static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sccd_real out, bool point)
 {
     sccd_v3 d = sccd_v3_sub(c, s->o);
     sccd_real dn = 1.7320508075688775 * v3_maxabs(d); /* ≥ |d| */
@@ -341,7 +343,7 @@ static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real r0, bo
     S.zlo = s->zlo;
     S.zhi = s->zhi;
     S.scale = sccd_max(S.R, sccd_max(fabs(S.zlo), fabs(S.zhi)));
-    sccd_real reach = r0 + SCCD_EPS * sccd_max(S.scale, 2.0 * dn + r0), far = S.R + reach;
+    sccd_real reach = out + SCCD_EPS * sccd_max(S.scale, 2.0 * dn + out), far = S.R + reach;
     sccd_real z = sccd_v3_dot(s->u, d), m = 1e-5 * dn;
     if ((z - m > S.zhi + reach) | (z + m < S.zlo - reach) | (sccd_v3_len2(d) - z * z - 3e-5 * dn * dn > far * far))
         return 0;
@@ -350,7 +352,7 @@ static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real r0, bo
     S.s = cs.s;
     sccd_v3 q = {sccd_v3_dot(s->a, d), sccd_v3_dot(sccd_v3_cross(s->u, s->a), d), z};
     sccd_real rho = len2d(q.x, q.y), dist = sqrt(local_dist2(&S, q, rho));
-    if (dist + m <= r0 + SCCD_EPS * sccd_max(S.scale, r0))
+    if (dist + m <= in + SCCD_EPS * sccd_max(S.scale, in))
         return 1;
     if (!(dist - m > reach))
         return -1;
@@ -367,7 +369,8 @@ static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real r0, bo
 static bool one_shot_ball(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool shape_ok)
 {
     if (shape_ok && valid_sector3(s)) {
-        int early = raw_ball_early_out(s, c, sccd_max(rad, 0.0), rad < 0.0);
+        sccd_real r0 = sccd_max(rad, 0.0);
+        int early = raw_ball_early_out(s, c, r0, r0, rad < 0.0);
         if (early >= 0)
             return early == 1;
     }
@@ -818,6 +821,15 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
     return local_polytope_meets(S, v, &p);
 }
 
+/* The centroid of t; *rad, the radius of the ball about it holding t. */
+static sccd_v3 triangle_ball(sccd_triangle t, sccd_real *rad)
+{
+    sccd_v3 m = sccd_v3_scale(sccd_v3_add(t.a, sccd_v3_add(t.b, t.c)), 1.0 / 3.0);
+    *rad = sqrt(sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, m)),
+                         sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, m)), sccd_v3_len2(sccd_v3_sub(t.c, m)))));
+    return m;
+}
+
 /* Exact early-outs by the ball about its centroid holding it (and the
  * centroid itself, a point of it), then in the canonical frame by its
  * supports, then a corner in the sector; then the polytope. */
@@ -829,11 +841,9 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
     }
     if (!S->ready)
         return false;
-    sccd_v3 m = sccd_v3_scale(sccd_v3_add(t.a, sccd_v3_add(t.b, t.c)), 1.0 / 3.0);
-    sccd_real rad2 = sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, m)),
-                              sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, m)), sccd_v3_len2(sccd_v3_sub(t.c, m))));
-    sccd_v3 ml = to_local(S, m);
-    int early = ball_early_out(S, ml, 0.0, sqrt(rad2));
+    sccd_real rad;
+    sccd_v3 ml = to_local(S, triangle_ball(t, &rad));
+    int early = ball_early_out(S, ml, 0.0, rad);
     if (early >= 0)
         return early == 1;
     sccd_v3 v[3] = {to_local(S, t.a), to_local(S, t.b), to_local(S, t.c)};
@@ -856,6 +866,11 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
         SCCD_ASSERT(valid_box3(b));
         return false;
     }
+    if (valid_sector3(s)) { /* the prepared test's balls first, without the frame */
+        int early = raw_ball_early_out(s, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h), false);
+        if (early >= 0)
+            return early == 1;
+    }
     sect S;
     prepare(s, &S);
     return sccd_sector3_prepared_vs_box(&S, b);
@@ -866,6 +881,13 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
     if (!sccd_is_valid_triangle(t)) {
         SCCD_ASSERT(sccd_is_valid_triangle(t));
         return false;
+    }
+    if (valid_sector3(s)) { /* the prepared test's balls first, without the frame */
+        sccd_real rad;
+        sccd_v3 m = triangle_ball(t, &rad);
+        int early = raw_ball_early_out(s, m, 0.0, rad, false);
+        if (early >= 0)
+            return early == 1;
     }
     sect S;
     prepare(s, &S);
@@ -1092,6 +1114,13 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
         SCCD_ASSERT(sccd_is_valid_capsule3(c));
         return false;
     }
+    /* The prepared test's bounding ball first, without the frame; its
+     * radius, there from the canonical frame's ends, is within rounding of
+     * this one grown by 1e-12. */
+    if (valid_sector3(s) &&
+        raw_ball_early_out(s, sccd_v3_lerp(c.a, c.b, 0.5), -INFINITY,
+                           0.5 * sccd_v3_dist(c.a, c.b) * (1.0 + 1e-12) + c.r, false) == 0)
+        return false;
     sect S;
     prepare(s, &S);
     return sccd_sector3_prepared_meets_capsule(&S, c);
