@@ -288,13 +288,52 @@ static inline bool misses_wedge(const prepared *p, sccd_real hl, sccd_real hu, s
     return wedge_missed(p->edge.c, p->edge.s, hl, hu, hx, reach);
 }
 
+/* The point of S nearest the canonical-frame point q, d = |q| (as
+ * local_dist2): inside W its radial projection clamped to [r, R] (along +x
+ * from the pivot), else on the nearer radial edge, clamped. */
+static sccd_v2 local_nearest(const prepared *p, sccd_v2 q, sccd_real d)
+{
+    sccd_real c = p->edge.c, sn = p->edge.s, x = q.x, y = fabs(q.y);
+    bool in = in_half_angle(x, y, c, sn);
+    sccd_v2 dir = in ? (d > 0.0 ? (sccd_v2){x / d, y / d} : (sccd_v2){1.0, 0.0}) : (sccd_v2){c, sn};
+    sccd_real u = sccd_clamp(in ? d : x * c + y * sn, p->s.r, p->s.R);
+    return (sccd_v2){u * dir.x, copysign(u * dir.y, q.y)};
+}
+
+/* Exact early-outs for the convex set v (canonical frame,
+ * counter-clockwise) rounded by rho, from its vertices' mean m (a point of
+ * it): the point of S nearest m inside v hits; a line ⟂ the offset of m
+ * from that point (as for a disc) with v's rounded extent more than
+ * 4·tol beyond S's support misses (convex_meets, exact to tol, meets
+ * points up to √2·tol away). Returns 0 (miss), 1 (hit) or −1. */
+static int convex_early_out(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
+{
+    sccd_v2 m = {0.0, 0.0};
+    for (int i = 0; i < n; ++i)
+        m = sccd_v2_add(m, v[i]);
+    m = sccd_v2_scale(m, 1.0 / n);
+    sccd_v2 near = local_nearest(p, m, sccd_v2_len(m));
+    if (convex_contains(v, n, near))
+        return 1;
+    sccd_v2 d = sccd_v2_sub(m, near);
+    sccd_real low = INFINITY, len = sccd_v2_len(d);
+    for (int i = 0; i < n; ++i)
+        low = sccd_min(low, sccd_v2_dot(v[i], d));
+    sccd_real top = annular_sector_support(p->edge.c, p->edge.s, p->s.r, p->s.R, d.x, d.y);
+    return low - rho * len > top + 4.0 * tol * len ? 0 : -1;
+}
+
 /* The exact part of local_vs_convex, after its early-outs (or a caller's
- * own): a vertex within reach of S hits; then W's convex pieces clip v, and
- * the distance range of each piece meets the widened annulus or not; last,
- * the radial edges, which an edge of v can only come within reach of when
- * the disc about v[0] of radius ext (holding v) does. */
+ * own) and convex_early_out's: a vertex within reach of S hits; then W's
+ * convex pieces clip v, and the distance range of each piece meets the
+ * widened annulus or not; last, the radial edges, which an edge of v can
+ * only come within reach of when the disc about v[0] of radius ext
+ * (holding v) does. */
 static bool convex_meets(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol, sccd_real ext)
 {
+    int early = convex_early_out(p, v, n, rho, tol);
+    if (early >= 0)
+        return early == 1;
     sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach;
     for (int i = 0; i < n; ++i)
         if (local_dist2(p, v[i], sccd_v2_len(v[i])) <= reach * reach)

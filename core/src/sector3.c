@@ -703,14 +703,7 @@ static supports point_supports(const sect *S, const sccd_v3 *v, int n, sccd_v2 d
 /* Largest value of d·(x, y) over the 2D annular sector (d in local x, y). */
 static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
 {
-    sccd_real best = -INFINITY;
-    if (in_wedge(S, dx, fabs(dy)))
-        best = S->R * len2d(dx, dy);
-    for (int sgn = -1; sgn <= 1; sgn += 2) {
-        sccd_real e = dx * S->c + dy * sgn * S->s;
-        best = sccd_max(best, sccd_max(S->r * e, S->R * e));
-    }
-    return best;
+    return annular_sector_support(S->c, S->s, S->r, S->R, dx, dy);
 }
 
 /* The point of the sector nearest the canonical-frame point q (fact 1):
