@@ -49,12 +49,13 @@ static sccd_sector2 point_sector(sccd_v2 o)
     return (sccd_sector2){sccd_is_valid_v2(o) ? o : (sccd_v2){0.0, 0.0}, {1.0, 0.0}, 0.0, 0.0, 0.0};
 }
 
-/* sccd_is_valid_sector2, inline for the one-shot tests. */
+/* sccd_is_valid_sector2, inline for the one-shot tests. The unit and range
+ * checks fail for a NaN or infinite a, half angle or r: only o and R need
+ * a finiteness check of their own. */
 static inline bool valid_sector2(const sccd_sector2 *s)
 {
-    return s && sccd_is_valid_v2(s->o) && sccd_is_valid_v2(s->a) && fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6 &&
-           s->half_angle >= 0.0 && s->half_angle <= SCCD_PI && sccd_is_valid_real(s->R) && s->r >= 0.0 &&
-           s->r <= s->R;
+    return s && sccd_is_valid_v2(s->o) && fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6 && s->half_angle >= 0.0 &&
+           s->half_angle <= SCCD_PI && sccd_is_valid_real(s->R) && s->r >= 0.0 && s->r <= s->R;
 }
 
 bool sccd_is_valid_sector2(const sccd_sector2 *s) { return valid_sector2(s); }
@@ -471,15 +472,18 @@ static inline int disc_early_out(const prepared *p, sccd_v2 q, sccd_real d, sccd
     return d2 <= reach_in * reach_in ? 1 : -1;
 }
 
-/* Is the canonical-frame point q beyond R + rho of the pivot by more than
- * the tolerance? An exact early-out without a root: every point of S is
- * within R of the pivot, so beyond (R + rho)(1 + 3ε) the distance exceeds
- * rho by more than ε·max(R, rho, |q|). *d2 = |q|². */
+/* Is the canonical-frame point q beyond R + rho of the pivot, or inside
+ * r − rho, by more than the tolerance? An exact early-out without a root
+ * or the half angle: every point of S is within R of the pivot, so beyond
+ * (R + rho)(1 + 3ε) the distance exceeds rho by more than
+ * ε·max(R, rho, |q|); none is within r, so inside
+ * r − rho − 3ε(R + rho) (< r ≤ R) it exceeds rho by more than
+ * ε·max(R, rho). *d2 = |q|². */
 static inline bool radially_beyond(const sccd_sector2 *s, sccd_v2 q, sccd_real rho, sccd_real *d2)
 {
-    sccd_real far = (s->R + rho) * (1.0 + 3.0 * SCCD_EPS);
+    sccd_real far = (s->R + rho) * (1.0 + 3.0 * SCCD_EPS), near = s->r - rho - 3.0 * SCCD_EPS * (s->R + rho);
     *d2 = sccd_v2_len2(q);
-    return *d2 > far * far;
+    return (*d2 > far * far) | ((near > 0.0) & (*d2 < near * near));
 }
 
 /* The world point c within rho of S (false when p is not ready). */
