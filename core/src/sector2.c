@@ -661,8 +661,20 @@ bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p) { return one_shot_d
 
 bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c) { return one_shot_disc(s, c.c, c.r, valid_circle(c)); }
 
+/* The one-shot box and capsule tests' early-out before preparing: valid
+ * input (where no check fires) whose bounding disc, about the
+ * canonical-frame point q of radius rad, radially_beyond rejects (as the
+ * prepared test's disc would, there after the trigonometry). */
+static bool one_shot_radially_beyond(const sccd_sector2 *s, bool shape_ok, sccd_v2 q, sccd_real rad)
+{
+    sccd_real d2;
+    return shape_ok && valid_sector2(s) && radially_beyond(s, q, rad, &d2);
+}
+
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {
+    if (s && one_shot_radially_beyond(s, valid_box2(b), to_local(s, b.c), sccd_v2_len(b.h)))
+        return false;
     prepared pr;
     sccd_sector2_prepare(&pr, s);
     return sccd_sector2_prepared_vs_box(&pr, b);
@@ -670,6 +682,11 @@ bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
 {
+    if (s) { /* the prepared test's disc about the middle of the canonical-frame ends */
+        sccd_v2 a = to_local(s, c.a), b = to_local(s, c.b);
+        if (one_shot_radially_beyond(s, valid_capsule2(c), sccd_v2_lerp(a, b, 0.5), 0.5 * sccd_v2_dist(a, b) + c.r))
+            return false;
+    }
     prepared pr;
     sccd_sector2_prepare(&pr, s);
     return sccd_sector2_prepared_vs_capsule(&pr, c);
