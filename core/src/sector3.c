@@ -319,13 +319,14 @@ static bool point_meets(const sect *S, sccd_v3 p)
 /* The one-shot tests' early-outs against the valid sector s as given,
  * without its canonical frame, for a set that holds the ball about c of
  * radius in (none: −∞) and lies in the one of radius out (in ≤ out; a
- * point or sphere: in = out ≥ 0): 0 when the exact test surely says no, 1 when it
- * surely says yes, −1 when only the exact test can tell (point: the point
- * test, in = out = 0).
+ * point or sphere: in = out ≥ 0): 0 when the exact test surely says no, 1
+ * when it surely says yes, −1 when only the exact test can tell (point:
+ * the point test, in = out = 0).
  * Valid, u and a are unit and ⟂ within 1e-6, so the raw frame (a, u × a, u)
  * moves the canonical coordinates q by under 5e-6·|c − o| (plus rounding);
  * m = 1e-5·|c − o| bounds that, and the distance to the sector moves by no
- * more (it is 1-Lipschitz). The tolerance is bounded below by the sector's
+ * more (it is 1-Lipschitz); m's share 1e-12·(scale + out) covers comparing
+ * roots where the exact test compares squares. The tolerance is bounded below by the sector's
  * scale and above at twice a bound of |c − o| (the exact test's scene holds
  * |q|∞ ≤ |c − o|). First the slab and the cylinder R, without the
  * trigonometry (ρ² = |c − o|² − z², less 3e-5·|c − o|² for the height's
@@ -344,7 +345,7 @@ static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sc
     S.zhi = s->zhi;
     S.scale = sccd_max(S.R, sccd_max(fabs(S.zlo), fabs(S.zhi)));
     sccd_real reach = out + SCCD_EPS * sccd_max(S.scale, 2.0 * dn + out), far = S.R + reach;
-    sccd_real z = sccd_v3_dot(s->u, d), m = 1e-5 * dn;
+    sccd_real z = sccd_v3_dot(s->u, d), m = 1e-5 * dn + 1e-12 * (S.scale + out);
     if ((z - m > S.zhi + reach) | (z + m < S.zlo - reach) | (sccd_v3_len2(d) - z * z - 3e-5 * dn * dn > far * far))
         return 0;
     sccd_rot2 cs = sccd_cos_sin(s->half_angle);
