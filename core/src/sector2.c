@@ -514,7 +514,12 @@ static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool 
     sccd_real d2;
     if (radially_beyond(s, q, rho, &d2))
         return false;
-    prepared p = {*s, edge_of(s->half_angle), true};
+    /* Inside a wedge wider than π/2 + 4e-6 (cos θ < 0 < sin θ) lies every
+     * point with x ≥ 0 (in_half_angle: x·sin θ ≥ 0 ≥ |y|·cos θ); its
+     * distance is then the annulus' alone, the same with the full
+     * annulus' edge (−1, 0): no trigonometry. */
+    bool inside = s->half_angle >= 1.5708 && q.x >= 0.0;
+    prepared p = {*s, inside ? (sccd_rot2){-1.0, 0.0} : edge_of(s->half_angle), true};
     return local_disc_meets(&p, q, sqrt(d2), rho);
 }
 
