@@ -292,7 +292,7 @@ static inline bool misses_wedge(const prepared *p, sccd_real hl, sccd_real hu, s
 /* The point of S nearest the canonical-frame point q, d = |q| (as
  * local_dist2): inside W its radial projection clamped to [r, R] (along +x
  * from the pivot), else on the nearer radial edge, clamped. */
-static sccd_v2 local_nearest(const prepared *p, sccd_v2 q, sccd_real d)
+static inline sccd_v2 local_nearest(const prepared *p, sccd_v2 q, sccd_real d)
 {
     sccd_real c = p->edge.c, sn = p->edge.s, x = q.x, y = fabs(q.y);
     bool in = in_half_angle(x, y, c, sn);
@@ -301,40 +301,28 @@ static sccd_v2 local_nearest(const prepared *p, sccd_v2 q, sccd_real d)
     return (sccd_v2){u * dir.x, copysign(u * dir.y, q.y)};
 }
 
-/* Exact early-outs for the convex set v (canonical frame,
- * counter-clockwise) rounded by rho, from its vertices' mean m (a point of
- * it): the point of S nearest m inside v hits; a line ⟂ the offset of m
- * from that point (as for a disc) with v's rounded extent more than
- * 4·tol beyond S's support misses (convex_meets, exact to tol, meets
- * points up to √2·tol away). Returns 0 (miss), 1 (hit) or −1. */
-static int convex_early_out(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
+/* Exact early-out for the convex set v (canonical frame) rounded by rho
+ * and the point near of S nearest a point m of it: a line ⟂ m − near (as
+ * for a disc) with v's rounded extent more than 4·tol beyond S's support
+ * (convex_meets, exact to tol, meets points up to √2·tol away). The
+ * callers first ask whether near is in the set, a hit. */
+static bool separated_along(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol, sccd_v2 m,
+                            sccd_v2 near)
 {
-    sccd_v2 m = {0.0, 0.0};
-    for (int i = 0; i < n; ++i)
-        m = sccd_v2_add(m, v[i]);
-    m = sccd_v2_scale(m, 1.0 / n);
-    sccd_v2 near = local_nearest(p, m, sccd_v2_len(m));
-    if (convex_contains(v, n, near))
-        return 1;
     sccd_v2 d = sccd_v2_sub(m, near);
     sccd_real low = INFINITY, len = sccd_v2_len(d);
     for (int i = 0; i < n; ++i)
         low = sccd_min(low, sccd_v2_dot(v[i], d));
-    sccd_real top = annular_sector_support(p->edge.c, p->edge.s, p->s.r, p->s.R, d.x, d.y);
-    return low - rho * len > top + 4.0 * tol * len ? 0 : -1;
+    return low - rho * len > annular_sector_support(p->edge.c, p->edge.s, p->s.r, p->s.R, d.x, d.y) + 4.0 * tol * len;
 }
 
 /* The exact part of local_vs_convex, after its early-outs (or a caller's
- * own) and convex_early_out's: a vertex within reach of S hits; then W's
- * convex pieces clip v, and the distance range of each piece meets the
- * widened annulus or not; last, the radial edges, which an edge of v can
- * only come within reach of when the disc about v[0] of radius ext
- * (holding v) does. */
+ * own): a vertex within reach of S hits; then W's convex pieces clip v, and
+ * the distance range of each piece meets the widened annulus or not; last,
+ * the radial edges, which an edge of v can only come within reach of when
+ * the disc about v[0] of radius ext (holding v) does. */
 static bool convex_meets(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol, sccd_real ext)
 {
-    int early = convex_early_out(p, v, n, rho, tol);
-    if (early >= 0)
-        return early == 1;
     sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach;
     for (int i = 0; i < n; ++i)
         if (local_dist2(p, v[i], sccd_v2_len(v[i])) <= reach * reach)
@@ -367,14 +355,17 @@ static bool convex_meets(const prepared *p, const sccd_v2 *v, int n, sccd_real r
  * v[0] of radius ext, so it misses the widened annulus when that disc lies
  * beyond R + reach or every vertex (hence, by convexity, all of v) lies
  * inside the circle r − reach; or v lies beyond W (misses_wedge). Then
- * convex_meets. */
+ * from its vertices' mean m, a point of it: the point of S nearest m in v
+ * hits, a line ⟂ their offset may separate them. Then convex_meets. */
 static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
 {
     sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach, ext2 = 0.0, dmax2 = 0.0;
     sccd_v2 lower, upper;
     edge_normals(p, &lower, &upper);
     sccd_real hl = -INFINITY, hu = -INFINITY, hx = -INFINITY; /* the supports, in the same pass */
+    sccd_v2 m = {0.0, 0.0};
     for (int i = 0; i < n; ++i) {
+        m = sccd_v2_add(m, v[i]);
         ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
         dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
         hl = sccd_max(hl, sccd_v2_dot(lower, v[i]));
@@ -383,6 +374,12 @@ static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_rea
     }
     sccd_real ext = sqrt(ext2);
     if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi || misses_wedge(p, hl, hu, hx, reach))
+        return false;
+    m = sccd_v2_scale(m, 1.0 / n);
+    sccd_v2 near = local_nearest(p, m, sccd_v2_len(m));
+    if (convex_contains(v, n, near))
+        return true;
+    if (separated_along(p, v, n, rho, tol, m, near))
         return false;
     return convex_meets(p, v, n, rho, tol, ext);
 }
@@ -565,8 +562,8 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
         return false;
     const sccd_sector2 *s = &p->s;
     sccd_v2 c = to_local(s, b.c), h = b.h;
-    sccd_real rout = sccd_v2_len(h);
-    int early = disc_early_out(p, c, sccd_v2_len(c), sccd_min(h.x, h.y), rout);
+    sccd_real rout = sccd_v2_len(h), d2 = sccd_v2_len2(c);
+    int early = disc_early_out(p, c, sqrt(d2), sccd_min(h.x, h.y), rout);
     if (early >= 0)
         return early == 1;
     sccd_v2 ax = {b.q.c, b.q.s}, u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u);
@@ -583,9 +580,16 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
                      sccd_v2_dot(upper, c) + box_support(upper, u, w, h),
                      c.x + box_support((sccd_v2){1.0, 0.0}, u, w, h), tol))
         return false;
+    /* The point of S nearest the centre in the box hits; a line ⟂ their
+     * offset may separate them. Then its corners. */
+    sccd_v2 near = local_nearest(p, c, sqrt(d2)), off = sccd_v2_sub(near, c);
+    if (fabs(sccd_v2_dot(off, u)) <= h.x && fabs(sccd_v2_dot(off, w)) <= h.y)
+        return true;
     sccd_v2 ex = sccd_v2_scale(u, h.x), ey = sccd_v2_scale(w, h.y);
     sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, ex), ey), sccd_v2_sub(sccd_v2_add(c, ex), ey),
                     sccd_v2_add(sccd_v2_add(c, ex), ey), sccd_v2_add(sccd_v2_sub(c, ex), ey)};
+    if (separated_along(p, v, 4, 0.0, tol, c, near))
+        return false;
     return convex_meets(p, v, 4, 0.0, tol, 2.0 * rout);
 }
 
@@ -619,7 +623,13 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
     if (misses_wedge(p, sccd_max(sccd_v2_dot(lower, a), sccd_v2_dot(lower, b)),
                      sccd_max(sccd_v2_dot(upper, a), sccd_v2_dot(upper, b)), sccd_max(a.x, b.x), reach))
         return false;
-    sccd_v2 v[2] = {a, b};
+    /* The point of S nearest the middle within the capsule hits; a line ⟂
+     * their offset may separate them. Then the segment. */
+    sccd_v2 v[2] = {a, b}, near = local_nearest(p, m, sccd_v2_len(m));
+    if (sccd_point_segment2_dist2_unchecked(near, a, b) <= c.r * c.r)
+        return true;
+    if (separated_along(p, v, 2, c.r, tol, m, near))
+        return false;
     return convex_meets(p, v, 2, c.r, tol, sqrt(l2));
 }
 
