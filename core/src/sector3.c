@@ -364,9 +364,9 @@ static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sc
 
 /* The one-shot point (rad < 0) and sphere tests: raw_ball_early_out for
  * valid input (where no check fires), else the sector checked, then the
- * shape (shape_ok, each failed check firing as the
- * prepared route's would); the half angle's cosine and sine taken only
- * past the early-outs, which need none. */
+ * shape (shape_ok, each failed check firing as the prepared route's
+ * would); the half angle's cosine and sine taken only past the early-outs,
+ * which need none. */
 static bool one_shot_ball(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool shape_ok)
 {
     if (shape_ok && valid_sector3(s)) {
