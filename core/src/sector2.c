@@ -580,10 +580,12 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
                      sccd_v2_dot(upper, c) + box_support(upper, u, w, h),
                      c.x + box_support((sccd_v2){1.0, 0.0}, u, w, h), tol))
         return false;
-    /* The point of S nearest the centre in the box hits; a line ⟂ their
-     * offset may separate them. Then its corners. */
+    /* The point of S nearest the centre in the box (of the corners below:
+     * |u|² is 1 only within 2e-6) hits; a line ⟂ their offset may
+     * separate them. Then its corners. */
     sccd_v2 near = local_nearest(p, c, sqrt(d2)), off = sccd_v2_sub(near, c);
-    if (fabs(sccd_v2_dot(off, u)) <= h.x && fabs(sccd_v2_dot(off, w)) <= h.y)
+    sccd_real u2 = sccd_v2_len2(u);
+    if (fabs(sccd_v2_dot(off, u)) <= h.x * u2 && fabs(sccd_v2_dot(off, w)) <= h.y * u2)
         return true;
     sccd_v2 ex = sccd_v2_scale(u, h.x), ey = sccd_v2_scale(w, h.y);
     sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, ex), ey), sccd_v2_sub(sccd_v2_add(c, ex), ey),

@@ -720,15 +720,19 @@ static sccd_v3 nearest_point(const sect *S, sccd_v3 q)
     return (sccd_v3){u * dir.x, copysign(u * dir.y, q.y), sccd_clamp(q.z, S->zlo, S->zhi)};
 }
 
-/* Is the point at offset ±d from a box's centre inside the box (half axes
- * ax, half sizes h)? |d·ax[k]| ≤ h_k² for each k, with h_k² > 0: a flat
- * box (or one whose h_k² underflows) holds nothing here, its ax[k] being
- * no direction. */
-static bool box_holds(const sccd_v3 ax[3], sccd_v3 h, sccd_v3 d)
+/* Is the point at offset ±d from a box's centre inside the box of its
+ * corners c ± ax[0] ± ax[1] ± ax[2]? Its coordinates along the axes are
+ * d·(ax[k+1] × ax[k+2]) / det, det = ax[0]·(ax[1] × ax[2]), each within ±1:
+ * exact for axes not quite ⟂ (a quaternion unit only within 1e-6 skews
+ * them). A flat box (det 0, or underflowing) holds nothing here. */
+static bool box_holds(const sccd_v3 ax[3], sccd_v3 d)
 {
-    sccd_real h2[3] = {h.x * h.x, h.y * h.y, h.z * h.z};
+    sccd_v3 n[3] = {sccd_v3_cross(ax[1], ax[2]), sccd_v3_cross(ax[2], ax[0]), sccd_v3_cross(ax[0], ax[1])};
+    sccd_real det = fabs(sccd_v3_dot(ax[0], n[0]));
+    if (!(det > 0.0))
+        return false;
     for (int k = 0; k < 3; ++k)
-        if (!(h2[k] > 0.0) || fabs(sccd_v3_dot(d, ax[k])) > h2[k])
+        if (fabs(sccd_v3_dot(d, n[k])) > det)
             return false;
     return true;
 }
@@ -747,7 +751,7 @@ static bool box_separated_along(const sect *S, sccd_v3 c, const sccd_v3 ax[3], s
     return mid - ext > sector_support2(S, n.x, n.y) + zhi + t || mid + ext < zlo - sector_support2(S, -n.x, -n.y) - t;
 }
 
-/* Exact early-outs for a box (about c, half axes ax, half sizes h) that
+/* Exact early-outs for a box (about c, half axes ax) that
  * the balls left undecided, the likeliest first: the sector's point
  * nearest the centre inside the box (a hit); the box beyond one of the
  * sector's planes or cylinders (supports_miss), or beyond a plane ⟂ the
@@ -756,10 +760,10 @@ static bool box_separated_along(const sect *S, sccd_v3 c, const sccd_v3 ax[3], s
  * planes' margin is 4·tol: the polytope test widens the slab, the wedge's
  * planes and the radii by tol each, so it meets points up to √3·tol away,
  * and an early-out must not say less than it. */
-static int box_early_out(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_v3 h, sccd_real tol)
+static int box_early_out(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_real tol)
 {
     sccd_v3 d = sccd_v3_sub(c, nearest_point(S, c));
-    if (box_holds(ax, h, d))
+    if (box_holds(ax, d))
         return 1;
     supports sup = box_supports(S, c, ax);
     if (supports_miss(S, &sup, tol) || box_separated_along(S, c, ax, d, 4.0 * tol))
@@ -794,7 +798,7 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
         ax[k] = (sccd_v3){sccd_v3_dot(S->a, w), sccd_v3_dot(S->k, w), sccd_v3_dot(S->u, w)};
         bound += v3_maxabs(ax[k]);
     }
-    early = box_early_out(S, c, ax, b.h, SCCD_EPS * sccd_max(S->scale, bound));
+    early = box_early_out(S, c, ax, SCCD_EPS * sccd_max(S->scale, bound));
     if (early >= 0)
         return early == 1;
     /* The corners: corner i has bit k set for +axis k. */
