@@ -268,15 +268,18 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
     return local_distance(&S, to_local(&S, p));
 }
 
-/* Is the canonical-frame point q beyond the slab, or farther from the axis
- * than R, by more than reach? Exact early-outs without a root or the half
- * angle, or together with | rather than ||: one branch, mostly taken, is
- * better predicted than three. *rho2 = ρ². */
+/* Is the canonical-frame point q beyond the slab, farther from the axis
+ * than R or nearer than r, by more than reach? Exact early-outs without a
+ * root or the half angle, or together with | rather than ||: one branch,
+ * mostly taken, is better predicted than four. Every sector point is r or
+ * more from the axis, so the distance is at least r − ρ; less 1e-12·r, so
+ * that the distance's own rounding says no too. *rho2 = ρ². */
 static inline bool ball_beyond(const sect *S, sccd_v3 q, sccd_real reach, sccd_real *rho2)
 {
-    sccd_real far = S->R + reach;
+    sccd_real far = S->R + reach, near = S->r - reach - 1e-12 * S->r;
     *rho2 = q.x * q.x + q.y * q.y;
-    return (q.z < S->zlo - reach) | (q.z > S->zhi + reach) | (*rho2 > far * far);
+    return (q.z < S->zlo - reach) | (q.z > S->zhi + reach) | (*rho2 > far * far) |
+           ((near > 0.0) & (*rho2 < near * near));
 }
 
 /* The canonical-frame point q within rad of the sector, tol the tolerance. */
@@ -328,9 +331,9 @@ static bool point_meets(const sect *S, sccd_v3 p)
  * more (it is 1-Lipschitz); m's share 1e-12·(scale + out) covers comparing
  * roots where the exact test compares squares. The tolerance is bounded below by the sector's
  * scale and above at twice a bound of |c − o| (the exact test's scene holds
- * |q|∞ ≤ |c − o|). First the slab and the cylinder R, without the
- * trigonometry (ρ² = |c − o|² − z², less 3e-5·|c − o|² for the height's
- * error and rounding); then the distance. The point test (point_in) also
+ * |q|∞ ≤ |c − o|). First the slab and the cylinders R and r (as
+ * ball_beyond's), without the trigonometry (ρ² = |c − o|² − z², within
+ * 3e-5·|c − o|² for the height's error and rounding); then the distance. The point test (point_in) also
  * takes the thesis' in-test, x ≥ ρ·cos θ, which cannot tell angles within
  * 1e-8 rad of 0 or π apart: a point is surely out only when that test
  * fails too, by the margins (x and ρ each within m). */
@@ -345,8 +348,10 @@ static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sc
     S.zhi = s->zhi;
     S.scale = sccd_max(S.R, sccd_max(fabs(S.zlo), fabs(S.zhi)));
     sccd_real reach = out + SCCD_EPS * sccd_max(S.scale, 2.0 * dn + out), far = S.R + reach;
-    sccd_real z = sccd_v3_dot(s->u, d), m = 1e-5 * dn + 1e-12 * (S.scale + out);
-    if ((z - m > S.zhi + reach) | (z + m < S.zlo - reach) | (sccd_v3_len2(d) - z * z - 3e-5 * dn * dn > far * far))
+    sccd_real z = sccd_v3_dot(s->u, d), m = 1e-5 * dn + 1e-12 * (S.scale + out), rho2 = sccd_v3_len2(d) - z * z;
+    sccd_real near = S.r - reach - m, slack = 3e-5 * dn * dn;
+    if ((z - m > S.zhi + reach) | (z + m < S.zlo - reach) | (rho2 - slack > far * far) |
+        ((near > 0.0) & (rho2 + slack < near * near)))
         return 0;
     sccd_rot2 cs = sccd_cos_sin(s->half_angle);
     S.c = cs.c;
