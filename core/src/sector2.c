@@ -483,6 +483,18 @@ static inline bool radially_beyond(const sccd_sector2 *s, sccd_v2 q, sccd_real r
     return (*d2 > far * far) | ((near > 0.0) & (*d2 < near * near));
 }
 
+/* The canonical-frame point q, |q|² = d2, past radially_beyond: within rho
+ * of S? Surely so inside W and the annulus widened by rho (by squares,
+ * without a root: rounding moves that by far less than the tolerance);
+ * else local_disc_meets decides. */
+static inline bool near_disc_meets(const prepared *p, sccd_v2 q, sccd_real d2, sccd_real rho)
+{
+    sccd_real lo = p->s.r - rho, hi = p->s.R + rho;
+    if (in_half_angle(q.x, fabs(q.y), p->edge.c, p->edge.s) && d2 <= hi * hi && (lo <= 0.0 || d2 >= lo * lo))
+        return true;
+    return local_disc_meets(p, q, sqrt(d2), rho);
+}
+
 /* The world point c within rho of S (false when p is not ready). */
 static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
 {
@@ -490,7 +502,7 @@ static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
         return false;
     sccd_v2 q = to_local(&p->s, c);
     sccd_real d2;
-    return !radially_beyond(&p->s, q, rho, &d2) && local_disc_meets(p, q, sqrt(d2), rho);
+    return !radially_beyond(&p->s, q, rho, &d2) && near_disc_meets(p, q, d2, rho);
 }
 
 /* The one-shot form of disc_meets: the sector checked, then the shape
@@ -517,7 +529,7 @@ static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool 
      * annulus' edge (−1, 0): no trigonometry. */
     bool inside = s->half_angle >= 1.5708 && q.x >= 0.0;
     prepared p = {*s, inside ? (sccd_rot2){-1.0, 0.0} : edge_of(s->half_angle), true};
-    return local_disc_meets(&p, q, sqrt(d2), rho);
+    return near_disc_meets(&p, q, d2, rho);
 }
 
 /* ---- public pair tests: prepared, then one-shot ---- */
