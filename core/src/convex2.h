@@ -54,6 +54,23 @@ static inline bool in_half_angle(sccd_real x, sccd_real y, sccd_real c, sccd_rea
     return x * s >= y * c && (c < 0.0 || x >= 0.0);
 }
 
+/* The largest value of (dx, dy)·p over the annular sector of half angle θ
+ * (cosine c, sine s) about +x, radii r ≤ R: R·|d| where d points into the
+ * wedge, else at an end of a radial edge (the support of its convex hull,
+ * so of any θ). The sectors' separating-plane early-outs. */
+static inline sccd_real annular_sector_support(sccd_real c, sccd_real s, sccd_real r, sccd_real R, sccd_real dx,
+                                               sccd_real dy)
+{
+    sccd_real best = -INFINITY;
+    if (in_half_angle(dx, fabs(dy), c, s))
+        best = R * sqrt(dx * dx + dy * dy);
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        sccd_real e = dx * c + dy * sgn * s;
+        best = sccd_max(best, sccd_max(r * e, R * e));
+    }
+    return best;
+}
+
 /* Does a convex set miss the wedge of half angle θ (cosine c, sine s)
  * widened by reach, given its supports (largest n·p over the set) along the
  * unit normals of the lower and upper edges' lines pointing into the wedge,

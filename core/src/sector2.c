@@ -49,12 +49,13 @@ static sccd_sector2 point_sector(sccd_v2 o)
     return (sccd_sector2){sccd_is_valid_v2(o) ? o : (sccd_v2){0.0, 0.0}, {1.0, 0.0}, 0.0, 0.0, 0.0};
 }
 
-/* sccd_is_valid_sector2, inline for the one-shot tests. */
+/* sccd_is_valid_sector2, inline for the one-shot tests. The unit and range
+ * checks fail for a NaN or infinite a, half angle or r: only o and R need
+ * a finiteness check of their own. */
 static inline bool valid_sector2(const sccd_sector2 *s)
 {
-    return s && sccd_is_valid_v2(s->o) && sccd_is_valid_v2(s->a) && fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6 &&
-           s->half_angle >= 0.0 && s->half_angle <= SCCD_PI && sccd_is_valid_real(s->R) && s->r >= 0.0 &&
-           s->r <= s->R;
+    return s && sccd_is_valid_v2(s->o) && fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6 && s->half_angle >= 0.0 &&
+           s->half_angle <= SCCD_PI && sccd_is_valid_real(s->R) && s->r >= 0.0 && s->r <= s->R;
 }
 
 bool sccd_is_valid_sector2(const sccd_sector2 *s) { return valid_sector2(s); }
@@ -288,6 +289,33 @@ static inline bool misses_wedge(const prepared *p, sccd_real hl, sccd_real hu, s
     return wedge_missed(p->edge.c, p->edge.s, hl, hu, hx, reach);
 }
 
+/* The point of S nearest the canonical-frame point q, d = |q| (as
+ * local_dist2): inside W its radial projection clamped to [r, R] (along +x
+ * from the pivot), else on the nearer radial edge, clamped. */
+static inline sccd_v2 local_nearest(const prepared *p, sccd_v2 q, sccd_real d)
+{
+    sccd_real c = p->edge.c, sn = p->edge.s, x = q.x, y = fabs(q.y);
+    bool in = in_half_angle(x, y, c, sn);
+    sccd_v2 dir = in ? (d > 0.0 ? (sccd_v2){x / d, y / d} : (sccd_v2){1.0, 0.0}) : (sccd_v2){c, sn};
+    sccd_real u = sccd_clamp(in ? d : x * c + y * sn, p->s.r, p->s.R);
+    return (sccd_v2){u * dir.x, copysign(u * dir.y, q.y)};
+}
+
+/* Exact early-out for the convex set v (canonical frame) rounded by rho
+ * and the point near of S nearest a point m of it: a line ⟂ m − near (as
+ * for a disc) with v's rounded extent more than 4·tol beyond S's support
+ * (convex_meets, exact to tol, meets points up to √2·tol away). The
+ * callers first ask whether near is in the set, a hit. */
+static bool separated_along(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol, sccd_v2 m,
+                            sccd_v2 near)
+{
+    sccd_v2 d = sccd_v2_sub(m, near);
+    sccd_real low = INFINITY, len = sccd_v2_len(d);
+    for (int i = 0; i < n; ++i)
+        low = sccd_min(low, sccd_v2_dot(v[i], d));
+    return low - rho * len > annular_sector_support(p->edge.c, p->edge.s, p->s.r, p->s.R, d.x, d.y) + 4.0 * tol * len;
+}
+
 /* The exact part of local_vs_convex, after its early-outs (or a caller's
  * own): a vertex within reach of S hits; then W's convex pieces clip v, and
  * the distance range of each piece meets the widened annulus or not; last,
@@ -327,14 +355,17 @@ static bool convex_meets(const prepared *p, const sccd_v2 *v, int n, sccd_real r
  * v[0] of radius ext, so it misses the widened annulus when that disc lies
  * beyond R + reach or every vertex (hence, by convexity, all of v) lies
  * inside the circle r − reach; or v lies beyond W (misses_wedge). Then
- * convex_meets. */
+ * from its vertices' mean m, a point of it: the point of S nearest m in v
+ * hits, a line ⟂ their offset may separate them. Then convex_meets. */
 static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, sccd_real tol)
 {
     sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach, ext2 = 0.0, dmax2 = 0.0;
     sccd_v2 lower, upper;
     edge_normals(p, &lower, &upper);
     sccd_real hl = -INFINITY, hu = -INFINITY, hx = -INFINITY; /* the supports, in the same pass */
+    sccd_v2 m = {0.0, 0.0};
     for (int i = 0; i < n; ++i) {
+        m = sccd_v2_add(m, v[i]);
         ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
         dmax2 = sccd_max(dmax2, sccd_v2_len2(v[i]));
         hl = sccd_max(hl, sccd_v2_dot(lower, v[i]));
@@ -343,6 +374,12 @@ static bool local_vs_convex(const prepared *p, const sccd_v2 *v, int n, sccd_rea
     }
     sccd_real ext = sqrt(ext2);
     if ((lo > 0.0 && dmax2 < lo * lo) || sccd_v2_len(v[0]) - ext > hi || misses_wedge(p, hl, hu, hx, reach))
+        return false;
+    m = sccd_v2_scale(m, 1.0 / n);
+    sccd_v2 near = local_nearest(p, m, sccd_v2_len(m));
+    if (convex_contains(v, n, near))
+        return true;
+    if (separated_along(p, v, n, rho, tol, m, near))
         return false;
     return convex_meets(p, v, n, rho, tol, ext);
 }
@@ -418,15 +455,44 @@ static inline bool local_disc_meets(const prepared *p, sccd_v2 q, sccd_real d, s
     return local_dist2(p, q, d) <= reach * reach;
 }
 
-/* Is the canonical-frame point q beyond R + rho of the pivot by more than
- * the tolerance? An exact early-out without a root: every point of S is
- * within R of the pivot, so beyond (R + rho)(1 + 3ε) the distance exceeds
- * rho by more than ε·max(R, rho, |q|). *d2 = |q|². */
+/* Exact early-outs for a convex set that holds the disc of radius in about
+ * the canonical-frame point q (d = |q|) and lies in the one of radius out:
+ * the outer disc missing S (0), the inner one meeting it (1), else −1; one
+ * distance for both, each disc with its own scene's tolerance. */
+static inline int disc_early_out(const prepared *p, sccd_v2 q, sccd_real d, sccd_real in, sccd_real out)
+{
+    sccd_real d2 = local_dist2(p, q, d), R = p->s.R;
+    sccd_real reach_out = out + SCCD_EPS * sccd_max(sccd_max(R, out), d);
+    sccd_real reach_in = in + SCCD_EPS * sccd_max(sccd_max(R, in), d);
+    if (d2 > reach_out * reach_out)
+        return 0;
+    return d2 <= reach_in * reach_in ? 1 : -1;
+}
+
+/* Is the canonical-frame point q beyond R + rho of the pivot, or inside
+ * r − rho, by more than the tolerance? An exact early-out without a root
+ * or the half angle: every point of S is within R of the pivot, so beyond
+ * (R + rho)(1 + 3ε) the distance exceeds rho by more than
+ * ε·max(R, rho, |q|); none is within r, so inside
+ * r − rho − 3ε(R + rho) (< r ≤ R) it exceeds rho by more than
+ * ε·max(R, rho). *d2 = |q|². */
 static inline bool radially_beyond(const sccd_sector2 *s, sccd_v2 q, sccd_real rho, sccd_real *d2)
 {
-    sccd_real far = (s->R + rho) * (1.0 + 3.0 * SCCD_EPS);
+    sccd_real far = (s->R + rho) * (1.0 + 3.0 * SCCD_EPS), near = s->r - rho - 3.0 * SCCD_EPS * (s->R + rho);
     *d2 = sccd_v2_len2(q);
-    return *d2 > far * far;
+    return (*d2 > far * far) | ((near > 0.0) & (*d2 < near * near));
+}
+
+/* The canonical-frame point q, |q|² = d2, past radially_beyond: within rho
+ * of S? Surely so inside W and the annulus widened by rho (by squares,
+ * without a root: rounding moves that by far less than the tolerance);
+ * else local_disc_meets decides. */
+static inline bool near_disc_meets(const prepared *p, sccd_v2 q, sccd_real d2, sccd_real rho)
+{
+    sccd_real lo = p->s.r - rho, hi = p->s.R + rho;
+    if (in_half_angle(q.x, fabs(q.y), p->edge.c, p->edge.s) && d2 <= hi * hi && (lo <= 0.0 || d2 >= lo * lo))
+        return true;
+    return local_disc_meets(p, q, sqrt(d2), rho);
 }
 
 /* The world point c within rho of S (false when p is not ready). */
@@ -436,7 +502,7 @@ static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
         return false;
     sccd_v2 q = to_local(&p->s, c);
     sccd_real d2;
-    return !radially_beyond(&p->s, q, rho, &d2) && local_disc_meets(p, q, sqrt(d2), rho);
+    return !radially_beyond(&p->s, q, rho, &d2) && near_disc_meets(p, q, d2, rho);
 }
 
 /* The one-shot form of disc_meets: the sector checked, then the shape
@@ -457,8 +523,13 @@ static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool 
     sccd_real d2;
     if (radially_beyond(s, q, rho, &d2))
         return false;
-    prepared p = {*s, edge_of(s->half_angle), true};
-    return local_disc_meets(&p, q, sqrt(d2), rho);
+    /* Inside a wedge wider than π/2 + 4e-6 (cos θ < 0 < sin θ) lies every
+     * point with x ≥ 0 (in_half_angle: x·sin θ ≥ 0 ≥ |y|·cos θ); its
+     * distance is then the annulus' alone, the same with the full
+     * annulus' edge (−1, 0): no trigonometry. */
+    bool inside = s->half_angle >= 1.5708 && q.x >= 0.0;
+    prepared p = {*s, inside ? (sccd_rot2){-1.0, 0.0} : edge_of(s->half_angle), true};
+    return near_disc_meets(&p, q, d2, rho);
 }
 
 /* ---- public pair tests: prepared, then one-shot ---- */
@@ -503,14 +574,10 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
         return false;
     const sccd_sector2 *s = &p->s;
     sccd_v2 c = to_local(s, b.c), h = b.h;
-    /* The discs about c: one distance, two radii (each with its scene's tolerance). */
-    sccd_real d = sccd_v2_len(c), d2 = local_dist2(p, c, d), rout = sccd_v2_len(h), rin = sccd_min(h.x, h.y);
-    sccd_real out = rout + SCCD_EPS * sccd_max(sccd_max(s->R, rout), d);
-    sccd_real in = rin + SCCD_EPS * sccd_max(sccd_max(s->R, rin), d);
-    if (d2 > out * out)
-        return false;
-    if (d2 <= in * in)
-        return true;
+    sccd_real rout = sccd_v2_len(h), d2 = sccd_v2_len2(c);
+    int early = disc_early_out(p, c, sqrt(d2), sccd_min(h.x, h.y), rout);
+    if (early >= 0)
+        return early == 1;
     sccd_v2 ax = {b.q.c, b.q.s}, u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u);
     /* The pivot in the box's frame: its nearest and farthest box points. */
     sccd_real ox = -sccd_v2_dot(c, u), oy = -sccd_v2_dot(c, w);
@@ -525,9 +592,18 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
                      sccd_v2_dot(upper, c) + box_support(upper, u, w, h),
                      c.x + box_support((sccd_v2){1.0, 0.0}, u, w, h), tol))
         return false;
+    /* The point of S nearest the centre in the box (of the corners below:
+     * |u|² is 1 only within 2e-6) hits; a line ⟂ their offset may
+     * separate them. Then its corners. */
+    sccd_v2 near = local_nearest(p, c, sqrt(d2)), off = sccd_v2_sub(near, c);
+    sccd_real u2 = sccd_v2_len2(u);
+    if (fabs(sccd_v2_dot(off, u)) <= h.x * u2 && fabs(sccd_v2_dot(off, w)) <= h.y * u2)
+        return true;
     sccd_v2 ex = sccd_v2_scale(u, h.x), ey = sccd_v2_scale(w, h.y);
     sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, ex), ey), sccd_v2_sub(sccd_v2_add(c, ex), ey),
                     sccd_v2_add(sccd_v2_add(c, ex), ey), sccd_v2_add(sccd_v2_sub(c, ex), ey)};
+    if (separated_along(p, v, 4, 0.0, tol, c, near))
+        return false;
     return convex_meets(p, v, 4, 0.0, tol, 2.0 * rout);
 }
 
@@ -561,7 +637,13 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
     if (misses_wedge(p, sccd_max(sccd_v2_dot(lower, a), sccd_v2_dot(lower, b)),
                      sccd_max(sccd_v2_dot(upper, a), sccd_v2_dot(upper, b)), sccd_max(a.x, b.x), reach))
         return false;
-    sccd_v2 v[2] = {a, b};
+    /* The point of S nearest the middle within the capsule hits; a line ⟂
+     * their offset may separate them. Then the segment. */
+    sccd_v2 v[2] = {a, b}, near = local_nearest(p, m, sccd_v2_len(m));
+    if (sccd_point_segment2_dist2_unchecked(near, a, b) <= c.r * c.r)
+        return true;
+    if (separated_along(p, v, 2, c.r, tol, m, near))
+        return false;
     return convex_meets(p, v, 2, c.r, tol, sqrt(l2));
 }
 
@@ -573,9 +655,10 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
     }
     if (!p->ready)
         return false;
-    /* In the canonical frame; exact early-out: the polygon lies in the disc
-     * about its vertices' mean reaching the farthest one, grown by its
-     * rounding. */
+    /* In the canonical frame; exact early-outs: the polygon lies in the
+     * disc about its vertices' mean reaching the farthest one, grown by its
+     * rounding, and holds the disc of its rounding about that mean (a point
+     * of the convex polygon). */
     int n = poly->n;
     sccd_v2 v[SCCD_POLY_MAX], m = {0.0, 0.0};
     for (int i = 0; i < n; ++i) {
@@ -586,8 +669,9 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
     sccd_real rad2 = 0.0;
     for (int i = 0; i < n; ++i)
         rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(v[i], m)));
-    if (!local_disc_meets(p, m, sccd_v2_len(m), sqrt(rad2) + poly->r))
-        return false;
+    int early = disc_early_out(p, m, sccd_v2_len(m), poly->r, sqrt(rad2) + poly->r);
+    if (early >= 0)
+        return early == 1;
     return local_vs_convex(p, v, n, poly->r, scene_tol(p, v, n, poly->r));
 }
 
@@ -606,8 +690,20 @@ bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p) { return one_shot_d
 
 bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c) { return one_shot_disc(s, c.c, c.r, valid_circle(c)); }
 
+/* The one-shot box and capsule tests' early-out before preparing: valid
+ * input (where no check fires) whose bounding disc, about the
+ * canonical-frame point q of radius rad, radially_beyond rejects (as the
+ * prepared test's disc would, there after the trigonometry). */
+static bool one_shot_radially_beyond(const sccd_sector2 *s, bool shape_ok, sccd_v2 q, sccd_real rad)
+{
+    sccd_real d2;
+    return shape_ok && valid_sector2(s) && radially_beyond(s, q, rad, &d2);
+}
+
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {
+    if (s && one_shot_radially_beyond(s, valid_box2(b), to_local(s, b.c), sccd_v2_len(b.h)))
+        return false;
     prepared pr;
     sccd_sector2_prepare(&pr, s);
     return sccd_sector2_prepared_vs_box(&pr, b);
@@ -615,6 +711,11 @@ bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
 {
+    if (s) { /* the prepared test's disc about the middle of the canonical-frame ends */
+        sccd_v2 a = to_local(s, c.a), b = to_local(s, c.b);
+        if (one_shot_radially_beyond(s, valid_capsule2(c), sccd_v2_lerp(a, b, 0.5), 0.5 * sccd_v2_dist(a, b) + c.r))
+            return false;
+    }
     prepared pr;
     sccd_sector2_prepare(&pr, s);
     return sccd_sector2_prepared_vs_capsule(&pr, c);

@@ -56,14 +56,19 @@ static bool finite_sector(const sccd_sector3 *s)
            sccd_is_valid_real(s->zlo) && sccd_is_valid_real(s->zhi);
 }
 
-bool sccd_is_valid_sector3(const sccd_sector3 *s)
+/* sccd_is_valid_sector3, inline for the one-shot tests. The unit, ⟂ and
+ * range checks fail for a NaN or infinite u, a, half angle or r (a NaN
+ * compares false, an infinite length is not 1): only o, R and the slab
+ * need a finiteness check of their own. */
+static inline bool valid_sector3(const sccd_sector3 *s)
 {
-    if (!s || !finite_sector(s))
-        return false;
-    return fabs(sccd_v3_len2(s->u) - 1.0) < 1e-6 && fabs(sccd_v3_len2(s->a) - 1.0) < 1e-6 &&
-           fabs(sccd_v3_dot(s->u, s->a)) < 1e-6 && s->half_angle >= 0.0 && s->half_angle <= SCCD_PI &&
-           s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
+    return s && sccd_is_valid_v3(s->o) && sccd_is_valid_real(s->R) && sccd_is_valid_real(s->zlo) &&
+           sccd_is_valid_real(s->zhi) && fabs(sccd_v3_len2(s->u) - 1.0) < 1e-6 &&
+           fabs(sccd_v3_len2(s->a) - 1.0) < 1e-6 && fabs(sccd_v3_dot(s->u, s->a)) < 1e-6 && s->half_angle >= 0.0 &&
+           s->half_angle <= SCCD_PI && s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
 }
+
+bool sccd_is_valid_sector3(const sccd_sector3 *s) { return valid_sector3(s); }
 
 /* One convex part of the wedge: the n half-planes m·(x, y) ≥ 0 of the
  * canonical frame (n = 0: the whole plane). */
@@ -99,7 +104,7 @@ static int wedge_parts(const sect *S, wedge w[2])
 static bool prepare_frame(sect *out, const sccd_sector3 *s)
 {
     out->ready = false;
-    bool valid = sccd_is_valid_sector3(s);
+    bool valid = valid_sector3(s);
     SCCD_ASSERT(valid);
     if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
         return false;
@@ -263,15 +268,18 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
     return local_distance(&S, to_local(&S, p));
 }
 
-/* Is the canonical-frame point q beyond the slab, or farther from the axis
- * than R, by more than reach? Exact early-outs without a root or the half
- * angle, or together with | rather than ||: one branch, mostly taken, is
- * better predicted than three. *rho2 = ρ². */
+/* Is the canonical-frame point q beyond the slab, farther from the axis
+ * than R or nearer than r, by more than reach? Exact early-outs without a
+ * root or the half angle, or together with | rather than ||: one branch,
+ * mostly taken, is better predicted than four. Every sector point is r or
+ * more from the axis, so the distance is at least r − ρ; less 1e-12·r, so
+ * that the distance's own rounding says no too. *rho2 = ρ². */
 static inline bool ball_beyond(const sect *S, sccd_v3 q, sccd_real reach, sccd_real *rho2)
 {
-    sccd_real far = S->R + reach;
+    sccd_real far = S->R + reach, near = S->r - reach - 1e-12 * S->r;
     *rho2 = q.x * q.x + q.y * q.y;
-    return (q.z < S->zlo - reach) | (q.z > S->zhi + reach) | (*rho2 > far * far);
+    return (q.z < S->zlo - reach) | (q.z > S->zhi + reach) | (*rho2 > far * far) |
+           ((near > 0.0) & (*rho2 < near * near));
 }
 
 /* The canonical-frame point q within rad of the sector, tol the tolerance. */
@@ -311,12 +319,67 @@ static bool point_meets(const sect *S, sccd_v3 p)
     return !ball_beyond(S, q, tol, &rho2) && point_in(S, q, rho2, tol);
 }
 
-/* The one-shot point (rad < 0) and sphere tests: the sector checked, then
- * the shape (shape_ok, each failed check firing as the prepared route's
+/* The one-shot tests' early-outs against the valid sector s as given,
+ * without its canonical frame, for a set that holds the ball about c of
+ * radius in (none: −∞) and lies in the one of radius out (in ≤ out; a
+ * point or sphere: in = out ≥ 0): 0 when the exact test surely says no, 1
+ * when it surely says yes, −1 when only the exact test can tell (point:
+ * the point test, in = out = 0).
+ * Valid, u and a are unit and ⟂ within 1e-6, so the raw frame (a, u × a, u)
+ * moves the canonical coordinates q by under 5e-6·|c − o| (plus rounding);
+ * m = 1e-5·|c − o| bounds that, and the distance to the sector moves by no
+ * more (it is 1-Lipschitz); m's share 1e-12·(scale + out) covers comparing
+ * roots where the exact test compares squares. The tolerance is bounded below by the sector's
+ * scale and above at twice a bound of |c − o| (the exact test's scene holds
+ * |q|∞ ≤ |c − o|). First the slab and the cylinders R and r (as
+ * ball_beyond's), without the trigonometry (ρ² = |c − o|² − z², within
+ * 3e-5·|c − o|² for the height's error and rounding); then the distance. The point test (point_in) also
+ * takes the thesis' in-test, x ≥ ρ·cos θ, which cannot tell angles within
+ * 1e-8 rad of 0 or π apart: a point is surely out only when that test
+ * fails too, by the margins (x and ρ each within m). */
+static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sccd_real out, bool point)
+{
+    sccd_v3 d = sccd_v3_sub(c, s->o);
+    sccd_real dn = 1.7320508075688775 * v3_maxabs(d); /* ≥ |d| */
+    sect S; /* only what local_dist2 reads, set field by field: the whole struct is 5 times as big */
+    S.r = s->r;
+    S.R = s->R;
+    S.zlo = s->zlo;
+    S.zhi = s->zhi;
+    S.scale = sccd_max(S.R, sccd_max(fabs(S.zlo), fabs(S.zhi)));
+    sccd_real reach = out + SCCD_EPS * sccd_max(S.scale, 2.0 * dn + out), far = S.R + reach;
+    sccd_real z = sccd_v3_dot(s->u, d), m = 1e-5 * dn + 1e-12 * (S.scale + out), rho2 = sccd_v3_len2(d) - z * z;
+    sccd_real near = S.r - reach - m, slack = 3e-5 * dn * dn;
+    if ((z - m > S.zhi + reach) | (z + m < S.zlo - reach) | (rho2 - slack > far * far) |
+        ((near > 0.0) & (rho2 + slack < near * near)))
+        return 0;
+    sccd_rot2 cs = sccd_cos_sin(s->half_angle);
+    S.c = cs.c;
+    S.s = cs.s;
+    sccd_v3 q = {sccd_v3_dot(s->a, d), sccd_v3_dot(sccd_v3_cross(s->u, s->a), d), z};
+    sccd_real rho = len2d(q.x, q.y), dist = sqrt(local_dist2(&S, q, rho));
+    if (dist + m <= in + SCCD_EPS * sccd_max(S.scale, in))
+        return 1;
+    if (!(dist - m > reach))
+        return -1;
+    bool thesis_out = z + m < S.zlo || z - m > S.zhi || rho + m < S.r || rho - m > S.R ||
+                      q.x + m * (2.0 + fabs(S.c)) < rho * S.c;
+    return !point || thesis_out ? 0 : -1;
+}
+
+/* The one-shot point (rad < 0) and sphere tests: raw_ball_early_out for
+ * valid input (where no check fires), else the sector checked, then the
+ * shape (shape_ok, each failed check firing as the prepared route's
  * would); the half angle's cosine and sine taken only past the early-outs,
  * which need none. */
 static bool one_shot_ball(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool shape_ok)
 {
+    if (shape_ok && valid_sector3(s)) {
+        sccd_real r0 = sccd_max(rad, 0.0);
+        int early = raw_ball_early_out(s, c, r0, r0, rad < 0.0);
+        if (early >= 0)
+            return early == 1;
+    }
     sect S;
     bool sector_ok = prepare_frame(&S, s);
     if (!shape_ok) {
@@ -558,14 +621,20 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
 /* Exact early-outs for a convex set that holds the ball of radius in about
  * the canonical-frame point q and lies in the one of radius out: the outer
  * ball misses the sector (beyond the tolerance, which with the ball's larger
- * scale is at least the set's), or the inner one meets it. Returns 0 (miss),
- * 1 (hit) or −1 (undecided). */
+ * scale is at least the set's), or the inner one meets it; one distance
+ * for both, past the outer ball's cheap rejects. Returns 0 (miss), 1 (hit)
+ * or −1 (undecided). */
 static int ball_early_out(const sect *S, sccd_v3 q, sccd_real in, sccd_real out)
 {
-    sccd_real m = v3_maxabs(q);
-    if (!local_ball_meets(S, q, out, SCCD_EPS * sccd_max(S->scale, m + out)))
+    sccd_real m = v3_maxabs(q), rho2;
+    sccd_real reach_out = out + SCCD_EPS * sccd_max(S->scale, m + out);
+    sccd_real reach_in = in + SCCD_EPS * sccd_max(S->scale, m + in);
+    if (ball_beyond(S, q, reach_out, &rho2))
         return 0;
-    return local_ball_meets(S, q, in, SCCD_EPS * sccd_max(S->scale, m + in)) ? 1 : -1;
+    sccd_real d2 = local_dist2(S, q, sqrt(rho2));
+    if (d2 > reach_out * reach_out)
+        return 0;
+    return d2 <= reach_in * reach_in ? 1 : -1;
 }
 
 /* What the exact early-outs of a convex set need (canonical frame): its z
@@ -637,10 +706,83 @@ static supports point_supports(const sect *S, const sccd_v3 *v, int n, sccd_v2 d
     return h;
 }
 
+/* Largest value of d·(x, y) over the 2D annular sector (d in local x, y). */
+static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
+{
+    return annular_sector_support(S->c, S->s, S->r, S->R, dx, dy);
+}
+
+/* The point of the sector nearest the canonical-frame point q (fact 1):
+ * its radial projection clamped to [r, R] in q's own half-plane inside the
+ * wedge, else in the nearer side's (along it, q turned onto it); its
+ * height clamped to the slab. */
+static sccd_v3 nearest_point(const sect *S, sccd_v3 q)
+{
+    sccd_real x = q.x, y = fabs(q.y), rho = len2d(x, y);
+    bool in = in_wedge(S, x, y);
+    sccd_v2 dir = in ? (rho > 0.0 ? (sccd_v2){x / rho, y / rho} : (sccd_v2){1.0, 0.0}) : (sccd_v2){S->c, S->s};
+    sccd_real u = sccd_clamp(in ? rho : x * S->c + y * S->s, S->r, S->R);
+    return (sccd_v3){u * dir.x, copysign(u * dir.y, q.y), sccd_clamp(q.z, S->zlo, S->zhi)};
+}
+
+/* Is the point at offset ±d from a box's centre inside the box of its
+ * corners c ± ax[0] ± ax[1] ± ax[2]? Its coordinates along the axes are
+ * d·(ax[k+1] × ax[k+2]) / det, det = ax[0]·(ax[1] × ax[2]), each within ±1:
+ * exact for axes not quite ⟂ (a quaternion unit only within 1e-6 skews
+ * them). A flat box (det 0, or underflowing) holds nothing here. */
+static bool box_holds(const sccd_v3 ax[3], sccd_v3 d)
+{
+    sccd_v3 n[3] = {sccd_v3_cross(ax[1], ax[2]), sccd_v3_cross(ax[2], ax[0]), sccd_v3_cross(ax[0], ax[1])};
+    sccd_real det = fabs(sccd_v3_dot(ax[0], n[0]));
+    if (!(det > 0.0))
+        return false;
+    for (int k = 0; k < 3; ++k)
+        if (fabs(sccd_v3_dot(d, n[k])) > det)
+            return false;
+    return true;
+}
+
+/* Does a plane ⟂ n separate the box about c with half axes ax (canonical
+ * frame) from the sector by more than margin·|n|? The box's extent along n
+ * against the sector's: its annular sector's support (the outer arc's where
+ * n points into the wedge, else an edge end's) plus the slab's. */
+static bool box_separated_along(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_v3 n, sccd_real margin)
+{
+    sccd_real mid = sccd_v3_dot(n, c), ext = 0.0;
+    for (int j = 0; j < 3; ++j)
+        ext += fabs(sccd_v3_dot(n, ax[j]));
+    sccd_real zhi = sccd_max(n.z * S->zlo, n.z * S->zhi), zlo = sccd_min(n.z * S->zlo, n.z * S->zhi);
+    sccd_real t = margin * sccd_v3_len(n);
+    return mid - ext > sector_support2(S, n.x, n.y) + zhi + t || mid + ext < zlo - sector_support2(S, -n.x, -n.y) - t;
+}
+
+/* Exact early-outs for a box (about c, half axes ax) that
+ * the balls left undecided, the likeliest first: the sector's point
+ * nearest the centre inside the box (a hit); the box beyond one of the
+ * sector's planes or cylinders (supports_miss), or beyond a plane ⟂ the
+ * offset of the centre from that point (as for a ball) or ⟂ a box axis
+ * (beside an arc's end, say). Returns 0 (miss), 1 (hit) or −1. The
+ * planes' margin is 4·tol: the polytope test widens the slab, the wedge's
+ * planes and the radii by tol each, so it meets points up to √3·tol away,
+ * and an early-out must not say less than it. */
+static int box_early_out(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_real tol)
+{
+    sccd_v3 d = sccd_v3_sub(c, nearest_point(S, c));
+    if (box_holds(ax, d))
+        return 1;
+    supports sup = box_supports(S, c, ax);
+    if (supports_miss(S, &sup, tol) || box_separated_along(S, c, ax, d, 4.0 * tol))
+        return 0;
+    for (int k = 0; k < 3; ++k)
+        if (box_separated_along(S, c, ax, ax[k], 4.0 * tol))
+            return 0;
+    return -1;
+}
+
 /* In the canonical frame: exact early-outs by the balls about its centre
- * of radii |h| (holding it) and min(h) (held), then by the box's supports
- * (with the tolerance of a scene at least as large as its corners'), then
- * a corner in the sector; then the polytope of its corners. */
+ * of radii |h| (holding it) and min(h) (held), then box_early_out's (with
+ * the tolerance of a scene at least as large as its corners'), then a
+ * corner in the sector; then the polytope of its corners. */
 bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 {
     if (!S || !valid_box3(b)) {
@@ -661,9 +803,9 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
         ax[k] = (sccd_v3){sccd_v3_dot(S->a, w), sccd_v3_dot(S->k, w), sccd_v3_dot(S->u, w)};
         bound += v3_maxabs(ax[k]);
     }
-    supports h = box_supports(S, c, ax);
-    if (supports_miss(S, &h, SCCD_EPS * sccd_max(S->scale, bound)))
-        return false;
+    early = box_early_out(S, c, ax, SCCD_EPS * sccd_max(S->scale, bound));
+    if (early >= 0)
+        return early == 1;
     /* The corners: corner i has bit k set for +axis k. */
     sccd_polytope p;
     sccd_v3 v[8];
@@ -682,6 +824,15 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
     return local_polytope_meets(S, v, &p);
 }
 
+/* The centroid of t; *rad, the radius of the ball about it holding t. */
+static sccd_v3 triangle_ball(sccd_triangle t, sccd_real *rad)
+{
+    sccd_v3 m = sccd_v3_scale(sccd_v3_add(t.a, sccd_v3_add(t.b, t.c)), 1.0 / 3.0);
+    *rad = sqrt(sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, m)),
+                         sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, m)), sccd_v3_len2(sccd_v3_sub(t.c, m)))));
+    return m;
+}
+
 /* Exact early-outs by the ball about its centroid holding it (and the
  * centroid itself, a point of it), then in the canonical frame by its
  * supports, then a corner in the sector; then the polytope. */
@@ -693,11 +844,9 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
     }
     if (!S->ready)
         return false;
-    sccd_v3 m = sccd_v3_scale(sccd_v3_add(t.a, sccd_v3_add(t.b, t.c)), 1.0 / 3.0);
-    sccd_real rad2 = sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, m)),
-                              sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, m)), sccd_v3_len2(sccd_v3_sub(t.c, m))));
-    sccd_v3 ml = to_local(S, m);
-    int early = ball_early_out(S, ml, 0.0, sqrt(rad2));
+    sccd_real rad;
+    sccd_v3 ml = to_local(S, triangle_ball(t, &rad));
+    int early = ball_early_out(S, ml, 0.0, rad);
     if (early >= 0)
         return early == 1;
     sccd_v3 v[3] = {to_local(S, t.a), to_local(S, t.b), to_local(S, t.c)};
@@ -720,6 +869,11 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
         SCCD_ASSERT(valid_box3(b));
         return false;
     }
+    if (valid_sector3(s)) { /* the prepared test's balls first, without the frame */
+        int early = raw_ball_early_out(s, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h), false);
+        if (early >= 0)
+            return early == 1;
+    }
     sect S;
     prepare(s, &S);
     return sccd_sector3_prepared_vs_box(&S, b);
@@ -730,6 +884,13 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
     if (!sccd_is_valid_triangle(t)) {
         SCCD_ASSERT(sccd_is_valid_triangle(t));
         return false;
+    }
+    if (valid_sector3(s)) { /* the prepared test's balls first, without the frame */
+        sccd_real rad;
+        sccd_v3 m = triangle_ball(t, &rad);
+        int early = raw_ball_early_out(s, m, 0.0, rad, false);
+        if (early >= 0)
+            return early == 1;
     }
     sect S;
     prepare(s, &S);
@@ -956,6 +1117,13 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
         SCCD_ASSERT(sccd_is_valid_capsule3(c));
         return false;
     }
+    /* The prepared test's bounding ball first, without the frame; its
+     * radius, there from the canonical frame's ends, is within rounding of
+     * this one grown by 1e-12. */
+    if (valid_sector3(s) &&
+        raw_ball_early_out(s, sccd_v3_lerp(c.a, c.b, 0.5), -INFINITY,
+                           0.5 * sccd_v3_dist(c.a, c.b) * (1.0 + 1e-12) + c.r, false) == 0)
+        return false;
     sect S;
     prepare(s, &S);
     return sccd_sector3_prepared_meets_capsule(&S, c);
@@ -1137,19 +1305,6 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
 }
 
 /* ---- bounding box ---- */
-
-/* Largest value of d·(x, y) over the 2D annular sector (d in local x, y). */
-static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
-{
-    sccd_real best = -INFINITY;
-    if (in_wedge(S, dx, fabs(dy)))
-        best = S->R * len2d(dx, dy);
-    for (int sgn = -1; sgn <= 1; sgn += 2) {
-        sccd_real e = dx * S->c + dy * sgn * S->s;
-        best = sccd_max(best, sccd_max(S->r * e, S->R * e));
-    }
-    return best;
-}
 
 sccd_aabb3 sccd_sector3_prepared_aabb(const sccd_sector3_prepared *S)
 {

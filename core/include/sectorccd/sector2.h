@@ -20,7 +20,8 @@
  * (sccd_sector2_prepare checks it and keeps its cosine and sine) and call
  * the sccd_sector2_prepared_vs_* tests, which give the same answers as the
  * one-shot tests without their trigonometry and sector checks; the one-shot
- * tests prepare and call them. */
+ * tests try the prepared tests' first early-outs before the trigonometry,
+ * then prepare and call them. */
 #ifndef SECTORCCD_SECTOR2_H
 #define SECTORCCD_SECTOR2_H
 

@@ -23,7 +23,9 @@
  * (sccd_sector3_prepare checks and repairs it as above and keeps its frame,
  * cosine and sine) and call the sccd_sector3_prepared_vs_*
  * tests, which give the same answers as the one-shot tests without their
- * trigonometry and sector checks; the one-shot tests prepare and call them. */
+ * trigonometry and sector checks; the one-shot tests try the prepared tests'
+ * first early-outs without the frame or the trigonometry, then prepare and
+ * call them. */
 #ifndef SECTORCCD_SECTOR3_H
 #define SECTORCCD_SECTOR3_H
 
