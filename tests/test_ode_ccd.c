@@ -675,11 +675,10 @@ static void test_same_body_and_disable(void **state)
     ode_world_free(&w);
 }
 
-/* Bad use: a clear error (the assert handler fires, last_error names it), and nothing breaks. */
 /* Many CCD bodies among many fast ones (debris_rain.h): 40 spinning debris
  * fired through 300 falling spheres at a 2 cm floor. More than the 16
- * query boxes up to which a geom tests each box, so the gathering goes
- * through the index of query boxes. With CCD no debris ends under the
+ * regions up to which every geom is tested against each, so the gathering
+ * asks the sorted index of the geoms' reach boxes. With CCD no debris ends under the
  * floor; without, many do. */
 static void test_debris_rain(void **state)
 {
@@ -694,6 +693,7 @@ static void test_debris_rain(void **state)
     assert_true(on.tois > 0);
 }
 
+/* Bad use: a clear error (the assert handler fires, last_error names it), and nothing breaks. */
 static void test_bad_use(void **state)
 {
     (void)state;
