@@ -273,8 +273,8 @@ bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
     for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i)) /* its partners, marked: a candidate is checked at once */
         e->partner[e->pairs[k].a == i ? e->pairs[k].b : e->pairs[k].a] = i;
     for (int r = ranks_before(e, box.hi.x) - 1; r >= 0 && e->reach[r] >= box.lo.x; --r) {
-        int j = e->order[r].body;
-        if (!(e->flags[j] & EVENTS_LOOSE) && !pair_with(e, i, j, tc))
+        int j = e->order[r].body; /* most of the walk's bodies are apart: told here, without a call */
+        if (!(e->flags[j] & EVENTS_LOOSE) && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
             return false;
     }
     for (int k = 0; k < e->loose_count; ++k)
