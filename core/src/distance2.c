@@ -222,12 +222,8 @@ sccd_distance2 sccd_shape2_distance(const sccd_shape2 *a, sccd_xf2 xa, const scc
  * twin; a polygon has none in closed form here). */
 static sccd_v2 core_nearest(const sccd_shape2 *s, sccd_v2 p)
 {
-    if (s->type == SCCD_SHAPE_CAPSULE) {
-        sccd_v2 e = sccd_v2_sub(s->capsule.b, s->capsule.a);
-        sccd_real ee = sccd_v2_len2(e);
-        sccd_real t = ee > 0.0 ? sccd_clamp(sccd_v2_dot(sccd_v2_sub(p, s->capsule.a), e) / ee, 0.0, 1.0) : 0.0;
-        return sccd_v2_mad(s->capsule.a, t, e);
-    }
+    if (s->type == SCCD_SHAPE_CAPSULE)
+        return sccd_closest_point_segment2_unchecked(p, s->capsule.a, s->capsule.b);
     if (s->type == SCCD_SHAPE_BOX) {
         sccd_v2 l = sccd_rot2_inv_apply(s->box.q, sccd_v2_sub(p, s->box.c)), h = s->box.h;
         l = (sccd_v2){sccd_clamp(l.x, -h.x, h.x), sccd_clamp(l.y, -h.y, h.y)};

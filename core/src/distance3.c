@@ -243,12 +243,8 @@ sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_prox
 /* The point of shape s's core (in its own frame) nearest to p. */
 static sccd_v3 core_nearest(const sccd_shape3 *s, sccd_v3 p)
 {
-    if (s->type == SCCD_SHAPE_CAPSULE) {
-        sccd_v3 e = sccd_v3_sub(s->capsule.b, s->capsule.a);
-        sccd_real ee = sccd_v3_len2(e);
-        sccd_real t = ee > 0.0 ? sccd_clamp(sccd_v3_dot(sccd_v3_sub(p, s->capsule.a), e) / ee, 0.0, 1.0) : 0.0;
-        return sccd_v3_mad(s->capsule.a, t, e);
-    }
+    if (s->type == SCCD_SHAPE_CAPSULE)
+        return sccd_closest_point_segment3_unchecked(p, s->capsule.a, s->capsule.b);
     if (s->type == SCCD_SHAPE_BOX) {
         sccd_v3 l = sccd_quat_inv_apply(s->box.q, sccd_v3_sub(p, s->box.c)), h = s->box.h;
         l = (sccd_v3){sccd_clamp(l.x, -h.x, h.x), sccd_clamp(l.y, -h.y, h.y), sccd_clamp(l.z, -h.z, h.z)};

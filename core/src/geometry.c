@@ -17,6 +17,18 @@ static sccd_real segment_param(sccd_real num, sccd_real len2, sccd_real scale2)
     return sccd_clamp(num / len2, 0.0, 1.0);
 }
 
+sccd_v2 sccd_closest_point_segment2_unchecked(sccd_v2 p, sccd_v2 a, sccd_v2 b)
+{
+    sccd_v2 d = sccd_v2_sub(b, a);
+    return sccd_v2_mad(a, segment_param(sccd_v2_dot(sccd_v2_sub(p, a), d), sccd_v2_len2(d), sccd_v2_len2(a)), d);
+}
+
+sccd_v3 sccd_closest_point_segment3_unchecked(sccd_v3 p, sccd_v3 a, sccd_v3 b)
+{
+    sccd_v3 d = sccd_v3_sub(b, a);
+    return sccd_v3_mad(a, segment_param(sccd_v3_dot(sccd_v3_sub(p, a), d), sccd_v3_len2(d), sccd_v3_len2(a)), d);
+}
+
 sccd_v2 sccd_closest_point_segment2(sccd_v2 p, sccd_v2 a, sccd_v2 b, sccd_real *t)
 {
     if (!sccd_is_valid_v2(p) || !sccd_is_valid_v2(a) || !sccd_is_valid_v2(b)) {

@@ -14,6 +14,10 @@
 /* sccd_distance_point_segment2, squared. */
 sccd_real sccd_point_segment2_dist2_unchecked(sccd_v2 p, sccd_v2 a, sccd_v2 b);
 
+/* sccd_closest_point_segment2 / 3 without the parameter. */
+sccd_v2 sccd_closest_point_segment2_unchecked(sccd_v2 p, sccd_v2 a, sccd_v2 b);
+sccd_v3 sccd_closest_point_segment3_unchecked(sccd_v3 p, sccd_v3 a, sccd_v3 b);
+
 /* sccd_closest_segment_segment2 / 3: the squared distance only. */
 sccd_real sccd_segment_segment2_dist2_unchecked(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2);
 sccd_real sccd_segment_segment3_dist2_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2);
