@@ -623,9 +623,10 @@ static sccd_gap_rate gap_rate(const sccd_shape2 *a, sccd_motion2 ma, sccd_real f
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
  * bodies' segments from time tc on): the cores (shrunk by the start overlap
  * and the skin when the shapes overlap at tc) reaching the target distance
- * while the bodies approach. */
+ * while the bodies approach. When the search may `wait`, shapes known to be
+ * out of reach until some time have EVENT_PENDING then instead (no TOI). */
 static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_motion2 ma,
-                                    sccd_motion2 mb)
+                                    sccd_motion2 mb, bool wait)
 {
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}};
@@ -635,12 +636,16 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real depth, apart, room = ka->room + kb->room;
     start_pair start = {&ca, &cb, ma.start, mb.start, ka->inset, kb->inset};
     sccd_real fa = shape_farthest(sv, a, sa), fb = shape_farthest(sv, b, sb), rate = approach_bound(ma, fa, mb, fb);
-    if (sccd_pair_still_apart(pr, sa, sb, tc, rate, tol) || paths_apart(ma, mb, fa + fb, tol))
+    sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, rate, tol, wait);
+    if (until > tc)
+        return until < INFINITY ? (shape_event){EVENT_PENDING, until, {0.0, 0.0}, {0.0, 0.0}} : none;
+    if (paths_apart(ma, mb, fa + fb, tol))
         return none;
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     sccd_pair_keep_reach(pr, tc, rate);
-    if (sccd_out_of_reach(apart, rate, tol))
-        return none;
+    until = sccd_reach_time(apart, rate, tc, tol);
+    if (until == INFINITY || (wait && until > tc))
+        return until < INFINITY ? (shape_event){EVENT_PENDING, until, {0.0, 0.0}, {0.0, 0.0}} : none;
     sccd_real now;
     bool settle = sv->bodies[a].kind == SCCD_BODY_STATIC || sv->bodies[b].kind == SCCD_BODY_STATIC;
     sccd_target_policy pol = sccd_policy_start(pr, sccd_pair_cap(pr, sa, sb), depth, room, skin, tol, shrink_start, &start, &now);
@@ -740,14 +745,16 @@ static bool engine_catches(solver *sv, int ba, int sa, sccd_motion2 ma, int bb, 
                0.5 * sccd_min(shape2_half_thickness(&sv->shapes[sa].geom), shape2_half_thickness(&sv->shapes[sb].geom));
 }
 
-static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
+static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
 {
     pr->event = EVENT_NONE;
     pr->t = INFINITY;
+    pr->from = tc;
     if (pr->ignored || move_together(sv, pr->a, pr->b))
         return;
     ++sv->stats->pairs;
     const sccd_impact_body2 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
+    wait &= A->shape_count == 1 && B->shape_count == 1; /* a later search from tc repeats one shape pair's only */
     bool sweep = sv->opt.candidates == SCCD_CANDIDATES_SWEEP;
     sccd_motion2 ma = {0}, mb = {0};
     bool parts = false; /* ma, mb made (on first need: most pairs end at the segments' boxes) */
@@ -763,7 +770,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
             if ((!sweep && !boxes_overlap(motion_box(sv, &sv->shapes[i].geom, ma), motion_box(sv, &sv->shapes[j].geom, mb))) ||
                 engine_catches(sv, pr->a, i, ma, pr->b, j, mb))
                 continue;
-            shape_event e = shape_pair_event(sv, pr, i, j, tc, ma, mb);
+            shape_event e = shape_pair_event(sv, pr, i, j, tc, ma, mb, wait);
             if (e.event != EVENT_NONE && e.t < pr->t)
             {
                 pr->event = e.event;
@@ -928,7 +935,7 @@ static bool impact(solver *sv, sccd_pair *pr)
 }
 
 /* The event loop's view of the solver (impact_events.c). */
-static void op_search(void *sv, sccd_pair *pr, sccd_real tc) { search_pair(sv, pr, tc); }
+static void op_search(void *sv, sccd_pair *pr, sccd_real tc, bool wait) { search_pair(sv, pr, tc, wait); }
 static bool op_impact(void *sv, sccd_pair *pr) { return impact(sv, pr); }
 static bool op_possible(const void *sv, int a, int b) { return pair_possible(sv, a, b); }
 static sccd_aabb3 op_box(void *sv, int i) { return body_box(sv, i); }
@@ -1183,5 +1190,6 @@ void sccd_impact_scratch_free(sccd_impact_scratch *scratch)
     sccd_free(scratch->shapes);
     sccd_free(scratch->events);
     sccd_free(scratch->trees);
+    sccd_free(scratch->queue);
     *scratch = (sccd_impact_scratch){0};
 }

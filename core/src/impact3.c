@@ -912,15 +912,20 @@ static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, 
  * while the bodies approach (impact2.c's
  * shape_pair_event, against a target of bounds). Shapes that cannot come
  * near within the share `horizon` of the search (another pair of the two
- * bodies has an event then) have none that matters. */
+ * bodies has an event then) have none that matters. When the search may
+ * `wait`, shapes known to be out of reach until some time have
+ * EVENT_PENDING then instead (no TOI). */
 static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_motion3 ma,
-                                    sccd_motion3 mb, sccd_real horizon)
+                                    sccd_motion3 mb, sccd_real horizon, bool wait)
 {
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     sccd_real reach = pair_reach(sv, sa, ma, sb, mb);
-    if (sccd_pair_still_apart(pr, sa, sb, tc, reach, tol) || paths_apart(sv, sa, ma, sb, mb))
+    sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, reach, tol, wait);
+    if (until > tc)
+        return until < INFINITY ? (shape_event){EVENT_PENDING, until, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}} : none;
+    if (paths_apart(sv, sa, ma, sb, mb))
         return none;
     search_setup p = make_search(sv, &sv->shapes[sa], ma, &sv->shapes[sb], mb);
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
@@ -932,6 +937,9 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_pair_keep_reach(pr, tc, reach); /* the whole rest's rate: what the next search may rely on */
     if (sccd_out_of_reach(apart, reach * horizon, tol))
         return none;
+    until = sccd_reach_time(apart, reach, tc, tol);
+    if (wait && until > tc)
+        return (shape_event){EVENT_PENDING, until, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     sccd_real now;
     bool settle = p.target.n == 1 && (sv->bodies[pr->a].kind == SCCD_BODY_STATIC || sv->bodies[pr->b].kind == SCCD_BODY_STATIC);
     sccd_target_policy pol = sccd_policy_start(pr, sccd_pair_cap(pr, sa, sb), depth, room, skin, tol, shrink_start, &start, &now);
@@ -1036,8 +1044,9 @@ static bool engine_catches(solver *sv, int i, sccd_motion3 mi, int j, sccd_motio
            shape_rate(sv, i, mi) + shape_rate(sv, j, mj) < 0.5 * sccd_min(shape_thickness(si), shape_thickness(sj));
 }
 
-/* A search of bodies pr->a, pr->b from time tc, as the trees' visits see it. */
-typedef struct pair_search { solver *sv; sccd_pair *pr; sccd_real tc; sccd_motion3 ma, mb; } pair_search;
+/* A search of bodies pr->a, pr->b from time tc, as the trees' visits see
+ * it, and whether it may wait (shape_pair_event). */
+typedef struct pair_search { solver *sv; sccd_pair *pr; sccd_real tc; sccd_motion3 ma, mb; bool wait; } pair_search;
 
 static bool tree_reaches(void *context, int plane, sccd_aabb3 box)
 {
@@ -1056,7 +1065,7 @@ static sccd_real tree_visit(void *context, int i, int j)
     if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ps->ma, j, ps->mb) || engine_catches(sv, i, ps->ma, j, ps->mb))
         return pr->t;
     sccd_real horizon = pr->t < 1.0 && ps->tc < 1.0 ? sccd_clamp((pr->t - ps->tc) / (1.0 - ps->tc), 0.0, 1.0) : 1.0;
-    shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb, horizon);
+    shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb, horizon, ps->wait);
     bool first = e.t < pr->t || (e.t == pr->t && (i < pr->sa || (i == pr->sa && j < pr->sb)));
     if (e.event == EVENT_NONE || !first)
         return pr->t;
@@ -1071,14 +1080,18 @@ static sccd_real tree_visit(void *context, int i, int j)
 
 /* The earliest event of bodies a and b from time tc over their shape pairs
  * (those the trees let through). */
-static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc)
+static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
 {
     pr->event = EVENT_NONE;
     pr->t = INFINITY;
+    pr->from = tc;
     if (pr->ignored || move_together(sv, pr->a, pr->b))
         return;
     ++sv->stats->pairs;
-    pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc)};
+    /* a later search from tc repeats one shape pair's only; and a pending
+     * time is no event, to stop the trees' walk at */
+    wait &= sv->bodies[pr->a].shape_count == 1 && sv->bodies[pr->b].shape_count == 1;
+    pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc), wait};
     sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, ps.ma}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, ps.mb};
     sccd_tree_search3 q = {tc, sv->opt.overlap, sv->opt.toi_tolerance, tree_reaches, tree_visit, &ps, &sv->stats->tois};
     sccd_shape_trees3_pairs(&sv->trees, sv->bodies, a, b, &q);
@@ -1227,7 +1240,7 @@ static bool impact(solver *sv, sccd_pair *pr)
 }
 
 /* The event loop's view of the solver (impact_events.c). */
-static void op_search(void *sv, sccd_pair *pr, sccd_real tc) { search_pair(sv, pr, tc); }
+static void op_search(void *sv, sccd_pair *pr, sccd_real tc, bool wait) { search_pair(sv, pr, tc, wait); }
 static bool op_impact(void *sv, sccd_pair *pr) { return impact(sv, pr); }
 static bool op_possible(const void *sv, int a, int b) { return pair_possible(sv, a, b); }
 static sccd_aabb3 op_box(void *sv, int i) { return body_box(sv, i); }

@@ -191,7 +191,8 @@ bool sccd_events_grow(sccd_events *e, int bodies)
 bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, int bodies, sccd_impact_scratch *scratch,
                        sccd_impact_stats *stats)
 {
-    *e = (sccd_events){.ops = ops, .solver = solver, .bodies = bodies, .pairs = scratch->pairs, .scratch = scratch, .stats = stats};
+    *e = (sccd_events){.ops = ops, .solver = solver, .bodies = bodies, .pairs = scratch->pairs, .queue = scratch->queue,
+                       .scratch = scratch, .stats = stats};
     if (!carve(e, scratch))
         return false;
     for (int i = 0; i < bodies; ++i) {
@@ -213,20 +214,80 @@ static bool boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
            b.lo.z <= a.hi.z;
 }
 
-/* Search pair pr's next event from tc (counted: sccd_pair_still_apart).
+/* ---- the queue of events: a binary heap of the pairs with one ---- */
+
+/* Whether pair x's event comes before pair y's: by time, then by pair (the
+ * order the events are taken in depends on the input alone). */
+static bool queue_before(const sccd_events *e, int x, int y)
+{
+    sccd_real tx = e->pairs[x].t, ty = e->pairs[y].t;
+    return tx < ty || (tx == ty && x < y);
+}
+
+static void queue_put(sccd_events *e, int at, int k)
+{
+    e->queue[at] = k;
+    e->pairs[k].queued = at;
+}
+
+/* Let the pair at place `at` rise, then sink, to its place. */
+static void queue_fix(sccd_events *e, int at)
+{
+    int k = e->queue[at];
+    while (at > 0 && queue_before(e, k, e->queue[(at - 1) / 2])) {
+        queue_put(e, at, e->queue[(at - 1) / 2]);
+        at = (at - 1) / 2;
+    }
+    for (int c = 2 * at + 1; c < e->queued; c = 2 * at + 1) {
+        if (c + 1 < e->queued && queue_before(e, e->queue[c + 1], e->queue[c]))
+            ++c;
+        if (!queue_before(e, e->queue[c], k))
+            break;
+        queue_put(e, at, e->queue[c]);
+        at = c;
+    }
+    queue_put(e, at, k);
+}
+
+/* Pair pr's event changed: in the queue, out of it, or moved in it. */
+static void requeue(sccd_events *e, sccd_pair *pr)
+{
+    int at = pr->queued;
+    if (pr->event == EVENT_NONE) {
+        if (at < 0)
+            return;
+        pr->queued = -1;
+        if (at == --e->queued)
+            return;
+        e->queue[at] = e->queue[e->queued];
+    } else if (at < 0) {
+        at = e->queued++;
+        e->queue[at] = (int)(pr - e->pairs);
+    }
+    queue_fix(e, at);
+}
+
+/* The pair whose event comes first (NULL: none left). */
+static sccd_pair *earliest(const sccd_events *e) { return e->queued > 0 ? &e->pairs[e->queue[0]] : NULL; }
+
+/* Search pair pr's next event from tc (counted: sccd_pair_kept_apart).
  * Bodies whose boxes (of their current segments) are apart have none: known
  * here at once, where the solver would test shape pair by shape pair (a
  * fast body struck in a pile has its pairs searched at each of its events,
- * most of them with neighbours it has left behind). */
-static void search(sccd_events *e, sccd_pair *pr, sccd_real tc)
+ * most of them with neighbours it has left behind). When it may `wait`, the
+ * solver may put the search off while the pair is known to have no event
+ * (EVENT_PENDING): an event of either body before then searches it again,
+ * and most of a busy body's pairs never come first. */
+static void search(sccd_events *e, sccd_pair *pr, sccd_real tc, bool wait)
 {
     ++pr->searches;
-    if (!boxes_meet(e->boxes[pr->a], e->boxes[pr->b])) {
+    if (boxes_meet(e->boxes[pr->a], e->boxes[pr->b])) {
+        e->ops->search(e->solver, pr, tc, wait);
+    } else {
         pr->event = EVENT_NONE;
         pr->t = INFINITY;
-        return;
     }
-    e->ops->search(e->solver, pr, tc);
+    requeue(e, pr);
 }
 
 /* Pair bodies i and j, if their boxes meet and they are not paired yet (j's
@@ -236,20 +297,23 @@ static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
 {
     if (j == i || e->partner[j] == i || !boxes_meet(e->boxes[i], e->boxes[j]) || !e->ops->possible(e->solver, i, j))
         return true;
-    if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, (size_t)(e->count + 1) * sizeof *e->pairs))
+    size_t n = (size_t)e->count + 1;
+    if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, n * sizeof *e->pairs) ||
+        !sccd_scratch_reserve(&e->scratch->queue, &e->scratch->queue_bytes, n * sizeof *e->queue))
         return false;
     e->pairs = e->scratch->pairs;
+    e->queue = e->scratch->queue;
     int k = e->count++;
     sccd_pair *pr = &e->pairs[k];
     *pr = (sccd_pair){.a = i, .b = j, .event = EVENT_NONE, .t = INFINITY, .sa = -1, .sb = -1, .depth_t = -1.0,
                       .depth_sa = -1, .depth_sb = -1, .gap_s = -1.0, .depth_search = -1,
-                      .next_a = e->first_pair[i], .next_b = e->first_pair[j], .searched = e->round};
+                      .next_a = e->first_pair[i], .next_b = e->first_pair[j], .searched = e->round, .queued = -1};
     for (int c = 0; c < SCCD_PAIR_CAPS; ++c)
         pr->caps[c] = (sccd_shape_cap){-1, -1, INFINITY};
     e->first_pair[i] = k;
     e->first_pair[j] = k;
     e->partner[j] = i;
-    search(e, pr, tc);
+    search(e, pr, tc, true);
     return true;
 }
 
@@ -297,13 +361,13 @@ void sccd_events_changed(sccd_events *e, int i)
 static void research(sccd_events *e, sccd_pair *event, sccd_real t)
 {
     event->searched = e->round;
-    search(e, event, t);
+    search(e, event, t, true);
     for (int c = 0; c < e->changed_count; ++c) {
         int i = e->changed[c];
         for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i))
             if (e->pairs[k].searched != e->round) {
                 e->pairs[k].searched = e->round;
-                search(e, &e->pairs[k], t);
+                search(e, &e->pairs[k], t, true);
             }
     }
 }
@@ -333,13 +397,18 @@ static bool repair(sccd_events *e, sccd_real t)
     return true;
 }
 
-static sccd_pair *earliest(sccd_events *e)
+/* The earliest event, the searches put off until it searched: a pending
+ * pair that comes first may have an event from its time on, so it is
+ * searched then (from the time it was put off: its motions are those it
+ * had then), and never put off again. */
+static sccd_pair *earliest_event(sccd_events *e)
 {
-    sccd_pair *best = NULL;
-    for (int k = 0; k < e->count; ++k)
-        if (e->pairs[k].event != EVENT_NONE && (best == NULL || e->pairs[k].t < best->t))
-            best = &e->pairs[k];
-    return best;
+    for (;;) {
+        sccd_pair *pr = earliest(e);
+        if (pr == NULL || pr->event != EVENT_PENDING)
+            return pr;
+        search(e, pr, pr->from, false);
+    }
 }
 
 /* The body that moves body i: what it rides along with, else itself. */
@@ -428,7 +497,7 @@ bool sccd_events_run(sccd_events *e)
 {
     int impacts = 0;
     for (int guard = 0; guard < SCCD_IMPACT_MAX_EVENTS + 4 * e->bodies + 16; ++guard) {
-        sccd_pair *pr = earliest(e);
+        sccd_pair *pr = earliest_event(e);
         if (pr == NULL)
             return true;
         int a = pr->a, b = pr->b;
@@ -436,8 +505,10 @@ bool sccd_events_run(sccd_events *e)
         bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < pair_impacts(e, a, b) &&
                    (e->ops->moves_freely(e->solver, a) || e->ops->moves_freely(e->solver, b));
         if (can && e->ops->impact(e->solver, pr)) {
-            if (pr->ignored)
-                continue; /* nothing moved */
+            if (pr->ignored) {
+                requeue(e, pr); /* nothing moved */
+                continue;
+            }
             ++impacts;
             ++pr->impacts;
         } else {

@@ -12,6 +12,7 @@ typedef enum impact_event {
     EVENT_NONE,   /* no contact before the step's end */
     EVENT_IMPACT, /* an approaching contact: an impulse */
     EVENT_STOP,   /* a safe time without a found contact (a TOI's cap): stop there */
+    EVENT_PENDING /* not searched yet, none before t: searched from `from` once it comes first (sccd_events_run) */
 } impact_event;
 
 
@@ -48,6 +49,7 @@ typedef struct sccd_pair {
     int a, b;
     impact_event event;
     sccd_real t;
+    sccd_real from;        /* EVENT_PENDING: the time its search starts from */
     int sa, sb;            /* the shapes of the event */
     sccd_v3 point, normal; /* the contact at t, normal from a to b */
     bool ignored;          /* begin said no: free for the rest of the step */
@@ -64,11 +66,12 @@ typedef struct sccd_pair {
     int searches;          /* how many times it was searched */
     int next_a, next_b;    /* the next pair of body a's and of body b's list (-1: none) */
     int searched;          /* the event after which it was last searched (sccd_events_run) */
+    int queued;            /* its place in the queue of events (sccd_events; -1: none) */
 } sccd_pair;
 
 /* What the event loop asks of a solver (impact2.c, impact3.c). */
 typedef struct sccd_event_ops {
-    void (*search)(void *solver, sccd_pair *pair, sccd_real tc);  /* the pair's next event from time tc */
+    void (*search)(void *solver, sccd_pair *pair, sccd_real tc, bool wait); /* the pair's next event from time tc (wait: or EVENT_PENDING) */
     bool (*impact)(void *solver, sccd_pair *pair);                /* an impact (begin may set pair->ignored); false: no impulse possible */
     bool (*possible)(const void *solver, int a, int b);           /* whether the bodies may collide at all */
     sccd_aabb3 (*box)(void *solver, int i);                       /* what body i covers over its current segment (2D: z = 0) */
@@ -100,6 +103,8 @@ typedef struct sccd_events {
     int bodies;
     sccd_pair *pairs;
     int count;
+    int *queue;            /* the pairs with an event (or pending), a binary heap by time, then pair: the earliest first */
+    int queued;
     int round;             /* events taken so far */
     sccd_aabb3 *boxes;     /* per body: ops->box of its current segment, kept as segments change */
     int *first_pair;       /* per body: the first pair of its list (-1: none) */
@@ -210,28 +215,56 @@ static inline void sccd_pair_keep_reach(sccd_pair *pr, sccd_real tc, sccd_real r
     pr->depth_search = pr->searches;
 }
 
-/* Whether shapes sa, sb of the pair are out of reach from tc on
- * (sccd_out_of_reach), known without a distance: the previous search of the
- * pair measured them `apart` at depth_t, and since then they moved by the
- * motions it saw (a pair is searched again at every change of either
- * body's segment), so they are still at least apart − closing·(tc −
- * depth_t) apart. Then that bound stands for their distance at tc, for the
- * next search. In a busy pile half the shape pairs past the boxes are out
- * of reach, most of them again at each event of a body near them. */
-static inline bool sccd_pair_still_apart(sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_real rate, sccd_real tol)
+/* How far apart shapes sa, sb of the pair are at tc at least, known without
+ * a distance: the previous search of the pair measured them `apart` at
+ * depth_t, and since then they moved by the motions it saw (a pair is
+ * searched again at every change of either body's segment), so they are
+ * still at least apart − closing·(tc − depth_t) apart. 0: not known. */
+static inline sccd_real sccd_pair_kept_apart(const sccd_pair *pr, int sa, int sb, sccd_real tc)
 {
     if (pr->depth_sa != sa || pr->depth_sb != sb || pr->depth_search != pr->searches - 1 || !(pr->apart > 0.0) ||
         tc < pr->depth_t)
-        return false;
-    sccd_real apart = tc > pr->depth_t ? pr->apart - pr->closing * (tc - pr->depth_t) : pr->apart;
-    if (!sccd_out_of_reach(apart, rate, tol))
-        return false;
+        return 0.0;
+    return tc > pr->depth_t ? pr->apart - pr->closing * (tc - pr->depth_t) : pr->apart;
+}
+
+/* Keep `apart` (a bound of the kept distance's) as the pair's distance at
+ * tc, for the search from tc, whose approach bound is `rate`. */
+static inline void sccd_pair_keep_apart(sccd_pair *pr, sccd_real tc, sccd_real apart, sccd_real rate)
+{
     pr->apart = apart;
     pr->depth = 0.0;
     pr->depth_t = tc;
     pr->gap_s = -1.0;
     sccd_pair_keep_reach(pr, tc, rate);
-    return true;
+}
+
+/* The time from tc before which shapes `apart` at tc, whose distance falls
+ * no faster than `rate` over the rest [tc, 1], stay out of reach
+ * (sccd_out_of_reach's margin): tc when not even then; INFINITY when
+ * for the whole rest. */
+static inline sccd_real sccd_reach_time(sccd_real apart, sccd_real rate, sccd_real tc, sccd_real tol)
+{
+    sccd_real share = (apart - 3.0 * tol) / rate;
+    return share > 1.0 ? INFINITY : share > 0.0 ? tc + share * (1.0 - tc) : tc;
+}
+
+/* sccd_reach_time of shapes sa, sb of the pair from tc, known without a
+ * distance (sccd_pair_kept_apart), when it is INFINITY (no event: in a busy
+ * pile half the shape pairs past the boxes are out of reach, most of them
+ * again at each event of a body near them) or, when the search may `wait`,
+ * any time past tc (sccd_events_run puts the search off until then: around
+ * a sword in a pile most pairs are some way off, and each of its events
+ * would search them all again); tc otherwise. A later time keeps the bound
+ * as the pair's distance at tc, for the search from tc that may come. */
+static inline sccd_real sccd_pair_apart_until(sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_real rate, sccd_real tol,
+                                              bool wait)
+{
+    sccd_real apart = sccd_pair_kept_apart(pr, sa, sb, tc), until = sccd_reach_time(apart, rate, tc, tol);
+    if (until == tc || (!wait && until < INFINITY))
+        return tc;
+    sccd_pair_keep_apart(pr, tc, apart, rate);
+    return until;
 }
 
 /* The overlap limit shapes sa, sb of the pair set so far this step

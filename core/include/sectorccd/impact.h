@@ -143,7 +143,7 @@ typedef struct sccd_impact_stats {
 } sccd_impact_stats;
 
 /// Reusable memory of the solver (zero-initialise; sccd_impact_scratch_free frees it).
-typedef struct sccd_impact_scratch { void *bodies, *pairs, *shapes, *events, *trees; size_t body_bytes, pair_bytes, shape_bytes, event_bytes, tree_bytes; } sccd_impact_scratch;
+typedef struct sccd_impact_scratch { void *bodies, *pairs, *shapes, *events, *trees, *queue; size_t body_bytes, pair_bytes, shape_bytes, event_bytes, tree_bytes, queue_bytes; } sccd_impact_scratch;
 
 /// Move the bodies through one step of dt seconds with their impacts resolved (see the top of the file); writes every body's results (the bodies the gather hook appended too, in its arrays). options: the contact skin is options.overlap, the TOI tolerance, bands, round cap and candidates as in ccd_options.h. Bad input (NaN, negative masses, shapes not grouped by body, invalid options): SCCD_ASSERT, false, every body kept at its start pose at rest. No memory, or the gather hook failing: false, every body gets its free motion; a bad body among those it appends: SCCD_ASSERT, false, the bodies of that answer kept still, the others free.
 bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_impact_shape2 *shapes, int shape_count,
