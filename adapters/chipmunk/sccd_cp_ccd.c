@@ -216,15 +216,17 @@ static bool reserve_solver(sccd_cp_world *w, int n)
 
 /* The solver's bodies and shapes for the gathered shapes from cands[from]
  * on, grouped by body (the CCD bodies' own among them), each body once:
- * appended to those made before. A static body's shapes found later come as
- * a new static body; a moving body is gathered whole (sccd_cp_gather). */
+ * appended to those made before; a moving body is gathered whole
+ * (sccd_cp_gather). A static shape is a solver body of its own: a floor and
+ * its walls as one body would be searched shape pair by shape pair with
+ * every body near any of them. */
 static bool build_solver(sccd_cp_world *w, int from, cpFloat dt)
 {
     if (!reserve_solver(w, w->ncands))
         return false;
     for (int i = from; i < w->ncands; ++i) {
         cpShape *s = w->cands[i];
-        if (i == from || w->ref[w->nib - 1].body != s->body) {
+        if (i == from || w->ref[w->nib - 1].body != s->body || cpBodyGetType(s->body) == CP_BODY_TYPE_STATIC) {
             int k = w->nib++;
             cp_solver_ref *ref = &w->ref[k];
             ref->body = s->body;

@@ -8,6 +8,7 @@
  * A moving body comes whole; a static mesh triangle by triangle. Later,
  * the solver asks what a body an impact set moving may reach
  * (sccd_ode_gather_reach), answered from the same index. */
+#include <limits.h>
 #include <string.h>
 
 #include "sccd_ode_internal.h"
@@ -123,7 +124,11 @@ bool sccd_ode_add_piece(sccd_ode_world *w, int geom, int triangle)
 {
     if (!sccd_adapter_reserve((void **)&w->pieces, &w->cappieces, w->npieces + 1, sizeof *w->pieces))
         return false;
-    w->pieces[w->npieces++] = (ode_piece){w->geoms[geom].body, w->geoms[geom].key, geom, triangle};
+    /* A static geom is a solver body of its own (a mesh's triangles one
+     * body): a floor and its walls as one body would be searched shape pair
+     * by shape pair with every body near any of them. */
+    const ode_geom *e = &w->geoms[geom];
+    w->pieces[w->npieces++] = (ode_piece){e->body, e->body != NULL ? e->key : INT_MIN + geom, geom, triangle};
     return true;
 }
 

@@ -45,7 +45,7 @@ typedef struct ode_geom {
 typedef struct ode_material { dGeomID geom; sccd_real elasticity, friction; bool seen; } ode_material;
 
 /* A solver shape's origin: a geom, and a mesh's triangle (else -1). */
-typedef struct ode_piece { dBodyID body; int key, geom, triangle; } ode_piece; /* key: its geom's */
+typedef struct ode_piece { dBodyID body; int key, geom, triangle; } ode_piece; /* key: its geom's (static: one per geom) */
 
 struct sccd_ode_world {
     dWorldID world;
