@@ -270,7 +270,12 @@ static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb
  * middle of a solve (a few boxes, asked one at a time): sorted by low x
  * once, with the greatest high x up to each; a question bisects to the last
  * object starting at or before its high x and walks back while that
- * greatest high x still reaches its low x. Boxes wider in x than
+ * greatest high x still reaches its low x. A big set is first cut in bands
+ * across the other axis along which it spreads most, a box in each band it
+ * meets, each band sorted by low x on its own; a question walks only the
+ * bands its box meets and reports a box in the first band they share:
+ * under 10,000 spheres the x slab of a question held a thousand boxes.
+ * Boxes wider in x than
  * SCCD_ADAPTER_WIDE times the mean are kept apart and tested by every
  * question: one floor under a pile would carry the greatest high x past
  * every object after it, and each question would walk back to the floor
@@ -283,14 +288,22 @@ enum { SCCD_ADAPTER_WIDE = 4 };
 
 typedef struct sccd_adapter_sorted_entry { sccd_real lo; int id; } sccd_adapter_sorted_entry;
 
+/* Most bands a set is cut in, how many times the mean extent of its boxes
+ * across them a band is wide at least, and how many entries a box may take
+ * on average (a box is in every band it meets). */
+enum { SCCD_ADAPTER_BANDS = 64, SCCD_ADAPTER_BAND_BOXES = 4, SCCD_ADAPTER_BAND_COPIES = 2 };
+
 typedef struct sccd_adapter_sorted {
-    sccd_adapter_sorted_entry *entry; /* by low x */
-    sccd_real *reach;                 /* the greatest high x up to each entry */
+    sccd_adapter_sorted_entry *entry; /* by band (a box in each band it meets), then by low x */
+    sccd_real *reach;                 /* the greatest high x up to each entry, in its band */
     sccd_aabb3 *box;                  /* by id */
     int *wild;                        /* ids met by every question */
     int *wide;                        /* ids of the wide boxes, tested by every question */
     sccd_adapter_sorted_entry *spare; /* the radix sort's other buffer */
     int *counts;                      /* its digit counts */
+    int band_start[SCCD_ADAPTER_BANDS + 1]; /* each band's first entry */
+    int bands, axis;                  /* how many, across which axis (1: y, 2: z) */
+    sccd_real band_lo, band_w;        /* where band 0 starts, their width */
     int count, nwild, nwide, ids, capentry, capreach, capbox, capwild, capwide, capspare, capcounts;
 } sccd_adapter_sorted;
 
@@ -425,16 +438,144 @@ static inline bool sccd_adapter_sorted_split_wide(sccd_adapter_sorted *x)
     return true;
 }
 
+/* Coordinate `axis` (1: y, 2: z) of v. */
+static inline sccd_real sccd_adapter_axis(sccd_v3 v, int axis) { return axis == 1 ? v.y : v.z; }
+
+/* The band of coordinate v across the bands (clamped to the first and
+ * last; it never falls as v grows). */
+static inline int sccd_adapter_band(const sccd_adapter_sorted *x, sccd_real v)
+{
+    sccd_real b = (v - x->band_lo) / x->band_w;
+    return b < 1.0 ? 0 : b >= x->bands - 1 ? x->bands - 1 : (int)b;
+}
+
+/* How many entries the bands take: each box is in every band its extent
+ * across them meets. */
+static inline int sccd_adapter_band_entries(const sccd_adapter_sorted *x)
+{
+    int total = 0;
+    for (int k = 0; k < x->count; ++k) {
+        const sccd_aabb3 *b = &x->box[x->entry[k].id];
+        total += sccd_adapter_band(x, sccd_adapter_axis(b->hi, x->axis)) - sccd_adapter_band(x, sccd_adapter_axis(b->lo, x->axis)) + 1;
+    }
+    return total;
+}
+
+/* Choose the bands: across y or z, whichever holds more boxes' mean
+ * extents, so many that a band is SCCD_ADAPTER_BAND_BOXES of them wide,
+ * fewer while the boxes would take more than SCCD_ADAPTER_BAND_COPIES
+ * entries each (one band: a set too small or too flat to gain). */
+static inline void sccd_adapter_sorted_plan_bands(sccd_adapter_sorted *x)
+{
+    x->bands = 1;
+    x->axis = 1;
+    x->band_lo = 0.0;
+    x->band_w = 1.0;
+    if (x->count <= SCCD_ADAPTER_FEW)
+        return;
+    sccd_real best = 0.0, hi_best = 0.0;
+    for (int axis = 1; axis <= 2; ++axis) {
+        sccd_real lo = INFINITY, hi = -INFINITY, sum = 0.0;
+        for (int k = 0; k < x->count; ++k) {
+            const sccd_aabb3 *b = &x->box[x->entry[k].id];
+            lo = sccd_min(lo, sccd_adapter_axis(b->lo, axis));
+            hi = sccd_max(hi, sccd_adapter_axis(b->hi, axis));
+            sum += sccd_adapter_axis(b->hi, axis) - sccd_adapter_axis(b->lo, axis);
+        }
+        sccd_real w = SCCD_ADAPTER_BAND_BOXES * sum / x->count, n = w > 0.0 ? (hi - lo) / w : 0.0;
+        if (n > best && sccd_is_valid_real(n)) {
+            best = n;
+            hi_best = hi;
+            x->axis = axis;
+            x->band_lo = lo;
+        }
+    }
+    for (int bands = best >= SCCD_ADAPTER_BANDS ? SCCD_ADAPTER_BANDS : (int)best; bands >= 2; bands /= 2) {
+        x->bands = bands;
+        x->band_w = (hi_best - x->band_lo) / bands;
+        if (sccd_adapter_band_entries(x) <= SCCD_ADAPTER_BAND_COPIES * x->count)
+            return;
+    }
+    x->bands = 1;
+    x->band_w = 1.0;
+}
+
+/* Cut the entries (sorted by low x) into their bands, each in order (a
+ * stable counting sort); false out of memory. */
+static inline bool sccd_adapter_sorted_cut(sccd_adapter_sorted *x)
+{
+    sccd_adapter_sorted_plan_bands(x);
+    x->band_start[0] = 0;
+    x->band_start[1] = x->count;
+    if (x->bands == 1)
+        return true;
+    int total = sccd_adapter_band_entries(x);
+    if (!sccd_adapter_reserve((void **)&x->spare, &x->capspare, total, sizeof *x->spare))
+        return false;
+    int at[SCCD_ADAPTER_BANDS] = {0};
+    for (int k = 0; k < x->count; ++k) {
+        const sccd_aabb3 *b = &x->box[x->entry[k].id];
+        int last = sccd_adapter_band(x, sccd_adapter_axis(b->hi, x->axis));
+        for (int band = sccd_adapter_band(x, sccd_adapter_axis(b->lo, x->axis)); band <= last; ++band)
+            ++at[band];
+    }
+    for (int b = 0, first = 0; b < x->bands; ++b) {
+        x->band_start[b] = first;
+        first += at[b];
+        at[b] = x->band_start[b];
+    }
+    x->band_start[x->bands] = total;
+    for (int k = 0; k < x->count; ++k) {
+        const sccd_aabb3 *b = &x->box[x->entry[k].id];
+        int last = sccd_adapter_band(x, sccd_adapter_axis(b->hi, x->axis));
+        for (int band = sccd_adapter_band(x, sccd_adapter_axis(b->lo, x->axis)); band <= last; ++band)
+            x->spare[at[band]++] = x->entry[k];
+    }
+    sccd_adapter_sorted_entry *t = x->entry;
+    int cap = x->capentry;
+    x->entry = x->spare;
+    x->capentry = x->capspare;
+    x->spare = t;
+    x->capspare = cap;
+    x->count = total;
+    return true;
+}
+
 /* Sort the boxes added (before the first question); false out of memory. */
 static inline bool sccd_adapter_sorted_build(sccd_adapter_sorted *x)
 {
-    if (!sccd_adapter_reserve((void **)&x->reach, &x->capreach, x->count, sizeof *x->reach) ||
-        !sccd_adapter_sorted_split_wide(x) || !sccd_adapter_sorted_sort(x))
+    if (!sccd_adapter_sorted_split_wide(x) || !sccd_adapter_sorted_sort(x) || !sccd_adapter_sorted_cut(x) ||
+        !sccd_adapter_reserve((void **)&x->reach, &x->capreach, x->count, sizeof *x->reach))
         return false;
-    sccd_real reach = -INFINITY;
-    for (int k = 0; k < x->count; ++k) {
-        reach = sccd_max(reach, x->box[x->entry[k].id].hi.x);
-        x->reach[k] = reach;
+    for (int b = 0; b < x->bands; ++b) {
+        sccd_real reach = -INFINITY;
+        for (int k = x->band_start[b]; k < x->band_start[b + 1]; ++k) {
+            reach = sccd_max(reach, x->box[x->entry[k].id].hi.x);
+            x->reach[k] = reach;
+        }
+    }
+    return true;
+}
+
+/* fn for every object of band b whose box meets box, and that the walk of
+ * no earlier band among the question's (from band b0) has met: the first
+ * band a box and the question share; false when fn was. */
+static inline bool sccd_adapter_sorted_walk(const sccd_adapter_sorted *x, int b, int b0, sccd_aabb3 box,
+                                            sccd_adapter_match_fn *fn, void *context)
+{
+    int first = x->band_start[b], lo = first, hi = x->band_start[b + 1];
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (x->entry[mid].lo <= box.hi.x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int k = lo - 1; k >= first && x->reach[k] >= box.lo.x; --k) {
+        const sccd_aabb3 *o = &x->box[x->entry[k].id];
+        if (sccd_adapter_boxes_meet(*o, box) && (b == b0 || sccd_adapter_band(x, sccd_adapter_axis(o->lo, x->axis)) == b) &&
+            !fn(x->entry[k].id, context))
+            return false;
     }
     return true;
 }
@@ -445,16 +586,10 @@ static inline bool sccd_adapter_sorted_match(const sccd_adapter_sorted *x, sccd_
 {
     if (!sccd_is_valid_aabb3(box)) /* a question without a finite box meets everything but NaN */
         box = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
-    int lo = 0, hi = x->count;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (x->entry[mid].lo <= box.hi.x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (int k = lo - 1; k >= 0 && x->reach[k] >= box.lo.x; --k)
-        if (sccd_adapter_boxes_meet(x->box[x->entry[k].id], box) && !fn(x->entry[k].id, context))
+    int b0 = x->bands > 1 ? sccd_adapter_band(x, sccd_adapter_axis(box.lo, x->axis)) : 0;
+    int b1 = x->bands > 1 ? sccd_adapter_band(x, sccd_adapter_axis(box.hi, x->axis)) : 0;
+    for (int b = b0; b <= b1; ++b)
+        if (!sccd_adapter_sorted_walk(x, b, b0, box, fn, context))
             return false;
     for (int k = 0; k < x->nwide; ++k)
         if (sccd_adapter_boxes_meet(x->box[x->wide[k]], box) && !fn(x->wide[k], context))

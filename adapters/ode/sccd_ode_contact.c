@@ -15,18 +15,24 @@ static sccd_xf3 geom_pose(dGeomID g)
 
 /* ---- bodies and shapes ---- */
 
-/* Masses: 1/m and the inverse inertia tensor (body frame; singular: infinite). */
+/* Masses: 1/m and the inverse inertia tensor (body frame; not positive
+ * definite: infinite), in closed form: the adjugate over the determinant,
+ * positive definite when the leading minors are (ODE's general inverse was
+ * a third of the bodies' reading in a big world). */
 static void set_mass(dBodyID b, sccd_impact_body3 *out)
 {
     dMass m;
-    dMatrix3 inv;
     dBodyGetMass(b, &m);
     out->inv_mass = m.mass > 0.0 ? 1.0 / m.mass : 0.0;
-    if (!dInvertPDMatrix(m.I, inv, 3))
+    const dReal *I = m.I; /* dMatrix3 rows are 4 wide */
+    sccd_real a = I[0], d = I[5], f = I[10], bb = 0.5 * (I[1] + I[4]), c = 0.5 * (I[2] + I[8]), e = 0.5 * (I[6] + I[9]);
+    sccd_real A = d * f - e * e, B = c * e - bb * f, C = bb * e - c * d, D = a * f - c * c, E = bb * c - a * e,
+              F = a * d - bb * bb, det = a * A + bb * B + c * C;
+    if (!(a > 0.0 && F > 0.0 && det > 0.0) || !sccd_is_valid_real(1.0 / det))
         return;
-    for (int r = 0; r < 3; ++r) /* dMatrix3 rows are 4 wide */
-        for (int c = 0; c < 3; ++c)
-            out->inv_inertia[3 * r + c] = 0.5 * (inv[4 * r + c] + inv[4 * c + r]);
+    sccd_real k = 1.0 / det, inv[9] = {A, B, C, B, D, E, C, E, F};
+    for (int i = 0; i < 9; ++i)
+        out->inv_inertia[i] = k * inv[i];
 }
 
 /* A hinge or ball joint to the world is the core's joint (its anchor and

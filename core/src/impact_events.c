@@ -290,12 +290,12 @@ static void search(sccd_events *e, sccd_pair *pr, sccd_real tc, bool wait)
     requeue(e, pr);
 }
 
-/* Pair bodies i and j, if their boxes meet and they are not paired yet (j's
- * partner mark is i: sccd_events_activate), and search the new pair from
- * tc. False when out of memory. */
+/* Pair bodies i and j, whose boxes meet and that are not paired yet (j's
+ * partner mark is not i: sccd_events_activate checked both), if they may
+ * collide, and search the new pair from tc. False when out of memory. */
 static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
 {
-    if (j == i || e->partner[j] == i || !boxes_meet(e->boxes[i], e->boxes[j]) || !e->ops->possible(e->solver, i, j))
+    if (j == i || !e->ops->possible(e->solver, i, j))
         return true;
     size_t n = (size_t)e->count + 1;
     if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, n * sizeof *e->pairs) ||
@@ -336,14 +336,17 @@ bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
     sccd_aabb3 box = e->boxes[i];
     for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i)) /* its partners, marked: a candidate is checked at once */
         e->partner[e->pairs[k].a == i ? e->pairs[k].b : e->pairs[k].a] = i;
+    /* most of the bodies walked are apart or paired already: told here, without a call */
     for (int r = ranks_before(e, box.hi.x) - 1; r >= 0 && e->reach[r] >= box.lo.x; --r) {
-        int j = e->order[r].body; /* most of the walk's bodies are apart: told here, without a call */
-        if (!(e->flags[j] & EVENTS_LOOSE) && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
+        int j = e->order[r].body;
+        if (e->partner[j] != i && !(e->flags[j] & EVENTS_LOOSE) && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
             return false;
     }
-    for (int k = 0; k < e->loose_count; ++k)
-        if (!pair_with(e, i, e->loose[k], tc))
+    for (int k = 0; k < e->loose_count; ++k) {
+        int j = e->loose[k];
+        if (e->partner[j] != i && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
             return false;
+    }
     return true;
 }
 

@@ -72,8 +72,17 @@ sccd_proxy2 sccd_proxy2_make(const sccd_shape2 *s, sccd_xf2 xf)
     return sccd_proxy2_make_unchecked(s, xf);
 }
 
+/* Box b placed by xf: turned once, so its corners cost three rotations,
+ * not eight (every TOI and distance of a box places its corners). */
+static sccd_box3 placed_box(sccd_box3 b, sccd_xf3 xf) { return (sccd_box3){sccd_xf3_apply(xf, b.c), sccd_quat_mul(xf.q, b.q), b.h}; }
+
 sccd_proxy3 sccd_proxy3_make_unchecked(const sccd_shape3 *s, sccd_xf3 xf)
 {
+    if (s->type == SCCD_SHAPE_BOX) {
+        sccd_proxy3 b = {.n = 8};
+        sccd_box3_corners(placed_box(s->box, xf), b.v);
+        return b;
+    }
     sccd_proxy3 p = core3(s);
     for (int i = 0; i < p.n; ++i)
         p.v[i] = sccd_xf3_apply(xf, p.v[i]);
@@ -222,6 +231,8 @@ sccd_aabb3 sccd_shape3_aabb(const sccd_shape3 *s, sccd_xf3 xf)
 
 sccd_aabb3 sccd_shape3_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 xf)
 {
+    if (s->type == SCCD_SHAPE_BOX) /* its extents from its axes, no corners */
+        return sccd_box3_aabb(placed_box(s->box, xf));
     sccd_proxy3 p = sccd_proxy3_make_unchecked(s, xf);
     sccd_aabb3 box = {p.v[0], p.v[0]};
     for (int i = 1; i < p.n; ++i)
