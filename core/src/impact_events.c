@@ -238,8 +238,8 @@ static void queue_fix(sccd_events *e, int at)
         queue_put(e, at, e->queue[(at - 1) / 2]);
         at = (at - 1) / 2;
     }
-    for (int c = 2 * at + 1; c < e->queued; c = 2 * at + 1) {
-        if (c + 1 < e->queued && queue_before(e, e->queue[c + 1], e->queue[c]))
+    for (int c = 2 * at + 1; c < e->queue_count; c = 2 * at + 1) {
+        if (c + 1 < e->queue_count && queue_before(e, e->queue[c + 1], e->queue[c]))
             ++c;
         if (!queue_before(e, e->queue[c], k))
             break;
@@ -257,18 +257,18 @@ static void requeue(sccd_events *e, sccd_pair *pr)
         if (at < 0)
             return;
         pr->queued = -1;
-        if (at == --e->queued)
+        if (at == --e->queue_count)
             return;
-        e->queue[at] = e->queue[e->queued];
+        e->queue[at] = e->queue[e->queue_count];
     } else if (at < 0) {
-        at = e->queued++;
+        at = e->queue_count++;
         e->queue[at] = (int)(pr - e->pairs);
     }
     queue_fix(e, at);
 }
 
 /* The pair whose event comes first (NULL: none left). */
-static sccd_pair *earliest(const sccd_events *e) { return e->queued > 0 ? &e->pairs[e->queue[0]] : NULL; }
+static sccd_pair *earliest(const sccd_events *e) { return e->queue_count > 0 ? &e->pairs[e->queue[0]] : NULL; }
 
 /* Search pair pr's next event from tc (counted: sccd_pair_kept_apart).
  * Bodies whose boxes (of their current segments) are apart have none: known

@@ -103,8 +103,8 @@ typedef struct sccd_events {
     int bodies;
     sccd_pair *pairs;
     int count;
-    int *queue;            /* the pairs with an event (or pending), a binary heap by time, then pair: the earliest first */
-    int queued;
+    int *queue;            /* the pairs with an event (or pending), a binary heap by time, then pair: the earliest first ... */
+    int queue_count;       /* ... and how many */
     int round;             /* events taken so far */
     sccd_aabb3 *boxes;     /* per body: ops->box of its current segment, kept as segments change */
     int *first_pair;       /* per body: the first pair of its list (-1: none) */
