@@ -200,6 +200,14 @@ static inline sccd_real local_dist2(const prepared *p, sccd_v2 q, sccd_real d)
     return local_dist2_parts(p, q, d, &annulus2, &edge2) ? annulus2 : edge2;
 }
 
+/* local_dist2 ≤ reach², comparing both parts (pick). */
+static inline bool local_within(const prepared *p, sccd_v2 q, sccd_real d, sccd_real reach)
+{
+    sccd_real annulus2, edge2, reach2 = reach * reach;
+    bool in = local_dist2_parts(p, q, d, &annulus2, &edge2);
+    return pick(in, annulus2 <= reach2, edge2 <= reach2);
+}
+
 /* The distance from q to S. */
 static sccd_real local_distance(const prepared *p, sccd_v2 q) { return sqrt(local_dist2(p, q, sccd_v2_len(q))); }
 
@@ -462,23 +470,22 @@ static bool valid_points(const sccd_v2 *v, int n)
  * §2.9.4), with the tolerance of the scene R, rho, d. */
 static inline bool local_disc_meets(const prepared *p, sccd_v2 q, sccd_real d, sccd_real rho)
 {
-    sccd_real reach = rho + SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), d), annulus2, edge2;
-    bool in = local_dist2_parts(p, q, d, &annulus2, &edge2);
-    return (in & (annulus2 <= reach * reach)) | (!in & (edge2 <= reach * reach));
+    return local_within(p, q, d, rho + SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), d));
 }
 
 /* Exact early-outs for a convex set that holds the disc of radius in about
- * the canonical-frame point q (d = |q|) and lies in the one of radius out:
- * the outer disc missing S (0), the inner one meeting it (1), else −1; one
- * distance for both, each disc with its own scene's tolerance. */
-static inline int disc_early_out(const prepared *p, sccd_v2 q, sccd_real d, sccd_real in, sccd_real out)
+ * the canonical-frame point q (d = |q|) and lies in the one of radius out
+ * ≥ in: the outer disc missing S (a miss), the inner one meeting it (a
+ * hit); one distance for both, each disc with its own scene's tolerance.
+ * Returns whether one decides, *hit the answer then. They exclude each
+ * other (out ≥ in, so the outer reach is at least the inner, rounding being
+ * monotone): one branch on whether they differ, not one for each. */
+static inline bool disc_decides(const prepared *p, sccd_v2 q, sccd_real d, sccd_real in, sccd_real out, bool *hit)
 {
-    sccd_real d2 = local_dist2(p, q, d), R = p->s.R;
-    sccd_real reach_out = out + SCCD_EPS * sccd_max(sccd_max(R, out), d);
-    sccd_real reach_in = in + SCCD_EPS * sccd_max(sccd_max(R, in), d);
-    if (d2 > reach_out * reach_out)
-        return 0;
-    return d2 <= reach_in * reach_in ? 1 : -1;
+    sccd_real R = p->s.R;
+    bool miss = !local_within(p, q, d, out + SCCD_EPS * sccd_max(sccd_max(R, out), d));
+    *hit = local_within(p, q, d, in + SCCD_EPS * sccd_max(sccd_max(R, in), d));
+    return miss != *hit;
 }
 
 /* Is the canonical-frame point q beyond R + rho of the pivot, or inside
@@ -596,9 +603,9 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
     const sccd_sector2 *s = &p->s;
     sccd_v2 c = to_local(s, b.c), h = b.h;
     sccd_real rout = sccd_v2_len(h), d2 = sccd_v2_len2(c);
-    int early = disc_early_out(p, c, sqrt(d2), sccd_min(h.x, h.y), rout);
-    if (early >= 0)
-        return early == 1;
+    bool hit;
+    if (disc_decides(p, c, sqrt(d2), sccd_min(h.x, h.y), rout, &hit))
+        return hit;
     sccd_v2 ax = {b.q.c, b.q.s}, u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u);
     /* The pivot in the box's frame: its nearest and farthest box points. */
     sccd_real ox = -sccd_v2_dot(c, u), oy = -sccd_v2_dot(c, w);
@@ -690,9 +697,15 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
     sccd_real rad2 = 0.0;
     for (int i = 0; i < n; ++i)
         rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(v[i], m)));
-    int early = disc_early_out(p, m, sccd_v2_len(m), poly->r, sqrt(rad2) + poly->r);
-    if (early >= 0)
-        return early == 1;
+    sccd_real dm = sccd_v2_len(m);
+    bool hit;
+    if (disc_decides(p, m, dm, poly->r, sqrt(rad2) + poly->r, &hit))
+        return hit;
+    /* Most polygons left straddle S's boundary: the point of S nearest m
+     * in the polygon hits (local_vs_convex asks it too, after its rejects,
+     * which cannot fire then: they need the polygon beyond the tolerance). */
+    if (convex_contains(v, n, local_nearest(p, m, dm)))
+        return true;
     return local_vs_convex(p, v, n, poly->r, scene_tol(p, v, n, poly->r));
 }
 
