@@ -11,15 +11,29 @@
 /* True when v (n ≥ 3) encloses area: twice its area exceeds 1e-12 of its
  * squared extent. Thinner sets are treated as segments: rounding could
  * otherwise make a point on a segment's line (but off the segment) look
- * inside the back-and-forth polygon. */
-static inline bool convex_has_area(const sccd_v2 *v, int n)
+ * inside the back-and-forth polygon. In the same pass, *left: p is on or
+ * left of every edge (the edge into vertex i runs from the one before it,
+ * without a wrapped index: no division, one loop exit). */
+static inline bool convex_area_and_side(const sccd_v2 *v, int n, sccd_v2 p, bool *left)
 {
     sccd_real area2 = 0.0, ext2 = 0.0;
+    sccd_v2 prev = v[n - 1];
+    bool all_left = true;
     for (int i = 0; i < n; ++i) {
-        area2 += sccd_v2_cross(sccd_v2_sub(v[i], v[0]), sccd_v2_sub(v[(i + 1) % n], v[0]));
-        ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
+        sccd_v2 a = v[i];
+        area2 += sccd_v2_cross(sccd_v2_sub(prev, v[0]), sccd_v2_sub(a, v[0]));
+        ext2 = sccd_max(ext2, sccd_v2_len2(sccd_v2_sub(a, v[0])));
+        all_left &= !(sccd_v2_cross(sccd_v2_sub(a, prev), sccd_v2_sub(p, prev)) < 0.0);
+        prev = a;
     }
+    *left = all_left;
     return n >= 3 && area2 > 1e-12 * ext2;
+}
+
+static inline bool convex_has_area(const sccd_v2 *v, int n)
+{
+    bool left;
+    return convex_area_and_side(v, n, v[0], &left);
 }
 
 /* p in the closed counter-clockwise convex polygon v. A set without area (a
@@ -27,14 +41,8 @@ static inline bool convex_has_area(const sccd_v2 *v, int n)
  * edge distances, which are exact for such sets. */
 static inline bool convex_contains(const sccd_v2 *v, int n, sccd_v2 p)
 {
-    if (!convex_has_area(v, n))
-        return false;
-    for (int i = 0; i < n; ++i) {
-        sccd_v2 a = v[i], b = v[(i + 1) % n];
-        if (sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(p, a)) < 0.0)
-            return false;
-    }
-    return true;
+    bool left;
+    return convex_area_and_side(v, n, p, &left) & left;
 }
 
 /* 2D convex hull of n ≥ 1 points (counter-clockwise, collinear points
@@ -48,11 +56,17 @@ int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out);
  * at θ = 0 (where the sine vanishes too): x ≥ 0, which every point of a
  * wedge no wider than π/2 has, rules that out. A sector's tests fold a point
  * onto y ≥ 0 (the sector is symmetric about its centre line) and ask this
- * instead of comparing atan2 with θ. */
+ * instead of comparing atan2 with θ. Bitwise, without a branch: over a
+ * mix of points each comparison is a coin toss. */
 static inline bool in_half_angle(sccd_real x, sccd_real y, sccd_real c, sccd_real s)
 {
-    return x * s >= y * c && (c < 0.0 || x >= 0.0);
+    return (x * s >= y * c) & ((c < 0.0) | (x >= 0.0));
 }
+
+/* in ? a : b for truth values, without a branch: the sectors' distance
+ * tests compare both sides of the wedge and pick one (a select between
+ * two distances compiles to a branch, a coin toss over mixed input). */
+static inline bool pick(bool in, bool a, bool b) { return (in & a) | (!in & b); }
 
 /* The largest value of (dx, dy)·p over the annular sector of half angle θ
  * (cosine c, sine s) about +x, radii r ≤ R: R·|d| where d points into the

@@ -51,11 +51,12 @@ static sccd_sector2 point_sector(sccd_v2 o)
 
 /* sccd_is_valid_sector2, inline for the one-shot tests. The unit and range
  * checks fail for a NaN or infinite a, half angle or r: only o and R need
- * a finiteness check of their own. */
+ * a finiteness check of their own. Bitwise: one branch, not nine. */
 static inline bool valid_sector2(const sccd_sector2 *s)
 {
-    return s && sccd_is_valid_v2(s->o) && fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6 && s->half_angle >= 0.0 &&
-           s->half_angle <= SCCD_PI && sccd_is_valid_real(s->R) && s->r >= 0.0 && s->r <= s->R;
+    return s && (sccd_is_valid_real(s->o.x) & sccd_is_valid_real(s->o.y) & (fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6) &
+                 (s->half_angle >= 0.0) & (s->half_angle <= SCCD_PI) & sccd_is_valid_real(s->R) & (s->r >= 0.0) &
+                 (s->r <= s->R));
 }
 
 bool sccd_is_valid_sector2(const sccd_sector2 *s) { return valid_sector2(s); }
@@ -178,15 +179,33 @@ static void local_edge(const prepared *p, sccd_real side, sccd_v2 *in, sccd_v2 *
  * upper radial edge is then the nearer (its angle is nearer q's, and the
  * distance to a point at a given radius grows with the angle between), and
  * q turned by −θ gives its coordinate u along that edge and its offset w
- * from the edge's line: d² = dist(u, [r, R])² + w². Inside W, u = d and
- * w = 0. */
-static inline sccd_real local_dist2(const prepared *p, sccd_v2 q, sccd_real d)
+ * from the edge's line: d² = dist(u, [r, R])² + w² (*edge2). Inside W it is
+ * dist(d, [r, R])² (*annulus2). Both are made, without a branch; returns
+ * whether q is inside W, which picks one. */
+static inline bool local_dist2_parts(const prepared *p, sccd_v2 q, sccd_real d, sccd_real *annulus2,
+                                     sccd_real *edge2)
 {
     sccd_real c = p->edge.c, sn = p->edge.s, x = q.x, y = fabs(q.y);
-    bool in = in_half_angle(x, y, c, sn);
-    sccd_real u = in ? d : x * c + y * sn, w = in ? 0.0 : y * c - x * sn;
-    sccd_real e = sccd_max(sccd_max(p->s.r - u, u - p->s.R), 0.0);
-    return e * e + w * w;
+    sccd_real u = x * c + y * sn, w = y * c - x * sn;
+    /* dist(t, [r, R]) as t less t clamped, by min and max: no branch */
+    sccd_real ea = d - sccd_min(sccd_max(d, p->s.r), p->s.R), ee = u - sccd_min(sccd_max(u, p->s.r), p->s.R);
+    *annulus2 = ea * ea;
+    *edge2 = ee * ee + w * w;
+    return in_half_angle(x, y, c, sn);
+}
+
+static inline sccd_real local_dist2(const prepared *p, sccd_v2 q, sccd_real d)
+{
+    sccd_real annulus2, edge2;
+    return local_dist2_parts(p, q, d, &annulus2, &edge2) ? annulus2 : edge2;
+}
+
+/* local_dist2 ≤ reach², comparing both parts (pick). */
+static inline bool local_within(const prepared *p, sccd_v2 q, sccd_real d, sccd_real reach)
+{
+    sccd_real annulus2, edge2, reach2 = reach * reach;
+    bool in = local_dist2_parts(p, q, d, &annulus2, &edge2);
+    return pick(in, annulus2 <= reach2, edge2 <= reach2);
 }
 
 /* The distance from q to S. */
@@ -451,22 +470,22 @@ static bool valid_points(const sccd_v2 *v, int n)
  * §2.9.4), with the tolerance of the scene R, rho, d. */
 static inline bool local_disc_meets(const prepared *p, sccd_v2 q, sccd_real d, sccd_real rho)
 {
-    sccd_real reach = rho + SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), d);
-    return local_dist2(p, q, d) <= reach * reach;
+    return local_within(p, q, d, rho + SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), d));
 }
 
 /* Exact early-outs for a convex set that holds the disc of radius in about
- * the canonical-frame point q (d = |q|) and lies in the one of radius out:
- * the outer disc missing S (0), the inner one meeting it (1), else −1; one
- * distance for both, each disc with its own scene's tolerance. */
-static inline int disc_early_out(const prepared *p, sccd_v2 q, sccd_real d, sccd_real in, sccd_real out)
+ * the canonical-frame point q (d = |q|) and lies in the one of radius out
+ * ≥ in: the outer disc missing S (a miss), the inner one meeting it (a
+ * hit); one distance for both, each disc with its own scene's tolerance.
+ * Returns whether one decides, *hit the answer then. They exclude each
+ * other (out ≥ in, so the outer reach is at least the inner, rounding being
+ * monotone): one branch on whether they differ, not one for each. */
+static inline bool disc_decides(const prepared *p, sccd_v2 q, sccd_real d, sccd_real in, sccd_real out, bool *hit)
 {
-    sccd_real d2 = local_dist2(p, q, d), R = p->s.R;
-    sccd_real reach_out = out + SCCD_EPS * sccd_max(sccd_max(R, out), d);
-    sccd_real reach_in = in + SCCD_EPS * sccd_max(sccd_max(R, in), d);
-    if (d2 > reach_out * reach_out)
-        return 0;
-    return d2 <= reach_in * reach_in ? 1 : -1;
+    sccd_real R = p->s.R;
+    bool miss = !local_within(p, q, d, out + SCCD_EPS * sccd_max(sccd_max(R, out), d));
+    *hit = local_within(p, q, d, in + SCCD_EPS * sccd_max(sccd_max(R, in), d));
+    return miss != *hit;
 }
 
 /* Is the canonical-frame point q beyond R + rho of the pivot, or inside
@@ -483,53 +502,62 @@ static inline bool radially_beyond(const sccd_sector2 *s, sccd_v2 q, sccd_real r
     return (*d2 > far * far) | ((near > 0.0) & (*d2 < near * near));
 }
 
-/* The canonical-frame point q, |q|² = d2, past radially_beyond: within rho
- * of S? Surely so inside W and the annulus widened by rho (by squares,
- * without a root: rounding moves that by far less than the tolerance);
- * else local_disc_meets decides. */
-static inline bool near_disc_meets(const prepared *p, sccd_v2 q, sccd_real d2, sccd_real rho)
+/* Is the canonical-frame point q, |q|² = d2, surely within rho of S:
+ * inside W and the annulus widened by rho? By squares, without a root:
+ * rounding moves that by far less than the tolerance. Bitwise, without
+ * branches: in a mix of inputs each comparison is a coin toss. */
+static inline bool surely_within(const prepared *p, sccd_v2 q, sccd_real d2, sccd_real rho)
 {
     sccd_real lo = p->s.r - rho, hi = p->s.R + rho;
-    if (in_half_angle(q.x, fabs(q.y), p->edge.c, p->edge.s) && d2 <= hi * hi && (lo <= 0.0 || d2 >= lo * lo))
-        return true;
+    return in_half_angle(q.x, fabs(q.y), p->edge.c, p->edge.s) & (d2 <= hi * hi) & ((lo <= 0.0) | (d2 >= lo * lo));
+}
+
+/* The canonical-frame point q within rho of S? radially_beyond rejects,
+ * surely_within accepts, else local_disc_meets decides. The two early-outs
+ * exclude each other: beyond R + rho needs d2 above far² ≥ (R + rho)²
+ * (far is R + rho, the same rounded sum, times 1 + 3ε; rounding is
+ * monotone), inside the hole d2 below near² ≤ (r − rho)² with near > 0
+ * (near is r − rho less a positive amount), where surely_within needs
+ * (R + rho)² ≥ d2 ≥ (r − rho)². So one branch, on whether they differ,
+ * settles most inputs (a mix of points and discs about a sector is about
+ * half rejects and a quarter sure hits: a branch for each mispredicts
+ * often), with the answers of testing each in turn. */
+static inline bool local_disc_decides(const prepared *p, sccd_v2 q, sccd_real rho)
+{
+    sccd_real d2;
+    bool beyond = radially_beyond(&p->s, q, rho, &d2), sure = surely_within(p, q, d2, rho);
+    if (beyond != sure)
+        return sure;
     return local_disc_meets(p, q, sqrt(d2), rho);
 }
 
 /* The world point c within rho of S (false when p is not ready). */
 static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
 {
-    if (!p->ready)
-        return false;
-    sccd_v2 q = to_local(&p->s, c);
-    sccd_real d2;
-    return !radially_beyond(&p->s, q, rho, &d2) && near_disc_meets(p, q, d2, rho);
+    return p->ready && local_disc_decides(p, to_local(&p->s, c), rho);
 }
 
 /* The one-shot form of disc_meets: the sector checked, then the shape
- * (shape_ok, each failed check firing as the prepared route's would), and
- * the cosine and sine of the half angle taken only past the radial
- * early-out, which needs none. */
+ * (shape_ok, each failed check firing as the prepared route's would; one
+ * branch for both), and the cosine and sine of the half angle taken only
+ * past the radial early-out, which needs none. Past it, no branch: the
+ * answer waits on the trigonometry, so a mispredicted branch there would
+ * cost its whole latency (the same answers as local_disc_decides, whose
+ * early-outs exclude each other). */
 static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool shape_ok)
 {
     bool sector_ok = valid_sector2(s);
-    SCCD_ASSERT(sector_ok);
-    if (!shape_ok) {
+    if (!(sector_ok & shape_ok)) {
+        SCCD_ASSERT(sector_ok);
         SCCD_ASSERT(shape_ok);
         return false;
     }
-    if (!sector_ok)
-        return false;
     sccd_v2 q = to_local(s, c);
     sccd_real d2;
     if (radially_beyond(s, q, rho, &d2))
         return false;
-    /* Inside a wedge wider than π/2 + 4e-6 (cos θ < 0 < sin θ) lies every
-     * point with x ≥ 0 (in_half_angle: x·sin θ ≥ 0 ≥ |y|·cos θ); its
-     * distance is then the annulus' alone, the same with the full
-     * annulus' edge (−1, 0): no trigonometry. */
-    bool inside = s->half_angle >= 1.5708 && q.x >= 0.0;
-    prepared p = {*s, inside ? (sccd_rot2){-1.0, 0.0} : edge_of(s->half_angle), true};
-    return near_disc_meets(&p, q, d2, rho);
+    prepared p = {*s, edge_of(s->half_angle), true};
+    return surely_within(&p, q, d2, rho) | local_disc_meets(&p, q, sqrt(d2), rho);
 }
 
 /* ---- public pair tests: prepared, then one-shot ---- */
@@ -575,9 +603,9 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
     const sccd_sector2 *s = &p->s;
     sccd_v2 c = to_local(s, b.c), h = b.h;
     sccd_real rout = sccd_v2_len(h), d2 = sccd_v2_len2(c);
-    int early = disc_early_out(p, c, sqrt(d2), sccd_min(h.x, h.y), rout);
-    if (early >= 0)
-        return early == 1;
+    bool hit;
+    if (disc_decides(p, c, sqrt(d2), sccd_min(h.x, h.y), rout, &hit))
+        return hit;
     sccd_v2 ax = {b.q.c, b.q.s}, u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u);
     /* The pivot in the box's frame: its nearest and farthest box points. */
     sccd_real ox = -sccd_v2_dot(c, u), oy = -sccd_v2_dot(c, w);
@@ -669,9 +697,15 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
     sccd_real rad2 = 0.0;
     for (int i = 0; i < n; ++i)
         rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(v[i], m)));
-    int early = disc_early_out(p, m, sccd_v2_len(m), poly->r, sqrt(rad2) + poly->r);
-    if (early >= 0)
-        return early == 1;
+    sccd_real dm = sccd_v2_len(m);
+    bool hit;
+    if (disc_decides(p, m, dm, poly->r, sqrt(rad2) + poly->r, &hit))
+        return hit;
+    /* Most polygons left straddle S's boundary: the point of S nearest m
+     * in the polygon hits (local_vs_convex asks it too, after its rejects,
+     * which cannot fire then: they need the polygon beyond the tolerance). */
+    if (convex_contains(v, n, local_nearest(p, m, dm)))
+        return true;
     return local_vs_convex(p, v, n, poly->r, scene_tol(p, v, n, poly->r));
 }
 

@@ -130,22 +130,24 @@ static bool prepare_frame(sect *out, const sccd_sector3 *s)
     return true;
 }
 
-/* The half angle's cosine and sine, after prepare_frame: ready. */
-static void prepare_cos_sin(sect *out)
+/* The half angle's cosine and sine, after prepare_frame: ready. cs: those
+ * a one-shot test's early-outs took already (of the same angle: a valid
+ * sector's half angle needs no clamp), else NULL. */
+static void prepare_cos_sin(sect *out, const sccd_rot2 *cs)
 {
-    sccd_rot2 cs = sccd_cos_sin(out->th);
-    out->c = cs.c;
-    out->s = cs.s;
+    sccd_rot2 v = cs ? *cs : sccd_cos_sin(out->th);
+    out->c = v.c;
+    out->s = v.s;
     out->ready = true;
 }
 
 /* The prepared form without its copy of the sector as given (which only
  * a sweep's check for a band changed by hand reads): the one-shot tests'. */
-static bool prepare(const sccd_sector3 *s, sect *out)
+static bool prepare(const sccd_sector3 *s, sect *out, const sccd_rot2 *cs)
 {
     if (!prepare_frame(out, s))
         return false;
-    prepare_cos_sin(out);
+    prepare_cos_sin(out, cs);
     return true;
 }
 
@@ -155,7 +157,7 @@ bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
         SCCD_ASSERT(out != NULL);
         return false;
     }
-    if (!prepare(s, out))
+    if (!prepare(s, out, NULL))
         return false;
     out->source = *s;
     return true;
@@ -178,7 +180,7 @@ static sccd_v3 from_local(const sect *S, sccd_v3 q)
 sccd_v3 sccd_sector3_to_local(const sccd_sector3 *s, sccd_v3 p)
 {
     sect S;
-    if (!prepare(s, &S) || !sccd_is_valid_v3(p)) {
+    if (!prepare(s, &S, NULL) || !sccd_is_valid_v3(p)) {
         SCCD_ASSERT(sccd_is_valid_v3(p));
         return (sccd_v3){0.0, 0.0, 0.0};
     }
@@ -188,7 +190,7 @@ sccd_v3 sccd_sector3_to_local(const sccd_sector3 *s, sccd_v3 p)
 sccd_v3 sccd_sector3_from_local(const sccd_sector3 *s, sccd_v3 q)
 {
     sect S;
-    if (!prepare(s, &S) || !sccd_is_valid_v3(q)) {
+    if (!prepare(s, &S, NULL) || !sccd_is_valid_v3(q)) {
         SCCD_ASSERT(sccd_is_valid_v3(q));
         return (sccd_v3){0.0, 0.0, 0.0};
     }
@@ -245,15 +247,24 @@ static bool in_wedge(const sect *S, sccd_real x, sccd_real y) { return in_half_a
 
 /* Fact 1 of the file comment, squared, rho = ρ = |(q.x, q.y)|. Folded onto
  * y ≥ 0 (the sector is symmetric about +x), at angle φ. Outside the wedge,
- * ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y) turned by −θ. */
+ * ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y) turned by −θ (*out2); inside,
+ * δ = 0 (*in2). Both are made, without a branch; returns whether q is
+ * inside the wedge, which picks one. */
+static inline bool local_dist2_parts(const sect *S, sccd_v3 q, sccd_real rho, sccd_real *in2, sccd_real *out2)
+{
+    sccd_real x = q.x, y = fabs(q.y), u = x * S->c + y * S->s, w = y * S->c - x * S->s;
+    /* dist(t, [lo, hi]) as t less t clamped, by min and max: no branch */
+    sccd_real ei = rho - sccd_min(sccd_max(rho, S->r), S->R), eo = u - sccd_min(sccd_max(u, S->r), S->R);
+    sccd_real dz = q.z - sccd_min(sccd_max(q.z, S->zlo), S->zhi);
+    *in2 = ei * ei + dz * dz;
+    *out2 = w * w + eo * eo + dz * dz;
+    return in_wedge(S, x, y);
+}
+
 static inline sccd_real local_dist2(const sect *S, sccd_v3 q, sccd_real rho)
 {
-    sccd_real x = q.x, y = fabs(q.y);
-    bool in = in_wedge(S, x, y);
-    sccd_real u = in ? rho : x * S->c + y * S->s, w = in ? 0.0 : y * S->c - x * S->s;
-    sccd_real e = sccd_max(sccd_max(S->r - u, u - S->R), 0.0);
-    sccd_real dz = sccd_max(sccd_max(S->zlo - q.z, q.z - S->zhi), 0.0);
-    return w * w + e * e + dz * dz;
+    sccd_real in2, out2;
+    return local_dist2_parts(S, q, rho, &in2, &out2) ? in2 : out2;
 }
 
 static sccd_real local_distance(const sect *S, sccd_v3 q) { return sqrt(local_dist2(S, q, len2d(q.x, q.y))); }
@@ -261,7 +272,7 @@ static sccd_real local_distance(const sect *S, sccd_v3 q) { return sqrt(local_di
 sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
 {
     sect S;
-    if (!prepare(s, &S) || !sccd_is_valid_v3(p)) {
+    if (!prepare(s, &S, NULL) || !sccd_is_valid_v3(p)) {
         SCCD_ASSERT(sccd_is_valid_v3(p));
         return INFINITY;
     }
@@ -322,9 +333,10 @@ static bool point_meets(const sect *S, sccd_v3 p)
 /* The one-shot tests' early-outs against the valid sector s as given,
  * without its canonical frame, for a set that holds the ball about c of
  * radius in (none: −∞) and lies in the one of radius out (in ≤ out; a
- * point or sphere: in = out ≥ 0): 0 when the exact test surely says no, 1
- * when it surely says yes, −1 when only the exact test can tell (point:
- * the point test, in = out = 0).
+ * point or sphere: in = out ≥ 0). Returns whether they decide: *hit true
+ * when the exact test surely says yes, false when it surely says no; else
+ * only the exact test can tell (point: the point test, in = out = 0), and
+ * *cs holds the half angle's cosine and sine for it.
  * Valid, u and a are unit and ⟂ within 1e-6, so the raw frame (a, u × a, u)
  * moves the canonical coordinates q by under 5e-6·|c − o| (plus rounding);
  * m = 1e-5·|c − o| bounds that, and the distance to the sector moves by no
@@ -336,8 +348,12 @@ static bool point_meets(const sect *S, sccd_v3 p)
  * 3e-5·|c − o|² for the height's error and rounding); then the distance. The point test (point_in) also
  * takes the thesis' in-test, x ≥ ρ·cos θ, which cannot tell angles within
  * 1e-8 rad of 0 or π apart: a point is surely out only when that test
- * fails too, by the margins (x and ρ each within m). */
-static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sccd_real out, bool point)
+ * fails too, by the margins (x and ρ each within m). Past the
+ * trigonometry no branch but the caller's on the answer: a mispredicted one
+ * would cost the trigonometry's whole latency (the sure hit and the sure
+ * miss exclude each other: the outer reach exceeds the inner one, m ≥ 0). */
+static inline bool raw_ball_decides(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sccd_real out, bool point,
+                                    bool *hit, sccd_rot2 *cs)
 {
     sccd_v3 d = sccd_v3_sub(c, s->o);
     sccd_real dn = 1.7320508075688775 * v3_maxabs(d); /* ≥ |d| */
@@ -350,35 +366,40 @@ static int raw_ball_early_out(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sc
     sccd_real reach = out + SCCD_EPS * sccd_max(S.scale, 2.0 * dn + out), far = S.R + reach;
     sccd_real z = sccd_v3_dot(s->u, d), m = 1e-5 * dn + 1e-12 * (S.scale + out), rho2 = sccd_v3_len2(d) - z * z;
     sccd_real near = S.r - reach - m, slack = 3e-5 * dn * dn;
+    *hit = false;
     if ((z - m > S.zhi + reach) | (z + m < S.zlo - reach) | (rho2 - slack > far * far) |
         ((near > 0.0) & (rho2 + slack < near * near)))
-        return 0;
-    sccd_rot2 cs = sccd_cos_sin(s->half_angle);
-    S.c = cs.c;
-    S.s = cs.s;
+        return true;
+    *cs = sccd_cos_sin(s->half_angle);
+    S.c = cs->c;
+    S.s = cs->s;
     sccd_v3 q = {sccd_v3_dot(s->a, d), sccd_v3_dot(sccd_v3_cross(s->u, s->a), d), z};
-    sccd_real rho = len2d(q.x, q.y), dist = sqrt(local_dist2(&S, q, rho));
-    if (dist + m <= in + SCCD_EPS * sccd_max(S.scale, in))
-        return 1;
-    if (!(dist - m > reach))
-        return -1;
-    bool thesis_out = z + m < S.zlo || z - m > S.zhi || rho + m < S.r || rho - m > S.R ||
-                      q.x + m * (2.0 + fabs(S.c)) < rho * S.c;
-    return !point || thesis_out ? 0 : -1;
+    sccd_real rho = len2d(q.x, q.y), in2, out2;
+    bool inside = local_dist2_parts(&S, q, rho, &in2, &out2);
+    sccd_real din = sqrt(in2), dout = sqrt(out2), lim = in + SCCD_EPS * sccd_max(S.scale, in);
+    bool miss = pick(inside, din - m > reach, dout - m > reach);
+    if (point) /* the same at every call of a test: predicted */
+        miss &= (z + m < S.zlo) | (z - m > S.zhi) | (rho + m < S.r) | (rho - m > S.R) |
+                (q.x + m * (2.0 + fabs(S.c)) < rho * S.c);
+    *hit = pick(inside, din + m <= lim, dout + m <= lim);
+    return *hit | miss;
 }
 
-/* The one-shot point (rad < 0) and sphere tests: raw_ball_early_out for
+/* The one-shot point (rad < 0) and sphere tests: raw_ball_decides for
  * valid input (where no check fires), else the sector checked, then the
  * shape (shape_ok, each failed check firing as the prepared route's
- * would); the half angle's cosine and sine taken only past the early-outs,
- * which need none. */
+ * would); the half angle's cosine and sine taken only past the early-outs
+ * that need none (once: the raw ones' serve). */
 static bool one_shot_ball(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool shape_ok)
 {
+    sccd_real r0 = sccd_max(rad, 0.0);
+    sccd_rot2 cs;
+    const sccd_rot2 *have = NULL;
     if (shape_ok && valid_sector3(s)) {
-        sccd_real r0 = sccd_max(rad, 0.0);
-        int early = raw_ball_early_out(s, c, r0, r0, rad < 0.0);
-        if (early >= 0)
-            return early == 1;
+        bool hit;
+        if (raw_ball_decides(s, c, r0, r0, rad < 0.0, &hit, &cs))
+            return hit;
+        have = &cs;
     }
     sect S;
     bool sector_ok = prepare_frame(&S, s);
@@ -389,10 +410,10 @@ static bool one_shot_ball(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool 
     if (!sector_ok)
         return false;
     sccd_v3 q = to_local(&S, c);
-    sccd_real r0 = sccd_max(rad, 0.0), tol = SCCD_EPS * sccd_max(S.scale, v3_maxabs(q) + r0), rho2;
+    sccd_real tol = SCCD_EPS * sccd_max(S.scale, v3_maxabs(q) + r0), rho2;
     if (ball_beyond(&S, q, r0 + tol, &rho2))
         return false;
-    prepare_cos_sin(&S);
+    prepare_cos_sin(&S, have);
     if (rad < 0.0)
         return point_in(&S, q, rho2, tol);
     return local_dist2(&S, q, sqrt(rho2)) <= (r0 + tol) * (r0 + tol);
@@ -869,13 +890,16 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
         SCCD_ASSERT(valid_box3(b));
         return false;
     }
+    sccd_rot2 cs;
+    const sccd_rot2 *have = NULL;
     if (valid_sector3(s)) { /* the prepared test's balls first, without the frame */
-        int early = raw_ball_early_out(s, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h), false);
-        if (early >= 0)
-            return early == 1;
+        bool hit;
+        if (raw_ball_decides(s, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h), false, &hit, &cs))
+            return hit;
+        have = &cs;
     }
     sect S;
-    prepare(s, &S);
+    prepare(s, &S, have);
     return sccd_sector3_prepared_vs_box(&S, b);
 }
 
@@ -885,15 +909,18 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
         SCCD_ASSERT(sccd_is_valid_triangle(t));
         return false;
     }
+    sccd_rot2 cs;
+    const sccd_rot2 *have = NULL;
     if (valid_sector3(s)) { /* the prepared test's balls first, without the frame */
         sccd_real rad;
         sccd_v3 m = triangle_ball(t, &rad);
-        int early = raw_ball_early_out(s, m, 0.0, rad, false);
-        if (early >= 0)
-            return early == 1;
+        bool hit;
+        if (raw_ball_decides(s, m, 0.0, rad, false, &hit, &cs))
+            return hit;
+        have = &cs;
     }
     sect S;
-    prepare(s, &S);
+    prepare(s, &S, have);
     return sccd_sector3_prepared_vs_triangle(&S, t);
 }
 
@@ -1120,12 +1147,17 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
     /* The prepared test's bounding ball first, without the frame; its
      * radius, there from the canonical frame's ends, is within rounding of
      * this one grown by 1e-12. */
-    if (valid_sector3(s) &&
-        raw_ball_early_out(s, sccd_v3_lerp(c.a, c.b, 0.5), -INFINITY,
-                           0.5 * sccd_v3_dist(c.a, c.b) * (1.0 + 1e-12) + c.r, false) == 0)
-        return false;
+    sccd_rot2 cs;
+    const sccd_rot2 *have = NULL;
+    if (valid_sector3(s)) {
+        bool hit; /* never, with no inner ball */
+        if (raw_ball_decides(s, sccd_v3_lerp(c.a, c.b, 0.5), -INFINITY,
+                             0.5 * sccd_v3_dist(c.a, c.b) * (1.0 + 1e-12) + c.r, false, &hit, &cs))
+            return false;
+        have = &cs;
+    }
     sect S;
-    prepare(s, &S);
+    prepare(s, &S, have);
     return sccd_sector3_prepared_meets_capsule(&S, c);
 }
 
@@ -1147,7 +1179,7 @@ bool sccd_sector3_vs_capsule_thesis(const sccd_sector3 *s, sccd_capsule3 cap)
         SCCD_ASSERT(sccd_is_valid_capsule3(cap));
         return false;
     }
-    if (!prepare(s, &S))
+    if (!prepare(s, &S, NULL))
         return false;
     /* The thesis' slab is ±h about 0: shift z by the slab's middle. */
     sccd_real mid = 0.5 * (S.zlo + S.zhi), h = 0.5 * (S.zhi - S.zlo), rc = cap.r;
@@ -1283,7 +1315,7 @@ static sccd_real sector_diameter(const sect *S) { return len2d(2.0 * S->R, S->zh
 bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
 {
     sect A, B;
-    bool okA = prepare(s, &A), okB = prepare(other, &B);
+    bool okA = prepare(s, &A, NULL), okB = prepare(other, &B, NULL);
     if (!okA || !okB)
         return false;
     /* Subdivide the sector of smaller diameter (fewer pieces); a fixed order
@@ -1324,7 +1356,7 @@ sccd_aabb3 sccd_sector3_prepared_aabb(const sccd_sector3_prepared *S)
 sccd_aabb3 sccd_sector3_aabb(const sccd_sector3 *s)
 {
     sect S;
-    if (!prepare(s, &S)) {
+    if (!prepare(s, &S, NULL)) {
         sccd_v3 o = s && sccd_is_valid_v3(s->o) ? s->o : (sccd_v3){0.0, 0.0, 0.0};
         return (sccd_aabb3){o, o};
     }

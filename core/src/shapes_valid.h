@@ -21,55 +21,59 @@ static inline bool valid_box2(sccd_box2 s)
     return sccd_is_valid_v2(s.c) && sccd_is_valid_rot2(s.q) && valid_radius(s.h.x) && valid_radius(s.h.y);
 }
 
-/* A polygon (n ≥ 3, finite, |coordinates| ≤ scale) strictly convex,
- * counter-clockwise and simple beyond doubt: every turn left by more than
- * rounding can account for (the products' rounding is below 6e-15·scale²),
- * and the edges point to x > 0 (a sign subtraction keeps exactly) in one
- * run around it: one turn, not several (each turn is under π, so the
- * direction cannot skip the half circle x > 0 or the rest). Every vertex is
- * then strictly left of the line of every edge but its own, so
- * valid_poly2's pairwise check passes (its rounding is as small, its
- * tolerance 1e-12 of 1 + scale²); this O(n) look spares it. False means
- * only "not sure". */
-static inline bool surely_convex(const sccd_v2 *v, int n, sccd_real scale)
-{
-    sccd_real margin = 1e-13 * scale * scale;
-    sccd_v2 e = sccd_v2_sub(v[0], v[n - 1]);
-    int changes = 0;
-    bool right = e.x > 0.0;
-    for (int i = 0; i < n; ++i) {
-        sccd_v2 f = sccd_v2_sub(v[i + 1 < n ? i + 1 : 0], v[i]);
-        if (!(sccd_v2_cross(e, f) > margin))
-            return false;
-        changes += (f.x > 0.0) != right;
-        right = f.x > 0.0;
-        e = f;
-    }
-    return changes == 2;
-}
-
 /* Convex and counter-clockwise: every vertex lies on or left of every edge,
  * with a tolerance relative to the polygon's size so that collinear
  * vertices from rounding are accepted. An edge's own ends are skipped: their
- * cross products are exactly zero. */
+ * cross products are exactly zero.
+ *
+ * One pass first, for the scale (largest |coordinate|) and a screen; the
+ * pairwise look only where the screen is not sure. A polygon (n ≥ 3) is
+ * strictly convex, counter-clockwise and simple beyond doubt when every
+ * turn is left by more than rounding can account for (the products'
+ * rounding is below 6e-15·scale², so the smallest turn exceeds
+ * 1e-13·scale², and none is NaN) and the edges point to x > 0 (a sign
+ * subtraction keeps exactly) in one run around it: one turn, not several
+ * (each turn is under π, so the direction cannot skip the half circle
+ * x > 0 or the rest). Every vertex is then strictly left of the line of
+ * every edge but its own, so the pairwise check passes (its rounding is as
+ * small, its tolerance 1e-12 of 1 + scale²). The pass needs no finiteness
+ * test of its own: a NaN coordinate makes the turns at its vertex NaN, an
+ * infinite one the scale infinite; only then (or when finite coordinates
+ * overflow a turn) are the coordinates checked one by one. One loop exit
+ * to mispredict: the prepared sector tests check their polygon every call. */
 static inline bool valid_poly2(const sccd_poly2 *s)
 {
     if (!s || s->n < 1 || s->n > SCCD_POLY_MAX || !valid_radius(s->r))
         return false;
-    int n = s->n;
-    sccd_real scale = 0.0;
+    int n = s->n, changes = 0;
+    sccd_real scale = 0.0, turn = INFINITY;
+    bool nan_turn = false;
+    /* Edge f comes into vertex i, e before it: the turns from the one at
+     * vertex n − 1 on, without a wrapped index. */
+    sccd_v2 prev = s->v[n - 1], e = sccd_v2_sub(prev, s->v[n >= 2 ? n - 2 : 0]);
+    bool right = e.x > 0.0;
     for (int i = 0; i < n; ++i) {
+        sccd_v2 a = s->v[i], f = sccd_v2_sub(a, prev);
+        sccd_real t = sccd_v2_cross(e, f);
+        scale = sccd_max(scale, sccd_max(fabs(a.x), fabs(a.y)));
+        turn = sccd_min(turn, t);
+        nan_turn |= t != t;
+        changes += (f.x > 0.0) != right;
+        right = f.x > 0.0;
+        prev = a;
+        e = f;
+    }
+    bool plain = !nan_turn & sccd_is_valid_real(scale); /* finite, and so is every turn */
+    for (int i = 0; i < n && !plain; ++i)
         if (!sccd_is_valid_v2(s->v[i]))
             return false;
-        scale = sccd_max(scale, sccd_max(fabs(s->v[i].x), fabs(s->v[i].y)));
-    }
-    if (n < 3 || surely_convex(s->v, n, scale))
+    if (n < 3 || (plain & (turn > 1e-13 * scale * scale) & (changes == 2)))
         return true;
     sccd_real tol = 1e-12 * (1.0 + scale * scale);
     for (int i = 0; i < n; ++i) {
-        sccd_v2 a = s->v[i], e = sccd_v2_sub(s->v[i + 1 < n ? i + 1 : 0], a);
+        sccd_v2 a = s->v[i], ed = sccd_v2_sub(s->v[i + 1 < n ? i + 1 : 0], a);
         for (int k = 2, j = i + 2; k < n; ++k, ++j)
-            if (sccd_v2_cross(e, sccd_v2_sub(s->v[j < n ? j : j - n], a)) < -tol)
+            if (sccd_v2_cross(ed, sccd_v2_sub(s->v[j < n ? j : j - n], a)) < -tol)
                 return false;
     }
     return true;
