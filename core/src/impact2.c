@@ -620,6 +620,12 @@ static sccd_gap_rate gap_rate(const sccd_shape2 *a, sccd_motion2 ma, sccd_real f
     return (sccd_gap_rate){beta, kappa};
 }
 
+/* A search put off: no event before `until` (INFINITY: none at all). */
+static shape_event no_event_before(sccd_real until)
+{
+    return (shape_event){until < INFINITY ? EVENT_PENDING : EVENT_NONE, until < INFINITY ? until : 1.0, {0.0, 0.0}, {0.0, 0.0}};
+}
+
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
  * bodies' segments from time tc on): the cores (shrunk by the start overlap
  * and the skin when the shapes overlap at tc) reaching the target distance
@@ -638,14 +644,14 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real fa = shape_farthest(sv, a, sa), fb = shape_farthest(sv, b, sb), rate = approach_bound(ma, fa, mb, fb);
     sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, rate, tol, wait);
     if (until > tc)
-        return until < INFINITY ? (shape_event){EVENT_PENDING, until, {0.0, 0.0}, {0.0, 0.0}} : none;
+        return no_event_before(until);
     if (paths_apart(ma, mb, fa + fb, tol))
         return none;
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     sccd_pair_keep_reach(pr, tc, rate);
     until = sccd_reach_time(apart, rate, tc, tol);
     if (until == INFINITY || (wait && until > tc))
-        return until < INFINITY ? (shape_event){EVENT_PENDING, until, {0.0, 0.0}, {0.0, 0.0}} : none;
+        return no_event_before(until);
     sccd_real now;
     bool settle = sv->bodies[a].kind == SCCD_BODY_STATIC || sv->bodies[b].kind == SCCD_BODY_STATIC;
     sccd_target_policy pol = sccd_policy_start(pr, sccd_pair_cap(pr, sa, sb), depth, room, skin, tol, shrink_start, &start, &now);

@@ -906,6 +906,12 @@ static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, 
     return out;
 }
 
+/* A search put off: no event before `until` (INFINITY: none at all). */
+static shape_event no_event_before(sccd_real until)
+{
+    return (shape_event){until < INFINITY ? EVENT_PENDING : EVENT_NONE, until < INFINITY ? until : 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+}
+
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
  * bodies' segments from time tc on): the cores (shrunk by the start overlap
  * and the skin when the shapes overlap at tc) reaching the target distance
@@ -924,7 +930,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real reach = pair_reach(sv, sa, ma, sb, mb);
     sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, reach, tol, wait);
     if (until > tc)
-        return until < INFINITY ? (shape_event){EVENT_PENDING, until, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}} : none;
+        return no_event_before(until);
     if (paths_apart(sv, sa, ma, sb, mb))
         return none;
     search_setup p = make_search(sv, &sv->shapes[sa], ma, &sv->shapes[sb], mb);
@@ -939,7 +945,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         return none;
     until = sccd_reach_time(apart, reach, tc, tol);
     if (wait && until > tc)
-        return (shape_event){EVENT_PENDING, until, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+        return no_event_before(until);
     sccd_real now;
     bool settle = p.target.n == 1 && (sv->bodies[pr->a].kind == SCCD_BODY_STATIC || sv->bodies[pr->b].kind == SCCD_BODY_STATIC);
     sccd_target_policy pol = sccd_policy_start(pr, sccd_pair_cap(pr, sa, sb), depth, room, skin, tol, shrink_start, &start, &now);
