@@ -135,7 +135,7 @@ static bool prepare_frame(sect *out, const sccd_sector3 *s)
  * sector's half angle needs no clamp), else NULL. */
 static void prepare_cos_sin(sect *out, const sccd_rot2 *cs)
 {
-    sccd_rot2 v = cs ? *cs : sccd_cos_sin(out->th);
+    sccd_rot2 v = cs ? *cs : sccd_cos_sin_half_turn(out->th);
     out->c = v.c;
     out->s = v.s;
     out->ready = true;
@@ -370,7 +370,7 @@ static inline bool raw_ball_decides(const sccd_sector3 *s, sccd_v3 c, sccd_real 
     if ((z - m > S.zhi + reach) | (z + m < S.zlo - reach) | (rho2 - slack > far * far) |
         ((near > 0.0) & (rho2 + slack < near * near)))
         return true;
-    *cs = sccd_cos_sin(s->half_angle);
+    *cs = sccd_cos_sin_half_turn(s->half_angle);
     S.c = cs->c;
     S.s = cs->s;
     sccd_v3 q = {sccd_v3_dot(s->a, d), sccd_v3_dot(sccd_v3_cross(s->u, s->a), d), z};
