@@ -541,10 +541,25 @@ static sccd_real gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sc
     return d.overlap ? 0.0 : d.distance;
 }
 
+/* Distance of shapes a and b placed by xa, xb; overlapping, minus the
+ * overlap where the query measured it (rounded shapes whose cores stand
+ * apart: the normal joins the cores, and the closest points, each a radius
+ * out along it, stand the overlap apart), else 0 (the cores overlap: no
+ * normal, both points in one place). */
+static sccd_real signed_gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
+{
+    sccd_distance2 d = sccd_shape2_distance_unchecked(a, xa, b, xb);
+    return d.overlap ? -sccd_max(sccd_v2_dot(sccd_v2_sub(d.pa, d.pb), d.normal), 0.0) : d.distance;
+}
+
 /* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
 static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance)
 {
     const start_pair *p = pair;
+    if (s == 0.0 && distance != NULL) {
+        *distance = signed_gap(p->a, p->xa, p->b, p->xb);
+        return 0.0;
+    }
     sccd_shape2 ca = *p->a, cb = *p->b;
     sccd_real shrunk = shrink_pair(&ca, &cb, s, p->inset_a, p->inset_b);
     if (distance != NULL)

@@ -720,10 +720,25 @@ static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_x
 /* A shape pair at the start of a search. */
 typedef struct start_pair { const sccd_shape3 *a; const target3 *b; sccd_xf3 xa, xb; } start_pair;
 
+/* Distance of a and a target of one bound (impact2.c's signed_gap: minus
+ * the overlap where the query measured it). An intersection of bounds
+ * overlaps a by no more than each bound does, and maybe less: 0 then. */
+static sccd_real signed_gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb)
+{
+    if (b->n != 1)
+        return gap(a, xa, b, xb);
+    sccd_distance3 d = sccd_shape3_distance_unchecked(a, xa, &b->s[0], xb);
+    return d.overlap ? -sccd_max(sccd_v3_dot(sccd_v3_sub(d.pa, d.pb), d.normal), 0.0) : d.distance;
+}
+
 /* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
 static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance)
 {
     const start_pair *p = pair;
+    if (s == 0.0 && distance != NULL) {
+        *distance = signed_gap(p->a, p->xa, p->b, p->xb);
+        return 0.0;
+    }
     sccd_shape3 ca = *p->a;
     target3 cb = *p->b;
     sccd_real shrunk = shrink_pair(&ca, &cb, s);

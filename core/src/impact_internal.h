@@ -134,23 +134,34 @@ void sccd_events_changed(sccd_events *e, int i);
 /* Take the events in time order until none is left. False when out of memory. */
 bool sccd_events_run(sccd_events *e);
 
-/* The cores of a pair shrunk by s (s > 0): how much they shrank in all and,
- * when distance is not NULL, the cores' distance at the start (0: overlap). */
+/* The cores of a pair shrunk by s (s ≥ 0): how much they shrank in all and,
+ * when distance is not NULL, the cores' distance at the start (0: overlap).
+ * With s = 0, overlapping shapes read minus their overlap where the distance
+ * query measured it (sccd_start_depth). */
 typedef sccd_real sccd_shrink_fn(const void *pair, sccd_real s, sccd_real *distance);
 
-/* How deep a pair overlaps at the start, at least: cores shrunk by skin,
- * 2·skin, 4·skin, ... until they are apart or cannot shrink further. Cores
- * a distance d apart after shrinking by s mean shapes overlapping by at
- * least s − d (the grown cores lie inside the shapes). The shapes
- * themselves are measured first (*apart: their distance, a lower bound;
- * 0: they overlap): apart, they overlap by nothing, and the cores inside
- * them need no shrinking (the most common case, by far). */
+/* How deep a pair overlaps at the start, at least. The shapes themselves
+ * are measured first (*apart: their distance, a lower bound; 0: they
+ * overlap): apart, they overlap by nothing, and the cores inside them need
+ * no shrinking (the most common case, by far). Rounded shapes whose cores
+ * stand apart overlap by both radii less the cores' distance, exactly,
+ * and that query measured it (a pile's resting contacts: one distance
+ * where the shrinking took three and a half on average). Otherwise cores
+ * shrunk by skin, 2·skin, 4·skin, ... until they are apart or cannot
+ * shrink further: cores a distance d apart after shrinking by s mean
+ * shapes overlapping by at least s − d (the grown cores lie inside the
+ * shapes). */
 static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, const void *pair, sccd_real skin, sccd_real *apart)
 {
     *apart = 0.0;
     shrink(pair, 0.0, apart);
     if (*apart > 0.0)
         return 0.0;
+    if (*apart < 0.0) {
+        sccd_real depth = -*apart;
+        *apart = 0.0;
+        return depth;
+    }
     sccd_real last = -1.0;
     for (sccd_real s = skin;; s *= 2.0) {
         sccd_real d = 0.0;
