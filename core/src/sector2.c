@@ -537,14 +537,10 @@ static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
     return p->ready && local_disc_decides(p, to_local(&p->s, c), rho);
 }
 
-/* The one-shot form of disc_meets: the sector checked, then the shape
- * (shape_ok, each failed check firing as the prepared route's would; one
- * branch for both), and the cosine and sine of the half angle taken only
- * past the radial early-out, which needs none. Past it, no branch: the
- * answer waits on the trigonometry, so a mispredicted branch there would
- * cost its whole latency (the same answers as local_disc_decides, whose
- * early-outs exclude each other). */
-static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool shape_ok)
+/* The one-shot tests' check: the sector, then the shape (shape_ok), each
+ * failed check firing as the prepared route's would (the prepare's, then
+ * the prepared test's); one branch for both. */
+static inline bool one_shot_valid(const sccd_sector2 *s, bool shape_ok)
 {
     bool sector_ok = valid_sector2(s);
     if (!(sector_ok & shape_ok)) {
@@ -552,6 +548,19 @@ static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool 
         SCCD_ASSERT(shape_ok);
         return false;
     }
+    return true;
+}
+
+/* The one-shot form of disc_meets: checked (one_shot_valid), and the
+ * cosine and sine of the half angle taken only past the radial early-out,
+ * which needs none. Past it, no branch: the answer waits on the
+ * trigonometry, so a mispredicted branch there would cost its whole
+ * latency (the same answers as local_disc_decides, whose early-outs
+ * exclude each other). */
+static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool shape_ok)
+{
+    if (!one_shot_valid(s, shape_ok))
+        return false;
     sccd_v2 q = to_local(s, c);
     sccd_real d2;
     if (radially_beyond(s, q, rho, &d2))
@@ -592,14 +601,8 @@ static sccd_real box_support(sccd_v2 n, sccd_v2 u, sccd_v2 w, sccd_v2 h)
  * (which holds it) missing S, the one of radius min(h) (which it holds)
  * meeting S; its nearest point to the pivot beyond R, its farthest inside
  * r, all of it beyond W (its supports). Then its corners. */
-bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
+static bool box_meets(const prepared *p, sccd_box2 b)
 {
-    if (!p || !valid_box2(b)) {
-        SCCD_ASSERT(p != NULL && valid_box2(b));
-        return false;
-    }
-    if (!p->ready)
-        return false;
     const sccd_sector2 *s = &p->s;
     sccd_v2 c = to_local(s, b.c), h = b.h;
     sccd_real rout = sccd_v2_len(h), d2 = sccd_v2_len2(c);
@@ -635,19 +638,22 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
     return convex_meets(p, v, 4, 0.0, tol, 2.0 * rout);
 }
 
+bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
+{
+    if (!p || !valid_box2(b)) {
+        SCCD_ASSERT(p != NULL && valid_box2(b));
+        return false;
+    }
+    return p->ready && box_meets(p, b);
+}
+
 /* In the canonical frame the capsule's core runs from a to b. Exact
  * early-outs, the most telling first: the disc about its middle reaching
  * its end discs (which holds it) missing S, an end disc meeting S; its
  * nearest point to the pivot beyond R + rounding, both ends inside
  * r − rounding, all of it beyond W (its supports). Then the segment. */
-bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c)
+static bool capsule_meets(const prepared *p, sccd_capsule2 c)
 {
-    if (!p || !valid_capsule2(c)) {
-        SCCD_ASSERT(p != NULL && valid_capsule2(c));
-        return false;
-    }
-    if (!p->ready)
-        return false;
     const sccd_sector2 *s = &p->s;
     sccd_v2 a = to_local(s, c.a), b = to_local(s, c.b), e = sccd_v2_sub(b, a), m = sccd_v2_lerp(a, b, 0.5);
     sccd_real da = sccd_v2_len(a), db = sccd_v2_len(b), l2 = sccd_v2_len2(e);
@@ -673,6 +679,15 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
     if (separated_along(p, v, 2, c.r, tol, m, near))
         return false;
     return convex_meets(p, v, 2, c.r, tol, sqrt(l2));
+}
+
+bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c)
+{
+    if (!p || !valid_capsule2(c)) {
+        SCCD_ASSERT(p != NULL && valid_capsule2(c));
+        return false;
+    }
+    return p->ready && capsule_meets(p, c);
 }
 
 bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly)
@@ -724,35 +739,35 @@ bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p) { return one_shot_d
 
 bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c) { return one_shot_disc(s, c.c, c.r, valid_circle(c)); }
 
-/* The one-shot box and capsule tests' early-out before preparing: valid
- * input (where no check fires) whose bounding disc, about the
- * canonical-frame point q of radius rad, radially_beyond rejects (as the
- * prepared test's disc would, there after the trigonometry). */
-static bool one_shot_radially_beyond(const sccd_sector2 *s, bool shape_ok, sccd_v2 q, sccd_real rad)
+/* The one-shot box and capsule tests: checked once (one_shot_valid); their
+ * prepared test's bounding disc, about the canonical-frame point q of
+ * radius rad, radially first (radially_beyond: no angle), then prepared
+ * without a second check. */
+static bool one_shot_radially_beyond(const sccd_sector2 *s, sccd_v2 q, sccd_real rad)
 {
     sccd_real d2;
-    return shape_ok && valid_sector2(s) && radially_beyond(s, q, rad, &d2);
+    return radially_beyond(s, q, rad, &d2);
 }
 
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {
-    if (s && one_shot_radially_beyond(s, valid_box2(b), to_local(s, b.c), sccd_v2_len(b.h)))
+    if (!one_shot_valid(s, valid_box2(b)) || one_shot_radially_beyond(s, to_local(s, b.c), sccd_v2_len(b.h)))
         return false;
     prepared pr;
-    sccd_sector2_prepare(&pr, s);
-    return sccd_sector2_prepared_vs_box(&pr, b);
+    sccd_sector2_prepare_unchecked(&pr, s);
+    return box_meets(&pr, b);
 }
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
 {
-    if (s) { /* the prepared test's disc about the middle of the canonical-frame ends */
-        sccd_v2 a = to_local(s, c.a), b = to_local(s, c.b);
-        if (one_shot_radially_beyond(s, valid_capsule2(c), sccd_v2_lerp(a, b, 0.5), 0.5 * sccd_v2_dist(a, b) + c.r))
-            return false;
-    }
+    if (!one_shot_valid(s, valid_capsule2(c)))
+        return false;
+    sccd_v2 a = to_local(s, c.a), b = to_local(s, c.b); /* the disc about their middle */
+    if (one_shot_radially_beyond(s, sccd_v2_lerp(a, b, 0.5), 0.5 * sccd_v2_dist(a, b) + c.r))
+        return false;
     prepared pr;
-    sccd_sector2_prepare(&pr, s);
-    return sccd_sector2_prepared_vs_capsule(&pr, c);
+    sccd_sector2_prepare_unchecked(&pr, s);
+    return capsule_meets(&pr, c);
 }
 
 bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)

@@ -857,14 +857,8 @@ static sccd_v3 triangle_ball(sccd_triangle t, sccd_real *rad)
 /* Exact early-outs by the ball about its centroid holding it (and the
  * centroid itself, a point of it), then in the canonical frame by its
  * supports, then a corner in the sector; then the polytope. */
-bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
+static bool triangle_meets(const sect *S, sccd_triangle t)
 {
-    if (!S || !sccd_is_valid_triangle(t)) {
-        SCCD_ASSERT(S != NULL && sccd_is_valid_triangle(t));
-        return false;
-    }
-    if (!S->ready)
-        return false;
     sccd_real rad;
     sccd_v3 ml = to_local(S, triangle_ball(t, &rad));
     int early = ball_early_out(S, ml, 0.0, rad);
@@ -882,6 +876,15 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
     sccd_polytope p;
     sccd_polytope_triangle(&p, t);
     return local_polytope_meets(S, v, &p);
+}
+
+bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
+{
+    if (!S || !sccd_is_valid_triangle(t)) {
+        SCCD_ASSERT(S != NULL && sccd_is_valid_triangle(t));
+        return false;
+    }
+    return S->ready && triangle_meets(S, t);
 }
 
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
@@ -919,9 +922,8 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
             return hit;
         have = &cs;
     }
-    sect S;
-    prepare(s, &S, have);
-    return sccd_sector3_prepared_vs_triangle(&S, t);
+    sect S; /* the triangle checked: not again */
+    return prepare(s, &S, have) && triangle_meets(&S, t);
 }
 
 /* ---- capsules (fact 3) ---- */
