@@ -272,8 +272,9 @@ static sccd_real approach(const solver *sv, int a, int b, sccd_real t, sccd_v2 p
     return sccd_v2_dot(sccd_v2_sub(velocity_at(sv, a, t, p), velocity_at(sv, b, t, p)), n);
 }
 
-/* Body i's inverse mass seen along direction n at the world point p. */
-static sccd_real inv_mass_along(const solver *sv, int i, sccd_real t, sccd_v2 p, sccd_v2 n)
+/* How body i's velocity at the world point p along e changes per unit
+ * impulse along d there (symmetric in d and e). */
+static sccd_real inv_mass_between(const solver *sv, int i, sccd_real t, sccd_v2 p, sccd_v2 d, sccd_v2 e)
 {
     const sccd_impact_body2 *b = &sv->bodies[i];
     const body_state *s = &sv->st[i];
@@ -281,11 +282,17 @@ static sccd_real inv_mass_along(const solver *sv, int i, sccd_real t, sccd_v2 p,
         return 0.0;
     if (s->hinged) {
         sccd_real d2 = sccd_v2_len2(sccd_v2_sub(cog_at(sv, i, t), s->hinge));
-        sccd_real rn = sccd_v2_cross(sccd_v2_sub(p, s->hinge), n);
-        return sccd_hinge_inv_inertia(b->inv_mass, b->inv_inertia, d2) * rn * rn;
+        sccd_v2 r = sccd_v2_sub(p, s->hinge);
+        return sccd_hinge_inv_inertia(b->inv_mass, b->inv_inertia, d2) * sccd_v2_cross(r, d) * sccd_v2_cross(r, e);
     }
-    sccd_real rn = sccd_v2_cross(sccd_v2_sub(p, cog_at(sv, i, t)), n);
-    return b->inv_mass + b->inv_inertia * rn * rn;
+    sccd_v2 r = sccd_v2_sub(p, cog_at(sv, i, t));
+    return b->inv_mass * sccd_v2_dot(d, e) + b->inv_inertia * sccd_v2_cross(r, d) * sccd_v2_cross(r, e);
+}
+
+/* Body i's inverse mass seen along direction n at the world point p. */
+static sccd_real inv_mass_along(const solver *sv, int i, sccd_real t, sccd_v2 p, sccd_v2 n)
+{
+    return inv_mass_between(sv, i, t, p, n, n);
 }
 
 /* Apply impulse j at the world point p to body i at time t. */
@@ -347,27 +354,27 @@ static void push(solver *sv, int a, int b, sccd_real t, sccd_v2 p, sccd_v2 j)
     apply_impulse(sv, b, t, p, j);
 }
 
+/* How a pair's closing speeds along the normal n and the tangent change
+ * with the impulses along them: closing = c − K·(jn, jt) (the velocities
+ * are linear in the impulses, so the pair's contact is solved on these
+ * numbers alone, and its impulse applied once). */
+typedef struct contact2 { sccd_real cn, ct, knn, knt, ktt; } contact2;
+
 /* Normal and friction impulses found together by projected Gauss-Seidel on
  * accumulated impulses (normal ≥ 0 aiming at a separation of `bounce`,
  * |friction| ≤ μ·normal), as an engine's solver finds a contact's: the
- * friction and the spin it causes feed back into the normal speed. */
-static sccd_v2 coupled_impulse(solver *sv, int a, int b, sccd_real t, sccd_v2 p, sccd_v2 n, sccd_real kn, sccd_real kt,
-                               sccd_real bounce, sccd_real mu)
+ * friction and the spin it causes feed back into the normal speed. Returns
+ * (jn, jt). */
+static sccd_v2 coupled_impulse(const contact2 *k, sccd_real bounce, sccd_real mu)
 {
-    sccd_v2 tg = sccd_v2_perp(n);
     sccd_real jn = 0.0, jt = 0.0;
     for (int iter = 0; iter < SCCD_CONTACT_ITERATIONS; ++iter) {
-        sccd_real next = sccd_max(jn + (closing_along(sv, a, b, t, p, n) + bounce) / kn, 0.0);
-        sccd_v2 dj = sccd_v2_scale(n, next - jn);
-        jn = next;
-        if (kt > 0.0) {
-            sccd_real slide = sccd_clamp(jt + closing_along(sv, a, b, t, p, tg) / kt, -mu * jn, mu * jn);
-            dj = sccd_v2_mad(dj, slide - jt, tg);
-            jt = slide;
-        }
-        push(sv, a, b, t, p, dj);
+        sccd_real cn = k->cn - k->knn * jn - k->knt * jt, ct = k->ct - k->knt * jn - k->ktt * jt;
+        jn = sccd_max(jn + (cn + bounce) / k->knn, 0.0);
+        if (k->ktt > 0.0)
+            jt = sccd_clamp(jt + ct / k->ktt, -mu * jn, mu * jn);
     }
-    return sccd_v2_add(sccd_v2_scale(n, jn), sccd_v2_scale(tg, jt));
+    return (sccd_v2){jn, jt};
 }
 
 /* Normal impulse first, then friction from the velocities it leaves: each
@@ -398,9 +405,13 @@ static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact2 *c)
     sccd_real kt = inv_mass_along(sv, a, t, p, tg) + inv_mass_along(sv, b, t, p, tg);
     if (kn <= 0.0)
         return false;
+    contact2 k = {closing_along(sv, a, b, t, p, n), closing_along(sv, a, b, t, p, tg), kn,
+                  inv_mass_between(sv, a, t, p, n, tg) + inv_mass_between(sv, b, t, p, n, tg), kt};
     body_state sa = sv->st[a], sb = sv->st[b];
     sccd_real before = pair_energy(sv, a, b, t, p), bounce = c->elasticity * c->approach;
-    c->impulse = coupled_impulse(sv, a, b, t, p, n, kn, kt, bounce, c->friction);
+    sccd_v2 j = coupled_impulse(&k, bounce, c->friction);
+    c->impulse = sccd_v2_add(sccd_v2_scale(n, j.x), sccd_v2_scale(tg, j.y));
+    push(sv, a, b, t, p, c->impulse);
     if (pair_energy(sv, a, b, t, p) > before) {
         sv->st[a] = sa;
         sv->st[b] = sb;

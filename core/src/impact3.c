@@ -465,31 +465,44 @@ static sccd_v3 slide_of(const solver *sv, int a, int b, sccd_real t, sccd_v3 p, 
     return sccd_v3_mad(rel, -sccd_v3_dot(rel, n), n);
 }
 
+/* Body i's velocity change at the world point p per unit impulse there
+ * (lin·E − [r]·K·[r], r = p − the response's origin): a column per axis. */
+static m33 point_response(const solver *sv, int i, sccd_real t, sccd_v3 p)
+{
+    sccd_v3 origin, e[3] = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
+    sccd_real lin;
+    m33 k = response(sv, i, t, &origin, &lin), out;
+    sccd_v3 r = sccd_v3_sub(p, origin);
+    for (int c = 0; c < 3; ++c) {
+        sccd_v3 col = sccd_v3_mad(sccd_v3_cross(m33_apply(&k, sccd_v3_cross(r, e[c])), r), lin, e[c]);
+        out.m[c] = col.x;
+        out.m[3 + c] = col.y;
+        out.m[6 + c] = col.z;
+    }
+    return out;
+}
+
 /* Normal and friction impulses found together by projected Gauss-Seidel on
- * accumulated impulses (impact2.c's coupled_impulse): the friction impulse
- * lies in the contact plane, within the disc of radius μ·normal. */
-static sccd_v3 coupled_impulse(solver *sv, int a, int b, sccd_real t, sccd_v3 p, sccd_v3 n, sccd_real kn, sccd_real bounce,
-                               sccd_real mu)
+ * accumulated impulses (impact2.c's coupled_impulse) on the pair's relative
+ * velocity v0 at the contact and its response m (the relative velocity is
+ * v0 − m·j after an impulse j on b, −j on a): the friction impulse lies in
+ * the contact plane, within the disc of radius μ·normal. */
+static sccd_v3 coupled_impulse(const m33 *m, sccd_v3 v0, sccd_v3 n, sccd_real kn, sccd_real bounce, sccd_real mu)
 {
     sccd_real jn = 0.0;
     sccd_v3 jt = {0.0, 0.0, 0.0};
     for (int iter = 0; iter < SCCD_CONTACT_ITERATIONS; ++iter) {
-        sccd_real next = sccd_max(jn + (sccd_v3_dot(relative_velocity(sv, a, b, t, p), n) + bounce) / kn, 0.0);
-        sccd_v3 dj = sccd_v3_scale(n, next - jn);
-        jn = next;
-        sccd_v3 slide = slide_of(sv, a, b, t, p, n), tg = sccd_v3_normalize(slide);
-        sccd_real kt = inv_mass_along(sv, a, t, p, tg) + inv_mass_along(sv, b, t, p, tg);
+        sccd_v3 rel = sccd_v3_sub(v0, m33_apply(m, sccd_v3_mad(jt, jn, n)));
+        jn = sccd_max(jn + (sccd_v3_dot(rel, n) + bounce) / kn, 0.0);
+        sccd_v3 slide = sccd_v3_mad(rel, -sccd_v3_dot(rel, n), n), tg = sccd_v3_normalize(slide);
+        sccd_real kt = sccd_v3_dot(tg, m33_apply(m, tg));
         if (kt > 0.0 && sccd_v3_len2(slide) > 0.0) {
             sccd_v3 want = sccd_v3_mad(jt, 1.0 / kt, slide);
             sccd_real len = sccd_v3_len(want), cap = mu * jn;
-            if (len > cap)
-                want = sccd_v3_scale(want, cap / len);
-            dj = sccd_v3_add(dj, sccd_v3_sub(want, jt));
-            jt = want;
+            jt = len > cap ? sccd_v3_scale(want, cap / len) : want;
         }
-        push(sv, a, b, t, p, dj);
     }
-    return sccd_v3_add(sccd_v3_scale(n, jn), jt);
+    return sccd_v3_mad(jt, jn, n);
 }
 
 /* Normal impulse first, then friction against the sliding it leaves: each
@@ -521,9 +534,13 @@ static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact3 *c)
     sccd_real kn = inv_mass_along(sv, a, t, p, n) + inv_mass_along(sv, b, t, p, n);
     if (kn <= 0.0)
         return false;
+    m33 ra = point_response(sv, a, t, p), rb = point_response(sv, b, t, p), m;
+    for (int k = 0; k < 9; ++k)
+        m.m[k] = ra.m[k] + rb.m[k];
     body_state sa = sv->st[a], sb = sv->st[b];
     sccd_real before = pair_energy(sv, a, b, t, p), bounce = c->elasticity * c->approach;
-    c->impulse = coupled_impulse(sv, a, b, t, p, n, kn, bounce, c->friction);
+    c->impulse = coupled_impulse(&m, relative_velocity(sv, a, b, t, p), n, kn, bounce, c->friction);
+    push(sv, a, b, t, p, c->impulse);
     if (pair_energy(sv, a, b, t, p) > before) {
         sv->st[a] = sa;
         sv->st[b] = sb;
