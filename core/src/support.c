@@ -189,8 +189,19 @@ sccd_real sccd_shape3_farthest(const sccd_shape3 *s, sccd_v3 p)
     return sccd_shape3_farthest_unchecked(s, p);
 }
 
+/* A box's farthest point from p is its corner on the far side of p along
+ * each of its axes: |(|l| + h)| for p at l in the box's frame (one
+ * rotation, where the corners take three and eight lengths; the TOI's
+ * bounds and the solver's reaches ask for it at every search). */
+static sccd_real box3_farthest(sccd_box3 b, sccd_v3 p)
+{
+    return sccd_v3_len(sccd_v3_add(sccd_v3_abs(sccd_quat_inv_apply(b.q, sccd_v3_sub(p, b.c))), b.h));
+}
+
 sccd_real sccd_shape3_farthest_unchecked(const sccd_shape3 *s, sccd_v3 p)
 {
+    if (s->type == SCCD_SHAPE_BOX)
+        return box3_farthest(s->box, p);
     sccd_proxy3 c = core3(s);
     sccd_real d = 0.0;
     for (int i = 0; i < c.n; ++i)
