@@ -553,7 +553,12 @@ static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact3 *c)
 
 /* A target as the intersection of n convex bounds; a half-space's box does
  * not shrink (its room would be the box's, not the half-space's). */
-typedef struct target3 { int n; sccd_shape3 s[SCCD_IMPACT_BOUNDS]; bool fixed; } target3;
+typedef struct target3 {
+    int n;
+    sccd_shape3 s[SCCD_IMPACT_BOUNDS];
+    bool fixed;        /* a half-space's box (plane_box): it does not shrink */
+    sccd_plane plane;  /* that half-space (world), when fixed */
+} target3;
 
 static sccd_shape3 box_shape(sccd_v3 c, sccd_quat q, sccd_v3 h)
 {
@@ -722,10 +727,22 @@ static sccd_real shrink_pair(sccd_shape3 *a, target3 *b, sccd_real s)
     return shrunk + shrink(a, s - shrunk);
 }
 
+/* How far a placed by xa stands above the half-space p: minus how deep it
+ * reaches into it (exact, from its lowest point). Against a half-space's
+ * box a shape at its start stands over the box's top face (plane_box),
+ * where the two distances are one: one support, where the distance of two
+ * boxes took a GJK (a pile on a plane: a sixth of the CCD). */
+static sccd_real plane_gap(const sccd_shape3 *a, sccd_xf3 xa, sccd_plane p)
+{
+    return sccd_v3_dot(p.n, sccd_shape3_support_unchecked(a, xa, sccd_v3_neg(p.n))) - p.d;
+}
+
 /* Least distance between a and the intersection b (the largest distance to
  * one bound: the intersection lies in each), 0 when they overlap. */
 static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb)
 {
+    if (b->fixed)
+        return sccd_max(plane_gap(a, xa, b->plane), 0.0);
     sccd_real d = 0.0;
     for (int i = 0; i < b->n; ++i) {
         sccd_distance3 r = sccd_shape3_distance_unchecked(a, xa, &b->s[i], xb);
@@ -742,6 +759,8 @@ typedef struct start_pair { const sccd_shape3 *a; const target3 *b; sccd_xf3 xa,
  * overlaps a by no more than each bound does, and maybe less: 0 then. */
 static sccd_real signed_gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb)
 {
+    if (b->fixed)
+        return plane_gap(a, xa, b->plane);
     if (b->n != 1)
         return gap(a, xa, b, xb);
     sccd_distance3 d = sccd_shape3_distance_unchecked(a, xa, &b->s[0], xb);
@@ -840,7 +859,8 @@ static sccd_toi3 toi_bounds(solver *sv, const sccd_shape3 *a, sccd_motion3 ma, c
         int overlapped = 0;
         for (int i = 0; i < b->n; ++i) {
             sccd_motion3 ra = motion_rest(ma, t), rb = motion_rest(mb, t);
-            sccd_toi3 r = sccd_toi3_compute_unchecked(a, ra, &b->s[i], rb, goal, tol);
+            sccd_toi3 r = b->fixed ? sccd_toi3_plane_unchecked(a, ra, &b->s[i], b->plane, goal, tol)
+                                   : sccd_toi3_compute_unchecked(a, ra, &b->s[i], rb, goal, tol);
             ++sv->stats->tois;
             if (r.state == SCCD_TOI_SEPARATED || (r.state == SCCD_TOI_OVERLAPPED && b->n == 1))
                 return r; /* never reaches this bound, so never the target; or plainly overlapped */
@@ -929,8 +949,9 @@ static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, 
     search_setup out = {x->bound[0], {t->bounds}, flip ? mb : ma, flip ? ma : mb, flip};
     if (t->bounds == 0) {
         sccd_aabb3 start = sccd_shape3_aabb_unchecked(&x->bound[0], out.mx.start);
-        out.target = (target3){1, {plane_box(world_plane(t, out.mt.start), motion_box(sv, x, out.mx), start,
-                                             SCCD_SKIN_OVERLAPS * sv->opt.overlap)}, true};
+        sccd_plane plane = world_plane(t, out.mt.start);
+        out.target = (target3){1, {plane_box(plane, motion_box(sv, x, out.mx), start, SCCD_SKIN_OVERLAPS * sv->opt.overlap)},
+                               true, plane};
         out.mt = still(sccd_xf3_identity(), (sccd_v3){0.0, 0.0, 0.0});
         return out;
     }

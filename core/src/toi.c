@@ -483,8 +483,22 @@ sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_sh
     return sccd_toi3_compute_unchecked(a, ma, b, mb, target, tolerance);
 }
 
-sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
-                                      sccd_real target, sccd_real tolerance)
+/* The distance of proxy a from the half-space n·x ≤ d as GJK gives it for
+ * b, that half-space's box with a over its top face (impact3.c's
+ * plane_box): from a's lowest point along n, with GJK's overlap margin. */
+static sccd_distance3 half_space_distance(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_v3 n, sccd_real d)
+{
+    sccd_v3 low = sccd_v3_mad(a->v[sccd_proxy3_support_inline(a, sccd_v3_neg(n))], -a->r, n);
+    sccd_real gap = sccd_v3_dot(n, low) - d;
+    sccd_real size = 2.5 * sccd_max(sccd_proxy3_reach(a), sccd_proxy3_reach(b)) + a->r;
+    bool overlap = gap <= SCCD_EPS * size;
+    return (sccd_distance3){overlap ? 0.0 : gap, low, sccd_v3_mad(low, -gap, n), sccd_v3_neg(n), overlap, 0};
+}
+
+/* sccd_toi3_compute_unchecked; with `half` not NULL, b is that still
+ * half-space's box (sccd_toi3_plane_unchecked). */
+static sccd_toi3 toi3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb, const sccd_plane *half,
+                      sccd_real target, sccd_real tolerance)
 {
     sccd_toi3 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0};
     sccd_v3 omega_a = sccd_v3_scale(ma.axis, ma.angle), omega_b = sccd_v3_scale(mb.axis, mb.angle);
@@ -502,7 +516,8 @@ sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, con
         sccd_v3 o = sccd_v3_mad(ca0, t, ma.dp), cb = sccd_v3_mad(cb0, -t, dp);
         place3(&pa, &core_a, turn3_make(ma.axis, t * ma.angle), (sccd_v3){0.0, 0.0, 0.0});
         place3(&pb, &core_b, turn3_make(mb.axis, t * mb.angle), cb);
-        sccd_distance3 d = sccd_proxy3_distance_cached(&pa, &pb, &cache);
+        sccd_distance3 d = half != NULL ? half_space_distance(&pa, &pb, half->n, half->d - sccd_v3_dot(half->n, o))
+                                        : sccd_proxy3_distance_cached(&pa, &pb, &cache);
         out.t = t;
         out.point = sccd_v3_add(o, sccd_v3_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;
@@ -526,4 +541,17 @@ sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, con
         }
     }
     return out; /* the iteration cap: FAILED at the last safe t */
+}
+
+sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
+                                      sccd_real target, sccd_real tolerance)
+{
+    return toi3(a, ma, b, mb, NULL, target, tolerance);
+}
+
+sccd_toi3 sccd_toi3_plane_unchecked(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_plane half,
+                                    sccd_real target, sccd_real tolerance)
+{
+    sccd_motion3 still = {sccd_xf3_identity(), {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, 0.0};
+    return toi3(a, ma, b, still, &half, target, tolerance);
 }

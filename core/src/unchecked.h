@@ -127,5 +127,11 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
                                       sccd_real target, sccd_real tolerance);
 sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
                                       sccd_real target, sccd_real tolerance);
+/* sccd_toi3_compute_unchecked against b still, the box of the half-space
+ * `half` (world) with its top face in the plane under all a's motion may
+ * cover (impact3.c's plane_box): a's distances from its lowest point, one
+ * support where GJK of two boxes took a few thousand instructions. */
+sccd_toi3 sccd_toi3_plane_unchecked(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_plane half,
+                                    sccd_real target, sccd_real tolerance);
 
 #endif
