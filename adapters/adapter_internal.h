@@ -282,8 +282,8 @@ static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb
  * it reports a box in the first tile they share (across each axis, the
  * later of their first tiles), so once. Under 10,000 spheres the x slab of
  * a question held a thousand boxes; in the ODE debris rain, whose falling
- * bodies' boxes are tall, bands across z alone walked 75 boxes a question
- * to report 6. An axis is cut so that a tile is SCCD_ADAPTER_TILE_BOXES
+ * bodies' boxes are tall, bands across one axis walked 75 boxes a question
+ * to report 6, 3 x 3 tiles walk 45. An axis is cut so that a tile is SCCD_ADAPTER_TILE_BOXES
  * mean extents wide (an axis the boxes do not spread along, a 2D world's
  * z, is not cut), fewer while the boxes would take more than
  * SCCD_ADAPTER_TILE_COPIES entries each or the tiles outnumber them.
