@@ -4,6 +4,8 @@
 #ifndef SCCD_ADAPTER_INTERNAL_H
 #define SCCD_ADAPTER_INTERNAL_H
 
+#include <float.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -267,44 +269,66 @@ static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb
 }
 
 /* A step's objects by their boxes, for the impact solver's questions in the
- * middle of a solve (a few boxes, asked one at a time): sorted by low x
- * once, with the greatest high x up to each; a question bisects to the last
- * object starting at or before its high x and walks back while that
- * greatest high x still reaches its low x. A big set is first cut in bands
- * across the other axis along which it spreads most, a box in each band it
- * meets, each band sorted by low x on its own; a question walks only the
- * bands its box meets and reports a box in the first band they share:
- * under 10,000 spheres the x slab of a question held a thousand boxes.
- * Boxes wider in x than
- * SCCD_ADAPTER_WIDE times the mean are kept apart and tested by every
- * question: one floor under a pile would carry the greatest high x past
- * every object after it, and each question would walk back to the floor
- * (the whole set: 116 k instructions a question under 10,000 spheres).
- * Objects whose box is not finite (a plane; a motion that overflowed) are
- * met by every question; NaN boxes by none. Made in one sort, nothing kept
- * from step to step: cheaper than the incremental index of
- * sccd_adapter_queries for a set made once and asked many times. */
+ * middle of a solve (a few boxes, asked one at a time). Made in a few
+ * linear passes, nothing kept from step to step: cheaper than the
+ * incremental index of sccd_adapter_queries for a set made once and asked
+ * many times.
+ *
+ * Tiles: a big set is cut in a grid of tiles across y and z, a box in
+ * every tile it meets; each tile is sorted by low x, with the greatest
+ * high x up to each entry. A question walks only the tiles its box meets:
+ * in each it bisects to the last object starting at or before its high x
+ * and walks back while that greatest high x still reaches its low x, and
+ * it reports a box in the first tile they share (across each axis, the
+ * later of their first tiles), so once. Under 10,000 spheres the x slab of
+ * a question held a thousand boxes; in the ODE debris rain, whose falling
+ * bodies' boxes are tall, bands across one axis walked 75 boxes a question
+ * to report 6, 3 x 3 tiles walk 45. An axis is cut so that a tile is SCCD_ADAPTER_TILE_BOXES
+ * mean extents wide (an axis the boxes do not spread along, a 2D world's
+ * z, is not cut), fewer while the boxes would take more than
+ * SCCD_ADAPTER_TILE_COPIES entries each or the tiles outnumber them.
+ *
+ * Boxes wider in x than SCCD_ADAPTER_WIDE times the mean are kept apart
+ * and tested by every question: one floor under a pile would carry the
+ * greatest high x past every object after it, and each question would walk
+ * back to the floor (the whole set: 116 k instructions a question under
+ * 10,000 spheres). Objects whose box is not finite (a plane; a motion that
+ * overflowed) are met by every question; NaN boxes by none.
+ *
+ * The sort, by low x and ties by id, is a radix sort of 32-bit keys (each
+ * low x's distance past the least one, rounded to a float: 4 byte passes
+ * where the bits of the double took 8) and an insertion pass for the lows
+ * that share a key, in order but for those: linear, where qsort of a big
+ * world's 10,000 geoms cost more than the questions. Only lows closer than
+ * a float's precision (6e-8 of their distance past the least) share a
+ * key, and equal lows stay in order: the insertion pass turns quadratic
+ * only for a crowd of distinct lows that close. */
 enum { SCCD_ADAPTER_WIDE = 4 };
 
-typedef struct sccd_adapter_sorted_entry { sccd_real lo; int id; } sccd_adapter_sorted_entry;
+/* A box in one tile. tag: while sorting, the key; then the box's first and
+ * last tiles across y, then across z, a byte each (unused with one tile). */
+typedef struct sccd_adapter_sorted_entry { sccd_real lo; int id; uint32_t tag; } sccd_adapter_sorted_entry;
 
-/* Most bands a set is cut in, how many times the mean extent of its boxes
- * across them a band is wide at least, and how many entries a box may take
- * on average (a box is in every band it meets). */
-enum { SCCD_ADAPTER_BANDS = 64, SCCD_ADAPTER_BAND_BOXES = 4, SCCD_ADAPTER_BAND_COPIES = 2 };
+/* The tiles across one axis: n of them from lo, `scale` tiles a unit. */
+typedef struct sccd_adapter_tiling { sccd_real lo, scale; int n; } sccd_adapter_tiling;
+
+/* Most tiles across an axis (a tile's index fits in a byte of the tag),
+ * how many times the mean extent of the boxes across it a tile is wide at
+ * least, and how many entries a box may take on average. */
+enum { SCCD_ADAPTER_TILES = 64, SCCD_ADAPTER_TILE_BOXES = 4, SCCD_ADAPTER_TILE_COPIES = 2 };
 
 typedef struct sccd_adapter_sorted {
-    sccd_adapter_sorted_entry *entry; /* by band (a box in each band it meets), then by low x */
-    sccd_real *reach;                 /* the greatest high x up to each entry, in its band */
+    sccd_adapter_sorted_entry *entry; /* by tile (a box in each tile it meets), then by low x */
+    sccd_real *reach;                 /* the greatest high x up to each entry, in its tile */
     sccd_aabb3 *box;                  /* by id */
     int *wild;                        /* ids met by every question */
     int *wide;                        /* ids of the wide boxes, tested by every question */
-    sccd_adapter_sorted_entry *spare; /* the radix sort's other buffer */
-    int *counts;                      /* its digit counts */
-    int band_start[SCCD_ADAPTER_BANDS + 1]; /* each band's first entry */
-    int bands, axis;                  /* how many, across which axis (1: y, 2: z) */
-    sccd_real band_lo, band_w;        /* where band 0 starts, their width */
-    int count, nwild, nwide, ids, capentry, capreach, capbox, capwild, capwide, capspare, capcounts;
+    sccd_adapter_sorted_entry *spare; /* the radix sort's and the cut's other buffer */
+    int *counts;                      /* the radix sort's digit counts */
+    int *tile_start;                  /* each tile's first entry; tile (i, j) is i + j * tiling[0].n */
+    sccd_adapter_tiling tiling[2];    /* across y and z */
+    sccd_real width;                  /* the finite boxes' x widths summed */
+    int count, nwild, nwide, ids, capentry, capreach, capbox, capwild, capwide, capspare, capcounts, captiles;
 } sccd_adapter_sorted;
 
 static inline void sccd_adapter_sorted_free(sccd_adapter_sorted *x)
@@ -316,11 +340,16 @@ static inline void sccd_adapter_sorted_free(sccd_adapter_sorted *x)
     sccd_free(x->wide);
     sccd_free(x->spare);
     sccd_free(x->counts);
+    sccd_free(x->tile_start);
     *x = (sccd_adapter_sorted){0};
 }
 
 /* Start a set (the memory is kept). */
-static inline void sccd_adapter_sorted_clear(sccd_adapter_sorted *x) { x->count = x->nwild = x->nwide = x->ids = 0; }
+static inline void sccd_adapter_sorted_clear(sccd_adapter_sorted *x)
+{
+    x->count = x->nwild = x->nwide = x->ids = 0;
+    x->width = 0.0;
+}
 
 /* Add an object's box: its id (from 0 after a clear), -1 out of memory. */
 static inline int sccd_adapter_sorted_add(sccd_adapter_sorted *x, sccd_aabb3 box)
@@ -333,7 +362,8 @@ static inline int sccd_adapter_sorted_add(sccd_adapter_sorted *x, sccd_aabb3 box
     if (finite) {
         if (!sccd_adapter_reserve((void **)&x->entry, &x->capentry, x->count + 1, sizeof *x->entry))
             return -1;
-        x->entry[x->count++] = (sccd_adapter_sorted_entry){box.lo.x, id};
+        x->entry[x->count++] = (sccd_adapter_sorted_entry){box.lo.x, id, 0};
+        x->width += box.hi.x - box.lo.x;
     } else if (!nan) {
         if (!sccd_adapter_reserve((void **)&x->wild, &x->capwild, x->nwild + 1, sizeof *x->wild))
             return -1;
@@ -343,19 +373,98 @@ static inline int sccd_adapter_sorted_add(sccd_adapter_sorted *x, sccd_aabb3 box
     return x->ids++;
 }
 
-/* A finite low x as an unsigned key in the same order: the sign bit set
- * for a positive value, every bit flipped for a negative one. */
-static inline uint64_t sccd_adapter_sort_key(sccd_real x)
+/* A low x's sort key: its distance past the least low x of the set rounded
+ * to a float, whose bits (a float ≥ 0) are in the same order. Never out of
+ * order: neither the subtraction nor the rounding reverses two values. */
+static inline uint32_t sccd_adapter_sort_key(sccd_real lo, sccd_real least)
 {
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return (u >> 63) != 0 ? ~u : u | (UINT64_C(1) << 63);
+    float f = (float)sccd_min(lo - least, FLT_MAX);
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
 }
 
-enum { SCCD_ADAPTER_RADIX_BITS = 8, SCCD_ADAPTER_RADIX = 1 << SCCD_ADAPTER_RADIX_BITS, SCCD_ADAPTER_DIGITS = 8 };
+/* Along an axis, the boxes' least low, greatest high and summed extents. */
+typedef struct sccd_adapter_spread { sccd_real lo, hi, sum; } sccd_adapter_spread;
 
-/* Up to this many entries an insertion sort is cheaper than clearing the
- * radix sort's counts. */
+static inline void sccd_adapter_spread_add(sccd_adapter_spread *s, sccd_real lo, sccd_real hi)
+{
+    s->lo = sccd_min(s->lo, lo);
+    s->hi = sccd_max(s->hi, hi);
+    s->sum += hi - lo;
+}
+
+/* Move the wide boxes out of the entries; the others' least low x and
+ * their spreads across y and z. False out of memory. */
+static inline bool sccd_adapter_sorted_split_wide(sccd_adapter_sorted *x, sccd_real *least, sccd_adapter_spread spread[2])
+{
+    sccd_real wide = SCCD_ADAPTER_WIDE * x->width / sccd_max(x->count, 1);
+    int kept = 0;
+    for (int k = 0; k < x->count; ++k) {
+        sccd_adapter_sorted_entry e = x->entry[k];
+        const sccd_aabb3 *b = &x->box[e.id];
+        if (b->hi.x - b->lo.x > wide) {
+            if (!sccd_adapter_reserve((void **)&x->wide, &x->capwide, x->nwide + 1, sizeof *x->wide))
+                return false;
+            x->wide[x->nwide++] = e.id;
+            continue;
+        }
+        *least = sccd_min(*least, e.lo);
+        sccd_adapter_spread_add(&spread[0], b->lo.y, b->hi.y);
+        sccd_adapter_spread_add(&spread[1], b->lo.z, b->hi.z);
+        x->entry[kept++] = e;
+    }
+    x->count = kept;
+    return true;
+}
+
+/* The entries and the spare buffer swap places (a pass of the radix sort
+ * or the cut wrote the spare one). */
+static inline void sccd_adapter_sorted_swap(sccd_adapter_sorted *x)
+{
+    sccd_adapter_sorted_entry *t = x->entry;
+    int cap = x->capentry;
+    x->entry = x->spare;
+    x->capentry = x->capspare;
+    x->spare = t;
+    x->capspare = cap;
+}
+
+enum { SCCD_ADAPTER_RADIX_BITS = 8, SCCD_ADAPTER_RADIX = 1 << SCCD_ADAPTER_RADIX_BITS, SCCD_ADAPTER_DIGITS = 4 };
+
+/* A stable radix sort of the entries by their keys (from least, the
+ * least low x), a byte a pass, every digit counted in the pass that keys
+ * them; a digit all entries share (the high bits of a scene's distances)
+ * costs no pass. False out of memory. */
+static inline bool sccd_adapter_sorted_radix(sccd_adapter_sorted *x, sccd_real least)
+{
+    if (!sccd_adapter_reserve((void **)&x->spare, &x->capspare, x->count, sizeof *x->spare) ||
+        !sccd_adapter_reserve((void **)&x->counts, &x->capcounts, SCCD_ADAPTER_DIGITS * SCCD_ADAPTER_RADIX, sizeof *x->counts))
+        return false;
+    memset(x->counts, 0, (size_t)SCCD_ADAPTER_DIGITS * SCCD_ADAPTER_RADIX * sizeof *x->counts);
+    for (int k = 0; k < x->count; ++k) {
+        uint32_t key = x->entry[k].tag = sccd_adapter_sort_key(x->entry[k].lo, least);
+        for (int d = 0; d < SCCD_ADAPTER_DIGITS; ++d)
+            ++x->counts[d * SCCD_ADAPTER_RADIX + (int)((key >> (d * SCCD_ADAPTER_RADIX_BITS)) & (SCCD_ADAPTER_RADIX - 1))];
+    }
+    for (int d = 0; d < SCCD_ADAPTER_DIGITS; ++d) {
+        int *c = x->counts + d * SCCD_ADAPTER_RADIX, shift = d * SCCD_ADAPTER_RADIX_BITS;
+        if (c[(x->entry[0].tag >> shift) & (SCCD_ADAPTER_RADIX - 1)] == x->count)
+            continue; /* one value of this digit: the order stands */
+        for (int b = 0, at = 0; b < SCCD_ADAPTER_RADIX; ++b) { /* counts to first places */
+            int n = c[b];
+            c[b] = at;
+            at += n;
+        }
+        for (int k = 0; k < x->count; ++k)
+            x->spare[c[(x->entry[k].tag >> shift) & (SCCD_ADAPTER_RADIX - 1)]++] = x->entry[k];
+        sccd_adapter_sorted_swap(x);
+    }
+    return true;
+}
+
+/* Up to this many entries an insertion sort alone is cheaper than clearing
+ * the radix sort's counts (and a set is not cut in tiles). */
 enum { SCCD_ADAPTER_FEW = 64 };
 
 /* Entries a before b: by low x, then by id. */
@@ -364,192 +473,154 @@ static inline bool sccd_adapter_sorted_before(sccd_adapter_sorted_entry a, sccd_
     return a.lo < b.lo || (a.lo == b.lo && a.id < b.id);
 }
 
-/* The entries by low x, ties in the order they were added (by id): few by
- * insertion, more by a stable radix sort of the keys, a byte a pass,
- * counted for every digit in one pass; a digit all entries share (the high
- * bits of a scene's coordinates) costs no pass. Linear: qsort of a big
- * world's 10,000 geoms cost more than the questions. False out of memory. */
-static inline bool sccd_adapter_sorted_sort(sccd_adapter_sorted *x)
+/* The entries by low x, ties by id: few by insertion, more by the radix
+ * sort of their keys and then insertion, which moves only the entries of
+ * a shared key (they are in the order they were added: by id). False out
+ * of memory. */
+static inline bool sccd_adapter_sorted_sort(sccd_adapter_sorted *x, sccd_real least)
 {
-    if (x->count <= SCCD_ADAPTER_FEW) {
-        for (int k = 1; k < x->count; ++k) {
-            sccd_adapter_sorted_entry e = x->entry[k];
-            int j = k;
-            for (; j > 0 && sccd_adapter_sorted_before(e, x->entry[j - 1]); --j)
-                x->entry[j] = x->entry[j - 1];
-            x->entry[j] = e;
-        }
-        return true;
-    }
-    if (!sccd_adapter_reserve((void **)&x->spare, &x->capspare, x->count, sizeof *x->spare) ||
-        !sccd_adapter_reserve((void **)&x->counts, &x->capcounts, SCCD_ADAPTER_DIGITS * SCCD_ADAPTER_RADIX, sizeof *x->counts))
+    if (x->count > SCCD_ADAPTER_FEW && !sccd_adapter_sorted_radix(x, least))
         return false;
-    memset(x->counts, 0, (size_t)SCCD_ADAPTER_DIGITS * SCCD_ADAPTER_RADIX * sizeof *x->counts);
-    for (int k = 0; k < x->count; ++k) {
-        uint64_t key = sccd_adapter_sort_key(x->entry[k].lo);
-        for (int d = 0; d < SCCD_ADAPTER_DIGITS; ++d)
-            ++x->counts[d * SCCD_ADAPTER_RADIX + (int)((key >> (d * SCCD_ADAPTER_RADIX_BITS)) & (SCCD_ADAPTER_RADIX - 1))];
-    }
-    sccd_adapter_sorted_entry *from = x->entry, *to = x->spare;
-    for (int d = 0; d < SCCD_ADAPTER_DIGITS; ++d) {
-        int *c = x->counts + d * SCCD_ADAPTER_RADIX, shift = d * SCCD_ADAPTER_RADIX_BITS;
-        if (c[(sccd_adapter_sort_key(from[0].lo) >> shift) & (SCCD_ADAPTER_RADIX - 1)] == x->count)
-            continue; /* one value of this digit: the order stands */
-        for (int b = 0, at = 0; b < SCCD_ADAPTER_RADIX; ++b) { /* counts to first places */
-            int n = c[b];
-            c[b] = at;
-            at += n;
-        }
-        for (int k = 0; k < x->count; ++k)
-            to[c[(sccd_adapter_sort_key(from[k].lo) >> shift) & (SCCD_ADAPTER_RADIX - 1)]++] = from[k];
-        sccd_adapter_sorted_entry *t = from;
-        from = to;
-        to = t;
-    }
-    if (from != x->entry) { /* the sorted entries are in the spare buffer: swap the buffers */
-        int cap = x->capentry;
-        x->spare = x->entry;
-        x->entry = from;
-        x->capentry = x->capspare;
-        x->capspare = cap;
+    for (int k = 1; k < x->count; ++k) {
+        sccd_adapter_sorted_entry e = x->entry[k];
+        int j = k;
+        for (; j > 0 && sccd_adapter_sorted_before(e, x->entry[j - 1]); --j)
+            x->entry[j] = x->entry[j - 1];
+        x->entry[j] = e;
     }
     return true;
 }
 
-/* Move the wide boxes out of the entries (sccd_adapter_sorted); false out of memory. */
-static inline bool sccd_adapter_sorted_split_wide(sccd_adapter_sorted *x)
+/* The tiles across an axis along which `count` boxes spread as s: so many
+ * that a tile is SCCD_ADAPTER_TILE_BOXES mean extents wide, at most
+ * SCCD_ADAPTER_TILES; one for a set too small or too flat to gain. */
+static inline sccd_adapter_tiling sccd_adapter_plan_tiles(sccd_adapter_spread s, int count)
 {
-    sccd_real sum = 0.0;
-    for (int k = 0; k < x->count; ++k)
-        sum += x->box[x->entry[k].id].hi.x - x->box[x->entry[k].id].lo.x;
-    sccd_real wide = SCCD_ADAPTER_WIDE * sum / sccd_max(x->count, 1);
-    int kept = 0;
-    for (int k = 0; k < x->count; ++k) {
-        const sccd_aabb3 *b = &x->box[x->entry[k].id];
-        if (b->hi.x - b->lo.x <= wide) {
-            x->entry[kept++] = x->entry[k];
-            continue;
-        }
-        if (!sccd_adapter_reserve((void **)&x->wide, &x->capwide, x->nwide + 1, sizeof *x->wide))
-            return false;
-        x->wide[x->nwide++] = x->entry[k].id;
-    }
-    x->count = kept;
-    return true;
+    sccd_real n = (s.hi - s.lo) * count / (SCCD_ADAPTER_TILE_BOXES * s.sum); /* points: infinite */
+    int tiles = n >= SCCD_ADAPTER_TILES ? SCCD_ADAPTER_TILES : n >= 2.0 ? (int)n : 1;
+    sccd_real scale = tiles / (s.hi - s.lo);
+    if (count <= SCCD_ADAPTER_FEW || tiles == 1 || !sccd_is_valid_real(scale) || scale <= 0.0)
+        return (sccd_adapter_tiling){0.0, 0.0, 1};
+    return (sccd_adapter_tiling){s.lo, scale, tiles};
 }
 
-/* Coordinate `axis` (1: y, 2: z) of v. */
-static inline sccd_real sccd_adapter_axis(sccd_v3 v, int axis) { return axis == 1 ? v.y : v.z; }
-
-/* The band of coordinate v across the bands (clamped to the first and
- * last; it never falls as v grows). */
-static inline int sccd_adapter_band(const sccd_adapter_sorted *x, sccd_real v)
+/* The tile of coordinate v across a tiling: clamped to the first and the
+ * last, it never falls as v grows, so a box and a question that meet
+ * across the axis share a tile. With one tile the scale is 0 and v may be
+ * infinite: the NaN goes to tile 0 too. */
+static inline int sccd_adapter_tile(sccd_adapter_tiling t, sccd_real v)
 {
-    sccd_real b = (v - x->band_lo) / x->band_w;
-    return b < 1.0 ? 0 : b >= x->bands - 1 ? x->bands - 1 : (int)b;
+    sccd_real u = (v - t.lo) * t.scale;
+    return !(u >= 1.0) ? 0 : u >= t.n - 1 ? t.n - 1 : (int)u;
 }
 
-/* How many entries the bands take: each box is in every band its extent
- * across them meets. */
-static inline int sccd_adapter_band_entries(const sccd_adapter_sorted *x)
+/* The first and last tiles of extent [lo, hi] across a tiling, a byte
+ * each (an axis not cut, 2D z, costs nothing). */
+static inline uint32_t sccd_adapter_tiles_of(sccd_adapter_tiling t, sccd_real lo, sccd_real hi)
 {
-    int total = 0;
+    return t.n == 1 ? 0 : (uint32_t)sccd_adapter_tile(t, lo) | (uint32_t)sccd_adapter_tile(t, hi) << 8;
+}
+
+/* Each entry's tiles written in its tag (the key is no longer needed): the
+ * entries they take in all. */
+static inline int64_t sccd_adapter_sorted_mark(sccd_adapter_sorted *x)
+{
+    int64_t total = 0;
     for (int k = 0; k < x->count; ++k) {
         const sccd_aabb3 *b = &x->box[x->entry[k].id];
-        total += sccd_adapter_band(x, sccd_adapter_axis(b->hi, x->axis)) - sccd_adapter_band(x, sccd_adapter_axis(b->lo, x->axis)) + 1;
+        uint32_t tag = sccd_adapter_tiles_of(x->tiling[0], b->lo.y, b->hi.y) | sccd_adapter_tiles_of(x->tiling[1], b->lo.z, b->hi.z) << 16;
+        x->entry[k].tag = tag;
+        total += (int64_t)((tag >> 8 & 0xff) - (tag & 0xff) + 1) * ((tag >> 24) - (tag >> 16 & 0xff) + 1);
     }
     return total;
 }
 
-/* Choose the bands: across y or z, whichever holds more boxes' mean
- * extents, so many that a band is SCCD_ADAPTER_BAND_BOXES of them wide,
- * fewer while the boxes would take more than SCCD_ADAPTER_BAND_COPIES
- * entries each (one band: a set too small or too flat to gain). */
-static inline void sccd_adapter_sorted_plan_bands(sccd_adapter_sorted *x)
+/* Choose the tiles by the spreads of the boxes, then halve them across the
+ * axis cut more while they outnumber the boxes or the boxes would take
+ * more than SCCD_ADAPTER_TILE_COPIES entries each (a few boxes across the
+ * whole set, each in every tile); the entries they take. */
+static inline int64_t sccd_adapter_sorted_plan(sccd_adapter_sorted *x, const sccd_adapter_spread spread[2])
 {
-    x->bands = 1;
-    x->axis = 1;
-    x->band_lo = 0.0;
-    x->band_w = 1.0;
-    if (x->count <= SCCD_ADAPTER_FEW)
-        return;
-    sccd_real best = 0.0, hi_best = 0.0;
-    for (int axis = 1; axis <= 2; ++axis) {
-        sccd_real lo = INFINITY, hi = -INFINITY, sum = 0.0;
-        for (int k = 0; k < x->count; ++k) {
-            const sccd_aabb3 *b = &x->box[x->entry[k].id];
-            lo = sccd_min(lo, sccd_adapter_axis(b->lo, axis));
-            hi = sccd_max(hi, sccd_adapter_axis(b->hi, axis));
-            sum += sccd_adapter_axis(b->hi, axis) - sccd_adapter_axis(b->lo, axis);
-        }
-        sccd_real w = SCCD_ADAPTER_BAND_BOXES * sum / x->count, n = w > 0.0 ? (hi - lo) / w : 0.0;
-        if (n > best && sccd_is_valid_real(n)) {
-            best = n;
-            hi_best = hi;
-            x->axis = axis;
-            x->band_lo = lo;
-        }
+    x->tiling[0] = sccd_adapter_plan_tiles(spread[0], x->count);
+    x->tiling[1] = sccd_adapter_plan_tiles(spread[1], x->count);
+    for (;;) {
+        int tiles = x->tiling[0].n * x->tiling[1].n;
+        if (tiles == 1)
+            return x->count;
+        int64_t total = tiles <= x->count ? sccd_adapter_sorted_mark(x) : INT64_MAX;
+        if (total <= (int64_t)SCCD_ADAPTER_TILE_COPIES * x->count)
+            return total;
+        sccd_adapter_tiling *t = &x->tiling[x->tiling[1].n > x->tiling[0].n];
+        t->n = (t->n + 1) / 2;
+        t->scale *= 0.5;
     }
-    for (int bands = best >= SCCD_ADAPTER_BANDS ? SCCD_ADAPTER_BANDS : (int)best; bands >= 2; bands /= 2) {
-        x->bands = bands;
-        x->band_w = (hi_best - x->band_lo) / bands;
-        if (sccd_adapter_band_entries(x) <= SCCD_ADAPTER_BAND_COPIES * x->count)
-            return;
-    }
-    x->bands = 1;
-    x->band_w = 1.0;
 }
 
-/* Cut the entries (sorted by low x) into their bands, each in order (a
- * stable counting sort); false out of memory. */
-static inline bool sccd_adapter_sorted_cut(sccd_adapter_sorted *x)
+/* Deal entry k to tile t: count it (at tile_start[t + 1]), or place it at
+ * the tile's next place (tile_start[t], which moves on). */
+static inline void sccd_adapter_sorted_deal_one(sccd_adapter_sorted *x, int k, int t, bool place)
 {
-    sccd_adapter_sorted_plan_bands(x);
-    x->band_start[0] = 0;
-    x->band_start[1] = x->count;
-    if (x->bands == 1)
-        return true;
-    int total = sccd_adapter_band_entries(x);
-    if (!sccd_adapter_reserve((void **)&x->spare, &x->capspare, total, sizeof *x->spare))
+    if (place)
+        x->spare[x->tile_start[t]++] = x->entry[k];
+    else
+        ++x->tile_start[t + 1];
+}
+
+/* Deal each entry (sorted by low x, its tiles marked) to its tiles; most
+ * boxes are in one. */
+static inline void sccd_adapter_sorted_deal(sccd_adapter_sorted *x, bool place)
+{
+    int ni = x->tiling[0].n;
+    for (int k = 0; k < x->count; ++k) {
+        uint32_t tag = x->entry[k].tag;
+        int i0 = (int)(tag & 0xff), j0 = (int)(tag >> 16 & 0xff);
+        if (((tag ^ tag >> 8) & 0xff00ff) == 0) {
+            sccd_adapter_sorted_deal_one(x, k, i0 + j0 * ni, place);
+            continue;
+        }
+        for (int j = j0; j <= (int)(tag >> 24); ++j)
+            for (int i = i0; i <= (int)(tag >> 8 & 0xff); ++i)
+                sccd_adapter_sorted_deal_one(x, k, i + j * ni, place);
+    }
+}
+
+/* Cut the entries (sorted by low x) into the tiles planned, `total` in
+ * all, each tile in order: a stable counting sort. False out of memory. */
+static inline bool sccd_adapter_sorted_cut(sccd_adapter_sorted *x, int64_t total)
+{
+    int tiles = x->tiling[0].n * x->tiling[1].n;
+    if (total > INT_MAX || !sccd_adapter_reserve((void **)&x->tile_start, &x->captiles, tiles + 1, sizeof *x->tile_start))
         return false;
-    int at[SCCD_ADAPTER_BANDS] = {0};
-    for (int k = 0; k < x->count; ++k) {
-        const sccd_aabb3 *b = &x->box[x->entry[k].id];
-        int last = sccd_adapter_band(x, sccd_adapter_axis(b->hi, x->axis));
-        for (int band = sccd_adapter_band(x, sccd_adapter_axis(b->lo, x->axis)); band <= last; ++band)
-            ++at[band];
-    }
-    for (int b = 0, first = 0; b < x->bands; ++b) {
-        x->band_start[b] = first;
-        first += at[b];
-        at[b] = x->band_start[b];
-    }
-    x->band_start[x->bands] = total;
-    for (int k = 0; k < x->count; ++k) {
-        const sccd_aabb3 *b = &x->box[x->entry[k].id];
-        int last = sccd_adapter_band(x, sccd_adapter_axis(b->hi, x->axis));
-        for (int band = sccd_adapter_band(x, sccd_adapter_axis(b->lo, x->axis)); band <= last; ++band)
-            x->spare[at[band]++] = x->entry[k];
-    }
-    sccd_adapter_sorted_entry *t = x->entry;
-    int cap = x->capentry;
-    x->entry = x->spare;
-    x->capentry = x->capspare;
-    x->spare = t;
-    x->capspare = cap;
-    x->count = total;
+    x->tile_start[0] = 0;
+    x->tile_start[1] = x->count;
+    if (tiles == 1)
+        return true;
+    if (!sccd_adapter_reserve((void **)&x->spare, &x->capspare, (int)total, sizeof *x->spare))
+        return false;
+    memset(x->tile_start, 0, (size_t)(tiles + 1) * sizeof *x->tile_start);
+    sccd_adapter_sorted_deal(x, false);
+    for (int t = 1; t <= tiles; ++t) /* counts to first places */
+        x->tile_start[t] += x->tile_start[t - 1];
+    sccd_adapter_sorted_deal(x, true);
+    memmove(x->tile_start + 1, x->tile_start, (size_t)tiles * sizeof *x->tile_start); /* each had moved to the next's first */
+    x->tile_start[0] = 0;
+    sccd_adapter_sorted_swap(x);
+    x->count = (int)total;
     return true;
 }
 
 /* Sort the boxes added (before the first question); false out of memory. */
 static inline bool sccd_adapter_sorted_build(sccd_adapter_sorted *x)
 {
-    if (!sccd_adapter_sorted_split_wide(x) || !sccd_adapter_sorted_sort(x) || !sccd_adapter_sorted_cut(x) ||
+    sccd_real least = INFINITY;
+    sccd_adapter_spread spread[2] = {{INFINITY, -INFINITY, 0.0}, {INFINITY, -INFINITY, 0.0}};
+    if (!sccd_adapter_sorted_split_wide(x, &least, spread) || !sccd_adapter_sorted_sort(x, least) ||
+        !sccd_adapter_sorted_cut(x, sccd_adapter_sorted_plan(x, spread)) ||
         !sccd_adapter_reserve((void **)&x->reach, &x->capreach, x->count, sizeof *x->reach))
         return false;
-    for (int b = 0; b < x->bands; ++b) {
+    for (int t = 0; t < x->tiling[0].n * x->tiling[1].n; ++t) {
         sccd_real reach = -INFINITY;
-        for (int k = x->band_start[b]; k < x->band_start[b + 1]; ++k) {
+        for (int k = x->tile_start[t]; k < x->tile_start[t + 1]; ++k) {
             reach = sccd_max(reach, x->box[x->entry[k].id].hi.x);
             x->reach[k] = reach;
         }
@@ -557,24 +628,28 @@ static inline bool sccd_adapter_sorted_build(sccd_adapter_sorted *x)
     return true;
 }
 
-/* fn for every object of band b whose box meets box, and that the walk of
- * no earlier band among the question's (from band b0) has met: the first
- * band a box and the question share; false when fn was. */
-static inline bool sccd_adapter_sorted_walk(const sccd_adapter_sorted *x, int b, int b0, sccd_aabb3 box,
-                                            sccd_adapter_match_fn *fn, void *context)
+/* A question being answered (sccd_adapter_sorted_match): its box, its
+ * first tiles across y and z, and whom to call. */
+typedef struct sccd_adapter_question { sccd_aabb3 box; int i0, j0; sccd_adapter_match_fn *fn; void *context; } sccd_adapter_question;
+
+/* fn for every object of tile (i, j) whose box meets the question's and
+ * for which it is the first tile they share: across each axis, the
+ * question's first tile or the box's (with one tile, always); false when
+ * fn was. */
+static inline bool sccd_adapter_sorted_walk(const sccd_adapter_sorted *x, int i, int j, const sccd_adapter_question *q)
 {
-    int first = x->band_start[b], lo = first, hi = x->band_start[b + 1];
+    int t = i + j * x->tiling[0].n, first = x->tile_start[t], lo = first, hi = x->tile_start[t + 1];
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (x->entry[mid].lo <= box.hi.x)
+        if (x->entry[mid].lo <= q->box.hi.x)
             lo = mid + 1;
         else
             hi = mid;
     }
-    for (int k = lo - 1; k >= first && x->reach[k] >= box.lo.x; --k) {
-        const sccd_aabb3 *o = &x->box[x->entry[k].id];
-        if (sccd_adapter_boxes_meet(*o, box) && (b == b0 || sccd_adapter_band(x, sccd_adapter_axis(o->lo, x->axis)) == b) &&
-            !fn(x->entry[k].id, context))
+    for (int k = lo - 1; k >= first && x->reach[k] >= q->box.lo.x; --k) {
+        uint32_t tag = x->entry[k].tag;
+        bool first_shared = (i == q->i0 || (int)(tag & 0xff) == i) && (j == q->j0 || (int)(tag >> 16 & 0xff) == j);
+        if (first_shared && sccd_adapter_boxes_meet(x->box[x->entry[k].id], q->box) && !q->fn(x->entry[k].id, q->context))
             return false;
     }
     return true;
@@ -586,11 +661,12 @@ static inline bool sccd_adapter_sorted_match(const sccd_adapter_sorted *x, sccd_
 {
     if (!sccd_is_valid_aabb3(box)) /* a question without a finite box meets everything but NaN */
         box = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
-    int b0 = x->bands > 1 ? sccd_adapter_band(x, sccd_adapter_axis(box.lo, x->axis)) : 0;
-    int b1 = x->bands > 1 ? sccd_adapter_band(x, sccd_adapter_axis(box.hi, x->axis)) : 0;
-    for (int b = b0; b <= b1; ++b)
-        if (!sccd_adapter_sorted_walk(x, b, b0, box, fn, context))
-            return false;
+    sccd_adapter_question q = {box, sccd_adapter_tile(x->tiling[0], box.lo.y), sccd_adapter_tile(x->tiling[1], box.lo.z), fn, context};
+    int i1 = sccd_adapter_tile(x->tiling[0], box.hi.y), j1 = sccd_adapter_tile(x->tiling[1], box.hi.z);
+    for (int j = q.j0; j <= j1; ++j)
+        for (int i = q.i0; i <= i1; ++i)
+            if (!sccd_adapter_sorted_walk(x, i, j, &q))
+                return false;
     for (int k = 0; k < x->nwide; ++k)
         if (sccd_adapter_boxes_meet(x->box[x->wide[k]], box) && !fn(x->wide[k], context))
             return false;

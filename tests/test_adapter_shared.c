@@ -5,9 +5,10 @@
  * brute-force separating-axis test, fewer and more than the scan threshold,
  * points, wide boxes and boxes that are not finite, over rounds that reuse
  * the index; the sorted boxes (the solver's questions) against the same
- * test, with boxes and questions that are not finite; all under allocation
- * failure (every k-th allocation fails: the call reports it, the state
- * still matches the oracle, and every block comes back). */
+ * test, with boxes and questions that are not finite, sets cut in tiles,
+ * boxes and questions across many tiles, lows that share a sort key; all
+ * under allocation failure (every k-th allocation fails: the call reports
+ * it, the state still matches the oracle, and every block comes back). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -254,7 +255,7 @@ static bool sorted_meets(sccd_aabb3 object, sccd_aabb3 question)
 }
 
 /* Box b shrunk about its centre to a tenth (a set of small boxes is cut in
- * many bands, sccd_adapter_sorted_build); the wide ones stay wide. */
+ * many tiles, sccd_adapter_sorted_build); the wide ones stay wide. */
 static sccd_aabb3 small_box(sccd_aabb3 b)
 {
     sccd_v3 c = sccd_v3_scale(sccd_v3_add(b.lo, b.hi), 0.5), h = sccd_v3_scale(sccd_v3_sub(b.hi, b.lo), 0.05);
@@ -262,12 +263,57 @@ static sccd_aabb3 small_box(sccd_aabb3 b)
     return sccd_is_valid_aabb3(b) ? (sccd_aabb3){sccd_v3_sub(c, h), sccd_v3_add(c, h)} : b;
 }
 
+/* The sets asked: boxes as drawn; a tenth of the size (many tiles); as
+ * small, one in six stretched across y, z or both (a box in many tiles,
+ * or in every one: fewer tiles); as small, with lows a float's precision
+ * apart or equal (they share a sort key, the insertion pass orders them). */
+typedef enum sorted_set { AS_DRAWN, SMALL, SPANNING, CROWDED } sorted_set;
+
+/* Box b stretched across the whole set along y, z or both (y when flat),
+ * one in every `one_in`. */
+static sccd_aabb3 maybe_spanning(sccd_rng *g, sccd_aabb3 b, bool flat, int one_in)
+{
+    int k = sccd_rng_int(g, 3 * one_in);
+    k = flat && k <= 2 ? 0 : k;
+    if (k == 0 || k == 2) {
+        b.lo.y = sccd_min(b.lo.y, -11.0);
+        b.hi.y = sccd_max(b.hi.y, 11.0);
+    }
+    if (k == 1 || k == 2) {
+        b.lo.z = sccd_min(b.lo.z, -11.0);
+        b.hi.z = sccd_max(b.hi.z, 11.0);
+    }
+    return b;
+}
+
+/* Box b (a small one) moved to low x 3 + k 1e-12 for k < 6. */
+static sccd_aabb3 crowded(sccd_rng *g, sccd_aabb3 b)
+{
+    sccd_real w = b.hi.x - b.lo.x;
+    b.lo.x = 3.0 + 1e-12 * sccd_rng_int(g, 6);
+    b.hi.x = b.lo.x + w;
+    return b;
+}
+
+/* An object or a question of a set: question boxes of a spanning set span
+ * the tiles too, a crowded one's objects are crowded. */
+static sccd_aabb3 sorted_box(sccd_rng *g, sccd_aabb3 b, sorted_set set, bool flat, bool object)
+{
+    if (set == AS_DRAWN || !sccd_is_valid_aabb3(b))
+        return b;
+    b = small_box(b);
+    if (set == SPANNING)
+        return maybe_spanning(g, b, flat, object ? 6 : 3);
+    return set == CROWDED && object && sccd_rng_int(g, 2) == 0 ? crowded(g, b) : b;
+}
+
 /* Sets of objects (sorted once), each asked 60 questions against brute
  * force; the k-th allocation fails (0: none): the add or the build that
- * fails says so, and the set is started again. Small: boxes a tenth of
- * the size, in many bands. */
-static void sorted_run(unsigned seed, bool flat, bool small, long fail_at)
+ * fails says so, and the set is started again. How many sets were cut
+ * across both y and z. */
+static int sorted_run(unsigned seed, bool flat, sorted_set set, long fail_at)
 {
+    int tiled = 0;
     fail_every(fail_at);
     sccd_rng g = sccd_rng_make(seed);
     sccd_adapter_sorted x = {0};
@@ -277,8 +323,7 @@ static void sorted_run(unsigned seed, bool flat, bool small, long fail_at)
         int want = sccd_rng_int(&g, KEYS), n = 0;
         bool ok = true;
         for (int i = 0; ok && i < want; ++i) {
-            boxes[n] = maybe_wild(&g, random_box(&g, flat));
-            boxes[n] = small ? small_box(boxes[n]) : boxes[n];
+            boxes[n] = sorted_box(&g, maybe_wild(&g, random_box(&g, flat)), set, flat, true);
             int id = sccd_adapter_sorted_add(&x, boxes[n]);
             ok = id >= 0;
             assert_int_equal(id, ok ? n : -1);
@@ -286,9 +331,9 @@ static void sorted_run(unsigned seed, bool flat, bool small, long fail_at)
         }
         if (!ok || !sccd_adapter_sorted_build(&x))
             continue; /* out of memory: nothing asked of a set not made */
+        tiled += x.tiling[0].n > 1 && x.tiling[1].n > 1;
         for (int o = 0; o < 60; ++o) {
-            sccd_aabb3 question = random_box(&g, flat);
-            question = small ? small_box(question) : question;
+            sccd_aabb3 question = sorted_box(&g, random_box(&g, flat), set, flat, false);
             if (sccd_rng_int(&g, 30) == 0)
                 question.hi.y = INFINITY;
             found f = {{0}};
@@ -299,24 +344,29 @@ static void sorted_run(unsigned seed, bool flat, bool small, long fail_at)
     }
     sccd_adapter_sorted_free(&x);
     allocator_back();
+    return tiled;
 }
 
 static void test_sorted_match_brute_force(void **state)
 {
     (void)state;
+    int tiled[CROWDED + 1] = {0};
     for (unsigned seed = 1; seed <= 12; ++seed) {
-        for (int small = 0; small < 2; ++small) {
-            sorted_run(seed, false, small, 0);
-            sorted_run(seed, true, small, 0);
+        for (sorted_set set = AS_DRAWN; set <= CROWDED; ++set) {
+            tiled[set] += sorted_run(seed, false, set, 0);
+            assert_int_equal(sorted_run(seed, true, set, 0), 0); /* 2D: z is not cut */
         }
     }
+    assert_true(tiled[SMALL] > 0 && tiled[SPANNING] > 0 && tiled[CROWDED] > 0);
 }
 
 static void test_sorted_out_of_memory(void **state)
 {
     (void)state;
-    for (long k = 1; k <= 40; ++k)
-        sorted_run(5, false, true, k);
+    for (long k = 1; k <= 40; ++k) {
+        sorted_run(5, false, SMALL, k);
+        sorted_run(5, false, SPANNING, k);
+    }
 }
 
 static void test_queries_out_of_memory(void **state)
