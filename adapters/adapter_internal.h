@@ -297,12 +297,12 @@ static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb
  *
  * The sort, by low x and ties by id, is a radix sort of 32-bit keys (each
  * low x's distance past the least one, rounded to a float: 4 byte passes
- * where the bits of the double took 8) and an insertion pass for the lows
- * that share a key, in order but for those: linear, where qsort of a big
- * world's 10,000 geoms cost more than the questions. Only lows closer than
- * a float's precision (6e-8 of their distance past the least) share a
- * key, and equal lows stay in order: the insertion pass turns quadratic
- * only for a crowd of distinct lows that close. */
+ * where the bits of the double took 8), then each run of lows sharing a
+ * key sorted on its own: linear, where qsort of a big world's 10,000 geoms
+ * cost more than the questions. Only lows closer than a float's precision
+ * (6e-8 of their distance past the least) share a key, so the runs are a
+ * few entries, sorted by insertion; a long one (a crowd far past one
+ * outlier low) by qsort, so the sort stays n log n. */
 enum { SCCD_ADAPTER_WIDE = 4 };
 
 /* A box in one tile. tag: while sorting, the key; then the box's first and
@@ -473,20 +473,49 @@ static inline bool sccd_adapter_sorted_before(sccd_adapter_sorted_entry a, sccd_
     return a.lo < b.lo || (a.lo == b.lo && a.id < b.id);
 }
 
+static inline int sccd_adapter_sorted_order(const void *p, const void *q)
+{
+    const sccd_adapter_sorted_entry *a = p, *b = q;
+    return sccd_adapter_sorted_before(*a, *b) ? -1 : sccd_adapter_sorted_before(*b, *a) ? 1 : 0;
+}
+
+/* Entries e[0 .. n) by low x, ties by id: by insertion for a few; a run
+ * longer than that, by qsort (a total order: the same result whatever the
+ * order it starts in). */
+static inline void sccd_adapter_sorted_run(sccd_adapter_sorted_entry *e, int n)
+{
+    if (n > SCCD_ADAPTER_FEW) {
+        qsort(e, (size_t)n, sizeof *e, sccd_adapter_sorted_order);
+        return;
+    }
+    for (int k = 1; k < n; ++k) {
+        sccd_adapter_sorted_entry v = e[k];
+        int j = k;
+        for (; j > 0 && sccd_adapter_sorted_before(v, e[j - 1]); --j)
+            e[j] = e[j - 1];
+        e[j] = v;
+    }
+}
+
 /* The entries by low x, ties by id: few by insertion, more by the radix
- * sort of their keys and then insertion, which moves only the entries of
- * a shared key (they are in the order they were added: by id). False out
- * of memory. */
+ * sort of their keys and then each run of a shared key on its own (in the
+ * order they were added, by id). Runs are short: a key is shared only by
+ * lows closer than a float's precision of their distance past the least,
+ * but a crowd far past one outlier shares one, and insertion would take
+ * quadratic time on it. False out of memory. */
 static inline bool sccd_adapter_sorted_sort(sccd_adapter_sorted *x, sccd_real least)
 {
-    if (x->count > SCCD_ADAPTER_FEW && !sccd_adapter_sorted_radix(x, least))
+    if (x->count <= SCCD_ADAPTER_FEW) {
+        sccd_adapter_sorted_run(x->entry, x->count);
+        return true;
+    }
+    if (!sccd_adapter_sorted_radix(x, least))
         return false;
-    for (int k = 1; k < x->count; ++k) {
-        sccd_adapter_sorted_entry e = x->entry[k];
-        int j = k;
-        for (; j > 0 && sccd_adapter_sorted_before(e, x->entry[j - 1]); --j)
-            x->entry[j] = x->entry[j - 1];
-        x->entry[j] = e;
+    for (int k = 0, end; k < x->count; k = end) {
+        for (end = k + 1; end < x->count && x->entry[end].tag == x->entry[k].tag; ++end) {
+        }
+        if (end - k > 1)
+            sccd_adapter_sorted_run(x->entry + k, end - k);
     }
     return true;
 }

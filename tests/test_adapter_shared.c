@@ -266,8 +266,10 @@ static sccd_aabb3 small_box(sccd_aabb3 b)
 /* The sets asked: boxes as drawn; a tenth of the size (many tiles); as
  * small, one in six stretched across y, z or both (a box in many tiles,
  * or in every one: fewer tiles); as small, with lows a float's precision
- * apart or equal (they share a sort key, the insertion pass orders them). */
-typedef enum sorted_set { AS_DRAWN, SMALL, SPANNING, CROWDED } sorted_set;
+ * apart or equal (they share a sort key, the insertion pass orders them);
+ * as small, one in fifty moved far to −x (every other low then shares one
+ * key: a long run, sorted by qsort). */
+typedef enum sorted_set { AS_DRAWN, SMALL, SPANNING, CROWDED, OUTLIER } sorted_set;
 
 /* Box b stretched across the whole set along y, z or both (y when flat),
  * one in every `one_in`. */
@@ -304,6 +306,10 @@ static sccd_aabb3 sorted_box(sccd_rng *g, sccd_aabb3 b, sorted_set set, bool fla
     b = small_box(b);
     if (set == SPANNING)
         return maybe_spanning(g, b, flat, object ? 6 : 3);
+    if (set == OUTLIER && object && sccd_rng_int(g, 50) == 0) {
+        b.hi.x -= 1e12;
+        b.lo.x -= 1e12;
+    }
     return set == CROWDED && object && sccd_rng_int(g, 2) == 0 ? crowded(g, b) : b;
 }
 
@@ -350,9 +356,9 @@ static int sorted_run(unsigned seed, bool flat, sorted_set set, long fail_at)
 static void test_sorted_match_brute_force(void **state)
 {
     (void)state;
-    int tiled[CROWDED + 1] = {0};
+    int tiled[OUTLIER + 1] = {0};
     for (unsigned seed = 1; seed <= 12; ++seed) {
-        for (sorted_set set = AS_DRAWN; set <= CROWDED; ++set) {
+        for (sorted_set set = AS_DRAWN; set <= OUTLIER; ++set) {
             tiled[set] += sorted_run(seed, false, set, 0);
             assert_int_equal(sorted_run(seed, true, set, 0), 0); /* 2D: z is not cut */
         }
