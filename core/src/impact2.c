@@ -545,10 +545,13 @@ static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s, sccd_r
 /* A shape pair at the start of a search, with the shapes' inset limits. */
 typedef struct start_pair { const sccd_shape2 *a, *b; sccd_xf2 xa, xb; sccd_real inset_a, inset_b; } start_pair;
 
-/* Distance of shapes a and b placed by xa, xb (0 when they overlap). */
-static sccd_real gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
+/* Distance of shapes a and b placed by xa, xb (0 when they overlap), and
+ * where it was measured (at, when not NULL). */
+static sccd_real gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb, sccd_witness *at)
 {
     sccd_distance2 d = sccd_shape2_distance_unchecked(a, xa, b, xb);
+    if (at != NULL)
+        *at = (sccd_witness){v3_of(sccd_v2_lerp(d.pa, d.pb, 0.5)), v3_of(d.normal)};
     return d.overlap ? 0.0 : d.distance;
 }
 
@@ -564,7 +567,7 @@ static sccd_real signed_gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2
 }
 
 /* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
-static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance)
+static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance, sccd_witness *at)
 {
     const start_pair *p = pair;
     if (s == 0.0 && distance != NULL) {
@@ -574,7 +577,7 @@ static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance
     sccd_shape2 ca = *p->a, cb = *p->b;
     sccd_real shrunk = shrink_pair(&ca, &cb, s, p->inset_a, p->inset_b);
     if (distance != NULL)
-        *distance = gap(&ca, p->xa, &cb, p->xb);
+        *distance = gap(&ca, p->xa, &cb, p->xb, at);
     return shrunk;
 }
 
@@ -688,8 +691,11 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real u0 = 0.0;
     ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
-        sccd_toi2 r = sccd_toi2_compute_unchecked(&ca, motion_rest(ma, u0), &cb, motion_rest(mb, u0), pol.target, tol);
-        ++sv->stats->tois;
+        sccd_toi2 r = {SCCD_TOI_HIT, 0.0, v2_of(pr->gap_at.point), v2_of(pr->gap_at.normal), 0};
+        if (round > 0 || !sccd_touches_at_start(depth, now, pol.target, tol)) {
+            r = sccd_toi2_compute_unchecked(&ca, motion_rest(ma, u0), &cb, motion_rest(mb, u0), pol.target, tol);
+            ++sv->stats->tois;
+        }
         if (r.state == SCCD_TOI_SEPARATED)
             return none;
         sccd_real u = u0 + r.t * (1.0 - u0), t = tc + u * (1.0 - tc);

@@ -732,21 +732,29 @@ static sccd_real shrink_pair(sccd_shape3 *a, target3 *b, sccd_real s)
  * box a shape at its start stands over the box's top face (plane_box),
  * where the two distances are one: one support, where the distance of two
  * boxes took a GJK (a pile on a plane: a sixth of the CCD). */
-static sccd_real plane_gap(const sccd_shape3 *a, sccd_xf3 xa, sccd_plane p)
+static sccd_real plane_gap(const sccd_shape3 *a, sccd_xf3 xa, sccd_plane p, sccd_witness *at)
 {
-    return sccd_v3_dot(p.n, sccd_shape3_support_unchecked(a, xa, sccd_v3_neg(p.n))) - p.d;
+    sccd_v3 low = sccd_shape3_support_unchecked(a, xa, sccd_v3_neg(p.n));
+    sccd_real g = sccd_v3_dot(p.n, low) - p.d;
+    if (at != NULL) /* midway from the lowest point to the plane, as GJK against the box gave it */
+        *at = (sccd_witness){sccd_v3_mad(low, -0.5 * g, p.n), sccd_v3_neg(p.n)};
+    return g;
 }
 
 /* Least distance between a and the intersection b (the largest distance to
- * one bound: the intersection lies in each), 0 when they overlap. */
-static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb)
+ * one bound: the intersection lies in each), 0 when they overlap; where the
+ * largest was measured (at, when not NULL). */
+static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb, sccd_witness *at)
 {
     if (b->fixed)
-        return sccd_max(plane_gap(a, xa, b->plane), 0.0);
+        return sccd_max(plane_gap(a, xa, b->plane, at), 0.0);
     sccd_real d = 0.0;
     for (int i = 0; i < b->n; ++i) {
         sccd_distance3 r = sccd_shape3_distance_unchecked(a, xa, &b->s[i], xb);
-        d = sccd_max(d, r.overlap ? 0.0 : r.distance);
+        sccd_real di = r.overlap ? 0.0 : r.distance;
+        if (at != NULL && (i == 0 || di > d))
+            *at = (sccd_witness){sccd_v3_lerp(r.pa, r.pb, 0.5), r.normal};
+        d = sccd_max(d, di);
     }
     return d;
 }
@@ -760,15 +768,15 @@ typedef struct start_pair { const sccd_shape3 *a; const target3 *b; sccd_xf3 xa,
 static sccd_real signed_gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb)
 {
     if (b->fixed)
-        return plane_gap(a, xa, b->plane);
+        return plane_gap(a, xa, b->plane, NULL);
     if (b->n != 1)
-        return gap(a, xa, b, xb);
+        return gap(a, xa, b, xb, NULL);
     sccd_distance3 d = sccd_shape3_distance_unchecked(a, xa, &b->s[0], xb);
     return d.overlap ? -sccd_max(sccd_v3_dot(sccd_v3_sub(d.pa, d.pb), d.normal), 0.0) : d.distance;
 }
 
 /* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
-static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance)
+static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance, sccd_witness *at)
 {
     const start_pair *p = pair;
     if (s == 0.0 && distance != NULL) {
@@ -779,7 +787,7 @@ static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance
     target3 cb = *p->b;
     sccd_real shrunk = shrink_pair(&ca, &cb, s);
     if (distance != NULL)
-        *distance = gap(&ca, p->xa, &cb, p->xb);
+        *distance = gap(&ca, p->xa, &cb, p->xb, at);
     return shrunk;
 }
 
@@ -990,7 +998,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
     if (horizon < 1.0 && p.target.n > 1 &&
-        sccd_out_of_reach(gap(&p.x, p.mx.start, &(target3){1, {p.target.s[0]}, false}, p.mt.start), reach * horizon, tol))
+        sccd_out_of_reach(gap(&p.x, p.mx.start, &(target3){1, {p.target.s[0]}, false}, p.mt.start, NULL), reach * horizon, tol))
         return none; /* apart from one bound already: the others' distances not needed */
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     sccd_pair_keep_reach(pr, tc, reach); /* the whole rest's rate: what the next search may rely on */
@@ -1010,8 +1018,10 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_real rate = approach_bound(&p.x, p.mx, &p.target.s[0], p.mt), u0 = 0.0;
     ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
-        int k;
-        sccd_toi3 r = toi_bounds(sv, &p.x, motion_rest(p.mx, u0), &p.target, motion_rest(p.mt, u0), pol.target, &k);
+        int k = 0;
+        sccd_toi3 r = {SCCD_TOI_HIT, 0.0, pr->gap_at.point, pr->gap_at.normal, 0};
+        if (round > 0 || p.target.n != 1 || !sccd_touches_at_start(depth, now, pol.target, tol))
+            r = toi_bounds(sv, &p.x, motion_rest(p.mx, u0), &p.target, motion_rest(p.mt, u0), pol.target, &k);
         if (r.state == SCCD_TOI_SEPARATED)
             return none;
         sccd_real u = u0 + r.t * (1.0 - u0), t = tc + u * (1.0 - tc);

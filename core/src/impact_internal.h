@@ -45,6 +45,11 @@ static inline bool sccd_scratch_reserve(void **buf, size_t *bytes, size_t need)
  * step (sa < 0: a free slot). */
 typedef struct sccd_shape_cap { int sa, sb; sccd_real cap; } sccd_shape_cap;
 
+/* Where a distance between two shapes was measured: the midpoint of their
+ * closest points and the unit normal from the first to the second (2D:
+ * z = 0). */
+typedef struct sccd_witness { sccd_v3 point, normal; } sccd_witness;
+
 typedef struct sccd_pair {
     int a, b;
     impact_event event;
@@ -61,6 +66,7 @@ typedef struct sccd_pair {
     sccd_real depth;
     sccd_real apart;       /* the shapes' distance then (a lower bound; 0: they overlap) */
     sccd_real gap_s, gap;  /* the cores' distance at depth_t once shrunk by gap_s (sccd_pair_start_gap; -1: none) */
+    sccd_witness gap_at;   /* where that distance was measured */
     sccd_real closing;     /* how fast (per unit of step time) the motions the search at depth_t saw could close `apart` ... */
     int depth_search;      /* ... and which of its searches that was (sccd_pair_keep_reach) */
     int searches;          /* how many times it was searched */
@@ -135,10 +141,11 @@ void sccd_events_changed(sccd_events *e, int i);
 bool sccd_events_run(sccd_events *e);
 
 /* The cores of a pair shrunk by s (s ≥ 0): how much they shrank in all and,
- * when distance is not NULL, the cores' distance at the start (0: overlap).
- * With s = 0, overlapping shapes read minus their overlap where the distance
- * query measured it (sccd_start_depth). */
-typedef sccd_real sccd_shrink_fn(const void *pair, sccd_real s, sccd_real *distance);
+ * when distance is not NULL, the cores' distance at the start (0: overlap)
+ * and, when `at` is not NULL, where it was measured. With s = 0, overlapping
+ * shapes read minus their overlap where the distance query measured it
+ * (sccd_start_depth). */
+typedef sccd_real sccd_shrink_fn(const void *pair, sccd_real s, sccd_real *distance, sccd_witness *at);
 
 /* How deep a pair overlaps at the start, at least. The shapes themselves
  * are measured first (*apart: their distance, a lower bound; 0: they
@@ -154,7 +161,7 @@ typedef sccd_real sccd_shrink_fn(const void *pair, sccd_real s, sccd_real *dista
 static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, const void *pair, sccd_real skin, sccd_real *apart)
 {
     *apart = 0.0;
-    shrink(pair, 0.0, apart);
+    shrink(pair, 0.0, apart, NULL);
     if (*apart > 0.0)
         return 0.0;
     if (*apart < 0.0) {
@@ -165,7 +172,7 @@ static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, const void *pai
     sccd_real last = -1.0;
     for (sccd_real s = skin;; s *= 2.0) {
         sccd_real d = 0.0;
-        sccd_real shrunk = shrink(pair, s, &d);
+        sccd_real shrunk = shrink(pair, s, &d, NULL);
         if (d > 0.0 || shrunk <= last)
             return sccd_max(shrunk - d, 0.0);
         last = shrunk;
@@ -302,10 +309,22 @@ static inline sccd_shape_cap *sccd_pair_cap(sccd_pair *pr, int sa, int sb)
 static inline sccd_real sccd_pair_start_gap(sccd_pair *pr, sccd_real s, sccd_shrink_fn *shrink, const void *pair)
 {
     if (pr->gap_s != s) {
-        shrink(pair, s, &pr->gap);
+        shrink(pair, s, &pr->gap, &pr->gap_at);
         pr->gap_s = s;
     }
     return pr->gap;
+}
+
+/* Whether a search's first TOI is known without running it: a pair that
+ * overlaps at the start (depth > 0) and whose shrunk cores stand `now`
+ * apart, within its target and tolerance, touches at once where its start
+ * gap was measured (pr->gap_at): that query is the TOI's first, of the same
+ * shrunk cores at the same poses. A quarter of the TOIs around swords
+ * buried in a pile were these. Cores that overlap (now = 0) go to the TOI,
+ * which tells an overlap at the start apart. */
+static inline bool sccd_touches_at_start(sccd_real depth, sccd_real now, sccd_real target, sccd_real tol)
+{
+    return depth > 0.0 && now > 0.0 && now <= target + tol;
 }
 
 /* a's part of a shrink s of two shapes that can give up about cap_a and
