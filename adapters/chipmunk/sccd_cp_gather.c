@@ -207,19 +207,19 @@ bool sccd_cp_gather_queries(sccd_cp_world *w)
     return ok;
 }
 
-/* The fast bodies' reach boxes, indexed once a step at the first
- * question of the solver (sccd_cp_gather_reach): fast body f is object f
- * of w->fastq. */
-static bool index_fast(sccd_cp_world *w)
+/* The fast bodies' reach boxes, listed once a step at the first question
+ * of the solver (sccd_cp_gather_reach; sorted when the questions pay for
+ * it, sccd_adapter_sorted_ask): fast body f is object f of w->fastq. */
+static bool list_fast(sccd_cp_world *w)
 {
-    if (w->fast_indexed)
+    if (w->fast_listed)
         return true;
     sccd_adapter_sorted_clear(&w->fastq);
     for (int f = 0; f < w->nfast; ++f)
         if (sccd_adapter_sorted_add(&w->fastq, box3_of(w->fast[f].box)) < 0)
             return false;
-    w->fast_indexed = sccd_adapter_sorted_build(&w->fastq);
-    return w->fast_indexed;
+    w->fast_listed = true;
+    return true;
 }
 
 /* A fast body and the box it is matched against (sccd_cp_gather_reach). */
@@ -249,7 +249,8 @@ bool sccd_cp_gather_reach(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep ke
     w->gather_ok = true;
     cpSpaceBBQuery(w->space, bb_of(box, w->slow), CP_SHAPE_FILTER_ALL, gather_query, w);
     cp_reach_match m = {w, box3_of(box)};
-    bool ok = w->gather_ok && index_fast(w) && sccd_adapter_sorted_match(&w->fastq, m.box, gather_fast, &m);
+    bool ok = w->gather_ok && list_fast(w) && sccd_adapter_sorted_ask(&w->fastq, m.box, gather_fast, &m);
+    w->fast_listed &= ok; /* out of memory (maybe sorting them): listed anew at the next question */
     w->keeping = (sccd_adapter_keep){0.0, INFINITY};
     return ok;
 }
@@ -276,7 +277,8 @@ bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
 {
     w->slow = SLOW_FRACTION * (sccd_is_valid_real(smallest) ? smallest : 0.0);
     w->nfast = 0;
-    w->fast_indexed = false;
+    w->fast_listed = false;
+    sccd_adapter_sorted_next_step(&w->fastq);
     cpArray *arr = w->space->dynamicBodies;
     for (int i = 0; i < arr->num; ++i) {
         cpBody *b = arr->arr[i];

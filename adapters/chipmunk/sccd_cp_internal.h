@@ -61,7 +61,7 @@ struct sccd_cp_world {
     cp_fast_body *fast; /* non-CCD bodies that may move farther than the query margin */
     int nfast, capfast;
     sccd_adapter_sorted fastq;    /* the fast bodies' reach boxes, for the solver's questions (sccd_cp_gather_reach) ... */
-    bool fast_indexed;            /* ... made this step */
+    bool fast_listed;             /* ... listed this step */
     sccd_adapter_queries queries; /* the step's query boxes (sccd_cp_gather_box) */
     sccd_adapter_keep *keep;      /* by query box */
     int capkeep;

@@ -254,11 +254,12 @@ static bool gather_ccd(sccd_ode_world *w)
     return true;
 }
 
-/* The geoms' reach boxes indexed (the planes listed), once a step when
- * first needed. */
-static bool index_geoms(sccd_ode_world *w)
+/* The geoms' reach boxes listed for the solver's questions (the planes
+ * apart), once a step when first needed; sorted when the questions pay for
+ * it (sccd_adapter_sorted_ask). */
+static bool list_geoms(sccd_ode_world *w)
 {
-    if (w->geoms_indexed)
+    if (w->geoms_listed)
         return true;
     sccd_adapter_sorted_clear(&w->geomq);
     w->nplanes = 0;
@@ -277,8 +278,8 @@ static bool index_geoms(sccd_ode_world *w)
             return false;
         w->geomq_geom[q] = k;
     }
-    w->geoms_indexed = sccd_adapter_sorted_build(&w->geomq);
-    return w->geoms_indexed;
+    w->geoms_listed = true;
+    return true;
 }
 
 /* A solver's question being answered (sccd_ode_gather_reach). */
@@ -293,10 +294,12 @@ static bool reach_met(int q, void *context)
 bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
 {
     ode_reach r = {w, box, keep};
-    bool ok = index_geoms(w);
+    bool ok = list_geoms(w);
     for (int i = 0; ok && i < w->nplanes; ++i)
         ok = !plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), box) || gather_geom(w, w->planes[i], box, keep);
-    return ok && sccd_adapter_sorted_match(&w->geomq, box, reach_met, &r);
+    ok = ok && sccd_adapter_sorted_ask(&w->geomq, box, reach_met, &r);
+    w->geoms_listed &= ok; /* out of memory (maybe sorting them): listed anew at the next question */
+    return ok;
 }
 
 /* What the n boxes of a few CCD regions reach, geom by geom, as the index
@@ -328,7 +331,8 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
 {
     w->npieces = 0;
     w->nmarks = 0;
-    w->geoms_indexed = false;
+    w->geoms_listed = false;
+    sccd_adapter_sorted_next_step(&w->geomq);
     for (int k = 0; k < w->ngeoms; ++k)
         prepare_geom(w, &w->geoms[k]);
     if (!gather_ccd(w))
@@ -344,7 +348,7 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
         else if (!sccd_ode_gather_reach(w, box, (sccd_adapter_keep){0.0, INFINITY}))
             return false;
     }
-    if (!w->geoms_indexed)
+    if (!w->geoms_listed)
         return gather_scan(w, few, n);
     for (int i = 0; i < n; ++i)
         if (!sccd_ode_gather_reach(w, few[i], (sccd_adapter_keep){0.0, INFINITY}))

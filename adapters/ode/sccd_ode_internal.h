@@ -79,7 +79,7 @@ struct sccd_ode_world {
     int capgeomq;
     int *planes;                /* ... and the planes, asked one by one */
     int nplanes, capplanes;
-    bool geoms_indexed;         /* made this step */
+    bool geoms_listed;          /* listed this step */
     const char *error;
     char message[96]; /* an error message made at run time (set_options) */
 };
