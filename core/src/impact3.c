@@ -762,15 +762,21 @@ static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_x
 /* A shape pair at the start of a search. */
 typedef struct start_pair { const sccd_shape3 *a; const target3 *b; sccd_xf3 xa, xb; } start_pair;
 
+/* Whether shrinking s takes its radius alone (impact2.c's twin: a sphere,
+ * a capsule; a box's corner recedes farther than its shrink). */
+static bool shrinks_by_radius(const sccd_shape3 *s) { return s->type == SCCD_SHAPE_CIRCLE || s->type == SCCD_SHAPE_CAPSULE; }
+
 /* Distance of a and a target of one bound (impact2.c's signed_gap: minus
- * the overlap where the query measured it). An intersection of bounds
- * overlaps a by no more than each bound does, and maybe less: 0 then. */
+ * the overlap where the query measured it and the doubling shrink would
+ * find the same). A half-space does not shrink, so a sphere or capsule's
+ * overlap with it is exact too. An intersection of bounds overlaps a by no
+ * more than each bound does, and maybe less: 0 then. */
 static sccd_real signed_gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb)
 {
+    if (!shrinks_by_radius(a) || b->n != 1 || !(b->fixed || shrinks_by_radius(&b->s[0])))
+        return gap(a, xa, b, xb, NULL);
     if (b->fixed)
         return plane_gap(a, xa, b->plane, NULL);
-    if (b->n != 1)
-        return gap(a, xa, b, xb, NULL);
     sccd_distance3 d = sccd_shape3_distance_unchecked(a, xa, &b->s[0], xb);
     return d.overlap ? -sccd_max(sccd_v3_dot(sccd_v3_sub(d.pa, d.pb), d.normal), 0.0) : d.distance;
 }
