@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "truth2.h"
+#include "../core/src/trig.h"
 
 #define N_RANDOM 20000
 #define BNB_NODES 20000
@@ -158,6 +159,9 @@ static void test_cos_sin(void **state)
         sccd_sector2_prepared p;
         assert_true(sccd_sector2_prepare(&p, &s));
         assert_true(fabs(p.edge.c - cos(s.half_angle)) <= 4e-16 && fabs(p.edge.s - sin(s.half_angle)) <= 4e-16);
+        /* the rough ones the one-shot tests decide by, within their bounds */
+        sccd_rot2 rough = sccd_cos_sin_half_turn_rough(s.half_angle);
+        assert_true(fabs(rough.c - cos(s.half_angle)) <= 1.6e-4 && fabs(rough.s - sin(s.half_angle)) <= 2.5e-5);
     }
     /* The angle of a vector (also without libm): the turn between a sector's
      * edges, on random directions, at the octant boundaries and beside them,
@@ -208,6 +212,44 @@ static void test_near_edges(void **state)
         check_oracle(&s, &x, got);
     }
     assert_true(hits > N_RANDOM / 5 && hits < N_RANDOM * 4 / 5);
+}
+
+/* The one-shot point and circle tests decide most inputs by a rough
+ * cosine and sine of the half angle, with margins (1e-3 of the distance)
+ * above its error: points at angles 1e-7 to 3e-2 off an edge, either side,
+ * and discs whose radius misses their true distance to the sector (the
+ * closed-form polar one of truth2) by 1e-7 to 1e-2 of it, either way, so
+ * every such margin is crossed: the answer is the prepared test's, and the
+ * true one outside the tolerance's band. */
+static void test_rough_band(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(209);
+    int hits = 0;
+    for (int i = 0; i < 5 * N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        sccd_real off = pow(10.0, sccd_rng_uniform(&g, -7.0, -1.5)) * (sccd_rng_int(&g, 2) ? 1.0 : -1.0);
+        sccd_real phi = (s.half_angle + off) * (sccd_rng_int(&g, 2) ? 1.0 : -1.0);
+        sccd_v2 q = sccd_v2_mad(s.o, sccd_rng_uniform(&g, 0.5 * s.r, s.R + 0.5), sccd_rot2_apply(sccd_rot2_make(phi), s.a));
+        bool at = sccd_sector2_vs_point(&s, q);
+        assert_true(at == sccd_sector2_prepared_vs_point(&p, q));
+        sccd_real L = sccd_max(s.R, sccd_v2_dist(q, s.o)), d = sccd_truth2_sector_distance(&s, q);
+        if (d > 2.0 * SCCD_EPS * L)
+            assert_false(at);
+        if (d <= 0.5 * SCCD_EPS * L)
+            assert_true(at);
+        if (d <= 1e-6 * L)
+            continue;
+        sccd_real by = pow(10.0, sccd_rng_uniform(&g, -7.0, -2.0)), rho = d * (sccd_rng_int(&g, 2) ? 1.0 + by : 1.0 - by);
+        bool got = sccd_sector2_vs_circle(&s, (sccd_circle){q, rho});
+        assert_true(got == sccd_sector2_prepared_vs_circle(&p, (sccd_circle){q, rho}));
+        if (fabs(rho - d) > 2.0 * SCCD_EPS * L) /* beyond the tolerance's band */
+            assert_true(got == (rho > d));
+        hits += got;
+    }
+    assert_true(hits > N_RANDOM / 2 && hits < 2 * N_RANDOM);
 }
 
 /* The polygon check (sccd_is_valid_poly2, which the prepared polygon test
@@ -359,7 +401,7 @@ int main(void)
         cmocka_unit_test(test_point),   cmocka_unit_test(test_circle),    cmocka_unit_test(test_box),
         cmocka_unit_test(test_capsule), cmocka_unit_test(test_poly),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_sweep_band_by_hand), cmocka_unit_test(test_cos_sin),
-        cmocka_unit_test(test_near_edges), cmocka_unit_test(test_poly_validity),
+        cmocka_unit_test(test_near_edges), cmocka_unit_test(test_rough_band), cmocka_unit_test(test_poly_validity),
     };
     return cmocka_run_group_tests_name("sector2_prepared", tests, NULL, NULL);
 }

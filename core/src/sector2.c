@@ -551,12 +551,38 @@ static inline bool one_shot_valid(const sccd_sector2 *s, bool shape_ok)
     return true;
 }
 
-/* The one-shot form of disc_meets: checked (one_shot_valid), and the
- * cosine and sine of the half angle taken only past the radial early-out,
- * which needs none. Past it, no branch: the answer waits on the
- * trigonometry, so a mispredicted branch there would cost its whole
- * latency (the same answers as local_disc_decides, whose early-outs
- * exclude each other). */
+/* Does the canonical-frame point q (d = |q|, d2 = d²) within reach of S
+ * (as local_within) follow without the trigonometry? Returns whether it
+ * does, *hit the answer then. By a rough cosine and sine of the half
+ * angle (sccd_cos_sin_half_turn_rough): q's side of the wedge, inside when
+ * its cosine is 4e-4 beyond the rough one (its angle at least 2.4e-4
+ * inside, as |cos′| ≤ 1, so in_half_angle's rounding, 1e-15·d, cannot
+ * miss it), outside when 4e-4 short of it, else unsure; the annulus part
+ * of the distance, which needs no angle, and the edge part, which the
+ * rough values move by under 5e-4·d. Inside, the annulus part decides;
+ * else the edge part, when it is 1e-3·d clear of reach (beyond what the
+ * rough values and the exact part's rounding, 1e-14·d, can move), and q
+ * is outside or the annulus part agrees (local_within picks one of the
+ * two). surely_within's accepts are the annulus part's too (|q| within
+ * [r − rho, R + rho] by squares is within reach of it by roots). Not for a
+ * d2 that underflows or overflows. No branch: the caller's one on the
+ * result is mostly taken. */
+static inline bool rough_decides(const sccd_sector2 *s, sccd_v2 q, sccd_real d, sccd_real d2, sccd_real reach,
+                                 bool *hit)
+{
+    prepared p = {*s, sccd_cos_sin_half_turn_rough(s->half_angle), true};
+    sccd_real annulus2, edge2, gap = d * p.edge.c - q.x, margin = 4e-4 * d, err = 1e-3 * d, below = reach - err;
+    local_dist2_parts(&p, q, d, &annulus2, &edge2);
+    bool inside = gap < -margin, outside = gap > margin, annulus = annulus2 <= reach * reach;
+    bool edge_hit = (below > 0.0) & (edge2 < below * below), edge_miss = edge2 > (reach + err) * (reach + err);
+    *hit = pick(inside, annulus, edge_hit);
+    return (d2 > 1e-280) & (d2 < 1e280) & (inside | ((edge_hit | edge_miss) & (outside | (edge_hit == annulus))));
+}
+
+/* The one-shot form of disc_meets: checked (one_shot_valid); past the
+ * radial early-out, which needs no angle, rough_decides; only near an
+ * edge the cosine and sine of the half angle, then no branch (the same
+ * answers as local_disc_decides, whose early-outs exclude each other). */
 static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool shape_ok)
 {
     if (!one_shot_valid(s, shape_ok))
@@ -565,8 +591,12 @@ static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool 
     sccd_real d2;
     if (radially_beyond(s, q, rho, &d2))
         return false;
+    sccd_real d = sqrt(d2);
+    bool hit;
+    if (rough_decides(s, q, d, d2, rho + SCCD_EPS * sccd_max(sccd_max(s->R, rho), d), &hit))
+        return hit;
     prepared p = {*s, edge_of(s->half_angle), true};
-    return surely_within(&p, q, d2, rho) | local_disc_meets(&p, q, sqrt(d2), rho);
+    return surely_within(&p, q, d2, rho) | local_disc_meets(&p, q, d, rho);
 }
 
 /* ---- public pair tests: prepared, then one-shot ---- */

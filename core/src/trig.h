@@ -52,6 +52,18 @@ static inline sccd_rot2 sccd_cos_sin_half_turn(sccd_real x)
     return (sccd_rot2){-s, c};
 }
 
+/* The cosine and sine of x in [0, π] within 1.6e-4 and 2.5e-5 (the
+ * series of sccd_cos_sin_half_turn to t⁷ and t⁸; 1.57e-4 and 2.47e-5
+ * measured at 10⁸ points), for early-outs that decide by a margin above
+ * that error: under half its chain. */
+static inline sccd_rot2 sccd_cos_sin_half_turn_rough(sccd_real x)
+{
+    sccd_real t = x - 1.57079632679489662, z = t * t;
+    sccd_real s = t + t * z * (-1.0 / 6.0 + z * (1.0 / 120.0 - z * (1.0 / 5040.0)));
+    sccd_real c = 1.0 + z * (-0.5 + z * (1.0 / 24.0 + z * (-1.0 / 720.0 + z * (1.0 / 40320.0))));
+    return (sccd_rot2){-s, c};
+}
+
 /* atan2(y, x) within 4e-16 of libm's, about three times cheaper: t, the
  * smaller of |x|, |y| over the larger, in [0, 1]; above tan(π/12) the
  * identity atan t = π/6 + atan((√3·t − 1)/(t + √3)) brings it to
