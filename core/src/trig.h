@@ -36,19 +36,23 @@ static inline sccd_rot2 sccd_cos_sin(sccd_real x)
  * sccd_cos_sin's branch on the quadrant, a coin toss over random sectors:
  * t = x − π/2 (π/2 in the same two parts), |t| ≤ π/2, where the series to
  * t²¹ and t²² are within 2e-18 of sin t and cos t; cos x = −sin t, sin x =
- * cos t. */
+ * cos t. The series in z = t² by Estrin's scheme (pairs of terms, then
+ * pairs of pairs, by z², z⁴, z⁸), not Horner's: the same products in a
+ * tree four deep, not a chain of ten, and a one-shot sector test waits on
+ * them (its prepare's latency was most of its cost over the prepared test). */
 static inline sccd_rot2 sccd_cos_sin_half_turn(sccd_real x)
 {
     const sccd_real pio2_hi = 1.57079632673412561417e+00, pio2_lo = 6.07710050650619224932e-11;
-    sccd_real t = (x - pio2_hi) - pio2_lo, z = t * t;
-    sccd_real s = t + t * z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z * (1.0 / 362880.0 +
-                  z * (-1.0 / 39916800.0 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0 +
-                  z * (1.0 / 355687428096000.0 + z * (-1.0 / 121645100408832000.0 +
-                  z * (1.0 / 51090942171709440000.0))))))))));
-    sccd_real c = 1.0 - 0.5 * z + z * z * (1.0 / 24.0 + z * (-1.0 / 720.0 + z * (1.0 / 40320.0 +
-                  z * (-1.0 / 3628800.0 + z * (1.0 / 479001600.0 + z * (-1.0 / 87178291200.0 +
-                  z * (1.0 / 20922789888000.0 + z * (-1.0 / 6402373705728000.0 +
-                  z * (1.0 / 2432902008176640000.0 + z * (-1.0 / 1124000727777607680000.0))))))))));
+    sccd_real t = (x - pio2_hi) - pio2_lo, z = t * t, z2 = z * z, z4 = z2 * z2, z8 = z4 * z4;
+    sccd_real ps = (-1.0 / 6.0 + z * (1.0 / 120.0)) + z2 * (-1.0 / 5040.0 + z * (1.0 / 362880.0)) +
+                   z4 * ((-1.0 / 39916800.0 + z * (1.0 / 6227020800.0)) +
+                         z2 * (-1.0 / 1307674368000.0 + z * (1.0 / 355687428096000.0))) +
+                   z8 * (-1.0 / 121645100408832000.0 + z * (1.0 / 51090942171709440000.0));
+    sccd_real pc = (1.0 / 24.0 + z * (-1.0 / 720.0)) + z2 * (1.0 / 40320.0 + z * (-1.0 / 3628800.0)) +
+                   z4 * ((1.0 / 479001600.0 + z * (-1.0 / 87178291200.0)) +
+                         z2 * (1.0 / 20922789888000.0 + z * (-1.0 / 6402373705728000.0))) +
+                   z8 * (1.0 / 2432902008176640000.0 + z * (-1.0 / 1124000727777607680000.0));
+    sccd_real s = t + t * z * ps, c = 1.0 - 0.5 * z + z2 * pc;
     return (sccd_rot2){-s, c};
 }
 
