@@ -6,8 +6,10 @@
  * through and then spin free over the pile; "buried" — the swords sit low
  * and end up buried in the pile, in contact nearly every step (the worst
  * case for the CCD). Each runs without CCD (baseline) and with it, several
- * repetitions; figures are medians of thread CPU time (the machine may be
- * shared). Reported: step time without and with CCD, their ratio, and the
+ * repetitions, each a different rain (every body's start nudged by up to 2
+ * units, seeded by the repetition: a pile is chaotic, and one rain's cost
+ * swings by 15 % with any change of rounding); figures are medians of
+ * thread CPU time (the machine may be shared) and of TOIs. Reported: step time without and with CCD, their ratio, and the
  * CCD's own share of the step (its timer over the step time, same run).
  * --quick: fewer steps, one repetition; fails when the swords get no CCD work
  * or a body goes non-finite.
@@ -21,6 +23,7 @@
 #include "cp_support.h"
 #include "timing.h"
 #include "bench_util.h"
+#include "test_util.h"
 
 #define BODIES 1000
 #define SWORDS 10
@@ -34,8 +37,9 @@ static void check_finite(cpBody *b, void *d)
     *ok &= sccd_is_valid_real(p.x + p.y + v.x + v.y + cpBodyGetAngle(b));
 }
 
-static run run_scene(bool ccd, int steps, double sword_y)
+static run run_scene(bool ccd, int steps, double sword_y, unsigned seed)
 {
+    sccd_rng g = sccd_rng_make(seed);
     cpSpace *space = cpSpaceNew();
     cpSpaceSetGravity(space, cpv(0, -400));
     cpSpaceSetIterations(space, 10);
@@ -60,7 +64,8 @@ static run run_scene(bool ccd, int steps, double sword_y)
     }
     for (int i = 0; i < BODIES; ++i) {
         cpBody *b = cpSpaceAddBody(space, cpBodyNew(1.0, 40.0));
-        cpBodySetPosition(b, cpv(-950 + 19 * (i % 100), 300 + 22 * (i / 100)));
+        cpBodySetPosition(b, cpv(-950 + 19 * (i % 100) + sccd_rng_uniform(&g, -2.0, 2.0),
+                                 300 + 22 * (i / 100) + sccd_rng_uniform(&g, -2.0, 2.0)));
         cpShape *s = i % 3 == 0 ? cpCircleShapeNew(b, 6, cpvzero)
                    : i % 3 == 1 ? cpBoxShapeNew(b, 11, 11, 0.5)
                                 : cpSegmentShapeNew(b, cpv(-5, 0), cpv(5, 0), 3);
@@ -102,21 +107,24 @@ int main(int argc, char **argv)
     if (md != NULL)
         fprintf(md, "## Chipmunk CCD overhead (cp_overhead)\n\n"
                     "%d ordinary dynamic bodies raining into an arena with %d CCD swords spinning at 30 rad/s on "
-                    "motorised hinges, 60 Hz, %d steps, median of %d repetitions (thread CPU time). *above*: the "
+                    "motorised hinges, 60 Hz, %d steps, median of %d repetitions, each a different rain (every body's start "
+                    "nudged by up to 2 units: a pile is chaotic, and one rain's cost swings with any change of rounding), "
+                    "thread CPU time; TOIs per step are the median repetition's too. *above*: the "
                     "swords bat the rain, then spin over the pile; *buried*: the swords end up inside the pile, "
                     "in contact nearly every step.\n\n"
                     "| layout | step without CCD (µs) | step with CCD (µs) | ratio | CCD share of the step | TOIs/step |\n"
                     "|---|---|---|---|---|---|\n",
                 BODIES, SWORDS, steps, reps);
     for (int l = 0; l < 2; ++l) {
-        double off[5], on[5], share[5];
-        run last = {0};
+        double off[5], on[5], share[5], tois[5], stops[5];
         for (int r = 0; r < reps; ++r) {
-            run a = run_scene(false, steps, layouts[l].sword_y), b = run_scene(true, steps, layouts[l].sword_y);
+            unsigned seed = 1u + (unsigned)r; /* both runs of a repetition: the same rain */
+            run a = run_scene(false, steps, layouts[l].sword_y, seed), b = run_scene(true, steps, layouts[l].sword_y, seed);
             off[r] = a.step_us;
             on[r] = b.step_us;
             share[r] = b.ccd_share;
-            last = b;
+            tois[r] = (double)b.k.tois / steps;
+            stops[r] = (double)b.k.clamps;
             ok &= a.finite && b.finite && b.k.tois > 0;
             if (csv != NULL)
                 fprintf(csv, "%s,%d,%.2f,%.2f,%.4f,%llu,%llu,%llu\n", layouts[l].name, r, a.step_us, b.step_us,
@@ -124,14 +132,14 @@ int main(int argc, char **argv)
                         (unsigned long long)b.k.tois, (unsigned long long)b.k.clamps);
         }
         double m_off = sccd_median(off, reps), m_on = sccd_median(on, reps), m_share = sccd_median(share, reps);
-        double tois = (double)last.k.tois / steps;
+        double m_tois = sccd_median(tois, reps), m_stops = sccd_median(stops, reps);
         printf("cp_overhead %-6s: %d bodies + %d CCD swords, %d steps x %d reps: %.1f us/step without CCD, %.1f with "
-               "(x%.2f); CCD share of the step %.1f %%; %.1f TOIs/step, %llu stops\n",
-               layouts[l].name, BODIES, SWORDS, steps, reps, m_off, m_on, m_on / m_off, 100.0 * m_share, tois,
-               (unsigned long long)last.k.clamps);
+               "(x%.2f); CCD share of the step %.1f %%; %.1f TOIs/step, %.0f stops (medians)\n",
+               layouts[l].name, BODIES, SWORDS, steps, reps, m_off, m_on, m_on / m_off, 100.0 * m_share, m_tois,
+               m_stops);
         if (md != NULL)
             fprintf(md, "| %s | %.1f | %.1f | %.2f | %.1f %% | %.1f |\n", layouts[l].name, m_off, m_on, m_on / m_off,
-                    100.0 * m_share, tois);
+                    100.0 * m_share, m_tois);
     }
     if (csv != NULL)
         fclose(csv);
