@@ -497,6 +497,17 @@ static sccd_real inset_try(sccd_real want, sccd_real rest, sccd_real inset)
     return 0.0;
 }
 
+/* The rounding radius a shrink takes first (a box has none: its half sizes). */
+static sccd_real rounding(const sccd_shape2 *s)
+{
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: return s->circle.r;
+    case SCCD_SHAPE_CAPSULE: return s->capsule.r;
+    case SCCD_SHAPE_POLY: return s->poly.r;
+    default: return 0.0;
+    }
+}
+
 /* What shrink(s, want, inset) takes, without moving anything: the radius
  * (or a box's half sizes), then a polygon's inset as if every inset below
  * its limit held (one at the limit may fail by rounding: shrink then takes
@@ -507,8 +518,7 @@ static sccd_real shrink_reach(const sccd_shape2 *s, sccd_real want, sccd_real in
         return 0.0;
     if (s->type == SCCD_SHAPE_BOX)
         return sccd_max(sccd_min(want, 0.999 * sccd_min(s->box.h.x, s->box.h.y)), 0.0);
-    sccd_real r = s->type == SCCD_SHAPE_CIRCLE ? s->circle.r : s->type == SCCD_SHAPE_CAPSULE ? s->capsule.r : s->poly.r;
-    sccd_real d = sccd_min(want, r);
+    sccd_real d = sccd_min(want, rounding(s));
     return s->type == SCCD_SHAPE_POLY && want > d ? d + inset_try(want, want - d, inset) : d;
 }
 
@@ -542,8 +552,9 @@ static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s, sccd_r
     return shrunk + shrink(a, s - shrunk, inset_a);
 }
 
-/* A shape pair at the start of a search, with the shapes' inset limits. */
-typedef struct start_pair { const sccd_shape2 *a, *b; sccd_xf2 xa, xb; sccd_real inset_a, inset_b; } start_pair;
+/* A shape pair at the start of a search, with the shapes' inset limits
+ * and the skin sccd_start_depth's doubling starts from. */
+typedef struct start_pair { const sccd_shape2 *a, *b; sccd_xf2 xa, xb; sccd_real inset_a, inset_b, skin; } start_pair;
 
 /* Distance of shapes a and b placed by xa, xb (0 when they overlap), and
  * where it was measured (at, when not NULL). */
@@ -555,28 +566,45 @@ static sccd_real gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sc
     return d.overlap ? 0.0 : d.distance;
 }
 
-/* Whether shrinking s takes its radius alone, however far (a circle, a
- * capsule). Between two such shapes sccd_start_depth's doubling shrink
- * measures the overlap exactly, as the distance query does at once. A
- * polygon's inset or a box's half sizes recede farther than the shrink at
- * a corner, so the doubling gives a lower bound there, and the targets
- * are tuned to that bound: the exact overlap of a box and a capsule let a
- * motor press a wedged box through a thin wall (scene fuzzer, ODE, 1 scene
- * in 100,000). */
-static bool shrinks_by_radius(const sccd_shape2 *s) { return s->type == SCCD_SHAPE_CIRCLE || s->type == SCCD_SHAPE_CAPSULE; }
-
-/* Distance of shapes a and b placed by xa, xb; overlapping, minus the
- * overlap where the query measured it and the doubling shrink would find
- * the same (shrinks_by_radius both, their cores apart: the normal joins
- * the cores, and the closest points, each a radius out along it, stand the
- * overlap apart), else 0 (the cores overlap: no normal, both points in one
- * place). */
-static sccd_real signed_gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
+/* Whether sccd_start_depth's doubling shrink, measuring the pair's
+ * overlap o > 0, would find it exactly, as the distance query did at once
+ * (where the cores stand apart, its closest points, each a radius out
+ * along the normal joining the cores, stand the overlap apart). It does
+ * when it takes the rounding radii alone: between circles and capsules
+ * always; with a rounded polygon while its first shrink past o (the first
+ * of skin, 2·skin, ... above o, where the cores come apart) leaves each
+ * shape's share (shrink_pair's) within its radius — most resting contacts
+ * of swords in a pile of rounded boxes, a shrink and a distance a doubling
+ * each. Beyond, a polygon's inset or a box's half sizes recede farther
+ * than the shrink at a corner, so the doubling gives a lower bound there,
+ * and the targets are tuned to that bound: the exact overlap of a box and a
+ * capsule let a motor press a wedged box through a thin wall (scene
+ * fuzzer, ODE, 1 scene in 100,000). */
+static bool doubling_exact(const start_pair *p, sccd_real o)
 {
-    if (!shrinks_by_radius(a) || !shrinks_by_radius(b))
-        return gap(a, xa, b, xb, NULL);
-    sccd_distance2 d = sccd_shape2_distance_unchecked(a, xa, b, xb);
-    return d.overlap ? -sccd_max(sccd_v2_dot(sccd_v2_sub(d.pa, d.pb), d.normal), 0.0) : d.distance;
+    const sccd_shape2 *a = p->a, *b = p->b;
+    if (a->type == SCCD_SHAPE_POLY || b->type == SCCD_SHAPE_POLY) {
+        sccd_real ra = rounding(a), rb = rounding(b), s = p->skin;
+        if (!(s > 0.0) || !(o < ra + rb)) /* no doubling (it stops at once), or past the radii at any shrink */
+            return false;
+        while (s <= o)
+            s *= 2.0;
+        sccd_real share = sccd_shrink_share(s, shape2_half_thickness(a), shape2_half_thickness(b));
+        return share <= ra && s - share <= rb;
+    }
+    return a->type != SCCD_SHAPE_BOX && b->type != SCCD_SHAPE_BOX;
+}
+
+/* Distance of the pair's shapes at the start; overlapping, minus the
+ * overlap where the query measured it (the cores apart) and the doubling
+ * shrink would find the same (doubling_exact), else 0. */
+static sccd_real signed_gap(const start_pair *p)
+{
+    sccd_distance2 d = sccd_shape2_distance_unchecked(p->a, p->xa, p->b, p->xb);
+    if (!d.overlap)
+        return d.distance;
+    sccd_real o = sccd_v2_dot(sccd_v2_sub(d.pa, d.pb), d.normal);
+    return o > 0.0 && doubling_exact(p, o) ? -o : 0.0;
 }
 
 /* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
@@ -584,7 +612,7 @@ static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance
 {
     const start_pair *p = pair;
     if (s == 0.0 && distance != NULL) {
-        *distance = signed_gap(p->a, p->xa, p->b, p->xb);
+        *distance = signed_gap(p);
         return 0.0;
     }
     sccd_shape2 ca = *p->a, cb = *p->b;
@@ -679,16 +707,17 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
-    sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
-    const shape_cache *ka = shape_shrinks(sv, sa, skin), *kb = shape_shrinks(sv, sb, skin);
-    sccd_real depth, apart, room = ka->room + kb->room;
-    start_pair start = {&ca, &cb, ma.start, mb.start, ka->inset, kb->inset};
     sccd_real fa = shape_farthest(sv, a, sa), fb = shape_farthest(sv, b, sb), rate = approach_bound(ma, fa, mb, fb);
     sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, rate, tol, wait);
     if (until > tc)
         return no_event_before(until);
     if (paths_apart(ma, mb, fa + fb, tol))
         return none;
+    /* Past the early-outs (half the shape pairs of a busy pile): the copies to shrink, their caches. */
+    sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
+    const shape_cache *ka = shape_shrinks(sv, sa, skin), *kb = shape_shrinks(sv, sb, skin);
+    sccd_real depth, apart, room = ka->room + kb->room;
+    start_pair start = {&ca, &cb, ma.start, mb.start, ka->inset, kb->inset, skin};
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     sccd_pair_keep_reach(pr, tc, rate);
     until = sccd_reach_time(apart, rate, tc, tol);
@@ -779,11 +808,6 @@ static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
     return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y;
 }
 
-static bool shapes_may_collide(const solver *sv, int sa, int sb)
-{
-    return sv->cb.collide == NULL || sv->cb.collide(sv->cb.user, sa, sb);
-}
-
 /* The earliest event of bodies a and b from time tc over their shape pairs. */
 /* Whether the engine's own contact is enough for shapes a and b under ma,
  * mb: neither body is a CCD body and no point of either moves half the
@@ -811,7 +835,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     bool parts = false; /* ma, mb made (on first need: most pairs end at the segments' boxes) */
     for (int i = A->first_shape; i < A->first_shape + A->shape_count; ++i) {
         for (int j = B->first_shape; j < B->first_shape + B->shape_count; ++j) {
-            if ((sweep && !boxes_overlap(shape_box(sv, pr->a, i), shape_box(sv, pr->b, j))) || !shapes_may_collide(sv, i, j))
+            if ((sweep && !boxes_overlap(shape_box(sv, pr->a, i), shape_box(sv, pr->b, j))) || !sccd_pair_may_collide(pr, sv->cb.collide, sv->cb.user, i, j))
                 continue;
             if (!parts) {
                 ma = part_from(&sv->st[pr->a], tc);

@@ -1084,11 +1084,6 @@ static bool shapes_near(solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 
     return boxes_overlap(candidate_box(sv, i, mi), candidate_box(sv, j, mj));
 }
 
-static bool shapes_may_collide(const solver *sv, int sa, int sb)
-{
-    return sv->cb.collide == NULL || sv->cb.collide(sv->cb.user, sa, sb);
-}
-
 /* The thinnest of shape s's bounds, as far as it can shrink (a half-space:
  * unbounded). */
 static sccd_real shape_thickness(const sccd_impact_shape3 *s)
@@ -1137,7 +1132,7 @@ static sccd_real tree_visit(void *context, int i, int j)
     pair_search *ps = context;
     solver *sv = ps->sv;
     sccd_pair *pr = ps->pr;
-    if (!shapes_may_collide(sv, i, j) || !shapes_near(sv, i, ps->ma, j, ps->mb) || engine_catches(sv, i, ps->ma, j, ps->mb))
+    if (!sccd_pair_may_collide(pr, sv->cb.collide, sv->cb.user, i, j) || !shapes_near(sv, i, ps->ma, j, ps->mb) || engine_catches(sv, i, ps->ma, j, ps->mb))
         return pr->t;
     sccd_real horizon = pr->t < 1.0 && ps->tc < 1.0 ? sccd_clamp((pr->t - ps->tc) / (1.0 - ps->tc), 0.0, 1.0) : 1.0;
     shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb, horizon, ps->wait);

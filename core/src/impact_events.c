@@ -306,7 +306,7 @@ static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
     int k = e->count++;
     sccd_pair *pr = &e->pairs[k];
     *pr = (sccd_pair){.a = i, .b = j, .event = EVENT_NONE, .t = INFINITY, .sa = -1, .sb = -1, .depth_t = -1.0,
-                      .depth_sa = -1, .depth_sb = -1, .gap_s = -1.0, .depth_search = -1,
+                      .depth_sa = -1, .depth_sb = -1, .gap_s = -1.0, .depth_search = -1, .filter_sa = -1, .filter_sb = -1,
                       .next_a = e->first_pair[i], .next_b = e->first_pair[j], .searched = e->round, .queued = -1};
     for (int c = 0; c < SCCD_PAIR_CAPS; ++c)
         pr->caps[c] = (sccd_shape_cap){-1, -1, INFINITY};

@@ -122,7 +122,7 @@ typedef struct sccd_impact_set2 {
 
 /// The caller's hooks; any may be NULL.
 typedef struct sccd_impact_callbacks2 {
-    bool (*collide)(void *user, int shape_a, int shape_b);            ///< whether the pair may collide at all (NULL: all pairs of different bodies with a dynamic one)
+    bool (*collide)(void *user, int shape_a, int shape_b);            ///< whether the pair may collide at all, one answer for the whole solve (NULL: all pairs of different bodies with a dynamic one)
     bool (*begin)(void *user, sccd_impact_contact2 *contact);         ///< before the impulse; false: the pair passes freely for the rest of the step
     void (*post)(void *user, const sccd_impact_contact2 *contact);    ///< after the impulse
     bool (*gather)(void *user, const sccd_impact_reach2 *reach, sccd_impact_set2 *set); ///< a body set moving may reach what the solve lacks: append those bodies (whole; a static body's further shapes may come as a new static body); false: out of memory (the solve fails; set the pointers all the same if the arrays moved)
@@ -235,7 +235,7 @@ typedef struct sccd_impact_set3 {
 
 /// The caller's hooks (3D); any may be NULL.
 typedef struct sccd_impact_callbacks3 {
-    bool (*collide)(void *user, int shape_a, int shape_b);            ///< whether the pair may collide at all (NULL: all pairs of different bodies with a dynamic one)
+    bool (*collide)(void *user, int shape_a, int shape_b);            ///< whether the pair may collide at all, one answer for the whole solve (NULL: all pairs of different bodies with a dynamic one)
     bool (*begin)(void *user, sccd_impact_contact3 *contact);         ///< before the impulse; false: the pair passes freely for the rest of the step
     void (*post)(void *user, const sccd_impact_contact3 *contact);    ///< after the impulse
     bool (*gather)(void *user, const sccd_impact_reach3 *reach, sccd_impact_set3 *set); ///< as in 2D: append the bodies the reach may meet that the solve lacks; false: out of memory
