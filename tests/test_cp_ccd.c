@@ -156,6 +156,54 @@ static void test_rod_vs_thin_wall(void **state)
     assert_int_equal(on.stop_steps_heard, on.stop_steps);
 }
 
+/* ---- a rod hinged at its end against a small ball by its tip's path ---- */
+
+/* One step of a rod 2 long (0.04 thick), free on a hinge at its end at the
+ * origin, turning at w from angle 0, past a static ball of radius 0.02 at
+ * polar (1.95, th): the rod's direction from the hinge after the step.
+ * Chipmunk moves the rod's centre on a line; the core turns it about the
+ * hinge, whose arc reaches farther out (by up to a fifth of the rod at two
+ * radians a step): gathered by the centre's line, a ball there was never
+ * asked about, and the rod passed it. */
+static double hinged_rod_past_ball(bool ccd, double w, double th)
+{
+    cpSpace *space = cpSpaceNew();
+    cpBody *rod = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForBox(1.0, 2.0, 0.04)));
+    cpBodySetPosition(rod, cpv(1.0, 0.0));
+    cpBodySetAngularVelocity(rod, w);
+    cpBodySetVelocity(rod, cpv(0.0, w));
+    cpSpaceAddShape(space, cpBoxShapeNew(rod, 2.0, 0.04, 0.0));
+    cpSpaceAddConstraint(space, cpPivotJointNew(cpSpaceGetStaticBody(space), rod, cpvzero));
+    cpSpaceAddShape(space, cpCircleShapeNew(cpSpaceGetStaticBody(space), 0.02, cpv(1.95 * cos(th), 1.95 * sin(th))));
+    sccd_cp_world *cw = NULL;
+    if (ccd) {
+        cw = sccd_cp_attach(space);
+        sccd_cp_body_enable(cw, rod);
+    }
+    cpSpaceStep(space, DT);
+    cpVect c = cpBodyGetPosition(rod);
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+    return atan2(c.y, c.x);
+}
+
+/* Passed: the rod's direction ends beyond the ball's far side (its
+ * half-thickness and the ball's radius at r = 1.95 are 0.02 rad; 0.03). */
+static void test_hinged_rod_reaches_tip_ball(void **state)
+{
+    (void)state;
+    int trials = 0, on = 0, off = 0;
+    for (double w = 30.0; w <= 170.0; w += 10.0)
+        for (double th = 0.05; th < fmin(w * DT, 3.0); th += 0.02) {
+            ++trials;
+            on += hinged_rod_past_ball(true, w, th) > th + 0.03;
+            off += hinged_rod_past_ball(false, w, th) > th + 0.03;
+        }
+    print_message("hinged rod vs a ball by its tip: without CCD %d/%d pass, with CCD %d\n", off, trials, on);
+    assert_int_equal(on, 0);
+    assert_true(off > trials / 2);
+}
+
 /* The same swings with the sort-and-sweep index (sccd_cp_space_use_sap) in
  * the space: the CCD only asks the space for candidates, so it holds there too. */
 static void test_rod_with_sap_index(void **state)
@@ -961,6 +1009,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rod_vs_thin_wall),
         cmocka_unit_test(test_rod_with_sap_index),
+        cmocka_unit_test(test_hinged_rod_reaches_tip_ball),
         cmocka_unit_test(test_bat_hits_ball_every_swing),
         cmocka_unit_test(test_kinematic_keeps_animation),
         cmocka_unit_test(test_swords_never_pass),

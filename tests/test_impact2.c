@@ -846,6 +846,76 @@ static void test_gather_bad_body(void **state)
 
 /* ---- bad input ---- */
 
+/* ---- the free motion a caller gathers by ---- */
+
+/* The closed form of body b's free pose at u: a hinged dynamic body turned
+ * about its world hinge by u·w·dt; a free or kinematic one turned as much
+ * about its pivot, which moves on the line from its start to where the
+ * centre of mass moving by v·dt puts it; a static one still. */
+static sccd_xf2 free_pose(const sccd_impact_body2 *b, double u)
+{
+    sccd_rot2 q = sccd_rot2_make(b->angle + u * b->w * DT);
+    if (b->kind == SCCD_BODY_STATIC)
+        return b->pose;
+    if (b->hinged && b->kind == SCCD_BODY_DYNAMIC) {
+        sccd_v2 h = sccd_xf2_apply(b->pose, b->hinge);
+        return (sccd_xf2){sccd_v2_sub(h, sccd_rot2_apply(q, b->hinge)), q};
+    }
+    sccd_rot2 q1 = sccd_rot2_make(b->angle + b->w * DT);
+    sccd_v2 cog1 = sccd_v2_mad(sccd_xf2_apply(b->pose, b->cog), DT, b->v);
+    sccd_v2 p0 = sccd_xf2_apply(b->pose, b->pivot), p1 = sccd_v2_add(cog1, sccd_rot2_apply(q1, sccd_v2_sub(b->pivot, b->cog)));
+    return (sccd_xf2){sccd_v2_sub(sccd_v2_lerp(p0, p1, u), sccd_rot2_apply(q, b->pivot)), q};
+}
+
+/* sccd_impact2_free_motion against the closed form over random bodies of
+ * every kind (hinges and pivots off the centre of mass), and against the
+ * solve's own end pose of the body alone; bad input asserts and stands still. */
+static void test_free_motion(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(2026);
+    const sccd_body_kind kinds[] = {SCCD_BODY_DYNAMIC, SCCD_BODY_KINEMATIC, SCCD_BODY_STATIC};
+    sccd_ccd_options o = options(1e-3);
+    double worst = 0.0;
+    for (int trial = 0; trial < 2000; ++trial) {
+        scene s = {0};
+        double angle = sccd_rng_uniform(&g, -4.0, 4.0);
+        add(&s, kinds[trial % 3], random_shape(&g, 1.0), (sccd_v2){sccd_rng_uniform(&g, -5, 5), sccd_rng_uniform(&g, -5, 5)}, angle,
+            1.0, 0.3);
+        sccd_impact_body2 *b = &s.body[0];
+        b->v = (sccd_v2){sccd_rng_uniform(&g, -20, 20), sccd_rng_uniform(&g, -20, 20)};
+        b->w = (sccd_rng_int(&g, 2) ? 1.0 : -1.0) * log_uniform(&g, 0.1, 600.0);
+        b->cog = (sccd_v2){sccd_rng_uniform(&g, -0.5, 0.5), sccd_rng_uniform(&g, -0.5, 0.5)};
+        b->pivot = (sccd_v2){sccd_rng_uniform(&g, -1, 1), sccd_rng_uniform(&g, -1, 1)};
+        b->hinged = sccd_rng_int(&g, 2);
+        b->hinge = (sccd_v2){sccd_rng_uniform(&g, -1.5, 1.5), sccd_rng_uniform(&g, -1.5, 1.5)};
+        sccd_motion2 m = sccd_impact2_free_motion(b, DT);
+        for (double u = 0.0; u <= 1.0; u += 0.125) {
+            sccd_xf2 got = sccd_motion2_at(m, u), want = free_pose(b, u);
+            worst = fmax(worst, sccd_v2_dist(got.p, want.p) + fabs(sccd_rot2_angle(sccd_rot2_inv_mul(want.q, got.q))));
+        }
+        assert_true(sccd_impact2_solve(s.body, s.n, s.shape, s.n, DT, &o, NULL, &scratch, NULL));
+        sccd_xf2 end = sccd_motion2_at(m, 1.0);
+        assert_true(sccd_v2_dist(end.p, s.body[0].end_pose.p) < 1e-9);
+    }
+    print_message("free motion vs closed form: worst pose error %.2e\n", worst);
+    assert_true(worst < 1e-9);
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_motion2 m = sccd_impact2_free_motion(NULL, DT);
+    assert_int_equal(sccd_test_assert_count(), 1);
+    assert_true(m.dtheta == 0.0 && m.dp.x == 0.0 && m.start.p.x == 0.0);
+    scene s = {0};
+    add(&s, SCCD_BODY_DYNAMIC, circle(0.1), (sccd_v2){1, 2}, 0.0, 1, 1);
+    s.body[0].w = NAN;
+    m = sccd_impact2_free_motion(&s.body[0], DT);
+    assert_int_equal(sccd_test_assert_count(), 2);
+    assert_true(m.dtheta == 0.0 && m.dp.y == 0.0);
+    s.body[0].w = 1.0;
+    sccd_impact2_free_motion(&s.body[0], -DT);
+    assert_int_equal(sccd_test_assert_count(), 3);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -903,7 +973,7 @@ int main(void)
         cmocka_unit_test(test_blade_pushes_pile),   cmocka_unit_test(test_blade_sweeps_ring),
         cmocka_unit_test(test_hooks),               cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_gather_mid_step),     cmocka_unit_test(test_gather_bad_body),
-        cmocka_unit_test(test_gather_fails),
+        cmocka_unit_test(test_gather_fails),        cmocka_unit_test(test_free_motion),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -546,7 +546,45 @@ static void test_free_motion_exact(void **state)
         assert_true(sccd_v3_dist(sccd_xf3_apply(end, s.body[b].cog), c) < 1e-12);
         double dq = fabs(q.x * end.q.x + q.y * end.q.y + q.z * end.q.z + q.w * end.q.w);
         assert_true(1.0 - dq < 1e-12);
+        /* the motion a caller gathers by ends there too */
+        sccd_xf3 m1 = sccd_motion3_at(sccd_impact3_free_motion(&s.body[b], DT), 1.0);
+        assert_true(sccd_v3_dist(m1.p, end.p) < 1e-12);
     }
+}
+
+/* sccd_impact3_free_motion of a jointed body keeps its joint's point still
+ * and ends where the solve of the body alone ends; bad input asserts. */
+static void test_free_motion_jointed(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(6);
+    for (int k = 0; k < 200; ++k) {
+        scene s = {0};
+        sccd_shape3 geom = box((sccd_v3){0.5, 0.1, 0.05});
+        int b = add(&s, SCCD_BODY_DYNAMIC, &geom, 1, at(sccd_rng_v3(&g, 1.0), sccd_rng_quat(&g)), 1.0, (sccd_v3){1, 2, 3});
+        s.body[b].joint = k % 2 ? SCCD_JOINT_HINGE : SCCD_JOINT_BALL;
+        s.body[b].hinge = sccd_rng_v3(&g, 0.6);
+        s.body[b].axis = sccd_rng_unit3(&g);
+        s.body[b].w = sccd_v3_scale(sccd_rng_unit3(&g), sccd_rng_uniform(&g, 0.0, 600.0));
+        sccd_motion3 m = sccd_impact3_free_motion(&s.body[b], DT);
+        sccd_v3 h = sccd_xf3_apply(s.body[b].pose, s.body[b].hinge);
+        for (double u = 0.25; u <= 1.0; u += 0.25)
+            assert_true(sccd_v3_dist(sccd_xf3_apply(sccd_motion3_at(m, u), s.body[b].hinge), h) < 1e-12);
+        solve(&s, 1e-3, NULL);
+        assert_true(sccd_v3_dist(sccd_motion3_at(m, 1.0).p, s.body[b].end_pose.p) < 1e-12);
+    }
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_motion3 m = sccd_impact3_free_motion(NULL, DT);
+    assert_int_equal(sccd_test_assert_count(), 1);
+    assert_true(m.angle == 0.0 && m.start.p.x == 0.0);
+    scene s = {0};
+    sccd_shape3 geom = sphere(0.1);
+    add(&s, SCCD_BODY_DYNAMIC, &geom, 1, at((sccd_v3){1, 2, 3}, about_z(0.0)), 1.0, (sccd_v3){1, 1, 1});
+    s.body[0].v.x = INFINITY;
+    m = sccd_impact3_free_motion(&s.body[0], DT);
+    assert_int_equal(sccd_test_assert_count(), 2);
+    assert_true(m.angle == 0.0 && m.dp.x == 0.0);
 }
 
 /* ---- bad input ---- */
@@ -833,8 +871,9 @@ int main(void)
         cmocka_unit_test(test_bat_exit_velocity),       cmocka_unit_test(test_jointed_rod_rebound),
         cmocka_unit_test(test_energy_never_grows),      cmocka_unit_test(test_jointed_rods_never_pass),
         cmocka_unit_test(test_flyers_never_pass),       cmocka_unit_test(test_hooks),
-        cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_gather_mid_step),         cmocka_unit_test(test_paths_apart_never_near),
+        cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_free_motion_jointed),
+        cmocka_unit_test(test_bad_input),               cmocka_unit_test(test_gather_mid_step),
+        cmocka_unit_test(test_paths_apart_never_near),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

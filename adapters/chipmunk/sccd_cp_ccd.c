@@ -194,7 +194,7 @@ static void integrate_ccd(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
                          "sccd_cp: a CCD body's pose is not finite; no CCD for it");
     if (!r->usable)
         return;
-    sccd_motion2 m = sccd_motion2_from_velocity(start, r->start.cog, v, r->start.w, dt);
+    sccd_motion2 m = sccd_impact2_free_motion(&r->start, dt); /* the solver's sweep: a hinged body's arc, not its centre's line */
     r->usable = false;
     CP_BODY_FOREACH_SHAPE(b, s)
     {

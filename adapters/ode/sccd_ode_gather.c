@@ -26,18 +26,6 @@ static bool plane_reaches(sccd_plane p, sccd_aabb3 b)
     return sccd_v3_dot(p.n, c) - sccd_v3_dot(sccd_v3_abs(p.n), h) <= p.d;
 }
 
-/* The core's free motion of body b over the step (a jointed one turns about its joint). */
-static sccd_motion3 free_motion(const sccd_impact_body3 *b, sccd_real dt)
-{
-    if (b->joint == SCCD_JOINT_NONE)
-        return sccd_motion3_from_velocity(b->pose, b->cog, b->v, b->w, dt);
-    sccd_v3 om = b->w, axis = sccd_v3_normalize(sccd_quat_apply(b->pose.q, b->axis));
-    if (b->joint == SCCD_JOINT_HINGE)
-        om = sccd_v3_scale(axis, sccd_v3_dot(om, axis));
-    return sccd_motion3_from_velocity(b->pose, b->hinge, (sccd_v3){0.0, 0.0, 0.0}, om, dt);
-}
-
-
 /* How far a point of body b at distance rho from its centre of mass may be
  * from its end position relative to the centre, over the motion the core
  * gives it this step (from pose x0): 2ρ·sin(θ/2) for its turn θ (the angle
@@ -233,7 +221,7 @@ static bool gather_ccd(sccd_ode_world *w)
         if (!r->active)
             continue;
         sccd_impact_body3 b = sccd_ode_solver_body(w, r->body, r->start, i);
-        r->motion = free_motion(&b, w->dt);
+        r->motion = sccd_impact3_free_motion(&b, w->dt);
         r->usable = false;
     }
     for (int k = 0; k < w->ngeoms; ++k) {

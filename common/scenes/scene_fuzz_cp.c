@@ -3,8 +3,12 @@
  * Units: CCD bodies are 30–150 long and 2–12 thick, walls have a radius
  * (half-thickness) of 0.3–3 — read 1 unit as 1 cm: millimetre-to-centimetre
  * walls against a metre-long blade. Every CCD body's origin is its pivot (the
- * hinge, or for a flyer its centre of gravity): Chipmunk turns a body about
- * its origin, so the pivot stays put and the adapter is told the same pivot.
+ * hinge; a flyer's middle), and the adapter is told that pivot. A dynamic
+ * body's centre of gravity is its shape's centroid, as a game's would be:
+ * Chipmunk moves that centre on a line each step and the hinge pulls it
+ * back, where the solver turns the body about its hinge (with the centre at
+ * the hinge, the fuzzer missed an adapter that gathered by the line: a ball
+ * by a fast rod's tip went unseen). A kinematic body turns about its pivot.
  *
  * Judges, after every step (scene_fuzz.h on inner shapes and cores):
  *  - a dynamic CCD body's inner shape meets a static target's core;
@@ -153,39 +157,61 @@ static void set_material(cpShape *s, const fz_scene *sc)
     cpShapeSetFriction(s, sc->friction);
 }
 
-static cpShape *add_poly_shape(cpSpace *space, cpBody *body, const sccd_fz_poly *p, double mass, double *moment)
+/* The shape's centroid (body frame): a free or hinged body's centre of
+ * gravity, as a game's would be, so a hinged body turns about a hinge off
+ * its centre of gravity (Chipmunk moves that centre on a line, the hinge
+ * pulls it back the next step). */
+static cpVect shape_centroid(const sccd_fz_poly *p)
+{
+    if (p->n <= 2)
+        return cpvlerp(cv(p->v[0]), cv(p->v[p->n - 1]), 0.5);
+    cpVect v[SCCD_FZ_POLY_MAX];
+    for (int i = 0; i < p->n; ++i)
+        v[i] = cv(p->v[i]);
+    return cpCentroidForPoly(p->n, v);
+}
+
+/* The shape on body, its moment of inertia about c (the centre of gravity). */
+static cpShape *add_poly_shape(cpSpace *space, cpBody *body, const sccd_fz_poly *p, double mass, cpVect c, double *moment)
 {
     cpVect v[SCCD_FZ_POLY_MAX];
     for (int i = 0; i < p->n; ++i)
         v[i] = cv(p->v[i]);
     if (p->n == 1) {
-        *moment = cpMomentForCircle(mass, 0.0, p->r, v[0]);
+        *moment = cpMomentForCircle(mass, 0.0, p->r, cpvsub(v[0], c));
         return cpSpaceAddShape(space, cpCircleShapeNew(body, p->r, v[0]));
     }
     if (p->n == 2) {
-        *moment = cpMomentForSegment(mass, v[0], v[1], p->r);
+        *moment = cpMomentForSegment(mass, cpvsub(v[0], c), cpvsub(v[1], c), p->r);
         return cpSpaceAddShape(space, cpSegmentShapeNew(body, v[0], v[1], p->r));
     }
-    *moment = cpMomentForPoly(mass, p->n, v, cpvzero, p->r);
+    *moment = cpMomentForPoly(mass, p->n, v, cpvneg(c), p->r);
     return cpSpaceAddShape(space, cpPolyShapeNew(body, p->n, v, cpTransformIdentity, p->r));
 }
 
+/* A kinematic body turns about its origin, the pivot (a handle); a dynamic
+ * one has its centre of gravity at its shape's centroid and starts with
+ * the velocity there (a hinged one's from its spin about the hinge). */
 static void build_body(cpSpace *space, const fz_scene *sc, fz_body *b)
 {
     double moment = 0.0;
+    cpVect c = b->kind == SCCD_FZ_KINEMATIC ? cpvzero : shape_centroid(&b->local);
     if (b->kind == SCCD_FZ_KINEMATIC) {
         b->body = cpSpaceAddBody(space, cpBodyNewKinematic());
-        set_material(add_poly_shape(space, b->body, &b->local, 1.0, &moment), sc);
+        set_material(add_poly_shape(space, b->body, &b->local, 1.0, c, &moment), sc);
     } else {
         b->body = cpSpaceAddBody(space, cpBodyNew(1.0, 1.0));
-        set_material(add_poly_shape(space, b->body, &b->local, 1.0, &moment), sc);
+        set_material(add_poly_shape(space, b->body, &b->local, 1.0, c, &moment), sc);
         cpBodySetMoment(b->body, moment);
+        cpBodySetCenterOfGravity(b->body, c);
     }
+    cpBodySetAngle(b->body, b->angle); /* first: Chipmunk turns a body about its centre of gravity */
     cpBodySetPosition(b->body, b->pos);
-    cpBodySetAngle(b->body, b->angle);
     cpBodySetAngularVelocity(b->body, b->speed);
-    cpBodySetVelocity(b->body, b->vel);
-    if (b->kind == SCCD_FZ_HINGED_FREE || b->kind == SCCD_FZ_HINGED_MOTOR) {
+    cpVect arm = cpvrotate(c, cpvforangle(b->angle)); /* from the origin (the pivot) to the centre of gravity */
+    bool hinged = b->kind == SCCD_FZ_HINGED_FREE || b->kind == SCCD_FZ_HINGED_MOTOR;
+    cpBodySetVelocity(b->body, hinged ? cpvmult(cpvperp(arm), b->speed) : b->vel);
+    if (hinged) {
         cpBody *ground = cpSpaceGetStaticBody(space);
         cpSpaceAddConstraint(space, cpPivotJointNew(ground, b->body, b->pos));
         if (b->kind == SCCD_FZ_HINGED_MOTOR) /* Chipmunk's motor rate is the first body's spin minus the second's */
@@ -198,7 +224,7 @@ static void build_static(cpSpace *space, const fz_scene *sc, const fz_static *s)
 {
     cpBody *ground = cpSpaceGetStaticBody(space);
     double unused;
-    set_material(add_poly_shape(space, ground, &s->shape, 1.0, &unused), sc);
+    set_material(add_poly_shape(space, ground, &s->shape, 1.0, cpvzero, &unused), sc);
 }
 
 static void build_ball(cpSpace *space, const fz_scene *sc, fz_ball *b)

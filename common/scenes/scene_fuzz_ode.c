@@ -3,9 +3,14 @@
  * Units: metres. CCD bodies (boxes, capsules, spheres) are 0.3–1.5 long and
  * 1.5–8 cm thick; walls are thin static boxes 3 mm–3 cm thick, static
  * planes (judged as a wall 3 mm–3 cm under their surface), static and
- * dynamic spheres. Every CCD body's origin is its pivot and holds its mass
- * (the geoms are offset): ODE moves a body's centre of mass, so a hinge away
- * from it would be left behind at these speeds. Hinges turn about z.
+ * dynamic spheres. Every CCD body's shape and judges are given in its pivot
+ * frame (origin at the hinge; a flyer's middle). A dynamic body's mass sits
+ * at its shape's centre, as a game's would (ODE's body origin is there; the
+ * pivot frame is read back from it): ODE moves that centre on a line each
+ * step and the joint pulls it back, where the solver turns the body about
+ * its hinge (with the mass at the hinge, the fuzzer missed an adapter that
+ * gathered by the line). A kinematic body turns about its pivot. Hinges
+ * turn about z.
  *
  * Judges, after every step (scene_fuzz.h on inner shapes and cores), as in
  * scene_fuzz_cp.c: a dynamic CCD body deep in a static target; a hinged
@@ -81,6 +86,7 @@ static double dot3(sccd_fz_v3 a, sccd_fz_v3 b) { return a.x * b.x + a.y * b.y + 
 static double norm3(sccd_fz_v3 a) { return sqrt(dot3(a, a)); }
 static double dist3(sccd_fz_v3 a, sccd_fz_v3 b) { return sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z)); }
 static sccd_fz_v3 polar3(sccd_fz_v3 c, double r, double a) { return v3(c.x + r * cos(a), c.y + r * sin(a), c.z); }
+static sccd_fz_v3 cross3(sccd_fz_v3 a, sccd_fz_v3 b) { return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
 
 /* ---- poses ---- */
 
@@ -447,6 +453,22 @@ static void set_pose(dBodyID body, sccd_fz_v3 p, double angle)
     dBodySetPosition(body, p.x, p.y, p.z);
 }
 
+/* Where body b's centre of mass sits in its pivot frame (the frame its
+ * shape, judges and hinge are given in): a dynamic body's at its shape's
+ * centre, as a game's would be, so a hinged body turns about a hinge off its
+ * centre of mass (ODE moves that centre on a line, the joint pulls it back);
+ * a kinematic body turns about its pivot (a handle). */
+static sccd_fz_v3 mass_centre(const fz_body *b) { return b->kind == SCCD_FZ_KINEMATIC ? v3(0.0, 0.0, 0.0) : b->local.c; }
+
+/* Body b's pivot frame from ODE's body (its origin is the centre of mass). */
+static pose pivot_frame(const fz_body *b)
+{
+    pose q = body_pose(b->body);
+    sccd_fz_v3 c = rotate(&q, mass_centre(b));
+    q.p = v3(q.p.x - c.x, q.p.y - c.y, q.p.z - c.z);
+    return q;
+}
+
 static void build_body(fz_scene *sc, dSpaceID space, fz_body *b)
 {
     const sccd_fz_solid *s = &b->local;
@@ -463,9 +485,10 @@ static void build_body(fz_scene *sc, dSpaceID space, fz_body *b)
         g = dCreateBox(space, 2.0 * s->h[0], 2.0 * s->h[1], 2.0 * s->h[2]);
         dMassSetBoxTotal(&m, 1.0, 2.0 * s->h[0], 2.0 * s->h[1], 2.0 * s->h[2]);
     }
-    dBodySetMass(b->body, &m); /* centred on the origin: the pivot */
+    dBodySetMass(b->body, &m); /* centred on the body's origin: the centre of mass */
+    sccd_fz_v3 c = mass_centre(b);
     dGeomSetBody(g, b->body);
-    dGeomSetOffsetPosition(g, s->c.x, s->c.y, s->c.z);
+    dGeomSetOffsetPosition(g, s->c.x - c.x, s->c.y - c.y, s->c.z - c.z);
     if (b->shape == SHAPE_CAPSULE) { /* ODE's capsule lies along z: turn it onto x */
         dMatrix3 off;
         dRFromAxisAndAngle(off, 0.0, 1.0, 0.0, 0.5 * SCCD_PI);
@@ -473,9 +496,10 @@ static void build_body(fz_scene *sc, dSpaceID space, fz_body *b)
     }
     if (b->kind == SCCD_FZ_KINEMATIC)
         dBodySetKinematic(b->body);
-    set_pose(b->body, b->pos, b->angle);
-    dBodySetLinearVel(b->body, b->vel.x, b->vel.y, b->vel.z);
-    sccd_fz_v3 w = scale3(b->spin_axis, b->speed);
+    pose frame = pose_z(b->pos, b->angle);
+    set_pose(b->body, add3(b->pos, rotate(&frame, c)), b->angle);
+    sccd_fz_v3 w = scale3(b->spin_axis, b->speed), v = add3(b->vel, cross3(w, rotate(&frame, c))); /* the pivot frame's origin moves at vel */
+    dBodySetLinearVel(b->body, v.x, v.y, v.z);
     dBodySetAngularVel(b->body, w.x, w.y, w.z);
     dBodySetFiniteRotationMode(b->body, b->finite);
     dBodySetGravityMode(b->body, b->kind == SCCD_FZ_FLYER);
@@ -603,11 +627,12 @@ static poses read_poses(const fz_scene *sc, const poses *last)
 {
     poses out;
     for (int i = 0; i < sc->nb; ++i) {
-        out.q[i] = body_pose(sc->b[i].body);
-        const dReal *v = dBodyGetLinearVel(sc->b[i].body);
-        out.v[i] = v3(v[0], v[1], v[2]);
-        const dReal *w = dBodyGetAngularVel(sc->b[i].body);
-        out.w[i] = norm3(v3(w[0], w[1], w[2]));
+        out.q[i] = pivot_frame(&sc->b[i]);
+        const dReal *v = dBodyGetLinearVel(sc->b[i].body), *w = dBodyGetAngularVel(sc->b[i].body);
+        sccd_fz_v3 om = v3(w[0], w[1], w[2]), arm = rotate(&out.q[i], mass_centre(&sc->b[i]));
+        sccd_fz_v3 at = cross3(om, arm); /* the pivot frame's origin moves at v − ω × arm */
+        out.v[i] = v3(v[0] - at.x, v[1] - at.y, v[2] - at.z);
+        out.w[i] = norm3(om);
         double a = angle_z(&out.q[i]);
         out.a[i] = last == NULL ? a : last->a[i] + sccd_fz_wrap(a - angle_z(&last->q[i]));
     }

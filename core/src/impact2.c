@@ -26,6 +26,7 @@
  * direction: kinetic energy cannot grow). A hinged body takes it turning
  * about its hinge (moment of inertia about the hinge; the hinge's reaction
  * does no work). */
+#include <limits.h>
 #include <string.h>
 
 #include "convex2.h"
@@ -1216,6 +1217,18 @@ static bool op_gather(void *solver_, int i)
     if (set.shapes != NULL)
         sv->shapes = set.shapes;
     return answered && take_in(sv, &set);
+}
+
+sccd_motion2 sccd_impact2_free_motion(const sccd_impact_body2 *b, sccd_real dt)
+{
+    if (b == NULL || !valid_body(b, INT_MAX) || !sccd_is_valid_real(dt) || dt < 0.0) {
+        SCCD_ASSERT(b != NULL && valid_body(b, INT_MAX) && sccd_is_valid_real(dt) && dt >= 0.0);
+        return (sccd_motion2){sccd_xf2_identity(), {0.0, 0.0}, {0.0, 0.0}, 0.0};
+    }
+    sccd_impact_body2 copy = *b; /* begin_state resets its results */
+    body_state s;
+    begin_state(&copy, &s, dt);
+    return s.m;
 }
 
 bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_impact_shape2 *shapes, int shape_count,

@@ -21,6 +21,7 @@
  * shapes are intersections searches the one with fewer bounds through its
  * bound[0], which holds it (early, never late). A half-space is searched as
  * the box of it that the other shape's motion can reach. */
+#include <limits.h>
 #include <string.h>
 
 #include "impact_internal.h"
@@ -1531,6 +1532,18 @@ static bool op_gather(void *solver_, int i)
     if (set.shapes != NULL)
         sv->shapes = set.shapes;
     return answered && take_in(sv, &set);
+}
+
+sccd_motion3 sccd_impact3_free_motion(const sccd_impact_body3 *b, sccd_real dt)
+{
+    if (b == NULL || !valid_body(b, INT_MAX) || !sccd_is_valid_real(dt) || dt < 0.0) {
+        SCCD_ASSERT(b != NULL && valid_body(b, INT_MAX) && sccd_is_valid_real(dt) && dt >= 0.0);
+        return still(sccd_xf3_identity(), (sccd_v3){0.0, 0.0, 0.0});
+    }
+    sccd_impact_body3 copy = *b; /* begin_state resets its results */
+    body_state s;
+    begin_state(&copy, &s, dt);
+    return s.m;
 }
 
 bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_impact_shape3 *shapes, int shape_count,

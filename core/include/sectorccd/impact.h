@@ -150,6 +150,9 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
                         sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks2 *callbacks,
                         sccd_impact_scratch *scratch, sccd_impact_stats *stats);
 
+/// The motion body b takes over a step of dt when nothing stops it, as sccd_impact2_solve moves it (a hinged body turns about its hinge, a free one about its pivot): the sweep a caller gathers what a CCD body may reach by. Bad input: SCCD_ASSERT, the identity pose standing still.
+sccd_motion2 sccd_impact2_free_motion(const sccd_impact_body2 *b, sccd_real dt);
+
 /// Free the scratch memory (the struct may be reused after).
 void sccd_impact_scratch_free(sccd_impact_scratch *scratch);
 
@@ -251,6 +254,9 @@ sccd_impact_shape3 sccd_impact_shape3_cylinder(sccd_cylinder c);
 bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_impact_shape3 *shapes, int shape_count,
                         sccd_real dt, const sccd_ccd_options *options, const sccd_impact_callbacks3 *callbacks,
                         sccd_impact_scratch *scratch, sccd_impact_stats *stats);
+
+/// The motion body b takes over a step of dt when nothing stops it, as sccd_impact3_solve moves it (a jointed body about its joint): as sccd_impact2_free_motion. Bad input: SCCD_ASSERT, the identity pose standing still.
+sccd_motion3 sccd_impact3_free_motion(const sccd_impact_body3 *b, sccd_real dt);
 
 #ifdef __cplusplus
 }
