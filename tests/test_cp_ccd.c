@@ -981,7 +981,7 @@ static void test_options_follow_slop(void **state)
 }
 
 /* Scenes the scene fuzzer found passing through with the CCD, judged by
- * its own geometry on Chipmunk's poses: each must hold now, and pass
+ * its own geometry on Chipmunk's poses: each must hold now, and most pass
  * without the CCD (the scene is a hard one).
  * - seed 7, scene 10453: a box hinged at its middle, driven by a motor into
  *   a thin wall while a second motor body presses it there; its start
@@ -989,18 +989,23 @@ static void test_options_follow_slop(void **state)
  *   found the cores overlapping at once and left the pair to Chipmunk, and
  *   the motors pushed the box through within 8 steps.
  * - seed 1, scene 40676: two CCD bodies; it passed when that fix applied to
- *   pairs of two moving bodies too (only a static body now). */
+ *   pairs of two moving bodies too (only a static body now).
+ * - seed 1, scene 62519: a ball pinned between a motorised blade and a wall
+ *   sank through the blade in 44 steps while the CCD bodies were kept last
+ *   in the body array: the ball had moved by its bias (out of the wall,
+ *   into the blade) before every solve, unseen. Chipmunk alone lets the
+ *   ball squeeze out: only the CCD side is asserted. */
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;
-    static const struct { uint64_t seed; int index; } found[] = {{7, 10453}, {1, 40676}};
+    static const struct { uint64_t seed; int index; bool hard; } found[] = {{7, 10453, true}, {1, 40676, true}, {1, 62519, false}};
     for (size_t i = 0; i < sizeof found / sizeof found[0]; ++i) {
         sccd_fz_result with = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_CCD, NULL, NULL);
         sccd_fz_result without = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_OFF, NULL, NULL);
         if (with.passed)
             printf("cp: fuzzer scene %d of seed %llu passes: %s\n", found[i].index, (unsigned long long)found[i].seed, with.judge);
         assert_false(with.passed);
-        assert_true(without.passed);
+        assert_true(without.passed || !found[i].hard);
     }
 }
 

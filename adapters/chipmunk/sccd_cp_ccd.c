@@ -15,10 +15,15 @@
  * reproduce its result), gathers what their motions may reach
  * (sccd_cp_gather.c), hands the lot to sccd_impact2_solve and writes the poses
  * and velocities back. Bodies after it in the array have not moved yet
- * ("pending": they get the pose from which their own integration lands on
+ * ("pending": the solver moves them from where they are by their velocity
+ * and bias, and they get the pose from which their own integration lands on
  * the solver's); bodies before it have (their start is their end pose less
- * their velocity times dt). A post-step callback moves the CCD bodies to the
- * end of the array so that nearly every other body has moved by then.
+ * their velocity times dt: the bias they moved by is gone, unseen). A
+ * post-step callback moves the CCD bodies to the start of the array so that
+ * every other body is pending: kept at the end, a ball pinned between a
+ * motorised blade and a wall was pushed out of the wall into the blade by
+ * its bias before every solve, a quarter unit a step, and sank through the
+ * blade in 44 steps (scene fuzzer, Chipmunk, 1 scene in 100,000).
  *
  * Every impact the solver resolves reaches the game as a Chipmunk contact
  * does: an arbiter made for it calls the pair's begin, pre-solve, post-solve
@@ -29,37 +34,37 @@
 
 #include "sccd_cp_internal.h"
 
-static bool is_pending(const sccd_cp_world *w, const cpBody *body) { return sccd_adapter_map_get(&w->pending, body) >= 0; }
+static bool is_pending(const sccd_cp_world *w, const cpBody *body) { return sccd_adapter_map_get(&w->moved, body) < 0; }
 
 /* ---- the bodies taking part ---- */
 
-/* Index of body in the dynamic body array, searched from the end (the CCD
+/* Index of body in the dynamic body array, searched from the start (the CCD
  * bodies are kept there); -1 when absent. */
 static int dynamic_index(cpSpace *space, const cpBody *body)
 {
     cpArray *arr = space->dynamicBodies;
-    for (int i = arr->num - 1; i >= 0; --i)
+    for (int i = 0; i < arr->num; ++i)
         if (arr->arr[i] == body)
             return i;
     return -1;
 }
 
 /* Mark the CCD bodies taking part (those in the array from `first` on) and
- * list the non-CCD bodies there, which have not moved yet. */
+ * list the non-CCD bodies before it, which have moved already. */
 static bool collect(sccd_cp_world *w, const cpBody *first)
 {
     cpArray *arr = w->space->dynamicBodies;
     int k = dynamic_index(w->space, first);
-    sccd_adapter_map_clear(&w->pending);
+    sccd_adapter_map_clear(&w->moved);
     for (int i = 0; i < w->nrec; ++i)
         w->recs[i].active = false;
+    for (int i = 0; i < (k < 0 ? arr->num : k); ++i)
+        if (sccd_adapter_map_add(&w->moved, arr->arr[i], 0) < 0)
+            return false;
     for (int i = k < 0 ? arr->num : k; i < arr->num; ++i) {
-        cpBody *b = arr->arr[i];
-        cp_body_rec *r = sccd_cp_find_rec(w, b);
+        cp_body_rec *r = sccd_cp_find_rec(w, arr->arr[i]);
         if (r != NULL)
             r->active = true;
-        else if (sccd_adapter_map_add(&w->pending, b, 0) < 0)
-            return false;
     }
     return true;
 }
@@ -296,9 +301,9 @@ static void write_back(sccd_cp_world *w, int k, cpFloat dt)
 
 /* ---- the phase ---- */
 
-/* Post-step: keep the CCD bodies at the end of the dynamic body array (see
- * the top of the file). Looks the world up again: it may be gone. */
-static void keep_ccd_last(cpSpace *space, void *key, void *data)
+/* Post-step: keep the CCD bodies at the start of the dynamic body array
+ * (see the top of the file). Looks the world up again: it may be gone. */
+static void keep_ccd_first(cpSpace *space, void *key, void *data)
 {
     (void)key;
     (void)data;
@@ -306,12 +311,12 @@ static void keep_ccd_last(cpSpace *space, void *key, void *data)
     if (w == NULL)
         return;
     cpArray *arr = space->dynamicBodies;
-    int end = arr->num; /* stable partition: non-CCD first, then CCD */
-    for (int i = arr->num - 1; i >= 0; --i)
+    int front = 0; /* stable partition: CCD first, then the rest */
+    for (int i = 0; i < arr->num; ++i)
         if (sccd_cp_find_rec(w, arr->arr[i]) != NULL) {
             void *body = arr->arr[i];
-            memmove(&arr->arr[i], &arr->arr[i + 1], (size_t)(end - i - 1) * sizeof(void *));
-            arr->arr[--end] = body;
+            memmove(&arr->arr[front + 1], &arr->arr[front], (size_t)(i - front) * sizeof(void *));
+            arr->arr[front++] = body;
         }
 }
 
@@ -391,7 +396,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
         if (r->active && r->stamp == w->space->stamp && (!ok || !r->usable))
             set_pose(r->body, r->end, r->end_angle, dt);
     }
-    cpSpaceAddPostStepCallback(w->space, keep_ccd_last, w, NULL);
+    cpSpaceAddPostStepCallback(w->space, keep_ccd_first, w, NULL);
     ++w->cnt.steps;
     w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }

@@ -52,7 +52,7 @@ struct sccd_cp_world {
     sccd_adapter_map rec_of; /* body -> index of its record */
     cpTimestamp stamp; /* step of the last phase */
     cpTimestamp checked; /* step of the last check (sccd_cp_world.c: forgotten bodies, dt) */
-    sccd_adapter_map pending; /* non-CCD bodies not integrated yet when the phase runs */
+    sccd_adapter_map moved; /* the bodies integrated already when the phase runs (before the first CCD body in the array) */
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
     int ncands, capcands;
     sccd_adapter_map gathered; /* the shapes in cands */

@@ -277,7 +277,7 @@ void sccd_cp_detach(sccd_cp_world *w)
     world_slot(w->space)->userData = NULL;
     sccd_free(w->recs);
     sccd_adapter_map_free(&w->rec_of);
-    sccd_adapter_map_free(&w->pending);
+    sccd_adapter_map_free(&w->moved);
     sccd_free(w->cands);
     sccd_adapter_map_free(&w->gathered);
     sccd_free(w->fast);
