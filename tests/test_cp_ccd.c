@@ -204,6 +204,62 @@ static void test_hinged_rod_reaches_tip_ball(void **state)
     assert_true(off > trials / 2);
 }
 
+/* Three steps of a sword of two shapes (a blade 2 × 0.04 from the hinge, a
+ * guard 0.4 across at 0.3), hinged at its end at the origin with its centre
+ * of gravity at cog along the blade, turning at w (on a motor or free),
+ * past a static ball of radius 0.02 at polar (rb, th): the sword's turn. */
+static double compound_sword_past_ball(bool ccd, bool motor, double cog, double w, double rb, double th)
+{
+    cpSpace *space = cpSpaceNew();
+    cpBody *ground = cpSpaceGetStaticBody(space);
+    cpBody *sword = cpSpaceAddBody(space, cpBodyNew(1.0, 1.0));
+    cpSpaceAddShape(space, cpBoxShapeNew2(sword, cpBBNew(0.0, -0.02, 2.0, 0.02), 0.0));
+    cpSpaceAddShape(space, cpBoxShapeNew2(sword, cpBBNew(0.28, -0.2, 0.32, 0.2), 0.0));
+    cpBodySetCenterOfGravity(sword, cpv(cog, 0.0));
+    cpBodySetMoment(sword, cpMomentForBox(1.0, 2.0, 0.04) + (cog - 1.0) * (cog - 1.0) + 0.01);
+    cpBodySetAngularVelocity(sword, w);
+    cpBodySetVelocity(sword, cpv(0.0, w * cog));
+    cpSpaceAddConstraint(space, cpPivotJointNew(ground, sword, cpvzero));
+    if (motor)
+        cpConstraintSetMaxForce(cpSpaceAddConstraint(space, cpSimpleMotorNew(ground, sword, -w)), 1e4);
+    cpSpaceAddShape(space, cpCircleShapeNew(ground, 0.02, cpv(rb * cos(th), rb * sin(th))));
+    sccd_cp_world *cw = NULL;
+    if (ccd) {
+        cw = sccd_cp_attach(space);
+        sccd_cp_body_enable(cw, sword);
+        sccd_cp_body_set_pivot(cw, sword, cpvzero);
+    }
+    for (int s = 0; s < 3; ++s)
+        cpSpaceStep(space, DT);
+    double turn = cpBodyGetAngle(sword);
+    sccd_cp_detach(cw);
+    sccd_cp_space_free_all(space);
+    return turn;
+}
+
+/* A compound sword, its centre of gravity near the hinge or near the tip,
+ * from a slow swing to more than a turn a step, against small balls at six
+ * distances along its first three steps' path. Passed: its turn ends beyond
+ * the ball's far side (0.05 rad; the ball and blade take 0.04 rad at 1 unit). */
+static void test_compound_sword_reaches_small_balls(void **state)
+{
+    (void)state;
+    int trials = 0, on = 0, off = 0;
+    const double spins[] = {10.0, 30.0, 90.0, 270.0}, cogs[] = {0.3, 1.5};
+    for (int motor = 0; motor < 2; ++motor)
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < 4; ++k)
+                for (double rb = 0.15; rb < 2.0; rb += 0.35)
+                    for (double th = 0.1; th < fmin(3.0 * spins[k] * DT, 5.5); th += 0.1) {
+                        ++trials;
+                        on += compound_sword_past_ball(true, motor, cogs[c], spins[k], rb, th) > th + 0.05;
+                        off += compound_sword_past_ball(false, motor, cogs[c], spins[k], rb, th) > th + 0.05;
+                    }
+    print_message("compound sword vs small balls: without CCD %d/%d pass, with CCD %d\n", off, trials, on);
+    assert_int_equal(on, 0);
+    assert_true(off > trials / 2);
+}
+
 /* The same swings with the sort-and-sweep index (sccd_cp_space_use_sap) in
  * the space: the CCD only asks the space for candidates, so it holds there too. */
 static void test_rod_with_sap_index(void **state)
@@ -1015,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_rod_vs_thin_wall),
         cmocka_unit_test(test_rod_with_sap_index),
         cmocka_unit_test(test_hinged_rod_reaches_tip_ball),
+        cmocka_unit_test(test_compound_sword_reaches_small_balls),
         cmocka_unit_test(test_bat_hits_ball_every_swing),
         cmocka_unit_test(test_kinematic_keeps_animation),
         cmocka_unit_test(test_swords_never_pass),

@@ -282,6 +282,73 @@ static double turn_angle(dBodyID b)
 
 static double wrap_angle(double a) { return atan2(sin(a), cos(a)); }
 
+/* Three steps of a sword of two boxes (a blade 2 × 0.04 × 0.04 from the
+ * hinge, a guard 0.4 across at 0.3) on a hinge about z at the origin, its
+ * mass centred at cog along the blade (ODE's body origin), turning at w (on
+ * a motor or free; ODE's finite rotation mode or not), past a static sphere
+ * of radius 0.02 at polar (rb, th): the sword's unwrapped turn. */
+static double compound_sword_past_sphere(ode_ccd_mode mode, bool motor, bool finite, double cog, double w, double rb, double th)
+{
+    ode_world ow;
+    ode_world_init(&ow, mode, 1, 0.0);
+    dBodyID sword = dBodyCreate(ow.world);
+    dMass m;
+    dMassSetBoxTotal(&m, 1.0, 2.0, 0.04, 0.04);
+    dBodySetMass(sword, &m);
+    dBodySetPosition(sword, cog, 0.0, 0.0);
+    dGeomID blade = dCreateBox(ow.space, 2.0, 0.04, 0.04), guard = dCreateBox(ow.space, 0.04, 0.4, 0.04);
+    dGeomSetBody(blade, sword);
+    dGeomSetOffsetPosition(blade, 1.0 - cog, 0.0, 0.0);
+    dGeomSetBody(guard, sword);
+    dGeomSetOffsetPosition(guard, 0.3 - cog, 0.0, 0.0);
+    dBodySetAngularVel(sword, 0.0, 0.0, w);
+    dBodySetLinearVel(sword, 0.0, w * cog, 0.0);
+    dBodySetFiniteRotationMode(sword, finite);
+    dJointID j = dJointCreateHinge(ow.world, 0);
+    dJointAttach(j, sword, 0);
+    dJointSetHingeAnchor(j, 0.0, 0.0, 0.0);
+    dJointSetHingeAxis(j, 0.0, 0.0, 1.0);
+    if (motor) {
+        dJointSetHingeParam(j, dParamVel, w);
+        dJointSetHingeParam(j, dParamFMax, 1e4);
+    }
+    dGeomSetPosition(dCreateSphere(ow.space, 0.02), rb * cos(th), rb * sin(th), 0.0);
+    ode_world_ccd_body(&ow, sword, 0.0, 0.0, 0.0);
+    double turn = 0.0, last = 0.0;
+    for (int s = 0; s < 3; ++s) {
+        ode_world_step(&ow);
+        double a = turn_angle(sword);
+        turn += wrap_angle(a - last);
+        last = a;
+    }
+    ode_world_free(&ow);
+    return turn;
+}
+
+/* A compound sword whose mass is off its hinge (near it or near the tip),
+ * from a slow swing to more than a turn a step, against small spheres at
+ * six distances along its first three steps' path. Passed: its turn ends
+ * beyond the sphere's far side (0.05 rad). */
+static void test_compound_sword_reaches_small_spheres(void **state)
+{
+    (void)state;
+    int trials = 0, on = 0, off = 0;
+    const double spins[] = {10.0, 30.0, 90.0, 270.0}, cogs[] = {0.3, 1.5};
+    for (int variant = 0; variant < 4; ++variant)
+        for (int c = 0; c < 2; ++c)
+            for (int k = 0; k < 4; ++k)
+                for (double rb = 0.15; rb < 2.0; rb += 0.35)
+                    for (double th = 0.1; th < fmin(3.0 * spins[k] / 60.0, 5.5); th += 0.1) {
+                        bool motor = variant & 1, finite = variant & 2;
+                        ++trials;
+                        on += compound_sword_past_sphere(ODE_CCD_SECTOR, motor, finite, cogs[c], spins[k], rb, th) > th + 0.05;
+                        off += compound_sword_past_sphere(ODE_CCD_OFF, motor, finite, cogs[c], spins[k], rb, th) > th + 0.05;
+                    }
+    print_message("compound sword vs small spheres: without CCD %d/%d pass, with CCD %d\n", off, trials, on);
+    assert_int_equal(on, 0);
+    assert_true(off > trials / 2);
+}
+
 /* One contact case: a bar (box 1 × 0.15 × 0.02, or a capsule bat of radius
  * 0.04) turning about z on a hinge motor at `speed` (its mass on the hinge),
  * and a sphere of radius 0.03 that already overlaps it by `depth` (< the
@@ -822,6 +889,7 @@ int main(void)
         cmocka_unit_test(test_geom_classes_stop_fast_sphere),
         cmocka_unit_test(test_bounded_targets_do_not_hover),
         cmocka_unit_test(test_touching_pairs_keep_moving),
+        cmocka_unit_test(test_compound_sword_reaches_small_spheres),
         cmocka_unit_test(test_resting_body_slides),
         cmocka_unit_test(test_ccd_bodies_auto_disable),
         cmocka_unit_test(test_long_run_no_nan),
