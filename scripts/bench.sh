@@ -30,6 +30,10 @@ for src in bench/*.c bench/*.cpp; do
 done
 [ -n "$gather" ] && BENCH=" "
 for name in ${BENCH:-${all[*]}}; do
+    # Built (relinked) first: a program left from an older checkout would
+    # measure old code under this commit's stamp (`make all` does not build
+    # the benchmarks).
+    make --no-print-directory -s BUILD="$BUILD" "$BUILD/bin/$name" >/dev/null || { echo "bench: cannot build $BUILD/bin/$name"; status=1; continue; }
     if [ ! -x "$BUILD/bin/$name" ]; then
         echo "bench: no program $BUILD/bin/$name"
         status=1
