@@ -195,7 +195,7 @@ static void write_md(const options *o, const tally *t, const bool *ran)
                "Random Chipmunk2D and ODE scenes (seed %ld), each run for one simulated second with sectorccd and "
                "without: CCD bodies hinged and free, hinged on a motor, kinematic (spinning, sometimes moving) or "
                "free-flying; boxes, random convex polygons, capsules, circles/spheres, pivots at the end, the middle, "
-               "inside and outside; 0.5–600 rad/s log-uniform at 30/60/120 Hz; against thin static walls (3 mm–3 cm "
+               "inside and outside (a dynamic body's centre of gravity at its shape's centroid, as a game's); 0.5–600 rad/s log-uniform at 30/60/120 Hz; against thin static walls (3 mm–3 cm "
                "in body lengths of about a metre), ODE planes, static and dynamic balls, a free body in the sweep and a "
                "second hinged body; random elasticity, friction, Chipmunk slop and iterations, ODE step or quickstep "
                "and finite rotation. A scene is counted as a pass-through when, at the end of any step, a CCD body "
