@@ -1016,7 +1016,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         return no_event_before(until);
     sccd_real now;
     bool settle = p.target.n == 1 && (sv->bodies[pr->a].kind == SCCD_BODY_STATIC || sv->bodies[pr->b].kind == SCCD_BODY_STATIC);
-    sccd_target_policy pol = sccd_policy_start(pr, sccd_pair_cap(pr, sa, sb), depth, room, skin, tol, shrink_start, &start, &now);
+    sccd_target_policy pol = sccd_policy_start(pr, sa, sb, depth, room, skin, tol, shrink_start, &start, &now);
     sccd_real shrunk = shrink_pair(&p.x, &p.target, pol.shrink);
     if (!sccd_policy_targets(&pol, depth, shrunk, now, settle, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped;
@@ -1252,7 +1252,8 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
     sccd_real det = bl->inv_inertia[0] * (bl->inv_inertia[4] * bl->inv_inertia[8] - bl->inv_inertia[5] * bl->inv_inertia[7]) -
                     bl->inv_inertia[1] * (bl->inv_inertia[3] * bl->inv_inertia[8] - bl->inv_inertia[5] * bl->inv_inertia[6]) +
                     bl->inv_inertia[2] * (bl->inv_inertia[3] * bl->inv_inertia[7] - bl->inv_inertia[4] * bl->inv_inertia[6]);
-    if (sv->st[light].joint != SCCD_JOINT_NONE || !(bl->inv_mass > 0.0) || !(det > 0.0))
+    /* one carrying riders would take them along (impact2.c's join): both stop */
+    if (sv->st[light].joint != SCCD_JOINT_NONE || sv->st[light].riders > 0 || !(bl->inv_mass > 0.0) || !(det > 0.0))
         return false;
     sccd_v3 p = cog_at(sv, light, t);
     sccd_real ml[36], mh[36], m[36], x[6];

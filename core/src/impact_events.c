@@ -309,7 +309,7 @@ static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
                       .depth_sa = -1, .depth_sb = -1, .gap_s = -1.0, .depth_search = -1, .filter_sa = -1, .filter_sb = -1,
                       .next_a = e->first_pair[i], .next_b = e->first_pair[j], .searched = e->round, .queued = -1};
     for (int c = 0; c < SCCD_PAIR_CAPS; ++c)
-        pr->caps[c] = (sccd_shape_cap){-1, -1, INFINITY};
+        pr->caps[c] = (sccd_shape_cap){-1, -1, INFINITY, 0.0};
     e->first_pair[i] = k;
     e->first_pair[j] = k;
     e->partner[j] = i;
