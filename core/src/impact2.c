@@ -6,9 +6,10 @@
  * velocity over the rest of the step (a hinged body turns about its hinge).
  * The segment is a rigid motion about the body's centre (hinge or pivot):
  * the poses in between are the ones the motion boxes and the TOI see. An impact at
- * time t restarts the segments of its two bodies there with their new
- * velocities; every other body keeps its segment, so only the pairs of the
- * two are searched again, and events are taken in time order.
+ * time t restarts there the segment of each of its two bodies whose
+ * velocity it changed; every other body (a wall, a kinematic bat) keeps its
+ * segment, so only the pairs of the restarted ones are searched again, and
+ * events are taken in time order.
  *
  * Contact. An event is a time at which two shapes come within the skin
  * while approaching (the closest points' velocities close the gap). A pair
