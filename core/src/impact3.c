@@ -1016,7 +1016,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         return no_event_before(until);
     sccd_real now;
     bool settle = p.target.n == 1 && (sv->bodies[pr->a].kind == SCCD_BODY_STATIC || sv->bodies[pr->b].kind == SCCD_BODY_STATIC);
-    sccd_target_policy pol = sccd_policy_start(pr, sa, sb, depth, room, skin, tol, shrink_start, &start, &now);
+    sccd_target_policy pol = sccd_policy_start(pr, sa, sb, sv->bodies[a].ccd || sv->bodies[b].ccd, depth, room, skin, tol, shrink_start, &start, &now);
     sccd_real shrunk = shrink_pair(&p.x, &p.target, pol.shrink);
     if (!sccd_policy_targets(&pol, depth, shrunk, now, settle, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped;
