@@ -1023,14 +1023,15 @@ static bool impact(solver *sv, sccd_pair *pr)
     }
     c.elasticity = sccd_clean_elasticity(c.elasticity);
     c.friction = sccd_clean_friction(c.friction);
-    body_state was_a = sv->st[a], was_b = sv->st[b];
+    sccd_v2 va = sv->st[a].v, vb = sv->st[b].v;
+    sccd_real wa = sv->st[a].w, wb = sv->st[b].w;
     if (!collide(sv, pr, &c))
         return false;
     ++sv->stats->impacts;
     ++sv->bodies[a].impacts;
     ++sv->bodies[b].impacts;
-    restart_if_moved(sv, a, pr->t, was_a.v, was_a.w);
-    restart_if_moved(sv, b, pr->t, was_b.v, was_b.w);
+    restart_if_moved(sv, a, pr->t, va, wa);
+    restart_if_moved(sv, b, pr->t, vb, wb);
     if (sv->cb.post != NULL)
         sv->cb.post(sv->cb.user, &c);
     return true;

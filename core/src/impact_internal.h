@@ -423,13 +423,13 @@ static inline sccd_target_policy sccd_policy_begin(sccd_real depth, sccd_real ro
 
 /* The policy of shapes sa, sb of the pair from the start depth, and the
  * cores' distance *now at its shrink (`guard`: a pair with a CCD body, see
- * below). The shrink never shrinks within a
- * step: the start depth is a lower bound, measured anew at each search,
- * and a search at the time of the pair's own impact read it smaller, so
- * its cores, bigger, overlapped where the last search had left them at
- * its target; the TOI found them overlapping and the pair went to the
- * engine, which let a kinematic rotor through a box it had just struck
- * (scene fuzzer, Chipmunk, 1 scene in 100,000). */
+ * below). The shrink never shrinks within a step: the start depth is a
+ * lower bound, measured anew at each search, and a search at the time of
+ * the pair's own impact read it smaller, so its cores, bigger, overlapped
+ * where the last search had left them at its target; the TOI found them
+ * overlapping and the pair went to the engine, which let a kinematic rotor
+ * through a box it had just struck (scene fuzzer, Chipmunk, 1 scene in
+ * 100,000). */
 static inline sccd_target_policy sccd_policy_start(sccd_pair *pr, int sa, int sb, bool guard, sccd_real depth,
                                                    sccd_real room, sccd_real skin, sccd_real tol, sccd_shrink_fn *shrink,
                                                    const void *pair, sccd_real *now)
@@ -445,7 +445,7 @@ static inline sccd_target_policy sccd_policy_start(sccd_pair *pr, int sa, int sb
      * corner sunk deeper than its shrunk core tells) shrink further, doubling, while they can: overlapping,
      * they were left to the engine, and a kinematic rotor went on through a box it carried (scene fuzzer,
      * Chipmunk). Two ordinary bodies so deep in each other (a pile struck into) stay the engine's: searched,
-     * they cost a tenth more CCD around swords batting a rain. */
+     * they cost swords batting a rain (cp_overhead's "above") a fifth more CCD instructions. */
     for (sccd_real last = -1.0; guard && depth > 0.0 && *now <= 0.0 && pol.shrink > last && pol.shrink < room;) {
         last = pol.shrink;
         pol.shrink = sccd_min(2.0 * pol.shrink, room);
