@@ -14,9 +14,9 @@
  *  - a dynamic CCD body's inner shape meets a static target's core;
  *  - a hinged body's angle passed over an angle range in which its inner
  *    shape meets a static core (sampled once at the hinge, sccd_fz_arcs);
- *  - a flyer's centre crossed a wall's mid-line between two steps, and no
- *    path as long as its speed allows could have gone round the wall's end
- *    (an impact mid-step bends the path: sccd_fz_around_ends);
+ *  - a flyer's centre of gravity crossed a wall's mid-line between two
+ *    steps, and no path as long as its speed allows could have gone round
+ *    the wall's end (an impact mid-step bends the path: sccd_fz_around_ends);
  *  - a ball's centre is inside a CCD body's inner shape;
  *  - two CCD bodies' inner shapes meet.
  * Kinematic bodies are not judged against static targets: Chipmunk never
@@ -474,13 +474,16 @@ static void sample_arcs(const fz_body *b, const fz_static *s, sccd_fz_arcs *arcs
 }
 
 /* Poses at a step's start or end. */
-typedef struct poses { cpVect p[MAX_BODIES], v[MAX_BODIES]; double a[MAX_BODIES], w[MAX_BODIES]; cpVect ball[MAX_BALLS]; } poses;
+/* Each body's origin (its pivot), centre of gravity (inside its shape: the
+ * origin may lie outside it), velocity and angle; the balls' centres. */
+typedef struct poses { cpVect p[MAX_BODIES], c[MAX_BODIES], v[MAX_BODIES]; double a[MAX_BODIES], w[MAX_BODIES]; cpVect ball[MAX_BALLS]; } poses;
 
 static poses read_poses(const fz_scene *sc)
 {
     poses q;
     for (int i = 0; i < sc->nb; ++i) {
         q.p[i] = cpBodyGetPosition(sc->b[i].body);
+        q.c[i] = cpBodyLocalToWorld(sc->b[i].body, cpBodyGetCenterOfGravity(sc->b[i].body));
         q.v[i] = cpBodyGetVelocity(sc->b[i].body);
         q.w[i] = cpBodyGetAngularVelocity(sc->b[i].body);
         q.a[i] = cpBodyGetAngle(sc->b[i].body);
@@ -534,11 +537,14 @@ static bool judge_static(const fz_scene *sc, int i, const poses *q0, const poses
                      q1->a[i]);
             return fire(out, SCCD_FZ_JUDGE_TURNED);
         }
+        /* the centre of gravity, inside the shape: the origin (a pivot "in the middle" of a thin triangle's
+         * box) lay outside one resting on a thin wall, and crossed the wall's mid-line with the triangle
+         * still above it (seed 3, scene 18104) */
         if (b->kind == SCCD_FZ_FLYER && s->wall &&
-            sccd_fz_segments_cross(fv(q0->p[i]), fv(q1->p[i]), s->core.v[0], s->core.v[1]) &&
-            !sccd_fz_around_ends(fv(q0->p[i]), fv(q1->p[i]), s->core.v[0], s->core.v[1], travel(sc, i, q0, q1))) {
-            snprintf(out->judge, SCCD_FZ_JUDGE, "B%d centre crossed wall S%d: (%.2f,%.2f) -> (%.2f,%.2f)", i, k, q0->p[i].x, q0->p[i].y,
-                     q1->p[i].x, q1->p[i].y);
+            sccd_fz_segments_cross(fv(q0->c[i]), fv(q1->c[i]), s->core.v[0], s->core.v[1]) &&
+            !sccd_fz_around_ends(fv(q0->c[i]), fv(q1->c[i]), s->core.v[0], s->core.v[1], travel(sc, i, q0, q1))) {
+            snprintf(out->judge, SCCD_FZ_JUDGE, "B%d centre crossed wall S%d: (%.2f,%.2f) -> (%.2f,%.2f)", i, k, q0->c[i].x, q0->c[i].y,
+                     q1->c[i].x, q1->c[i].y);
             return fire(out, SCCD_FZ_JUDGE_CROSSED);
         }
     }
