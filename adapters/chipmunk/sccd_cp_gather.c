@@ -75,7 +75,8 @@ static bool add_shape(sccd_cp_world *w, cpShape *s)
  * solve (sccd_cp_gather_reach). False when out of memory. */
 bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin)
 {
-    if (sccd_adapter_map_get(&w->gathered, s) >= 0 || !keeps_shape(w, s, margin)) /* the look-up first: most answers of a question in a solve are in already */
+    /* the look-up first: most answers to the solver's questions are in already */
+    if (sccd_adapter_map_get(&w->gathered, s) >= 0 || !keeps_shape(w, s, margin))
         return true;
     if (cpBodyGetType(s->body) == CP_BODY_TYPE_STATIC)
         return add_shape(w, s);

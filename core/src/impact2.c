@@ -727,7 +727,8 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         return no_event_before(until);
     sccd_real now;
     bool settle = sv->bodies[a].kind == SCCD_BODY_STATIC || sv->bodies[b].kind == SCCD_BODY_STATIC;
-    sccd_target_policy pol = sccd_policy_start(pr, sa, sb, sv->bodies[a].ccd || sv->bodies[b].ccd, depth, room, skin, tol, shrink_start, &start, &now);
+    bool guard = sv->bodies[a].ccd || sv->bodies[b].ccd;
+    sccd_target_policy pol = sccd_policy_start(pr, sa, sb, guard, depth, room, skin, tol, shrink_start, &start, &now);
     if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink, ka->inset, kb->inset), now, settle, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;

@@ -1016,7 +1016,8 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         return no_event_before(until);
     sccd_real now;
     bool settle = p.target.n == 1 && (sv->bodies[pr->a].kind == SCCD_BODY_STATIC || sv->bodies[pr->b].kind == SCCD_BODY_STATIC);
-    sccd_target_policy pol = sccd_policy_start(pr, sa, sb, sv->bodies[a].ccd || sv->bodies[b].ccd, depth, room, skin, tol, shrink_start, &start, &now);
+    bool guard = sv->bodies[a].ccd || sv->bodies[b].ccd;
+    sccd_target_policy pol = sccd_policy_start(pr, sa, sb, guard, depth, room, skin, tol, shrink_start, &start, &now);
     sccd_real shrunk = shrink_pair(&p.x, &p.target, pol.shrink);
     if (!sccd_policy_targets(&pol, depth, shrunk, now, settle, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped;
@@ -1296,7 +1297,8 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
 static void restart_if_moved(solver *sv, int i, sccd_real t, sccd_v3 v0, sccd_v3 w0)
 {
     body_state *s = &sv->st[i];
-    bool spun = s->w.x != w0.x || s->w.y != w0.y || s->w.z != w0.z, moved = s->v.x != v0.x || s->v.y != v0.y || s->v.z != v0.z;
+    bool spun = s->w.x != w0.x || s->w.y != w0.y || s->w.z != w0.z;
+    bool moved = s->v.x != v0.x || s->v.y != v0.y || s->v.z != v0.z;
     if (spun || (s->joint == SCCD_JOINT_NONE && moved) || s->riders > 0) {
         restart(sv, i, t);
         return;
