@@ -1057,11 +1057,16 @@ static void test_options_follow_slop(void **state)
  *   the pair went to Chipmunk; carried on, the box started the next step
  *   sunk past the shrink its depth gave, was left to Chipmunk again, and
  *   the rotor went into it. (It first failed once impacts stopped
- *   restarting the rotor, which moved its rounding.) */
+ *   restarting the rotor, which moved its rounding.)
+ * - seed 3, scene 18104: no pass-through but the judge's own: a thin
+ *   triangle resting on a thin wall, whose origin (outside the triangle)
+ *   crossed the wall's mid-line; the judge now follows the centre of
+ *   gravity. */
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;
-    static const struct { uint64_t seed; int index; bool hard; } found[] = {{7, 10453, true}, {1, 40676, true}, {1, 62519, false}, {1, 18624, true}};
+    static const struct { uint64_t seed; int index; bool hard; } found[] = {{7, 10453, true}, {1, 40676, true}, {1, 62519, false}, {1, 18624, true},
+                                                                             {3, 18104, false}};
     for (size_t i = 0; i < sizeof found / sizeof found[0]; ++i) {
         sccd_fz_result with = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_CCD, NULL, NULL);
         sccd_fz_result without = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_OFF, NULL, NULL);
