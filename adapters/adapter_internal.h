@@ -268,6 +268,34 @@ static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb
     return m.ok;
 }
 
+/* Whether `inner` lies within `outer` (a question inside a box asked before
+ * finds nothing the first did not). */
+static inline bool sccd_adapter_box_holds(sccd_aabb3 outer, sccd_aabb3 inner)
+{
+    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z && inner.hi.x <= outer.hi.x &&
+           inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
+}
+
+/* A search for a query box holding a box (sccd_adapter_queries_hold). */
+typedef struct sccd_adapter_hold { const sccd_adapter_queries *q; sccd_aabb3 box; bool held; } sccd_adapter_hold;
+
+static inline bool sccd_adapter_hold_met(int box, void *context)
+{
+    sccd_adapter_hold *h = context;
+    h->held = sccd_adapter_box_holds(h->q->box[box], h->box);
+    return !h->held; /* found: the match stops */
+}
+
+/* Whether a query box holds box (its finite boxes: a question without a
+ * finite box is held by none). */
+static inline bool sccd_adapter_queries_hold(sccd_adapter_queries *q, sccd_aabb3 box)
+{
+    sccd_adapter_hold h = {q, box, false};
+    if (sccd_is_valid_aabb3(box) && sccd_adapter_box_holds(q->all, box))
+        sccd_adapter_queries_match(q, box, sccd_adapter_hold_met, &h);
+    return h.held;
+}
+
 /* A step's objects by their boxes, for the impact solver's questions in the
  * middle of a solve (a few boxes, asked one at a time). Made in a few
  * linear passes, nothing kept from step to step: cheaper than the

@@ -381,7 +381,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     w->stamp = w->space->stamp;
     w->ncands = 0;
     sccd_adapter_map_clear(&w->gathered);
-    sccd_adapter_queries_clear(&w->queries); /* left by a phase that failed */
+    sccd_adapter_queries_clear(&w->queries); /* the last phase's */
     w->keeping = (sccd_adapter_keep){0.0, INFINITY};
     w->nib = 0;
     bool ok = collect(w, first) && gather_all(w, dt) && solve(w, dt);

@@ -111,7 +111,7 @@ bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin);
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt);
 /* A query box: the shapes within it now, and the fast bodies' that may reach it (gathered by sccd_cp_gather_queries), those `keep` keeps (sccd_adapter_keeps). */
 bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep);
-/* Gather for all the query boxes at once; then the boxes are done. */
+/* Gather for all the query boxes at once (the boxes kept until the next phase: sccd_cp_gather_reach asks them). */
 bool sccd_cp_gather_queries(sccd_cp_world *w);
 /* Gather what may be in box this step and keep keeps, at once (the solver's questions mid-solve). */
 bool sccd_cp_gather_reach(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep);
