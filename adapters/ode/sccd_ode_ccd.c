@@ -237,7 +237,7 @@ void sccd_ode_after_step(sccd_ode_world *w)
     for (int i = 0; i < w->nbodies; ++i)
         any |= begin_body(w, &w->bodies[i]);
     if (any)
-        w->dt = step_length(w);
+        w->dt = w->told_dt > 0.0 ? w->told_dt : step_length(w);
     if (any && w->dt > 0.0) {
         bool ok = sccd_ode_gather_all(w) && solve(w);
         ODE_CHECK(w, ok, "sccd_ode: out of memory; CCD skipped this step");

@@ -63,7 +63,8 @@ struct sccd_ode_world {
     sccd_ode_impact_fn *impact_fn;
     void *impact_user;
     bool scanned; /* before_step ran since the last after_step */
-    sccd_real dt; /* the step's length, read from ODE's integration */
+    sccd_real dt; /* the step's length, read from ODE's integration or told ... */
+    sccd_real told_dt; /* ... by sccd_ode_set_step_length (0: read) */
     /* the solver's input: bodies, and shapes index for index with the pieces */
     ode_piece *pieces;
     int npieces, cappieces;

@@ -245,6 +245,13 @@ void sccd_ode_set_impact_callback(sccd_ode_world *w, sccd_ode_impact_fn *fn, voi
     w->impact_user = user;
 }
 
+void sccd_ode_set_step_length(sccd_ode_world *w, dReal dt)
+{
+    if (ODE_CHECK(w, w != NULL, "sccd_ode_set_step_length: NULL world") &&
+        ODE_CHECK(w, sccd_is_valid_real(dt) && dt >= 0.0, "sccd_ode_set_step_length: the length must be finite and >= 0"))
+        w->told_dt = dt;
+}
+
 void sccd_ode_set_options(sccd_ode_world *w, sccd_ccd_options o)
 {
     if (!ODE_CHECK(w, w != NULL, "sccd_ode_set_options: NULL world"))

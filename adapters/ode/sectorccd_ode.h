@@ -74,6 +74,9 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  *     dJointGroupEmpty(contacts);
  *     sccd_ode_after_step(ccd);                // resolves the impacts ODE missed
  *
+ * Once, sccd_ode_set_step_length(ccd, dt) tells it the step (otherwise
+ * read from ODE's integration: see Limits).
+ *
  * ODE has already moved every body by its velocity when after_step runs.
  * after_step replays that step in the core's impact solver (impact.h,
  * sccd_impact3_solve): each body from its recorded pose with the velocity
@@ -165,12 +168,15 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * again. A failure in before_step makes that step's after_step report
  * too, as if before_step had not been called.
  *
- * Limits. ODE keeps no step length: after_step reads it from ODE's
- * integration (the body that moved farthest: p += v·dt; when none moved, the
- * one that turned farthest, a finite-mode turn up to whole turns taken
- * nearest the last step's), so call before_step and after_step around one
- * step, and damping on that body (applied after ODE moves it) skews it by
- * the damping. The solver knows only joints to the world: bodies jointed to
+ * Limits. ODE keeps no step length: unless told it
+ * (sccd_ode_set_step_length), after_step reads it from ODE's integration
+ * (the body that moved farthest: p += v·dt; when none moved, the one that
+ * turned farthest, a finite-mode turn up to whole turns taken nearest the
+ * last step's), so call before_step and after_step around one step, and
+ * damping on that body (applied after ODE moves it) skews it by the
+ * damping; in the first step of a world where nothing moves but a body in
+ * finite rotation mode turning a whole turn or more a step, the turn, and
+ * so the step, is read a whole number of turns short, and the CCD misses. The solver knows only joints to the world: bodies jointed to
  * each other take impulses as if free. A hinge's motor is not in the solver
  * unless its force is unbounded (dParamFMax = dInfinity: the body then has
  * infinite inertia, as with an unbounded angular motor); ODE's motor acts
@@ -236,6 +242,8 @@ bool sccd_ode_body_is_enabled(const sccd_ode_world *w, dBodyID body);
 void sccd_ode_geom_set_material(sccd_ode_world *w, dGeomID g, dReal elasticity, dReal friction);
 /// Tell fn of every impact (see sccd_ode_impact_fn; NULL: none, every pair collides); user is passed to it.
 void sccd_ode_set_impact_callback(sccd_ode_world *w, sccd_ode_impact_fn *fn, void *user);
+/// Tell the length of every coming step (s, what dWorldStep / dWorldQuickStep is given): after_step takes it instead of reading it from ODE's integration (see Limits); 0 reads it again (the default). Not finite or negative: reported, nothing changes.
+void sccd_ode_set_step_length(sccd_ode_world *w, dReal dt);
 /// Replace the options (each invalid field: reported as "sccd_ode_set_options: " + sccd_ccd_options_problem, and keeps its value).
 void sccd_ode_set_options(sccd_ode_world *w, sccd_ccd_options options);
 /// The current options (NULL world: the defaults).

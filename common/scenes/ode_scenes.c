@@ -110,8 +110,10 @@ void ode_world_step(ode_world *w)
 {
     double t0 = now_seconds();
     g_touch.n = 0;
-    if (w->ccd != NULL)
+    if (w->ccd != NULL) {
+        sccd_ode_set_step_length(w->ccd, w->dt); /* w->dt may change between steps */
         sccd_ode_before_step(w->ccd);
+    }
     int n = w->mode == ODE_CCD_SUBSTEP ? w->substeps : 1;
     for (int i = 0; i < n; ++i)
         collide_and_step(w, w->dt / n);

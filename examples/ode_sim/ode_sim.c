@@ -95,10 +95,12 @@ static run_result simulate(bool use_ccd)
     dJointSetHingeParam(hinge, dParamVel, speed);
     dJointSetHingeParam(hinge, dParamFMax, 100.0);
 
-    /* sectorccd: attach to the world and its space, enable the fast body,
-     * give the CCD the materials the near callback uses (the product of
-     * the pair's: the blade's 1 is neutral, the plate's are the pair's). */
+    /* sectorccd: attach to the world and its space, tell it the step,
+     * enable the fast body, give the CCD the materials the near callback
+     * uses (the product of the pair's: the blade's 1 is neutral, the
+     * plate's are the pair's). */
     sccd_ode_world *ccd = sccd_ode_attach(world, space);
+    sccd_ode_set_step_length(ccd, dt);
     if (use_ccd)
         sccd_ode_body_enable(ccd, blade);
     sccd_ode_geom_set_material(ccd, plate, 0.2, 0.5);
