@@ -176,8 +176,9 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * damping on that body (applied after ODE moves it) skews it by the
  * damping; in the first step of a world where nothing moves but a body in
  * finite rotation mode turning a whole turn or more a step, the turn, and
- * so the step, is read a whole number of turns short, and the CCD misses. The solver knows only joints to the world: bodies jointed to
- * each other take impulses as if free. A hinge's motor is not in the solver
+ * so the step, is read a whole number of turns short, and the CCD misses.
+ * The solver knows only joints to the world: bodies jointed to each other
+ * take impulses as if free. A hinge's motor is not in the solver
  * unless its force is unbounded (dParamFMax = dInfinity: the body then has
  * infinite inertia, as with an unbounded angular motor); ODE's motor acts
  * again in the next step. ODE's default integration cannot turn a body by π
