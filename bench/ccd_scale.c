@@ -19,7 +19,13 @@
  * time ∝ n^p), and the debris found under the floor (an independent check
  * on the engine's poses).
  *
- * --quick: smaller scenes, one repetition; fails when a body goes
+ * Times on a shared machine wander, so the full run also counts the
+ * instructions of the 1,000 + 100 scene (the one the issue's target is
+ * for): its first repetition without and with CCD, run again under
+ * valgrind's callgrind (`ccd_scale --count ENGINE CCD`), all its steps and,
+ * of those, the CCD's calls.
+ *
+ * --quick: smaller scenes, one repetition, no counts; fails when a body goes
  * non-finite, a debris passes the floor with the CCD on, the CCD did no
  * work, or the adapter's own part of the CCD time (the CCD less the
  * core's impact solver, both from the adapter's counters) grows from the
@@ -29,6 +35,8 @@
  *   ccd_scale [--quick] [--out DIR]   → DIR/ccd_scale.csv, DIR/ccd_scale.md */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include <ode/ode.h>
@@ -43,7 +51,15 @@ enum { MAX_REPS = 5, MAX_SCENES = 5 };
 typedef struct engine {
     const char *name, *bodies; /* what the ordinary bodies are */
     sccd_rain_run (*run)(sccd_rain, bool, int, int, unsigned);
+    const char *step, *ccd[3]; /* the engine's step call (callgrind counts in it) and the CCD's calls */
 } engine;
+
+static const engine engines[] = {
+    {"chipmunk", "circles", sccd_rain_cp, "cpSpaceStep", {"sccd_cp_position_hook", NULL, NULL}},
+    {"ode", "spheres", sccd_rain_ode, "ode_world_step", {"sccd_ode_before_step", "sccd_ode_after_step", NULL}}};
+
+enum { WARMUP = 10, FULL_STEPS = 120 };
+static const sccd_rain counted = {1000, 100}; /* the scene whose instructions are counted */
 
 typedef struct result { sccd_rain sc; double off_ms, on_ms, ccd_ms, solve_ms, share; long passes_off, passes_on; } result;
 
@@ -88,21 +104,49 @@ static double growth(double t0, double t1, const result *r, int n) { return log(
 
 static double adapter_ms(const result *r) { return r->ccd_ms - r->solve_ms; }
 
+/* Engine e's counted scene, first repetition, under callgrind: the
+ * instructions per step without and with CCD, and the CCD's (M) into md; false
+ * when callgrind cannot count them. */
+static bool count_instructions(const char *self, int e, FILE *md)
+{
+    sccd_bench_counts c = sccd_bench_count_scene(self, e, engines[e].step, engines[e].ccd, WARMUP + FULL_STEPS);
+    if (!(c.on > 0.0))
+        return false;
+    printf("ccd_scale %-8s %d bodies + %d CCD, instructions per step (repetition 1): %.2f M without CCD, %.2f M "
+           "with (x%.2f), of which the CCD %.2f M (%.1f %% over the engine's)\n", engines[e].name, counted.bodies,
+           counted.ccd, c.off, c.on, c.on / c.off, c.ccd, 100.0 * c.ccd / (c.on - c.ccd));
+    if (md != NULL)
+        fprintf(md, "\n%s, %d + %d, instructions (valgrind's callgrind, the first repetition run again, all %d steps): "
+                    "%.2f M per step without CCD, %.2f M with (×%.2f); the CCD's %.2f M, %.1f %% over the engine's "
+                    "own work in that run.\n",
+                engines[e].name, counted.bodies, counted.ccd, WARMUP + FULL_STEPS, c.off, c.on, c.on / c.off, c.ccd,
+                100.0 * c.ccd / (c.on - c.ccd));
+    return true;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--count") == 0) { /* one run, under callgrind */
+        int e = atoi(argv[2]) != 0;
+        if (e == 1)
+            dInitODE2(0);
+        sccd_rain_run r = engines[e].run(counted, atoi(argv[3]) != 0, WARMUP, FULL_STEPS, 1400u);
+        if (e == 1)
+            dCloseODE();
+        return r.finite ? 0 : 1;
+    }
     bool quick = false;
     const char *out = "build/bench";
     if (!sccd_bench_args(argc, argv, "ccd_scale", &quick, &out))
         return 2;
     mkdir(out, 0755);
     dInitODE2(0);
-    const engine engines[] = {{"chipmunk", "circles", sccd_rain_cp}, {"ode", "spheres", sccd_rain_ode}};
     /* The growth series first (same ordinary bodies), then the small world. */
     const sccd_rain full[] = {{10000, 10}, {10000, 100}, {10000, 300}, {10000, 1000}, {1000, 100}};
     const sccd_rain small[] = {{2000, 10}, {2000, 100}, {500, 30}};
     const sccd_rain *scenes = quick ? small : full;
     int nscenes = quick ? 3 : 5, series = nscenes - 1;
-    int warmup = 10, steps = quick ? 30 : 120, reps = quick ? 1 : 3;
+    int warmup = WARMUP, steps = quick ? 30 : FULL_STEPS, reps = quick ? 1 : 3;
     FILE *csv = sccd_bench_open(out, "ccd_scale", "csv"), *md = sccd_bench_open(out, "ccd_scale", "md");
     if (csv != NULL)
         fprintf(csv, "engine,bodies,ccd_bodies,rep,step_ms_without,step_ms_with,ccd_ms,solver_ms,ccd_share,"
@@ -149,6 +193,8 @@ int main(int argc, char **argv)
                     engines[e].name, lo->sc.ccd, hi->sc.ccd, hi->ccd_ms / lo->ccd_ms, p, own, p_own);
         /* The adapters' gathering must not be quadratic; the solver's own growth is reported. */
         ok &= own < 0.4 * n_ratio * n_ratio;
+        if (!quick && !count_instructions(argv[0], e, md))
+            printf("ccd_scale %-8s: no instruction counts (valgrind's callgrind missing or failed)\n", engines[e].name);
     }
     if (md != NULL)
         fprintf(md, "\n");

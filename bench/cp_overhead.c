@@ -11,8 +11,12 @@
  * swings by 15 % with any change of rounding); figures are medians of
  * thread CPU time (the machine may be shared) and of TOIs. Reported: step time without and with CCD, their ratio, and the
  * CCD's own share of the step (its timer over the step time, same run).
- * --quick: fewer steps, one repetition; fails when the swords get no CCD work
- * or a body goes non-finite.
+ * Times on a shared machine wander by a third between runs, so the full run
+ * also counts instructions (valgrind's callgrind, scripts/deps.sh --bench):
+ * the first rain of each layout without and with CCD, run again under
+ * callgrind (`cp_overhead --count LAYOUT CCD`), its steps and, of those, the
+ * CCD's (the position hook). --quick: fewer steps, one repetition, no
+ * counts; fails when the swords get no CCD work or a body goes non-finite.
  *
  *   cp_overhead [--quick] [--out DIR]   → DIR/cp_overhead.csv, DIR/cp_overhead.md */
 #include <stdio.h>
@@ -88,14 +92,24 @@ static run run_scene(bool ccd, int steps, double sword_y, unsigned seed)
 
 typedef struct layout { const char *name; double sword_y; } layout;
 
+static const layout layouts[] = {{"above", 400.0}, {"buried", 120.0}};
+
+enum { FULL_STEPS = 600 };
+
+/* The CCD's calls, for the instruction counts. */
+static const char *const ccd_calls[] = {"sccd_cp_position_hook", NULL};
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--count") == 0) { /* one rain, under callgrind */
+        int l = atoi(argv[2]) != 0;
+        return run_scene(atoi(argv[3]) != 0, FULL_STEPS, layouts[l].sword_y, 1u).finite ? 0 : 1;
+    }
     bool quick = false;
     const char *out = "build/bench";
     if (!sccd_bench_args(argc, argv, "cp_overhead", &quick, &out))
         return 2;
-    const layout layouts[] = {{"above", 400.0}, {"buried", 120.0}};
-    int reps = quick ? 1 : 5, steps = quick ? 120 : 600;
+    int reps = quick ? 1 : 5, steps = quick ? 120 : FULL_STEPS;
     bool ok = true;
     char path[512];
     snprintf(path, sizeof path, "%s/cp_overhead.csv", out);
@@ -103,7 +117,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/cp_overhead.md", out);
     FILE *md = fopen(path, "w");
     if (csv != NULL)
-        fprintf(csv, "layout,rep,step_us_without,step_us_with,ccd_share,candidates,tois,clamps\n");
+        fprintf(csv, "layout,rep,step_us_without,step_us_with,ccd_share,candidates,tois,clamps,minstr_without,minstr_with,minstr_ccd\n");
     if (md != NULL)
         fprintf(md, "## Chipmunk CCD overhead (cp_overhead)\n\n"
                     "%d ordinary dynamic bodies raining into an arena with %d CCD swords spinning at 30 rad/s on "
@@ -111,12 +125,19 @@ int main(int argc, char **argv)
                     "nudged by up to 2 units: a pile is chaotic, and one rain's cost swings with any change of rounding), "
                     "thread CPU time; TOIs per step are the median repetition's too. *above*: the "
                     "swords bat the rain, then spin over the pile; *buried*: the swords end up inside the pile, "
-                    "in contact nearly every step.\n\n"
-                    "| layout | step without CCD (µs) | step with CCD (µs) | ratio | CCD share of the step | TOIs/step |\n"
-                    "|---|---|---|---|---|---|\n",
+                    "in contact nearly every step. Instructions (valgrind's callgrind, millions per step): the "
+                    "first rain of each layout run again under callgrind without and with CCD; *CCD over "
+                    "Chipmunk*: the CCD's instructions over the rest of the step's (Chipmunk's own work in that "
+                    "run) — steady where the times wander (by a third between runs on this machine).\n\n"
+                    "| layout | step without CCD (µs) | step with CCD (µs) | ratio | CCD share of the step | TOIs/step "
+                    "| instructions/step without / with CCD (M) | ratio | CCD's (M) | CCD over Chipmunk |\n"
+                    "|---|---|---|---|---|---|---|---|---|---|\n",
                 BODIES, SWORDS, steps, reps);
     for (int l = 0; l < 2; ++l) {
         double off[5], on[5], share[5], tois[5], stops[5];
+        sccd_bench_counts c = {0.0, 0.0, 0.0};
+        if (!quick)
+            c = sccd_bench_count_scene(argv[0], l, "cpSpaceStep", ccd_calls, FULL_STEPS);
         for (int r = 0; r < reps; ++r) {
             unsigned seed = 1u + (unsigned)r; /* both runs of a repetition: the same rain */
             run a = run_scene(false, steps, layouts[l].sword_y, seed), b = run_scene(true, steps, layouts[l].sword_y, seed);
@@ -126,10 +147,10 @@ int main(int argc, char **argv)
             tois[r] = (double)b.k.tois / steps;
             stops[r] = (double)b.k.clamps;
             ok &= a.finite && b.finite && b.k.tois > 0;
-            if (csv != NULL)
-                fprintf(csv, "%s,%d,%.2f,%.2f,%.4f,%llu,%llu,%llu\n", layouts[l].name, r, a.step_us, b.step_us,
-                        b.ccd_share, (unsigned long long)b.k.candidates,
-                        (unsigned long long)b.k.tois, (unsigned long long)b.k.clamps);
+            if (csv != NULL) /* the counts are rain 0's: on its row */
+                fprintf(csv, "%s,%d,%.2f,%.2f,%.4f,%llu,%llu,%llu,%.3f,%.3f,%.3f\n", layouts[l].name, r, a.step_us, b.step_us,
+                        b.ccd_share, (unsigned long long)b.k.candidates, (unsigned long long)b.k.tois,
+                        (unsigned long long)b.k.clamps, r == 0 ? c.off : 0.0, r == 0 ? c.on : 0.0, r == 0 ? c.ccd : 0.0);
         }
         double m_off = sccd_median(off, reps), m_on = sccd_median(on, reps), m_share = sccd_median(share, reps);
         double m_tois = sccd_median(tois, reps), m_stops = sccd_median(stops, reps);
@@ -137,9 +158,19 @@ int main(int argc, char **argv)
                "(x%.2f); CCD share of the step %.1f %%; %.1f TOIs/step, %.0f stops (medians)\n",
                layouts[l].name, BODIES, SWORDS, steps, reps, m_off, m_on, m_on / m_off, 100.0 * m_share, m_tois,
                m_stops);
+        if (c.on > 0.0)
+            printf("cp_overhead %-6s: instructions per step (rain 1) %.2f M without CCD, %.2f M with (x%.2f), of "
+                   "which the CCD %.2f M (%.1f %% over Chipmunk's)\n", layouts[l].name, c.off, c.on, c.on / c.off, c.ccd,
+                   100.0 * c.ccd / (c.on - c.ccd));
+        char m1[32], m2[32], m3[32], ratio[32] = "—", over[32] = "—";
+        if (c.on > 0.0) {
+            snprintf(ratio, sizeof ratio, "%.2f", c.on / c.off);
+            snprintf(over, sizeof over, "%.1f %%", 100.0 * c.ccd / (c.on - c.ccd));
+        }
         if (md != NULL)
-            fprintf(md, "| %s | %.1f | %.1f | %.2f | %.1f %% | %.1f |\n", layouts[l].name, m_off, m_on, m_on / m_off,
-                    100.0 * m_share, m_tois);
+            fprintf(md, "| %s | %.1f | %.1f | %.2f | %.1f %% | %.1f | %s / %s | %s | %s | %s |\n", layouts[l].name, m_off,
+                    m_on, m_on / m_off, 100.0 * m_share, m_tois, sccd_bench_mega(m1, sizeof m1, c.off), sccd_bench_mega(m2, sizeof m2, c.on),
+                    ratio, sccd_bench_mega(m3, sizeof m3, c.ccd), over);
     }
     if (csv != NULL)
         fclose(csv);

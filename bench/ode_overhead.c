@@ -7,9 +7,13 @@
  *
  *   ode_overhead [--quick] [--out DIR]
  *
- * Writes DIR/ode_overhead.csv and DIR/ode_overhead.md. --quick: fewer steps
- * and repetitions; checks that nothing went NaN, that the CCD reported no
- * error and did work, and exits non-zero otherwise. */
+ * Writes DIR/ode_overhead.csv and DIR/ode_overhead.md. Times on a shared
+ * machine wander, so the full run also counts instructions (valgrind's
+ * callgrind, scripts/deps.sh --bench): the first repetition of each scene
+ * without and with CCD, run again under callgrind (`ode_overhead --count
+ * SCENE CCD`), its timed steps and, of those, the CCD's calls. --quick:
+ * fewer steps and repetitions, no counts; checks that nothing went NaN, that
+ * the CCD reported no error and did work, and exits non-zero otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +82,14 @@ static void add_spinners(ode_world *w, double height)
     }
 }
 
+/* The timed steps: a function of their own, the one callgrind counts in
+ * (--toggle-collect). */
+__attribute__((noinline)) void ode_overhead_timed_steps(ode_world *w, int steps)
+{
+    for (int s = 0; s < steps; ++s)
+        ode_world_step(w);
+}
+
 static run run_once(ode_ccd_mode mode, int warmup, int steps, unsigned seed, double height)
 {
     ode_world w;
@@ -94,8 +106,7 @@ static run run_once(ode_ccd_mode mode, int warmup, int steps, unsigned seed, dou
     w.step_seconds = 0.0;
     if (w.ccd != NULL)
         sccd_ode_reset_counters(w.ccd);
-    for (int s = 0; s < steps; ++s)
-        ode_world_step(&w);
+    ode_overhead_timed_steps(&w, steps);
     run r = {1e6 * w.step_seconds / steps, 0.0, sccd_ode_get_counters(w.ccd), true};
     r.ccd_share = w.step_seconds > 0.0 ? r.ccd.seconds / w.step_seconds : 0.0;
     for (int i = 0; i < BODIES; ++i) {
@@ -106,20 +117,36 @@ static run run_once(ode_ccd_mode mode, int warmup, int steps, unsigned seed, dou
     return r;
 }
 
+/* The spinners at 1.0 m: they cut through the bodies raining down in the
+ * first second, then spin above the settled pile (a scene with a few fast
+ * things among many ordinary ones). At 0.25 m: they grind through the pile
+ * every step (the worst case: a hit nearly every step). */
+static const struct { const char *name; double height; } scenes[] = {{"above", 1.0}, {"in the pile", 0.25}};
+
+enum { FULL_WARMUP = 180, FULL_STEPS = 600 };
+
+/* The CCD's calls, for the instruction counts. */
+static const char *const ccd_calls[] = {"sccd_ode_before_step", "sccd_ode_after_step", NULL};
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--count") == 0) { /* one repetition, under callgrind */
+        dInitODE2(0);
+        run r = run_once(atoi(argv[3]) != 0 ? ODE_CCD_SECTOR : ODE_CCD_OFF, FULL_WARMUP, FULL_STEPS, 100u,
+                         scenes[atoi(argv[2]) != 0].height);
+        dCloseODE();
+        return r.finite ? 0 : 1;
+    }
     bool quick = false;
     const char *out = "build/bench";
     if (!sccd_bench_args(argc, argv, "ode_overhead", &quick, &out))
         return 2;
     mkdir(out, 0755);
-    int warmup = quick ? 90 : 180, steps = quick ? 120 : 600, reps = quick ? 3 : 7;
+    int warmup = quick ? 90 : FULL_WARMUP, steps = quick ? 120 : FULL_STEPS, reps = quick ? 3 : 7;
+    sccd_bench_counts c[2] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    for (int sc = 0; sc < 2 && !quick; ++sc) /* the timed steps of the first repetition */
+        c[sc] = sccd_bench_count_scene(argv[0], sc, "ode_overhead_timed_steps", ccd_calls, FULL_STEPS);
     dInitODE2(0);
-    /* The spinners at 1.0 m: they cut through the bodies raining down in the
-     * first second, then spin above the settled pile (a scene with a few
-     * fast things among many ordinary ones). At 0.25 m: they grind through
-     * the pile every step (the worst case: a hit nearly every step). */
-    const struct { const char *name; double height; } scenes[] = {{"above", 1.0}, {"in the pile", 0.25}};
     double m_off[2], m_on[2], m_share[2], m_tois[2], m_clamps[2]; /* medians; TOIs and placements per step */
     bool ok = true;
     char path[512];
@@ -153,6 +180,10 @@ int main(int argc, char **argv)
                "with (x%.3f); CCD share of the step %.1f %%, %.1f TOIs and %.2f placements per step (medians)\n",
                scenes[sc].name, BODIES, ROTORS + BLADES, steps, reps, m_off[sc], m_on[sc], m_on[sc] / m_off[sc],
                100.0 * m_share[sc], m_tois[sc], m_clamps[sc]);
+        if (c[sc].on > 0.0)
+            printf("ode_overhead (%s): instructions per timed step (repetition 1) %.2f M without CCD, %.2f M with "
+                   "(x%.3f), of which the CCD %.2f M (%.1f %% over ODE's)\n", scenes[sc].name, c[sc].off, c[sc].on,
+                   c[sc].on / c[sc].off, c[sc].ccd, 100.0 * c[sc].ccd / (c[sc].on - c[sc].ccd));
     }
     if (csv != NULL)
         fclose(csv);
@@ -167,13 +198,25 @@ int main(int argc, char **argv)
                     "the same scene without CCD, in the same run (the bodies then fall through the spinners, so the "
                     "two runs do not simulate the same motion). CCD share: time in `sccd_ode_before_step` + "
                     "`sccd_ode_after_step` over the whole loop (it includes the geom boxes and poses ODE would "
-                    "otherwise update in its next collide).\n\n"
+                    "otherwise update in its next collide). Instructions (valgrind's callgrind, millions per timed "
+                    "step): the first repetition of each scene run again under callgrind without and with CCD; "
+                    "*CCD over ODE*: the CCD's instructions over the rest of the step's (ODE's own work in that "
+                    "run) — steady where the times wander.\n\n"
                     "| spinners | µs/step, ODE alone | µs/step, ODE + sectorccd | ratio | CCD share | TOIs/step | "
-                    "placements/step |\n|---|---|---|---|---|---|---|\n",
+                    "placements/step | instructions/step without / with CCD (M) | ratio | CCD's (M) | CCD over ODE |\n"
+                    "|---|---|---|---|---|---|---|---|---|---|---|\n",
                 BODIES, ROTORS + BLADES, ROTORS, BLADES, steps, warmup, reps);
-        for (int sc = 0; sc < 2; ++sc)
-            fprintf(md, "| %s | %.0f | %.0f | %.3f | %.1f %% | %.1f | %.2f |\n", scenes[sc].name, m_off[sc], m_on[sc],
-                    m_on[sc] / m_off[sc], 100.0 * m_share[sc], m_tois[sc], m_clamps[sc]);
+        for (int sc = 0; sc < 2; ++sc) {
+            char m1[32], m2[32], m3[32], ratio[32] = "—", over[32] = "—";
+            if (c[sc].on > 0.0) {
+                snprintf(ratio, sizeof ratio, "%.3f", c[sc].on / c[sc].off);
+                snprintf(over, sizeof over, "%.1f %%", 100.0 * c[sc].ccd / (c[sc].on - c[sc].ccd));
+            }
+            fprintf(md, "| %s | %.0f | %.0f | %.3f | %.1f %% | %.1f | %.2f | %s / %s | %s | %s | %s |\n", scenes[sc].name,
+                    m_off[sc], m_on[sc], m_on[sc] / m_off[sc], 100.0 * m_share[sc], m_tois[sc], m_clamps[sc],
+                    sccd_bench_mega(m1, sizeof m1, c[sc].off), sccd_bench_mega(m2, sizeof m2, c[sc].on), ratio,
+                    sccd_bench_mega(m3, sizeof m3, c[sc].ccd), over);
+        }
         fclose(md);
     }
     if (!ok)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench_util.h"
 
@@ -40,4 +41,75 @@ FILE *sccd_bench_open(const char *dir, const char *name, const char *ext)
     if (!f)
         fprintf(stderr, "%s: cannot write %s\n", name, path);
     return f;
+}
+
+/* The count at the start of a callgrind_annotate line ("1,234,567 (…)  file:function [binary]"). */
+static double leading_count(const char *line)
+{
+    double n = 0.0;
+    bool digits = false;
+    for (const char *c = line; *c != '\0'; ++c) {
+        if (*c >= '0' && *c <= '9') {
+            n = 10.0 * n + (*c - '0');
+            digits = true;
+        } else if (*c != ',' && (digits || *c != ' ')) {
+            break;
+        }
+    }
+    return digits ? n : -1.0;
+}
+
+/* Whether the line is the inclusive cost of function `name` (its own entry,
+ * "file:name [binary]": parts inlined elsewhere have no binary). */
+static bool names_function(const char *line, const char *name)
+{
+    char key[256];
+    snprintf(key, sizeof key, ":%s [", name);
+    return strstr(line, key) != NULL;
+}
+
+bool sccd_bench_instructions(const char *command, const char *collect, const char *const *parts, double *total, double *in_parts)
+{
+    static int runs = 0;
+    char out[256], cmd[2048], line[2048];
+    *total = *in_parts = 0.0;
+    snprintf(out, sizeof out, "/tmp/sccd_bench_cg.%d.%d", (int)getpid(), runs++);
+    snprintf(cmd, sizeof cmd, "valgrind --tool=callgrind --callgrind-out-file=%s --toggle-collect=%s %s >/dev/null 2>&1", out,
+             collect, command);
+    bool ok = system(cmd) == 0;
+    snprintf(cmd, sizeof cmd, "callgrind_annotate --inclusive=yes --threshold=100 --auto=no %s 2>/dev/null", out);
+    FILE *p = ok ? popen(cmd, "r") : NULL;
+    while (p != NULL && fgets(line, sizeof line, p) != NULL) {
+        if (strstr(line, "PROGRAM TOTALS") != NULL)
+            *total = leading_count(line);
+        for (int k = 0; parts != NULL && parts[k] != NULL; ++k)
+            if (names_function(line, parts[k]))
+                *in_parts += leading_count(line);
+    }
+    ok = p != NULL && pclose(p) == 0 && *total > 0.0;
+    remove(out);
+    if (!ok)
+        *total = *in_parts = 0.0;
+    return ok;
+}
+
+sccd_bench_counts sccd_bench_count_scene(const char *self, int scene, const char *collect, const char *const *parts, int steps)
+{
+    char cmd[1024];
+    double off, on, ccd, none;
+    snprintf(cmd, sizeof cmd, "%s --count %d 0", self, scene);
+    bool ok = sccd_bench_instructions(cmd, collect, NULL, &off, &none);
+    snprintf(cmd, sizeof cmd, "%s --count %d 1", self, scene);
+    ok = ok && sccd_bench_instructions(cmd, collect, parts, &on, &ccd);
+    double per = 1e-6 / steps;
+    return ok ? (sccd_bench_counts){off * per, on * per, ccd * per} : (sccd_bench_counts){0.0, 0.0, 0.0};
+}
+
+const char *sccd_bench_mega(char *buf, size_t n, double m)
+{
+    if (m > 0.0)
+        snprintf(buf, n, "%.2f", m);
+    else
+        snprintf(buf, n, "—");
+    return buf;
 }
