@@ -281,8 +281,6 @@ static bool reach_met(int q, void *context)
 
 bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
 {
-    if (sccd_adapter_queries_hold(&w->held, box))
-        return true;
     ode_reach r = {w, box, keep};
     bool ok = list_geoms(w);
     for (int i = 0; ok && i < w->nplanes; ++i)
@@ -316,14 +314,9 @@ static bool gather_scan(sccd_ode_world *w, const sccd_aabb3 *box, int n)
 
 /* Every geom prepared, then the CCD bodies' geoms and what the boxes of
  * their free motions reach: a few boxes geom by geom, more from the index
- * the solver's questions use. Each box gathered is kept (w->held): what it
- * holds is in the solve whole, so a question of the solver inside it is
- * answered at once (ode_overhead's pile: 1.4 % fewer CCD instructions, the
- * same solves). A box that cannot be kept (out of memory) only costs that
- * saving. */
+ * the solver's questions use. */
 bool sccd_ode_gather_all(sccd_ode_world *w)
 {
-    sccd_adapter_queries_clear(&w->held);
     w->npieces = 0;
     w->nmarks = 0;
     w->geoms_listed = false;
@@ -342,18 +335,11 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
             few[n++] = box;
         else if (!sccd_ode_gather_reach(w, box, (sccd_adapter_keep){0.0, INFINITY}))
             return false;
-        else
-            sccd_adapter_queries_add(&w->held, box);
     }
-    if (!w->geoms_listed) {
-        if (!gather_scan(w, few, n))
-            return false;
-    } else {
-        for (int i = 0; i < n; ++i)
-            if (!sccd_ode_gather_reach(w, few[i], (sccd_adapter_keep){0.0, INFINITY}))
-                return false;
-    }
+    if (!w->geoms_listed)
+        return gather_scan(w, few, n);
     for (int i = 0; i < n; ++i)
-        sccd_adapter_queries_add(&w->held, few[i]);
+        if (!sccd_ode_gather_reach(w, few[i], (sccd_adapter_keep){0.0, INFINITY}))
+            return false;
     return true;
 }

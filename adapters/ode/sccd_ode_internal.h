@@ -75,7 +75,6 @@ struct sccd_ode_world {
     sccd_impact_scratch scratch;
     unsigned char *marks; /* a static mesh's triangles in the solve (ode_geom.marks) */
     int nmarks, capmarks;
-    sccd_adapter_queries held; /* the step's CCD regions, gathered whole: a question inside one finds nothing new */
     sccd_adapter_sorted geomq;  /* the geoms' reach boxes, for what the CCD bodies and the solver's questions reach ... */
     int *geomq_geom;            /* ... the geom of each box ... */
     int capgeomq;

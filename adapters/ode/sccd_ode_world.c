@@ -163,7 +163,6 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
     w->world = world;
     w->space = space;
     w->opt = sccd_ode_options_default();
-    sccd_adapter_queries_init(&w->held);
     return w;
 }
 
@@ -289,7 +288,6 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_free(w->geoms);
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
-    sccd_adapter_queries_free(&w->held);
     sccd_adapter_sorted_free(&w->geomq);
     sccd_free(w->geomq_geom);
     sccd_free(w->planes);
