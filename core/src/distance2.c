@@ -170,26 +170,50 @@ sccd_distance2 sccd_proxy2_distance_unchecked(const sccd_proxy2 *a, const sccd_p
     return sccd_proxy2_distance_cached(a, b, &cold);
 }
 
-sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_simplex_cache *cache)
+/* The nearest core points pa, pb of two proxies of at most two points each
+ * (points and segments: circles and capsules), in closed form: GJK's
+ * answer without its iterations, for two segments about a fifth of its
+ * cost (callgrind: 120 instructions where GJK took 670). The cache is left
+ * as one vertex, valid for both. */
+static void segments_nearest(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_simplex_cache *cache, sccd_v2 *pa,
+                             sccd_v2 *pb)
 {
-    sccd_distance2 out = {INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 0};
-    /* Below this |v| the cores touch: the direction −v is rounding noise. */
-    sccd_real reach = sccd_max(sccd_proxy2_reach(a), sccd_proxy2_reach(b)), tiny = 1e-14 * reach;
+    sccd_segment_segment2_closest_unchecked(a->v[0], a->v[a->n - 1], b->v[0], b->v[b->n - 1], pa, pb);
+    *cache = (sccd_simplex_cache){1, {0}, {0}};
+}
+
+/* GJK from *cache, which then holds its simplex: the nearest core points
+ * pa, pb, and whether the simplex enclosed the origin (the cores overlap). */
+static bool gjk_nearest(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_real tiny, sccd_simplex_cache *cache,
+                        sccd_v2 *pa, sccd_v2 *pb, int *iterations)
+{
     simplex2 s;
-    out.iterations = gjk(a, b, tiny, cache, &s);
+    *iterations = gjk(a, b, tiny, cache, &s);
     cache->n = s.n;
+    *pa = *pb = (sccd_v2){0.0, 0.0};
     for (int i = 0; i < s.n; ++i) {
         cache->ia[i] = (unsigned char)s.v[i].ia;
         cache->ib[i] = (unsigned char)s.v[i].ib;
+        *pa = sccd_v2_mad(*pa, s.v[i].u, a->v[s.v[i].ia]);
+        *pb = sccd_v2_mad(*pb, s.v[i].u, b->v[s.v[i].ib]);
     }
-    sccd_v2 pa = {0.0, 0.0}, pb = {0.0, 0.0};
-    for (int i = 0; i < s.n; ++i) {
-        pa = sccd_v2_mad(pa, s.v[i].u, a->v[s.v[i].ia]);
-        pb = sccd_v2_mad(pb, s.v[i].u, b->v[s.v[i].ib]);
-    }
+    return s.n == 3;
+}
+
+sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_simplex_cache *cache)
+{
+    sccd_distance2 out = {INFINITY, {0.0, 0.0}, {0.0, 0.0}, SCCD_FALLBACK_V2, false, 1};
+    /* Below this |v| the cores touch: the direction −v is rounding noise. */
+    sccd_real reach = sccd_max(sccd_proxy2_reach(a), sccd_proxy2_reach(b)), tiny = 1e-14 * reach;
+    sccd_v2 pa, pb;
+    bool inside = false;
+    if (a->n <= 2 && b->n <= 2)
+        segments_nearest(a, b, cache, &pa, &pb);
+    else
+        inside = gjk_nearest(a, b, tiny, cache, &pa, &pb, &out.iterations);
     sccd_v2 v = sccd_v2_sub(pb, pa);
     sccd_real core = sccd_v2_len(v);
-    if (s.n == 3 || core <= tiny) {
+    if (inside || core <= tiny) {
         /* The cores overlap: no direction is defined. */
         sccd_v2 m = sccd_v2_lerp(pa, pb, 0.5);
         out = (sccd_distance2){0.0, m, m, SCCD_FALLBACK_V2, true, out.iterations};

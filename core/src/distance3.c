@@ -203,26 +203,47 @@ sccd_distance3 sccd_proxy3_distance_unchecked(const sccd_proxy3 *a, const sccd_p
     return sccd_proxy3_distance_cached(a, b, &cold);
 }
 
-sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache)
+/* distance2.c's segments_nearest: two proxies of at most two points each
+ * (spheres and capsules) in closed form. */
+static void segments_nearest(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache, sccd_v3 *pa,
+                             sccd_v3 *pb)
 {
-    sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 0};
-    /* Below this |v| the cores touch: the direction −v is rounding noise. */
-    sccd_real reach = sccd_max(sccd_proxy3_reach(a), sccd_proxy3_reach(b)), tiny = 1e-14 * reach;
+    sccd_segment_segment3_closest_unchecked(a->v[0], a->v[a->n - 1], b->v[0], b->v[b->n - 1], pa, pb);
+    *cache = (sccd_simplex_cache){1, {0}, {0}};
+}
+
+/* GJK from *cache, which then holds its simplex: the nearest core points
+ * pa, pb, and whether the simplex enclosed the origin (the cores overlap). */
+static bool gjk_nearest(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_real tiny, sccd_simplex_cache *cache,
+                        sccd_v3 *pa, sccd_v3 *pb, int *iterations)
+{
     simplex3 s;
-    out.iterations = gjk(a, b, tiny, cache, &s);
+    *iterations = gjk(a, b, tiny, cache, &s);
     cache->n = s.n;
+    *pa = *pb = (sccd_v3){0.0, 0.0, 0.0};
     for (int i = 0; i < s.n; ++i) {
         cache->ia[i] = (unsigned char)s.v[i].ia;
         cache->ib[i] = (unsigned char)s.v[i].ib;
+        *pa = sccd_v3_mad(*pa, s.v[i].u, a->v[s.v[i].ia]);
+        *pb = sccd_v3_mad(*pb, s.v[i].u, b->v[s.v[i].ib]);
     }
-    sccd_v3 pa = {0.0, 0.0, 0.0}, pb = {0.0, 0.0, 0.0};
-    for (int i = 0; i < s.n; ++i) {
-        pa = sccd_v3_mad(pa, s.v[i].u, a->v[s.v[i].ia]);
-        pb = sccd_v3_mad(pb, s.v[i].u, b->v[s.v[i].ib]);
-    }
+    return s.n == 4;
+}
+
+sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache)
+{
+    sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 1};
+    /* Below this |v| the cores touch: the direction −v is rounding noise. */
+    sccd_real reach = sccd_max(sccd_proxy3_reach(a), sccd_proxy3_reach(b)), tiny = 1e-14 * reach;
+    sccd_v3 pa, pb;
+    bool inside = false;
+    if (a->n <= 2 && b->n <= 2)
+        segments_nearest(a, b, cache, &pa, &pb);
+    else
+        inside = gjk_nearest(a, b, tiny, cache, &pa, &pb, &out.iterations);
     sccd_v3 v = sccd_v3_sub(pb, pa);
     sccd_real core = sccd_v3_len(v);
-    if (s.n == 4 || core <= tiny) {
+    if (inside || core <= tiny) {
         sccd_v3 m = sccd_v3_lerp(pa, pb, 0.5);
         out = (sccd_distance3){0.0, m, m, SCCD_FALLBACK_V3, true, out.iterations};
         return out;

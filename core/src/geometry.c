@@ -153,18 +153,28 @@ static sccd_real segment_segment3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2
     return sccd_v3_len2(sccd_v3_sub(*x1, *x2));
 }
 
-sccd_real sccd_segment_segment2_dist2_unchecked(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2)
+sccd_real sccd_segment_segment2_closest_unchecked(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_v2 *x1, sccd_v2 *x2)
 {
     sccd_real s, t;
+    return segment_segment2(p1, q1, p2, q2, &s, &t, x1, x2);
+}
+
+sccd_real sccd_segment_segment3_closest_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2, sccd_v3 *x1, sccd_v3 *x2)
+{
+    sccd_real s, t;
+    return segment_segment3(p1, q1, p2, q2, &s, &t, x1, x2);
+}
+
+sccd_real sccd_segment_segment2_dist2_unchecked(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2)
+{
     sccd_v2 x1, x2;
-    return segment_segment2(p1, q1, p2, q2, &s, &t, &x1, &x2);
+    return sccd_segment_segment2_closest_unchecked(p1, q1, p2, q2, &x1, &x2);
 }
 
 sccd_real sccd_segment_segment3_dist2_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2)
 {
-    sccd_real s, t;
     sccd_v3 x1, x2;
-    return segment_segment3(p1, q1, p2, q2, &s, &t, &x1, &x2);
+    return sccd_segment_segment3_closest_unchecked(p1, q1, p2, q2, &x1, &x2);
 }
 
 sccd_real sccd_closest_segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real *s, sccd_real *t,

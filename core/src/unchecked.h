@@ -22,6 +22,10 @@ sccd_v3 sccd_closest_point_segment3_unchecked(sccd_v3 p, sccd_v3 a, sccd_v3 b);
 sccd_real sccd_segment_segment2_dist2_unchecked(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2);
 sccd_real sccd_segment_segment3_dist2_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2);
 
+/* sccd_closest_segment_segment2 / 3: the closest points and their squared distance. */
+sccd_real sccd_segment_segment2_closest_unchecked(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_v2 *x1, sccd_v2 *x2);
+sccd_real sccd_segment_segment3_closest_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2, sccd_v3 *x1, sccd_v3 *x2);
+
 /* sccd_proxy2_make / sccd_proxy3_make. */
 sccd_proxy2 sccd_proxy2_make_unchecked(const sccd_shape2 *s, sccd_xf2 xf);
 sccd_proxy3 sccd_proxy3_make_unchecked(const sccd_shape3 *s, sccd_xf3 xf);
