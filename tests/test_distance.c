@@ -1,6 +1,8 @@
 /* GJK distance (distance.h) and support functions (support.h) against
- * independent oracles: closed forms from geometry.h for circle/capsule pairs
- * and box–point by clamping in the box frame; brute force over features for
+ * independent oracles: golden-section searches (geom_oracle.h) for
+ * circle/capsule pairs (the library answers those in closed form with its
+ * own segment distance, so its own function would not check it) and
+ * box–point by clamping in the box frame; brute force over features for
  * the rest (polygon edge–edge segment distances + containment; 3D box–box
  * vertex–solid and edge–edge distances + a separating-axis overlap test).
  * Scenes are scaled from 1e-3 to 1e4; degenerate and invalid inputs too. */
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include "geom_oracle.h"
 #include "shape_oracle.h"
 
 #define N_PAIRS 100000
@@ -38,7 +41,7 @@ static double point_box2(sccd_box2 b, sccd_xf2 xf, sccd_v2 p)
     return sccd_v2_len(e);
 }
 
-/* Closed form when one exists, else the brute-force oracle; *closed says which. */
+/* An oracle of one dimension's search or a closed form when one exists, else the brute-force oracle; *closed says which. */
 static double reference2(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb, bool *closed)
 {
     *closed = true;
@@ -46,10 +49,10 @@ static double reference2(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b
     if (ta == SCCD_SHAPE_CIRCLE && tb == SCCD_SHAPE_CIRCLE)
         return fmax(0.0, sccd_v2_dist(world2(xa, a->circle.c), world2(xb, b->circle.c)) - a->circle.r - b->circle.r);
     if (ta == SCCD_SHAPE_CIRCLE && tb == SCCD_SHAPE_CAPSULE)
-        return fmax(0.0, sccd_distance_point_segment2(world2(xa, a->circle.c), world2(xb, b->capsule.a),
+        return fmax(0.0, sccd_oracle_point_segment_distance2(world2(xa, a->circle.c), world2(xb, b->capsule.a),
                                                       world2(xb, b->capsule.b)) - a->circle.r - b->capsule.r);
     if (ta == SCCD_SHAPE_CAPSULE && tb == SCCD_SHAPE_CAPSULE)
-        return fmax(0.0, sccd_distance_segment_segment2(world2(xa, a->capsule.a), world2(xa, a->capsule.b),
+        return fmax(0.0, sccd_oracle_segment_distance2(world2(xa, a->capsule.a), world2(xa, a->capsule.b),
                                                         world2(xb, b->capsule.a), world2(xb, b->capsule.b)) -
                              a->capsule.r - b->capsule.r);
     if (ta == SCCD_SHAPE_BOX && tb == SCCD_SHAPE_CIRCLE)
@@ -112,10 +115,10 @@ static double reference3(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b
     if (a->type == SCCD_SHAPE_CIRCLE && b->type == SCCD_SHAPE_CIRCLE)
         return fmax(0.0, sccd_v3_dist(w(xa, a->sphere.c), w(xb, b->sphere.c)) - a->sphere.r - b->sphere.r);
     if (a->type == SCCD_SHAPE_CIRCLE && b->type == SCCD_SHAPE_CAPSULE)
-        return fmax(0.0, sccd_distance_point_segment3(w(xa, a->sphere.c), w(xb, b->capsule.a), w(xb, b->capsule.b)) -
+        return fmax(0.0, sccd_oracle_point_segment_distance3(w(xa, a->sphere.c), w(xb, b->capsule.a), w(xb, b->capsule.b)) -
                              a->sphere.r - b->capsule.r);
     if (a->type == SCCD_SHAPE_CAPSULE && b->type == SCCD_SHAPE_CAPSULE)
-        return fmax(0.0, sccd_distance_segment_segment3(w(xa, a->capsule.a), w(xa, a->capsule.b), w(xb, b->capsule.a),
+        return fmax(0.0, sccd_oracle_segment_distance3(w(xa, a->capsule.a), w(xa, a->capsule.b), w(xb, b->capsule.a),
                                                         w(xb, b->capsule.b)) -
                              a->capsule.r - b->capsule.r);
     return sccd_oracle_distance3(a, xa, b, xb);
