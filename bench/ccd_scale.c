@@ -21,9 +21,9 @@
  *
  * Times on a shared machine wander, so the full run also counts the
  * instructions of the 1,000 + 100 scene (the one the issue's target is
- * for): its first repetition without and with CCD, run again under
- * valgrind's callgrind (`ccd_scale --count ENGINE CCD`), all its steps and,
- * of those, the CCD's calls.
+ * for): its first three repetitions without and with CCD, run again under
+ * valgrind's callgrind (`ccd_scale --count ENGINE CCD REP`), all their steps
+ * and, of those, the CCD's calls, each figure the median of the three.
  *
  * --quick: smaller scenes, one repetition, no counts; fails when a body goes
  * non-finite, a debris passes the floor with the CCD on, the CCD did no
@@ -104,33 +104,36 @@ static double growth(double t0, double t1, const result *r, int n) { return log(
 
 static double adapter_ms(const result *r) { return r->ccd_ms - r->solve_ms; }
 
-/* Engine e's counted scene, first repetition, under callgrind: the
- * instructions per step without and with CCD, and the CCD's (M) into md; false
- * when callgrind cannot count them. */
+/* Engine e's counted scene, its first repetitions, under callgrind: the
+ * instructions per step without and with CCD, and the CCD's (M; medians)
+ * into md; false when callgrind cannot count them. */
 static bool count_instructions(const char *self, int e, FILE *md)
 {
-    sccd_bench_counts c = sccd_bench_count_scene(self, e, engines[e].step, engines[e].ccd, WARMUP + FULL_STEPS);
+    sccd_bench_counts c = sccd_bench_count_scene(self, e, engines[e].step, engines[e].ccd, WARMUP + FULL_STEPS,
+                                                 SCCD_BENCH_COUNT_REPS, NULL);
     if (!(c.on > 0.0))
         return false;
-    printf("ccd_scale %-8s %d bodies + %d CCD, instructions per step (repetition 1): %.2f M without CCD, %.2f M "
-           "with (x%.2f), of which the CCD %.2f M (%.1f %% over the engine's)\n", engines[e].name, counted.bodies,
-           counted.ccd, c.off, c.on, c.on / c.off, c.ccd, 100.0 * c.ccd / (c.on - c.ccd));
+    printf("ccd_scale %-8s %d bodies + %d CCD, instructions per step (median of repetitions 1-%d): %.2f M without "
+           "CCD, %.2f M with (x%.2f), of which the CCD %.2f M (%.1f %% over the engine's)\n", engines[e].name,
+           counted.bodies, counted.ccd, SCCD_BENCH_COUNT_REPS, c.off, c.on, c.on / c.off, c.ccd,
+           100.0 * c.ccd / (c.on - c.ccd));
     if (md != NULL)
-        fprintf(md, "\n%s, %d + %d, instructions (valgrind's callgrind, the first repetition run again, all %d steps): "
-                    "%.2f M per step without CCD, %.2f M with (×%.2f); the CCD's %.2f M, %.1f %% over the engine's "
-                    "own work in that run.\n",
-                engines[e].name, counted.bodies, counted.ccd, WARMUP + FULL_STEPS, c.off, c.on, c.on / c.off, c.ccd,
+        fprintf(md, "\n%s, %d + %d, instructions (valgrind's callgrind, the first %d repetitions run again, all %d "
+                    "steps, each figure its own median): %.2f M per step without CCD, %.2f M with (×%.2f); the CCD's "
+                    "%.2f M, %.1f %% over the engine's own work in those runs.\n",
+                engines[e].name, counted.bodies, counted.ccd, SCCD_BENCH_COUNT_REPS, WARMUP + FULL_STEPS, c.off, c.on,
+                c.on / c.off, c.ccd,
                 100.0 * c.ccd / (c.on - c.ccd));
     return true;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[1], "--count") == 0) { /* one run, under callgrind */
+    if (argc == 5 && strcmp(argv[1], "--count") == 0) { /* one run, under callgrind */
         int e = atoi(argv[2]) != 0;
         if (e == 1)
             dInitODE2(0);
-        sccd_rain_run r = engines[e].run(counted, atoi(argv[3]) != 0, WARMUP, FULL_STEPS, 1400u);
+        sccd_rain_run r = engines[e].run(counted, atoi(argv[3]) != 0, WARMUP, FULL_STEPS, 1400u + (unsigned)atoi(argv[4]));
         if (e == 1)
             dCloseODE();
         return r.finite ? 0 : 1;

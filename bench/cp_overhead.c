@@ -13,9 +13,9 @@
  * CCD's own share of the step (its timer over the step time, same run).
  * Times on a shared machine wander by a third between runs, so the full run
  * also counts instructions (valgrind's callgrind, scripts/deps.sh --bench):
- * the first rain of each layout without and with CCD, run again under
- * callgrind (`cp_overhead --count LAYOUT CCD`), its steps and, of those, the
- * CCD's (the position hook). --quick: fewer steps, one repetition, no
+ * the first three rains of each layout without and with CCD, run again under
+ * callgrind (`cp_overhead --count LAYOUT CCD REP`), their steps and, of
+ * those, the CCD's (the position hook), each figure the median of the three. --quick: fewer steps, one repetition, no
  * counts; fails when the swords get no CCD work or a body goes non-finite.
  *
  *   cp_overhead [--quick] [--out DIR]   → DIR/cp_overhead.csv, DIR/cp_overhead.md */
@@ -101,9 +101,9 @@ static const char *const ccd_calls[] = {"sccd_cp_position_hook", NULL};
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[1], "--count") == 0) { /* one rain, under callgrind */
+    if (argc == 5 && strcmp(argv[1], "--count") == 0) { /* one rain, under callgrind */
         int l = atoi(argv[2]) != 0;
-        return run_scene(atoi(argv[3]) != 0, FULL_STEPS, layouts[l].sword_y, 1u).finite ? 0 : 1;
+        return run_scene(atoi(argv[3]) != 0, FULL_STEPS, layouts[l].sword_y, 1u + (unsigned)atoi(argv[4])).finite ? 0 : 1;
     }
     bool quick = false;
     const char *out = "build/bench";
@@ -126,18 +126,19 @@ int main(int argc, char **argv)
                     "thread CPU time; TOIs per step are the median repetition's too. *above*: the "
                     "swords bat the rain, then spin over the pile; *buried*: the swords end up inside the pile, "
                     "in contact nearly every step. Instructions (valgrind's callgrind, millions per step): the "
-                    "first rain of each layout run again under callgrind without and with CCD; *CCD over "
-                    "Chipmunk*: the CCD's instructions over the rest of the step's (Chipmunk's own work in that "
-                    "run) — steady where the times wander (by a third between runs on this machine).\n\n"
+                    "first %d rains of each layout run again under callgrind without and with CCD, each figure "
+                    "its own median (one pile's count swings by a tenth with its rain); *CCD over "
+                    "Chipmunk*: the CCD's instructions over the rest of the step's (Chipmunk's own work in those "
+                    "runs) — steady where the times wander (by a third between runs on this machine).\n\n"
                     "| layout | step without CCD (µs) | step with CCD (µs) | ratio | CCD share of the step | TOIs/step "
                     "| instructions/step without / with CCD (M) | ratio | CCD's (M) | CCD over Chipmunk |\n"
                     "|---|---|---|---|---|---|---|---|---|---|\n",
-                BODIES, SWORDS, steps, reps);
+                BODIES, SWORDS, steps, reps, SCCD_BENCH_COUNT_REPS);
     for (int l = 0; l < 2; ++l) {
         double off[5], on[5], share[5], tois[5], stops[5];
-        sccd_bench_counts c = {0.0, 0.0, 0.0};
+        sccd_bench_counts c = {0.0, 0.0, 0.0}, each[SCCD_BENCH_COUNT_REPS] = {{0.0, 0.0, 0.0}};
         if (!quick)
-            c = sccd_bench_count_scene(argv[0], l, "cpSpaceStep", ccd_calls, FULL_STEPS);
+            c = sccd_bench_count_scene(argv[0], l, "cpSpaceStep", ccd_calls, FULL_STEPS, SCCD_BENCH_COUNT_REPS, each);
         for (int r = 0; r < reps; ++r) {
             unsigned seed = 1u + (unsigned)r; /* both runs of a repetition: the same rain */
             run a = run_scene(false, steps, layouts[l].sword_y, seed), b = run_scene(true, steps, layouts[l].sword_y, seed);
@@ -147,10 +148,11 @@ int main(int argc, char **argv)
             tois[r] = (double)b.k.tois / steps;
             stops[r] = (double)b.k.clamps;
             ok &= a.finite && b.finite && b.k.tois > 0;
-            if (csv != NULL) /* the counts are rain 0's: on its row */
+            sccd_bench_counts n = r < SCCD_BENCH_COUNT_REPS ? each[r] : (sccd_bench_counts){0.0, 0.0, 0.0};
+            if (csv != NULL) /* each counted rain's counts on its row */
                 fprintf(csv, "%s,%d,%.2f,%.2f,%.4f,%llu,%llu,%llu,%.3f,%.3f,%.3f\n", layouts[l].name, r, a.step_us, b.step_us,
                         b.ccd_share, (unsigned long long)b.k.candidates, (unsigned long long)b.k.tois,
-                        (unsigned long long)b.k.clamps, r == 0 ? c.off : 0.0, r == 0 ? c.on : 0.0, r == 0 ? c.ccd : 0.0);
+                        (unsigned long long)b.k.clamps, n.off, n.on, n.ccd);
         }
         double m_off = sccd_median(off, reps), m_on = sccd_median(on, reps), m_share = sccd_median(share, reps);
         double m_tois = sccd_median(tois, reps), m_stops = sccd_median(stops, reps);
@@ -159,8 +161,8 @@ int main(int argc, char **argv)
                layouts[l].name, BODIES, SWORDS, steps, reps, m_off, m_on, m_on / m_off, 100.0 * m_share, m_tois,
                m_stops);
         if (c.on > 0.0)
-            printf("cp_overhead %-6s: instructions per step (rain 1) %.2f M without CCD, %.2f M with (x%.2f), of "
-                   "which the CCD %.2f M (%.1f %% over Chipmunk's)\n", layouts[l].name, c.off, c.on, c.on / c.off, c.ccd,
+            printf("cp_overhead %-6s: instructions per step (median of rains 1-%d) %.2f M without CCD, %.2f M with (x%.2f), of "
+                   "which the CCD %.2f M (%.1f %% over Chipmunk's)\n", layouts[l].name, SCCD_BENCH_COUNT_REPS, c.off, c.on, c.on / c.off, c.ccd,
                    100.0 * c.ccd / (c.on - c.ccd));
         char m1[32], m2[32], m3[32], ratio[32] = "—", over[32] = "—";
         if (c.on > 0.0) {

@@ -9,11 +9,12 @@
  *
  * Writes DIR/ode_overhead.csv and DIR/ode_overhead.md. Times on a shared
  * machine wander, so the full run also counts instructions (valgrind's
- * callgrind, scripts/deps.sh --bench): the first repetition of each scene
- * without and with CCD, run again under callgrind (`ode_overhead --count
- * SCENE CCD`), its timed steps and, of those, the CCD's calls. --quick:
- * fewer steps and repetitions, no counts; checks that nothing went NaN, that
- * the CCD reported no error and did work, and exits non-zero otherwise. */
+ * callgrind, scripts/deps.sh --bench): the first three repetitions of each
+ * scene without and with CCD, run again under callgrind (`ode_overhead
+ * --count SCENE CCD REP`), their timed steps and, of those, the CCD's calls,
+ * each figure the median of the three. --quick: fewer steps and
+ * repetitions, no counts; checks that nothing went NaN, that the CCD
+ * reported no error and did work, and exits non-zero otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,10 +131,10 @@ static const char *const ccd_calls[] = {"sccd_ode_before_step", "sccd_ode_after_
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[1], "--count") == 0) { /* one repetition, under callgrind */
+    if (argc == 5 && strcmp(argv[1], "--count") == 0) { /* one repetition, under callgrind */
         dInitODE2(0);
-        run r = run_once(atoi(argv[3]) != 0 ? ODE_CCD_SECTOR : ODE_CCD_OFF, FULL_WARMUP, FULL_STEPS, 100u,
-                         scenes[atoi(argv[2]) != 0].height);
+        run r = run_once(atoi(argv[3]) != 0 ? ODE_CCD_SECTOR : ODE_CCD_OFF, FULL_WARMUP, FULL_STEPS,
+                         100u + (unsigned)atoi(argv[4]), scenes[atoi(argv[2]) != 0].height);
         dCloseODE();
         return r.finite ? 0 : 1;
     }
@@ -144,8 +145,9 @@ int main(int argc, char **argv)
     mkdir(out, 0755);
     int warmup = quick ? 90 : FULL_WARMUP, steps = quick ? 120 : FULL_STEPS, reps = quick ? 3 : 7;
     sccd_bench_counts c[2] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-    for (int sc = 0; sc < 2 && !quick; ++sc) /* the timed steps of the first repetition */
-        c[sc] = sccd_bench_count_scene(argv[0], sc, "ode_overhead_timed_steps", ccd_calls, FULL_STEPS);
+    for (int sc = 0; sc < 2 && !quick; ++sc) /* the timed steps of the first repetitions */
+        c[sc] = sccd_bench_count_scene(argv[0], sc, "ode_overhead_timed_steps", ccd_calls, FULL_STEPS,
+                                       SCCD_BENCH_COUNT_REPS, NULL);
     dInitODE2(0);
     double m_off[2], m_on[2], m_share[2], m_tois[2], m_clamps[2]; /* medians; TOIs and placements per step */
     bool ok = true;
@@ -181,8 +183,9 @@ int main(int argc, char **argv)
                scenes[sc].name, BODIES, ROTORS + BLADES, steps, reps, m_off[sc], m_on[sc], m_on[sc] / m_off[sc],
                100.0 * m_share[sc], m_tois[sc], m_clamps[sc]);
         if (c[sc].on > 0.0)
-            printf("ode_overhead (%s): instructions per timed step (repetition 1) %.2f M without CCD, %.2f M with "
-                   "(x%.3f), of which the CCD %.2f M (%.1f %% over ODE's)\n", scenes[sc].name, c[sc].off, c[sc].on,
+            printf("ode_overhead (%s): instructions per timed step (median of repetitions 1-%d) %.2f M without CCD, "
+                   "%.2f M with (x%.3f), of which the CCD %.2f M (%.1f %% over ODE's)\n", scenes[sc].name,
+                   SCCD_BENCH_COUNT_REPS, c[sc].off, c[sc].on,
                    c[sc].on / c[sc].off, c[sc].ccd, 100.0 * c[sc].ccd / (c[sc].on - c[sc].ccd));
     }
     if (csv != NULL)
@@ -199,13 +202,14 @@ int main(int argc, char **argv)
                     "two runs do not simulate the same motion). CCD share: time in `sccd_ode_before_step` + "
                     "`sccd_ode_after_step` over the whole loop (it includes the geom boxes and poses ODE would "
                     "otherwise update in its next collide). Instructions (valgrind's callgrind, millions per timed "
-                    "step): the first repetition of each scene run again under callgrind without and with CCD; "
-                    "*CCD over ODE*: the CCD's instructions over the rest of the step's (ODE's own work in that "
-                    "run) — steady where the times wander.\n\n"
+                    "step): the first %d repetitions of each scene run again under callgrind without and with CCD, "
+                    "each figure its own median (one pile's count swings with its rain); "
+                    "*CCD over ODE*: the CCD's instructions over the rest of the step's (ODE's own work in those "
+                    "runs) — steady where the times wander.\n\n"
                     "| spinners | µs/step, ODE alone | µs/step, ODE + sectorccd | ratio | CCD share | TOIs/step | "
                     "placements/step | instructions/step without / with CCD (M) | ratio | CCD's (M) | CCD over ODE |\n"
                     "|---|---|---|---|---|---|---|---|---|---|---|\n",
-                BODIES, ROTORS + BLADES, ROTORS, BLADES, steps, warmup, reps);
+                BODIES, ROTORS + BLADES, ROTORS, BLADES, steps, warmup, reps, SCCD_BENCH_COUNT_REPS);
         for (int sc = 0; sc < 2; ++sc) {
             char m1[32], m2[32], m3[32], ratio[32] = "—", over[32] = "—";
             if (c[sc].on > 0.0) {

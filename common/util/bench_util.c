@@ -104,16 +104,23 @@ bool sccd_bench_instructions(const char *command, const char *collect, const cha
     return ok;
 }
 
-sccd_bench_counts sccd_bench_count_scene(const char *self, int scene, const char *collect, const char *const *parts, int steps)
+sccd_bench_counts sccd_bench_count_scene(const char *self, int scene, const char *collect, const char *const *parts, int steps,
+                                         int reps, sccd_bench_counts *each)
 {
-    char cmd[1024];
-    double off, on, ccd, none;
-    snprintf(cmd, sizeof cmd, "%s --count %d 0", self, scene);
-    bool ok = sccd_bench_instructions(cmd, collect, NULL, &off, &none);
-    snprintf(cmd, sizeof cmd, "%s --count %d 1", self, scene);
-    ok = ok && sccd_bench_instructions(cmd, collect, parts, &on, &ccd);
-    double per = 1e-6 / steps;
-    return ok ? (sccd_bench_counts){off * per, on * per, ccd * per} : (sccd_bench_counts){0.0, 0.0, 0.0};
+    double off[SCCD_BENCH_COUNT_REPS], on[SCCD_BENCH_COUNT_REPS], ccd[SCCD_BENCH_COUNT_REPS], none, per = 1e-6 / steps;
+    bool ok = reps >= 1 && reps <= SCCD_BENCH_COUNT_REPS;
+    for (int r = 0; ok && r < reps; ++r) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s --count %d 0 %d", self, scene, r);
+        ok = sccd_bench_instructions(cmd, collect, NULL, &off[r], &none);
+        snprintf(cmd, sizeof cmd, "%s --count %d 1 %d", self, scene, r);
+        ok = ok && sccd_bench_instructions(cmd, collect, parts, &on[r], &ccd[r]);
+        if (ok && each != NULL)
+            each[r] = (sccd_bench_counts){off[r] * per, on[r] * per, ccd[r] * per};
+    }
+    if (!ok)
+        return (sccd_bench_counts){0.0, 0.0, 0.0};
+    return (sccd_bench_counts){sccd_median(off, reps) * per, sccd_median(on, reps) * per, sccd_median(ccd, reps) * per};
 }
 
 const char *sccd_bench_mega(char *buf, size_t n, double m)

@@ -17,8 +17,11 @@ FILE *sccd_bench_open(const char *dir, const char *name, const char *ext);
 bool sccd_bench_instructions(const char *command, const char *collect, const char *const *parts, double *total, double *in_parts);
 /// Instructions per step (millions) of a scene without CCD (off) and with it (on), and of those the CCD's (ccd); zeros: not counted.
 typedef struct sccd_bench_counts { double off, on, ccd; } sccd_bench_counts;
-/// Count `self --count SCENE 0` and `self --count SCENE 1` (a bench program's child mode: the scene without and with CCD) under callgrind (sccd_bench_instructions), per step of `steps`.
-sccd_bench_counts sccd_bench_count_scene(const char *self, int scene, const char *collect, const char *const *parts, int steps);
+/// Repetitions whose instructions the overhead benchmarks count: one pile's cost swings by a tenth with its rain (callgrind, swords buried in a pile: 2,078 to 2,332 M over three rains), so one rain cannot tell a change's effect.
+#define SCCD_BENCH_COUNT_REPS 3
+/// Count `self --count SCENE 0 REP` and `self --count SCENE 1 REP` (a bench program's child mode: repetition REP of the scene without and with CCD) under callgrind (sccd_bench_instructions) for REP = 0 .. reps − 1 (reps ≤ SCCD_BENCH_COUNT_REPS), per step of `steps`: the medians of off, on and ccd over them; each repetition's into each[REP] when each is not NULL. Zeros when one cannot be counted.
+sccd_bench_counts sccd_bench_count_scene(const char *self, int scene, const char *collect, const char *const *parts, int steps,
+                                         int reps, sccd_bench_counts *each);
 /// m millions as "12.34" in buf, or "—" when m is 0 (not counted); returns buf.
 const char *sccd_bench_mega(char *buf, size_t n, double m);
 
