@@ -15,8 +15,9 @@
  * also counts instructions (valgrind's callgrind, scripts/deps.sh --bench):
  * the first three rains of each layout without and with CCD, run again under
  * callgrind (`cp_overhead --count LAYOUT CCD REP`), their steps and, of
- * those, the CCD's (the position hook), each figure the median of the three. --quick: fewer steps, one repetition, no
- * counts; fails when the swords get no CCD work or a body goes non-finite.
+ * those, the CCD's (the position hook), each figure the median of the
+ * three. --quick: fewer steps, one repetition, no counts; fails when the
+ * swords get no CCD work or a body goes non-finite.
  *
  *   cp_overhead [--quick] [--out DIR]   → DIR/cp_overhead.csv, DIR/cp_overhead.md */
 #include <stdio.h>

@@ -21,9 +21,9 @@
 extern "C" {
 #endif
 
-/// Result of a 2D distance query: distance ≥ 0, closest points pa on A and pb on B, unit normal from A to B, overlap flag, GJK iterations.
+/// Result of a 2D distance query: distance ≥ 0, closest points pa on A and pb on B, unit normal from A to B, overlap flag, GJK iterations (1 when both have at most two points: answered in closed form).
 typedef struct sccd_distance2 { sccd_real distance; sccd_v2 pa, pb, normal; bool overlap; int iterations; } sccd_distance2;
-/// Result of a 3D distance query: distance ≥ 0, closest points pa on A and pb on B, unit normal from A to B, overlap flag, GJK iterations.
+/// Result of a 3D distance query: distance ≥ 0, closest points pa on A and pb on B, unit normal from A to B, overlap flag, GJK iterations (1 when both have at most two points: answered in closed form).
 typedef struct sccd_distance3 { sccd_real distance; sccd_v3 pa, pb, normal; bool overlap; int iterations; } sccd_distance3;
 
 /// Distance between two proxies given in one frame.
