@@ -1,4 +1,5 @@
 #include "shape_oracle.h"
+#include "geom_oracle.h"
 #include "sectorccd/geometry.h"
 
 /* ---- random shapes ---- */
@@ -142,6 +143,11 @@ double sccd_oracle_distance2(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape
         if (hull2_contains(&hb, ha.v[i]))
             return 0.0;
     double core = INFINITY;
+    /* Points and segments by the golden-section search: the library's own
+     * segment distance is what answers them (distance2.c), so it cannot
+     * check itself. */
+    if (ha.n <= 2 && hb.n <= 2)
+        return fmax(0.0, sccd_oracle_segment_distance2(ha.v[0], ha.v[ha.n - 1], hb.v[0], hb.v[hb.n - 1]) - ha.r - hb.r);
     for (int i = 0; i < hull2_edges(&ha); ++i)
         for (int j = 0; j < hull2_edges(&hb); ++j)
             core = fmin(core, sccd_distance_segment_segment2(ha.v[i], ha.v[(i + 1) % ha.n], hb.v[j],
@@ -343,7 +349,7 @@ double sccd_oracle_distance3(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape
     double ra, rb;
     segment_of(a, xa, &a0, &a1, &ra);
     segment_of(b, xb, &b0, &b1, &rb);
-    return fmax(0.0, sccd_distance_segment_segment3(a0, a1, b0, b1) - ra - rb);
+    return fmax(0.0, sccd_oracle_segment_distance3(a0, a1, b0, b1) - ra - rb); /* not the library's: see 2D */
 }
 
 double sccd_oracle_farthest3(const sccd_shape3 *s, sccd_v3 p)
