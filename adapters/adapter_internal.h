@@ -337,6 +337,9 @@ enum { SCCD_ADAPTER_WIDE = 4 };
  * last tiles across y, then across z, a byte each (unused with one tile). */
 typedef struct sccd_adapter_sorted_entry { sccd_real lo; int id; uint32_t tag; } sccd_adapter_sorted_entry;
 
+/* An entry's extent across x, kept beside it for the scan (sccd_adapter_sorted_scan). */
+typedef struct sccd_adapter_span { sccd_real lo, hi; } sccd_adapter_span;
+
 /* The tiles across one axis: n of them from lo, `scale` tiles a unit. */
 typedef struct sccd_adapter_tiling { sccd_real lo, scale; int n; } sccd_adapter_tiling;
 
@@ -349,6 +352,7 @@ typedef struct sccd_adapter_sorted {
     sccd_adapter_sorted_entry *entry; /* by tile (a box in each tile it meets), then by low x */
     sccd_real *reach;                 /* the greatest high x up to each entry, in its tile */
     sccd_aabb3 *box;                  /* by id */
+    sccd_adapter_span *span;          /* the entries' x extents, in the order added (until sorted) */
     int *wild;                        /* ids met by every question */
     int *wide;                        /* ids of the wide boxes, tested by every question */
     sccd_adapter_sorted_entry *spare; /* the radix sort's and the cut's other buffer */
@@ -356,7 +360,7 @@ typedef struct sccd_adapter_sorted {
     int *tile_start;                  /* each tile's first entry; tile (i, j) is i + j * tiling[0].n */
     sccd_adapter_tiling tiling[2];    /* across y and z */
     sccd_real width;                  /* the finite boxes' x widths summed */
-    int count, nwild, nwide, ids, capentry, capreach, capbox, capwild, capwide, capspare, capcounts, captiles;
+    int count, nwild, nwide, ids, capentry, capreach, capbox, capspan, capwild, capwide, capspare, capcounts, captiles;
     int asked, asked_before;          /* questions this step and the step before (sccd_adapter_sorted_ask) */
     bool sorted;                      /* built since the last clear */
 } sccd_adapter_sorted;
@@ -366,6 +370,7 @@ static inline void sccd_adapter_sorted_free(sccd_adapter_sorted *x)
     sccd_free(x->entry);
     sccd_free(x->reach);
     sccd_free(x->box);
+    sccd_free(x->span);
     sccd_free(x->wild);
     sccd_free(x->wide);
     sccd_free(x->spare);
@@ -398,8 +403,10 @@ static inline int sccd_adapter_sorted_add(sccd_adapter_sorted *x, sccd_aabb3 box
     bool finite = sccd_is_valid_aabb3(box);
     bool nan = !finite && !(box.lo.x <= box.hi.x && box.lo.y <= box.hi.y && box.lo.z <= box.hi.z);
     if (finite) {
-        if (!sccd_adapter_reserve((void **)&x->entry, &x->capentry, x->count + 1, sizeof *x->entry))
+        if (!sccd_adapter_reserve((void **)&x->entry, &x->capentry, x->count + 1, sizeof *x->entry) ||
+            !sccd_adapter_reserve((void **)&x->span, &x->capspan, x->count + 1, sizeof *x->span))
             return -1;
+        x->span[x->count] = (sccd_adapter_span){box.lo.x, box.hi.x};
         x->entry[x->count++] = (sccd_adapter_sorted_entry){box.lo.x, id, 0};
         x->width += box.hi.x - box.lo.x;
     } else if (!nan) {
@@ -755,10 +762,15 @@ static inline bool sccd_adapter_sorted_scan(const sccd_adapter_sorted *x, sccd_a
 {
     if (!sccd_is_valid_aabb3(box)) /* a question without a finite box meets everything but NaN */
         box = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
-    for (int k = 0; k < x->count; ++k) { /* across x in one test: most boxes miss there, a coin toss for each bound */
+    /* Across x first, from the extents beside the entries (16 bytes a box
+     * read in order, not 48 through its id), in one test: most boxes miss
+     * there, a coin toss for each bound. */
+    for (int k = 0; k < x->count; ++k) {
+        if (!((x->span[k].lo <= box.hi.x) & (box.lo.x <= x->span[k].hi)))
+            continue;
         const sccd_aabb3 *b = &x->box[x->entry[k].id];
-        if (((b->lo.x <= box.hi.x) & (box.lo.x <= b->hi.x)) && b->lo.y <= box.hi.y && box.lo.y <= b->hi.y &&
-            b->lo.z <= box.hi.z && box.lo.z <= b->hi.z && !fn(x->entry[k].id, context))
+        if (b->lo.y <= box.hi.y && box.lo.y <= b->hi.y && b->lo.z <= box.hi.z && box.lo.z <= b->hi.z &&
+            !fn(x->entry[k].id, context))
             return false;
     }
     for (int k = 0; k < x->nwild; ++k)

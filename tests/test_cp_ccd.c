@@ -1062,6 +1062,60 @@ static void test_options_follow_slop(void **state)
  *   triangle resting on a thin wall, whose origin (outside the triangle)
  *   crossed the wall's mid-line; the judge now follows the centre of
  *   gravity. */
+/* A kinematic bat turning 100 rad/s strikes a ball (CCD on too, as a
+ * projectile's would be) at phase a0 of the first step; everything is
+ * elastic, so the ball flies off at some 15,000 units/s. With `wall`, a
+ * thin static wall lies along y = BAT_WALL_Y, beyond what the bat's motion
+ * and the ball's (at rest) reach in that step: only the solver's question
+ * about the struck ball (what it may reach in the rest of the step) brings
+ * the wall into that step's solve. The ball's greatest y over three steps. */
+#define BAT_WALL_Y 150.0
+static double batted_ball_y(double a0, bool wall)
+{
+    cpSpace *space = cpSpaceNew();
+    cpBody *bat = cpSpaceAddBody(space, cpBodyNewKinematic());
+    cpBodySetAngle(bat, a0);
+    cpBodySetAngularVelocity(bat, 100.0);
+    cpShape *bs = cpSpaceAddShape(space, cpBoxShapeNew2(bat, cpBBNew(0.0, -3.0, 100.0, 3.0), 0.0));
+    cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 5.0, cpvzero)));
+    cpBodySetPosition(ball, cpv(75.0, 8.0));
+    cpShape *cs = cpSpaceAddShape(space, cpCircleShapeNew(ball, 5.0, cpvzero));
+    cpShapeSetElasticity(bs, 1.0);
+    cpShapeSetElasticity(cs, 1.0);
+    if (wall)
+        cpShapeSetElasticity(cpSpaceAddShape(space, cpSegmentShapeNew(cpSpaceGetStaticBody(space), cpv(-200.0, BAT_WALL_Y),
+                                                                      cpv(200.0, BAT_WALL_Y), 0.5)), 1.0);
+    sccd_cp_world *w = sccd_cp_attach(space);
+    sccd_cp_body_enable(w, bat);
+    sccd_cp_body_enable(w, ball);
+    double most = -INFINITY;
+    for (int i = 0; i < 3; ++i) {
+        cpSpaceStep(space, DT);
+        most = fmax(most, cpBodyGetPosition(ball).y);
+    }
+    sccd_cp_detach(w);
+    sccd_cp_space_free_all(space);
+    return most;
+}
+
+/* The struck ball never crosses the wall (judged on Chipmunk's poses);
+ * with the wall gone it crosses that line within three steps at every
+ * phase, and in the very step it was struck at the later ones (the ones a
+ * solve without the question lets through), so the judge can fail. */
+static void test_batted_ball_meets_wall_beyond_bat(void **state)
+{
+    (void)state;
+    int phases = 0, crossed_without = 0;
+    for (double a0 = -0.6; a0 < -0.05; a0 += 0.05, ++phases) {
+        double with = batted_ball_y(a0, true), without = batted_ball_y(a0, false);
+        if (with >= BAT_WALL_Y)
+            print_message("batted ball at phase %.2f crossed the wall: y %.1f\n", a0, with);
+        assert_true(with < BAT_WALL_Y);
+        crossed_without += without > BAT_WALL_Y;
+    }
+    assert_int_equal(crossed_without, phases);
+}
+
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;
@@ -1097,6 +1151,7 @@ int main(void)
         cmocka_unit_test(test_ccd_bodies_sleep),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_options_follow_slop),
+        cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
         cmocka_unit_test(test_fuzzer_scenes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

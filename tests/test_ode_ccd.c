@@ -937,6 +937,68 @@ static void test_bad_use(void **state)
  * applies against static bodies only, test_cp_ccd's test_fuzzer_scenes).
  * Scene 72826: a thin box on a slow motor pressing into a plane, allowed a
  * tolerance deeper than it stood at each step, went through it. */
+/* A kinematic bat turning 100 rad/s strikes a ball (CCD on too, as a
+ * projectile's would be) at phase a0 of the first step; everything is
+ * elastic (e = 1), so the ball flies off at some 125 m/s. With `wall`, a
+ * thin static wall stands at y = WALL_Y, beyond what the bat's motion and
+ * the ball's (at rest) reach in that step: only the solver's question
+ * about the struck ball (what it may reach in the rest of the step) brings
+ * the wall into that step's solve. The ball's greatest y over three steps. */
+#define WALL_Y 1.5
+static double batted_ball_y(double a0, bool wall)
+{
+    ode_world w;
+    ode_world_init(&w, ODE_CCD_SECTOR, 1, 0.0);
+    dBodyID bat = dBodyCreate(w.world), ball = dBodyCreate(w.world);
+    dBodySetKinematic(bat);
+    dGeomID g = dCreateBox(w.space, 1.0, 0.06, 0.06), gb = dCreateSphere(w.space, 0.05);
+    dGeomSetBody(g, bat);
+    dGeomSetOffsetPosition(g, 0.5, 0.0, 0.0);
+    dMatrix3 r;
+    dRFromAxisAndAngle(r, 0.0, 0.0, 1.0, a0);
+    dBodySetRotation(bat, r);
+    dBodySetAngularVel(bat, 0.0, 0.0, 100.0);
+    dMass m;
+    dMassSetSphereTotal(&m, 1.0, 0.05);
+    dBodySetMass(ball, &m);
+    dGeomSetBody(gb, ball);
+    dBodySetPosition(ball, 0.75, 0.08, 0.0);
+    ode_world_ccd_body(&w, bat, 0.0, 0.0, 0.0);
+    ode_world_ccd_body(&w, ball, 0.0, 0.0, 0.0);
+    sccd_ode_geom_set_material(w.ccd, g, 1.0, 0.0);
+    sccd_ode_geom_set_material(w.ccd, gb, 1.0, 0.0);
+    if (wall) {
+        dGeomID wg = dCreateBox(w.space, 4.0, 0.01, 0.4);
+        dGeomSetPosition(wg, 0.0, WALL_Y, 0.0);
+        sccd_ode_geom_set_material(w.ccd, wg, 1.0, 0.0);
+    }
+    double most = -INFINITY;
+    for (int i = 0; i < 3; ++i) {
+        ode_world_step(&w);
+        most = fmax(most, dBodyGetPosition(ball)[1]);
+    }
+    ode_world_free(&w);
+    return most;
+}
+
+/* The struck ball never crosses the wall (judged on ODE's poses); with the
+ * wall gone it crosses that line within three steps at every phase, and in
+ * the very step it was struck at the later ones (the ones a solve without
+ * the question lets through), so the judge can fail. */
+static void test_batted_ball_meets_wall_beyond_bat(void **state)
+{
+    (void)state;
+    int phases = 0, crossed_without = 0;
+    for (double a0 = -0.6; a0 < -0.05; a0 += 0.05, ++phases) {
+        double with = batted_ball_y(a0, true), without = batted_ball_y(a0, false);
+        if (with >= WALL_Y)
+            print_message("batted ball at phase %.2f crossed the wall: y %.3f\n", a0, with);
+        assert_true(with < WALL_Y);
+        crossed_without += without > WALL_Y;
+    }
+    assert_int_equal(crossed_without, phases);
+}
+
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;
@@ -969,6 +1031,7 @@ int main(void)
         cmocka_unit_test(test_same_body_and_disable),
         cmocka_unit_test(test_debris_rain),
         cmocka_unit_test(test_step_length_told),
+        cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_fuzzer_scenes),
     };

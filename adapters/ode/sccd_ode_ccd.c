@@ -154,13 +154,17 @@ static bool build_solver(sccd_ode_world *w, int from)
 
 /* The solver's question in the middle of a solve: what a body an impact
  * set moving (or the fallback carried) may reach in the rest of the step,
- * and could pass through (sccd_adapter_keeps), gathered and appended. */
+ * and could pass through (sccd_adapter_keeps), gathered and appended. A box
+ * within a CCD body's region holds nothing its gathering (which kept
+ * everything) left out. */
 static bool gather_hook(void *user, const sccd_impact_reach3 *reach, sccd_impact_set3 *set)
 {
     sccd_ode_world *w = user;
     double t0 = sccd_adapter_cpu_seconds();
     int from = w->npieces;
-    bool ok = sccd_ode_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half}) && build_solver(w, from);
+    bool ok = (sccd_adapter_queries_hold(&w->regions, reach->box) ||
+               sccd_ode_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half})) &&
+              build_solver(w, from);
     *set = (sccd_impact_set3){w->ib, w->nib, w->is, w->npieces};
     w->cnt.solve_seconds -= sccd_adapter_cpu_seconds() - t0; /* the adapter's time, within the solve's */
     return ok;

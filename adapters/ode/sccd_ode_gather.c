@@ -321,6 +321,7 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
     w->nmarks = 0;
     w->geoms_listed = false;
     sccd_adapter_sorted_next_step(&w->geomq);
+    sccd_adapter_queries_clear(&w->regions);
     for (int k = 0; k < w->ngeoms; ++k)
         prepare_geom(w, &w->geoms[k]);
     if (!gather_ccd(w))
@@ -331,6 +332,8 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
         if (!w->bodies[i].active || !w->bodies[i].usable)
             continue;
         sccd_aabb3 box = aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap);
+        if (sccd_adapter_queries_add(&w->regions, box) < 0)
+            return false;
         if (n < SCCD_ADAPTER_SCAN_BOXES)
             few[n++] = box;
         else if (!sccd_ode_gather_reach(w, box, (sccd_adapter_keep){0.0, INFINITY}))

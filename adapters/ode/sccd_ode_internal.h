@@ -81,6 +81,7 @@ struct sccd_ode_world {
     int *planes;                /* ... and the planes, asked one by one */
     int nplanes, capplanes;
     bool geoms_listed;          /* listed this step */
+    sccd_adapter_queries regions; /* the CCD bodies' boxes gathered whole this step (gather_hook) */
     const char *error;
     char message[96]; /* an error message made at run time (set_options) */
 };

@@ -163,6 +163,7 @@ sccd_ode_world *sccd_ode_attach(dWorldID world, dSpaceID space)
     w->world = world;
     w->space = space;
     w->opt = sccd_ode_options_default();
+    sccd_adapter_queries_init(&w->regions);
     return w;
 }
 
@@ -289,6 +290,7 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
     sccd_adapter_sorted_free(&w->geomq);
+    sccd_adapter_queries_free(&w->regions);
     sccd_free(w->geomq_geom);
     sccd_free(w->planes);
     sccd_free(w->marks);
