@@ -4,7 +4,8 @@
  * pair through; the stage counters add up. Mixes of turning and non-turning
  * bodies exercise each relative-motion case. sccd_sweep2/3_shape is checked
  * to hold sampled points of the shape over the motion (boxes with their own
- * centre and rotation in body coordinates included). */
+ * centre and rotation in body coordinates included), and so are the motion
+ * boxes, which must also stand no farther out than the sagitta bound. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +13,9 @@
 #include <cmocka.h>
 
 #include "toi_cases.h"
+#include "shape_oracle.h"
+#include "truth2.h"
+#include "truth3.h"
 
 #define N_CASES 20000
 
@@ -119,6 +123,76 @@ static void test_sweep_shape_holds_motion(void **state)
     }
 }
 
+/* Turns that test the motion box's cases: none, a hair, exactly ±π (the
+ * sagitta's limit), past it, several turns, or as drawn. */
+static double box_turn(sccd_rng *g, double drawn)
+{
+    static const double turns[] = {0.0, 1e-9, SCCD_PI, -SCCD_PI, 3.5, -9.0};
+    int k = sccd_rng_int(g, 10);
+    return k < 6 ? turns[k] : drawn;
+}
+
+/* How far past the box a sampled extreme may fall short of its side: the
+ * growth the bound allows (the sagitta of the farthest distance, rho at
+ * least that, or twice it past π), plus rounding at the scene's scale. */
+static double box_slack(double phi, double rho, double scale)
+{
+    double grow = fabs(phi) <= SCCD_PI ? rho * (1.0 - cos(0.5 * phi)) : 2.0 * rho;
+    return grow + 1e-12 * (1.0 + scale);
+}
+
+/* sccd_shape2/3_motion_box hold the shape's support points along the axes
+ * (its box's extremes) at 101 times over the motion and random points of
+ * the true sweep (truth2/3, from the definition); every side stands
+ * within box_slack of the extremes sampled. */
+static void test_motion_box_holds_motion(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(709);
+    for (int i = 0; i < 3000; ++i) {
+        toi_case2 c = sccd_rng_toi_case2(&g);
+        toi_case3 d = sccd_rng_toi_case3(&g);
+        c.ma.dtheta = box_turn(&g, c.ma.dtheta);
+        d.ma.angle = fabs(box_turn(&g, d.ma.angle));
+        sccd_aabb2 b2 = sccd_shape2_motion_box(&c.a, c.ma);
+        sccd_aabb3 b3 = sccd_shape3_motion_box(&d.a, d.ma);
+        sccd_aabb2 s2 = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+        sccd_aabb3 s3 = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        for (int k = 0; k <= 100; ++k) {
+            double t = k / 100.0;
+            for (int a = 0; a < 6; ++a) {
+                double sign = a & 1 ? -1.0 : 1.0;
+                sccd_v3 dir = {a / 2 == 0 ? sign : 0.0, a / 2 == 1 ? sign : 0.0, a / 2 == 2 ? sign : 0.0};
+                sccd_v3 p3 = sccd_shape3_support(&d.a, sccd_motion3_at(d.ma, t), dir);
+                s3 = (sccd_aabb3){sccd_v3_min(s3.lo, p3), sccd_v3_max(s3.hi, p3)};
+                if (a < 4) {
+                    sccd_v2 p2 = sccd_shape2_support(&c.a, sccd_motion2_at(c.ma, t), (sccd_v2){dir.x, dir.y});
+                    s2 = (sccd_aabb2){sccd_v2_min(s2.lo, p2), sccd_v2_max(s2.hi, p2)};
+                }
+            }
+        }
+        for (int k = 0; k < 20; ++k) {
+            sccd_v2 p2 = sccd_truth2_sample_sweep(&g, &c.a, c.ma);
+            sccd_v3 p3 = sccd_truth3_sample(&d.a, d.ma, &g);
+            s2 = (sccd_aabb2){sccd_v2_min(s2.lo, p2), sccd_v2_max(s2.hi, p2)};
+            s3 = (sccd_aabb3){sccd_v3_min(s3.lo, p3), sccd_v3_max(s3.hi, p3)};
+        }
+        double scale2 = fmax(sccd_v2_len(s2.lo), sccd_v2_len(s2.hi)), scale3 = fmax(sccd_v3_len(s3.lo), sccd_v3_len(s3.hi));
+        /* the oracles' farthest distances sample the rounding circle at steps of
+         * π/128 (short by under 1e-4 of it) and the sphere at steps of π/32
+         * (under 3e-3) */
+        double slack2 = box_slack(c.ma.dtheta, sccd_oracle_farthest2(&c.a, c.ma.center) * (1.0 + 1e-4), scale2);
+        double slack3 = box_slack(d.ma.angle, sccd_oracle_farthest3(&d.a, d.ma.center) * (1.0 + 3e-3), scale3);
+        assert_true(b2.lo.x <= s2.lo.x && b2.lo.y <= s2.lo.y && s2.hi.x <= b2.hi.x && s2.hi.y <= b2.hi.y);
+        assert_true(b3.lo.x <= s3.lo.x && b3.lo.y <= s3.lo.y && b3.lo.z <= s3.lo.z);
+        assert_true(s3.hi.x <= b3.hi.x && s3.hi.y <= b3.hi.y && s3.hi.z <= b3.hi.z);
+        assert_true(s2.lo.x - b2.lo.x <= slack2 && s2.lo.y - b2.lo.y <= slack2);
+        assert_true(b2.hi.x - s2.hi.x <= slack2 && b2.hi.y - s2.hi.y <= slack2);
+        assert_true(s3.lo.x - b3.lo.x <= slack3 && s3.lo.y - b3.lo.y <= slack3 && s3.lo.z - b3.lo.z <= slack3);
+        assert_true(b3.hi.x - s3.hi.x <= slack3 && b3.hi.y - s3.hi.y <= slack3 && b3.hi.z - s3.hi.z <= slack3);
+    }
+}
+
 static void test_ccd_invalid(void **state)
 {
     (void)state;
@@ -153,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_ccd2_never_rejects_contact),
         cmocka_unit_test(test_ccd3_never_rejects_contact),
         cmocka_unit_test(test_sweep_shape_holds_motion),
+        cmocka_unit_test(test_motion_box_holds_motion),
         cmocka_unit_test(test_ccd_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

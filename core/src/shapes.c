@@ -91,10 +91,13 @@ void sccd_box3_corners(sccd_box3 b, sccd_v3 out[8])
      * rotations, not eight (every TOI and distance of a box makes these). */
     sccd_v3 x = sccd_quat_apply(b.q, (sccd_v3){b.h.x, 0.0, 0.0}), y = sccd_quat_apply(b.q, (sccd_v3){0.0, b.h.y, 0.0});
     sccd_v3 z = sccd_quat_apply(b.q, (sccd_v3){0.0, 0.0, b.h.z});
-    for (int i = 0; i < 8; ++i) {
-        sccd_v3 c = sccd_v3_add(b.c, (i & 1) ? x : sccd_v3_neg(x));
-        c = sccd_v3_add(c, (i & 2) ? y : sccd_v3_neg(y));
-        out[i] = sccd_v3_add(c, (i & 4) ? z : sccd_v3_neg(z));
+    /* Corner i is c ± x (bit 0), then ± y (bit 1), then ± z (bit 2), summed
+     * in that order; the shared partial sums made once. */
+    sccd_v3 ax[2] = {sccd_v3_sub(b.c, x), sccd_v3_add(b.c, x)};
+    sccd_v3 axy[4] = {sccd_v3_sub(ax[0], y), sccd_v3_sub(ax[1], y), sccd_v3_add(ax[0], y), sccd_v3_add(ax[1], y)};
+    for (int i = 0; i < 4; ++i) {
+        out[i] = sccd_v3_sub(axy[i], z);
+        out[i + 4] = sccd_v3_add(axy[i], z);
     }
 }
 

@@ -4,62 +4,48 @@
 #include "convex2.h"
 #include "unchecked.h"
 
-static sccd_proxy2 core2(const sccd_shape2 *s)
+/* A 2D shape's core points, in place (a box's corners, a capsule's ends
+ * copied to `corners`): *n of them, *r the rounding radius. Read where
+ * they are, not copied into a proxy first: the passes over them read each
+ * once. */
+static const sccd_v2 *core2_points(const sccd_shape2 *s, sccd_v2 corners[4], int *n, sccd_real *r)
 {
-    sccd_proxy2 p = {.n = 1};
     switch (s->type) {
-    case SCCD_SHAPE_CIRCLE:
-        p.v[0] = s->circle.c;
-        p.r = s->circle.r;
-        break;
+    case SCCD_SHAPE_CIRCLE: *n = 1; *r = s->circle.r; return &s->circle.c;
     case SCCD_SHAPE_CAPSULE:
-        p.v[0] = s->capsule.a;
-        p.v[1] = s->capsule.b;
-        p.n = 2;
-        p.r = s->capsule.r;
-        break;
-    case SCCD_SHAPE_BOX:
-        sccd_box2_corners(s->box, p.v);
-        p.n = 4;
-        break;
-    case SCCD_SHAPE_POLY:
-        p = (sccd_proxy2){.n = s->poly.n, .r = s->poly.r};
-        for (int i = 0; i < s->poly.n; ++i)
-            p.v[i] = s->poly.v[i];
-        break;
+        corners[0] = s->capsule.a;
+        corners[1] = s->capsule.b;
+        *n = 2;
+        *r = s->capsule.r;
+        return corners;
+    case SCCD_SHAPE_BOX: sccd_box2_corners(s->box, corners); *n = 4; *r = 0.0; return corners;
+    default: *n = s->poly.n; *r = s->poly.r; return s->poly.v;
     }
-    return p;
 }
 
-static sccd_proxy3 core3(const sccd_shape3 *s)
+/* A sphere's or capsule's core points, in place as core2_points (a
+ * capsule's ends copied to `ends`); a box's are its corners. */
+static const sccd_v3 *round3_points(const sccd_shape3 *s, sccd_v3 ends[2], int *n, sccd_real *r)
 {
-    sccd_proxy3 p = {.n = 1};
-    switch (s->type) {
-    case SCCD_SHAPE_CIRCLE:
-        p.v[0] = s->sphere.c;
-        p.r = s->sphere.r;
-        break;
-    case SCCD_SHAPE_CAPSULE:
-        p.v[0] = s->capsule.a;
-        p.v[1] = s->capsule.b;
-        p.n = 2;
-        p.r = s->capsule.r;
-        break;
-    case SCCD_SHAPE_BOX:
-        sccd_box3_corners(s->box, p.v);
-        p.n = 8;
-        break;
-    case SCCD_SHAPE_POLY: /* not a 3D shape: rejected by sccd_is_valid_shape3 */
-        break;
+    if (s->type == SCCD_SHAPE_CIRCLE) {
+        *n = 1;
+        *r = s->sphere.r;
+        return &s->sphere.c;
     }
-    return p;
+    ends[0] = s->capsule.a;
+    ends[1] = s->capsule.b;
+    *n = 2;
+    *r = s->capsule.r;
+    return ends;
 }
 
 sccd_proxy2 sccd_proxy2_make_unchecked(const sccd_shape2 *s, sccd_xf2 xf)
 {
-    sccd_proxy2 p = core2(s);
+    sccd_proxy2 p = {.n = 0}; /* the points past n zero, as every proxy's */
+    sccd_v2 corners[4];
+    const sccd_v2 *v = core2_points(s, corners, &p.n, &p.r);
     for (int i = 0; i < p.n; ++i)
-        p.v[i] = sccd_xf2_apply(xf, p.v[i]);
+        p.v[i] = sccd_xf2_apply(xf, v[i]);
     return p;
 }
 
@@ -83,9 +69,11 @@ sccd_proxy3 sccd_proxy3_make_unchecked(const sccd_shape3 *s, sccd_xf3 xf)
         sccd_box3_corners(placed_box(s->box, xf), b.v);
         return b;
     }
-    sccd_proxy3 p = core3(s);
+    sccd_proxy3 p = {.n = 0}; /* the points past n zero, as every proxy's */
+    sccd_v3 ends[2];
+    const sccd_v3 *v = round3_points(s, ends, &p.n, &p.r);
     for (int i = 0; i < p.n; ++i)
-        p.v[i] = sccd_xf3_apply(xf, p.v[i]);
+        p.v[i] = sccd_xf3_apply(xf, v[i]);
     return p;
 }
 
@@ -153,13 +141,34 @@ sccd_real sccd_shape2_farthest(const sccd_shape2 *s, sccd_v2 p)
     return sccd_shape2_farthest_unchecked(s, p);
 }
 
+/* The farthest distance by squares, one root: the same as the root of each
+ * (a correctly rounded root is monotone). */
 sccd_real sccd_shape2_farthest_unchecked(const sccd_shape2 *s, sccd_v2 p)
 {
-    sccd_proxy2 c = core2(s);
-    sccd_real d = 0.0;
-    for (int i = 0; i < c.n; ++i)
-        d = sccd_max(d, sccd_v2_dist(c.v[i], p));
-    return d + c.r;
+    sccd_v2 corners[4];
+    int n;
+    sccd_real r, d2 = 0.0;
+    const sccd_v2 *v = core2_points(s, corners, &n, &r);
+    for (int i = 0; i < n; ++i)
+        d2 = sccd_max(d2, sccd_v2_len2(sccd_v2_sub(v[i], p)));
+    return sqrt(d2) + r;
+}
+
+sccd_aabb2 sccd_shape2_ends_aabb_unchecked(const sccd_shape2 *s, sccd_xf2 x0, sccd_xf2 x1, sccd_v2 c, sccd_real *farthest)
+{
+    sccd_v2 corners[4], lo = {INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY};
+    int n;
+    sccd_real rad, d2 = 0.0;
+    const sccd_v2 *v = core2_points(s, corners, &n, &rad);
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 a = sccd_xf2_apply(x0, v[i]), b = sccd_xf2_apply(x1, v[i]);
+        lo = sccd_v2_min(lo, sccd_v2_min(a, b));
+        hi = sccd_v2_max(hi, sccd_v2_max(a, b));
+        d2 = sccd_max(d2, sccd_v2_len2(sccd_v2_sub(v[i], c)));
+    }
+    *farthest = sqrt(d2) + rad;
+    sccd_v2 r = {rad, rad};
+    return (sccd_aabb2){sccd_v2_sub(lo, r), sccd_v2_add(hi, r)};
 }
 
 sccd_real sccd_shape2_half_thickness(const sccd_shape2 *s)
@@ -202,11 +211,34 @@ sccd_real sccd_shape3_farthest_unchecked(const sccd_shape3 *s, sccd_v3 p)
 {
     if (s->type == SCCD_SHAPE_BOX)
         return box3_farthest(s->box, p);
-    sccd_proxy3 c = core3(s);
-    sccd_real d = 0.0;
-    for (int i = 0; i < c.n; ++i)
-        d = sccd_max(d, sccd_v3_dist(c.v[i], p));
-    return d + c.r;
+    sccd_v3 ends[2];
+    int n;
+    sccd_real r, d2 = 0.0;
+    const sccd_v3 *v = round3_points(s, ends, &n, &r);
+    for (int i = 0; i < n; ++i) /* by squares, one root, as sccd_shape2_farthest_unchecked */
+        d2 = sccd_max(d2, sccd_v3_len2(sccd_v3_sub(v[i], p)));
+    return sqrt(d2) + r;
+}
+
+sccd_aabb3 sccd_shape3_ends_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 x0, sccd_xf3 x1, sccd_v3 c, sccd_real *farthest)
+{
+    if (s->type == SCCD_SHAPE_BOX) {
+        *farthest = box3_farthest(s->box, c);
+        return sccd_aabb3_union(sccd_box3_aabb(placed_box(s->box, x0)), sccd_box3_aabb(placed_box(s->box, x1)));
+    }
+    sccd_v3 ends[2], lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
+    int n;
+    sccd_real rad, d2 = 0.0;
+    const sccd_v3 *v = round3_points(s, ends, &n, &rad);
+    for (int i = 0; i < n; ++i) {
+        sccd_v3 a = sccd_xf3_apply(x0, v[i]), b = sccd_xf3_apply(x1, v[i]);
+        lo = sccd_v3_min(lo, sccd_v3_min(a, b));
+        hi = sccd_v3_max(hi, sccd_v3_max(a, b));
+        d2 = sccd_max(d2, sccd_v3_len2(sccd_v3_sub(v[i], c)));
+    }
+    *farthest = sqrt(d2) + rad;
+    sccd_v3 r = {rad, rad, rad};
+    return (sccd_aabb3){sccd_v3_sub(lo, r), sccd_v3_add(hi, r)};
 }
 
 /* The AABB of a hull is the AABB of its vertices; rounding widens it by r. */
@@ -222,11 +254,17 @@ sccd_aabb2 sccd_shape2_aabb(const sccd_shape2 *s, sccd_xf2 xf)
 
 sccd_aabb2 sccd_shape2_aabb_unchecked(const sccd_shape2 *s, sccd_xf2 xf)
 {
-    sccd_proxy2 p = sccd_proxy2_make_unchecked(s, xf);
-    sccd_aabb2 box = {p.v[0], p.v[0]};
-    for (int i = 1; i < p.n; ++i)
-        box = (sccd_aabb2){sccd_v2_min(box.lo, p.v[i]), sccd_v2_max(box.hi, p.v[i])};
-    sccd_v2 r = {p.r, p.r};
+    sccd_v2 corners[4];
+    int n;
+    sccd_real rad;
+    const sccd_v2 *v = core2_points(s, corners, &n, &rad);
+    sccd_v2 p = sccd_xf2_apply(xf, v[0]);
+    sccd_aabb2 box = {p, p};
+    for (int i = 1; i < n; ++i) {
+        p = sccd_xf2_apply(xf, v[i]);
+        box = (sccd_aabb2){sccd_v2_min(box.lo, p), sccd_v2_max(box.hi, p)};
+    }
+    sccd_v2 r = {rad, rad};
     return (sccd_aabb2){sccd_v2_sub(box.lo, r), sccd_v2_add(box.hi, r)};
 }
 
@@ -244,10 +282,16 @@ sccd_aabb3 sccd_shape3_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 xf)
 {
     if (s->type == SCCD_SHAPE_BOX) /* its extents from its axes, no corners */
         return sccd_box3_aabb(placed_box(s->box, xf));
-    sccd_proxy3 p = sccd_proxy3_make_unchecked(s, xf);
-    sccd_aabb3 box = {p.v[0], p.v[0]};
-    for (int i = 1; i < p.n; ++i)
-        box = (sccd_aabb3){sccd_v3_min(box.lo, p.v[i]), sccd_v3_max(box.hi, p.v[i])};
-    sccd_v3 r = {p.r, p.r, p.r};
+    sccd_v3 ends[2];
+    int n;
+    sccd_real rad;
+    const sccd_v3 *v = round3_points(s, ends, &n, &rad);
+    sccd_v3 p = sccd_xf3_apply(xf, v[0]);
+    sccd_aabb3 box = {p, p};
+    for (int i = 1; i < n; ++i) {
+        p = sccd_xf3_apply(xf, v[i]);
+        box = (sccd_aabb3){sccd_v3_min(box.lo, p), sccd_v3_max(box.hi, p)};
+    }
+    sccd_v3 r = {rad, rad, rad};
     return (sccd_aabb3){sccd_v3_sub(box.lo, r), sccd_v3_add(box.hi, r)};
 }
