@@ -32,6 +32,7 @@
 
 #include "convex2.h"
 #include "impact_internal.h"
+#include "trig.h"
 #include "unchecked.h"
 #include "sectorccd/support.h"
 
@@ -129,7 +130,7 @@ static void restart_state(const sccd_impact_body2 *b, body_state *s, sccd_real t
 {
     sccd_xf2 p0 = pose_at(s, t);
     sccd_real a0 = angle_at(s, t), da = s->w * (1.0 - t) * dt;
-    sccd_rot2 turn = sccd_rot2_make(da);
+    sccd_rot2 turn = sccd_cos_sin(da);
     sccd_xf2 p1 = {p0.p, sccd_rot2_mul(turn, p0.q)};
     if (s->hinged) {
         p1.p = sccd_v2_add(s->hinge, sccd_rot2_apply(turn, sccd_v2_sub(p0.p, s->hinge)));

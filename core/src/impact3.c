@@ -26,6 +26,7 @@
 
 #include "impact_internal.h"
 #include "impact_tree3.h"
+#include "trig.h"
 #include "unchecked.h"
 #include "sectorccd/support.h"
 
@@ -156,7 +157,7 @@ static void restart_state(const sccd_impact_body3 *b, body_state *s, sccd_real t
         s->w = sccd_v3_scale(s->axis, sccd_v3_dot(s->w, s->axis));
     sccd_real turn = sccd_v3_len(s->w) * (1.0 - t) * dt;
     sccd_v3 axis = sccd_v3_normalize(s->w);
-    sccd_quat r = sccd_quat_axis_angle(axis, turn);
+    sccd_quat r = sccd_quat_turn(axis, turn);
     sccd_xf3 p1 = {p0.p, sccd_quat_normalize(sccd_quat_mul(r, p0.q))};
     if (s->joint != SCCD_JOINT_NONE) {
         p1.p = sccd_v3_add(s->hinge, sccd_quat_apply(r, sccd_v3_sub(p0.p, s->hinge)));

@@ -1,5 +1,6 @@
 /* Rigid motions of one step about a chosen centre (docs/DESIGN.md "Motion"). */
 #include "sectorccd/motion.h"
+#include "trig.h"
 #include "unchecked.h"
 
 bool sccd_is_valid_motion2(sccd_motion2 m)
@@ -37,7 +38,7 @@ sccd_xf2 sccd_motion2_at_unchecked(sccd_motion2 m, sccd_real t)
 {
     if (t == 0.0) /* the start as given (no turn to make; the solvers ask at every segment's start) */
         return m.start;
-    sccd_rot2 q = sccd_rot2_mul(sccd_rot2_make(t * m.dtheta), m.start.q);
+    sccd_rot2 q = sccd_rot2_mul(sccd_cos_sin(t * m.dtheta), m.start.q); /* the core's series: the solvers ask often */
     /* The centre is fixed in the body: p = c(t) − q·center. */
     sccd_v2 p = sccd_v2_sub(sccd_motion2_center_at(m, t), sccd_rot2_apply(q, m.center));
     return (sccd_xf2){p, q};
@@ -56,7 +57,7 @@ sccd_xf3 sccd_motion3_at_unchecked(sccd_motion3 m, sccd_real t)
 {
     if (t == 0.0) /* as sccd_motion2_at_unchecked, normalised as every other time's */
         return (sccd_xf3){m.start.p, sccd_quat_normalize(m.start.q)};
-    sccd_quat q = sccd_quat_normalize(sccd_quat_mul(sccd_quat_axis_angle(m.axis, t * m.angle), m.start.q));
+    sccd_quat q = sccd_quat_normalize(sccd_quat_mul(sccd_quat_turn(m.axis, t * m.angle), m.start.q));
     sccd_v3 p = sccd_v3_sub(sccd_motion3_center_at(m, t), sccd_quat_apply(q, m.center));
     return (sccd_xf3){p, q};
 }

@@ -90,6 +90,7 @@
  * a point where it is ≥ 0 stay left of its crossing, each evaluated ≥ 0
  * before it is accepted. */
 #include "sectorccd/toi.h"
+#include "trig.h"
 #include "unchecked.h"
 
 /* ---- the bounds' scalar parts, shared by 2D and 3D ---- */
@@ -373,8 +374,8 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
     while (out.iterations < SCCD_TOI_MAX_ITERATIONS) {
         ++out.iterations;
         sccd_v2 o = sccd_v2_mad(ca0, t, ma.dp), cb = sccd_v2_mad(cb0, -t, dp);
-        place2(&pa, &core_a, sccd_rot2_make(t * ma.dtheta), (sccd_v2){0.0, 0.0});
-        place2(&pb, &core_b, sccd_rot2_make(t * mb.dtheta), cb);
+        place2(&pa, &core_a, sccd_cos_sin(t * ma.dtheta), (sccd_v2){0.0, 0.0});
+        place2(&pb, &core_b, sccd_cos_sin(t * mb.dtheta), cb);
         sccd_distance2 d = sccd_proxy2_distance_cached(&pa, &pb, &cache);
         out.t = t;
         out.point = sccd_v2_add(o, sccd_v2_lerp(d.pa, d.pb, 0.5));
@@ -454,7 +455,8 @@ typedef struct turn3 { sccd_v3 r0, r1, r2; } turn3;
 
 static turn3 turn3_make(sccd_v3 k, sccd_real phi)
 {
-    sccd_real c = cos(phi), s = sin(phi), u = 1.0 - c;
+    sccd_rot2 cs = sccd_cos_sin(phi);
+    sccd_real c = cs.c, s = cs.s, u = 1.0 - c;
     return (turn3){{c + u * k.x * k.x, u * k.x * k.y - s * k.z, u * k.x * k.z + s * k.y},
                    {u * k.x * k.y + s * k.z, c + u * k.y * k.y, u * k.y * k.z - s * k.x},
                    {u * k.x * k.z - s * k.y, u * k.y * k.z + s * k.x, c + u * k.z * k.z}};

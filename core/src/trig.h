@@ -1,12 +1,15 @@
 /* Private to the core: the cosine and sine of one angle together, the
  * angle of a vector, and directions kept as angle and unit vector, for the
- * paths that need many (preparing sectors, building sweeps). Cosine and
+ * paths that need many (preparing sectors, building sweeps, placing moving
+ * bodies: sccd_motion2/3_at, the TOI, the impact solver). Cosine and
  * sine: after reducing x by multiples of π/2 to |y| ≤ π/4 (Cody–Waite, π/2
  * in two parts, the first of 33 bits so that k·PIO2_HI is exact for
  * |k| < 2²⁰), the Taylor
  * series to y¹⁵ and y¹⁶ are within 5e-17 of sin y and cos y; with rounding
- * the result is within 4e-16 of libm's, about three times cheaper. Every
- * user pads its angles by 1e-12 rad or more. Beyond |x| = 1e6, libm. */
+ * the result is within 4e-16 of libm's, about three times cheaper. The
+ * sectors and sweeps pad their angles by 1e-12 rad or more; a motion's
+ * poses are these (the TOI and the solver place bodies by the same turns),
+ * and the motion boxes pad for them. Beyond |x| = 1e6, libm. */
 #ifndef SCCD_TRIG_H
 #define SCCD_TRIG_H
 
@@ -30,6 +33,14 @@ static inline sccd_rot2 sccd_cos_sin(sccd_real x)
     case 2: return (sccd_rot2){-c, -s};
     default: return (sccd_rot2){s, -c};
     }
+}
+
+/* The turn by angle about the unit axis as a quaternion (sccd_quat_axis_angle
+ * with sccd_cos_sin of the half angle). */
+static inline sccd_quat sccd_quat_turn(sccd_v3 axis, sccd_real angle)
+{
+    sccd_rot2 h = sccd_cos_sin(0.5 * angle);
+    return (sccd_quat){axis.x * h.s, axis.y * h.s, axis.z * h.s, h.c};
 }
 
 /* The cosine and sine of x in [0, π] (a sector's half angle) without
