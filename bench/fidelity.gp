@@ -7,7 +7,7 @@ if (!exists("outdir")) outdir = "build/bench"
 if (!exists("imgdir")) imgdir = "docs/img"
 set datafile separator ","
 set datafile missing "nan"
-set terminal pngcairo noenhanced size 1300,900 font ",11"
+set terminal pngcairo noenhanced size 1900,900 font ",11"
 set output imgdir."/fidelity.png"
 f = outdir."/fidelity.csv"
 set logscale xy
@@ -21,8 +21,8 @@ set grid
 set key box opaque bottom right font ",9"
 # column c of the rows of scene s and engine e, in percent (floored for the log scale)
 pick(s, e, c) = (strcol(1) eq s && strcol(2) eq e) ? (column(c) < 1e-4 ? 0.01 : 100.0 * column(c)) : NaN
-set multiplot layout 2,2 title "What is hit leaves as the physics says: exit error against the sub-stepped reference"
-do for [s in "bat_still bat_pitched rod_wall blade_box"] {
+set multiplot layout 2,3 title "What is hit leaves as the physics says: exit error against the sub-stepped reference"
+do for [s in "bat_still bat_inelastic bat_pitched rod_wall blade_box"] {
     set title s
     plot 5 with lines lc rgb "gray50" dt 3 notitle, \
          15 with lines lc rgb "gray50" dt 2 notitle, \
