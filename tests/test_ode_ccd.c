@@ -988,15 +988,10 @@ static double batted_ball_y(double a0, bool wall)
 static void test_batted_ball_meets_wall_beyond_bat(void **state)
 {
     (void)state;
-    int phases = 0, crossed_without = 0;
-    for (double a0 = -0.6; a0 < -0.05; a0 += 0.05, ++phases) {
-        double with = batted_ball_y(a0, true), without = batted_ball_y(a0, false);
-        if (with >= WALL_Y)
-            print_message("batted ball at phase %.2f crossed the wall: y %.3f\n", a0, with);
-        assert_true(with < WALL_Y);
-        crossed_without += without > WALL_Y;
-    }
-    assert_int_equal(crossed_without, phases);
+    int with, without, phases;
+    sccd_test_batted_ball(batted_ball_y, WALL_Y, &with, &without, &phases);
+    assert_int_equal(with, 0);
+    assert_int_equal(without, phases);
 }
 
 static void test_fuzzer_scenes(void **state)

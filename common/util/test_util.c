@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include <stdio.h>
+
 sccd_rng sccd_rng_make(uint64_t seed) { return (sccd_rng){seed ? seed : 0x9E3779B97F4A7C15ull}; }
 
 uint64_t sccd_rng_next(sccd_rng *g)
@@ -62,3 +64,36 @@ static void counting_handler(const char *condition, const char *file, int line)
 void sccd_test_count_asserts(void) { sccd_set_assert_handler(counting_handler); }
 int sccd_test_assert_count(void) { return assert_count; }
 void sccd_test_assert_reset(void) { assert_count = 0; }
+
+void sccd_test_batted_ball(sccd_test_batted_fn *run, double wall_y, int *crossed_with, int *crossed_without, int *phases)
+{
+    *crossed_with = *crossed_without = *phases = 0;
+    for (double a0 = -0.6; a0 < -0.05; a0 += 0.05, ++*phases) {
+        double with = run(a0, true), without = run(a0, false);
+        if (with >= wall_y) {
+            printf("batted ball at phase %.2f crossed the wall: y %.3f\n", a0, with);
+            ++*crossed_with;
+        }
+        *crossed_without += without > wall_y;
+    }
+}
+
+int sccd_test_push_slides(sccd_test_slide_fn *slide, int *short_of)
+{
+    const double speeds[] = {5, 20, 50}, slides[] = {0.5, 2.0, 8.0};
+    int carried = 0;
+    *short_of = 0;
+    for (int k = 0; k < 3; ++k)
+        for (int j = 0; j < 3; ++j)
+            for (int p = 0; p < 8; ++p) {
+                double x = 0.2 + 0.05 * p, left = slide(speeds[k], x, slides[j]);
+                if (isnan(left))
+                    continue;
+                ++carried;
+                if (!(left >= 0.99 * slides[j])) {
+                    printf("bat at %g rad/s, ball at %.2f sliding at %g: %g left\n", speeds[k], x, slides[j], left);
+                    ++*short_of;
+                }
+            }
+    return carried;
+}
