@@ -74,7 +74,8 @@ void sccd_sweep3_shape(sccd_sweep3 *out, const sccd_shape3 *s, sccd_motion3 m, i
  * sine of phi/2 by the core's series (trig.h, within 4e-16), without
  * cancellation: 1 − cos x = sin²x / (1 + cos x), cos x ≥ 0 here; grown by
  * STRAY_PAD·rho for the end pose made from the same values, which stands
- * that little from sccd_motion*_at's (libm's) at any point within rho. */
+ * that little from sccd_motion*_at's (the series of the whole turn) at any
+ * point within rho. */
 #define STRAY_PAD 4e-15
 static sccd_real arc_stray(sccd_real phi, sccd_rot2 half, sccd_real rho)
 {
@@ -94,7 +95,7 @@ sccd_aabb2 sccd_shape2_motion_box(const sccd_shape2 *s, sccd_motion2 m)
 
 /* The end pose is sccd_motion2_at's at t = 1, its turn by the double-angle
  * formulas from the half turn's cosine and sine, which the stray takes
- * too: one series (trig.h), a third of libm's cost, for libm's two. */
+ * too: one series evaluation (trig.h) for the turn and the sagitta. */
 sccd_aabb2 sccd_shape2_motion_box_unchecked(const sccd_shape2 *s, sccd_motion2 m)
 {
     sccd_rot2 half = sccd_cos_sin(0.5 * m.dtheta);
