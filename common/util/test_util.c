@@ -77,23 +77,3 @@ void sccd_test_batted_ball(sccd_test_batted_fn *run, double wall_y, int *crossed
         *crossed_without += without > wall_y;
     }
 }
-
-int sccd_test_push_slides(sccd_test_slide_fn *slide, int *short_of)
-{
-    const double speeds[] = {5, 20, 50}, slides[] = {0.5, 2.0, 8.0};
-    int carried = 0;
-    *short_of = 0;
-    for (int k = 0; k < 3; ++k)
-        for (int j = 0; j < 3; ++j)
-            for (int p = 0; p < 8; ++p) {
-                double x = 0.2 + 0.05 * p, left = slide(speeds[k], x, slides[j]);
-                if (isnan(left))
-                    continue;
-                ++carried;
-                if (!(left >= 0.99 * slides[j])) {
-                    printf("bat at %g rad/s, ball at %.2f sliding at %g: %g left\n", speeds[k], x, slides[j], left);
-                    ++*short_of;
-                }
-            }
-    return carried;
-}

@@ -32,10 +32,6 @@ sccd_v3 sccd_rng_v3(sccd_rng *g, double s);
 typedef double sccd_test_batted_fn(double a0, bool wall);
 /// A batted-ball scene over the bat's phases −0.6 … −0.05: *crossed_with and *crossed_without count the phases whose ball went past wall_y with the wall (each printed) and without it, *phases all of them.
 void sccd_test_batted_ball(sccd_test_batted_fn *run, double wall_y, int *crossed_with, int *crossed_without, int *phases);
-/// One push of a ball sliding out along a turning bat at u (bat at w rad/s, ball at x along it): the slide left at the step's end, NAN when the ball was not carried.
-typedef double sccd_test_slide_fn(double w, double x, double u);
-/// The pushes at 5, 20 and 50 rad/s, 8 places and slides 0.5, 2 and 8: *short_of counts the carried ones left with less than 0.99 of their slide (each printed); returns how many were carried (of 72).
-int sccd_test_push_slides(sccd_test_slide_fn *slide, int *short_of);
 
 /// Install a handler that counts failed checks instead of printing.
 void sccd_test_count_asserts(void);

@@ -1050,14 +1050,11 @@ static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)s
 static bool op_ccd(const void *sv, int i) { return ((const solver *)sv)->bodies[i].ccd; }
 static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv)->bodies[i].inv_mass; }
 /* Drop what of body i's velocity runs into the contact of pair pr (an
- * inelastic, frictionless impulse against a partner that does not yield:
- * immovable, or, `moving`, kinematic or carried by one, whose velocity
- * there it is measured against). */
-static void rest_against(solver *sv, int i, const sccd_pair *pr, bool moving)
+ * inelastic, frictionless impulse against an immovable partner). */
+static void rest_against(solver *sv, int i, const sccd_pair *pr)
 {
     sccd_v2 p = v2_of(pr->point), n = v2_of(i == pr->a ? pr->normal : sccd_v3_neg(pr->normal));
-    sccd_v2 partner = moving ? velocity_at(sv, i == pr->a ? pr->b : pr->a, pr->t, p) : (sccd_v2){0.0, 0.0};
-    sccd_real u = sccd_v2_dot(sccd_v2_sub(velocity_at(sv, i, pr->t, p), partner), n), k = inv_mass_along(sv, i, pr->t, p, n);
+    sccd_real u = sccd_v2_dot(velocity_at(sv, i, pr->t, p), n), k = inv_mass_along(sv, i, pr->t, p, n);
     if (u <= 0.0 || k <= 0.0)
         return;
     body_state *s = &sv->st[i];
@@ -1069,7 +1066,7 @@ static void rest_against(solver *sv, int i, const sccd_pair *pr, bool moving)
 static void op_hold(void *sv, int i, sccd_real t, const sccd_pair *against)
 {
     if (against != NULL && moves_freely(sv, i))
-        rest_against(sv, i, against, false);
+        rest_against(sv, i, against);
     hold(sv, i, t);
 }
 static void op_halt(void *sv, int i, sccd_real t)
@@ -1079,28 +1076,7 @@ static void op_halt(void *sv, int i, sccd_real t)
     s->st[i].out_v = (sccd_v2){0.0, 0.0};
     s->st[i].out_w = 0.0;
 }
-/* Body i rides along with k (carry), rigidly, for the rest of the step:
- * nothing passes. Stopped against a contact, it reports the velocity it
- * has less what of it runs into its partner there (rest_against): what it
- * slides along the partner's face it keeps, as a ball a bat pushes slides
- * out along it. Reported as k's velocity there, a ball a kinematic bat
- * pushed with restitution 0 stayed where the bat held it step after step
- * and left 65–76 % off the physics at 5–10 rad/s (bench/fidelity's
- * bat_inelastic). */
-static void op_carry(void *sv, int i, int k, sccd_real t, const sccd_pair *against)
-{
-    solver *s = sv;
-    bool rests = against != NULL && moves_freely(s, i);
-    if (rests)
-        rest_against(s, i, against, true);
-    sccd_v2 v = s->st[i].v;
-    sccd_real w = s->st[i].w;
-    carry(s, i, k, t);
-    if (rests && s->st[i].carrier >= 0) {
-        s->st[i].out_v = v;
-        s->st[i].out_w = w;
-    }
-}
+static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
 static bool op_gather(void *sv, int i);
 static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,

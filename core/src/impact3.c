@@ -1348,14 +1348,12 @@ static int op_carrier(const void *sv, int i) { return ((const solver *)sv)->st[i
 static sccd_body_kind op_kind(const void *sv, int i) { return ((const solver *)sv)->bodies[i].kind; }
 static bool op_ccd(const void *sv, int i) { return ((const solver *)sv)->bodies[i].ccd; }
 static sccd_real op_inv_mass(const void *sv, int i) { return ((const solver *)sv)->bodies[i].inv_mass; }
-/* Drop what of body i's velocity runs into the contact of pair pr
- * (impact2.c's rest_against). */
-static void rest_against(solver *sv, int i, const sccd_pair *pr, bool moving)
+/* Drop what of body i's velocity runs into the contact of pair pr (an
+ * inelastic, frictionless impulse against an immovable partner). */
+static void rest_against(solver *sv, int i, const sccd_pair *pr)
 {
     sccd_v3 n = i == pr->a ? pr->normal : sccd_v3_neg(pr->normal);
-    sccd_v3 partner = moving ? velocity_at(sv, i == pr->a ? pr->b : pr->a, pr->t, pr->point) : (sccd_v3){0.0, 0.0, 0.0};
-    sccd_real u = sccd_v3_dot(sccd_v3_sub(velocity_at(sv, i, pr->t, pr->point), partner), n);
-    sccd_real k = inv_mass_along(sv, i, pr->t, pr->point, n);
+    sccd_real u = sccd_v3_dot(velocity_at(sv, i, pr->t, pr->point), n), k = inv_mass_along(sv, i, pr->t, pr->point, n);
     if (u <= 0.0 || k <= 0.0)
         return;
     body_state *s = &sv->st[i];
@@ -1367,7 +1365,7 @@ static void rest_against(solver *sv, int i, const sccd_pair *pr, bool moving)
 static void op_hold(void *sv, int i, sccd_real t, const sccd_pair *against)
 {
     if (against != NULL && moves_freely(sv, i))
-        rest_against(sv, i, against, false);
+        rest_against(sv, i, against);
     hold(sv, i, t);
 }
 static void op_halt(void *sv, int i, sccd_real t)
@@ -1377,21 +1375,7 @@ static void op_halt(void *sv, int i, sccd_real t)
     s->st[i].out_v = (sccd_v3){0.0, 0.0, 0.0};
     s->st[i].out_w = (sccd_v3){0.0, 0.0, 0.0};
 }
-/* Body i rides along with k (impact2.c's op_carry: what it slides along its
- * partner's face it keeps in what it reports). */
-static void op_carry(void *sv, int i, int k, sccd_real t, const sccd_pair *against)
-{
-    solver *s = sv;
-    bool rests = against != NULL && moves_freely(s, i);
-    if (rests)
-        rest_against(s, i, against, true);
-    sccd_v3 v = s->st[i].v, w = s->st[i].w;
-    carry(s, i, k, t);
-    if (rests && s->st[i].carrier >= 0) {
-        s->st[i].out_v = v;
-        s->st[i].out_w = w;
-    }
-}
+static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
 static bool op_gather(void *sv, int i);
 static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,

@@ -467,9 +467,9 @@ static void stop_pair(sccd_events *e, sccd_pair *pr)
         return;
     }
     if (da && !ka && kb) {
-        ops->carry(sv, a, mb, pr->t, pr);
+        ops->carry(sv, a, mb, pr->t);
     } else if (db && !kb && ka) {
-        ops->carry(sv, b, ma, pr->t, pr);
+        ops->carry(sv, b, ma, pr->t);
     } else if (da && db && !ka && !kb && ops->moves_freely(sv, a) && ops->moves_freely(sv, b)) {
         bool ra = ma != a, rb = mb != b;
         int light = ra != rb ? (ra ? a : b) : ops->inv_mass(sv, a) > ops->inv_mass(sv, b) ? a : b;

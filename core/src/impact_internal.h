@@ -90,7 +90,7 @@ typedef struct sccd_event_ops {
     int (*carrier)(const void *solver, int i);                    /* the body it rides along with, -1: none */
     void (*hold)(void *solver, int i, sccd_real t, const sccd_pair *against); /* stop body i at t for the rest of the step (what of its velocity runs into against's contact, if any, dropped) */
     void (*halt)(void *solver, int i, sccd_real t);               /* stop body i at t, at rest (it reports no velocity) */
-    void (*carry)(void *solver, int i, int k, sccd_real t, const sccd_pair *against); /* body i rides along with k from t (what of its velocity runs into against's contact relative to its partner, if any, dropped from what it reports) */
+    void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
     bool (*gather)(void *solver, int i);                          /* body i's segment changed: take in the bodies the caller's hook appends for what it may reach (sccd_events_grow); false: the solve fails */
 } sccd_event_ops;
