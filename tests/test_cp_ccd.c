@@ -1036,32 +1036,6 @@ static void test_options_follow_slop(void **state)
     sccd_set_assert_handler(NULL);
 }
 
-/* Scenes the scene fuzzer found passing through with the CCD, judged by
- * its own geometry on Chipmunk's poses: each must hold now, and most pass
- * without the CCD (the scene is a hard one).
- * - seed 7, scene 10453: a box hinged at its middle, driven by a motor into
- *   a thin wall while a second motor body presses it there; its start
- *   depth (a lower bound) read shallower than its cores showed, the search
- *   found the cores overlapping at once and left the pair to Chipmunk, and
- *   the motors pushed the box through within 8 steps.
- * - seed 1, scene 40676: two CCD bodies; it passed when that fix applied to
- *   pairs of two moving bodies too (only a static body now).
- * - seed 1, scene 62519: a ball pinned between a motorised blade and a wall
- *   sank through the blade in 44 steps while the CCD bodies were kept last
- *   in the body array: the ball had moved by its bias (out of the wall,
- *   into the blade) before every solve, unseen. Chipmunk alone lets the
- *   ball squeeze out: only the CCD side is asserted.
- * - seed 1, scene 18624: a kinematic capsule rotor carrying a CCD box. At
- *   the time of its impact the pair's start depth read smaller, its cores
- *   shrank less and overlapped where the last search had left them, and
- *   the pair went to Chipmunk; carried on, the box started the next step
- *   sunk past the shrink its depth gave, was left to Chipmunk again, and
- *   the rotor went into it. (It first failed once impacts stopped
- *   restarting the rotor, which moved its rounding.)
- * - seed 3, scene 18104: no pass-through but the judge's own: a thin
- *   triangle resting on a thin wall, whose origin (outside the triangle)
- *   crossed the wall's mid-line; the judge now follows the centre of
- *   gravity. */
 /* A kinematic bat turning 100 rad/s strikes a ball (CCD on too, as a
  * projectile's would be) at phase a0 of the first step; everything is
  * elastic, so the ball flies off at some 15,000 units/s. With `wall`, a
@@ -1111,6 +1085,32 @@ static void test_batted_ball_meets_wall_beyond_bat(void **state)
     assert_int_equal(without, phases);
 }
 
+/* Scenes the scene fuzzer found passing through with the CCD, judged by
+ * its own geometry on Chipmunk's poses: each must hold now, and most pass
+ * without the CCD (the scene is a hard one).
+ * - seed 7, scene 10453: a box hinged at its middle, driven by a motor into
+ *   a thin wall while a second motor body presses it there; its start
+ *   depth (a lower bound) read shallower than its cores showed, the search
+ *   found the cores overlapping at once and left the pair to Chipmunk, and
+ *   the motors pushed the box through within 8 steps.
+ * - seed 1, scene 40676: two CCD bodies; it passed when that fix applied to
+ *   pairs of two moving bodies too (only a static body now).
+ * - seed 1, scene 62519: a ball pinned between a motorised blade and a wall
+ *   sank through the blade in 44 steps while the CCD bodies were kept last
+ *   in the body array: the ball had moved by its bias (out of the wall,
+ *   into the blade) before every solve, unseen. Chipmunk alone lets the
+ *   ball squeeze out: only the CCD side is asserted.
+ * - seed 1, scene 18624: a kinematic capsule rotor carrying a CCD box. At
+ *   the time of its impact the pair's start depth read smaller, its cores
+ *   shrank less and overlapped where the last search had left them, and
+ *   the pair went to Chipmunk; carried on, the box started the next step
+ *   sunk past the shrink its depth gave, was left to Chipmunk again, and
+ *   the rotor went into it. (It first failed once impacts stopped
+ *   restarting the rotor, which moved its rounding.)
+ * - seed 3, scene 18104: no pass-through but the judge's own: a thin
+ *   triangle resting on a thin wall, whose origin (outside the triangle)
+ *   crossed the wall's mid-line; the judge now follows the centre of
+ *   gravity. */
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;

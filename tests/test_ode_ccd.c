@@ -929,14 +929,6 @@ static void test_bad_use(void **state)
     sccd_set_assert_handler(NULL);
 }
 
-/* Scenes the scene fuzzer found passing through with the CCD (judged by
- * its own geometry on ODE's poses): each must hold now, and pass without
- * the CCD. Seed 1, scenes 512, 588 and 1732: two CCD bodies (a kinematic
- * blade and a flyer) whose pair, past its overlap limit, was held to "no
- * deeper than it stands": they passed through each other (the floor now
- * applies against static bodies only, test_cp_ccd's test_fuzzer_scenes).
- * Scene 72826: a thin box on a slow motor pressing into a plane, allowed a
- * tolerance deeper than it stood at each step, went through it. */
 /* A kinematic bat turning 100 rad/s strikes a ball (CCD on too, as a
  * projectile's would be) at phase a0 of the first step; everything is
  * elastic (e = 1), so the ball flies off at some 125 m/s. With `wall`, a
@@ -994,6 +986,14 @@ static void test_batted_ball_meets_wall_beyond_bat(void **state)
     assert_int_equal(without, phases);
 }
 
+/* Scenes the scene fuzzer found passing through with the CCD (judged by
+ * its own geometry on ODE's poses): each must hold now, and pass without
+ * the CCD. Seed 1, scenes 512, 588 and 1732: two CCD bodies (a kinematic
+ * blade and a flyer) whose pair, past its overlap limit, was held to "no
+ * deeper than it stands": they passed through each other (the floor now
+ * applies against static bodies only, test_cp_ccd's test_fuzzer_scenes).
+ * Scene 72826: a thin box on a slow motor pressing into a plane, allowed a
+ * tolerance deeper than it stood at each step, went through it. */
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;
