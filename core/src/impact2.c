@@ -766,7 +766,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         sccd_real span = sccd_separating_span(g, tol, rate);
         bool leaving = span > sccd_max(tol / rate, 1e-9);
         if (!leaving && !sccd_policy_sink(&pol))
-            return sccd_policy_safe(&pol, g, rate, u, tol) ? none : (shape_event){EVENT_STOP, t, r.point, r.normal};
+            return sccd_policy_safe(&pol, g, rate, u) ? none : (shape_event){EVENT_STOP, t, r.point, r.normal};
         u0 = u + span;
     }
     if (u0 >= 1.0)
