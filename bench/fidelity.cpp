@@ -66,10 +66,9 @@ const char *const kOdeInelastic = " ODE does not run *bat_inelastic*: its sub-st
                                   "did not converge (its contacts are soft, ERP and CFM acting per step). In "
                                   "*bat_inelastic* the bat pushes: it does work on the ball, so ΔKE (against an "
                                   "impact's bound) may grow with the physics, and *passed* counts a ball that ends "
-                                  "behind the face's line at the impact, as one carried on for more than half a turn "
-                                  "does (the CCD carries the ball rigidly within a step: at 100 rad/s and faster, "
-                                  "past where the sliding ball would have left the bat), not a ball the bat went "
-                                  "through.";
+                                  "behind the face's line at the impact, as one that slid off the bat's end may, not a "
+                                  "ball the bat went through. The CCD follows the push in impulses (a push, then the "
+                                  "pair rests while it provably cannot sink past its share).";
 
 // Targets of the issue.
 const double kMedianTarget = 0.05, kWorstTarget = 0.15, kEnergyTarget = 0.01;

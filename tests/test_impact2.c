@@ -27,6 +27,7 @@
 
 #include "sectorccd/sectorccd.h"
 #include "test_util.h"
+#include "push_oracle.h"
 
 #define DT (1.0 / 60.0)
 
@@ -175,6 +176,61 @@ static void test_bat_exit_velocity(void **state)
             }
     printf("impact2: bat vs still ball, 288 cases: worst exit velocity error %.2e\n", worst);
     assert_true(worst < 2e-3); /* the skin (1e-4) moves the impact a hair early */
+}
+
+/* A kinematic capsule bat (1 long, radius 0.03, turning at w about its
+ * end) meets a still ball (r 0.05, mass 1, a disc) at 0.75 along it at the
+ * fraction f of the first step, with restitution 0 and friction 0.3: it
+ * pushes the ball, which slides out along its face and leaves past its
+ * end; the bat stops once it has turned 1 rad past the meeting. The ball's
+ * velocity two steps after the stop against push_oracle's brute force of
+ * the same scene (its relative error); *deepest: the ball's deepest
+ * overlap with the bat at a step's end. */
+static double pushed_ball_error(double w, double f, double *deepest)
+{
+    const double len = 1.0, half = 0.03, r = 0.05, skin = 1e-4;
+    scene s = {0};
+    double angle = -f * w * DT;
+    int bat = add(&s, SCCD_BODY_KINEMATIC, capsule((sccd_v2){0, 0}, (sccd_v2){len, 0}, half), (sccd_v2){0, 0}, angle, 1, 1);
+    int ball = add(&s, SCCD_BODY_DYNAMIC, circle(r), (sccd_v2){0.75, half + r}, 0.0, 1.0, 0.5 * r * r);
+    s.body[bat].w = w;
+    s.shape[bat].elasticity = s.shape[ball].elasticity = 0.0;
+    s.shape[bat].friction = 0.3;
+    s.shape[ball].friction = 1.0;
+    int steps = 0, stop = -1;
+    *deepest = 0.0;
+    for (; stop < 0 || steps < stop + 2; ++steps) {
+        if (stop < 0 && s.body[bat].angle >= 1.0) {
+            stop = steps;
+            s.body[bat].w = 0.0;
+        }
+        solve(&s, skin, NULL);
+        sccd_capsule2 cb = s.shape[bat].geom.capsule, cball = {{0, 0}, {0, 0}, r};
+        *deepest = fmax(*deepest, -capsule_gap(cb, s.body[bat].end_pose, cball, s.body[ball].end_pose));
+        advance(&s);
+    }
+    sccd_push_scene ps = {len, half, angle, w, stop * DT, r, 0.5 * r * r, 0.3, {0.75, half + r}, {0, 0}};
+    sccd_v2 p, v;
+    sccd_push_oracle(&ps, steps * DT, &p, &v);
+    return sccd_v2_dist(s.body[ball].v, v) / sccd_v2_len(v);
+}
+
+/* The push followed in impulses (the pair not searched while it provably
+ * cannot sink past its room share, then pushed again): the ball leaves as
+ * the brute force says (measured: at most 1.9 % off over these 30 cases,
+ * median 0.9 %) and never sinks past its room share.
+ * Carried rigidly along with the bat instead (no pushes), it lost its
+ * slide at every carry: median 61 % off, worst 100 %. */
+static void test_pushed_ball_slides_off(void **state)
+{
+    (void)state;
+    double median, worst, deepest;
+    sccd_test_pushed_ball(pushed_ball_error, &median, &worst, &deepest);
+    printf("impact2: pushed ball, 30 cases: exit velocity error median %.2f %%, worst %.2f %%; deepest overlap %.4f\n", 100.0 * median,
+           100.0 * worst, deepest);
+    assert_true(median < 0.035);
+    assert_true(worst < 0.07);
+    assert_true(deepest < 0.35 * (0.03 + 0.05)); /* the room share (impact_internal.h) of what both can shrink */
 }
 
 /* A rod hinged at its end spins at w into a thin wall at the fraction f of
@@ -967,7 +1023,8 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bat_exit_velocity),   cmocka_unit_test(test_hinged_rod_rebound),
+        cmocka_unit_test(test_bat_exit_velocity),   cmocka_unit_test(test_pushed_ball_slides_off),
+        cmocka_unit_test(test_hinged_rod_rebound),
         cmocka_unit_test(test_energy_never_grows),  cmocka_unit_test(test_hinged_rods_never_pass),
         cmocka_unit_test(test_flyers_never_pass),   cmocka_unit_test(test_blade_bats_ball),
         cmocka_unit_test(test_blade_pushes_pile),   cmocka_unit_test(test_blade_sweeps_ring),

@@ -1,4 +1,5 @@
 #include "test_util.h"
+#include "bench_util.h" /* sccd_median */
 
 #include <stdio.h>
 
@@ -76,4 +77,20 @@ void sccd_test_batted_ball(sccd_test_batted_fn *run, double wall_y, int *crossed
         }
         *crossed_without += without > wall_y;
     }
+}
+
+void sccd_test_pushed_ball(sccd_test_pushed_fn *run, double *median, double *worst, double *deepest)
+{
+    const double speeds[] = {10, 20, 50, 100, 200};
+    double errors[30];
+    int n = 0;
+    *worst = *deepest = 0.0;
+    for (int k = 0; k < 5; ++k)
+        for (int p = 0; p < 6; ++p) {
+            double deep;
+            errors[n] = run(speeds[k], (p + 0.5) / 6.0, &deep);
+            *worst = fmax(*worst, errors[n++]);
+            *deepest = fmax(*deepest, deep);
+        }
+    *median = sccd_median(errors, n);
 }

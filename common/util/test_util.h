@@ -33,6 +33,11 @@ typedef double sccd_test_batted_fn(double a0, bool wall);
 /// A batted-ball scene over the bat's phases −0.6 … −0.05: *crossed_with and *crossed_without count the phases whose ball went past wall_y with the wall (each printed) and without it, *phases all of them.
 void sccd_test_batted_ball(sccd_test_batted_fn *run, double wall_y, int *crossed_with, int *crossed_without, int *phases);
 
+/// One pushed-ball case (the impact tests): a bat turning at w meets the ball at the fraction f of a step; returns the ball's exit velocity error, *deep its deepest overlap.
+typedef double sccd_test_pushed_fn(double w, double f, double *deep);
+/// Run the pushed-ball cases at 10, 20, 50, 100 and 200 rad/s and 6 phases each (30): the median and worst error, the deepest overlap.
+void sccd_test_pushed_ball(sccd_test_pushed_fn *run, double *median, double *worst, double *deepest);
+
 /// Install a handler that counts failed checks instead of printing.
 void sccd_test_count_asserts(void);
 /// Failed checks counted since the last reset.

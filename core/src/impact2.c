@@ -397,9 +397,10 @@ static sccd_v2 sequential_impulse(solver *sv, int a, int b, sccd_real t, sccd_v2
 /* Resolve an impact of bodies a, b at time t: the coupled impulses an
  * engine's solver would find; where restitution and friction together
  * would add energy (Newton's restitution can, with friction coupling the
- * spin in), the sequential impulses instead. False when neither body can
- * take an impulse. */
-static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact2 *c)
+ * spin in), the sequential impulses instead; lift adds a speed of
+ * separation to restitution's (a push taking its pair back up to its
+ * limit). False when neither body can take an impulse. */
+static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact2 *c, sccd_real lift)
 {
     int a = pr->a, b = pr->b;
     sccd_real t = pr->t;
@@ -411,7 +412,7 @@ static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact2 *c)
     contact2 k = {closing_along(sv, a, b, t, p, n), closing_along(sv, a, b, t, p, tg), kn,
                   inv_mass_between(sv, a, t, p, n, tg) + inv_mass_between(sv, b, t, p, n, tg), kt};
     body_state sa = sv->st[a], sb = sv->st[b];
-    sccd_real before = pair_energy(sv, a, b, t, p), bounce = c->elasticity * c->approach;
+    sccd_real before = pair_energy(sv, a, b, t, p), bounce = c->elasticity * c->approach + lift;
     sccd_v2 j = coupled_impulse(&k, bounce, c->friction);
     c->impulse = sccd_v2_add(sccd_v2_scale(n, j.x), sccd_v2_scale(tg, j.y));
     push(sv, a, b, t, p, c->impulse);
@@ -426,7 +427,7 @@ static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact2 *c)
 /* ---- the search for one shape pair ---- */
 
 /* An event found by a search: kind, time, contact. */
-typedef struct shape_event { impact_event event; sccd_real t; sccd_v2 point, normal; } shape_event;
+typedef struct shape_event { impact_event event; sccd_real t; sccd_v2 point, normal; sccd_real left, sunk; } shape_event;
 
 /* Outward unit normal of edge a→b of a counter-clockwise polygon. */
 static sccd_v2 edge_normal(sccd_v2 a, sccd_v2 b) { return sccd_v2_normalize((sccd_v2){b.y - a.y, a.x - b.x}); }
@@ -696,7 +697,18 @@ static sccd_gap_rate gap_rate(const sccd_shape2 *a, sccd_motion2 ma, sccd_real f
 /* A search put off: no event before `until` (INFINITY: none at all). */
 static shape_event no_event_before(sccd_real until)
 {
-    return (shape_event){until < INFINITY ? EVENT_PENDING : EVENT_NONE, until < INFINITY ? until : 1.0, {0.0, 0.0}, {0.0, 0.0}};
+    return (shape_event){until < INFINITY ? EVENT_PENDING : EVENT_NONE, until < INFINITY ? until : 1.0, {0.0, 0.0}, {0.0, 0.0}, 0.0, 0.0};
+}
+
+/* An event of a pair `overlap` deep under its policy: how much deeper it
+ * may sink while pushed, to half its slack (its room share is a bound on
+ * the cores' overlap, and a box's corner sinks deeper than its shrunk core
+ * tells: pushed to the whole share, a flyer box sank into a thin rotor
+ * further than the scene fuzzer allows), and how far past its limit it is
+ * (see push_along). */
+static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sccd_real t, sccd_v2 point, sccd_v2 normal, sccd_real overlap)
+{
+    return (shape_event){kind, t, point, normal, sccd_max(pol->limit + 0.5 * pol->slack - overlap, 0.0), sccd_max(overlap - pol->limit, 0.0)};
 }
 
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
@@ -708,7 +720,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
                                     sccd_motion2 mb, bool wait)
 {
     int a = pr->a, b = pr->b;
-    shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}};
+    shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}, 0.0, 0.0};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     sccd_real fa = shape_farthest(sv, a, sa), fb = shape_farthest(sv, b, sb), rate = approach_bound(ma, fa, mb, fb);
     sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, rate, tol, wait);
@@ -730,7 +742,8 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     bool settle = sv->bodies[a].kind == SCCD_BODY_STATIC || sv->bodies[b].kind == SCCD_BODY_STATIC;
     bool guard = sv->bodies[a].ccd || sv->bodies[b].ccd;
     sccd_target_policy pol = sccd_policy_start(pr, sa, sb, guard, depth, room, skin, tol, shrink_start, &start, &now);
-    if (!sccd_policy_targets(&pol, depth, shrink_pair(&ca, &cb, pol.shrink, ka->inset, kb->inset), now, settle, sv->opt.overlap, tol)) {
+    sccd_real shrunk = shrink_pair(&ca, &cb, pol.shrink, ka->inset, kb->inset);
+    if (!sccd_policy_targets(&pol, depth, shrunk, now, settle, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
     }
@@ -752,12 +765,14 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         if (r.state == SCCD_TOI_FAILED) {
             ++sv->stats->failed;
             if (round + 1 == sv->opt.toi_max_iterations)
-                return (shape_event){EVENT_STOP, t, r.point, r.normal};
+                return (shape_event){EVENT_STOP, t, r.point, r.normal, 0.0, 0.0};
             u0 = u; /* no contact before u: go on from there */
             continue;
         }
-        if (r.state == SCCD_TOI_HIT && sccd_is_impact(approach(sv, a, b, t, r.point, r.normal), depth, &pol, sv->dt, sv->opt.overlap))
-            return (shape_event){EVENT_IMPACT, t, r.point, r.normal};
+        sccd_real closing = approach(sv, a, b, t, r.point, r.normal);
+        if (r.state == SCCD_TOI_HIT && sccd_is_impact(closing, depth, &pol, sv->dt, sv->opt.overlap) &&
+            !(pr->pushes > 0 && closing * sv->dt <= sv->opt.overlap))
+            return at_limit(EVENT_IMPACT, &pol, t, r.point, r.normal, sccd_policy_overlap(&pol, depth, shrunk, now));
         /* Touching but not approaching (or slowly): skip while the gap provably holds.
          * A pair that is leaving (its supporting points separate) keeps its
          * target; one resting or sliding may sink, and at its limit, where
@@ -766,13 +781,14 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         sccd_real span = sccd_separating_span(g, tol, rate);
         bool leaving = span > sccd_max(tol / rate, 1e-9);
         if (!leaving && !sccd_policy_sink(&pol))
-            return sccd_policy_safe(&pol, g, rate, u) ? none : (shape_event){EVENT_STOP, t, r.point, r.normal};
+            return sccd_policy_safe(&pol, g, rate, u) ? none
+                                                      : at_limit(EVENT_STOP, &pol, t, r.point, r.normal, sccd_policy_overlap(&pol, depth, shrunk, now));
         u0 = u + span;
     }
     if (u0 >= 1.0)
         return none;
     ++sv->stats->failed; /* out of rounds: stop where it is still known safe */
-    return (shape_event){EVENT_STOP, tc + u0 * (1.0 - tc), {0.0, 0.0}, {0.0, 0.0}};
+    return (shape_event){EVENT_STOP, tc + u0 * (1.0 - tc), {0.0, 0.0}, {0.0, 0.0}, 0.0, 0.0};
 }
 
 /* ---- body pairs ---- */
@@ -831,6 +847,11 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     pr->from = tc;
     if (pr->ignored || move_together(sv, pr->a, pr->b))
         return;
+    if (tc < pr->calm_until && sv->st[pr->a].segment == pr->calm_a && sv->st[pr->b].segment == pr->calm_b) {
+        pr->event = EVENT_PENDING; /* resting after a push (push_along) */
+        pr->t = pr->from = pr->calm_until;
+        return;
+    }
     ++sv->stats->pairs;
     const sccd_impact_body2 *A = &sv->bodies[pr->a], *B = &sv->bodies[pr->b];
     wait &= A->shape_count == 1 && B->shape_count == 1; /* a later search from tc repeats one shape pair's only */
@@ -858,6 +879,8 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
                 pr->sb = j;
                 pr->point = v3_of(e.point);
                 pr->normal = v3_of(e.normal);
+                pr->left = e.left;
+                pr->sunk = e.sunk;
             }
         }
     }
@@ -1027,7 +1050,7 @@ static bool impact(solver *sv, sccd_pair *pr)
     c.friction = sccd_clean_friction(c.friction);
     sccd_v2 va = sv->st[a].v, vb = sv->st[b].v;
     sccd_real wa = sv->st[a].w, wb = sv->st[b].w;
-    if (!collide(sv, pr, &c))
+    if (!collide(sv, pr, &c, pr->pushes > 0 ? pr->sunk / sv->dt : 0.0)) /* pushed along: back up to its limit */
         return false;
     ++sv->stats->impacts;
     ++sv->bodies[a].impacts;
@@ -1041,6 +1064,44 @@ static bool impact(solver *sv, sccd_pair *pr)
 
 /* The event loop's view of the solver (impact_events.c). */
 static void op_search(void *sv, sccd_pair *pr, sccd_real tc, bool wait) { search_pair(sv, pr, tc, wait); }
+/* Body i stopped at the overlap limit of pair pr against the kinematic
+ * body pushing it: the contact's impulse (restitution 0, Coulomb friction:
+ * what a contact the engine held would give; a speed of separation that
+ * would take it back up to its limit within a step), then the pair rests,
+ * not searched, while it provably cannot sink past half its slack
+ * (sccd_calm_span on the new motions, against what it may still sink),
+ * unless either body's motion changes first. Then searched again, it meets
+ * again (an impact, lifted the same way) and is pushed again: the push is
+ * followed in impulses, as a sub-stepped engine follows a held contact, and
+ * the body slides along its pusher's face as the physics says. Not for
+ * bodies of several shapes: the rest would skip the others. */
+static bool push_along(solver *sv, sccd_pair *pr, int i)
+{
+    int a = pr->a, b = pr->b;
+    if (sv->bodies[a].shape_count != 1 || sv->bodies[b].shape_count != 1)
+        return false;
+    sccd_real t = pr->t;
+    const sccd_impact_shape2 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
+    sccd_v2 p = v2_of(pr->point), n = v2_of(pr->normal);
+    sccd_impact_contact2 c = {pr->sa, pr->sb, t, p, n, approach(sv, a, b, t, p, n), 0.0,
+                              sccd_clean_friction(sccd_mix_friction(sa->friction, sb->friction)), {0.0, 0.0}};
+    sccd_v2 v0 = sv->st[i].v;
+    sccd_real w0 = sv->st[i].w;
+    if (!collide(sv, pr, &c, pr->sunk / sv->dt))
+        return false;
+    ++sv->stats->impacts;
+    ++sv->bodies[a].impacts;
+    ++sv->bodies[b].impacts;
+    restart_if_moved(sv, i, t, v0, w0);
+    sccd_motion2 ma = part_from(&sv->st[a], t), mb = part_from(&sv->st[b], t);
+    sccd_real fa = shape_farthest(sv, a, pr->sa), fb = shape_farthest(sv, b, pr->sb);
+    sccd_gap_rate g = gap_rate(&sa->geom, ma, fa, &sb->geom, mb, fb, 0.0, n);
+    pr->calm_until = t + sccd_calm_span(g, approach_bound(ma, fa, mb, fb), pr->left) * (1.0 - t);
+    pr->calm_a = sv->st[a].segment;
+    pr->calm_b = sv->st[b].segment;
+    return true;
+}
+
 static bool op_impact(void *sv, sccd_pair *pr) { return impact(sv, pr); }
 static bool op_possible(const void *sv, int a, int b) { return pair_possible(sv, a, b); }
 static sccd_aabb3 op_box(void *sv, int i) { return body_box(sv, i); }
@@ -1078,9 +1139,10 @@ static void op_halt(void *sv, int i, sccd_real t)
 }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
+static bool op_push(void *sv, sccd_pair *pr, int i) { return push_along(sv, pr, i); }
 static bool op_gather(void *sv, int i);
 static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_gather};
+                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_push, op_gather};
 
 /* ---- set-up and results ---- */
 

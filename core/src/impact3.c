@@ -526,9 +526,10 @@ static sccd_v3 sequential_impulse(solver *sv, int a, int b, sccd_real t, sccd_v3
 }
 
 /* Resolve an impact (impact2.c's collide): the coupled impulses an engine's
- * solver would find; where they would add energy, the sequential ones.
- * False when neither body can take an impulse. */
-static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact3 *c)
+ * solver would find; where they would add energy, the sequential ones; lift
+ * a speed of separation added to restitution's. False when neither body
+ * can take an impulse. */
+static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact3 *c, sccd_real lift)
 {
     int a = pr->a, b = pr->b;
     sccd_real t = pr->t;
@@ -540,7 +541,7 @@ static bool collide(solver *sv, const sccd_pair *pr, sccd_impact_contact3 *c)
     for (int k = 0; k < 9; ++k)
         m.m[k] = ra.m[k] + rb.m[k];
     body_state sa = sv->st[a], sb = sv->st[b];
-    sccd_real before = pair_energy(sv, a, b, t, p), bounce = c->elasticity * c->approach;
+    sccd_real before = pair_energy(sv, a, b, t, p), bounce = c->elasticity * c->approach + lift;
     c->impulse = coupled_impulse(&m, relative_velocity(sv, a, b, t, p), n, kn, bounce, c->friction);
     push(sv, a, b, t, p, c->impulse);
     if (pair_energy(sv, a, b, t, p) > before) {
@@ -906,7 +907,7 @@ static sccd_toi3 toi_bounds(solver *sv, const sccd_shape3 *a, sccd_motion3 ma, c
 }
 
 /* An event found by a search: kind, time, contact. */
-typedef struct shape_event { impact_event event; sccd_real t; sccd_v3 point, normal; } shape_event;
+typedef struct shape_event { impact_event event; sccd_real t; sccd_v3 point, normal; sccd_real left, sunk; } shape_event;
 
 /* The motion box of shape s's bound[0] (a half-space: everything), grown by the skin. */
 static sccd_aabb3 motion_box_as(const solver *sv, const sccd_impact_shape3 *s, sccd_motion3 m, sccd_candidates candidates)
@@ -978,7 +979,13 @@ static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, 
 /* A search put off: no event before `until` (INFINITY: none at all). */
 static shape_event no_event_before(sccd_real until)
 {
-    return (shape_event){until < INFINITY ? EVENT_PENDING : EVENT_NONE, until < INFINITY ? until : 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    return (shape_event){until < INFINITY ? EVENT_PENDING : EVENT_NONE, until < INFINITY ? until : 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, 0.0, 0.0};
+}
+
+/* An event of a pair `overlap` deep under its policy (impact2.c's). */
+static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sccd_real t, sccd_v3 point, sccd_v3 normal, sccd_real overlap)
+{
+    return (shape_event){kind, t, point, normal, sccd_max(pol->limit + 0.5 * pol->slack - overlap, 0.0), sccd_max(overlap - pol->limit, 0.0)};
 }
 
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
@@ -994,7 +1001,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
                                     sccd_motion3 mb, sccd_real horizon, bool wait)
 {
     int a = pr->a, b = pr->b;
-    shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, 0.0, 0.0};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
     sccd_real reach = pair_reach(sv, sa, ma, sb, mb);
     sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, reach, tol, wait);
@@ -1042,12 +1049,13 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         if (r.state == SCCD_TOI_FAILED) {
             ++sv->stats->failed;
             if (round + 1 == sv->opt.toi_max_iterations || !(u > u0))
-                return (shape_event){EVENT_STOP, t, r.point, n};
+                return (shape_event){EVENT_STOP, t, r.point, n, 0.0, 0.0};
             u0 = u; /* no contact before u: go on from there */
             continue;
         }
-        if (sccd_is_impact(approach(sv, a, b, t, r.point, n), depth, &pol, sv->dt, sv->opt.overlap))
-            return (shape_event){EVENT_IMPACT, t, r.point, n};
+        sccd_real closing = approach(sv, a, b, t, r.point, n);
+        if (sccd_is_impact(closing, depth, &pol, sv->dt, sv->opt.overlap) && !(pr->pushes > 0 && closing * sv->dt <= sv->opt.overlap))
+            return at_limit(EVENT_IMPACT, &pol, t, r.point, n, sccd_policy_overlap(&pol, depth, shrunk, now));
         /* Touching but not approaching: skip while the gap provably holds.
          * A pair that is leaving (its supporting points separate) keeps its
          * target; one resting or sliding may sink, and at its limit, where
@@ -1056,13 +1064,15 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         sccd_real span = sccd_separating_span(g, tol, rate);
         bool leaving = span > sccd_max(tol / rate, 1e-9);
         if (!leaving && !sccd_policy_sink(&pol))
-            return sccd_policy_safe(&pol, g, rate, u) ? none : (shape_event){EVENT_STOP, t, r.point, n};
+            return sccd_policy_safe(&pol, g, rate, u)
+                       ? none
+                       : at_limit(EVENT_STOP, &pol, t, r.point, n, sccd_policy_overlap(&pol, depth, shrunk, now));
         u0 = u + span;
     }
     if (u0 >= 1.0)
         return none;
     ++sv->stats->failed; /* out of rounds: stop where it is still known safe */
-    return (shape_event){EVENT_STOP, tc + u0 * (1.0 - tc), {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    return (shape_event){EVENT_STOP, tc + u0 * (1.0 - tc), {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, 0.0, 0.0};
 }
 
 /* ---- body pairs ---- */
@@ -1148,6 +1158,8 @@ static sccd_real tree_visit(void *context, int i, int j)
     pr->sb = j;
     pr->point = e.point;
     pr->normal = e.normal;
+    pr->left = e.left;
+    pr->sunk = e.sunk;
     return pr->t;
 }
 
@@ -1160,6 +1172,11 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     pr->from = tc;
     if (pr->ignored || move_together(sv, pr->a, pr->b))
         return;
+    if (tc < pr->calm_until && sv->st[pr->a].segment == pr->calm_a && sv->st[pr->b].segment == pr->calm_b) {
+        pr->event = EVENT_PENDING; /* resting after a push (push_along) */
+        pr->t = pr->from = pr->calm_until;
+        return;
+    }
     ++sv->stats->pairs;
     /* a later search from tc repeats one shape pair's only; and a pending
      * time is no event, to stop the trees' walk at */
@@ -1326,7 +1343,7 @@ static bool impact(solver *sv, sccd_pair *pr)
     c.friction = sccd_clean_friction(c.friction);
     sccd_v3 va = sv->st[a].v, vb = sv->st[b].v;
     sccd_v3 wa = sv->st[a].w, wb = sv->st[b].w;
-    if (!collide(sv, pr, &c))
+    if (!collide(sv, pr, &c, pr->pushes > 0 ? pr->sunk / sv->dt : 0.0)) /* pushed along: back up to its limit */
         return false;
     ++sv->stats->impacts;
     ++sv->bodies[a].impacts;
@@ -1335,6 +1352,36 @@ static bool impact(solver *sv, sccd_pair *pr)
     restart_if_moved(sv, b, pr->t, vb, wb);
     if (sv->cb.post != NULL)
         sv->cb.post(sv->cb.user, &c);
+    return true;
+}
+
+/* Body i stopped at the overlap limit of pair pr against the kinematic
+ * body pushing it: as impact2.c's push_along, for a pair of single-shape
+ * bodies of one convex bound each (the calm is that bound's). */
+static bool push_along(solver *sv, sccd_pair *pr, int i)
+{
+    int a = pr->a, b = pr->b;
+    if (sv->bodies[a].shape_count != 1 || sv->bodies[b].shape_count != 1)
+        return false; /* the rest would skip their other shapes */
+    sccd_real t = pr->t;
+    const sccd_impact_shape3 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
+    if (sa->bounds != 1 || sb->bounds != 1)
+        return false;
+    sccd_impact_contact3 c = {pr->sa, pr->sb, t, pr->point, pr->normal, approach(sv, a, b, t, pr->point, pr->normal), 0.0,
+                              sccd_clean_friction(sccd_mix_friction(sa->friction, sb->friction)), {0.0, 0.0, 0.0}};
+    sccd_v3 v0 = sv->st[i].v, w0 = sv->st[i].w;
+    if (!collide(sv, pr, &c, pr->sunk / sv->dt))
+        return false;
+    ++sv->stats->impacts;
+    ++sv->bodies[a].impacts;
+    ++sv->bodies[b].impacts;
+    restart_if_moved(sv, i, t, v0, w0);
+    search_setup p = make_search(sv, sa, part_from(&sv->st[a], t), sb, part_from(&sv->st[b], t));
+    sccd_v3 n = p.flip ? sccd_v3_neg(pr->normal) : pr->normal;
+    sccd_gap_rate g = gap_rate(&p.x, p.mx, &p.target.s[0], p.mt, 0.0, n);
+    pr->calm_until = t + sccd_calm_span(g, approach_bound(&p.x, p.mx, &p.target.s[0], p.mt), pr->left) * (1.0 - t);
+    pr->calm_a = sv->st[a].segment;
+    pr->calm_b = sv->st[b].segment;
     return true;
 }
 
@@ -1377,9 +1424,10 @@ static void op_halt(void *sv, int i, sccd_real t)
 }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
+static bool op_push(void *sv, sccd_pair *pr, int i) { return push_along(sv, pr, i); }
 static bool op_gather(void *sv, int i);
 static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_gather};
+                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_push, op_gather};
 
 /* ---- set-up and results ---- */
 

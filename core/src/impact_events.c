@@ -6,10 +6,13 @@
  * own; when an event changes its segment it is paired again. Only the pairs
  * whose motions an event changed are searched again: the segments of every
  * other body go on unchanged, so their events stand. The
- * loop ends: after SCCD_IMPACT_MAX_EVENTS impacts (or SCCD_IMPACT_PAIR_EVENTS
- * between two bodies) every event is a stop, and a stop leaves a body still
- * or riding along with another, which no later event undoes for long; the
- * last guard stops the loop all the same (counted as failed). */
+ * loop ends: after SCCD_IMPACT_MAX_EVENTS impacts and pushes (or
+ * SCCD_IMPACT_PAIR_EVENTS impacts between two bodies, more as they push)
+ * every event is a stop, and a stop leaves a body still or riding along
+ * with another, which only an impact or a push undoes; the stops an impact
+ * sets off are budgeted with it (a ball pushed along, pressing another,
+ * stops that one again after each push), and the last guard stops the loop
+ * all the same (counted as failed). */
 #include <string.h>
 
 #include "impact_internal.h"
@@ -496,17 +499,37 @@ static int pair_impacts(const sccd_events *e, int a, int b)
     return loose ? 1 : SCCD_IMPACT_PAIR_EVENTS;
 }
 
+/* The body a kinematic body pushes at the pair's overlap limit (-1: none):
+ * dynamic, moving freely, riding along with nothing, its partner kinematic
+ * and not riding along either, while the pair may still sink (pr->left)
+ * and has pushes left this step. A push, not a carry: carried along with
+ * the pusher, a ball a bat pushed lost its slide out along the face. */
+static int pushed_body(const sccd_events *e, const sccd_pair *pr)
+{
+    const sccd_event_ops *ops = e->ops;
+    if (!(pr->left > 0.0) || pr->pushes >= SCCD_PAIR_PUSHES)
+        return -1;
+    for (int k = 0; k < 2; ++k) {
+        int i = k == 0 ? pr->a : pr->b, j = k == 0 ? pr->b : pr->a;
+        if (ops->moves_freely(e->solver, i) && ops->carrier(e->solver, i) < 0 && ops->kind(e->solver, j) == SCCD_BODY_KINEMATIC &&
+            ops->carrier(e->solver, j) < 0)
+            return i;
+    }
+    return -1;
+}
+
 bool sccd_events_run(sccd_events *e)
 {
     int impacts = 0;
-    for (int guard = 0; guard < SCCD_IMPACT_MAX_EVENTS + 4 * e->bodies + 16; ++guard) {
+    for (int guard = 0; guard < SCCD_IMPACT_MAX_EVENTS + 4 * (e->bodies + impacts) + 16; ++guard) {
         sccd_pair *pr = earliest_event(e);
         if (pr == NULL)
             return true;
         int a = pr->a, b = pr->b;
         sccd_real t = pr->t;
-        bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < pair_impacts(e, a, b) &&
+        bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < pair_impacts(e, a, b) + pr->pushes &&
                    (e->ops->moves_freely(e->solver, a) || e->ops->moves_freely(e->solver, b));
+        int pushed = pr->event == EVENT_STOP && impacts < SCCD_IMPACT_MAX_EVENTS ? pushed_body(e, pr) : -1;
         if (can && e->ops->impact(e->solver, pr)) {
             if (pr->ignored) {
                 requeue(e, pr); /* nothing moved */
@@ -514,6 +537,9 @@ bool sccd_events_run(sccd_events *e)
             }
             ++impacts;
             ++pr->impacts;
+        } else if (pushed >= 0 && e->ops->push(e->solver, pr, pushed)) {
+            ++impacts;
+            ++pr->pushes;
         } else {
             stop_pair(e, pr);
         }

@@ -62,6 +62,11 @@ typedef struct sccd_pair {
     bool filter_ok;        /* ... and its answer (sccd_pair_may_collide) */
     int impacts;           /* impulses between the two this step */
     int stops;             /* fallback stops between the two this step */
+    sccd_real left;        /* its event's: how much deeper the pair may still sink while pushed (0: no push) ... */
+    sccd_real sunk;        /* ... and how far past its limit it is (a pushed pair's impact lifts it back) */
+    int pushes;            /* pushes between the two this step (sccd_event_ops.push) */
+    sccd_real calm_until;  /* after a push: not searched before this time ... */
+    unsigned calm_a, calm_b; /* ... while bodies a and b keep these segments */
     sccd_shape_cap caps[SCCD_PAIR_CAPS]; /* overlap limits of its shape pairs this step (sccd_pair_cap) */
     sccd_real depth_t;     /* when the start depth was measured (-1: never) ... */
     int depth_sa, depth_sb; /* ... for which shapes (sccd_pair_start_depth) */
@@ -92,6 +97,7 @@ typedef struct sccd_event_ops {
     void (*halt)(void *solver, int i, sccd_real t);               /* stop body i at t, at rest (it reports no velocity) */
     void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
+    bool (*push)(void *solver, sccd_pair *pair, int i);           /* body i, at pair's overlap limit against the kinematic body pushing it, takes the contact's impulse and the pair rests while it provably cannot sink past half its slack; false: it cannot */
     bool (*gather)(void *solver, int i);                          /* body i's segment changed: take in the bodies the caller's hook appends for what it may reach (sccd_events_grow); false: the solve fails */
 } sccd_event_ops;
 
@@ -554,6 +560,33 @@ static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_gap_rate g
 {
     sccd_real rest = 1.0 - u;
     return rate * rest < p->slack || sccd_max(g.beta, 0.0) * rest + 0.5 * g.kappa * rest * rest < p->slack;
+}
+
+/* How deep a pair stopped at its limit overlaps: what its cores, shrunk by
+ * `shrunk`, stand nearer than that, at the target (the search found them
+ * there) or, overlapping at the start, where they stood if nearer (a pair
+ * past its limit: taken at the limit, a pair pushed again and again sank a
+ * slack deeper at every push, through a kinematic rotor: scene fuzzer,
+ * Chipmunk). */
+static inline sccd_real sccd_policy_overlap(const sccd_target_policy *p, sccd_real depth, sccd_real shrunk, sccd_real now)
+{
+    return shrunk - (depth > 0.0 ? sccd_min(p->target, now) : p->target);
+}
+
+/* Most pushes between two bodies in a step (sccd_event_ops.push); then the
+ * pushed body rides along with its pusher. */
+#define SCCD_PAIR_PUSHES 32
+
+/* How long (in the search's time, at most 1) a pair with `left` to sink
+ * provably cannot sink that far, by the pair's rate bound or by the gap
+ * bound along its contact normal: the longer of the two spans (each alone
+ * suffices), a hair short of it. */
+static inline sccd_real sccd_calm_span(sccd_gap_rate g, sccd_real rate, sccd_real left)
+{
+    sccd_real beta = sccd_max(g.beta, 0.0);
+    sccd_real by_rate = rate > 0.0 ? left / rate : 1.0;
+    sccd_real by_gap = g.kappa > 0.0 ? 2.0 * left / (beta + sqrt(beta * beta + 2.0 * g.kappa * left)) : beta > 0.0 ? left / beta : 1.0;
+    return sccd_min(0.99 * sccd_max(by_rate, by_gap), 1.0);
 }
 
 /* How long (in the search's time) a touching pair provably keeps its gap,

@@ -30,6 +30,12 @@
  * counts as an impact when it approaches a skin (3 × options.overlap)
  * deeper than it started, never past a share of what the pair can shrink; a
  * pair too deep for its cores to separate is left to the engine (counted).
+ * A body a kinematic body presses on (a bat pushing a ball along, the
+ * contact held) is pushed: at its overlap limit it takes the contact's
+ * impulse (restitution 0, friction, and what lifts it back to its limit
+ * within a step), and the pair rests, unsearched, while it provably cannot
+ * sink past half its slack beyond that limit; then it meets and is pushed
+ * again, so it slides along the pusher's face as the physics says.
  * When the caps are reached, or a pair gives no impulse (two infinite
  * masses), the fallback never lets the bodies pass: a dynamic body stops
  * where it is (held), rides along with the kinematic body it met, or, the
@@ -48,9 +54,9 @@
 extern "C" {
 #endif
 
-/// Most impacts resolved in one step; later events stop the bodies (held or carried) instead.
+/// Most impacts and pushes resolved in one step; later events stop the bodies (held or carried) instead.
 #define SCCD_IMPACT_MAX_EVENTS 64
-/// Most impacts between two bodies in one step (a push that goes on, e.g. a bat carrying a ball); then the lighter rides along with the other.
+/// Most impacts between two bodies in one step, one more per push between them; then the lighter rides along with the other.
 #define SCCD_IMPACT_PAIR_EVENTS 4
 
 /// How a body moves and takes impulses.
