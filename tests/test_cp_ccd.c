@@ -877,13 +877,11 @@ static cpVect pushed_ball(bool ccd, int sub, double w, double a0, int frames, do
     return v;
 }
 
-/* A slow push that cannot pass through in a step is Chipmunk's contact's
- * (the solver leaves a pair at its overlap limit to the engine while the
- * pair's room share covers what it may still sink): at 5 rad/s the ball
- * slides out as in Chipmunk sub-stepped 64 times (its slide of some 0.25
- * within 0.01 at every phase). Carried along with the bat instead, as when
- * only the thin skin counted, it lost its slide at every carry and ended
- * 0.17 short. */
+/* A slow push at a thin contact skin (the pair at its overlap limit from
+ * the start, never the engine's): at 5 rad/s the ball slides out as in
+ * Chipmunk sub-stepped 64 times (its slide of some 0.25 within 0.01 at
+ * every phase). Carried along with the bat instead (no pushes), it lost
+ * its slide at every carry and ended 0.17 short. */
 static void test_slow_push_slides(void **state)
 {
     (void)state;
@@ -1188,12 +1186,21 @@ static void test_batted_ball_meets_wall_beyond_bat(void **state)
  * - seed 3, scene 18104: no pass-through but the judge's own: a thin
  *   triangle resting on a thin wall, whose origin (outside the triangle)
  *   crossed the wall's mid-line; the judge now follows the centre of
- *   gravity. */
+ *   gravity.
+ * - seeds 5 and 11, scenes 64864 and 78911: a kinematic rotor pushing a
+ *   ball; the pair, apart, counted its negative overlap as room to sink,
+ *   was pushed, its cores met and it went to Chipmunk, and the rotor went
+ *   through the ball.
+ * - seed 99, scene 88248: a motor pressing a ball into a static box, left
+ *   to Chipmunk while only the pair's room share (not its cores' margin)
+ *   bounded what it might sink; Chipmunk alone lets it through too, only
+ *   the CCD side is asserted. */
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;
     static const struct { uint64_t seed; int index; bool hard; } found[] = {{7, 10453, true}, {1, 40676, true}, {1, 62519, false}, {1, 18624, true},
-                                                                             {3, 18104, false}};
+                                                                             {3, 18104, false}, {5, 64864, true}, {11, 78911, true},
+                                                                             {99, 88248, false}};
     for (size_t i = 0; i < sizeof found / sizeof found[0]; ++i) {
         sccd_fz_result with = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_CCD, NULL, NULL);
         sccd_fz_result without = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_OFF, NULL, NULL);

@@ -708,7 +708,7 @@ static shape_event no_event_before(sccd_real until)
  * (see push_along). */
 static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sccd_real t, sccd_v2 point, sccd_v2 normal, sccd_real overlap)
 {
-    return (shape_event){kind, t, point, normal, sccd_max(pol->limit + 0.5 * pol->slack - overlap, 0.0), sccd_max(overlap - pol->limit, 0.0)};
+    return (shape_event){kind, t, point, normal, sccd_policy_push_room(pol, overlap), sccd_max(overlap - pol->limit, 0.0)};
 }
 
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
@@ -772,7 +772,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         sccd_real closing = approach(sv, a, b, t, r.point, r.normal);
         if (r.state == SCCD_TOI_HIT && sccd_is_impact(closing, depth, &pol, sv->dt, sv->opt.overlap) &&
             !(pr->pushes > 0 && closing * sv->dt <= sv->opt.overlap))
-            return at_limit(EVENT_IMPACT, &pol, t, r.point, r.normal, sccd_policy_overlap(&pol, depth, shrunk, now));
+            return at_limit(EVENT_IMPACT, &pol, t, r.point, r.normal, shrunk - sccd_policy_cores(&pol, depth, now));
         /* Touching but not approaching (or slowly): skip while the gap provably holds.
          * A pair that is leaving (its supporting points separate) keeps its
          * target; one resting or sliding may sink, and at its limit, where
@@ -781,8 +781,8 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         sccd_real span = sccd_separating_span(g, tol, rate);
         bool leaving = span > sccd_max(tol / rate, 1e-9);
         if (!leaving && !sccd_policy_sink(&pol))
-            return sccd_policy_safe(&pol, g, rate, u) ? none
-                                                      : at_limit(EVENT_STOP, &pol, t, r.point, r.normal, sccd_policy_overlap(&pol, depth, shrunk, now));
+            return sccd_policy_safe(&pol, g, rate, u, tol) ? none
+                                                      : at_limit(EVENT_STOP, &pol, t, r.point, r.normal, shrunk - sccd_policy_cores(&pol, depth, now));
         u0 = u + span;
     }
     if (u0 >= 1.0)

@@ -541,36 +541,48 @@ static inline bool sccd_is_impact(sccd_real approach, sccd_real depth, const scc
 typedef struct sccd_gap_rate { sccd_real beta, kappa; } sccd_gap_rate;
 
 /* Whether a pair resting at its limit at time u (of its search) can be left
- * to the engine's contact for the rest of the step: by the pair's rate
- * bound or by the gap bound along the contact normal, it cannot sink past
- * SCCD_ROOM_SHARE of its room (its slack beyond the limit), so its cores
- * shrunk by all of the room, which a pass-through must cross, stay apart. The
- * normal's bound keeps a body resting on a platform that turns under it (a
- * rotor about the contact normal) with the engine: the rate bound sees the
- * platform's speed, the normal none of it. Otherwise the pair must stop
- * there (it may not sink further). The slack, not the cores' margin at the
- * search's shrink (the skin, a thin one at a small collision slop), bounds
- * it: by that margin a ball a kinematic bat pushed at 5 rad/s was never
- * the engine's, was carried along with the bat at every step and lost its
- * slide out along the face (fidelity's bat_inelastic: 65 % off, now 2 %).
- * Without the slack's bound, a motor pressing a body wedged against a wall
- * would sink it a skin deeper every step; at the share, the slack is 0 and
- * the pair stops. */
-static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_gap_rate g, sccd_real rate, sccd_real u)
+ * to the engine's contact for the rest of the step: its cores, `floor`
+ * apart (a tolerance less at worst), cannot cross, by the pair's rate bound
+ * or by the gap bound along the contact normal, so it cannot pass through.
+ * The normal's bound keeps a body resting on a platform that turns under
+ * it (a rotor about the contact normal) with the engine: the rate bound
+ * sees the platform's speed, the normal none of it. Otherwise the pair
+ * must stop there (it may not sink further). Left to the engine, the pair
+ * may sink no deeper than SCCD_ROOM_SHARE of its room (its slack): by the
+ * cores' margin alone, a motor pressing a body wedged against a wall would
+ * sink it a skin deeper every step. (The slack alone, without the cores'
+ * margin, let a motor press a ball into a static box: scene fuzzer,
+ * Chipmunk seed 99; at a thin skin a pushed pair is followed by pushes
+ * instead, sccd_event_ops.push.) */
+static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_gap_rate g, sccd_real rate, sccd_real u,
+                                    sccd_real tol)
 {
-    sccd_real rest = 1.0 - u;
-    return rate * rest < p->slack || sccd_max(g.beta, 0.0) * rest + 0.5 * g.kappa * rest * rest < p->slack;
+    sccd_real rest = 1.0 - u, margin = sccd_min(p->floor - tol, p->slack);
+    return rate * rest < margin || sccd_max(g.beta, 0.0) * rest + 0.5 * g.kappa * rest * rest < margin;
 }
 
-/* How deep a pair stopped at its limit overlaps: what its cores, shrunk by
- * `shrunk`, stand nearer than that, at the target (the search found them
- * there) or, overlapping at the start, where they stood if nearer (a pair
- * past its limit: taken at the limit, a pair pushed again and again sank a
- * slack deeper at every push, through a kinematic rotor: scene fuzzer,
+/* Where the cores (shrunk by the policy's shrink) of a pair stopped at
+ * its limit stand: at the target (the search found them there) or,
+ * overlapping at the start, where they stood if nearer (a pair past its
+ * limit: taken at the limit, a pair pushed again and again sank a slack
+ * deeper at every push, through a kinematic rotor: scene fuzzer,
  * Chipmunk). */
-static inline sccd_real sccd_policy_overlap(const sccd_target_policy *p, sccd_real depth, sccd_real shrunk, sccd_real now)
+static inline sccd_real sccd_policy_cores(const sccd_target_policy *p, sccd_real depth, sccd_real now)
 {
-    return shrunk - (depth > 0.0 ? sccd_min(p->target, now) : p->target);
+    return depth > 0.0 ? sccd_min(p->target, now) : p->target;
+}
+
+/* How much deeper a pair overlapping by `overlap` may sink while pushed:
+ * to half its slack past its limit (its room share bounds the cores'
+ * overlap, and a box's corner sinks deeper than its shrunk core tells:
+ * pushed to the whole share, a flyer box sank into a thin rotor further
+ * than the scene fuzzer allows). A pair apart has no more room for that:
+ * its negative overlap counted as room, a pair with none to shrink was
+ * pushed, its cores met, it was left to the engine, and a rotor went
+ * through a flyer (scene fuzzer, Chipmunk seeds 5 and 11). */
+static inline sccd_real sccd_policy_push_room(const sccd_target_policy *p, sccd_real overlap)
+{
+    return sccd_max(p->limit + 0.5 * p->slack - sccd_max(overlap, 0.0), 0.0);
 }
 
 /* Most pushes between two bodies in a step (sccd_event_ops.push); then the
