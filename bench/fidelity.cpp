@@ -68,7 +68,7 @@ const char *const kOdeInelastic = " ODE does not run *bat_inelastic*: its sub-st
                                   "impact's bound) may grow with the physics, and *passed* counts a ball that ends "
                                   "behind the face's line at the impact, as one that slid off the bat's end may, not a "
                                   "ball the bat went through. The CCD follows the push in impulses (a push, then the "
-                                  "pair rests while it provably cannot sink past its share).";
+                                  "pair rests while it provably cannot sink far past its overlap limit).";
 
 // Targets of the issue.
 const double kMedianTarget = 0.05, kWorstTarget = 0.15, kEnergyTarget = 0.01;
