@@ -581,6 +581,68 @@ static void test_hooks(void **state)
     }
 }
 
+/* Every impulse the solver gives reaches the hooks, the pushes' too, as in
+ * test_impact2.c: a kinematic bat pushing a sphere along its face; post
+ * reports every impulse, adding up to the sphere's change of momentum at
+ * every step; refused by begin, the sphere is left alone for the step. */
+typedef struct ball_log { int ball, begins, posts; bool refuse; sccd_v3 impulse; } ball_log;
+
+static bool ball_begin(void *user, sccd_impact_contact3 *c)
+{
+    (void)c;
+    ball_log *log = user;
+    ++log->begins;
+    return !log->refuse;
+}
+
+static void ball_post(void *user, const sccd_impact_contact3 *c)
+{
+    ball_log *log = user;
+    ++log->posts;
+    log->impulse = sccd_v3_add(log->impulse, c->shape_b == log->ball ? c->impulse : sccd_v3_neg(c->impulse));
+}
+
+static void test_push_hooks(void **state)
+{
+    (void)state;
+    const double half = 0.03, r = 0.05, m = 1.0;
+    for (int refuse = 0; refuse < 2; ++refuse) {
+        scene s = {0};
+        sccd_shape3 bat_geom = capsule((sccd_v3){0, 0, 0}, (sccd_v3){1, 0, 0}, half), ball_geom = sphere(r);
+        int bat = add(&s, SCCD_BODY_KINEMATIC, &bat_geom, 1, at((sccd_v3){0, 0, 0}, about_z(-0.5 * 20.0 * DT)), 1, (sccd_v3){1, 1, 1});
+        int ball = add(&s, SCCD_BODY_DYNAMIC, &ball_geom, 1, at((sccd_v3){0.75, half + r, 0}, sccd_quat_identity()), m,
+                       (sccd_v3){0.4 * r * r, 0.4 * r * r, 0.4 * r * r});
+        s.body[bat].w = (sccd_v3){0, 0, 20.0};
+        s.shape[bat].elasticity = s.shape[ball].elasticity = 0.0;
+        s.shape[bat].friction = 0.3;
+        s.shape[ball].friction = 1.0;
+        int busiest = 0;
+        for (int step = 0; step < 6; ++step) {
+            ball_log log = {ball, 0, 0, refuse, {0, 0, 0}};
+            sccd_impact_callbacks3 cb = {NULL, ball_begin, ball_post, NULL, &log};
+            sccd_v3 v0 = s.body[ball].v;
+            sccd_ccd_options o = sccd_ccd_options_default(1e-4);
+            sccd_impact_stats st = {0};
+            solve_opt(&s, &o, &cb, &st);
+            busiest = log.posts > busiest ? log.posts : busiest;
+            if (refuse) { /* for the step (the caller's collide hook keeps a refusal: adapters ask their engine) */
+                assert_int_equal(log.begins, 1);
+                assert_int_equal(log.posts, 0);
+                assert_true(sccd_v3_len(s.body[ball].end_v) == 0.0);
+                break;
+            }
+            assert_int_equal(log.begins, log.posts);
+            assert_int_equal(log.posts, st.impacts); /* every impulse given */
+            assert_true(sccd_v3_dist(sccd_v3_scale(log.impulse, 1.0 / m), sccd_v3_sub(s.body[ball].end_v, v0)) < 1e-9);
+            advance(&s);
+        }
+        if (!refuse) {
+            printf("impact3: pushed sphere, most posts in a step %d\n", busiest);
+            assert_true(busiest > SCCD_IMPACT_PAIR_EVENTS); /* pushes, not impacts alone */
+        }
+    }
+}
+
 /* A free body's end pose is its free motion: the centre of mass moved by
  * v·dt, turned by |ω|·dt about ω, also for turns beyond π. */
 static void test_free_motion_exact(void **state)
@@ -928,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_jointed_rod_rebound),
         cmocka_unit_test(test_energy_never_grows),      cmocka_unit_test(test_jointed_rods_never_pass),
         cmocka_unit_test(test_flyers_never_pass),       cmocka_unit_test(test_hooks),
+        cmocka_unit_test(test_push_hooks),
         cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_free_motion_jointed),
         cmocka_unit_test(test_bad_input),               cmocka_unit_test(test_gather_mid_step),
         cmocka_unit_test(test_paths_apart_never_near),

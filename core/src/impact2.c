@@ -705,7 +705,7 @@ static shape_event no_event_before(sccd_real until)
  * the cores' overlap, and a box's corner sinks deeper than its shrunk core
  * tells: pushed to the whole share, a flyer box sank into a thin rotor
  * further than the scene fuzzer allows), and how far past its limit it is
- * (see push_along). */
+ * (see resolve). */
 static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sccd_real t, sccd_v2 point, sccd_v2 normal, sccd_real overlap)
 {
     return (shape_event){kind, t, point, normal, sccd_policy_push_room(pol, overlap), sccd_max(overlap - pol->limit, 0.0)};
@@ -848,7 +848,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     if (pr->ignored || move_together(sv, pr->a, pr->b))
         return;
     if (tc < pr->calm_until && sv->st[pr->a].segment == pr->calm_a && sv->st[pr->b].segment == pr->calm_b) {
-        pr->event = EVENT_PENDING; /* resting after a push (push_along) */
+        pr->event = EVENT_PENDING; /* resting after a push (resolve) */
         pr->t = pr->from = pr->calm_until;
         return;
     }
@@ -1031,11 +1031,40 @@ static void restart_if_moved(solver *sv, int i, sccd_real t, sccd_v2 v0, sccd_re
     s->out_w = s->w;
 }
 
-/* An impact: the begin hook, the impulse, new segments, the post hook.
- * False when no impulse could be applied (the caller falls back). */
-static bool impact(solver *sv, sccd_pair *pr)
+/* The pair's calm after a push (or a pushed pair's impact, lifted back up
+ * to its limit): not searched while it provably cannot sink past what is
+ * left of its room (sccd_calm_span on the new motions), unless either
+ * body's motion changes first. */
+static void calm(solver *sv, sccd_pair *pr)
 {
     int a = pr->a, b = pr->b;
+    sccd_real t = pr->t;
+    sccd_motion2 ma = part_from(&sv->st[a], t), mb = part_from(&sv->st[b], t);
+    sccd_real fa = shape_farthest(sv, a, pr->sa), fb = shape_farthest(sv, b, pr->sb);
+    sccd_gap_rate g = gap_rate(&sv->shapes[pr->sa].geom, ma, fa, &sv->shapes[pr->sb].geom, mb, fb, 0.0, v2_of(pr->normal));
+    pr->calm_until = t + sccd_calm_span(g, approach_bound(ma, fa, mb, fb), pr->left) * (1.0 - t);
+    pr->calm_a = sv->st[a].segment;
+    pr->calm_b = sv->st[b].segment;
+}
+
+/* The contact of pair pr's event: an impact (pushed < 0; restitution and
+ * friction), or body `pushed` stopped at the pair's overlap limit against
+ * the kinematic body pushing it. A push takes the contact's impulse
+ * (restitution 0, Coulomb friction: what a contact the engine held would
+ * give; a speed of separation that would take it back up to its limit
+ * within a step), then the pair rests (calm). Searched again, it meets
+ * again (an impact, lifted the same way, and calm again) and is pushed
+ * again: the push is followed in impulses, as a sub-stepped engine follows
+ * a held contact, and the body slides along its pusher's face as the
+ * physics says. Not for bodies of several shapes: the rest would skip the
+ * others. Either way the game hears it as any contact: begin before (false:
+ * pr->ignored, the pair free for the rest of the step), post after. False
+ * when there is no impulse to give. */
+static bool resolve(solver *sv, sccd_pair *pr, int pushed)
+{
+    int a = pr->a, b = pr->b;
+    if (pushed >= 0 && (sv->bodies[a].shape_count != 1 || sv->bodies[b].shape_count != 1))
+        return false;
     const sccd_impact_shape2 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
     sccd_v2 p = v2_of(pr->point), n = v2_of(pr->normal);
     sccd_impact_contact2 c = {pr->sa, pr->sb, pr->t, p, n, approach(sv, a, b, pr->t, p, n),
@@ -1046,17 +1075,20 @@ static bool impact(solver *sv, sccd_pair *pr)
         pr->event = EVENT_NONE;
         return true;
     }
-    c.elasticity = sccd_clean_elasticity(c.elasticity);
+    c.elasticity = pushed >= 0 ? 0.0 : sccd_clean_elasticity(c.elasticity);
     c.friction = sccd_clean_friction(c.friction);
     sccd_v2 va = sv->st[a].v, vb = sv->st[b].v;
     sccd_real wa = sv->st[a].w, wb = sv->st[b].w;
-    if (!collide(sv, pr, &c, pr->pushes > 0 ? pr->sunk / sv->dt : 0.0)) /* pushed along: back up to its limit */
+    bool pushing = pushed >= 0 || pr->pushes > 0;
+    if (!collide(sv, pr, &c, pushing ? pr->sunk / sv->dt : 0.0))
         return false;
     ++sv->stats->impacts;
     ++sv->bodies[a].impacts;
     ++sv->bodies[b].impacts;
     restart_if_moved(sv, a, pr->t, va, wa);
     restart_if_moved(sv, b, pr->t, vb, wb);
+    if (pushed >= 0)
+        calm(sv, pr);
     if (sv->cb.post != NULL)
         sv->cb.post(sv->cb.user, &c);
     return true;
@@ -1064,45 +1096,7 @@ static bool impact(solver *sv, sccd_pair *pr)
 
 /* The event loop's view of the solver (impact_events.c). */
 static void op_search(void *sv, sccd_pair *pr, sccd_real tc, bool wait) { search_pair(sv, pr, tc, wait); }
-/* Body i stopped at the overlap limit of pair pr against the kinematic
- * body pushing it: the contact's impulse (restitution 0, Coulomb friction:
- * what a contact the engine held would give; a speed of separation that
- * would take it back up to its limit within a step), then the pair rests,
- * not searched, while it provably cannot sink past half its slack
- * (sccd_calm_span on the new motions, against what it may still sink),
- * unless either body's motion changes first. Then searched again, it meets
- * again (an impact, lifted the same way) and is pushed again: the push is
- * followed in impulses, as a sub-stepped engine follows a held contact, and
- * the body slides along its pusher's face as the physics says. Not for
- * bodies of several shapes: the rest would skip the others. */
-static bool push_along(solver *sv, sccd_pair *pr, int i)
-{
-    int a = pr->a, b = pr->b;
-    if (sv->bodies[a].shape_count != 1 || sv->bodies[b].shape_count != 1)
-        return false;
-    sccd_real t = pr->t;
-    const sccd_impact_shape2 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
-    sccd_v2 p = v2_of(pr->point), n = v2_of(pr->normal);
-    sccd_impact_contact2 c = {pr->sa, pr->sb, t, p, n, approach(sv, a, b, t, p, n), 0.0,
-                              sccd_clean_friction(sccd_mix_friction(sa->friction, sb->friction)), {0.0, 0.0}};
-    sccd_v2 v0 = sv->st[i].v;
-    sccd_real w0 = sv->st[i].w;
-    if (!collide(sv, pr, &c, pr->sunk / sv->dt))
-        return false;
-    ++sv->stats->impacts;
-    ++sv->bodies[a].impacts;
-    ++sv->bodies[b].impacts;
-    restart_if_moved(sv, i, t, v0, w0);
-    sccd_motion2 ma = part_from(&sv->st[a], t), mb = part_from(&sv->st[b], t);
-    sccd_real fa = shape_farthest(sv, a, pr->sa), fb = shape_farthest(sv, b, pr->sb);
-    sccd_gap_rate g = gap_rate(&sa->geom, ma, fa, &sb->geom, mb, fb, 0.0, n);
-    pr->calm_until = t + sccd_calm_span(g, approach_bound(ma, fa, mb, fb), pr->left) * (1.0 - t);
-    pr->calm_a = sv->st[a].segment;
-    pr->calm_b = sv->st[b].segment;
-    return true;
-}
-
-static bool op_impact(void *sv, sccd_pair *pr) { return impact(sv, pr); }
+static bool op_resolve(void *sv, sccd_pair *pr, int pushed) { return resolve(sv, pr, pushed); }
 static bool op_possible(const void *sv, int a, int b) { return pair_possible(sv, a, b); }
 static sccd_aabb3 op_box(void *sv, int i) { return body_box(sv, i); }
 static bool op_moves_freely(const void *sv, int i) { return moves_freely(sv, i); }
@@ -1139,10 +1133,9 @@ static void op_halt(void *sv, int i, sccd_real t)
 }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
-static bool op_push(void *sv, sccd_pair *pr, int i) { return push_along(sv, pr, i); }
 static bool op_gather(void *sv, int i);
-static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_push, op_gather};
+static const sccd_event_ops event_ops = {op_search, op_resolve, op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
+                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_gather};
 
 /* ---- set-up and results ---- */
 

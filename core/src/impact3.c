@@ -1173,7 +1173,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     if (pr->ignored || move_together(sv, pr->a, pr->b))
         return;
     if (tc < pr->calm_until && sv->st[pr->a].segment == pr->calm_a && sv->st[pr->b].segment == pr->calm_b) {
-        pr->event = EVENT_PENDING; /* resting after a push (push_along) */
+        pr->event = EVENT_PENDING; /* resting after a push (resolve) */
         pr->t = pr->from = pr->calm_until;
         return;
     }
@@ -1325,12 +1325,30 @@ static void restart_if_moved(solver *sv, int i, sccd_real t, sccd_v3 v0, sccd_v3
     s->out_w = s->w;
 }
 
-/* An impact: the begin hook, the impulse, new segments, the post hook.
- * False when no impulse could be applied (the caller falls back). */
-static bool impact(solver *sv, sccd_pair *pr)
+/* The pair's calm after a push, as impact2.c's (for a pair of single-shape
+ * bodies of one convex bound each: the calm is that bound's). */
+static void calm(solver *sv, sccd_pair *pr)
+{
+    int a = pr->a, b = pr->b;
+    sccd_real t = pr->t;
+    search_setup p = make_search(sv, &sv->shapes[pr->sa], part_from(&sv->st[a], t), &sv->shapes[pr->sb], part_from(&sv->st[b], t));
+    sccd_v3 n = p.flip ? sccd_v3_neg(pr->normal) : pr->normal;
+    sccd_gap_rate g = gap_rate(&p.x, p.mx, &p.target.s[0], p.mt, 0.0, n);
+    pr->calm_until = t + sccd_calm_span(g, approach_bound(&p.x, p.mx, &p.target.s[0], p.mt), pr->left) * (1.0 - t);
+    pr->calm_a = sv->st[a].segment;
+    pr->calm_b = sv->st[b].segment;
+}
+
+/* The contact of pair pr's event, an impact (pushed < 0) or a push of body
+ * `pushed`, as impact2.c's resolve; a push and its calm only for a pair of
+ * single-shape bodies of one convex bound each (the calm is that bound's). */
+static bool resolve(solver *sv, sccd_pair *pr, int pushed)
 {
     int a = pr->a, b = pr->b;
     const sccd_impact_shape3 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
+    bool single = sv->bodies[a].shape_count == 1 && sv->bodies[b].shape_count == 1 && sa->bounds == 1 && sb->bounds == 1;
+    if (pushed >= 0 && !single)
+        return false;
     sccd_impact_contact3 c = {pr->sa, pr->sb, pr->t, pr->point, pr->normal, approach(sv, a, b, pr->t, pr->point, pr->normal),
                               sccd_mix_elasticity(sa->elasticity, sb->elasticity), sccd_mix_friction(sa->friction, sb->friction),
                               {0.0, 0.0, 0.0}};
@@ -1339,55 +1357,28 @@ static bool impact(solver *sv, sccd_pair *pr)
         pr->event = EVENT_NONE;
         return true;
     }
-    c.elasticity = sccd_clean_elasticity(c.elasticity);
+    c.elasticity = pushed >= 0 ? 0.0 : sccd_clean_elasticity(c.elasticity);
     c.friction = sccd_clean_friction(c.friction);
     sccd_v3 va = sv->st[a].v, vb = sv->st[b].v;
     sccd_v3 wa = sv->st[a].w, wb = sv->st[b].w;
-    if (!collide(sv, pr, &c, pr->pushes > 0 ? pr->sunk / sv->dt : 0.0)) /* pushed along: back up to its limit */
+    bool pushing = pushed >= 0 || pr->pushes > 0;
+    if (!collide(sv, pr, &c, pushing ? pr->sunk / sv->dt : 0.0))
         return false;
     ++sv->stats->impacts;
     ++sv->bodies[a].impacts;
     ++sv->bodies[b].impacts;
     restart_if_moved(sv, a, pr->t, va, wa);
     restart_if_moved(sv, b, pr->t, vb, wb);
+    if (pushed >= 0)
+        calm(sv, pr);
     if (sv->cb.post != NULL)
         sv->cb.post(sv->cb.user, &c);
     return true;
 }
 
-/* Body i stopped at the overlap limit of pair pr against the kinematic
- * body pushing it: as impact2.c's push_along, for a pair of single-shape
- * bodies of one convex bound each (the calm is that bound's). */
-static bool push_along(solver *sv, sccd_pair *pr, int i)
-{
-    int a = pr->a, b = pr->b;
-    if (sv->bodies[a].shape_count != 1 || sv->bodies[b].shape_count != 1)
-        return false; /* the rest would skip their other shapes */
-    sccd_real t = pr->t;
-    const sccd_impact_shape3 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
-    if (sa->bounds != 1 || sb->bounds != 1)
-        return false;
-    sccd_impact_contact3 c = {pr->sa, pr->sb, t, pr->point, pr->normal, approach(sv, a, b, t, pr->point, pr->normal), 0.0,
-                              sccd_clean_friction(sccd_mix_friction(sa->friction, sb->friction)), {0.0, 0.0, 0.0}};
-    sccd_v3 v0 = sv->st[i].v, w0 = sv->st[i].w;
-    if (!collide(sv, pr, &c, pr->sunk / sv->dt))
-        return false;
-    ++sv->stats->impacts;
-    ++sv->bodies[a].impacts;
-    ++sv->bodies[b].impacts;
-    restart_if_moved(sv, i, t, v0, w0);
-    search_setup p = make_search(sv, sa, part_from(&sv->st[a], t), sb, part_from(&sv->st[b], t));
-    sccd_v3 n = p.flip ? sccd_v3_neg(pr->normal) : pr->normal;
-    sccd_gap_rate g = gap_rate(&p.x, p.mx, &p.target.s[0], p.mt, 0.0, n);
-    pr->calm_until = t + sccd_calm_span(g, approach_bound(&p.x, p.mx, &p.target.s[0], p.mt), pr->left) * (1.0 - t);
-    pr->calm_a = sv->st[a].segment;
-    pr->calm_b = sv->st[b].segment;
-    return true;
-}
-
 /* The event loop's view of the solver (impact_events.c). */
 static void op_search(void *sv, sccd_pair *pr, sccd_real tc, bool wait) { search_pair(sv, pr, tc, wait); }
-static bool op_impact(void *sv, sccd_pair *pr) { return impact(sv, pr); }
+static bool op_resolve(void *sv, sccd_pair *pr, int pushed) { return resolve(sv, pr, pushed); }
 static bool op_possible(const void *sv, int a, int b) { return pair_possible(sv, a, b); }
 static sccd_aabb3 op_box(void *sv, int i) { return body_box(sv, i); }
 static bool op_moves_freely(const void *sv, int i) { return moves_freely(sv, i); }
@@ -1424,10 +1415,9 @@ static void op_halt(void *sv, int i, sccd_real t)
 }
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
-static bool op_push(void *sv, sccd_pair *pr, int i) { return push_along(sv, pr, i); }
 static bool op_gather(void *sv, int i);
-static const sccd_event_ops event_ops = {op_search, op_impact,  op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_push, op_gather};
+static const sccd_event_ops event_ops = {op_search, op_resolve, op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
+                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_gather};
 
 /* ---- set-up and results ---- */
 

@@ -530,16 +530,16 @@ bool sccd_events_run(sccd_events *e)
         bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < pair_impacts(e, a, b) + pr->pushes &&
                    (e->ops->moves_freely(e->solver, a) || e->ops->moves_freely(e->solver, b));
         int pushed = pr->event == EVENT_STOP && impacts < SCCD_IMPACT_MAX_EVENTS ? pushed_body(e, pr) : -1;
-        if (can && e->ops->impact(e->solver, pr)) {
+        if ((can || pushed >= 0) && e->ops->resolve(e->solver, pr, can ? -1 : pushed)) {
             if (pr->ignored) {
                 requeue(e, pr); /* nothing moved */
                 continue;
             }
             ++impacts;
-            ++pr->impacts;
-        } else if (pushed >= 0 && e->ops->push(e->solver, pr, pushed)) {
-            ++impacts;
-            ++pr->pushes;
+            if (can)
+                ++pr->impacts;
+            else
+                ++pr->pushes;
         } else {
             stop_pair(e, pr);
         }

@@ -64,7 +64,7 @@ typedef struct sccd_pair {
     int stops;             /* fallback stops between the two this step */
     sccd_real left;        /* its event's: how much deeper the pair may still sink while pushed (0: no push) ... */
     sccd_real sunk;        /* ... and how far past its limit it is (a pushed pair's impact lifts it back) */
-    int pushes;            /* pushes between the two this step (sccd_event_ops.push) */
+    int pushes;            /* pushes between the two this step (sccd_event_ops.resolve) */
     sccd_real calm_until;  /* after a push: not searched before this time ... */
     unsigned calm_a, calm_b; /* ... while bodies a and b keep these segments */
     sccd_shape_cap caps[SCCD_PAIR_CAPS]; /* overlap limits of its shape pairs this step (sccd_pair_cap) */
@@ -85,7 +85,7 @@ typedef struct sccd_pair {
 /* What the event loop asks of a solver (impact2.c, impact3.c). */
 typedef struct sccd_event_ops {
     void (*search)(void *solver, sccd_pair *pair, sccd_real tc, bool wait); /* the pair's next event from time tc (wait: or EVENT_PENDING) */
-    bool (*impact)(void *solver, sccd_pair *pair);                /* an impact (begin may set pair->ignored); false: no impulse possible */
+    bool (*resolve)(void *solver, sccd_pair *pair, int pushed);  /* the contact of an impact (pushed < 0), or of body `pushed` at the pair's overlap limit against the kinematic body pushing it, which then rests while it provably cannot sink past half its slack (begin may set pair->ignored); false: no impulse possible */
     bool (*possible)(const void *solver, int a, int b);           /* whether the bodies may collide at all */
     sccd_aabb3 (*box)(void *solver, int i);                       /* what body i covers over its current segment (2D: z = 0) */
     sccd_body_kind (*kind)(const void *solver, int i);            /* the body's kind */
@@ -97,7 +97,6 @@ typedef struct sccd_event_ops {
     void (*halt)(void *solver, int i, sccd_real t);               /* stop body i at t, at rest (it reports no velocity) */
     void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
-    bool (*push)(void *solver, sccd_pair *pair, int i);           /* body i, at pair's overlap limit against the kinematic body pushing it, takes the contact's impulse and the pair rests while it provably cannot sink past half its slack; false: it cannot */
     bool (*gather)(void *solver, int i);                          /* body i's segment changed: take in the bodies the caller's hook appends for what it may reach (sccd_events_grow); false: the solve fails */
 } sccd_event_ops;
 
@@ -553,7 +552,7 @@ typedef struct sccd_gap_rate { sccd_real beta, kappa; } sccd_gap_rate;
  * sink it a skin deeper every step. (The slack alone, without the cores'
  * margin, let a motor press a ball into a static box: scene fuzzer,
  * Chipmunk seed 99; at a thin skin a pushed pair is followed by pushes
- * instead, sccd_event_ops.push.) */
+ * instead, sccd_event_ops.resolve.) */
 static inline bool sccd_policy_safe(const sccd_target_policy *p, sccd_gap_rate g, sccd_real rate, sccd_real u,
                                     sccd_real tol)
 {
@@ -585,7 +584,7 @@ static inline sccd_real sccd_policy_push_room(const sccd_target_policy *p, sccd_
     return sccd_max(p->limit + 0.5 * p->slack - sccd_max(overlap, 0.0), 0.0);
 }
 
-/* Most pushes between two bodies in a step (sccd_event_ops.push); then the
+/* Most pushes between two bodies in a step (sccd_event_ops.resolve); then the
  * pushed body rides along with its pusher. */
 #define SCCD_PAIR_PUSHES 32
 

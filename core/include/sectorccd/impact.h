@@ -35,7 +35,8 @@
  * impulse (restitution 0, friction, and what lifts it back to its limit
  * within a step), and the pair rests, unsearched, while it provably cannot
  * sink past half its slack beyond that limit; then it meets and is pushed
- * again, so it slides along the pusher's face as the physics says.
+ * again, so it slides along the pusher's face as the physics says. The
+ * hooks hear every impulse, the pushes' too (begin before, post after).
  * When the caps are reached, or a pair gives no impulse (two infinite
  * masses), the fallback never lets the bodies pass: a dynamic body stops
  * where it is (held), rides along with the kinematic body it met, or, the
