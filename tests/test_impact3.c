@@ -533,6 +533,70 @@ static void test_flyers_never_pass(void **state)
     }
 }
 
+/* ---- struck bodies flying on (test_impact2.c's) ---- */
+
+/* flying by the closed form for a sphere: (|v| + |ω|·r)·dt > r/2 at its end
+ * velocity, for a sphere a kinematic bat meets at 0.1–100 rad/s. */
+static void test_flying_marks(void **state)
+{
+    (void)state;
+    int flying = 0, landed = 0;
+    for (int k = 0; k < 40; ++k) {
+        const double r = 0.05, w = 0.1 * pow(1000.0, k / 39.0), phi = 0.5 * w * DT + asin((0.03 + r) / 0.7);
+        scene s = {0};
+        sccd_shape3 bat_geom = capsule((sccd_v3){0, 0, 0}, (sccd_v3){1, 0, 0}, 0.03), ball_geom = sphere(r);
+        int bat = add(&s, SCCD_BODY_KINEMATIC, &bat_geom, 1, sccd_xf3_identity(), 1, (sccd_v3){1, 1, 1});
+        int ball = add(&s, SCCD_BODY_DYNAMIC, &ball_geom, 1, at((sccd_v3){0.7 * cos(phi), 0.7 * sin(phi), 0}, sccd_quat_identity()), 1.0,
+                       (sccd_v3){0.4 * r * r, 0.4 * r * r, 0.4 * r * r});
+        s.body[bat].w = (sccd_v3){0, 0, w};
+        s.body[ball].ccd = false;
+        solve(&s, 1e-4, NULL);
+        const sccd_impact_body3 *b = &s.body[ball];
+        bool want = b->impacts > 0 && (sccd_v3_len(b->end_v) + sccd_v3_len(b->end_w) * r) * DT > 0.5 * r;
+        assert_int_equal(b->flying, want);
+        assert_false(s.body[bat].flying);
+        flying += want;
+        landed += b->impacts > 0 && !want;
+    }
+    printf("impact3: batted spheres, %d flying, %d landed\n", flying, landed);
+    assert_true(flying > 5 && landed > 5);
+}
+
+/* A sphere passed `struck` flying at a thin static slab (half thickness
+ * 0.005) bounces off it at −e·v and ends on its own side; passed as an
+ * ordinary body it is left alone and crosses. */
+static void test_struck_ball_tested(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(11);
+    for (int k = 0; k < 64; ++k) {
+        const double r = 0.05, e = sccd_rng_uniform(&g, 0.0, 0.9);
+        double v = sccd_rng_uniform(&g, 1.0, 20.0) / DT, f = sccd_rng_uniform(&g, 0.05, 0.95);
+        double x0 = -(r + 0.005) - f * v * DT;
+        for (int struck = 0; struck < 2; ++struck) {
+            scene s = {0};
+            sccd_shape3 ball_geom = sphere(r), wall_geom = box((sccd_v3){0.005, 1, 1});
+            int ball = add(&s, SCCD_BODY_DYNAMIC, &ball_geom, 1, at((sccd_v3){x0, 0.1, 0.2}, sccd_quat_identity()), 1.0,
+                           (sccd_v3){0.4 * r * r, 0.4 * r * r, 0.4 * r * r});
+            add(&s, SCCD_BODY_STATIC, &wall_geom, 1, sccd_xf3_identity(), 1, (sccd_v3){1, 1, 1});
+            s.body[ball].ccd = false;
+            s.body[ball].struck = struck;
+            s.body[ball].v = (sccd_v3){v, 0, 0};
+            s.shape[ball].elasticity = e;
+            solve(&s, 1e-4, NULL);
+            const sccd_impact_body3 *b = &s.body[ball];
+            if (!struck) {
+                assert_true(b->impacts == 0 && b->end_pose.p.x > 0.0); /* crossed */
+                continue;
+            }
+            assert_int_equal(b->impacts, 1);
+            assert_true(b->end_pose.p.x < 0.0);
+            assert_true(fabs(b->end_v.x + e * v) < 1e-9 * v && fabs(b->end_v.y) < 1e-9 * v && fabs(b->end_v.z) < 1e-9 * v);
+            assert_int_equal(b->flying, (e * v * DT > 0.5 * r));
+        }
+    }
+}
+
 /* ---- hooks ---- */
 
 typedef struct hook_log { int begins, posts; bool refuse; double elasticity; sccd_v3 impulse; } hook_log;
@@ -991,6 +1055,7 @@ int main(void)
         cmocka_unit_test(test_energy_never_grows),      cmocka_unit_test(test_jointed_rods_never_pass),
         cmocka_unit_test(test_flyers_never_pass),       cmocka_unit_test(test_hooks),
         cmocka_unit_test(test_push_hooks),
+        cmocka_unit_test(test_flying_marks),            cmocka_unit_test(test_struck_ball_tested),
         cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_free_motion_jointed),
         cmocka_unit_test(test_bad_input),               cmocka_unit_test(test_gather_mid_step),
         cmocka_unit_test(test_paths_apart_never_near),

@@ -1206,6 +1206,25 @@ static void end_state(sccd_impact_body2 *b, body_state *s)
         b->end_v = sccd_v2_scale(sccd_v2_perp(sccd_v2_sub(sccd_xf2_apply(b->end_pose, b->cog), s->hinge)), s->out_w);
 }
 
+/* Whether body i, not a CCD body, struck in this solve (or passed struck),
+ * may cross a thin body in the engine's next step, moving on at its end
+ * velocity: a point of one of its shapes moves more than half that shape's
+ * half thickness (engine_catches' margin, against the thinnest partner
+ * there is: none). */
+static bool flying(const solver *sv, int i)
+{
+    const sccd_impact_body2 *b = &sv->bodies[i];
+    if (b->kind != SCCD_BODY_DYNAMIC || b->ccd || !(b->impacts > 0 || b->held || b->struck))
+        return false;
+    sccd_real speed = sccd_v2_len(b->end_v) * sv->dt, turn = fabs(b->end_w) * sv->dt;
+    for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
+        const sccd_shape2 *g = &sv->shapes[k].geom;
+        if (speed + turn * sccd_shape2_farthest_unchecked(g, b->cog) > 0.5 * shape2_half_thickness(g))
+            return true;
+    }
+    return false;
+}
+
 /* Bad input: the body stays where it was (a valid pose, else the origin), at rest. */
 static void keep_still(sccd_impact_body2 *b)
 {
@@ -1217,6 +1236,7 @@ static void keep_still(sccd_impact_body2 *b)
     b->swept = (sccd_aabb2){{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
     b->impacts = 0;
     b->held = false;
+    b->flying = false;
 }
 
 /* ---- bodies taken in mid-step ---- */
@@ -1338,9 +1358,11 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
     ok = ok && sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
-    for (int i = 0; ok && i < body_count; ++i)
-        if (bodies[i].ccd && bodies[i].kind != SCCD_BODY_STATIC)
+    for (int i = 0; ok && i < body_count; ++i) /* sv.bodies: the gather hook may move the arrays */
+        if (sv.bodies[i].ccd && sv.bodies[i].kind != SCCD_BODY_STATIC)
             ok = sccd_events_activate(&sv.events, i, 0.0);
+        else if (sv.bodies[i].struck && sv.bodies[i].kind == SCCD_BODY_DYNAMIC)
+            ok = op_gather(&sv, i) && sccd_events_activate(&sv.events, i, 0.0);
     ok = ok && sccd_events_run(&sv.events);
     for (int i = 0; i < sv.n; ++i) { /* the bodies taken in mid-step too (sv.bodies: where the hook put them) */
         body_state free_motion, *s = ok ? &sv.st[i] : &free_motion; /* no memory: the free motions */
@@ -1349,6 +1371,7 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
         else
             body_box(&sv, i); /* its last segment counts in `swept` */
         end_state(&sv.bodies[i], s);
+        sv.bodies[i].flying = flying(&sv, i);
     }
     return ok;
 }

@@ -1518,6 +1518,24 @@ static void keep_still(sccd_impact_body3 *b)
     b->swept = (sccd_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     b->impacts = 0;
     b->held = false;
+    b->flying = false;
+}
+
+/* Whether body i, struck, may cross a thin body in the engine's next step
+ * (impact2.c's flying; a shape's bound[0] reaches, its every bound's
+ * thickness counts). */
+static bool flying(const solver *sv, int i)
+{
+    const sccd_impact_body3 *b = &sv->bodies[i];
+    if (b->kind != SCCD_BODY_DYNAMIC || b->ccd || !(b->impacts > 0 || b->held || b->struck))
+        return false;
+    sccd_real speed = sccd_v3_len(b->end_v) * sv->dt, turn = sccd_v3_len(b->end_w) * sv->dt;
+    for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
+        const sccd_impact_shape3 *s = &sv->shapes[k];
+        if (s->bounds > 0 && speed + turn * sccd_shape3_farthest_unchecked(&s->bound[0], b->cog) > 0.5 * shape_thickness(s))
+            return true;
+    }
+    return false;
 }
 /* ---- bodies taken in mid-step (impact2.c's twin) ---- */
 
@@ -1636,9 +1654,11 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
     ok = ok && sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);
-    for (int i = 0; ok && i < body_count; ++i)
-        if (bodies[i].ccd && bodies[i].kind != SCCD_BODY_STATIC)
+    for (int i = 0; ok && i < body_count; ++i) /* sv.bodies: the gather hook may move the arrays */
+        if (sv.bodies[i].ccd && sv.bodies[i].kind != SCCD_BODY_STATIC)
             ok = sccd_events_activate(&sv.events, i, 0.0);
+        else if (sv.bodies[i].struck && sv.bodies[i].kind == SCCD_BODY_DYNAMIC)
+            ok = op_gather(&sv, i) && sccd_events_activate(&sv.events, i, 0.0);
     ok = ok && sccd_events_run(&sv.events);
     for (int i = 0; i < sv.n; ++i) { /* the bodies taken in mid-step too (sv.bodies: where the hook put them) */
         body_state free_motion, *s = ok ? &sv.st[i] : &free_motion; /* no memory: the free motions */
@@ -1647,6 +1667,7 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
         else
             body_box(&sv, i); /* its last segment counts in `swept` */
         end_state(&sv.bodies[i], s);
+        sv.bodies[i].flying = flying(&sv, i);
     }
     return ok;
 }

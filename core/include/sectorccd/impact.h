@@ -23,7 +23,12 @@
  * The caller passes the CCD bodies and what their motions may reach. A
  * body an impact sets moving may reach more: the solver asks the gather
  * hook for it (sccd_impact_reach2) and goes on with the bodies appended, as
- * if they had been passed at the start.
+ * if they had been passed at the start. What an impact sent flying (a
+ * batted ball) can cross a thin wall in a later step of the engine: the
+ * solve marks what it struck that moves fast enough (`flying`), the caller
+ * passes those as `struck` in the next step, and the solver tests them
+ * from the start as in the step they were struck (the gather hook asked
+ * what they may reach), for as long as they keep flying.
  *
  * Contacts that exist at the step start are the engine's: a pair already
  * overlapping is searched on cores shrunk below its overlap, so it only
@@ -71,6 +76,7 @@ typedef enum sccd_body_kind {
 typedef struct sccd_impact_body2 {
     sccd_body_kind kind;     ///< static, kinematic or dynamic
     bool ccd;                ///< swept against every body of the step (others are tested once an impact moves them)
+    bool struck;             ///< tested from the start as a body an impact set moving (what the engine's own contact catches left to it): pass it for a body the last solve left `flying`
     bool hinged;             ///< turns about `hinge`, a body point held still in the world (a joint to the ground)
     sccd_xf2 pose;           ///< origin pose at the step start
     sccd_real angle;         ///< its angle, unwrapped (keeps whole turns)
@@ -90,6 +96,7 @@ typedef struct sccd_impact_body2 {
     sccd_aabb2 swept;        ///< result: a box holding every pose it took in the step (grown by options.overlap; empty after a failed solve), where it may have met what the caller did not pass
     int impacts;             ///< result: impacts it took part in (0: it moved freely, end = free motion)
     bool held;               ///< result: stopped short or carried by the fallback (see the top of the file)
+    bool flying;             ///< result: a dynamic body, not a CCD body, that this solve struck (or that was passed `struck`) and that at its end velocity moves a point of a shape more than half that shape's half thickness a step: a discrete step may carry it through a thin body (pass it `struck` next step)
 } sccd_impact_body2;
 
 /// A shape of a 2D step.
@@ -186,6 +193,7 @@ typedef enum sccd_joint_kind {
 typedef struct sccd_impact_body3 {
     sccd_body_kind kind;      ///< static, kinematic or dynamic
     bool ccd;                 ///< swept against every body of the step (others are tested once an impact moves them)
+    bool struck;              ///< tested from the start as a body an impact set moving (what the engine's own contact catches left to it): pass it for a body the last solve left `flying`
     sccd_joint_kind joint;    ///< free, ball joint or hinge to the world (dynamic bodies)
     sccd_xf3 pose;            ///< origin pose at the step start
     sccd_v3 cog;              ///< centre of mass (body coordinates)
@@ -204,6 +212,7 @@ typedef struct sccd_impact_body3 {
     sccd_aabb3 swept;         ///< result: a box holding every pose it took in the step (grown by options.overlap; empty after a failed solve), where it may have met what the caller did not pass
     int impacts;              ///< result: impacts it took part in (0: it moved freely, end = free motion)
     bool held;                ///< result: stopped short or carried by the fallback (see the top of the file)
+    bool flying;              ///< result: a dynamic body, not a CCD body, that this solve struck (or that was passed `struck`) and that at its end velocity moves a point of a shape more than half that shape's half thickness a step: a discrete step may carry it through a thin body (pass it `struck` next step)
 } sccd_impact_body3;
 
 /// A shape of a 3D step: the intersection of its bounds, or a half-space.
