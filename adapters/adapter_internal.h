@@ -147,6 +147,36 @@ static inline void sccd_adapter_map_remove(sccd_adapter_map *m, const void *p)
     m->key[hole] = NULL;
 }
 
+/* The bodies the CCD's impacts left flying (impact.h: a discrete step may
+ * carry them through a thin body): `now` the last solve's, which this
+ * step's solve tests as struck, `next` what this one leaves flying (its
+ * bodies' `flying` results). Keys are the engine's bodies, never read
+ * through: a body is struck only when it is found among the engine's live
+ * bodies (a freed one is simply not found, and dropped with the step). */
+typedef struct sccd_adapter_flying { sccd_adapter_map now, next; } sccd_adapter_flying;
+
+/* The step is done: what it left flying is what the next one tests. */
+static inline void sccd_adapter_flying_step(sccd_adapter_flying *f)
+{
+    sccd_adapter_map done = f->now;
+    f->now = f->next;
+    f->next = done;
+    sccd_adapter_map_clear(&f->next);
+}
+
+/* Forget every flying body (a failed step: its results are not the solve's). */
+static inline void sccd_adapter_flying_clear(sccd_adapter_flying *f)
+{
+    sccd_adapter_map_clear(&f->now);
+    sccd_adapter_map_clear(&f->next);
+}
+
+static inline void sccd_adapter_flying_free(sccd_adapter_flying *f)
+{
+    sccd_adapter_map_free(&f->now);
+    sccd_adapter_map_free(&f->next);
+}
+
 /* A step's query boxes: what the CCD bodies' motions (later, the bodies an
  * impact set moving) may reach. The engine's objects that may move far in
  * a step are matched against them all in one pass: each object queries the

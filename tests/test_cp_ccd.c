@@ -1161,6 +1161,61 @@ static void test_batted_ball_meets_wall_beyond_bat(void **state)
     assert_int_equal(without, phases);
 }
 
+/* A ball the bat sends flying, an ordinary body (no CCD of its own), at a
+ * thin wall (a segment of radius 0.01) two or five steps of its flight
+ * away: Chipmunk alone would carry it through (0.9-9 units a step against
+ * 0.22 of ball and wall); the CCD follows it while it flies, so it bounces
+ * off the wall and never crosses its line (judged on Chipmunk's poses,
+ * step by step). */
+static void flying_ball_cp(sccd_test_flying *c)
+{
+    const double hb = 0.05, r = 0.1, e = 0.8;
+    double a0;
+    sccd_v2 at, mid, n;
+    sccd_test_flying_setup(c, hb, r, e, &a0, &at, &mid, &n);
+    cpSpace *space = cpSpaceNew();
+    cpBody *bat = cpSpaceAddBody(space, cpBodyNewKinematic());
+    cpBodySetAngle(bat, a0);
+    cpBodySetAngularVelocity(bat, c->w);
+    cpShapeSetElasticity(cpSpaceAddShape(space, cpSegmentShapeNew(bat, cpvzero, cpv(2.0, 0.0), hb)), 1.0);
+    cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, r, cpvzero)));
+    cpBodySetPosition(ball, cpv(at.x, at.y));
+    cpShapeSetElasticity(cpSpaceAddShape(space, cpCircleShapeNew(ball, r, cpvzero)), e);
+    cpVect t = cpv(-n.y * 1000.0, n.x * 1000.0);
+    cpShape *wall = cpSegmentShapeNew(cpSpaceGetStaticBody(space), cpvsub(cpv(mid.x, mid.y), t), cpvadd(cpv(mid.x, mid.y), t), 0.01);
+    cpShapeSetElasticity(cpSpaceAddShape(space, wall), 1.0);
+    sccd_cp_world *w = sccd_cp_attach(space);
+    sccd_cp_body_enable(w, bat);
+    double side = sccd_v2_dot(sccd_v2_sub(at, mid), n); /* < 0: the ball's side */
+    bool flew = false;
+    for (int step = 0; step < 12; ++step) {
+        cpSpaceStep(space, DT);
+        cpBodySetAngularVelocity(bat, 0.0); /* one swing */
+        cpVect p = cpBodyGetPosition(ball);
+        double now = sccd_v2_dot(sccd_v2_sub((sccd_v2){p.x, p.y}, mid), n);
+        c->crossed |= (side < 0.0) != (now < 0.0);
+        side = now;
+        cpVect v = cpBodyGetVelocity(ball);
+        double vn = v.x * n.x + v.y * n.y;
+        flew |= vn > 0.0;
+        c->bounced |= flew && vn < 0.0;
+    }
+    c->followed = sccd_cp_get_counters(w).struck > 0;
+    sccd_cp_detach(w);
+    sccd_cp_space_free_all(space);
+}
+
+static void test_flying_ball_followed(void **state)
+{
+    (void)state;
+    int crossed, bounced, followed, cases;
+    sccd_test_flying_ball(flying_ball_cp, &crossed, &bounced, &followed, &cases);
+    printf("cp_ccd: flying balls, %d cases: %d crossed the wall, %d bounced off it, %d followed\n", cases, crossed, bounced, followed);
+    assert_int_equal(crossed, 0);
+    assert_int_equal(bounced, cases);
+    assert_int_equal(followed, cases);
+}
+
 /* Scenes the scene fuzzer found passing through with the CCD, judged by
  * its own geometry on Chipmunk's poses: each must hold now, and most pass
  * without the CCD (the scene is a hard one).
@@ -1234,6 +1289,7 @@ int main(void)
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_options_follow_slop),
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
+        cmocka_unit_test(test_flying_ball_followed),
         cmocka_unit_test(test_fuzzer_scenes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

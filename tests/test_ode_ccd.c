@@ -986,6 +986,69 @@ static void test_batted_ball_meets_wall_beyond_bat(void **state)
     assert_int_equal(without, phases);
 }
 
+/* test_cp_ccd.c's flying ball in ODE: a kinematic box bat sends an
+ * ordinary sphere (no CCD of its own) flying at a thin slab (2 cm) two or
+ * five steps of its flight away; ODE alone would carry it through, the CCD
+ * follows it while it flies: it bounces off the slab and never crosses its
+ * plane (judged on ODE's poses, step by step). */
+static void flying_ball_ode(sccd_test_flying *c)
+{
+    const double hb = 0.05, r = 0.1, e = 0.8;
+    double a0;
+    sccd_v2 at, mid, n;
+    sccd_test_flying_setup(c, hb, r, e, &a0, &at, &mid, &n);
+    ode_world w;
+    ode_world_init(&w, ODE_CCD_SECTOR, 1, 0.0);
+    dBodyID bat = dBodyCreate(w.world), ball = dBodyCreate(w.world);
+    dBodySetKinematic(bat);
+    dBodySetFiniteRotationMode(bat, 1); /* turns by w·dt, as the setup takes it */
+    dGeomID g = dCreateBox(w.space, 2.0, 2.0 * hb, 2.0 * hb), gb = dCreateSphere(w.space, r);
+    dGeomSetBody(g, bat);
+    dGeomSetOffsetPosition(g, 1.0, 0.0, 0.0);
+    dMatrix3 rot;
+    dRFromAxisAndAngle(rot, 0.0, 0.0, 1.0, a0);
+    dBodySetRotation(bat, rot);
+    dBodySetAngularVel(bat, 0.0, 0.0, c->w);
+    dMass m;
+    dMassSetSphereTotal(&m, 1.0, r);
+    dBodySetMass(ball, &m);
+    dGeomSetBody(gb, ball);
+    dBodySetPosition(ball, at.x, at.y, 0.0);
+    dGeomID wall = dCreateBox(w.space, 0.02, 2000.0, 1.0);
+    dGeomSetPosition(wall, mid.x, mid.y, 0.0);
+    dRFromAxisAndAngle(rot, 0.0, 0.0, 1.0, atan2(n.y, n.x));
+    dGeomSetRotation(wall, rot);
+    ode_world_ccd_body(&w, bat, 0.0, 0.0, 0.0);
+    sccd_ode_geom_set_material(w.ccd, g, 1.0, 0.0);
+    sccd_ode_geom_set_material(w.ccd, gb, e, 0.0);
+    sccd_ode_geom_set_material(w.ccd, wall, 1.0, 0.0);
+    double side = sccd_v2_dot(sccd_v2_sub(at, mid), n); /* < 0: the ball's side */
+    bool flew = false;
+    for (int step = 0; step < 12; ++step) {
+        ode_world_step(&w);
+        dBodySetAngularVel(bat, 0.0, 0.0, 0.0); /* one swing */
+        const dReal *p = dBodyGetPosition(ball), *v = dBodyGetLinearVel(ball);
+        double now = sccd_v2_dot(sccd_v2_sub((sccd_v2){p[0], p[1]}, mid), n), vn = v[0] * n.x + v[1] * n.y;
+        c->crossed |= (side < 0.0) != (now < 0.0);
+        side = now;
+        flew |= vn > 0.0;
+        c->bounced |= flew && vn < 0.0;
+    }
+    c->followed = sccd_ode_get_counters(w.ccd).struck > 0;
+    ode_world_free(&w);
+}
+
+static void test_flying_ball_followed(void **state)
+{
+    (void)state;
+    int crossed, bounced, followed, cases;
+    sccd_test_flying_ball(flying_ball_ode, &crossed, &bounced, &followed, &cases);
+    printf("ode_ccd: flying balls, %d cases: %d crossed the slab, %d bounced off it, %d followed\n", cases, crossed, bounced, followed);
+    assert_int_equal(crossed, 0);
+    assert_int_equal(bounced, cases);
+    assert_int_equal(followed, cases);
+}
+
 /* Scenes the scene fuzzer found passing through with the CCD (judged by
  * its own geometry on ODE's poses): each must hold now, and pass without
  * the CCD. Seed 1, scenes 512, 588 and 1732: two CCD bodies (a kinematic
@@ -1027,6 +1090,7 @@ int main(void)
         cmocka_unit_test(test_debris_rain),
         cmocka_unit_test(test_step_length_told),
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
+        cmocka_unit_test(test_flying_ball_followed),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_fuzzer_scenes),
     };

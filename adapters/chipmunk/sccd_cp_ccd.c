@@ -234,6 +234,7 @@ static bool build_solver(sccd_cp_world *w, int from, cpFloat dt)
             } else {
                 w->ib[k] = target_body(w, s->body, dt, &ref->bias_v, &ref->bias_w);
             }
+            w->ib[k].struck = sccd_adapter_map_get(&w->flying.now, s->body) >= 0;
             w->ib[k].first_shape = i;
             w->ib[k].shape_count = 0;
         }
@@ -265,14 +266,16 @@ static bool gather_hook(void *user, const sccd_impact_reach2 *reach, sccd_impact
 /* Body k's results into Chipmunk. A pending body gets the pose from which
  * its own integration (cpBodyUpdatePosition, bias included) lands on the
  * solver's end pose. Velocities change only where an impact changed them
- * (less the bias the body moved by) or a hinge turned the body. */
-static void write_back(sccd_cp_world *w, int k, cpFloat dt)
+ * (less the bias the body moved by) or a hinge turned the body. A body left
+ * flying is marked for the next step; false when that is out of memory
+ * (the results are written all the same). */
+static bool write_back(sccd_cp_world *w, int k, cpFloat dt)
 {
     const sccd_impact_body2 *b = &w->ib[k];
     cpBody *body = w->ref[k].body;
-    bool ccd = b->ccd;
+    bool ccd = b->ccd, marked = !b->flying || sccd_adapter_map_add(&w->flying.next, body, 0) >= 0;
     if (b->kind == SCCD_BODY_STATIC || (!ccd && b->impacts == 0 && !b->held))
-        return;
+        return marked;
     if (b->kind == SCCD_BODY_DYNAMIC && (b->impacts > 0 || b->held || b->hinged)) {
         if (cpBodyIsSleeping(body))
             cpBodyActivate(body);
@@ -288,6 +291,7 @@ static void write_back(sccd_cp_world *w, int k, cpFloat dt)
     }
     set_pose(body, origin, angle);
     w->cnt.clamps += b->impacts > 0 || b->held;
+    return marked;
 }
 
 /* ---- the phase ---- */
@@ -309,6 +313,24 @@ static void keep_ccd_first(cpSpace *space, void *key, void *data)
             memmove(&arr->arr[front + 1], &arr->arr[front], (size_t)(i - front) * sizeof(void *));
             arr->arr[front++] = body;
         }
+}
+
+/* The shapes of the bodies the last step left flying that are still awake
+ * in the space (found in its array, never read through the last step's
+ * pointers): the solver tests them as struck (it asks what they may reach). */
+static bool gather_struck(sccd_cp_world *w)
+{
+    cpArray *arr = w->space->dynamicBodies;
+    for (int i = 0; w->flying.now.count > 0 && i < arr->num; ++i) {
+        cpBody *body = arr->arr[i];
+        if (sccd_adapter_map_get(&w->flying.now, body) < 0 || sccd_cp_find_rec(w, body) != NULL)
+            continue;
+        ++w->cnt.struck;
+        CP_BODY_FOREACH_SHAPE(body, s)
+        if (!sccd_cp_gather(w, s, 0.0))
+            return false;
+    }
+    return true;
 }
 
 /* Integrate the active CCD bodies (kept at their start poses), gather their
@@ -340,7 +362,7 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
         if (!sccd_cp_gather_box(w, r->box, (sccd_adapter_keep){0.0, INFINITY}))
             return false;
     }
-    if (!sccd_cp_gather_queries(w))
+    if (!sccd_cp_gather_queries(w) || !gather_struck(w))
         return false;
     sccd_cp_group_shapes(w, 0);
     return true;
@@ -375,10 +397,15 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     sccd_adapter_queries_clear(&w->queries); /* the last phase's */
     w->keeping = (sccd_adapter_keep){0.0, INFINITY};
     w->nib = 0;
-    bool ok = collect(w, first) && gather_all(w, dt) && solve(w, dt);
+    bool ok = collect(w, first) && gather_all(w, dt) && solve(w, dt), marked = ok;
     CP_CHECK(w, ok, "sccd_cp: out of memory; CCD skipped this step");
     for (int k = 0; ok && k < w->nib; ++k)
-        write_back(w, k, dt);
+        marked &= write_back(w, k, dt);
+    CP_CHECK(w, marked || !ok, "sccd_cp: out of memory; what this step's impacts left flying is not followed");
+    if (marked)
+        sccd_adapter_flying_step(&w->flying);
+    else
+        sccd_adapter_flying_clear(&w->flying);
     /* A CCD body integrated this step that the solve did not place goes to
      * its own integration's end; one the phase failed before integrating
      * integrates itself when its hook runs (sccd_cp_position_hook). */

@@ -53,6 +53,7 @@ struct sccd_cp_world {
     cpTimestamp stamp; /* step of the last phase */
     cpTimestamp checked; /* step of the last check (sccd_cp_world.c: forgotten bodies, dt) */
     sccd_adapter_map moved; /* the bodies integrated already when the phase runs (before the first CCD body in the array) */
+    sccd_adapter_flying flying; /* bodies the CCD's impacts left flying: this step's struck bodies, and the next's */
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
     int ncands, capcands;
     sccd_adapter_map gathered; /* the shapes in cands */

@@ -278,6 +278,7 @@ void sccd_cp_detach(sccd_cp_world *w)
     sccd_free(w->recs);
     sccd_adapter_map_free(&w->rec_of);
     sccd_adapter_map_free(&w->moved);
+    sccd_adapter_flying_free(&w->flying);
     sccd_free(w->cands);
     sccd_adapter_map_free(&w->gathered);
     sccd_free(w->fast);

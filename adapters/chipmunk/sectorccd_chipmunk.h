@@ -68,7 +68,8 @@ cpBB sccd_cp_shape_bb(void *obj);
  * Kinematic CCD bodies (animated swords, bats) keep their animation exactly:
  * what they hit leaves with the surface velocity the impulse gives it. A
  * body an impact sets moving is searched against what it may reach for the
- * rest of the step too. When impacts would go on without end (a push that
+ * rest of the step too, and in the steps after while it flies fast enough
+ * to cross a thin body in one (counters.struck). When impacts would go on without end (a push that
  * lasts, 4 impacts between two bodies or 64 in a step) the solver falls
  * back on stopping a body where it is or letting it ride along with the one
  * pushing it; it never lets them pass.
@@ -111,6 +112,7 @@ typedef struct sccd_cp_counters {
     uint64_t clamps;      ///< bodies whose motion an impact changed or the fallback stopped (per step)
     uint64_t overlapped;  ///< shape pairs overlapping too deep for their cores to guard (left to Chipmunk alone)
     uint64_t failed;      ///< searches that hit an iteration cap (the bodies stopped at a safe time)
+    uint64_t struck;      ///< bodies tested in a step because an earlier step's impact left them flying (a batted ball), summed over the steps
     uint64_t forgotten;   ///< CCD bodies dropped because they left the space (or lost our position function) without sccd_cp_body_disable
     uint64_t errors;      ///< bad calls and bad states reported
     double seconds;       ///< CPU time (this thread) spent in the CCD

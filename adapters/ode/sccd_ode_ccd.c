@@ -142,6 +142,7 @@ static bool build_solver(sccd_ode_world *w, int from)
         if (i == from || w->pieces[i - 1].key != p->key) {
             const ode_geom *e = &w->geoms[p->geom];
             w->ib[w->nib] = sccd_ode_solver_body(w, p->body, e->body0, e->ccd);
+            w->ib[w->nib].struck = p->body != NULL && sccd_adapter_map_get(&w->flying.now, p->body) >= 0;
             w->ib[w->nib++].first_shape = i;
         }
         ++w->ib[w->nib - 1].shape_count;
@@ -194,14 +195,16 @@ static bool solve(sccd_ode_world *w)
 
 /* Body k's results into ODE (see the top of the file). A jointed CCD body
  * the solver did not change keeps ODE's spin, its centre moving about the
- * joint. */
-static void write_back(sccd_ode_world *w, int k)
+ * joint. A body left flying is marked for the next step; false when that
+ * is out of memory (the results are written all the same). */
+static bool write_back(sccd_ode_world *w, int k)
 {
     const sccd_impact_body3 *b = &w->ib[k];
     dBodyID body = w->pieces[b->first_shape].body;
     bool changed = b->kind == SCCD_BODY_DYNAMIC && (b->impacts > 0 || b->held);
+    bool marked = !b->flying || sccd_adapter_map_add(&w->flying.next, body, 0) >= 0;
     if (b->kind == SCCD_BODY_STATIC || (!b->ccd && !changed))
-        return;
+        return marked;
     set_body_pose(body, b->end_pose);
     w->cnt.clamps += changed;
     if (changed) {
@@ -215,6 +218,7 @@ static void write_back(sccd_ode_world *w, int k)
         sccd_v3 v = sccd_v3_cross(sccd_ode_v3(dBodyGetAngularVel(body)), r);
         dBodySetLinearVel(body, v.x, v.y, v.z);
     }
+    return marked;
 }
 
 /* Whether CCD body r takes part this step; a NaN pose puts it back at its start, at rest. */
@@ -237,17 +241,24 @@ void sccd_ode_after_step(sccd_ode_world *w)
         return;
     double t_start = sccd_adapter_cpu_seconds();
     w->scanned = false;
-    bool any = false;
+    bool any = w->flying.now.count > 0; /* what the last step left flying is followed without a CCD body too */
     for (int i = 0; i < w->nbodies; ++i)
         any |= begin_body(w, &w->bodies[i]);
     if (any)
         w->dt = w->told_dt > 0.0 ? w->told_dt : step_length(w);
+    bool marked = false;
     if (any && w->dt > 0.0) {
         bool ok = sccd_ode_gather_all(w) && solve(w);
         ODE_CHECK(w, ok, "sccd_ode: out of memory; CCD skipped this step");
+        marked = ok;
         for (int k = 0; ok && k < w->nib; ++k)
-            write_back(w, k);
+            marked &= write_back(w, k);
+        ODE_CHECK(w, marked || !ok, "sccd_ode: out of memory; what this step's impacts left flying is not followed");
     }
+    if (marked)
+        sccd_adapter_flying_step(&w->flying);
+    else
+        sccd_adapter_flying_clear(&w->flying);
     ++w->cnt.steps;
     w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }

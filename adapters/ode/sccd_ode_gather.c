@@ -242,6 +242,25 @@ static bool gather_ccd(sccd_ode_world *w)
     return true;
 }
 
+/* The geoms of the bodies the last step left flying that are enabled in
+ * the space this step (found in its scan, never read through the last
+ * step's handles), whole: the solver tests them as struck (it asks what
+ * they may reach). */
+static bool gather_struck(sccd_ode_world *w)
+{
+    for (int k = 0; w->flying.now.count > 0 && k < w->ngeoms; ++k) {
+        const ode_geom *e = &w->geoms[k];
+        if (e->body == NULL || e->key != k || e->ccd >= 0 || !dBodyIsEnabled(e->body) ||
+            sccd_adapter_map_get(&w->flying.now, e->body) < 0)
+            continue;
+        ++w->cnt.struck;
+        for (int g = k; g >= 0; g = w->geoms[g].next)
+            if (!w->geoms[g].in_solve && geom_usable(&w->geoms[g]) && !gather_whole(w, g))
+                return false;
+    }
+    return true;
+}
+
 /* The geoms' reach boxes listed for the solver's questions (the planes
  * apart), once a step when first needed; sorted when the questions pay for
  * it (sccd_adapter_sorted_ask). */
@@ -324,7 +343,7 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
     sccd_adapter_queries_clear(&w->regions);
     for (int k = 0; k < w->ngeoms; ++k)
         prepare_geom(w, &w->geoms[k]);
-    if (!gather_ccd(w))
+    if (!gather_ccd(w) || !gather_struck(w))
         return false;
     sccd_aabb3 few[SCCD_ADAPTER_SCAN_BOXES];
     int n = 0;

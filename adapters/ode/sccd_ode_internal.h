@@ -55,6 +55,7 @@ struct sccd_ode_world {
     ode_body *bodies;
     int nbodies, capbodies;
     sccd_adapter_map body_of; /* CCD body -> index of its record */
+    sccd_adapter_flying flying; /* bodies the CCD's impacts left flying: this step's struck bodies, and the next's */
     ode_geom *geoms;
     int ngeoms, capgeoms;
     sccd_adapter_map keys; /* the scan's bodies -> their keys (ode_geom.key) */

@@ -286,6 +286,7 @@ void sccd_ode_detach(sccd_ode_world *w)
         return;
     sccd_free(w->bodies);
     sccd_adapter_map_free(&w->body_of);
+    sccd_adapter_flying_free(&w->flying);
     sccd_free(w->geoms);
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);

@@ -100,7 +100,9 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * solver cannot resolve an impact (two infinite masses, the event cap) the
  * fallback stops a dynamic body there or carries it with the kinematic body
  * it met. ODE's own contacts do the rest in the next step (resting,
- * sliding, stacking).
+ * sliding, stacking). A body an impact sent flying is followed in the steps
+ * after too, while it moves fast enough to cross a thin body in one step
+ * (counters.struck).
  *
  * The game hears every impact through sccd_ode_set_impact_callback (ODE's
  * near callback never sees these: the bodies never overlapped in a
@@ -207,6 +209,7 @@ typedef struct sccd_ode_counters {
     uint64_t held;        ///< fallback stops and carries (the event cap, or two infinite masses)
     uint64_t failed;      ///< TOI searches stopped at a safe time without contact (iteration caps)
     uint64_t unsupported; ///< geoms of classes the CCD ignores, seen in the candidate search
+    uint64_t struck;      ///< bodies tested in a step because an earlier step's impact left them flying (a batted ball), summed over the steps
     uint64_t forgotten;   ///< CCD bodies dropped because they left the space or were destroyed
     uint64_t errors;      ///< bad calls and bad states reported
     double seconds;       ///< CPU time (this thread's) spent in before_step and after_step

@@ -94,3 +94,30 @@ void sccd_test_pushed_ball(sccd_test_pushed_fn *run, double *median, double *wor
         }
     *median = sccd_median(errors, n);
 }
+
+void sccd_test_flying_setup(const sccd_test_flying *c, double hb, double r, double e, double *bat_angle, sccd_v2 *ball, sccd_v2 *wall, sccd_v2 *n)
+{
+    const double rho = 1.5, phi = 0.6, lean = asin((hb + r) / rho), dt = 1.0 / 60.0;
+    double meet = phi - lean, speed = (1.0 + e) * c->w * rho * cos(lean);
+    *bat_angle = meet - c->f * c->w * dt;
+    *ball = (sccd_v2){rho * cos(phi), rho * sin(phi)};
+    *n = (sccd_v2){-sin(meet), cos(meet)};
+    *wall = sccd_v2_add(*ball, sccd_v2_scale(*n, c->far * speed * dt));
+}
+
+void sccd_test_flying_ball(sccd_test_flying_fn *run, int *crossed, int *bounced, int *followed, int *cases)
+{
+    const double speeds[] = {20, 50, 100, 200}, fars[] = {2, 5};
+    *crossed = *bounced = *followed = *cases = 0;
+    for (int k = 0; k < 4; ++k)
+        for (int j = 0; j < 2; ++j)
+            for (int p = 0; p < 8; ++p, ++*cases) {
+                sccd_test_flying c = {speeds[k], (p + 0.5) / 8.0, fars[j], false, false, false};
+                run(&c);
+                if (c.crossed)
+                    printf("flying ball at %g rad/s, phase %.3f, wall %g steps away: crossed the wall\n", c.w, c.f, c.far);
+                *crossed += c.crossed;
+                *bounced += c.bounced;
+                *followed += c.followed;
+            }
+}

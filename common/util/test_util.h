@@ -33,6 +33,15 @@ typedef double sccd_test_batted_fn(double a0, bool wall);
 /// A batted-ball scene over the bat's phases −0.6 … −0.05: *crossed_with and *crossed_without count the phases whose ball went past wall_y with the wall (each printed) and without it, *phases all of them.
 void sccd_test_batted_ball(sccd_test_batted_fn *run, double wall_y, int *crossed_with, int *crossed_without, int *phases);
 
+/// A flying-ball case in an engine: a kinematic bat (capsule or box 2 long, half thickness hb) starts turning at w about its end and meets an ordinary ball (radius r, not a CCD body) at polar angle φ = 0.6, distance 1.5, at the fraction f of the first step, then stops; a thin static wall lies across the ball's flight, `far` steps of it away. The case tells whether the ball's centre crossed the wall's line in some step (*crossed, judged on the engine's poses), whether it came back off the wall (*bounced), and whether the CCD followed it (*followed: its counters).
+typedef struct sccd_test_flying { double w, f, far; bool crossed, bounced, followed; } sccd_test_flying;
+/// One flying-ball case run in an engine (fills crossed, bounced, followed).
+typedef void sccd_test_flying_fn(sccd_test_flying *c);
+/// The flying-ball scene's geometry for case c: the bat's start angle, the ball's centre, the wall's middle and its unit normal n (the ball's flight direction), for a bat of half thickness hb, a ball of radius r, restitution e.
+void sccd_test_flying_setup(const sccd_test_flying *c, double hb, double r, double e, double *bat_angle, sccd_v2 *ball, sccd_v2 *wall, sccd_v2 *n);
+/// Run the flying-ball cases at 20, 50, 100, 200 rad/s, 8 phases, walls 2 and 5 steps away (64): how many crossed, bounced, were followed.
+void sccd_test_flying_ball(sccd_test_flying_fn *run, int *crossed, int *bounced, int *followed, int *cases);
+
 /// One pushed-ball case (the impact tests): a bat turning at w meets the ball at the fraction f of a step; returns the ball's exit velocity error, *deep its deepest overlap.
 typedef double sccd_test_pushed_fn(double w, double f, double *deep);
 /// Run the pushed-ball cases at 10, 20, 50, 100 and 200 rad/s and 6 phases each (30): the median and worst error, the deepest overlap.
