@@ -20,6 +20,7 @@
  * swords get no CCD work or a body goes non-finite.
  *
  *   cp_overhead [--quick] [--out DIR]   → DIR/cp_overhead.csv, DIR/cp_overhead.md */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +34,16 @@
 #define BODIES 1000
 #define SWORDS 10
 
-typedef struct run { double step_us, ccd_share; sccd_cp_counters k; bool finite; } run;
+typedef struct run { double step_us, ccd_share; sccd_cp_counters k; bool finite; int out; } run;
 
-static void check_finite(cpBody *b, void *d)
+/* Every body finite; a dynamic one out of the arena (below its floor or
+ * past a wall, where it can only have gone through or over them) counted. */
+static void check_body(cpBody *b, void *d)
 {
-    bool *ok = d;
+    run *r = d;
     cpVect p = cpBodyGetPosition(b), v = cpBodyGetVelocity(b);
-    *ok &= sccd_is_valid_real(p.x + p.y + v.x + v.y + cpBodyGetAngle(b));
+    r->finite &= sccd_is_valid_real(p.x + p.y + v.x + v.y + cpBodyGetAngle(b));
+    r->out += cpBodyGetType(b) == CP_BODY_TYPE_DYNAMIC && (p.y < -2.0 || fabs(p.x) > 1002.0);
 }
 
 static run run_scene(bool ccd, int steps, double sword_y, unsigned seed)
@@ -83,9 +87,9 @@ static run run_scene(bool ccd, int steps, double sword_y, unsigned seed)
         cpSpaceStep(space, 1.0 / 60.0);
         total += sccd_cpu_seconds() - t0;
     }
-    run r = {1e6 * total / steps, 0.0, sccd_cp_get_counters(w), true};
+    run r = {1e6 * total / steps, 0.0, sccd_cp_get_counters(w), true, 0};
     r.ccd_share = total > 0.0 ? r.k.seconds / total : 0.0;
-    cpSpaceEachBody(space, check_finite, &r.finite);
+    cpSpaceEachBody(space, check_body, &r);
     sccd_cp_detach(w);
     sccd_cp_space_free_all(space);
     return r;
@@ -130,13 +134,17 @@ int main(int argc, char **argv)
                     "first %d rains of each layout run again under callgrind without and with CCD, each figure "
                     "its own median (one pile's count swings by a tenth with its rain); *CCD over "
                     "Chipmunk*: the CCD's instructions over the rest of the step's (Chipmunk's own work in those "
-                    "runs) — steady where the times wander (by a third between runs on this machine).\n\n"
+                    "runs) — steady where the times wander (by a third between runs on this machine). *Out of the "
+                    "arena*: bodies below its floor or past its walls after the last step (through them, or flown "
+                    "over the walls), without / with CCD, medians of the repetitions: a pose check on the engine; "
+                    "the CCD follows what its impacts send flying, the rest is the pile's own (rain Chipmunk's "
+                    "discrete contacts let through the 4-unit floor).\n\n"
                     "| layout | step without CCD (µs) | step with CCD (µs) | ratio | CCD share of the step | TOIs/step "
-                    "| instructions/step without / with CCD (M) | ratio | CCD's (M) | CCD over Chipmunk |\n"
-                    "|---|---|---|---|---|---|---|---|---|---|\n",
+                    "| instructions/step without / with CCD (M) | ratio | CCD's (M) | CCD over Chipmunk | out of the arena |\n"
+                    "|---|---|---|---|---|---|---|---|---|---|---|\n",
                 BODIES, SWORDS, steps, reps, SCCD_BENCH_COUNT_REPS);
     for (int l = 0; l < 2; ++l) {
-        double off[5], on[5], share[5], tois[5], stops[5];
+        double off[5], on[5], share[5], tois[5], stops[5], out_off[5], out_on[5];
         sccd_bench_counts c = {0.0, 0.0, 0.0}, each[SCCD_BENCH_COUNT_REPS] = {{0.0, 0.0, 0.0}};
         if (!quick)
             c = sccd_bench_count_scene(argv[0], l, "cpSpaceStep", ccd_calls, FULL_STEPS, SCCD_BENCH_COUNT_REPS, each);
@@ -148,6 +156,8 @@ int main(int argc, char **argv)
             share[r] = b.ccd_share;
             tois[r] = (double)b.k.tois / steps;
             stops[r] = (double)b.k.clamps;
+            out_off[r] = a.out;
+            out_on[r] = b.out;
             ok &= a.finite && b.finite && b.k.tois > 0;
             sccd_bench_counts n = r < SCCD_BENCH_COUNT_REPS ? each[r] : (sccd_bench_counts){0.0, 0.0, 0.0};
             if (csv != NULL) /* each counted rain's counts on its row */
@@ -157,10 +167,12 @@ int main(int argc, char **argv)
         }
         double m_off = sccd_median(off, reps), m_on = sccd_median(on, reps), m_share = sccd_median(share, reps);
         double m_tois = sccd_median(tois, reps), m_stops = sccd_median(stops, reps);
+        double m_out_off = sccd_median(out_off, reps), m_out_on = sccd_median(out_on, reps);
         printf("cp_overhead %-6s: %d bodies + %d CCD swords, %d steps x %d reps: %.1f us/step without CCD, %.1f with "
-               "(x%.2f); CCD share of the step %.1f %%; %.1f TOIs/step, %.0f stops (medians)\n",
+               "(x%.2f); CCD share of the step %.1f %%; %.1f TOIs/step, %.0f stops; out of the arena %.0f without CCD, %.0f with "
+               "(medians)\n",
                layouts[l].name, BODIES, SWORDS, steps, reps, m_off, m_on, m_on / m_off, 100.0 * m_share, m_tois,
-               m_stops);
+               m_stops, m_out_off, m_out_on);
         if (c.on > 0.0)
             printf("cp_overhead %-6s: instructions per step (median of rains 1-%d) %.2f M without CCD, %.2f M with (x%.2f), of "
                    "which the CCD %.2f M (%.1f %% over Chipmunk's)\n", layouts[l].name, SCCD_BENCH_COUNT_REPS, c.off, c.on, c.on / c.off, c.ccd,
@@ -171,9 +183,9 @@ int main(int argc, char **argv)
             snprintf(over, sizeof over, "%.1f %%", 100.0 * c.ccd / (c.on - c.ccd));
         }
         if (md != NULL)
-            fprintf(md, "| %s | %.1f | %.1f | %.2f | %.1f %% | %.1f | %s / %s | %s | %s | %s |\n", layouts[l].name, m_off,
+            fprintf(md, "| %s | %.1f | %.1f | %.2f | %.1f %% | %.1f | %s / %s | %s | %s | %s | %.0f / %.0f |\n", layouts[l].name, m_off,
                     m_on, m_on / m_off, 100.0 * m_share, m_tois, sccd_bench_mega(m1, sizeof m1, c.off), sccd_bench_mega(m2, sizeof m2, c.on),
-                    ratio, sccd_bench_mega(m3, sizeof m3, c.ccd), over);
+                    ratio, sccd_bench_mega(m3, sizeof m3, c.ccd), over, m_out_off, m_out_on);
     }
     if (csv != NULL)
         fclose(csv);

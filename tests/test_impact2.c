@@ -694,6 +694,34 @@ static void test_struck_ball_tested(void **state)
     }
 }
 
+/* A struck ball is followed against what does not move on its own and the
+ * CCD bodies: flying at a still ordinary ball it is the engine's (no
+ * impact, as without the CCD), at the same ball made a CCD body or
+ * kinematic it bounces off it; bounced off a wall first within the step
+ * (an impact met it), it is followed against the ordinary ball too. */
+static void test_struck_ball_partners(void **state)
+{
+    (void)state;
+    const double r = 0.05, v = 6.0 / DT;
+    for (int kind = 0; kind < 4; ++kind) {
+        scene s = {0};
+        bool first_wall = kind == 3;
+        int ball = add(&s, SCCD_BODY_DYNAMIC, circle(r), (sccd_v2){first_wall ? 2.0 : 0.0, 0.0}, 0.0, 1.0, 0.5 * r * r);
+        int other = add(&s, kind == 2 ? SCCD_BODY_KINEMATIC : SCCD_BODY_DYNAMIC, circle(r), (sccd_v2){first_wall ? 0.5 : 3.0, 0.0}, 0.0, 1.0,
+                        0.5 * r * r);
+        if (first_wall) /* a wall beyond the ball: it bounces back towards the other ball */
+            add(&s, SCCD_BODY_STATIC, capsule((sccd_v2){3.0, -1}, (sccd_v2){3.0, 1}, 0.005), (sccd_v2){0, 0}, 0.0, 1, 1);
+        s.body[ball].ccd = false;
+        s.body[ball].struck = true;
+        s.body[ball].v = (sccd_v2){v, 0.0};
+        s.body[other].ccd = kind == 1 || kind == 2;
+        solve(&s, 1e-4, NULL);
+        int want = kind == 0 ? 0 : kind == 3 ? 2 : 1;
+        assert_int_equal(s.body[ball].impacts, want);
+        assert_int_equal(s.body[other].impacts, kind == 0 ? 0 : 1);
+    }
+}
+
 /* ---- hooks ---- */
 
 typedef struct hook_log { int begins, posts; bool refuse; double elasticity; sccd_v2 impulse; } hook_log;
@@ -1158,6 +1186,7 @@ int main(void)
         cmocka_unit_test(test_flyers_never_pass),   cmocka_unit_test(test_blade_bats_ball),
         cmocka_unit_test(test_blade_pushes_pile),   cmocka_unit_test(test_blade_sweeps_ring),
         cmocka_unit_test(test_flying_marks),        cmocka_unit_test(test_struck_ball_tested),
+        cmocka_unit_test(test_struck_ball_partners),
         cmocka_unit_test(test_hooks),               cmocka_unit_test(test_push_hooks),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_gather_mid_step),     cmocka_unit_test(test_gather_bad_body),

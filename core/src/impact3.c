@@ -1207,10 +1207,13 @@ static sccd_aabb3 body_box(solver *sv, int i)
     return s->box;
 }
 
+/* impact2.c's pair_possible. */
 static bool pair_possible(const solver *sv, int a, int b)
 {
-    return a != b && (sv->bodies[a].kind == SCCD_BODY_DYNAMIC || sv->bodies[b].kind == SCCD_BODY_DYNAMIC) &&
-           sv->bodies[a].shape_count > 0 && sv->bodies[b].shape_count > 0;
+    const sccd_impact_body3 *x = &sv->bodies[a], *y = &sv->bodies[b];
+    return a != b && (x->kind == SCCD_BODY_DYNAMIC || y->kind == SCCD_BODY_DYNAMIC) && x->shape_count > 0 && y->shape_count > 0 &&
+           !sccd_struck_passes(x->struck, x->ccd, x->impacts, x->held, y->kind, y->ccd) &&
+           !sccd_struck_passes(y->struck, y->ccd, y->impacts, y->held, x->kind, x->ccd);
 }
 
 /* ---- events ---- */

@@ -82,6 +82,22 @@ typedef struct sccd_pair {
     int queued;            /* its place in the queue of events (sccd_events; -1: none) */
 } sccd_pair;
 
+/* Whether a body passed struck (impact.h: what an earlier step's impacts
+ * left flying; `struck`, `ccd`, and what this step did to it: `impacts`,
+ * `held`) is not followed against a body of kind `other` (`other_ccd`): an
+ * ordinary dynamic body, while no impact of this step has met it. It is
+ * followed against what does not move on its own (static and kinematic
+ * bodies: walls, floors, animated platforms) and the CCD bodies; against
+ * ordinary bodies it is the engine's, as it would be without the CCD
+ * (Box2D's rule for bodies that are not bullets: followed against them all,
+ * a sword batting a rain cost twice the CCD instructions, cp_overhead
+ * "above", and the arena lost as many bodies). Once an impact meets it, it
+ * is a body an impact set moving, followed against everything. */
+static inline bool sccd_struck_passes(bool struck, bool ccd, int impacts, bool held, sccd_body_kind other, bool other_ccd)
+{
+    return struck && !ccd && impacts == 0 && !held && other == SCCD_BODY_DYNAMIC && !other_ccd;
+}
+
 /* What the event loop asks of a solver (impact2.c, impact3.c). */
 typedef struct sccd_event_ops {
     void (*search)(void *solver, sccd_pair *pair, sccd_real tc, bool wait); /* the pair's next event from time tc (wait: or EVENT_PENDING) */

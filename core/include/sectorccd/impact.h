@@ -28,7 +28,10 @@
  * solve marks what it struck that moves fast enough (`flying`), the caller
  * passes those as `struck` in the next step, and the solver tests them
  * from the start as in the step they were struck (the gather hook asked
- * what they may reach), for as long as they keep flying.
+ * what they may reach) against what does not move on its own and the CCD
+ * bodies (Box2D's rule for bodies that are not bullets: ordinary bodies
+ * are the engine's, until an impact of the step meets it), for as long as
+ * they keep flying.
  *
  * Contacts that exist at the step start are the engine's: a pair already
  * overlapping is searched on cores shrunk below its overlap, so it only
@@ -76,7 +79,7 @@ typedef enum sccd_body_kind {
 typedef struct sccd_impact_body2 {
     sccd_body_kind kind;     ///< static, kinematic or dynamic
     bool ccd;                ///< swept against every body of the step (others are tested once an impact moves them)
-    bool struck;             ///< tested from the start as a body an impact set moving (what the engine's own contact catches left to it): pass it for a body the last solve left `flying`
+    bool struck;             ///< tested from the start against static, kinematic and CCD bodies as a body an impact set moving (against ordinary bodies only once an impact of this step meets it; what the engine's contact catches left to it): pass it for a body the last solve left `flying`
     bool hinged;             ///< turns about `hinge`, a body point held still in the world (a joint to the ground)
     sccd_xf2 pose;           ///< origin pose at the step start
     sccd_real angle;         ///< its angle, unwrapped (keeps whole turns)
@@ -193,7 +196,7 @@ typedef enum sccd_joint_kind {
 typedef struct sccd_impact_body3 {
     sccd_body_kind kind;      ///< static, kinematic or dynamic
     bool ccd;                 ///< swept against every body of the step (others are tested once an impact moves them)
-    bool struck;              ///< tested from the start as a body an impact set moving (what the engine's own contact catches left to it): pass it for a body the last solve left `flying`
+    bool struck;              ///< tested from the start against static, kinematic and CCD bodies as a body an impact set moving (against ordinary bodies only once an impact of this step meets it; what the engine's contact catches left to it): pass it for a body the last solve left `flying`
     sccd_joint_kind joint;    ///< free, ball joint or hinge to the world (dynamic bodies)
     sccd_xf3 pose;            ///< origin pose at the step start
     sccd_v3 cog;              ///< centre of mass (body coordinates)
