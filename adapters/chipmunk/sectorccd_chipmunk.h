@@ -69,7 +69,10 @@ cpBB sccd_cp_shape_bb(void *obj);
  * what they hit leaves with the surface velocity the impulse gives it. A
  * body an impact sets moving is searched against what it may reach for the
  * rest of the step too, and in the steps after while it flies fast enough
- * to cross a thin body in one (counters.struck). When impacts would go on without end (a push that
+ * to cross a thin body in one (counters.struck), against static, kinematic
+ * and CCD bodies (ordinary ones are Chipmunk's, as without the CCD; the
+ * CCD runs in the CCD bodies' position functions, so only while one of
+ * them is awake). When impacts would go on without end (a push that
  * lasts, 4 impacts between two bodies or 64 in a step) the solver falls
  * back on stopping a body where it is or letting it ride along with the one
  * pushing it; it never lets them pass.

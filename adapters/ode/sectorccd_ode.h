@@ -102,7 +102,8 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * it met. ODE's own contacts do the rest in the next step (resting,
  * sliding, stacking). A body an impact sent flying is followed in the steps
  * after too, while it moves fast enough to cross a thin body in one step
- * (counters.struck).
+ * (counters.struck), against static, kinematic and CCD bodies (ordinary
+ * ones are ODE's, as without the CCD).
  *
  * The game hears every impact through sccd_ode_set_impact_callback (ODE's
  * near callback never sees these: the bodies never overlapped in a
