@@ -14,6 +14,7 @@
 
 #include "sectorccd/base.h"
 #include "sectorccd/broadphase.h"
+#include "sectorccd/impact.h"
 
 /* Grow a buffer of elements of size `size` to hold `need` (doubling, from
  * 16); false when out of memory, the buffer then unchanged. */
@@ -835,19 +836,22 @@ static inline double sccd_adapter_cpu_seconds(void)
 
 /* What a query gathers: shapes a body (its points `reach` far this step,
  * `half` its half thickness) could pass through (sccd_adapter_keeps); a CCD
- * body's queries keep everything (half INFINITY). The impact solver asks
- * for what a body it set moving may reach with these two (its
+ * body's queries keep everything (half INFINITY); a flying body's only
+ * static and kinematic bodies' (fixed_only). The impact solver asks for
+ * what a body it set moving may reach with these (its
  * sccd_impact_reach2/3). */
-typedef struct sccd_adapter_keep { sccd_real reach, half; } sccd_adapter_keep;
+typedef struct sccd_adapter_keep { sccd_real reach, half; bool fixed_only; } sccd_adapter_keep;
 
 /* Whether a shape `half` thick (half thickness), whose points may move
- * `margin` this step, must join the solve of a query that keeps k: the
- * solver leaves a pair of ordinary bodies to the engine when neither point
- * moves half the thinner one's half thickness relative to the other (its
- * engine_catches), so a shape no faster can stay out of the solve. */
-static inline bool sccd_adapter_keeps(sccd_adapter_keep k, sccd_real margin, sccd_real half)
+ * `margin` this step, of a static or kinematic body (`fixed`) or not, must
+ * join the solve of a query that keeps k: the solver leaves a pair to the
+ * engine by sccd_impact_engine_catches, so a shape no faster can stay out
+ * of the solve, and a flying body is not followed against ordinary ones. */
+static inline bool sccd_adapter_keeps(sccd_adapter_keep k, sccd_real margin, sccd_real half, bool fixed)
 {
-    return k.half == INFINITY || k.reach + margin >= 0.5 * sccd_min(k.half, half);
+    if (k.fixed_only)
+        return fixed && !sccd_impact_engine_catches(k.reach + margin, k.half, half, true);
+    return k.half == INFINITY || !sccd_impact_engine_catches(k.reach + margin, k.half, half, false);
 }
 
 #endif

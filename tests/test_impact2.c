@@ -633,7 +633,7 @@ static void test_blade_sweeps_ring(void **state)
 
 /* The solve marks what it struck that moves fast enough to cross a thin
  * body in the engine's next step (flying), by the closed form for a disc:
- * (|v| + |ω|·r)·dt > r/2 at its end velocity. A kinematic bat meets a
+ * (|v| + |ω|·r)·dt ≥ r at its end velocity. A kinematic bat meets a
  * still ball at 0.1–100 rad/s: the slow hits leave it landed, the fast ones
  * flying; the bat itself (a CCD body) never is. */
 static void test_flying_marks(void **state)
@@ -649,7 +649,7 @@ static void test_flying_marks(void **state)
         s.body[ball].ccd = false;
         solve(&s, 1e-4, NULL);
         const sccd_impact_body2 *b = &s.body[ball];
-        bool want = b->impacts > 0 && (sccd_v2_len(b->end_v) + fabs(b->end_w) * r) * DT > 0.5 * r;
+        bool want = b->impacts > 0 && (sccd_v2_len(b->end_v) + fabs(b->end_w) * r) * DT >= r;
         assert_int_equal(b->flying, want);
         assert_false(s.body[bat].flying);
         flying += want;
@@ -689,7 +689,7 @@ static void test_struck_ball_tested(void **state)
             assert_int_equal(b->impacts, 1);
             assert_true(b->end_pose.p.x < 0.0);
             assert_true(fabs(b->end_v.x + e * v) < 1e-9 * v && fabs(b->end_v.y) < 1e-9 * v);
-            assert_int_equal(b->flying, (e * v * DT > 0.5 * r));
+            assert_int_equal(b->flying, (e * v * DT >= r));
         }
     }
 }

@@ -535,7 +535,7 @@ static void test_flyers_never_pass(void **state)
 
 /* ---- struck bodies flying on (test_impact2.c's) ---- */
 
-/* flying by the closed form for a sphere: (|v| + |ω|·r)·dt > r/2 at its end
+/* flying by the closed form for a sphere: (|v| + |ω|·r)·dt ≥ r at its end
  * velocity, for a sphere a kinematic bat meets at 0.1–100 rad/s. */
 static void test_flying_marks(void **state)
 {
@@ -552,7 +552,7 @@ static void test_flying_marks(void **state)
         s.body[ball].ccd = false;
         solve(&s, 1e-4, NULL);
         const sccd_impact_body3 *b = &s.body[ball];
-        bool want = b->impacts > 0 && (sccd_v3_len(b->end_v) + sccd_v3_len(b->end_w) * r) * DT > 0.5 * r;
+        bool want = b->impacts > 0 && (sccd_v3_len(b->end_v) + sccd_v3_len(b->end_w) * r) * DT >= r;
         assert_int_equal(b->flying, want);
         assert_false(s.body[bat].flying);
         flying += want;
@@ -592,7 +592,7 @@ static void test_struck_ball_tested(void **state)
             assert_int_equal(b->impacts, 1);
             assert_true(b->end_pose.p.x < 0.0);
             assert_true(fabs(b->end_v.x + e * v) < 1e-9 * v && fabs(b->end_v.y) < 1e-9 * v && fabs(b->end_v.z) < 1e-9 * v);
-            assert_int_equal(b->flying, (e * v * DT > 0.5 * r));
+            assert_int_equal(b->flying, (e * v * DT >= r));
         }
     }
 }

@@ -252,7 +252,7 @@ static bool gather_hook(void *user, const sccd_impact_reach2 *reach, sccd_impact
     sccd_cp_world *w = user;
     double t0 = sccd_adapter_cpu_seconds();
     int from = w->ncands;
-    bool ok = sccd_cp_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half});
+    bool ok = sccd_cp_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half, reach->fixed_only});
     if (ok)
         sccd_cp_group_shapes(w, from);
     ok = ok && build_solver(w, from, w->dt);

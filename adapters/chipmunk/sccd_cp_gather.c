@@ -54,7 +54,7 @@ static bool keeps_shape(const sccd_cp_world *w, cpShape *s, sccd_real margin)
     if (w->keeping.half == INFINITY)
         return true;
     sccd_shape2 g = sccd_cp_shape_of(s);
-    return sccd_adapter_keeps(w->keeping, margin, sccd_shape2_half_thickness(&g));
+    return sccd_adapter_keeps(w->keeping, margin, sccd_shape2_half_thickness(&g), cpBodyGetType(s->body) != CP_BODY_TYPE_DYNAMIC);
 }
 
 /* Shape s into the candidates, once a step; false when out of memory. */

@@ -164,7 +164,7 @@ static bool gather_hook(void *user, const sccd_impact_reach3 *reach, sccd_impact
     double t0 = sccd_adapter_cpu_seconds();
     int from = w->npieces;
     bool ok = (sccd_adapter_queries_hold(&w->regions, reach->box) ||
-               sccd_ode_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half})) &&
+               sccd_ode_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half, reach->fixed_only})) &&
               build_solver(w, from);
     *set = (sccd_impact_set3){w->ib, w->nib, w->is, w->npieces};
     w->cnt.solve_seconds -= sccd_adapter_cpu_seconds() - t0; /* the adapter's time, within the solve's */

@@ -175,6 +175,10 @@ static bool gather_whole(sccd_ode_world *w, int k)
     return true;
 }
 
+/* Whether geom e belongs to a body that does not move on its own (static:
+ * no body; kinematic), what a flying body's questions want. */
+static bool geom_fixed(const ode_geom *e) { return e->body == NULL || dBodyIsKinematic(e->body); }
+
 /* Geom k (a static mesh: its triangles in box), if keep keeps it
  * (sccd_adapter_keeps); a moving body comes whole (every geom the core
  * takes): the solver's body is all of it, and a geom found later could not
@@ -185,7 +189,7 @@ static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box, sccd_adapter_k
     bool usable = geom_usable(e);
     w->cnt.unsupported += !usable && !e->reached;
     e->reached = true;
-    if (!usable || e->in_solve || !sccd_adapter_keeps(keep, e->margin, e->half))
+    if (!usable || e->in_solve || !sccd_adapter_keeps(keep, e->margin, e->half, geom_fixed(e)))
         return true;
     if (e->body == NULL)
         return dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : gather_whole(w, k);
@@ -242,10 +246,38 @@ static bool gather_ccd(sccd_ode_world *w)
     return true;
 }
 
-/* The geoms of the bodies the last step left flying that are enabled in
- * the space this step (found in its scan, never read through the last
- * step's handles), whole: the solver tests them as struck (it asks what
- * they may reach). */
+static bool list_geoms(sccd_ode_world *w, bool fixed);
+
+/* A flying body's question asked ahead (fixed_near): whether the static and
+ * kinematic geoms hold one it could cross (sccd_adapter_keeps). */
+typedef struct ode_near { sccd_ode_world *w; sccd_adapter_keep keep; bool found; } ode_near;
+
+static bool fixed_met(int q, void *context)
+{
+    ode_near *n = context;
+    ode_geom *e = &n->w->geoms[n->w->fixed.geom[q]];
+    n->found |= geom_usable(e) && sccd_adapter_keeps(n->keep, e->margin, e->half, true);
+    return true;
+}
+
+static bool fixed_near(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep, bool *found)
+{
+    ode_near n = {w, keep, false};
+    bool ok = list_geoms(w, true) && sccd_adapter_sorted_ask(&w->fixed.q, box, fixed_met, &n);
+    w->fixed.done &= ok;
+    *found = n.found;
+    return ok;
+}
+
+/* The bodies the last step left flying that are enabled in the space this
+ * step (found in its scan, never read through the last step's handles)
+ * and still fly (a point moved its half thickness: sccd_impact_engine_catches):
+ * whole, the solver tests them as struck (it asks what they may reach),
+ * when a static or kinematic geom they could cross is near; else they are
+ * followed on without a solve (marked flying for the next step). Solved,
+ * the 200 bodies a step flying about ODE's pile of rotors, which meet
+ * nothing but the plane and the rotors (the rotors' own searches take
+ * those), doubled the CCD's instructions. */
 static bool gather_struck(sccd_ode_world *w)
 {
     for (int k = 0; w->flying.now.count > 0 && k < w->ngeoms; ++k) {
@@ -253,6 +285,22 @@ static bool gather_struck(sccd_ode_world *w)
         if (e->body == NULL || e->key != k || e->ccd >= 0 || !dBodyIsEnabled(e->body) ||
             sccd_adapter_map_get(&w->flying.now, e->body) < 0)
             continue;
+        sccd_aabb3 box = sccd_adapter_empty_box();
+        sccd_real reach = 0.0, half = INFINITY;
+        for (int g = k; g >= 0; g = w->geoms[g].next)
+            if (geom_usable(&w->geoms[g])) {
+                box = sccd_aabb3_union(box, w->geoms[g].reach);
+                reach = sccd_max(reach, w->geoms[g].margin);
+                half = sccd_min(half, w->geoms[g].half);
+            }
+        bool near;
+        if (sccd_impact_engine_catches(reach, half, 0.0, true) || !fixed_near(w, box, (sccd_adapter_keep){reach, half, true}, &near))
+            continue; /* landed (or out of memory: no longer followed) */
+        if (!near) {
+            if (sccd_adapter_map_add(&w->flying.next, e->body, 0) < 0)
+                return false;
+            continue;
+        }
         ++w->cnt.struck;
         for (int g = k; g >= 0; g = w->geoms[g].next)
             if (!w->geoms[g].in_solve && geom_usable(&w->geoms[g]) && !gather_whole(w, g))
@@ -263,49 +311,57 @@ static bool gather_struck(sccd_ode_world *w)
 
 /* The geoms' reach boxes listed for the solver's questions (the planes
  * apart), once a step when first needed; sorted when the questions pay for
- * it (sccd_adapter_sorted_ask). */
-static bool list_geoms(sccd_ode_world *w)
+ * it (sccd_adapter_sorted_ask). `fixed`: the static and kinematic ones
+ * only, for a flying body's questions (a pile's are empty: not one geom of
+ * a big world sorted for them). */
+static bool list_geoms(sccd_ode_world *w, bool fixed)
 {
-    if (w->geoms_listed)
+    ode_listing *l = fixed ? &w->fixed : &w->listed;
+    if (l->done)
         return true;
-    sccd_adapter_sorted_clear(&w->geomq);
-    w->nplanes = 0;
+    sccd_adapter_sorted_clear(&l->q);
+    if (!fixed)
+        w->nplanes = 0;
     for (int k = 0; k < w->ngeoms; ++k) {
         const ode_geom *e = &w->geoms[k];
-        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable)
+        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable || (fixed && !geom_fixed(e)))
             continue;
         if (e->plane) {
-            if (!sccd_adapter_reserve((void **)&w->planes, &w->capplanes, w->nplanes + 1, sizeof *w->planes))
+            if (!fixed && !sccd_adapter_reserve((void **)&w->planes, &w->capplanes, w->nplanes + 1, sizeof *w->planes))
                 return false;
-            w->planes[w->nplanes++] = k;
+            if (!fixed)
+                w->planes[w->nplanes++] = k;
             continue;
         }
-        int q = sccd_adapter_sorted_add(&w->geomq, e->reach);
-        if (q < 0 || !sccd_adapter_reserve((void **)&w->geomq_geom, &w->capgeomq, q + 1, sizeof *w->geomq_geom))
+        int q = sccd_adapter_sorted_add(&l->q, e->reach);
+        if (q < 0 || !sccd_adapter_reserve((void **)&l->geom, &l->cap, q + 1, sizeof *l->geom))
             return false;
-        w->geomq_geom[q] = k;
+        l->geom[q] = k;
     }
-    w->geoms_listed = true;
+    l->done = true;
     return true;
 }
 
 /* A solver's question being answered (sccd_ode_gather_reach). */
-typedef struct ode_reach { sccd_ode_world *w; sccd_aabb3 box; sccd_adapter_keep keep; } ode_reach;
+typedef struct ode_reach { sccd_ode_world *w; const ode_listing *l; sccd_aabb3 box; sccd_adapter_keep keep; } ode_reach;
 
 static bool reach_met(int q, void *context)
 {
     const ode_reach *r = context;
-    return gather_geom(r->w, r->w->geomq_geom[q], r->box, r->keep);
+    return gather_geom(r->w, r->l->geom[q], r->box, r->keep);
 }
 
+/* A flying body's questions skip the planes: a half-space cannot be
+ * crossed (sccd_impact_engine_catches). */
 bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
 {
-    ode_reach r = {w, box, keep};
-    bool ok = list_geoms(w);
-    for (int i = 0; ok && i < w->nplanes; ++i)
+    ode_listing *l = keep.fixed_only ? &w->fixed : &w->listed;
+    ode_reach r = {w, l, box, keep};
+    bool ok = list_geoms(w, keep.fixed_only);
+    for (int i = 0; ok && !keep.fixed_only && i < w->nplanes; ++i)
         ok = !plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), box) || gather_geom(w, w->planes[i], box, keep);
-    ok = ok && sccd_adapter_sorted_ask(&w->geomq, box, reach_met, &r);
-    w->geoms_listed &= ok; /* out of memory (maybe sorting them): listed anew at the next question */
+    ok = ok && sccd_adapter_sorted_ask(&l->q, box, reach_met, &r);
+    l->done &= ok; /* out of memory (maybe sorting them): listed anew at the next question */
     return ok;
 }
 
@@ -338,8 +394,11 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
 {
     w->npieces = 0;
     w->nmarks = 0;
-    w->geoms_listed = false;
-    sccd_adapter_sorted_next_step(&w->geomq);
+    for (int i = 0; i < 2; ++i) {
+        ode_listing *l = i == 0 ? &w->listed : &w->fixed;
+        l->done = false;
+        sccd_adapter_sorted_next_step(&l->q);
+    }
     sccd_adapter_queries_clear(&w->regions);
     for (int k = 0; k < w->ngeoms; ++k)
         prepare_geom(w, &w->geoms[k]);
@@ -358,7 +417,7 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
         else if (!sccd_ode_gather_reach(w, box, (sccd_adapter_keep){0.0, INFINITY}))
             return false;
     }
-    if (!w->geoms_listed)
+    if (!w->listed.done)
         return gather_scan(w, few, n);
     for (int i = 0; i < n; ++i)
         if (!sccd_ode_gather_reach(w, few[i], (sccd_adapter_keep){0.0, INFINITY}))

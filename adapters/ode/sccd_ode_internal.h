@@ -45,7 +45,16 @@ typedef struct ode_geom {
 typedef struct ode_material { dGeomID geom; sccd_real elasticity, friction; bool seen; } ode_material;
 
 /* A solver shape's origin: a geom, and a mesh's triangle (else -1). */
-typedef struct ode_piece { dBodyID body; int key, geom, triangle; } ode_piece; /* key: its geom's (static: one per geom) */
+typedef struct ode_piece { dBodyID body; int key, geom, triangle; } ode_piece;
+
+/* Geoms' reach boxes indexed for the solver's questions, once a step when
+ * first needed (sccd_ode_gather.c's list_geoms). */
+typedef struct ode_listing {
+    sccd_adapter_sorted q; /* the boxes ... */
+    int *geom;             /* ... the geom of each box */
+    int cap;
+    bool done;             /* listed this step */
+} ode_listing; /* key: its geom's (static: one per geom) */
 
 struct sccd_ode_world {
     dWorldID world;
@@ -76,12 +85,10 @@ struct sccd_ode_world {
     sccd_impact_scratch scratch;
     unsigned char *marks; /* a static mesh's triangles in the solve (ode_geom.marks) */
     int nmarks, capmarks;
-    sccd_adapter_sorted geomq;  /* the geoms' reach boxes, for what the CCD bodies and the solver's questions reach ... */
-    int *geomq_geom;            /* ... the geom of each box ... */
-    int capgeomq;
+    ode_listing listed;         /* the geoms' reach boxes, for what the CCD bodies and the solver's questions reach ... */
     int *planes;                /* ... and the planes, asked one by one */
     int nplanes, capplanes;
-    bool geoms_listed;          /* listed this step */
+    ode_listing fixed;          /* the static and kinematic geoms' (not the planes), for a flying body's questions */
     sccd_adapter_queries regions; /* the CCD bodies' boxes gathered whole this step (gather_hook) */
     const char *error;
     char message[96]; /* an error message made at run time (set_options) */

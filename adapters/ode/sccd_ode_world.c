@@ -290,9 +290,12 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_free(w->geoms);
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
-    sccd_adapter_sorted_free(&w->geomq);
+    for (int i = 0; i < 2; ++i) {
+        ode_listing *l = i == 0 ? &w->listed : &w->fixed;
+        sccd_adapter_sorted_free(&l->q);
+        sccd_free(l->geom);
+    }
     sccd_adapter_queries_free(&w->regions);
-    sccd_free(w->geomq_geom);
     sccd_free(w->planes);
     sccd_free(w->marks);
     sccd_free(w->pieces);

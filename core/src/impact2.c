@@ -59,7 +59,8 @@ typedef struct body_state {
     sccd_real at_t;      /* ... at this time (-1: none) ... */
     sccd_xf2 at_pose;    /* ... is this: a pair's searches and impacts ask for one instant again and again */
     sccd_aabb3 asked;    /* what the gather hook was asked for it (gather) ... */
-    sccd_real asked_reach; /* ... and for points moving how far (-1: nothing) */
+    sccd_real asked_reach; /* ... and for points moving how far (-1: nothing) ... */
+    bool asked_fixed;      /* ... for static and kinematic bodies only (sccd_impact_reach2.fixed_only) */
 } body_state;
 
 /* A shape's motion box over its body's current segment, made on first use
@@ -828,18 +829,18 @@ static bool boxes_overlap(sccd_aabb2 a, sccd_aabb2 b)
     return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y;
 }
 
-/* The earliest event of bodies a and b from time tc over their shape pairs. */
 /* Whether the engine's own contact is enough for shapes a and b under ma,
- * mb: neither body is a CCD body and no point of either moves half the
- * thinner one's thickness relative to the other, so a discrete step cannot
- * carry one through the other (a pile a bat nudged). */
+ * mb (sccd_engine_catches). */
 static bool engine_catches(solver *sv, int ba, int sa, sccd_motion2 ma, int bb, int sb, sccd_motion2 mb)
 {
-    return !sv->bodies[ba].ccd && !sv->bodies[bb].ccd &&
-           approach_bound(ma, shape_farthest(sv, ba, sa), mb, shape_farthest(sv, bb, sb)) <
-               0.5 * sccd_min(shape2_half_thickness(&sv->shapes[sa].geom), shape2_half_thickness(&sv->shapes[sb].geom));
+    const sccd_impact_body2 *a = &sv->bodies[ba], *b = &sv->bodies[bb];
+    bool flying = sccd_only_flying(a->struck, a->ccd, a->impacts, a->held) || sccd_only_flying(b->struck, b->ccd, b->impacts, b->held);
+    return !a->ccd && !b->ccd &&
+           sccd_engine_catches(approach_bound(ma, shape_farthest(sv, ba, sa), mb, shape_farthest(sv, bb, sb)),
+                               shape2_half_thickness(&sv->shapes[sa].geom), shape2_half_thickness(&sv->shapes[sb].geom), flying);
 }
 
+/* The earliest event of bodies a and b from time tc over their shape pairs. */
 static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
 {
     pr->event = EVENT_NONE;
@@ -1211,9 +1212,9 @@ static void end_state(sccd_impact_body2 *b, body_state *s)
 
 /* Whether body i, not a CCD body, struck in this solve (or passed struck),
  * may cross a thin body in the engine's next step, moving on at its end
- * velocity: a point of one of its shapes moves more than half that shape's
- * half thickness (engine_catches' margin, against the thinnest partner
- * there is: none). */
+ * velocity: a point of one of its shapes moves that shape's half thickness
+ * (sccd_engine_catches' rule for a flying body, against the thinnest
+ * partner there is: none). */
 static bool flying(const solver *sv, int i)
 {
     const sccd_impact_body2 *b = &sv->bodies[i];
@@ -1222,7 +1223,7 @@ static bool flying(const solver *sv, int i)
     sccd_real speed = sccd_v2_len(b->end_v) * sv->dt, turn = fabs(b->end_w) * sv->dt;
     for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
         const sccd_shape2 *g = &sv->shapes[k].geom;
-        if (speed + turn * sccd_shape2_farthest_unchecked(g, b->cog) > 0.5 * shape2_half_thickness(g))
+        if (!sccd_engine_catches(speed + turn * sccd_shape2_farthest_unchecked(g, b->cog), shape2_half_thickness(g), 0.0, true))
             return true;
     }
     return false;
@@ -1292,6 +1293,7 @@ static sccd_impact_reach2 reach_of(solver *sv, int i)
         half = sccd_min(half, shape2_half_thickness(&sv->shapes[k].geom));
     }
     r.half = b->ccd ? INFINITY : half;
+    r.fixed_only = sccd_only_flying(b->struck, b->ccd, b->impacts, b->held);
     return r;
 }
 
@@ -1312,10 +1314,11 @@ static bool op_gather(void *solver_, int i)
     body_state *s = &sv->st[i];
     sccd_impact_reach2 r = reach_of(sv, i);
     sccd_aabb3 box = body_box(sv, i);
-    if (r.reach <= s->asked_reach && box_holds(s->asked, box))
+    if (r.reach <= s->asked_reach && box_holds(s->asked, box) && (r.fixed_only || !s->asked_fixed))
         return true;
     s->asked = box;
     s->asked_reach = r.reach;
+    s->asked_fixed = r.fixed_only;
     sccd_impact_set2 set = {sv->bodies, sv->n, sv->shapes, sv->ns};
     ++sv->stats->gathers;
     bool answered = sv->cb.gather(sv->cb.user, &r, &set);

@@ -64,7 +64,8 @@ typedef struct body_state {
     sccd_v3 resp_origin;
     sccd_real resp_lin;
     sccd_aabb3 asked;      /* what the gather hook was asked for it (op_gather) ... */
-    sccd_real asked_reach; /* ... and for points moving how far (-1: nothing) */
+    sccd_real asked_reach; /* ... and for points moving how far (-1: nothing) ... */
+    bool asked_fixed;      /* ... for static and kinematic bodies only (sccd_impact_reach2.fixed_only) */
 } body_state;
 
 /* A shape's motion box over its body's current segment, made on first use
@@ -1115,16 +1116,15 @@ static sccd_real shape_rate(solver *sv, int k, sccd_motion3 m)
 }
 
 /* Whether the engine's own contact is enough for shapes i and j under mi,
- * mj (impact2.c's twin): neither body is a CCD body and no point of either
- * moves half the thinner one's thickness relative to the other, so a
- * discrete step cannot carry one through the other (a pile a rotor nudged:
- * searched, a body stopped there would stop the next one pressing on it,
- * and so on through the pile). */
+ * mj (sccd_engine_catches; a pile a rotor nudged: searched, a body stopped
+ * there would stop the next one pressing on it, and so on through the
+ * pile). */
 static bool engine_catches(solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 mj)
 {
     const sccd_impact_shape3 *si = &sv->shapes[i], *sj = &sv->shapes[j];
-    return !sv->bodies[si->body].ccd && !sv->bodies[sj->body].ccd &&
-           shape_rate(sv, i, mi) + shape_rate(sv, j, mj) < 0.5 * sccd_min(shape_thickness(si), shape_thickness(sj));
+    const sccd_impact_body3 *a = &sv->bodies[si->body], *b = &sv->bodies[sj->body];
+    bool flying = sccd_only_flying(a->struck, a->ccd, a->impacts, a->held) || sccd_only_flying(b->struck, b->ccd, b->impacts, b->held);
+    return !a->ccd && !b->ccd && sccd_engine_catches(shape_rate(sv, i, mi) + shape_rate(sv, j, mj), shape_thickness(si), shape_thickness(sj), flying);
 }
 
 /* A search of bodies pr->a, pr->b from time tc, as the trees' visits see
@@ -1535,7 +1535,7 @@ static bool flying(const solver *sv, int i)
     sccd_real speed = sccd_v3_len(b->end_v) * sv->dt, turn = sccd_v3_len(b->end_w) * sv->dt;
     for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
         const sccd_impact_shape3 *s = &sv->shapes[k];
-        if (s->bounds > 0 && speed + turn * sccd_shape3_farthest_unchecked(&s->bound[0], b->cog) > 0.5 * shape_thickness(s))
+        if (s->bounds > 0 && !sccd_engine_catches(speed + turn * sccd_shape3_farthest_unchecked(&s->bound[0], b->cog), shape_thickness(s), 0.0, true))
             return true;
     }
     return false;
@@ -1588,6 +1588,7 @@ static sccd_impact_reach3 reach_of(solver *sv, int i)
         r.half = sccd_min(r.half, shape_thickness(&sv->shapes[k]));
     }
     r.half = b->ccd ? INFINITY : r.half;
+    r.fixed_only = sccd_only_flying(b->struck, b->ccd, b->impacts, b->held);
     return r;
 }
 
@@ -1607,10 +1608,11 @@ static bool op_gather(void *solver_, int i)
         return true;
     body_state *s = &sv->st[i];
     sccd_impact_reach3 r = reach_of(sv, i);
-    if (r.reach <= s->asked_reach && box_holds(s->asked, r.box))
+    if (r.reach <= s->asked_reach && box_holds(s->asked, r.box) && (r.fixed_only || !s->asked_fixed))
         return true;
     s->asked = r.box;
     s->asked_reach = r.reach;
+    s->asked_fixed = r.fixed_only;
     sccd_impact_set3 set = {sv->bodies, sv->n, sv->shapes, sv->ns};
     ++sv->stats->gathers;
     bool answered = sv->cb.gather(sv->cb.user, &r, &set);

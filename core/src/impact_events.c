@@ -518,6 +518,11 @@ static int pushed_body(const sccd_events *e, const sccd_pair *pr)
     return -1;
 }
 
+bool sccd_impact_engine_catches(sccd_real rate, sccd_real ha, sccd_real hb, bool flying)
+{
+    return sccd_engine_catches(rate, ha, hb, flying);
+}
+
 bool sccd_events_run(sccd_events *e)
 {
     int impacts = 0;

@@ -82,6 +82,10 @@ typedef struct sccd_pair {
     int queued;            /* its place in the queue of events (sccd_events; -1: none) */
 } sccd_pair;
 
+/* Whether a body is followed only because it flies: passed struck (not a
+ * CCD body), and no impact or stop of this step has met it yet. */
+static inline bool sccd_only_flying(bool struck, bool ccd, int impacts, bool held) { return struck && !ccd && impacts == 0 && !held; }
+
 /* Whether a body passed struck (impact.h: what an earlier step's impacts
  * left flying; `struck`, `ccd`, and what this step did to it: `impacts`,
  * `held`) is not followed against a body of kind `other` (`other_ccd`): an
@@ -95,7 +99,22 @@ typedef struct sccd_pair {
  * is a body an impact set moving, followed against everything. */
 static inline bool sccd_struck_passes(bool struck, bool ccd, int impacts, bool held, sccd_body_kind other, bool other_ccd)
 {
-    return struck && !ccd && impacts == 0 && !held && other == SCCD_BODY_DYNAMIC && !other_ccd;
+    return sccd_only_flying(struck, ccd, impacts, held) && other == SCCD_BODY_DYNAMIC && !other_ccd;
+}
+
+/* Whether a discrete step of the engine catches two shapes of half
+ * thicknesses ha and hb whose points close at most `rate` in the step,
+ * neither a CCD body's: no point of either moves half the thinner one's
+ * thickness relative to the other (a pile a bat nudged). For a body
+ * followed because it flies (`flying`: sccd_only_flying), what the engine
+ * cannot lose: its centre cannot cross the
+ * other's middle in one step while they close by less than ha + hb, so the
+ * engine's contact pushes it back out on its own side (never a half-space,
+ * hb infinite: a struck ball over a plane was searched at every step of
+ * its flight, and ODE's pile cost three times the CCD instructions). */
+static inline bool sccd_engine_catches(sccd_real rate, sccd_real ha, sccd_real hb, bool flying)
+{
+    return rate < (flying ? ha + hb : 0.5 * sccd_min(ha, hb));
 }
 
 /* What the event loop asks of a solver (impact2.c, impact3.c). */

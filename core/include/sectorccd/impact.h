@@ -99,7 +99,7 @@ typedef struct sccd_impact_body2 {
     sccd_aabb2 swept;        ///< result: a box holding every pose it took in the step (grown by options.overlap; empty after a failed solve), where it may have met what the caller did not pass
     int impacts;             ///< result: impacts it took part in (0: it moved freely, end = free motion)
     bool held;               ///< result: stopped short or carried by the fallback (see the top of the file)
-    bool flying;             ///< result: a dynamic body, not a CCD body, that this solve struck (or that was passed `struck`) and that at its end velocity moves a point of a shape more than half that shape's half thickness a step: a discrete step may carry it through a thin body (pass it `struck` next step)
+    bool flying;             ///< result: a dynamic body, not a CCD body, that this solve struck (or that was passed `struck`) and that at its end velocity moves a point of a shape as far as that shape's half thickness in a step: a discrete step may carry it through a thin body (pass it `struck` next step)
 } sccd_impact_body2;
 
 /// A shape of a 2D step.
@@ -127,6 +127,7 @@ typedef struct sccd_impact_reach2 {
     sccd_aabb2 box;          ///< a box holding every pose of its new motion, to the step's end
     sccd_real reach;         ///< how far any of its points moves in that motion
     sccd_real half;          ///< its thinnest shape's half thickness (sccd_shape2_half_thickness); INFINITY for a CCD body: it wants every shape in the box
+    bool fixed_only;         ///< it flies (passed `struck`, no impact of this step yet): it wants only static and kinematic bodies' shapes, those it could cross (reach + their margin ≥ half + theirs)
 } sccd_impact_reach2;
 
 /// The solve's bodies and shapes, which the gather hook may extend: it appends bodies and their shapes (each new body's shapes after all the old ones) to its own arrays and sets the pointers and counts here (the arrays may move).
@@ -158,6 +159,9 @@ typedef struct sccd_impact_stats {
     long gathers;    ///< gather hook calls
     long gathered;   ///< bodies the gather hook appended
 } sccd_impact_stats;
+
+/// Whether the solver leaves to the engine two shapes of half thicknesses ha and hb, neither a CCD body's, whose points close by at most rate in the step (a discrete step cannot carry one through the other): rate < half the thinner; with one of them only flying (sccd_impact_reach2.fixed_only), rate < ha + hb. What a gather hook may leave out by.
+bool sccd_impact_engine_catches(sccd_real rate, sccd_real ha, sccd_real hb, bool flying);
 
 /// Reusable memory of the solver (zero-initialise; sccd_impact_scratch_free frees it).
 typedef struct sccd_impact_scratch { void *bodies, *pairs, *shapes, *events, *trees, *queue; size_t body_bytes, pair_bytes, shape_bytes, event_bytes, tree_bytes, queue_bytes; } sccd_impact_scratch;
@@ -215,7 +219,7 @@ typedef struct sccd_impact_body3 {
     sccd_aabb3 swept;         ///< result: a box holding every pose it took in the step (grown by options.overlap; empty after a failed solve), where it may have met what the caller did not pass
     int impacts;              ///< result: impacts it took part in (0: it moved freely, end = free motion)
     bool held;                ///< result: stopped short or carried by the fallback (see the top of the file)
-    bool flying;              ///< result: a dynamic body, not a CCD body, that this solve struck (or that was passed `struck`) and that at its end velocity moves a point of a shape more than half that shape's half thickness a step: a discrete step may carry it through a thin body (pass it `struck` next step)
+    bool flying;              ///< result: a dynamic body, not a CCD body, that this solve struck (or that was passed `struck`) and that at its end velocity moves a point of a shape as far as that shape's half thickness in a step: a discrete step may carry it through a thin body (pass it `struck` next step)
 } sccd_impact_body3;
 
 /// A shape of a 3D step: the intersection of its bounds, or a half-space.
@@ -245,6 +249,7 @@ typedef struct sccd_impact_reach3 {
     sccd_aabb3 box;          ///< a box holding every pose of its new motion, to the step's end
     sccd_real reach;         ///< how far any of its points moves in that motion
     sccd_real half;          ///< its thinnest bound's half thickness (sccd_shape3_half_thickness); INFINITY for a CCD body
+    bool fixed_only;         ///< it flies (as sccd_impact_reach2's): only static and kinematic bodies' shapes are wanted
 } sccd_impact_reach3;
 
 /// The solve's bodies and shapes, which the gather hook may extend, as sccd_impact_set2.
