@@ -293,9 +293,11 @@ static bool gather_struck(sccd_ode_world *w)
                 reach = sccd_max(reach, w->geoms[g].margin);
                 half = sccd_min(half, w->geoms[g].half);
             }
+        if (sccd_impact_engine_catches(reach, half, 0.0, true))
+            continue; /* landed */
         bool near;
-        if (sccd_impact_engine_catches(reach, half, 0.0, true) || !fixed_near(w, box, (sccd_adapter_keep){reach, half, true}, &near))
-            continue; /* landed (or out of memory: no longer followed) */
+        if (!fixed_near(w, box, (sccd_adapter_keep){reach, half, true}, &near))
+            return false;
         if (!near) {
             if (sccd_adapter_map_add(&w->flying.next, e->body, 0) < 0)
                 return false;

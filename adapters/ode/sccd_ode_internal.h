@@ -45,7 +45,7 @@ typedef struct ode_geom {
 typedef struct ode_material { dGeomID geom; sccd_real elasticity, friction; bool seen; } ode_material;
 
 /* A solver shape's origin: a geom, and a mesh's triangle (else -1). */
-typedef struct ode_piece { dBodyID body; int key, geom, triangle; } ode_piece;
+typedef struct ode_piece { dBodyID body; int key, geom, triangle; } ode_piece; /* key: its geom's (static: one per geom) */
 
 /* Geoms' reach boxes indexed for the solver's questions, once a step when
  * first needed (sccd_ode_gather.c's list_geoms). */
@@ -54,7 +54,7 @@ typedef struct ode_listing {
     int *geom;             /* ... the geom of each box */
     int cap;
     bool done;             /* listed this step */
-} ode_listing; /* key: its geom's (static: one per geom) */
+} ode_listing;
 
 struct sccd_ode_world {
     dWorldID world;

@@ -1035,10 +1035,9 @@ static void restart_if_moved(solver *sv, int i, sccd_real t, sccd_v2 v0, sccd_re
     s->out_w = s->w;
 }
 
-/* The pair's calm after a push (or a pushed pair's impact, lifted back up
- * to its limit): not searched while it provably cannot sink past what is
- * left of its room (sccd_calm_span on the new motions), unless either
- * body's motion changes first. */
+/* The pair's calm after a push: not searched while it provably cannot sink
+ * past what is left of its room (sccd_calm_span on the new motions),
+ * unless either body's motion changes first. */
 static void calm(solver *sv, sccd_pair *pr)
 {
     int a = pr->a, b = pr->b;
@@ -1057,8 +1056,7 @@ static void calm(solver *sv, sccd_pair *pr)
  * (restitution 0, Coulomb friction: what a contact the engine held would
  * give; a speed of separation that would take it back up to its limit
  * within a step), then the pair rests (calm). Searched again, it meets
- * again (an impact, lifted the same way, and calm again) and is pushed
- * again: the push is followed in impulses, as a sub-stepped engine follows
+ * again (an impact, lifted the same way) and is pushed again: the push is followed in impulses, as a sub-stepped engine follows
  * a held contact, and the body slides along its pusher's face as the
  * physics says. Not for bodies of several shapes: the rest would skip the
  * others. Either way the game hears it as any contact: begin before (false:
