@@ -873,7 +873,8 @@ static cp_frame cp_skip[STEPS + 1];  /* [s]: step s without CCD after s - 1 step
 static bool cp_skip_made[STEPS + 1];
 
 /* The step's other valid outcome: the same s - 1 steps, then step s with
- * the CCD bodies disabled (Chipmunk alone), as a skipped CCD leaves it. */
+ * the CCD detached (Chipmunk alone: neither the CCD bodies nor what the
+ * last step left flying followed), as a skipped CCD leaves it. */
 static const cp_frame *cp_skipped(int s)
 {
     if (!cp_skip_made[s]) {
@@ -881,8 +882,8 @@ static const cp_frame *cp_skipped(int s)
         cp_scene_make(&sc);
         for (int i = 1; i < s; ++i)
             cp_scene_step(&sc, i);
-        for (int i = 0; i < 4; ++i)
-            sccd_cp_body_disable(sc.ccd, sc.body[i]);
+        sccd_cp_detach(sc.ccd);
+        sc.ccd = NULL;
         cp_scene_step(&sc, s);
         cp_skip[s] = cp_capture(&sc);
         cp_skip_made[s] = true;

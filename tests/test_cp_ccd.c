@@ -1167,6 +1167,9 @@ static void test_batted_ball_meets_wall_beyond_bat(void **state)
  * 0.22 of ball and wall); the CCD follows it while it flies, so it bounces
  * off the wall and never crosses its line (judged on Chipmunk's poses,
  * step by step). */
+/* Whether flying_ball_cp disables the bat's CCD after its swing. */
+static bool bat_ccd_dropped;
+
 static void flying_ball_cp(sccd_test_flying *c)
 {
     const double hb = 0.05, r = 0.1, e = 0.8;
@@ -1191,6 +1194,8 @@ static void flying_ball_cp(sccd_test_flying *c)
     for (int step = 0; step < 12; ++step) {
         cpSpaceStep(space, DT);
         cpBodySetAngularVelocity(bat, 0.0); /* one swing */
+        if (step == 0 && bat_ccd_dropped)
+            sccd_cp_body_disable(w, bat);
         cpVect p = cpBodyGetPosition(ball);
         double now = sccd_v2_dot(sccd_v2_sub((sccd_v2){p.x, p.y}, mid), n);
         c->crossed |= (side < 0.0) != (now < 0.0);
@@ -1205,15 +1210,31 @@ static void flying_ball_cp(sccd_test_flying *c)
     sccd_cp_space_free_all(space);
 }
 
-static void test_flying_ball_followed(void **state)
+static void flying_balls(bool dropped)
 {
-    (void)state;
     int crossed, bounced, followed, cases;
+    bat_ccd_dropped = dropped;
     sccd_test_flying_ball(flying_ball_cp, &crossed, &bounced, &followed, &cases);
-    printf("cp_ccd: flying balls, %d cases: %d crossed the wall, %d bounced off it, %d followed\n", cases, crossed, bounced, followed);
+    printf("cp_ccd: flying balls%s, %d cases: %d crossed the wall, %d bounced off it, %d followed\n",
+           dropped ? " (the bat's CCD disabled after its swing)" : "", cases, crossed, bounced, followed);
     assert_int_equal(crossed, 0);
     assert_int_equal(bounced, cases);
     assert_int_equal(followed, cases);
+}
+
+static void test_flying_ball_followed(void **state)
+{
+    (void)state;
+    flying_balls(false);
+}
+
+/* The same with no CCD body left once the bat has swung (a game enabling
+ * the CCD for attacks only): the ball it sent flying is followed all the
+ * same (ODE follows it without CCD bodies too). */
+static void test_flying_ball_followed_alone(void **state)
+{
+    (void)state;
+    flying_balls(true);
 }
 
 /* Scenes the scene fuzzer found passing through with the CCD, judged by
@@ -1290,6 +1311,7 @@ int main(void)
         cmocka_unit_test(test_options_follow_slop),
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
         cmocka_unit_test(test_flying_ball_followed),
+        cmocka_unit_test(test_flying_ball_followed_alone),
         cmocka_unit_test(test_fuzzer_scenes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -348,6 +348,98 @@ static void test_detach_with_bodies_enabled(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* ---- the flying body that runs the next step's CCD ---- */
+
+static int own_calls;
+
+/* A game's own position function: counted, Chipmunk's integration. */
+static void own_position(cpBody *body, cpFloat dt)
+{
+    ++own_calls;
+    cpBodyUpdatePosition(body, dt);
+}
+
+/* A kinematic bat (CCD on) swung once into a ball with its own position
+ * function, then its CCD disabled: the ball flies on, and carries the
+ * function that runs the next step's CCD (sectorccd_chipmunk.h). */
+static cpBody *batted_ball(scene *s)
+{
+    sccd_test_flying c = {100.0, 0.5, 5.0, false, false, false};
+    double a0;
+    sccd_v2 at, mid, n;
+    sccd_test_flying_setup(&c, 0.05, 0.1, 0.8, &a0, &at, &mid, &n);
+    cpBody *bat = cpSpaceAddBody(s->space, cpBodyNewKinematic());
+    cpBodySetAngle(bat, a0);
+    cpBodySetAngularVelocity(bat, c.w);
+    cpSpaceAddShape(s->space, cpSegmentShapeNew(bat, cpvzero, cpv(2.0, 0.0), 0.05));
+    cpBody *ball = cpSpaceAddBody(s->space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 0.1, cpvzero)));
+    cpBodySetPosition(ball, cpv(at.x, at.y));
+    cpBodySetPositionUpdateFunc(ball, own_position);
+    cpSpaceAddShape(s->space, cpCircleShapeNew(ball, 0.1, cpvzero));
+    sccd_cp_body_enable(s->ccd, bat);
+    cpSpaceStep(s->space, DT);
+    cpBodySetAngularVelocity(bat, 0.0);
+    sccd_cp_body_disable(s->ccd, bat);
+    assert_true(cpvlength(cpBodyGetVelocity(ball)) > 100.0); /* batted */
+    own_calls = 0;
+    return ball;
+}
+
+/* What a game may do to that ball between steps: it keeps its own
+ * position function, called once a step; nothing crashes (the sanitizer
+ * build reads no freed body), nothing is reported. */
+static void test_flying_trigger(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    scene s;
+    scene_init(&s);
+    cpBody *ball = batted_ball(&s); /* stepped on: followed, its function runs it */
+    uint64_t struck = sccd_cp_get_counters(s.ccd).struck;
+    for (int i = 0; i < 3; ++i)
+        cpSpaceStep(s.space, DT);
+    assert_int_equal(own_calls, 3);
+    assert_true(sccd_cp_get_counters(s.ccd).struck >= struck + 3);
+    assert_true(ball->position_func != own_position); /* it carries the next step's CCD */
+    sccd_cp_detach(s.ccd); /* detached while it flies: its function back */
+    s.ccd = NULL;
+    assert_true(ball->position_func == own_position);
+    scene_free(&s);
+
+    scene_init(&s); /* enabled while it flies, then disabled: its own function back */
+    ball = batted_ball(&s);
+    assert_true(ball->position_func != own_position);
+    sccd_cp_body_enable(s.ccd, ball);
+    cpSpaceStep(s.space, DT);
+    sccd_cp_body_disable(s.ccd, ball);
+    assert_true(ball->position_func == own_position);
+    assert_int_equal(own_calls, 1);
+    scene_free(&s);
+
+    scene_init(&s); /* removed and freed while it flies; then taken back out of the space and re-added */
+    ball = batted_ball(&s);
+    cpShape *shape = ball->shapeList;
+    cpSpaceRemoveShape(s.space, shape);
+    cpSpaceRemoveBody(s.space, ball);
+    cpShapeFree(shape);
+    cpBodyFree(ball);
+    cpSpaceStep(s.space, DT);
+    cpSpaceStep(s.space, DT);
+    ball = batted_ball(&s);
+    shape = ball->shapeList;
+    cpSpaceRemoveShape(s.space, shape);
+    cpSpaceRemoveBody(s.space, ball);
+    cpSpaceStep(s.space, DT); /* let go while out: it keeps the trigger's function, which gives its own back when it runs */
+    cpSpaceAddBody(s.space, ball);
+    cpSpaceAddShape(s.space, shape);
+    cpSpaceStep(s.space, DT);
+    assert_true(finite_body(ball));
+    assert_int_equal(sccd_test_assert_count(), 0);
+    scene_free(&s);
+    sccd_set_assert_handler(NULL);
+}
+
 /* ---- cpSpaceStep with dt = 0, < 0, NaN ---- */
 
 /* dt = 0: Chipmunk skips the step. dt < 0: reported, the CCD bodies stay
@@ -525,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_sleeping_body_kept),
         cmocka_unit_test(test_shapes_removed_mid_game),
         cmocka_unit_test(test_detach_with_bodies_enabled),
+        cmocka_unit_test(test_flying_trigger),
         cmocka_unit_test(test_bad_dt),
         cmocka_unit_test(test_teleport_is_not_swept),
         cmocka_unit_test(test_repeats_unknown_and_null),

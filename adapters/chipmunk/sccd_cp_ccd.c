@@ -297,7 +297,9 @@ static bool write_back(sccd_cp_world *w, int k, cpFloat dt)
 /* ---- the phase ---- */
 
 /* Post-step: keep the CCD bodies at the start of the dynamic body array
- * (see the top of the file). Looks the world up again: it may be gone. */
+ * (see the top of the file), and a flying body before them that runs the
+ * next phase (sccd_cp_arm_trigger). Looks the world up again: it may be
+ * gone. */
 static void keep_ccd_first(cpSpace *space, void *key, void *data)
 {
     (void)key;
@@ -313,6 +315,7 @@ static void keep_ccd_first(cpSpace *space, void *key, void *data)
             memmove(&arr->arr[front + 1], &arr->arr[front], (size_t)(i - front) * sizeof(void *));
             arr->arr[front++] = body;
         }
+    sccd_cp_arm_trigger(w);
 }
 
 /* The shapes of the bodies the last step left flying that are still awake
@@ -419,6 +422,12 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     w->cnt.seconds += sccd_adapter_cpu_seconds() - t_start;
 }
 
+void sccd_cp_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
+{
+    if (w->stamp != w->space->stamp)
+        run_phase(w, first, dt);
+}
+
 void sccd_cp_position_hook(cpBody *body, cpFloat dt)
 {
     sccd_cp_world *w = sccd_cp_world_of(cpBodyGetSpace(body));
@@ -427,8 +436,7 @@ void sccd_cp_position_hook(cpBody *body, cpFloat dt)
         cpBodyUpdatePosition(body, dt);
         return;
     }
-    if (w->stamp != w->space->stamp)
-        run_phase(w, body, dt);
+    sccd_cp_phase(w, body, dt);
     r = sccd_cp_find_rec(w, body);
     if (r->stamp != w->space->stamp) { /* not seen by the phase (cannot happen while the array is consistent) */
         r->orig(body, dt);

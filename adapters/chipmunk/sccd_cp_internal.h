@@ -54,6 +54,8 @@ struct sccd_cp_world {
     cpTimestamp checked; /* step of the last check (sccd_cp_world.c: forgotten bodies, dt) */
     sccd_adapter_map moved; /* the bodies integrated already when the phase runs (before the first CCD body in the array) */
     sccd_adapter_flying flying; /* bodies the CCD's impacts left flying: this step's struck bodies, and the next's */
+    cpBody *trigger;            /* the flying body whose position function runs the next phase (sccd_cp_world.c; compared only) ... */
+    cpBodyPositionFunc trigger_own; /* ... and its own position function */
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
     int ncands, capcands;
     sccd_adapter_map gathered; /* the shapes in cands */
@@ -123,5 +125,10 @@ void sccd_cp_group_shapes(sccd_cp_world *w, int from);
  * (sccd_cp_ccd.c). A CCD body's position function is sccd_cp_world.c's,
  * which checks the step (forgotten bodies, dt) first, then calls this. */
 void sccd_cp_position_hook(cpBody *body, cpFloat dt);
+/* Run the step's phase from body `first` on in the array, unless it ran. */
+void sccd_cp_phase(sccd_cp_world *w, cpBody *first, cpFloat dt);
+/* After a step that left bodies flying: one of them, first in the array,
+ * runs the next phase (sccd_cp_world.c), whether a CCD body is awake or not. */
+void sccd_cp_arm_trigger(sccd_cp_world *w);
 
 #endif

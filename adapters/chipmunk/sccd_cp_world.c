@@ -108,33 +108,102 @@ static void zero_bad_velocities(cpSpace *space, void *key, void *data)
     }
 }
 
-/* Every CCD body's position function. The first one of a step checks the
- * step: records of bodies gone are forgotten; a dt that is not > 0 and
- * finite is reported, and the CCD bodies stay where they are (no sweep can
- * be made of it; Chipmunk itself skips a step of dt = 0 before calling
- * this). Then the CCD phase (sccd_cp_ccd.c). A body whose world is gone,
- * or that the world forgot, gets Chipmunk's position function back. */
-static void ccd_position(cpBody *body, cpFloat dt)
+/* The step's check, by the first of the world's position functions that
+ * runs in it: records of bodies gone are forgotten; a dt that is not > 0
+ * and finite is reported, and the CCD bodies stay where they are (no sweep
+ * can be made of it; Chipmunk itself skips a step of dt = 0 before calling
+ * them). Whether dt is good. */
+static bool check_step(sccd_cp_world *w, cpFloat dt)
 {
-    cpSpace *space = cpBodyGetSpace(body);
-    sccd_cp_world *w = sccd_cp_world_of(space);
-    bool bad_dt = !(dt > 0.0 && sccd_is_valid_real(dt));
-    if (w != NULL && w->checked != space->stamp) {
-        w->checked = space->stamp;
+    bool good = dt > 0.0 && sccd_is_valid_real(dt);
+    if (w->checked != w->space->stamp) {
+        w->checked = w->space->stamp;
         forget_gone(w);
-        if (bad_dt) {
+        if (!good) {
             sccd_cp_report(w, "sccd_cp: cpSpaceStep with dt < 0 or not finite; the CCD bodies stay where they are this step",
                            __FILE__, __LINE__);
-            cpSpaceAddPostStepCallback(space, zero_bad_velocities, &w->checked, NULL);
+            cpSpaceAddPostStepCallback(w->space, zero_bad_velocities, &w->checked, NULL);
         }
     }
+    return good;
+}
+
+/* Every CCD body's position function: the step's check, then the CCD
+ * phase (sccd_cp_ccd.c). A body whose world is gone, or that the world
+ * forgot, gets Chipmunk's position function back. */
+static void ccd_position(cpBody *body, cpFloat dt)
+{
+    sccd_cp_world *w = sccd_cp_world_of(cpBodyGetSpace(body));
+    bool good_dt = w != NULL && check_step(w, dt);
     if (w == NULL || sccd_cp_find_rec(w, body) == NULL) {
         cpBodySetPositionUpdateFunc(body, cpBodyUpdatePosition);
         cpBodyUpdatePosition(body, dt);
         return;
     }
-    if (!bad_dt)
+    if (good_dt)
         sccd_cp_position_hook(body, dt);
+}
+
+/* ---- what flies, followed without a CCD body ---- */
+
+/* The bodies a step's impacts left flying are tested in the next step's
+ * phase, which the first CCD body's position function runs. With none awake
+ * (its CCD disabled after the swing, removed, asleep) nothing ran it, and a
+ * batted ball flew on unfollowed through a thin wall. So after such a step
+ * one flying body carries this position function for the next step, first
+ * in the array (every other body pending, as behind a CCD body): it runs
+ * the phase unless a CCD body did, then gives the body its own function
+ * back and integrates it with that (the phase left it the pose from which
+ * its own integration lands on the solver's). A trigger the step never
+ * reached (removed, put to sleep, its function replaced) is let go at the
+ * next arming. */
+static void flying_position(cpBody *body, cpFloat dt)
+{
+    sccd_cp_world *w = sccd_cp_world_of(cpBodyGetSpace(body));
+    bool mine = w != NULL && w->trigger == body;
+    cpBodyPositionFunc own = mine ? w->trigger_own : cpBodyUpdatePosition;
+    cpBodySetPositionUpdateFunc(body, own);
+    if (mine) {
+        w->trigger = NULL;
+        if (check_step(w, dt))
+            sccd_cp_phase(w, body, dt);
+    }
+    own(body, dt);
+}
+
+/* Give the trigger, if it is a body found in the space that still has
+ * the trigger's position function, its own back (the pointer is compared,
+ * never read: the body may have been freed). */
+static void untrigger(cpBody *body, void *data)
+{
+    sccd_cp_world *w = data;
+    if (body == w->trigger && body->position_func == flying_position)
+        cpBodySetPositionUpdateFunc(body, w->trigger_own);
+}
+
+static void let_trigger_go(sccd_cp_world *w)
+{
+    if (w->trigger != NULL)
+        cpSpaceEachBody(w->space, untrigger, w);
+    w->trigger = NULL;
+}
+
+void sccd_cp_arm_trigger(sccd_cp_world *w)
+{
+    let_trigger_go(w);
+    cpArray *arr = w->space->dynamicBodies;
+    for (int i = 0; w->flying.now.count > 0 && i < arr->num; ++i) {
+        cpBody *body = arr->arr[i];
+        if (sccd_adapter_map_get(&w->flying.now, body) < 0 || sccd_cp_find_rec(w, body) != NULL ||
+            body->position_func == ccd_position)
+            continue;
+        w->trigger = body;
+        w->trigger_own = body->position_func;
+        cpBodySetPositionUpdateFunc(body, flying_position);
+        memmove(&arr->arr[1], &arr->arr[0], (size_t)i * sizeof(void *));
+        arr->arr[0] = body;
+        return;
+    }
 }
 
 /* The record of a CCD body handed to a public call (alive), NULL when it has
@@ -197,6 +266,10 @@ void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
     /* ours already: left over from a world that forgot the body or was
      * detached while the body was out of its space (what it had before is
      * lost: Chipmunk's) */
+    if (body == w->trigger && body->position_func == flying_position) { /* its own function, not the trigger's */
+        cpBodySetPositionUpdateFunc(body, w->trigger_own);
+        w->trigger = NULL;
+    }
     r->orig = has_hook(body) ? cpBodyUpdatePosition : body->position_func;
     r->pivot = v2_of(cpBodyGetCenterOfGravity(body));
     r->stamp = w->space->stamp;
@@ -274,6 +347,7 @@ void sccd_cp_detach(sccd_cp_world *w)
     /* Only bodies still in the space are touched: a record's body may have
      * been removed and freed since. */
     cpSpaceEachBody(w->space, restore_body, w);
+    let_trigger_go(w);
     world_slot(w->space)->userData = NULL;
     sccd_free(w->recs);
     sccd_adapter_map_free(&w->rec_of);

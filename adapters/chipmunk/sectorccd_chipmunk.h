@@ -70,12 +70,13 @@ cpBB sccd_cp_shape_bb(void *obj);
  * body an impact sets moving is searched against what it may reach for the
  * rest of the step too, and in the steps after while it flies fast enough
  * to cross a thin body in one (counters.struck), against static, kinematic
- * and CCD bodies (ordinary ones are Chipmunk's, as without the CCD; the
- * CCD runs in the CCD bodies' position functions, so only while one of
- * them is awake). When impacts would go on without end (a push that
- * lasts, 4 impacts between two bodies or 64 in a step) the solver falls
- * back on stopping a body where it is or letting it ride along with the one
- * pushing it; it never lets them pass.
+ * and CCD bodies (ordinary ones are Chipmunk's, as without the CCD), with
+ * or without a CCD body still awake: the CCD runs in the position function
+ * of the first CCD body, or of a flying body that carries one for a step
+ * (its own is called right after, and given back). When impacts would go
+ * on without end (a push that lasts, 4 impacts between two bodies or 64 in
+ * a step) the solver falls back on stopping a body where it is or letting
+ * it ride along with the one pushing it; it never lets them pass.
  *
  * State lives in the sccd_cp_world (never in user-data fields). Call
  * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body.
@@ -86,6 +87,7 @@ cpBB sccd_cp_shape_bb(void *obj);
  * - A shape removed mid-game (between steps, or in a post-step callback, Chipmunk's rule): nothing to do; the next step sees the shapes there are.
  * - sccd_cp_detach while bodies are enabled: each one in the space gets its position function back; one out of the space then gets Chipmunk's (cpBodyUpdatePosition) when it next steps. Detach before cpSpaceFree: it reads the space.
  * - cpSpaceStep with dt = 0: Chipmunk skips the step; dt < 0 or not finite: reported, the CCD bodies stay where they are that step (Chipmunk moves the others; its debug build aborts on the NaN a NaN dt gives a dynamic body).
+ * - A flying body (see above) removed, freed, put to sleep, enabled or given a new position function between steps: nothing to do; the one carrying the next step's CCD gets its own function back at once when enabled or at sccd_cp_detach (if it is in the space), else when it next steps.
  * - cpBodySetPosition / cpBodySetAngle between steps (a teleport): the next step starts there; nothing between the old and new pose is swept or hit.
  * - Enabling twice, disabling or setting the pivot of a body without CCD, a body not in the space, NULL world or body: reported, nothing changes; queries (is_enabled, get_*, last_error) with NULL give their documented defaults.
  *
