@@ -55,7 +55,7 @@ typedef struct engine {
 } engine;
 
 static const engine engines[] = {
-    {"chipmunk", "circles", sccd_rain_cp, "cpSpaceStep", {"sccd_cp_position_hook", NULL, NULL}},
+    {"chipmunk", "circles", sccd_rain_cp, "cpSpaceStep", {"sccd_cp_phase", NULL, NULL}},
     {"ode", "spheres", sccd_rain_ode, "ode_world_step", {"sccd_ode_before_step", "sccd_ode_after_step", NULL}}};
 
 enum { WARMUP = 10, FULL_STEPS = 120 };

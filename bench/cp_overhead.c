@@ -15,7 +15,7 @@
  * also counts instructions (valgrind's callgrind, scripts/deps.sh --bench):
  * the first three rains of each layout without and with CCD, run again under
  * callgrind (`cp_overhead --count LAYOUT CCD REP`), their steps and, of
- * those, the CCD's (the position hook), each figure the median of the
+ * those, the CCD's (its phase, sccd_cp_phase), each figure the median of the
  * three. --quick: fewer steps, one repetition, no counts; fails when the
  * swords get no CCD work or a body goes non-finite.
  *
@@ -102,7 +102,7 @@ static const layout layouts[] = {{"above", 400.0}, {"buried", 120.0}};
 enum { FULL_STEPS = 600 };
 
 /* The CCD's calls, for the instruction counts. */
-static const char *const ccd_calls[] = {"sccd_cp_position_hook", NULL};
+static const char *const ccd_calls[] = {"sccd_cp_phase", NULL};
 
 int main(int argc, char **argv)
 {
