@@ -694,6 +694,42 @@ static void test_struck_ball_tested(void **state)
     }
 }
 
+/* Many impacts in one solve, far apart: 100 CCD balls, each meeting its
+ * own thin wall once within the step (at a fraction of it drawn at
+ * random), all bounce off at −e·v. The cap on a step's impacts grows with
+ * the CCD bodies (SCCD_IMPACT_BODY_EVENTS): with one cap for the whole
+ * solve (64), the balls met after it were held at their walls, bouncing
+ * or not by how many impacts others had taken first. */
+static void test_many_bodies_bounce(void **state)
+{
+    (void)state;
+    enum { BALLS = 100 };
+    static sccd_impact_body2 body[2 * BALLS];
+    static sccd_impact_shape2 shape[2 * BALLS];
+    sccd_rng g = sccd_rng_make(17);
+    const double r = 0.05, e = 0.5;
+    double v[BALLS];
+    for (int k = 0; k < BALLS; ++k) {
+        double y = 10.0 * k, f = sccd_rng_uniform(&g, 0.05, 0.95);
+        v[k] = sccd_rng_uniform(&g, 1.0, 20.0) / DT;
+        int i = 2 * k, j = i + 1;
+        body[i] = (sccd_impact_body2){.kind = SCCD_BODY_DYNAMIC, .ccd = true, .pose = {{-(r + 0.005) - f * v[k] * DT, y}, {1.0, 0.0}},
+                                      .v = {v[k], 0.0}, .inv_mass = 1.0, .inv_inertia = 2.0 / (r * r), .first_shape = i, .shape_count = 1};
+        body[j] = (sccd_impact_body2){.kind = SCCD_BODY_STATIC, .pose = {{0.0, y}, {1.0, 0.0}}, .first_shape = j, .shape_count = 1};
+        shape[i] = (sccd_impact_shape2){circle(r), i, e, 0.0};
+        shape[j] = (sccd_impact_shape2){capsule((sccd_v2){0, -1}, (sccd_v2){0, 1}, 0.005), j, 1.0, 0.0};
+    }
+    sccd_ccd_options o = options(1e-4);
+    assert_true(sccd_impact2_solve(body, 2 * BALLS, shape, 2 * BALLS, DT, &o, NULL, &scratch, NULL));
+    for (int k = 0; k < BALLS; ++k) {
+        const sccd_impact_body2 *b = &body[2 * k];
+        assert_int_equal(b->impacts, 1);
+        assert_false(b->held);
+        assert_true(b->end_pose.p.x < 0.0);
+        assert_true(fabs(b->end_v.x + e * v[k]) < 1e-9 * v[k] && fabs(b->end_v.y) < 1e-9 * v[k]);
+    }
+}
+
 /* A struck ball is followed against what does not move on its own and the
  * CCD bodies: flying at a still ordinary ball it is the engine's (no
  * impact, as without the CCD), at the same ball made a CCD body or
@@ -1187,6 +1223,7 @@ int main(void)
         cmocka_unit_test(test_blade_pushes_pile),   cmocka_unit_test(test_blade_sweeps_ring),
         cmocka_unit_test(test_flying_marks),        cmocka_unit_test(test_struck_ball_tested),
         cmocka_unit_test(test_struck_ball_partners),
+        cmocka_unit_test(test_many_bodies_bounce),
         cmocka_unit_test(test_hooks),               cmocka_unit_test(test_push_hooks),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_gather_mid_step),     cmocka_unit_test(test_gather_bad_body),

@@ -74,8 +74,8 @@ cpBB sccd_cp_shape_bb(void *obj);
  * or without a CCD body still awake: the CCD runs in the position function
  * of the first CCD body, or of a flying body that carries one for a step
  * (its own is called right after, and given back). When impacts would go
- * on without end (a push that lasts, 4 impacts between two bodies or 64 in
- * a step) the solver falls back on stopping a body where it is or letting
+ * on without end (a push that lasts, 4 impacts between two bodies, or 64
+ * in a step and 8 more for each CCD body) the solver falls back on stopping a body where it is or letting
  * it ride along with the one pushing it; it never lets them pass.
  *
  * State lives in the sccd_cp_world (never in user-data fields). Call

@@ -6,7 +6,8 @@
  * own; when an event changes its segment it is paired again. Only the pairs
  * whose motions an event changed are searched again: the segments of every
  * other body go on unchanged, so their events stand. The
- * loop ends: after SCCD_IMPACT_MAX_EVENTS impacts and pushes (or
+ * loop ends: after SCCD_IMPACT_MAX_EVENTS impacts and pushes, and
+ * SCCD_IMPACT_BODY_EVENTS more for each CCD body passed (or
  * SCCD_IMPACT_PAIR_EVENTS impacts between two bodies, more as they push)
  * every event is a stop, and a stop leaves a body still or riding along
  * with another, which only an impact or a push undoes; the stops an impact
@@ -525,16 +526,18 @@ bool sccd_impact_engine_catches(sccd_real rate, sccd_real ha, sccd_real hb, bool
 
 bool sccd_events_run(sccd_events *e)
 {
-    int impacts = 0;
+    int impacts = 0, cap = SCCD_IMPACT_MAX_EVENTS; /* the bodies passed: those gathered later are none of them CCD bodies */
+    for (int i = 0; i < e->bodies; ++i)
+        cap += e->ops->ccd(e->solver, i) ? SCCD_IMPACT_BODY_EVENTS : 0;
     for (int guard = 0; guard < SCCD_IMPACT_MAX_EVENTS + 4 * (e->bodies + impacts) + 16; ++guard) {
         sccd_pair *pr = earliest_event(e);
         if (pr == NULL)
             return true;
         int a = pr->a, b = pr->b;
         sccd_real t = pr->t;
-        bool can = pr->event == EVENT_IMPACT && impacts < SCCD_IMPACT_MAX_EVENTS && pr->impacts < pair_impacts(e, a, b) + pr->pushes &&
+        bool can = pr->event == EVENT_IMPACT && impacts < cap && pr->impacts < pair_impacts(e, a, b) + pr->pushes &&
                    (e->ops->moves_freely(e->solver, a) || e->ops->moves_freely(e->solver, b));
-        int pushed = pr->event == EVENT_STOP && impacts < SCCD_IMPACT_MAX_EVENTS ? pushed_body(e, pr) : -1;
+        int pushed = pr->event == EVENT_STOP && impacts < cap ? pushed_body(e, pr) : -1;
         if ((can || pushed >= 0) && e->ops->resolve(e->solver, pr, can ? -1 : pushed)) {
             if (pr->ignored) {
                 requeue(e, pr); /* nothing moved */

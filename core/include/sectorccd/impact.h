@@ -17,7 +17,7 @@
  * and inertias; a hinged body turns about its hinge; kinematic and static
  * bodies have infinite mass), calls the caller back, and goes on with the
  * new velocities from that time, up to SCCD_IMPACT_MAX_EVENTS impacts a
- * step. What is hit leaves with the velocity the collision gives it, from
+ * step and SCCD_IMPACT_BODY_EVENTS more for each CCD body. What is hit leaves with the velocity the collision gives it, from
  * the pose it was hit in, and the rest of the step is not lost.
  *
  * The caller passes the CCD bodies and what their motions may reach. A
@@ -63,8 +63,10 @@
 extern "C" {
 #endif
 
-/// Most impacts and pushes resolved in one step; later events stop the bodies (held or carried) instead.
+/// Most impacts and pushes resolved in one step, with SCCD_IMPACT_BODY_EVENTS more for each CCD body; later events stop the bodies (held or carried) instead.
 #define SCCD_IMPACT_MAX_EVENTS 64
+/// More impacts and pushes a step for each CCD body passed (the cap grows with them: one body's impacts do not use up another's).
+#define SCCD_IMPACT_BODY_EVENTS 8
 /// Most impacts between two bodies in one step, one more per push between them; then the lighter rides along with the other.
 #define SCCD_IMPACT_PAIR_EVENTS 4
 
