@@ -263,13 +263,13 @@ void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
     cp_body_rec *r = &w->recs[w->nrec++];
     memset(r, 0, sizeof *r);
     r->body = body;
-    /* ours already: left over from a world that forgot the body or was
-     * detached while the body was out of its space (what it had before is
-     * lost: Chipmunk's) */
     if (body == w->trigger && body->position_func == flying_position) { /* its own function, not the trigger's */
         cpBodySetPositionUpdateFunc(body, w->trigger_own);
         w->trigger = NULL;
     }
+    /* ours already: left over from a world that forgot the body or was
+     * detached while the body was out of its space (what it had before is
+     * lost: Chipmunk's) */
     r->orig = has_hook(body) ? cpBodyUpdatePosition : body->position_func;
     r->pivot = v2_of(cpBodyGetCenterOfGravity(body));
     r->stamp = w->space->stamp;
