@@ -68,6 +68,7 @@ typedef struct sccd_fz_result {
     sccd_fz_judge_kind judge_kind; ///< which one (when passed)
     int step;                   ///< the first step a judge fired in (-1 when none)
     int steps;                  ///< steps run
+    int ambiguous;              ///< steps in which a hinged body turned too far (ODE: > 0.95π) to tell its way from the poses, judged both ways
     char scene[SCCD_FZ_TEXT];   ///< the scene in one line
     char judge[SCCD_FZ_JUDGE];  ///< what the first judge that fired saw ("" when none)
 } sccd_fz_result;

@@ -688,12 +688,15 @@ static bool fire(sccd_fz_result *out, sccd_fz_judge_kind kind)
     return true;
 }
 
+/* A hinged body's turn from a0 to a1 too large to tell its way (see the top). */
+static bool ambiguous_turn(double a0, double a1) { return fabs(a1 - a0) > 0.95 * SCCD_PI; }
+
 /* Whether a hinged body's angle going from a0 to a1 passes a blocked range
- * (arcs); a turn too large to tell its way, only if it does both ways. */
+ * (arcs); an ambiguous turn, only if it does both ways. */
 static bool turned_through(const sccd_fz_arcs *arcs, double a0, double a1)
 {
-    bool ambiguous = fabs(a1 - a0) > 0.95 * SCCD_PI;
-    return sccd_fz_arcs_crossed(arcs, a0, a1) && (!ambiguous || sccd_fz_arcs_crossed(arcs, a0, a1 - copysign(2.0 * SCCD_PI, a1 - a0)));
+    return sccd_fz_arcs_crossed(arcs, a0, a1) &&
+           (!ambiguous_turn(a0, a1) || sccd_fz_arcs_crossed(arcs, a0, a1 - copysign(2.0 * SCCD_PI, a1 - a0)));
 }
 
 static bool judge_static(const fz_scene *sc, int i, const poses *q0, const poses *q1, sccd_fz_result *out)
@@ -751,6 +754,10 @@ static bool judge_moving(const fz_scene *sc, int i, const poses *q1, sccd_fz_res
 
 static bool judge(const fz_scene *sc, const poses *q0, const poses *q1, sccd_fz_result *out)
 {
+    bool ambiguous = false;
+    for (int i = 0; i < sc->nb; ++i)
+        ambiguous |= is_hinged(&sc->b[i]) && ambiguous_turn(q0->a[i], q1->a[i]);
+    out->ambiguous += ambiguous;
     for (int i = 0; i < sc->nb; ++i)
         if (judge_static(sc, i, q0, q1, out) || judge_moving(sc, i, q1, out))
             return true;
