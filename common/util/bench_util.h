@@ -13,7 +13,7 @@ bool sccd_bench_args(int argc, char **argv, const char *name, bool *quick, const
 double sccd_median(double *v, int n);
 /// Open DIR/NAME.EXT for writing; NULL (with a message on stderr) when it cannot.
 FILE *sccd_bench_open(const char *dir, const char *name, const char *ext);
-/// Instructions (valgrind's callgrind) the shell command runs inside calls of the function `collect` (all it calls included: --toggle-collect) into *total, and of those inside calls of the functions `parts` (a NULL-terminated list of up to 16; their inclusive costs summed) into *in_parts. False, both 0, when valgrind or callgrind_annotate is missing (scripts/deps.sh --bench) or the command failed.
+/// Instructions (valgrind's callgrind) the shell command runs inside calls of the function `collect` (all it calls included: --toggle-collect) into *total, and of those inside calls of the functions `parts` (a NULL-terminated list of up to 16, none running inside another; counted in a second run) into *in_parts. False, both 0, when valgrind or callgrind_annotate is missing (scripts/deps.sh --bench) or the command failed.
 bool sccd_bench_instructions(const char *command, const char *collect, const char *const *parts, double *total, double *in_parts);
 /// Instructions per step (millions) of a scene without CCD (off) and with it (on), and of those the CCD's (ccd); zeros: not counted.
 typedef struct sccd_bench_counts { double off, on, ccd; } sccd_bench_counts;
