@@ -9,8 +9,9 @@
  * integrated the shapes' boxes are still those of the previous step, i.e. of
  * the start poses.
  *
- * The first CCD body whose position_func runs in a step runs the whole CCD
- * phase: it integrates every CCD body with the position function it had
+ * The first CCD body whose position_func runs in a step (or, first in the
+ * array, a body the last step left flying: sccd_cp_world.c) runs the whole
+ * CCD phase: it integrates every CCD body with the position function it had
  * before (so a custom one is respected: the core gets the velocities that
  * reproduce its result), gathers what their motions may reach
  * (sccd_cp_gather.c), hands the lot to sccd_impact2_solve and writes the poses

@@ -52,7 +52,7 @@ struct sccd_cp_world {
     sccd_adapter_map rec_of; /* body -> index of its record */
     cpTimestamp stamp; /* step of the last phase */
     cpTimestamp checked; /* step of the last check (sccd_cp_world.c: forgotten bodies, dt) */
-    sccd_adapter_map moved; /* the bodies integrated already when the phase runs (before the first CCD body in the array) */
+    sccd_adapter_map moved; /* the bodies integrated already when the phase runs (before the body that runs it in the array) */
     sccd_adapter_flying flying; /* bodies the CCD's impacts left flying: this step's struck bodies, and the next's */
     cpBody *trigger;            /* the flying body whose position function runs the next phase (sccd_cp_world.c; compared only) ... */
     cpBodyPositionFunc trigger_own; /* ... and its own position function */

@@ -17,8 +17,9 @@
  * and inertias; a hinged body turns about its hinge; kinematic and static
  * bodies have infinite mass), calls the caller back, and goes on with the
  * new velocities from that time, up to SCCD_IMPACT_MAX_EVENTS impacts a
- * step and SCCD_IMPACT_BODY_EVENTS more for each CCD body. What is hit leaves with the velocity the collision gives it, from
- * the pose it was hit in, and the rest of the step is not lost.
+ * step and SCCD_IMPACT_BODY_EVENTS more for each CCD body. What is hit
+ * leaves with the velocity the collision gives it, from the pose it was
+ * hit in, and the rest of the step is not lost.
  *
  * The caller passes the CCD bodies and what their motions may reach. A
  * body an impact sets moving may reach more: the solver asks the gather
