@@ -327,7 +327,7 @@ static bool gather_struck(sccd_cp_world *w)
     cpArray *arr = w->space->dynamicBodies;
     for (int i = 0; w->flying.now.count > 0 && i < arr->num; ++i) {
         cpBody *body = arr->arr[i];
-        if (sccd_adapter_map_get(&w->flying.now, body) < 0 || sccd_cp_find_rec(w, body) != NULL)
+        if (!sccd_cp_flies(w, body))
             continue;
         ++w->cnt.struck;
         CP_BODY_FOREACH_SHAPE(body, s)

@@ -121,6 +121,13 @@ bool sccd_cp_gather_reach(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep ke
 /* Group the gathered shapes from cands[from] on by body (the order the solver wants). */
 void sccd_cp_group_shapes(sccd_cp_world *w, int from);
 
+/* Whether body is one the last step left flying and not a CCD body (the
+ * phase tests it as struck; one of them may run the next phase). */
+static inline bool sccd_cp_flies(const sccd_cp_world *w, const cpBody *body)
+{
+    return sccd_adapter_map_get(&w->flying.now, body) >= 0 && sccd_cp_find_rec(w, body) == NULL;
+}
+
 /* The CCD phase's entry: the first CCD body of a step runs the phase
  * (sccd_cp_ccd.c). A CCD body's position function is sccd_cp_world.c's,
  * which checks the step (forgotten bodies, dt) first, then calls this. */

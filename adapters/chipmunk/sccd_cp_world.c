@@ -194,8 +194,7 @@ void sccd_cp_arm_trigger(sccd_cp_world *w)
     cpArray *arr = w->space->dynamicBodies;
     for (int i = 0; w->flying.now.count > 0 && i < arr->num; ++i) {
         cpBody *body = arr->arr[i];
-        if (sccd_adapter_map_get(&w->flying.now, body) < 0 || sccd_cp_find_rec(w, body) != NULL ||
-            body->position_func == ccd_position)
+        if (!sccd_cp_flies(w, body) || body->position_func == ccd_position)
             continue;
         w->trigger = body;
         w->trigger_own = body->position_func;
