@@ -1008,6 +1008,95 @@ static sccd_motion3 random_motion(sccd_rng *g)
     return (sccd_motion3){start, sccd_rng_v3(g, 1.0), dp, sccd_rng_unit3(g), angle};
 }
 
+/* ---- the events' pairing (impact_events.c) against brute force ---- */
+
+/* A solver of boxes alone: every pair may collide, none has an event. */
+typedef struct box_world { sccd_aabb3 box[400]; int n; } box_world;
+
+static void box_search(void *w, sccd_pair *pr, sccd_real tc, bool wait)
+{
+    (void)w, (void)tc, (void)wait;
+    pr->event = EVENT_NONE;
+    pr->t = INFINITY;
+}
+static bool box_possible(const void *w, int a, int b) { return (void)w, (a + b) % 7 != 3; } /* some pairs never collide */
+static sccd_aabb3 box_of(void *w, int i) { return ((box_world *)w)->box[i]; }
+
+/* A random box: mostly small ones in a wide field (a pile, its column
+ * tall across z or flat as in 2D), some tall, wide, empty, infinite or NaN. */
+static sccd_aabb3 random_box(sccd_rng *g, bool flat)
+{
+    sccd_v3 c = {sccd_rng_uniform(g, 0.0, 100.0), sccd_rng_uniform(g, 0.0, 100.0), flat ? 0.0 : sccd_rng_uniform(g, 0.0, 20.0)};
+    sccd_v3 h = {sccd_rng_uniform(g, 0.0, 2.0), sccd_rng_uniform(g, 0.0, 2.0), flat ? 0.0 : sccd_rng_uniform(g, 0.0, 2.0)};
+    switch (sccd_rng_int(g, 24)) {
+    case 0: h.y *= 30.0; break;                 /* tall across y */
+    case 1: h.x *= 60.0; break;                 /* a wide ground */
+    case 2: h.z = flat ? 0.0 : 40.0; break;      /* tall across z */
+    case 3: h.y = -1.0; break;                  /* empty across y */
+    case 4: h.x = INFINITY; break;              /* a plane */
+    case 5: h.z = INFINITY; break;
+    case 6: c.y = NAN; break;
+    case 7: h = (sccd_v3){0.0, 0.0, 0.0}; break; /* a point */
+    default: break;
+    }
+    return (sccd_aabb3){sccd_v3_sub(c, h), sccd_v3_add(c, h)};
+}
+
+static bool meet(sccd_aabb3 a, sccd_aabb3 b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z && b.lo.z <= a.hi.z;
+}
+
+/* Bodies of random boxes, some passed at the start and some taken in
+ * later (sccd_events_grow: loose, then sorted again), each activated once
+ * in a random order: every two
+ * whose boxes meet and that may collide are paired exactly once, and no
+ * other two. 300 worlds, flat and not. */
+static void test_events_pair_every_meeting_box(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(4040);
+    static const sccd_event_ops ops = {box_search, NULL, box_possible, box_of};
+    long paired = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        static box_world w;
+        static unsigned char met[400][400];
+        bool flat = trial % 3 == 0;
+        w.n = 2 + sccd_rng_int(&g, 398);
+        for (int i = 0; i < w.n; ++i)
+            w.box[i] = random_box(&g, flat);
+        int start = 1 + sccd_rng_int(&g, w.n);
+        sccd_events e;
+        assert_true(sccd_events_begin(&e, &ops, &w, start, &scratch, NULL));
+        for (int n = start; n < w.n;) { /* taken in a few at a time */
+            n = sccd_min(w.n, n + 1 + sccd_rng_int(&g, 40));
+            assert_true(sccd_events_grow(&e, n));
+        }
+        int order[400];
+        for (int i = 0; i < w.n; ++i)
+            order[i] = i;
+        for (int i = w.n - 1; i > 0; --i) {
+            int j = sccd_rng_int(&g, i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (int k = 0; k < w.n; ++k)
+            assert_true(sccd_events_activate(&e, order[k], 0.0));
+        memset(met, 0, sizeof met);
+        for (int k = 0; k < e.count; ++k) {
+            int a = sccd_min(e.pairs[k].a, e.pairs[k].b), b = sccd_max(e.pairs[k].a, e.pairs[k].b);
+            assert_true(a != b && met[a][b] == 0); /* once */
+            met[a][b] = 1;
+        }
+        for (int a = 0; a < w.n; ++a)
+            for (int b = a + 1; b < w.n; ++b)
+                assert_int_equal(met[a][b], meet(w.box[a], w.box[b]) && box_possible(&w, a, b));
+        paired += e.count;
+    }
+    printf("events: 300 worlds, %ld pairs, each found once\n", paired);
+    assert_true(paired > 10000);
+}
+
 /* Random pairs of shapes in random motions: when sccd_paths_apart says the
  * two stay out of reach, their distance sampled at 4,001 instants stays
  * above its margin of 3 tolerances. */
@@ -1058,7 +1147,7 @@ int main(void)
         cmocka_unit_test(test_flying_marks),            cmocka_unit_test(test_struck_ball_tested),
         cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_free_motion_jointed),
         cmocka_unit_test(test_bad_input),               cmocka_unit_test(test_gather_mid_step),
-        cmocka_unit_test(test_paths_apart_never_near),
+        cmocka_unit_test(test_paths_apart_never_near), cmocka_unit_test(test_events_pair_every_meeting_box),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -14,24 +14,49 @@
  * sets off are budgeted with it (a ball pushed along, pressing another,
  * stops that one again after each push), and the last guard stops the loop
  * all the same (counted as failed). */
+#include <stdint.h>
 #include <string.h>
 
 #include "impact_internal.h"
 
-/* A body's flags: in the list of bodies the current event changed; scanned
- * one by one (its box changed since the sort, or it is too wide to sort). */
+/* A body's flags: in the list of bodies the current event changed; its
+ * box changed since the sort (its entries in the tiles are stale: it is
+ * listed in the tiles' lists of moved bodies instead); scanned one by one
+ * (too wide to sort, a box not finite, or too big a box to list in
+ * tiles); being dealt into tiles (sort_bodies). */
 #define EVENTS_CHANGED 1u
-#define EVENTS_LOOSE 2u
+#define EVENTS_MOVED 2u
+#define EVENTS_LONE 4u
+#define EVENTS_SORTED 8u
 
 /* A body wider than this many times the mean width of the step's boxes is
  * kept out of the sorted order (a ground under a pile would reach every
  * query from its place and make each scan go down to it). */
 #define WIDE_BODY 8.0
 
-/* The bytes the per-body arrays of n bodies take. */
+/* Tiles (sort_bodies): a tile is TILE_BOXES mean extents of the boxes wide
+ * across y and z, a box in every tile it meets, at most TILE_COPIES
+ * entries a body on average; a tile holds TILE_BODIES bodies on average at
+ * least (fewer, and the tiles' bisections cost more than the walks they
+ * save). */
+#define TILE_BOXES 4.0
+#define TILE_COPIES 2
+#define TILE_BODIES 8
+
+/* A moved body is listed in the tiles its new box meets if they are at
+ * most MOVED_TILES; the lists hold TILE_COPIES entries a body in all (past
+ * that, moved bodies are scanned one by one until the next sort). */
+#define MOVED_TILES 4
+
+/* The bytes the per-body arrays of n bodies take: a box, TILE_COPIES
+ * entries, their reaches and moved-list entries (2 ints), 6 ints (first
+ * pair, lone, changed, partner, a tile's start and its moved list; one
+ * more start closes the last tile) and a flag. */
 static size_t carve_bytes(size_t n)
 {
-    return n * (sizeof(sccd_aabb3) + sizeof(sccd_ranked) + sizeof(sccd_real) + 4 * sizeof(int) + 1);
+    return n * (sizeof(sccd_aabb3) + TILE_COPIES * (sizeof(sccd_ranked) + sizeof(sccd_real) + 2 * sizeof(int)) +
+                6 * sizeof(int) + 1) +
+           sizeof(int);
 }
 
 /* Lay the per-body arrays of room for n bodies out in block p. */
@@ -40,12 +65,16 @@ static void lay_out(sccd_events *e, char *p, size_t n)
     e->capacity = (int)n; /* the widest members first: each array stays aligned */
     e->boxes = (sccd_aabb3 *)p;
     e->order = (sccd_ranked *)(p += n * sizeof *e->boxes);
-    e->reach = (sccd_real *)(p += n * sizeof *e->order);
-    e->first_pair = (int *)(p += n * sizeof *e->reach);
-    e->loose = (int *)(p += n * sizeof(int));
+    e->reach = (sccd_real *)(p += TILE_COPIES * n * sizeof *e->order);
+    e->moved_body = (int *)(p += TILE_COPIES * n * sizeof *e->reach);
+    e->moved_next = (int *)(p += TILE_COPIES * n * sizeof(int));
+    e->first_pair = (int *)(p += TILE_COPIES * n * sizeof(int));
+    e->lone = (int *)(p += n * sizeof(int));
     e->changed = (int *)(p += n * sizeof(int));
     e->partner = (int *)(p += n * sizeof(int));
-    e->flags = (unsigned char *)(p + n * sizeof(int));
+    e->moved_head = (int *)(p += n * sizeof(int));
+    e->tile_start = (int *)(p += n * sizeof(int));
+    e->flags = (unsigned char *)(p + (n + 1) * sizeof(int));
 }
 
 /* Carve the per-body arrays out of one block of the scratch. */
@@ -91,60 +120,208 @@ static void sort_ranked(sccd_ranked *r, int n)
     }
 }
 
-static void make_loose(sccd_events *e, int i)
+/* Body i is scanned one by one until the next sort. */
+static void make_lone(sccd_events *e, int i)
 {
-    if (!(e->flags[i] & EVENTS_LOOSE)) {
-        e->flags[i] |= EVENTS_LOOSE;
-        e->loose[e->loose_count++] = i;
+    if (!(e->flags[i] & EVENTS_LONE)) {
+        e->flags[i] |= EVENTS_LONE;
+        e->lone[e->lone_count++] = i;
     }
 }
 
-/* Sort the bodies by their boxes' low x, the wide ones (and any box not
- * finite) aside. */
-static void sort_bodies(sccd_events *e)
+/* The tile of coordinate v across t, clamped: a box past the bodies'
+ * spread falls in an edge tile, so two boxes that meet share a tile (NaN:
+ * the first, met by nothing). */
+static int tile_of(sccd_tiling t, sccd_real v)
 {
-    sccd_real sum = 0.0;
+    sccd_real u = (v - t.lo) * t.scale;
+    return u > 0.0 ? (u < (sccd_real)t.n ? (int)u : t.n - 1) : 0;
+}
+
+/* Up to `most` tiles across [lo, hi], each TILE_BOXES mean extents wide. */
+static sccd_tiling tiling_over(sccd_real lo, sccd_real hi, sccd_real mean, int most)
+{
+    sccd_real cells = (hi - lo) / (TILE_BOXES * mean); /* NaN for a flat axis (2D's z) */
+    int n = cells >= 2.0 ? (int)sccd_min(cells, (sccd_real)most) : 1;
+    return (sccd_tiling){lo, n > 1 ? n / (hi - lo) : 0.0, n};
+}
+
+/* Half as many tiles across the same span (at least one). */
+static sccd_tiling halved(sccd_tiling t)
+{
+    int n = t.n > 3 ? t.n / 2 : 1;
+    return (sccd_tiling){t.lo, t.scale * n / t.n, n};
+}
+
+/* The entries body i's box takes (one in each tile it meets). */
+static int tiles_met(const sccd_events *e, int i)
+{
+    sccd_aabb3 b = e->boxes[i];
+    return (tile_of(e->tiling[0], b.hi.y) - tile_of(e->tiling[0], b.lo.y) + 1) *
+           (tile_of(e->tiling[1], b.hi.z) - tile_of(e->tiling[1], b.lo.z) + 1);
+}
+
+/* Whether body i's box can be sorted: finite, not empty across y and z
+ * (its width across x is checked apart). The others are scanned one by
+ * one, by boxes_meet, as they are. */
+static bool box_sortable(sccd_aabb3 b)
+{
+    return b.lo.y <= b.hi.y && b.lo.z <= b.hi.z && sccd_is_valid_real(b.lo.y) && sccd_is_valid_real(b.hi.y) &&
+           sccd_is_valid_real(b.lo.z) && sccd_is_valid_real(b.hi.z);
+}
+
+/* Each tile t that box b meets. */
+#define FOR_TILES(e, b, t)                                                                                              \
+    for (int z_ = tile_of((e)->tiling[1], (b).lo.z), z1_ = tile_of((e)->tiling[1], (b).hi.z); z_ <= z1_; ++z_)          \
+        for (int y_ = tile_of((e)->tiling[0], (b).lo.y), y1_ = tile_of((e)->tiling[0], (b).hi.y), t = y_ + z_ * (e)->tiling[0].n; \
+             y_ <= y1_; t = ++y_ + z_ * (e)->tiling[0].n)
+
+/* Body i's box changed, or it was taken in: its entries in the tiles (if
+ * any) are stale; it is listed in the tiles its box meets now (an entry
+ * of an earlier box may stay in another tile's list: a scan tests the
+ * current box), or, with a box that meets too many or is not finite, or
+ * the lists full, scanned one by one. */
+static void make_moved(sccd_events *e, int i)
+{
+    e->flags[i] |= EVENTS_MOVED;
+    if (e->flags[i] & EVENTS_LONE)
+        return;
+    int tiles = box_sortable(e->boxes[i]) ? tiles_met(e, i) : MOVED_TILES + 1;
+    if (tiles > MOVED_TILES || e->moved_count + tiles > TILE_COPIES * e->capacity) {
+        make_lone(e, i);
+        return;
+    }
+    FOR_TILES(e, e->boxes[i], t)
+    {
+        e->moved_body[e->moved_count] = i;
+        e->moved_next[e->moved_count] = e->moved_head[t];
+        e->moved_head[t] = e->moved_count++;
+    }
+}
+
+/* Set aside (make_lone) the bodies that cannot be sorted or are wide, mark
+ * the others EVENTS_SORTED and count them; their spread and summed
+ * extents across y and z into lo, hi and sum. */
+static void pick_sorted(sccd_events *e, sccd_v3 *lo, sccd_v3 *hi, sccd_v3 *sum)
+{
+    sccd_real width = 0.0;
     int finite = 0;
     for (int i = 0; i < e->bodies; ++i) {
         sccd_real w = e->boxes[i].hi.x - e->boxes[i].lo.x;
         if (sccd_is_valid_real(w) && w >= 0.0) {
-            sum += w;
+            width += w;
             ++finite;
         }
     }
-    sccd_real wide = finite > 0 ? WIDE_BODY * sum / finite : 0.0;
+    sccd_real wide = finite > 0 ? WIDE_BODY * width / finite : 0.0;
     for (int i = 0; i < e->bodies; ++i) {
-        sccd_real w = e->boxes[i].hi.x - e->boxes[i].lo.x;
+        sccd_aabb3 b = e->boxes[i];
+        sccd_real w = b.hi.x - b.lo.x;
         if (!(sccd_is_valid_real(w) && w >= 0.0)) {
             if (w > 0.0) /* infinite: it may meet anything */
-                make_loose(e, i);
+                make_lone(e, i);
             continue;      /* NaN or empty: it meets nothing */
         }
-        if (w > wide && finite > 1)
-            make_loose(e, i);
-        else
-            e->order[e->sorted++] = (sccd_ranked){e->boxes[i].lo.x, i};
-    }
-    sort_ranked(e->order, e->sorted);
-    sccd_real reach = -INFINITY;
-    for (int r = 0; r < e->sorted; ++r) {
-        reach = sccd_max(reach, e->boxes[e->order[r].body].hi.x);
-        e->reach[r] = reach;
+        if ((w > wide && finite > 1) || !box_sortable(b)) {
+            make_lone(e, i);
+            continue;
+        }
+        e->flags[i] |= EVENTS_SORTED;
+        ++e->sorted;
+        *lo = (sccd_v3){0.0, sccd_min(lo->y, b.lo.y), sccd_min(lo->z, b.lo.z)};
+        *hi = (sccd_v3){0.0, sccd_max(hi->y, b.hi.y), sccd_max(hi->z, b.hi.z)};
+        *sum = (sccd_v3){0.0, sum->y + (b.hi.y - b.lo.y), sum->z + (b.hi.z - b.lo.z)};
     }
 }
 
-/* Bodies the loose list may hold before the order is made again: a body
- * the solver takes in mid-step starts loose, and every activation scans
- * the loose ones one by one. */
-#define LOOSE_RESORT 32
+/* Cut the tiles across y and z for the sorted bodies: TILE_BOXES mean
+ * extents wide, then halved across the axis with more of them while the
+ * bodies would take more than TILE_COPIES entries each (tall boxes, or a
+ * pile of many sizes). */
+static void plan_tiles(sccd_events *e, sccd_v3 lo, sccd_v3 hi, sccd_v3 sum)
+{
+    int most = e->sorted > 2 * TILE_BODIES ? e->sorted / TILE_BODIES : 1;
+    e->tiling[0] = tiling_over(lo.y, hi.y, sum.y / e->sorted, most);
+    e->tiling[1] = tiling_over(lo.z, hi.z, sum.z / e->sorted, most / e->tiling[0].n);
+    for (;;) {
+        long entries = 0;
+        for (int i = 0; i < e->bodies; ++i)
+            if (e->flags[i] & EVENTS_SORTED)
+                entries += tiles_met(e, i);
+        if (entries <= (long)TILE_COPIES * e->sorted)
+            return;
+        if (e->tiling[0].n >= e->tiling[1].n) /* more than one tile across it: the entries exceed the bodies */
+            e->tiling[0] = halved(e->tiling[0]);
+        else
+            e->tiling[1] = halved(e->tiling[1]);
+    }
+}
 
-/* Sort every body again by its current box (the loose ones too). */
+/* Deal the sorted bodies into their tiles (a counting sort: each tile's
+ * count, its start, then its entries), each tile sorted by low x, with the
+ * running greatest high x. */
+static void deal_tiles(sccd_events *e)
+{
+    int tiles = e->tiling[0].n * e->tiling[1].n;
+    memset(e->tile_start, 0, (size_t)(tiles + 1) * sizeof(int));
+    for (int t = 0; t < tiles; ++t)
+        e->moved_head[t] = -1;
+    e->moved_count = 0;
+    for (int i = 0; i < e->bodies; ++i)
+        if (e->flags[i] & EVENTS_SORTED)
+            FOR_TILES(e, e->boxes[i], t) ++e->tile_start[t + 1];
+    for (int t = 0; t < tiles; ++t)
+        e->tile_start[t + 1] += e->tile_start[t];
+    for (int i = 0; i < e->bodies; ++i) /* each tile's start moves on to its end */
+        if (e->flags[i] & EVENTS_SORTED) {
+            e->flags[i] &= (unsigned char)~EVENTS_SORTED;
+            FOR_TILES(e, e->boxes[i], t) e->order[e->tile_start[t]++] = (sccd_ranked){e->boxes[i].lo.x, i};
+        }
+    memmove(e->tile_start + 1, e->tile_start, (size_t)tiles * sizeof(int));
+    e->tile_start[0] = 0;
+    e->entries = e->tile_start[tiles];
+    for (int t = 0; t < tiles; ++t) {
+        int first = e->tile_start[t], n = e->tile_start[t + 1] - first;
+        sort_ranked(e->order + first, n);
+        sccd_real reach = -INFINITY;
+        for (int r = first; r < first + n; ++r) {
+            reach = sccd_max(reach, e->boxes[e->order[r].body].hi.x);
+            e->reach[r] = reach;
+        }
+    }
+}
+
+/* Sort the bodies into tiles by their boxes, the wide ones (and any box
+ * not finite) aside. */
+static void sort_bodies(sccd_events *e)
+{
+    sccd_v3 lo = {0.0, INFINITY, INFINITY}, hi = {0.0, -INFINITY, -INFINITY}, sum = {0.0, 0.0, 0.0};
+    e->sorted = 0;
+    pick_sorted(e, &lo, &hi, &sum);
+    e->tiling[0] = e->tiling[1] = (sccd_tiling){0.0, 0.0, 1};
+    if (e->sorted > 0)
+        plan_tiles(e, lo, hi, sum);
+    deal_tiles(e);
+}
+
+/* Bodies the lone list may hold before the order is made again: every
+ * activation scans them one by one. */
+#define LONE_RESORT 32
+
+/* How many lone bodies the activations may scan, per body, before the
+ * order is made again: a sort costs about as much a body as scanning this
+ * many (a busy step's events left a thousand bodies out of the order
+ * under 10,000 spheres, when they were all scanned one by one: a tenth of
+ * the solve). */
+#define SCAN_RESORT 16
+
+/* Sort every body again by its current box (the moved and lone ones too). */
 static void resort(sccd_events *e)
 {
-    for (int k = 0; k < e->loose_count; ++k)
-        e->flags[e->loose[k]] &= (unsigned char)~EVENTS_LOOSE;
-    e->loose_count = 0;
-    e->sorted = 0;
+    for (int i = 0; i < e->bodies; ++i)
+        e->flags[i] &= (unsigned char)~(EVENTS_MOVED | EVENTS_LONE);
+    e->lone_count = 0;
+    e->scanned = 0;
     sort_bodies(e);
 }
 
@@ -162,10 +339,14 @@ static bool make_room(sccd_events *e, int bodies)
     sccd_events was = *e;
     lay_out(e, p, n);
     memcpy(e->boxes, was.boxes, old * sizeof *e->boxes);
-    memcpy(e->order, was.order, (size_t)was.sorted * sizeof *e->order);
-    memcpy(e->reach, was.reach, (size_t)was.sorted * sizeof *e->reach);
+    memcpy(e->order, was.order, (size_t)was.entries * sizeof *e->order);
+    memcpy(e->reach, was.reach, (size_t)was.entries * sizeof *e->reach);
+    memcpy(e->tile_start, was.tile_start, (size_t)(was.tiling[0].n * was.tiling[1].n + 1) * sizeof(int));
+    memcpy(e->moved_body, was.moved_body, (size_t)was.moved_count * sizeof(int));
+    memcpy(e->moved_next, was.moved_next, (size_t)was.moved_count * sizeof(int));
+    memcpy(e->moved_head, was.moved_head, (size_t)(was.tiling[0].n * was.tiling[1].n) * sizeof(int));
     memcpy(e->first_pair, was.first_pair, old * sizeof(int));
-    memcpy(e->loose, was.loose, (size_t)was.loose_count * sizeof(int));
+    memcpy(e->lone, was.lone, (size_t)was.lone_count * sizeof(int));
     memcpy(e->changed, was.changed, (size_t)was.changed_count * sizeof(int));
     memcpy(e->partner, was.partner, old * sizeof(int));
     memcpy(e->flags, was.flags, old);
@@ -184,11 +365,9 @@ bool sccd_events_grow(sccd_events *e, int bodies)
         e->first_pair[i] = -1;
         e->partner[i] = -1;
         e->flags[i] = 0;
-        make_loose(e, i);
+        make_moved(e, i);
     }
     e->bodies = bodies;
-    if (e->loose_count > LOOSE_RESORT && e->loose_count > e->sorted / 4)
-        resort(e);
     return true;
 }
 
@@ -220,12 +399,19 @@ static bool boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
 
 /* ---- the queue of events: a binary heap of the pairs with one ---- */
 
-/* Whether pair x's event comes before pair y's: by time, then by pair (the
- * order the events are taken in depends on the input alone). */
+/* A pair's bodies, the lesser first, as one number. */
+static uint64_t bodies_key(const sccd_pair *p)
+{
+    return p->a < p->b ? (uint64_t)p->a << 32 | (uint64_t)p->b : (uint64_t)p->b << 32 | (uint64_t)p->a;
+}
+
+/* Whether pair x's event comes before pair y's: by time, then by their
+ * bodies (the order the events are taken in depends on the input alone,
+ * not on the order the pairs were found in). */
 static bool queue_before(const sccd_events *e, int x, int y)
 {
-    sccd_real tx = e->pairs[x].t, ty = e->pairs[y].t;
-    return tx < ty || (tx == ty && x < y);
+    const sccd_pair *p = &e->pairs[x], *q = &e->pairs[y];
+    return p->t < q->t || (p->t == q->t && bodies_key(p) < bodies_key(q));
 }
 
 static void queue_put(sccd_events *e, int at, int k)
@@ -321,10 +507,10 @@ static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
     return true;
 }
 
-/* The last rank whose body starts at or before x, plus one. */
-static int ranks_before(const sccd_events *e, sccd_real x)
+/* The last entry of tile t whose body starts at or before x, plus one. */
+static int ranks_before(const sccd_events *e, int t, sccd_real x)
 {
-    int lo = 0, hi = e->sorted;
+    int lo = e->tile_start[t], hi = e->tile_start[t + 1];
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         if (e->order[mid].lo <= x)
@@ -335,19 +521,39 @@ static int ranks_before(const sccd_events *e, sccd_real x)
     return lo;
 }
 
+/* Pair body i (its box: box) with the bodies of tile t whose boxes meet
+ * box: its sorted entries, then its moved bodies. Most of those walked
+ * are apart or paired already: told here, without a call. A body in
+ * several tiles (or listed again as it moved) is paired at the first: the
+ * partner mark tells the others. */
+static bool walk_tile(sccd_events *e, int i, sccd_aabb3 box, int t, sccd_real tc)
+{
+    for (int r = ranks_before(e, t, box.hi.x) - 1; r >= e->tile_start[t] && e->reach[r] >= box.lo.x; --r) {
+        int j = e->order[r].body;
+        if (e->partner[j] != i && !(e->flags[j] & EVENTS_MOVED) && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
+            return false;
+    }
+    for (int k = e->moved_head[t]; k >= 0; k = e->moved_next[k]) {
+        int j = e->moved_body[k];
+        if (e->partner[j] != i && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
+            return false;
+    }
+    return true;
+}
+
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
 {
+    e->scanned += e->lone_count;
+    if (e->lone_count > LONE_RESORT && e->scanned > SCAN_RESORT * (long)e->bodies)
+        resort(e);
     sccd_aabb3 box = e->boxes[i];
     for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i)) /* its partners, marked: a candidate is checked at once */
         e->partner[e->pairs[k].a == i ? e->pairs[k].b : e->pairs[k].a] = i;
-    /* most of the bodies walked are apart or paired already: told here, without a call */
-    for (int r = ranks_before(e, box.hi.x) - 1; r >= 0 && e->reach[r] >= box.lo.x; --r) {
-        int j = e->order[r].body;
-        if (e->partner[j] != i && !(e->flags[j] & EVENTS_LOOSE) && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
-            return false;
-    }
-    for (int k = 0; k < e->loose_count; ++k) {
-        int j = e->loose[k];
+    FOR_TILES(e, box, t)
+    if (!walk_tile(e, i, box, t, tc))
+        return false;
+    for (int k = 0; k < e->lone_count; ++k) {
+        int j = e->lone[k];
         if (e->partner[j] != i && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
             return false;
     }
@@ -385,7 +591,7 @@ static void rebox(sccd_events *e)
     for (int c = 0; c < e->changed_count; ++c) {
         int i = e->changed[c];
         e->boxes[i] = e->ops->box(e->solver, i);
-        make_loose(e, i); /* its place in the order is of its old box */
+        make_moved(e, i); /* its place in the order is of its old box */
     }
 }
 
