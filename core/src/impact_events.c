@@ -39,8 +39,8 @@
  * entries a body on average; a tile holds TILE_BODIES bodies on average at
  * least (fewer, and the tiles' bisections cost more than the walks they
  * save). */
-#define TILE_BOXES 4.0
-#define TILE_COPIES 2
+#define TILE_BOXES 2.0
+#define TILE_COPIES 3
 #define TILE_BODIES 8
 
 /* A moved body is listed in the tiles its new box meets if they are at
