@@ -480,12 +480,15 @@ static void search(sccd_events *e, sccd_pair *pr, sccd_real tc, bool wait)
     requeue(e, pr);
 }
 
-/* Pair bodies i and j, whose boxes meet and that are not paired yet (j's
- * partner mark is not i: sccd_events_activate checked both), if they may
- * collide, and search the new pair from tc. False when out of memory. */
+/* Pair bodies i and j, whose boxes meet and that are not paired yet (j
+ * not marked by this activation of i: sccd_events_activate checked both),
+ * if they may collide, and search the new pair from tc; j is marked either
+ * way (met again in another tile, or listed again as it moved, it is
+ * passed at once). False when out of memory. */
 static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
 {
-    if (j == i || !e->ops->possible(e->solver, i, j))
+    e->partner[j] = e->activation;
+    if (!e->ops->possible(e->solver, i, j))
         return true;
     size_t n = (size_t)e->count + 1;
     if (!sccd_scratch_reserve(&e->scratch->pairs, &e->scratch->pair_bytes, n * sizeof *e->pairs) ||
@@ -502,7 +505,6 @@ static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
         pr->caps[c] = (sccd_shape_cap){-1, -1, INFINITY, 0.0};
     e->first_pair[i] = k;
     e->first_pair[j] = k;
-    e->partner[j] = i;
     search(e, pr, tc, true);
     return true;
 }
@@ -524,18 +526,18 @@ static int ranks_before(const sccd_events *e, int t, sccd_real x)
 /* Pair body i (its box: box) with the bodies of tile t whose boxes meet
  * box: its sorted entries, then its moved bodies. Most of those walked
  * are apart or paired already: told here, without a call. A body in
- * several tiles (or listed again as it moved) is paired at the first: the
- * partner mark tells the others. */
+ * several tiles (or listed again as it moved) is taken at the first: the
+ * activation's mark tells the others. */
 static bool walk_tile(sccd_events *e, int i, sccd_aabb3 box, int t, sccd_real tc)
 {
     for (int r = ranks_before(e, t, box.hi.x) - 1; r >= e->tile_start[t] && e->reach[r] >= box.lo.x; --r) {
         int j = e->order[r].body;
-        if (e->partner[j] != i && !(e->flags[j] & EVENTS_MOVED) && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
+        if (e->partner[j] != e->activation && !(e->flags[j] & EVENTS_MOVED) && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
             return false;
     }
     for (int k = e->moved_head[t]; k >= 0; k = e->moved_next[k]) {
         int j = e->moved_body[k];
-        if (e->partner[j] != i && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
+        if (e->partner[j] != e->activation && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
             return false;
     }
     return true;
@@ -547,14 +549,16 @@ bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
     if (e->lone_count > LONE_RESORT && e->scanned > SCAN_RESORT * (long)e->bodies)
         resort(e);
     sccd_aabb3 box = e->boxes[i];
+    int mark = ++e->activation;
+    e->partner[i] = mark;
     for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i)) /* its partners, marked: a candidate is checked at once */
-        e->partner[e->pairs[k].a == i ? e->pairs[k].b : e->pairs[k].a] = i;
+        e->partner[e->pairs[k].a == i ? e->pairs[k].b : e->pairs[k].a] = mark;
     FOR_TILES(e, box, t)
     if (!walk_tile(e, i, box, t, tc))
         return false;
     for (int k = 0; k < e->lone_count; ++k) {
         int j = e->lone[k];
-        if (e->partner[j] != i && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
+        if (e->partner[j] != e->activation && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
             return false;
     }
     return true;

@@ -176,7 +176,8 @@ typedef struct sccd_events {
     int *lone;             /* the bodies scanned one by one (`lone_count`) */
     int lone_count;
     long scanned;          /* lone bodies the activations scanned since the last sort */
-    int *partner;          /* per body: the body last activated it is paired with (sccd_events_activate) */
+    int *partner;          /* per body: the last activation that took it (its pair, or it is met, sccd_events_activate) ... */
+    int activation;        /* ... and the activations so far */
     int *changed;          /* the bodies whose segments the current event changed (`changed_count`) */
     int changed_count;
     sccd_impact_scratch *scratch;
