@@ -163,7 +163,7 @@ typedef struct sccd_events {
     int round;             /* events taken so far */
     sccd_aabb3 *boxes;     /* per body: ops->box of its current segment, kept as segments change */
     int *first_pair;       /* per body: the first pair of its list (-1: none) */
-    unsigned char *flags;  /* per body: EVENTS_CHANGED, EVENTS_LOOSE */
+    unsigned char *flags;  /* per body: EVENTS_CHANGED, EVENTS_MOVED, EVENTS_LONE (impact_events.c) */
     sccd_ranked *order;    /* the sorted bodies by tile, in each by low x (`entries` of them; a body in each tile its box meets) ... */
     sccd_real *reach;      /* ... and the greatest high x of the boxes up to each, in its tile */
     int *tile_start;       /* each tile's first entry (one more: the end); tile (y, z) is y + z * tiling[0].n */
@@ -176,7 +176,7 @@ typedef struct sccd_events {
     int *lone;             /* the bodies scanned one by one (`lone_count`) */
     int lone_count;
     long scanned;          /* lone bodies the activations scanned since the last sort */
-    int *partner;          /* per body: the last activation that took it (its pair, or it is met, sccd_events_activate) ... */
+    int *partner;          /* per body: the last activation that took it (its partner, or a body it met: sccd_events_activate) ... */
     int activation;        /* ... and the activations so far */
     int *changed;          /* the bodies whose segments the current event changed (`changed_count`) */
     int changed_count;
