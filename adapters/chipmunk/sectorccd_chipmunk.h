@@ -75,8 +75,9 @@ cpBB sccd_cp_shape_bb(void *obj);
  * of the first CCD body, or of a flying body that carries one for a step
  * (its own is called right after, and given back). When impacts would go
  * on without end (a push that lasts, 4 impacts between two bodies, or 64
- * in a step and 8 more for each CCD body) the solver falls back on stopping a body where it is or letting
- * it ride along with the one pushing it; it never lets them pass.
+ * in a step and 8 more for each CCD body) the solver falls back on
+ * stopping a body where it is or letting it ride along with the one
+ * pushing it; it never lets them pass.
  *
  * State lives in the sccd_cp_world (never in user-data fields). Call
  * sccd_cp_body_disable (or sccd_cp_detach) before freeing a CCD body.

@@ -88,8 +88,9 @@ void sccd_ode_space_collide(dSpaceID space, void *data, dNearCallback *callback)
  * joint to the world turns the body about it; kinematic bodies and geoms
  * without a body have infinite mass), tells the game, and goes on from there
  * with the new velocities, in time order, up to SCCD_IMPACT_MAX_EVENTS a
- * step and SCCD_IMPACT_BODY_EVENTS more for each CCD body. What is hit leaves from the pose it was hit in with the velocity the
- * impact gives it; the rest of the step is not lost. Bodies the solver
+ * step and SCCD_IMPACT_BODY_EVENTS more for each CCD body. What is hit
+ * leaves from the pose it was hit in with the velocity the impact gives
+ * it; the rest of the step is not lost. Bodies the solver
  * changed get their end pose and the velocity the impact gave (the real
  * spin, not one inflated so that ODE's default step would turn by the
  * core's turn: the game and ODE's contacts read the speed the physics
