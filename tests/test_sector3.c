@@ -481,7 +481,22 @@ static void test_bad_input(void **state)
     assert_false(sccd_sector3_vs_box(&good, (sccd_box3){{1.5, 0, 0}, {0, 0, 0, 2}, {1, 1, 1}}));
     assert_false(sccd_sector3_vs_triangle(&good, (sccd_triangle){{1.5, 0, 0}, {NAN, 0, 0}, {0, 0, 0}}));
     assert_true(isinf(sccd_sector3_distance(&good, (sccd_v3){0, NAN, 0})));
-    assert_int_equal(sccd_test_assert_count(), 7);
+    /* infinities of both signs (their sum is NaN) */
+    sccd_triangle inf2 = {{INFINITY, 0, 0}, {-INFINITY, 0, 0}, {1.5, 0, 0}};
+    assert_false(sccd_sector3_vs_triangle(&good, inf2));
+    sccd_sector3_prepared pg;
+    assert_true(sccd_sector3_prepare(&pg, &good));
+    assert_false(sccd_sector3_prepared_vs_triangle(&pg, inf2));
+    assert_int_equal(sccd_test_assert_count(), 9);
+    /* finite coordinates whose sum overflows are valid: a huge triangle
+     * holding the sector hits, one far off misses */
+    sccd_triangle huge = {{-1e308, -1e308, 0}, {1e308, -1e308, 0}, {0, 1e308, 0}};
+    sccd_triangle far = {{1e308, 1e308, 0}, {1e308, 1.5e308, 0}, {1.5e308, 1e308, 0}};
+    assert_true(sccd_sector3_vs_triangle(&good, huge));
+    assert_true(sccd_sector3_prepared_vs_triangle(&pg, huge));
+    assert_false(sccd_sector3_vs_triangle(&good, far));
+    assert_false(sccd_sector3_prepared_vs_triangle(&pg, far));
+    assert_int_equal(sccd_test_assert_count(), 9);
     sccd_test_assert_reset();
     sccd_set_assert_handler(NULL);
 }

@@ -845,25 +845,29 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
     return local_polytope_meets(S, v, &p);
 }
 
-/* The centroid of t; *rad, the radius of the ball about it holding t. */
-static sccd_v3 triangle_ball(sccd_triangle t, sccd_real *rad)
+/* The centroid *m of t and the radius *rad of the ball about it holding
+ * t; false when t is not finite. The check rides on the centroid's sum:
+ * a NaN or infinite coordinate makes it non-finite, so a finite sum proves
+ * all nine finite; a sum overflowing from finite ones is settled by the
+ * full check. */
+static bool triangle_ball(sccd_triangle t, sccd_v3 *m, sccd_real *rad)
 {
-    sccd_v3 m = sccd_v3_scale(sccd_v3_add(t.a, sccd_v3_add(t.b, t.c)), 1.0 / 3.0);
-    *rad = sqrt(sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, m)),
-                         sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, m)), sccd_v3_len2(sccd_v3_sub(t.c, m)))));
-    return m;
+    sccd_v3 sum = sccd_v3_add(t.a, sccd_v3_add(t.b, t.c));
+    if (!sccd_is_valid_real(sum.x + sum.y + sum.z) && !sccd_is_valid_triangle(t)) {
+        SCCD_ASSERT(sccd_is_valid_triangle(t));
+        return false;
+    }
+    *m = sccd_v3_scale(sum, 1.0 / 3.0);
+    *rad = sqrt(sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, *m)),
+                         sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, *m)), sccd_v3_len2(sccd_v3_sub(t.c, *m)))));
+    return true;
 }
 
-/* Exact early-outs by the ball about its centroid holding it (and the
- * centroid itself, a point of it), then in the canonical frame by its
- * supports, then a corner in the sector; then the polytope. */
-static bool triangle_meets(const sect *S, sccd_triangle t)
+/* The exact test past the early-outs of the ball about t's centroid, ml
+ * in the canonical frame: the supports, then a corner in the sector, then
+ * the polytope (ml only aims the supports). */
+static bool triangle_meets_past_ball(const sect *S, sccd_triangle t, sccd_v3 ml)
 {
-    sccd_real rad;
-    sccd_v3 ml = to_local(S, triangle_ball(t, &rad));
-    int early = ball_early_out(S, ml, 0.0, rad);
-    if (early >= 0)
-        return early == 1;
     sccd_v3 v[3] = {to_local(S, t.a), to_local(S, t.b), to_local(S, t.c)};
     sccd_real scale = S->scale;
     for (int i = 0; i < 3; ++i)
@@ -878,13 +882,24 @@ static bool triangle_meets(const sect *S, sccd_triangle t)
     return local_polytope_meets(S, v, &p);
 }
 
+/* Exact early-outs by the ball about t's centroid m (of radius rad)
+ * holding it, and by m itself, a point of it; then the rest. */
+static bool triangle_meets(const sect *S, sccd_triangle t, sccd_v3 m, sccd_real rad)
+{
+    sccd_v3 ml = to_local(S, m);
+    int early = ball_early_out(S, ml, 0.0, rad);
+    return early >= 0 ? early == 1 : triangle_meets_past_ball(S, t, ml);
+}
+
 bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
 {
-    if (!S || !sccd_is_valid_triangle(t)) {
-        SCCD_ASSERT(S != NULL && sccd_is_valid_triangle(t));
+    sccd_v3 m;
+    sccd_real rad;
+    if (!S) {
+        SCCD_ASSERT(S != NULL);
         return false;
     }
-    return S->ready && triangle_meets(S, t);
+    return triangle_ball(t, &m, &rad) && S->ready && triangle_meets(S, t, m, rad);
 }
 
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
@@ -908,22 +923,22 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
 
 bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
 {
-    if (!sccd_is_valid_triangle(t)) {
-        SCCD_ASSERT(sccd_is_valid_triangle(t));
+    sccd_v3 m;
+    sccd_real rad;
+    if (!triangle_ball(t, &m, &rad)) /* the shape first, as before preparing */
         return false;
-    }
-    sccd_rot2 cs;
-    const sccd_rot2 *have = NULL;
-    if (valid_sector3(s)) { /* the prepared test's balls first, without the frame */
-        sccd_real rad;
-        sccd_v3 m = triangle_ball(t, &rad);
-        bool hit;
-        if (raw_ball_decides(s, m, 0.0, rad, false, &hit, &cs))
-            return hit;
-        have = &cs;
-    }
     sect S; /* the triangle checked: not again */
-    return prepare(s, &S, have) && triangle_meets(&S, t);
+    if (!valid_sector3(s)) /* prepare's check fires, or it repairs s */
+        return prepare(s, &S, NULL) && triangle_meets(&S, t, m, rad);
+    /* The prepared test's ball first, without the frame; undecided, the
+     * frame's ball test would rarely decide more (the raw one's margins
+     * are 1e-5 of the distance): the rest of the test, which is exact on
+     * its own, follows at once. */
+    sccd_rot2 cs;
+    bool hit;
+    if (raw_ball_decides(s, m, 0.0, rad, false, &hit, &cs))
+        return hit;
+    return prepare(s, &S, &cs) && triangle_meets_past_ball(&S, t, to_local(&S, m));
 }
 
 /* ---- capsules (fact 3) ---- */
