@@ -1098,6 +1098,153 @@ static void test_events_pair_every_meeting_box(void **state)
     assert_true(paired > 10000);
 }
 
+/* A solver of boxes whose events change them: each pair's first search may
+ * give an impact at a random later time; the impact gives both bodies new
+ * boxes (half the time inside their old ones, as a blade slowed by a hit
+ * turns through less of its arc, else anywhere near), and a body's gather
+ * may take in a new body near it. */
+typedef struct event_world {
+    sccd_aabb3 box[600];
+    int n;
+    bool active[600], taken[600];
+    int asker[600];     /* the body whose gather took body i in (-1: passed at the start) */
+    sccd_events *e;
+    sccd_rng g;
+    unsigned char met[600][600];
+    long checks, events;
+} event_world;
+
+static sccd_aabb3 ew_random_box(sccd_rng *g, sccd_v3 near, bool flat)
+{
+    sccd_v3 c = sccd_v3_add(near, (sccd_v3){sccd_rng_uniform(g, -6.0, 6.0), sccd_rng_uniform(g, -6.0, 6.0), flat ? 0.0 : sccd_rng_uniform(g, -3.0, 3.0)});
+    sccd_v3 h = {sccd_rng_uniform(g, 0.0, 4.0), sccd_rng_uniform(g, 0.0, 4.0), flat ? 0.0 : sccd_rng_uniform(g, 0.0, 4.0)};
+    if (sccd_rng_int(g, 40) == 0)
+        h.x *= 40.0; /* now and then a wide one */
+    return (sccd_aabb3){sccd_v3_sub(c, h), sccd_v3_add(c, h)};
+}
+
+static sccd_v3 ew_centre(sccd_aabb3 b) { return sccd_v3_scale(sccd_v3_add(b.lo, b.hi), 0.5); }
+
+/* Every two bodies whose boxes meet, one of them active (a gathered body:
+ * with the body that took it in), are paired once at most, and paired if
+ * they may collide. */
+static void ew_check(event_world *w)
+{
+    memset(w->met, 0, sizeof w->met);
+    for (int k = 0; k < w->e->count; ++k) {
+        int a = w->e->pairs[k].a, b = w->e->pairs[k].b;
+        assert_true(a != b && w->met[a][b] == 0);
+        w->met[a][b] = w->met[b][a] = 1;
+    }
+    for (int a = 0; a < w->n; ++a)
+        for (int b = a + 1; b < w->n; ++b) {
+            bool started = w->asker[a] < 0 && w->asker[b] < 0, asked = w->asker[a] == b || w->asker[b] == a;
+            if ((w->active[a] || w->active[b]) && (started || asked) && meet(w->box[a], w->box[b]) && box_possible(w, a, b))
+                assert_int_equal(w->met[a][b], 1);
+        }
+    ++w->checks;
+}
+
+static void ew_search(void *w_, sccd_pair *pr, sccd_real tc, bool wait)
+{
+    event_world *w = w_;
+    (void)wait;
+    pr->event = EVENT_NONE;
+    pr->t = INFINITY;
+    if (pr->impacts == 0 && sccd_rng_int(&w->g, 3) == 0) {
+        pr->event = EVENT_IMPACT;
+        pr->t = tc + (1.0 - tc) * sccd_rng_uniform(&w->g, 0.0, 1.0);
+    }
+}
+
+static bool ew_resolve(void *w_, sccd_pair *pr, int pushed)
+{
+    event_world *w = w_;
+    (void)pushed;
+    ew_check(w); /* every repair before this event done */
+    ++w->events;
+    int body[2] = {pr->a, pr->b};
+    for (int k = 0; k < 2; ++k) {
+        int i = body[k];
+        sccd_aabb3 b = w->box[i];
+        if (sccd_rng_int(&w->g, 2) == 0) { /* inside the old box */
+            sccd_v3 lo = {sccd_rng_uniform(&w->g, b.lo.x, b.hi.x), sccd_rng_uniform(&w->g, b.lo.y, b.hi.y), sccd_rng_uniform(&w->g, b.lo.z, b.hi.z)};
+            b.lo = lo;
+            b.hi = (sccd_v3){sccd_rng_uniform(&w->g, lo.x, b.hi.x), sccd_rng_uniform(&w->g, lo.y, b.hi.y), sccd_rng_uniform(&w->g, lo.z, b.hi.z)};
+        } else {
+            b = ew_random_box(&w->g, ew_centre(b), b.lo.z == b.hi.z);
+        }
+        w->box[i] = b;
+        w->active[i] = true; /* the solver activates what an event changed */
+        sccd_events_changed(w->e, i);
+    }
+    return true;
+}
+
+static sccd_aabb3 ew_box(void *w, int i) { return ((event_world *)w)->box[i]; }
+static sccd_body_kind ew_kind(const void *w, int i) { return (void)w, (void)i, SCCD_BODY_DYNAMIC; }
+static bool ew_ccd(const void *w, int i) { return (void)w, i % 5 == 0; }
+static sccd_real ew_inv_mass(const void *w, int i) { return (void)w, (void)i, 1.0; }
+static bool ew_free(const void *w, int i) { return (void)w, (void)i, true; }
+static int ew_carrier(const void *w, int i) { return (void)w, (void)i, -1; }
+static void ew_hold(void *w, int i, sccd_real t, const sccd_pair *against) { (void)w, (void)i, (void)t, (void)against; }
+static void ew_halt(void *w, int i, sccd_real t) { (void)w, (void)i, (void)t; }
+static void ew_carry(void *w, int i, int k, sccd_real t) { (void)w, (void)i, (void)k, (void)t; }
+static bool ew_join(void *w, int light, int heavy, sccd_real t) { return (void)w, (void)light, (void)heavy, (void)t, false; }
+
+static bool ew_gather(void *w_, int i)
+{
+    event_world *w = w_;
+    if (w->n >= 600 || sccd_rng_int(&w->g, 4) != 0)
+        return true;
+    int k = w->n++;
+    w->box[k] = ew_random_box(&w->g, ew_centre(w->box[i]), w->box[i].lo.z == w->box[i].hi.z);
+    w->asker[k] = i;
+    w->active[k] = false;
+    return sccd_events_grow(w->e, w->n);
+}
+
+/* Events that change the bodies' boxes (sccd_events_run): at each event,
+ * and at the end, every two bodies whose boxes meet, one of them active
+ * (activated at the start, or changed by an event), are paired once, and
+ * so is a body taken in by a gather with the body that asked. A body
+ * whose new box its pairing box holds is not activated again (rebox):
+ * this is what that must keep. 60 worlds, flat and not. */
+static void test_events_pair_after_changes(void **state)
+{
+    (void)state;
+    static const sccd_event_ops ops = {ew_search, ew_resolve, box_possible, ew_box, ew_kind, ew_ccd, ew_inv_mass,
+                                       ew_free, ew_carrier, ew_hold, ew_halt, ew_carry, ew_join, ew_gather};
+    static event_world w;
+    long checks = 0, events = 0, gathered = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        w.g = sccd_rng_make(5050u + (unsigned)trial);
+        bool flat = trial % 3 == 0;
+        w.n = 20 + sccd_rng_int(&w.g, 280);
+        for (int i = 0; i < w.n; ++i) {
+            w.box[i] = ew_random_box(&w.g, (sccd_v3){sccd_rng_uniform(&w.g, 0.0, 60.0), sccd_rng_uniform(&w.g, 0.0, 60.0), flat ? 0.0 : 10.0}, flat);
+            w.active[i] = sccd_rng_int(&w.g, 8) == 0;
+            w.asker[i] = -1;
+        }
+        int start = w.n;
+        sccd_events e;
+        sccd_impact_stats stats = {0};
+        w.e = &e;
+        w.checks = w.events = 0;
+        assert_true(sccd_events_begin(&e, &ops, &w, w.n, &scratch, &stats));
+        for (int i = 0; i < start; ++i)
+            if (w.active[i])
+                assert_true(sccd_events_activate(&e, i, 0.0));
+        assert_true(sccd_events_run(&e));
+        ew_check(&w);
+        checks += w.checks;
+        events += w.events;
+        gathered += w.n - start;
+    }
+    printf("events: 60 worlds changed by %ld events, %ld bodies taken in, pairs checked %ld times\n", events, gathered, checks);
+    assert_true(events > 1000 && gathered > 100);
+}
+
 /* Random pairs of shapes in random motions: when sccd_paths_apart says the
  * two stay out of reach, their distance sampled at 4,001 instants stays
  * above its margin of 3 tolerances. */
@@ -1149,6 +1296,7 @@ int main(void)
         cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_free_motion_jointed),
         cmocka_unit_test(test_bad_input),               cmocka_unit_test(test_gather_mid_step),
         cmocka_unit_test(test_paths_apart_never_near), cmocka_unit_test(test_events_pair_every_meeting_box),
+        cmocka_unit_test(test_events_pair_after_changes),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

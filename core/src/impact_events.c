@@ -23,11 +23,15 @@
  * box changed since the sort (its entries in the tiles are stale: it is
  * listed in the tiles' lists of moved bodies instead); scanned one by one
  * (too wide to sort, a box not finite, or too big a box to list in
- * tiles); being dealt into tiles (sort_bodies). */
+ * tiles); being dealt into tiles (sort_bodies); to be activated again, its
+ * new segment's box outgrowing the box it is paired by (rebox); activated
+ * once at least. */
 #define EVENTS_CHANGED 1u
 #define EVENTS_MOVED 2u
 #define EVENTS_LONE 4u
 #define EVENTS_SORTED 8u
+#define EVENTS_OUTGREW 16u
+#define EVENTS_ACTIVE 32u
 
 /* A body wider than this many times the mean width of the step's boxes is
  * kept out of the sorted order (a ground under a pile would reach every
@@ -48,13 +52,13 @@
  * that, moved bodies are scanned one by one until the next sort). */
 #define MOVED_TILES 4
 
-/* The bytes the per-body arrays of n bodies take: a box, TILE_COPIES
+/* The bytes the per-body arrays of n bodies take: two boxes, TILE_COPIES
  * entries, their reaches and moved-list entries (2 ints), 6 ints (first
  * pair, lone, changed, partner, a tile's start and its moved list; one
  * more start closes the last tile) and a flag. */
 static size_t carve_bytes(size_t n)
 {
-    return n * (sizeof(sccd_aabb3) + TILE_COPIES * (sizeof(sccd_ranked) + sizeof(sccd_real) + 2 * sizeof(int)) +
+    return n * (2 * sizeof(sccd_aabb3) + TILE_COPIES * (sizeof(sccd_ranked) + sizeof(sccd_real) + 2 * sizeof(int)) +
                 6 * sizeof(int) + 1) +
            sizeof(int);
 }
@@ -63,7 +67,8 @@ static size_t carve_bytes(size_t n)
 static void lay_out(sccd_events *e, char *p, size_t n)
 {
     e->capacity = (int)n; /* the widest members first: each array stays aligned */
-    e->boxes = (sccd_aabb3 *)p;
+    e->now = (sccd_aabb3 *)p;
+    e->boxes = (sccd_aabb3 *)(p += n * sizeof *e->now);
     e->order = (sccd_ranked *)(p += n * sizeof *e->boxes);
     e->reach = (sccd_real *)(p += TILE_COPIES * n * sizeof *e->order);
     e->moved_body = (int *)(p += TILE_COPIES * n * sizeof *e->reach);
@@ -315,11 +320,15 @@ static void sort_bodies(sccd_events *e)
  * the solve). */
 #define SCAN_RESORT 16
 
-/* Sort every body again by its current box (the moved and lone ones too). */
+/* Sort every body again by its current box (the moved and lone ones too):
+ * each is paired by that box from now on. Smaller than the one it was
+ * paired by, it meets no body that it was not paired with. */
 static void resort(sccd_events *e)
 {
-    for (int i = 0; i < e->bodies; ++i)
+    for (int i = 0; i < e->bodies; ++i) {
         e->flags[i] &= (unsigned char)~(EVENTS_MOVED | EVENTS_LONE);
+        e->boxes[i] = e->now[i];
+    }
     e->lone_count = 0;
     e->scanned = 0;
     sort_bodies(e);
@@ -338,6 +347,7 @@ static bool make_room(sccd_events *e, int bodies)
         return false;
     sccd_events was = *e;
     lay_out(e, p, n);
+    memcpy(e->now, was.now, old * sizeof *e->now);
     memcpy(e->boxes, was.boxes, old * sizeof *e->boxes);
     memcpy(e->order, was.order, (size_t)was.entries * sizeof *e->order);
     memcpy(e->reach, was.reach, (size_t)was.entries * sizeof *e->reach);
@@ -361,7 +371,7 @@ bool sccd_events_grow(sccd_events *e, int bodies)
     if (!make_room(e, bodies))
         return false;
     for (int i = e->bodies; i < bodies; ++i) {
-        e->boxes[i] = e->ops->box(e->solver, i);
+        e->boxes[i] = e->now[i] = e->ops->box(e->solver, i);
         e->first_pair[i] = -1;
         e->partner[i] = -1;
         e->flags[i] = 0;
@@ -379,7 +389,7 @@ bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, 
     if (!carve(e, scratch))
         return false;
     for (int i = 0; i < bodies; ++i) {
-        e->boxes[i] = ops->box(solver, i);
+        e->boxes[i] = e->now[i] = ops->box(solver, i);
         e->first_pair[i] = -1;
         e->partner[i] = -1;
         e->flags[i] = 0;
@@ -471,7 +481,7 @@ static sccd_pair *earliest(const sccd_events *e) { return e->queue_count > 0 ? &
 static void search(sccd_events *e, sccd_pair *pr, sccd_real tc, bool wait)
 {
     ++pr->searches;
-    if (boxes_meet(e->boxes[pr->a], e->boxes[pr->b])) {
+    if (boxes_meet(e->now[pr->a], e->now[pr->b])) {
         e->ops->search(e->solver, pr, tc, wait);
     } else {
         pr->event = EVENT_NONE;
@@ -549,6 +559,7 @@ bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
     if (e->lone_count > LONE_RESORT && e->scanned > SCAN_RESORT * (long)e->bodies)
         resort(e);
     sccd_aabb3 box = e->boxes[i];
+    e->flags[i] |= EVENTS_ACTIVE;
     int mark = ++e->activation;
     e->partner[i] = mark;
     for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i)) /* its partners, marked: a candidate is checked at once */
@@ -589,27 +600,51 @@ static void research(sccd_events *e, sccd_pair *event, sccd_real t)
     }
 }
 
-/* The changed bodies' new boxes (before their pairs are searched again). */
+static bool box_holds(sccd_aabb3 outer, sccd_aabb3 inner)
+{
+    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z && inner.hi.x <= outer.hi.x &&
+           inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
+}
+
+/* The changed bodies' new boxes (before their pairs are searched again).
+ * A body is paired by a box holding its segment's (the one it had when
+ * last activated or sorted; only bodies whose segments' boxes meet are
+ * searched), so that an active body is paired with every body whose
+ * pairing box meets its own: its activation paired it with each, and a
+ * pairing box grows only at an activation (a sort shrinks it). A new
+ * segment's box that the pairing box of an active body still holds (a
+ * blade slowed by what it struck turns through less of the same arc)
+ * meets no body it is not paired with: no activation, no entries. One
+ * that outgrew it, or the first change of a body never activated, is
+ * activated with it as its pairing box, listed in its tiles. */
 static void rebox(sccd_events *e)
 {
     for (int c = 0; c < e->changed_count; ++c) {
         int i = e->changed[c];
-        e->boxes[i] = e->ops->box(e->solver, i);
-        make_moved(e, i); /* its place in the order is of its old box */
+        e->now[i] = e->ops->box(e->solver, i);
+        if (!(e->flags[i] & EVENTS_ACTIVE) || !box_holds(e->boxes[i], e->now[i])) {
+            e->boxes[i] = e->now[i];
+            e->flags[i] |= EVENTS_OUTGREW;
+            make_moved(e, i); /* its place in the order is of its old box */
+        }
     }
 }
 
 /* The changed bodies' new pairs: their new motions may meet bodies they
- * were not paired with, some of them bodies the caller had not passed
- * (ops->gather asks for those). Then the list is empty again. False when
- * out of memory. */
+ * were not paired with (rebox), some of them bodies the caller had not
+ * passed (ops->gather asks for those: a body it took in is paired with the
+ * one that asked). Then the list is empty again. False when out of memory. */
 static bool repair(sccd_events *e, sccd_real t)
 {
-    for (int c = 0; c < e->changed_count; ++c)
-        if (!e->ops->gather(e->solver, e->changed[c]) || !sccd_events_activate(e, e->changed[c], t))
+    for (int c = 0; c < e->changed_count; ++c) {
+        int i = e->changed[c], known = e->bodies;
+        if (!e->ops->gather(e->solver, i))
             return false;
+        if (((e->flags[i] & EVENTS_OUTGREW) || e->bodies > known) && !sccd_events_activate(e, i, t))
+            return false;
+    }
     for (int c = 0; c < e->changed_count; ++c)
-        e->flags[e->changed[c]] &= (unsigned char)~EVENTS_CHANGED;
+        e->flags[e->changed[c]] &= (unsigned char)~(EVENTS_CHANGED | EVENTS_OUTGREW);
     e->changed_count = 0;
     return true;
 }

@@ -161,7 +161,8 @@ typedef struct sccd_events {
     int *queue;            /* the pairs with an event (or pending), a binary heap by time, then pair: the earliest first ... */
     int queue_count;       /* ... and how many */
     int round;             /* events taken so far */
-    sccd_aabb3 *boxes;     /* per body: ops->box of its current segment, kept as segments change */
+    sccd_aabb3 *now;       /* per body: ops->box of its current segment, kept as segments change */
+    sccd_aabb3 *boxes;     /* per body: the box it is paired by, holding `now` (its box when last activated or sorted) */
     int *first_pair;       /* per body: the first pair of its list (-1: none) */
     unsigned char *flags;  /* per body: EVENTS_CHANGED, EVENTS_MOVED, EVENTS_LONE (impact_events.c) */
     sccd_ranked *order;    /* the sorted bodies by tile, in each by low x (`entries` of them; a body in each tile its box meets) ... */
@@ -189,7 +190,7 @@ bool sccd_events_begin(sccd_events *e, const sccd_event_ops *ops, void *solver, 
                        sccd_impact_stats *stats);
 /* The solver took in bodies up to `bodies` (ops->box works for them): they join the events, unpaired. False when out of memory (the events unchanged). */
 bool sccd_events_grow(sccd_events *e, int bodies);
-/* Body i becomes active (a CCD body at the start, or set moving; again when its motion changes): paired with every body whose box meets its box. */
+/* Body i becomes active (a CCD body at the start, or set moving; again when its motion outgrows its box): paired with every body whose box meets its box. */
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc);
 /* Body i's segment changed (the solver calls it at each change an event makes): its pairs are searched again, its box made anew. */
 void sccd_events_changed(sccd_events *e, int i);
