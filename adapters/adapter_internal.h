@@ -13,7 +13,6 @@
 #include <time.h>
 
 #include "sectorccd/base.h"
-#include "sectorccd/broadphase.h"
 #include "sectorccd/impact.h"
 
 /* Grow a buffer of elements of size `size` to hold `need` (doubling, from
@@ -178,85 +177,16 @@ static inline void sccd_adapter_flying_free(sccd_adapter_flying *f)
     sccd_adapter_map_free(&f->next);
 }
 
-/* A step's query boxes: what the CCD bodies' motions (later, the bodies an
- * impact set moving) may reach. The engine's objects that may move far in
- * a step are matched against them all in one pass: each object queries the
- * boxes with the box of what it may reach, in a sort-and-sweep index of the
- * core (2D boxes at z = 0). The cost grows with the objects plus the boxes,
- * not with their product, and the index holds only the step's few boxes:
- * nothing of the engine's is kept from step to step. A query box that is
- * not finite (a motion that overflowed) meets every object; an object
- * whose box is not finite meets none (it is nowhere to be met). */
-typedef struct sccd_adapter_queries {
-    sccd_bp3 bp;
-    sccd_aabb3 *box; /* by box */
-    int *proxy;      /* by box: its proxy, -1 for a box that is not finite */
-    int *box_of;     /* by proxy: its box */
-    int *wild;       /* the boxes that are not finite */
-    sccd_aabb3 all;  /* the union of the finite boxes: most objects of a big world meet none, known at once */
-    int count, nwild, capbox, capproxy, capbox_of, capwild;
-} sccd_adapter_queries;
-
 /* An empty union (meets nothing). */
 static inline sccd_aabb3 sccd_adapter_empty_box(void)
 {
     return (sccd_aabb3){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
 }
 
-/* Up to this many boxes, an object tests each: cheaper than a query of the
- * index (the index pays from a few dozen on). */
-#define SCCD_ADAPTER_SCAN_BOXES 16
-
-static inline void sccd_adapter_queries_init(sccd_adapter_queries *q)
+/* The whole space (meets everything). */
+static inline sccd_aabb3 sccd_adapter_all_box(void)
 {
-    *q = (sccd_adapter_queries){.all = sccd_adapter_empty_box()};
-    sccd_bp3_init(&q->bp);
-}
-
-static inline void sccd_adapter_queries_free(sccd_adapter_queries *q)
-{
-    sccd_bp3_destroy(&q->bp);
-    sccd_free(q->box);
-    sccd_free(q->proxy);
-    sccd_free(q->box_of);
-    sccd_free(q->wild);
-    sccd_adapter_queries_init(q);
-}
-
-/* No boxes (the memory is kept). */
-static inline void sccd_adapter_queries_clear(sccd_adapter_queries *q)
-{
-    for (int i = 0; i < q->count; ++i)
-        if (q->proxy[i] >= 0)
-            sccd_bp3_destroy_proxy(&q->bp, q->proxy[i]);
-    q->count = q->nwild = 0;
-    q->all = sccd_adapter_empty_box();
-}
-
-/* Add a box: its index (from 0 after a clear), -1 when out of memory (the
- * boxes unchanged). */
-static inline int sccd_adapter_queries_add(sccd_adapter_queries *q, sccd_aabb3 box)
-{
-    int id = -1;
-    if (!sccd_adapter_reserve((void **)&q->box, &q->capbox, q->count + 1, sizeof *q->box) ||
-        !sccd_adapter_reserve((void **)&q->proxy, &q->capproxy, q->count + 1, sizeof *q->proxy))
-        return -1;
-    if (!sccd_is_valid_aabb3(box)) {
-        if (!sccd_adapter_reserve((void **)&q->wild, &q->capwild, q->nwild + 1, sizeof *q->wild))
-            return -1;
-        q->wild[q->nwild++] = q->count;
-    } else if (sccd_bp3_create_proxy(&q->bp, box, NULL, &id) != SCCD_BP_OK) {
-        return -1;
-    } else if (!sccd_adapter_reserve((void **)&q->box_of, &q->capbox_of, id + 1, sizeof *q->box_of)) {
-        sccd_bp3_destroy_proxy(&q->bp, id);
-        return -1;
-    } else {
-        q->box_of[id] = q->count;
-        q->all = sccd_aabb3_union(q->all, box);
-    }
-    q->box[q->count] = box;
-    q->proxy[q->count] = id;
-    return q->count++;
+    return (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
 }
 
 static inline bool sccd_adapter_boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
@@ -265,39 +195,9 @@ static inline bool sccd_adapter_boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
            b.lo.z <= a.hi.z;
 }
 
-/* Called with the index of each query box an object's box meets; false
- * stops the match (out of memory). */
+/* Called with the index of each box an object's box meets; false stops
+ * the match (out of memory). */
 typedef bool sccd_adapter_match_fn(int box, void *context);
-
-typedef struct sccd_adapter_match { const int *box_of; sccd_adapter_match_fn *fn; void *context; bool ok; } sccd_adapter_match;
-
-static inline bool sccd_adapter_queries_hit(int proxy_id, void *user_data, void *context)
-{
-    (void)user_data;
-    sccd_adapter_match *m = context;
-    m->ok = m->fn(m->box_of[proxy_id], m->context);
-    return m->ok;
-}
-
-/* fn for every query box that box meets; false when fn was. */
-static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb3 box, sccd_adapter_match_fn *fn,
-                                              void *context)
-{
-    if ((q->nwild == 0 && !sccd_adapter_boxes_meet(q->all, box)) || !sccd_is_valid_aabb3(box)) /* a NaN box meets nothing */
-        return true;
-    sccd_adapter_match m = {q->box_of, fn, context, true};
-    if (q->count <= SCCD_ADAPTER_SCAN_BOXES) {
-        for (int i = 0; m.ok && i < q->count; ++i)
-            if (q->proxy[i] < 0 || sccd_adapter_boxes_meet(q->box[i], box))
-                m.ok = fn(i, context);
-        return m.ok;
-    }
-    if (q->count > q->nwild)
-        sccd_bp3_query(&q->bp, box, sccd_adapter_queries_hit, &m);
-    for (int i = 0; m.ok && i < q->nwild; ++i)
-        m.ok = fn(q->wild[i], context);
-    return m.ok;
-}
 
 /* Whether `inner` lies within `outer` (a question inside a box asked before
  * finds nothing the first did not). */
@@ -305,26 +205,6 @@ static inline bool sccd_adapter_box_holds(sccd_aabb3 outer, sccd_aabb3 inner)
 {
     return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z && inner.hi.x <= outer.hi.x &&
            inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
-}
-
-/* A search for a query box holding a box (sccd_adapter_queries_hold). */
-typedef struct sccd_adapter_hold { const sccd_adapter_queries *q; sccd_aabb3 box; bool held; } sccd_adapter_hold;
-
-static inline bool sccd_adapter_hold_met(int box, void *context)
-{
-    sccd_adapter_hold *h = context;
-    h->held = sccd_adapter_box_holds(h->q->box[box], h->box);
-    return !h->held; /* found: the match stops */
-}
-
-/* Whether a query box holds box (its finite boxes: a question without a
- * finite box is held by none). */
-static inline bool sccd_adapter_queries_hold(sccd_adapter_queries *q, sccd_aabb3 box)
-{
-    sccd_adapter_hold h = {q, box, false};
-    if (sccd_is_valid_aabb3(box) && sccd_adapter_box_holds(q->all, box))
-        sccd_adapter_queries_match(q, box, sccd_adapter_hold_met, &h);
-    return h.held;
 }
 
 /* A step's objects by their boxes, for the impact solver's questions in the
@@ -766,7 +646,7 @@ static inline bool sccd_adapter_sorted_match(const sccd_adapter_sorted *x, sccd_
                                              void *context)
 {
     if (!sccd_is_valid_aabb3(box)) /* a question without a finite box meets everything but NaN */
-        box = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
+        box = sccd_adapter_all_box();
     sccd_adapter_question q = {box, sccd_adapter_tile(x->tiling[0], box.lo.y), sccd_adapter_tile(x->tiling[1], box.lo.z), fn, context};
     int i1 = sccd_adapter_tile(x->tiling[0], box.hi.y), j1 = sccd_adapter_tile(x->tiling[1], box.hi.z);
     for (int j = q.j0; j <= j1; ++j)
@@ -792,7 +672,7 @@ static inline bool sccd_adapter_sorted_scan(const sccd_adapter_sorted *x, sccd_a
                                             void *context)
 {
     if (!sccd_is_valid_aabb3(box)) /* a question without a finite box meets everything but NaN */
-        box = (sccd_aabb3){{-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
+        box = sccd_adapter_all_box();
     /* Across x first, from the extents beside the entries (16 bytes a box
      * read in order, not 48 through its id), in one test: most boxes miss
      * there, a coin toss for each bound. */
@@ -823,6 +703,104 @@ static inline bool sccd_adapter_sorted_ask(sccd_adapter_sorted *x, sccd_aabb3 bo
     if (!x->sorted && x->asked_before < SCCD_ADAPTER_SCANS && x->asked <= SCCD_ADAPTER_SCANS)
         return sccd_adapter_sorted_scan(x, box, fn, context);
     return (x->sorted || sccd_adapter_sorted_build(x)) && sccd_adapter_sorted_match(x, box, fn, context);
+}
+
+/* Up to this many boxes, an object tests each: cheaper than a question
+ * to the sorted set. */
+#define SCCD_ADAPTER_SCAN_BOXES 16
+
+/* A step's query boxes: what the CCD bodies' motions (later, the bodies an
+ * impact set moving) may reach, all added before the first match. The
+ * engine's objects that may move far in a step are matched against them
+ * all in one pass: each object asks the boxes, sorted once (sccd_adapter_
+ * sorted), with the box of what it may reach (2D boxes at z = 0). The cost
+ * grows with the objects plus the boxes, not with their product, and
+ * nothing of the engine's is kept from step to step. (The core's
+ * incremental broadphase, made and emptied each step, cost three times as
+ * many instructions a question: it keeps its order for sets that move a
+ * little each step.) A query box that is not finite (a motion that
+ * overflowed) meets every object; an object whose box is not finite meets
+ * none (it is nowhere to be met). */
+typedef struct sccd_adapter_queries {
+    sccd_adapter_sorted set; /* the boxes, box i its object i (not finite: the whole space) */
+    sccd_aabb3 all;          /* the union of the finite boxes: most objects of a big world meet none, known at once */
+    int count, nwild;
+    bool scan;               /* scanned box by box until the next clear (few boxes, or no memory to sort them) */
+} sccd_adapter_queries;
+
+static inline void sccd_adapter_queries_init(sccd_adapter_queries *q)
+{
+    *q = (sccd_adapter_queries){.all = sccd_adapter_empty_box()};
+}
+
+static inline void sccd_adapter_queries_free(sccd_adapter_queries *q)
+{
+    sccd_adapter_sorted_free(&q->set);
+    sccd_adapter_queries_init(q);
+}
+
+/* No boxes (the memory is kept). */
+static inline void sccd_adapter_queries_clear(sccd_adapter_queries *q)
+{
+    sccd_adapter_sorted_clear(&q->set);
+    q->count = q->nwild = 0;
+    q->all = sccd_adapter_empty_box();
+    q->scan = false;
+}
+
+/* Add a box (before the first match since the clear): its index (from 0
+ * after a clear), -1 when out of memory (the boxes unchanged). */
+static inline int sccd_adapter_queries_add(sccd_adapter_queries *q, sccd_aabb3 box)
+{
+    bool finite = sccd_is_valid_aabb3(box);
+    if (sccd_adapter_sorted_add(&q->set, finite ? box : sccd_adapter_all_box()) < 0)
+        return -1;
+    if (finite)
+        q->all = sccd_aabb3_union(q->all, box);
+    else
+        ++q->nwild;
+    return q->count++;
+}
+
+/* Query box i (the whole space for one not finite). */
+static inline sccd_aabb3 sccd_adapter_queries_box(const sccd_adapter_queries *q, int i) { return q->set.box[i]; }
+
+/* fn for every query box that box meets; false when fn was. */
+static inline bool sccd_adapter_queries_match(sccd_adapter_queries *q, sccd_aabb3 box, sccd_adapter_match_fn *fn,
+                                              void *context)
+{
+    if ((q->nwild == 0 && !sccd_adapter_boxes_meet(q->all, box)) || !sccd_is_valid_aabb3(box)) /* a NaN box meets nothing */
+        return true;
+    /* Sorted at the first match; a sort that ran out of memory may have
+     * left its entries half moved: the boxes by index stay whole. */
+    q->scan |= q->count <= SCCD_ADAPTER_SCAN_BOXES || (!q->set.sorted && !sccd_adapter_sorted_build(&q->set));
+    if (!q->scan)
+        return sccd_adapter_sorted_match(&q->set, box, fn, context);
+    for (int i = 0; i < q->count; ++i)
+        if (sccd_adapter_boxes_meet(q->set.box[i], box) && !fn(i, context))
+            return false;
+    return true;
+}
+
+/* A search for a query box holding a box (sccd_adapter_queries_hold). */
+typedef struct sccd_adapter_hold { const sccd_adapter_queries *q; sccd_aabb3 box; bool held; } sccd_adapter_hold;
+
+static inline bool sccd_adapter_hold_met(int box, void *context)
+{
+    sccd_adapter_hold *h = context;
+    h->held = sccd_adapter_box_holds(sccd_adapter_queries_box(h->q, box), h->box);
+    return !h->held; /* found: the match stops */
+}
+
+/* Whether a query box holds box (a question without a finite box is held
+ * by none; a query box not finite holds every finite one: it gathered
+ * everything). Out of memory: false (the caller asks the engine). */
+static inline bool sccd_adapter_queries_hold(sccd_adapter_queries *q, sccd_aabb3 box)
+{
+    sccd_adapter_hold h = {q, box, false};
+    if (sccd_is_valid_aabb3(box) && sccd_adapter_box_holds(q->all, box))
+        sccd_adapter_queries_match(q, box, sccd_adapter_hold_met, &h);
+    return h.held;
 }
 
 /* CPU time of the calling thread in seconds, for the counters: steady on a

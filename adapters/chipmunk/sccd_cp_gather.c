@@ -136,7 +136,7 @@ static void gather_query(cpShape *shape, void *data)
 /* The shapes within query box i now, by the space's index. */
 static bool query_space(sccd_cp_world *w, int i)
 {
-    sccd_aabb3 b = w->queries.box[i];
+    sccd_aabb3 b = sccd_adapter_queries_box(&w->queries, i);
     w->keeping = w->keep[i];
     w->gather_ok = true;
     cpSpaceBBQuery(w->space, bb_of((sccd_aabb2){{b.lo.x, b.lo.y}, {b.hi.x, b.hi.y}}, w->slow), CP_SHAPE_FILTER_ALL,
@@ -174,7 +174,7 @@ static bool gather_met(int i, void *context)
     CP_BODY_FOREACH_SHAPE(m->fb->body, s)
     {
         sccd_aabb2 sb = {{s->bb.l - reach, s->bb.b - reach}, {s->bb.r + reach, s->bb.t + reach}};
-        if (sccd_adapter_boxes_meet(m->w->queries.box[i], box3_of(sb)) && !gather_for(m->w, i, s, reach))
+        if (sccd_adapter_boxes_meet(sccd_adapter_queries_box(&m->w->queries, i), box3_of(sb)) && !gather_for(m->w, i, s, reach))
             return false;
     }
     return true;
