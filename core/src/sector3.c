@@ -97,17 +97,10 @@ static int wedge_parts(const sect *S, wedge w[2])
     return 2;
 }
 
-/* Checks s and fills the canonical form but the half angle's cosine and
- * sine (out is not ready yet). False (after the check fired) when no
- * defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
- * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
-static bool prepare_frame(sect *out, const sccd_sector3 *s)
+/* The canonical form of s (checked, or flawed but repairable) but the
+ * half angle's cosine and sine. */
+static void frame_of(sect *out, const sccd_sector3 *s)
 {
-    out->ready = false;
-    bool valid = valid_sector3(s);
-    SCCD_ASSERT(valid);
-    if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
-        return false;
     /* Exactly unit and ⟂ (valid input is only so within 1e-6): a unit
      * axis, a ⟂ u, a fallback direction when a is parallel to u. */
     sccd_v3 u = sccd_v3_normalize(s->u);
@@ -127,6 +120,20 @@ static bool prepare_frame(sect *out, const sccd_sector3 *s)
     out->zlo = s->zlo;
     out->zhi = s->zhi;
     out->scale = sccd_max(out->R, sccd_max(fabs(out->zlo), fabs(out->zhi)));
+}
+
+/* Checks s and fills the canonical form but the half angle's cosine and
+ * sine (out is not ready yet). False (after the check fired) when no
+ * defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
+ * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
+static bool prepare_frame(sect *out, const sccd_sector3 *s)
+{
+    out->ready = false;
+    bool valid = valid_sector3(s);
+    SCCD_ASSERT(valid);
+    if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
+        return false;
+    frame_of(out, s);
     return true;
 }
 
@@ -149,6 +156,14 @@ static bool prepare(const sccd_sector3 *s, sect *out, const sccd_rot2 *cs)
         return false;
     prepare_cos_sin(out, cs);
     return true;
+}
+
+/* prepare for a sector valid_sector3 passed (a one-shot test's, past its
+ * raw early-outs, with their cosine and sine): not checked again. */
+static void prepare_valid(const sccd_sector3 *s, sect *out, const sccd_rot2 *cs)
+{
+    frame_of(out, s);
+    prepare_cos_sin(out, cs);
 }
 
 bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s)
@@ -917,7 +932,10 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
         have = &cs;
     }
     sect S;
-    prepare(s, &S, have);
+    if (have != NULL)
+        prepare_valid(s, &S, have);
+    else
+        prepare(s, &S, NULL);
     return sccd_sector3_prepared_vs_box(&S, b);
 }
 
@@ -938,7 +956,8 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
     bool hit;
     if (raw_ball_decides(s, m, 0.0, rad, false, &hit, &cs))
         return hit;
-    return prepare(s, &S, &cs) && triangle_meets_past_ball(&S, t, to_local(&S, m));
+    prepare_valid(s, &S, &cs);
+    return triangle_meets_past_ball(&S, t, to_local(&S, m));
 }
 
 /* ---- capsules (fact 3) ---- */
@@ -1123,27 +1142,32 @@ static bool capsule_local(const sect *S, sccd_v3 p0, sccd_v3 p1, sccd_real rc)
     return false;
 }
 
+/* The exact test of the capsule with core a–b (canonical frame, m its
+ * middle) and radius r past the early-out of the ball about m holding it:
+ * beyond the slab, the cylinder R or the wedge when its core's supports,
+ * grown by r, are; it holds its end balls; then the segment. */
+static bool capsule_meets_past_ball(const sect *S, sccd_v3 a, sccd_v3 b, sccd_v3 m, sccd_real r)
+{
+    sccd_v3 ends[2] = {a, b};
+    supports h = point_supports(S, ends, 2, plane_direction(m));
+    sccd_real tol = SCCD_EPS * sccd_max(S->scale, sccd_max(v3_maxabs(a), v3_maxabs(b)) + r);
+    if (supports_miss(S, &h, r + tol)) /* each support grown by r: the reach is r + tol */
+        return false;
+    if (local_ball_meets(S, a, r, SCCD_EPS * sccd_max(S->scale, v3_maxabs(a) + r)) ||
+        local_ball_meets(S, b, r, SCCD_EPS * sccd_max(S->scale, v3_maxabs(b) + r)))
+        return true;
+    return capsule_local(S, a, b, r);
+}
+
 bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
 {
     if (!S->ready)
         return false;
-    /* In the canonical frame once. Exact early-outs: the capsule lies in
-     * the ball about its middle reaching its end balls, and beyond the
-     * slab, the cylinder R or the wedge when its core's supports, grown by
-     * its radius, are; it holds its end balls. */
+    /* In the canonical frame once. Exact early-out: the capsule lies in the
+     * ball about its middle reaching its end balls. */
     sccd_v3 a = to_local(S, c.a), b = to_local(S, c.b), m = sccd_v3_lerp(a, b, 0.5);
     sccd_real rm = 0.5 * sccd_v3_dist(a, b) + c.r;
-    if (!local_ball_meets(S, m, rm, SCCD_EPS * sccd_max(S->scale, v3_maxabs(m) + rm)))
-        return false;
-    sccd_v3 ends[2] = {a, b};
-    supports h = point_supports(S, ends, 2, plane_direction(m));
-    sccd_real tol = SCCD_EPS * sccd_max(S->scale, sccd_max(v3_maxabs(a), v3_maxabs(b)) + c.r);
-    if (supports_miss(S, &h, c.r + tol)) /* each support grown by c.r: the reach is c.r + tol */
-        return false;
-    if (local_ball_meets(S, a, c.r, SCCD_EPS * sccd_max(S->scale, v3_maxabs(a) + c.r)) ||
-        local_ball_meets(S, b, c.r, SCCD_EPS * sccd_max(S->scale, v3_maxabs(b) + c.r)))
-        return true;
-    return capsule_local(S, a, b, c.r);
+    return local_ball_meets(S, m, rm, SCCD_EPS * sccd_max(S->scale, v3_maxabs(m) + rm)) && capsule_meets_past_ball(S, a, b, m, c.r);
 }
 
 bool sccd_sector3_prepared_vs_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
@@ -1161,21 +1185,21 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
         SCCD_ASSERT(sccd_is_valid_capsule3(c));
         return false;
     }
+    sect S;
+    if (!valid_sector3(s)) /* prepare's check fires, or it repairs s */
+        return prepare(s, &S, NULL) && sccd_sector3_prepared_meets_capsule(&S, c);
     /* The prepared test's bounding ball first, without the frame; its
      * radius, there from the canonical frame's ends, is within rounding of
-     * this one grown by 1e-12. */
+     * this one grown by 1e-12. Undecided, the frame's ball test would
+     * rarely decide more: the rest of the test, exact on its own, follows. */
     sccd_rot2 cs;
-    const sccd_rot2 *have = NULL;
-    if (valid_sector3(s)) {
-        bool hit; /* never, with no inner ball */
-        if (raw_ball_decides(s, sccd_v3_lerp(c.a, c.b, 0.5), -INFINITY,
-                             0.5 * sccd_v3_dist(c.a, c.b) * (1.0 + 1e-12) + c.r, false, &hit, &cs))
-            return false;
-        have = &cs;
-    }
-    sect S;
-    prepare(s, &S, have);
-    return sccd_sector3_prepared_meets_capsule(&S, c);
+    bool hit; /* never, with no inner ball */
+    if (raw_ball_decides(s, sccd_v3_lerp(c.a, c.b, 0.5), -INFINITY, 0.5 * sccd_v3_dist(c.a, c.b) * (1.0 + 1e-12) + c.r,
+                         false, &hit, &cs))
+        return false;
+    prepare_valid(s, &S, &cs);
+    sccd_v3 a = to_local(&S, c.a), b = to_local(&S, c.b);
+    return capsule_meets_past_ball(&S, a, b, sccd_v3_lerp(a, b, 0.5), c.r);
 }
 
 /* ---- the thesis' capsule approximation (§2.7) ---- */
