@@ -36,7 +36,10 @@ CXX      ?= c++
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L
-OPT      := -O2 -g
+# -fno-math-errno: no code here reads errno after a math function, and
+# without it every sqrt is a branch to the library's for a negative
+# argument (a sqrt is most of a distance, and distances are most of the CCD).
+OPT      := -O2 -g -fno-math-errno
 ifeq ($(DEBUG),1)
 OPT      := -O0 -g -DSCCD_DEBUG
 endif
