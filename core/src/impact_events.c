@@ -3,7 +3,8 @@
  * give the search, the impact, the fallback and what a body is.
  *
  * A body is paired with the bodies whose boxes (of their segments) meet its
- * own; when an event changes its segment it is paired again. Only the pairs
+ * own; when an event changes its segment beyond that box it is paired
+ * again (rebox). Only the pairs
  * whose motions an event changed are searched again: the segments of every
  * other body go on unchanged, so their events stand. The
  * loop ends: after SCCD_IMPACT_MAX_EVENTS impacts and pushes, and
