@@ -143,6 +143,58 @@ static void test_cached3_random(void **state)
     }
 }
 
+/* The closed form of a box's proxy against a sphere's one point
+ * (sccd_proxy3_distance_box_point, the TOI's) against the oracle, as check3
+ * checks GJK: either order, boxes flat or a point, spheres of radius 0,
+ * centres inside, on and near the boxes, the proxies placed by a rigid
+ * motion of their points (as the TOI places its cores). */
+static void test_box_point3_random(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(1403);
+    for (int i = 0; i < N_PAIRS; ++i) {
+        double s = log_scale(&g);
+        sccd_shape3 box = sccd_rng_shape3(&g, SCCD_SHAPE_BOX, s), ball = sccd_rng_shape3(&g, SCCD_SHAPE_CIRCLE, s);
+        int k = sccd_rng_int(&g, 8);
+        if (k == 0)
+            box.box.h.z = 0.0; /* flat */
+        else if (k == 1)
+            box.box.h = (sccd_v3){0.0, 0.0, 0.0}; /* a point */
+        if (sccd_rng_int(&g, 4) == 0)
+            ball.sphere.r = 0.0;
+        sccd_xf3 xa = {sccd_rng_v3(&g, s), sccd_rng_quat(&g)}, xb = {sccd_rng_v3(&g, spread(&g) * s), sccd_rng_quat(&g)};
+        if (sccd_rng_int(&g, 4) == 0) /* the centre on a face of the box, or inside it */
+            xb.p = sccd_xf3_apply(xa, sccd_v3_add(box.box.c, sccd_quat_apply(box.box.q, (sccd_v3){box.box.h.x, sccd_rng_uniform(&g, -1.0, 1.0) * box.box.h.y,
+                                                                                                   sccd_rng_uniform(&g, -1.0, 1.0) * box.box.h.z})));
+        if (sccd_rng_int(&g, 8) == 0)
+            xb.p = sccd_xf3_apply(xa, box.box.c);
+        xb.p = sccd_v3_sub(xb.p, sccd_quat_apply(xb.q, ball.sphere.c)); /* the sphere's centre where drawn */
+        /* The proxies made, then moved by one rigid motion (the placed points, not the shapes). */
+        sccd_proxy3 pa = sccd_proxy3_make(&box, xa), pb = sccd_proxy3_make(&ball, xb);
+        sccd_xf3 m = {sccd_rng_v3(&g, 3.0 * s), sccd_rng_quat(&g)};
+        for (int v = 0; v < pa.n; ++v)
+            pa.v[v] = sccd_xf3_apply(m, pa.v[v]);
+        pb.v[0] = sccd_xf3_apply(m, pb.v[0]);
+        sccd_xf3 ya = sccd_xf3_mul(m, xa), yb = sccd_xf3_mul(m, xb);
+        double ref = sccd_oracle_distance3(&box, ya, &ball, yb), tol = 1e-9 * s;
+        for (int order = 0; order < 2; ++order) {
+            sccd_distance3 d = order == 0 ? sccd_proxy3_distance_box_point(&pa, &pb, true) : sccd_proxy3_distance_box_point(&pb, &pa, false);
+            const sccd_shape3 *a = order == 0 ? &box : &ball, *b = order == 0 ? &ball : &box;
+            sccd_xf3 xa2 = order == 0 ? ya : yb, xb2 = order == 0 ? yb : ya;
+            if (fabs(d.distance - ref) > tol)
+                fprintf(stderr, "3D box-point: %.17g ref %.17g (s %g)\n", d.distance, ref, s);
+            assert_true(fabs(d.distance - ref) <= tol);
+            assert_true(ref > 0.0 || d.overlap);
+            assert_true(!d.overlap || ref <= tol);
+            assert_true(fabs(sccd_v3_len(d.normal) - 1.0) < 1e-12);
+            if (!d.overlap) {
+                assert_true(point_to_shape3(d.pa, a, xa2) <= tol && point_to_shape3(d.pb, b, xb2) <= tol);
+                assert_true(fabs(sccd_v3_dot(sccd_v3_sub(d.pb, d.pa), d.normal) - d.distance) <= tol);
+            }
+        }
+    }
+}
+
 /* Degenerate starts: every cached vertex the same pair, and a point pair
  * (one core point each) from a cache naming it three times. */
 static void test_cached_degenerate(void **state)
@@ -168,6 +220,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cached2_random),
         cmocka_unit_test(test_cached3_random),
+        cmocka_unit_test(test_box_point3_random),
         cmocka_unit_test(test_cached_degenerate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -230,17 +230,12 @@ static bool gjk_nearest(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_real ti
     return s.n == 4;
 }
 
-sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache)
+/* The distance of proxies a and b from their nearest core points pa, pb
+ * (inside: the cores enclose each other), with the rounding radii. */
+static sccd_distance3 from_nearest(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_v3 pa, sccd_v3 pb, bool inside,
+                                   sccd_real reach, sccd_real tiny, int iterations)
 {
-    sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, 1};
-    /* Below this |v| the cores touch: the direction −v is rounding noise. */
-    sccd_real reach = sccd_max(sccd_proxy3_reach(a), sccd_proxy3_reach(b)), tiny = 1e-14 * reach;
-    sccd_v3 pa, pb;
-    bool inside = false;
-    if (a->n <= 2 && b->n <= 2)
-        segments_nearest(a, b, cache, &pa, &pb);
-    else
-        inside = gjk_nearest(a, b, tiny, cache, &pa, &pb, &out.iterations);
+    sccd_distance3 out = {INFINITY, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, SCCD_FALLBACK_V3, false, iterations};
     sccd_v3 v = sccd_v3_sub(pb, pa);
     sccd_real core = sccd_v3_len(v);
     if (inside || core <= tiny) {
@@ -259,6 +254,43 @@ sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_prox
     out.overlap = d <= SCCD_EPS * size_bound && d <= SCCD_EPS * sccd_max(proxy_size(a), proxy_size(b));
     out.distance = out.overlap ? 0.0 : d;
     return out;
+}
+
+sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache)
+{
+    /* Below this |v| the cores touch: the direction −v is rounding noise. */
+    sccd_real reach = sccd_max(sccd_proxy3_reach(a), sccd_proxy3_reach(b)), tiny = 1e-14 * reach;
+    sccd_v3 pa, pb;
+    bool inside = false;
+    int iterations = 1;
+    if (a->n <= 2 && b->n <= 2)
+        segments_nearest(a, b, cache, &pa, &pb);
+    else
+        inside = gjk_nearest(a, b, tiny, cache, &pa, &pb, &iterations);
+    return from_nearest(a, b, pa, pb, inside, reach, tiny, iterations);
+}
+
+/* The point of box proxy b (corner i = c ± x (bit 0) ± y (bit 1) ± z
+ * (bit 2), as sccd_box3_corners makes them) nearest p: p's offset from the
+ * centre clamped along each half axis (they are ⟂; a zero one is skipped). */
+static sccd_v3 box_proxy_nearest(const sccd_proxy3 *b, sccd_v3 p)
+{
+    sccd_v3 c = sccd_v3_lerp(b->v[0], b->v[7], 0.5), d = sccd_v3_sub(p, c), q = c;
+    sccd_v3 axis[3] = {sccd_v3_scale(sccd_v3_sub(b->v[1], b->v[0]), 0.5), sccd_v3_scale(sccd_v3_sub(b->v[2], b->v[0]), 0.5),
+                       sccd_v3_scale(sccd_v3_sub(b->v[4], b->v[0]), 0.5)};
+    for (int k = 0; k < 3; ++k) {
+        sccd_real e2 = sccd_v3_len2(axis[k]);
+        if (e2 > 0.0)
+            q = sccd_v3_mad(q, sccd_clamp(sccd_v3_dot(d, axis[k]) / e2, -1.0, 1.0), axis[k]);
+    }
+    return q;
+}
+
+sccd_distance3 sccd_proxy3_distance_box_point(const sccd_proxy3 *a, const sccd_proxy3 *b, bool a_box)
+{
+    sccd_real reach = sccd_max(sccd_proxy3_reach(a), sccd_proxy3_reach(b)), tiny = 1e-14 * reach;
+    sccd_v3 pa = a_box ? box_proxy_nearest(a, b->v[0]) : a->v[0], pb = a_box ? b->v[0] : box_proxy_nearest(b, a->v[0]);
+    return from_nearest(a, b, pa, pb, false, reach, tiny, 0);
 }
 
 /* The point of shape s's core (in its own frame) nearest to p. */

@@ -513,13 +513,16 @@ static sccd_toi3 toi3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *
     sccd_proxy3 pa, pb;
     sccd_simplex_cache cache = {0};
     sccd_real t = 0.0;
+    /* A box against a sphere: their distance in closed form. */
+    int box_point = a->type == SCCD_SHAPE_BOX && b->type == SCCD_SHAPE_CIRCLE ? 1 : a->type == SCCD_SHAPE_CIRCLE && b->type == SCCD_SHAPE_BOX ? 2 : 0;
     while (out.iterations < SCCD_TOI_MAX_ITERATIONS) {
         ++out.iterations;
         sccd_v3 o = sccd_v3_mad(ca0, t, ma.dp), cb = sccd_v3_mad(cb0, -t, dp);
         place3(&pa, &core_a, turn3_make(ma.axis, t * ma.angle), (sccd_v3){0.0, 0.0, 0.0});
         place3(&pb, &core_b, turn3_make(mb.axis, t * mb.angle), cb);
-        sccd_distance3 d = half != NULL ? half_space_distance(&pa, &pb, half->n, half->d - sccd_v3_dot(half->n, o))
-                                        : sccd_proxy3_distance_cached(&pa, &pb, &cache);
+        sccd_distance3 d = half != NULL  ? half_space_distance(&pa, &pb, half->n, half->d - sccd_v3_dot(half->n, o))
+                           : box_point ? sccd_proxy3_distance_box_point(&pa, &pb, box_point == 1)
+                                       : sccd_proxy3_distance_cached(&pa, &pb, &cache);
         out.t = t;
         out.point = sccd_v3_add(o, sccd_v3_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;

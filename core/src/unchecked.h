@@ -119,6 +119,11 @@ typedef struct sccd_simplex_cache { int n; unsigned char ia[4], ib[4]; } sccd_si
  * The result is as accurate as a cold start's (the same stopping rules). */
 sccd_distance2 sccd_proxy2_distance_cached(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_simplex_cache *cache);
 sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache);
+/* sccd_proxy3_distance of a box's proxy (sccd_proxy3_make's, its corners in
+ * sccd_box3_corners' order, placed by any rigid motion) and a one-point
+ * proxy (a sphere's), a_box: which is the box; in closed form, where GJK
+ * iterates over the corners (most TOIs of debris in a pile of spheres). */
+sccd_distance3 sccd_proxy3_distance_box_point(const sccd_proxy3 *a, const sccd_proxy3 *b, bool a_box);
 
 /* sccd_shape2_distance / sccd_shape3_distance. */
 sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb);
