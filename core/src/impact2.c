@@ -1295,11 +1295,6 @@ static sccd_impact_reach2 reach_of(solver *sv, int i)
     return r;
 }
 
-static bool box_holds(sccd_aabb3 outer, sccd_aabb3 inner)
-{
-    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y;
-}
-
 /* Body i's segment changed: ask the caller for what it may now reach
  * (callbacks.gather), unless an earlier question covered it (a box holding
  * this one, for points moving as far), and take the answer in. Only a body
@@ -1312,7 +1307,7 @@ static bool op_gather(void *solver_, int i)
     body_state *s = &sv->st[i];
     sccd_impact_reach2 r = reach_of(sv, i);
     sccd_aabb3 box = body_box(sv, i);
-    if (r.reach <= s->asked_reach && box_holds(s->asked, box) && (r.fixed_only || !s->asked_fixed))
+    if (r.reach <= s->asked_reach && sccd_box_holds(s->asked, box) && (r.fixed_only || !s->asked_fixed))
         return true;
     s->asked = box;
     s->asked_reach = r.reach;

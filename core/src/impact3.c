@@ -1592,12 +1592,6 @@ static sccd_impact_reach3 reach_of(solver *sv, int i)
     return r;
 }
 
-static bool box_holds(sccd_aabb3 outer, sccd_aabb3 inner)
-{
-    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z && inner.hi.x <= outer.hi.x &&
-           inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
-}
-
 /* Body i's segment changed: ask the caller for what it may now reach
  * (callbacks.gather), unless an earlier question covered it, and take the
  * answer in (impact2.c's op_gather). */
@@ -1608,7 +1602,7 @@ static bool op_gather(void *solver_, int i)
         return true;
     body_state *s = &sv->st[i];
     sccd_impact_reach3 r = reach_of(sv, i);
-    if (r.reach <= s->asked_reach && box_holds(s->asked, r.box) && (r.fixed_only || !s->asked_fixed))
+    if (r.reach <= s->asked_reach && sccd_box_holds(s->asked, r.box) && (r.fixed_only || !s->asked_fixed))
         return true;
     s->asked = r.box;
     s->asked_reach = r.reach;

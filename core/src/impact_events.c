@@ -601,12 +601,6 @@ static void research(sccd_events *e, sccd_pair *event, sccd_real t)
     }
 }
 
-static bool box_holds(sccd_aabb3 outer, sccd_aabb3 inner)
-{
-    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z && inner.hi.x <= outer.hi.x &&
-           inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
-}
-
 /* The changed bodies' new boxes (before their pairs are searched again).
  * A body is paired by a box holding its segment's (the one it had when
  * last activated or sorted; only bodies whose segments' boxes meet are
@@ -623,7 +617,7 @@ static void rebox(sccd_events *e)
     for (int c = 0; c < e->changed_count; ++c) {
         int i = e->changed[c];
         e->now[i] = e->ops->box(e->solver, i);
-        if (!(e->flags[i] & EVENTS_ACTIVE) || !box_holds(e->boxes[i], e->now[i])) {
+        if (!(e->flags[i] & EVENTS_ACTIVE) || !sccd_box_holds(e->boxes[i], e->now[i])) {
             e->boxes[i] = e->now[i];
             e->flags[i] |= EVENTS_OUTGREW;
             make_moved(e, i); /* its place in the order is of its old box */

@@ -82,6 +82,13 @@ typedef struct sccd_pair {
     int queued;            /* its place in the queue of events (sccd_events; -1: none) */
 } sccd_pair;
 
+/* Whether box outer holds box inner (a 2D world's boxes lie at z = 0). */
+static inline bool sccd_box_holds(sccd_aabb3 outer, sccd_aabb3 inner)
+{
+    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z && inner.hi.x <= outer.hi.x &&
+           inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
+}
+
 /* Whether a body is followed only because it flies: passed struck (not a
  * CCD body), and no impact or stop of this step has met it yet. */
 static inline bool sccd_only_flying(bool struck, bool ccd, int impacts, bool held) { return struck && !ccd && impacts == 0 && !held; }
@@ -164,7 +171,7 @@ typedef struct sccd_events {
     sccd_aabb3 *now;       /* per body: ops->box of its current segment, kept as segments change */
     sccd_aabb3 *boxes;     /* per body: the box it is paired by, holding `now` (its box when last activated or sorted) */
     int *first_pair;       /* per body: the first pair of its list (-1: none) */
-    unsigned char *flags;  /* per body: EVENTS_CHANGED, EVENTS_MOVED, EVENTS_LONE (impact_events.c) */
+    unsigned char *flags;  /* per body: the EVENTS_* flags of impact_events.c */
     sccd_ranked *order;    /* the sorted bodies by tile, in each by low x (`entries` of them; a body in each tile its box meets) ... */
     sccd_real *reach;      /* ... and the greatest high x of the boxes up to each, in its tile */
     int *tile_start;       /* each tile's first entry (one more: the end); tile (y, z) is y + z * tiling[0].n */
