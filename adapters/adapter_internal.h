@@ -104,19 +104,28 @@ static inline bool sccd_adapter_map_grow(sccd_adapter_map *m)
     return true;
 }
 
-/* Add p (not NULL) with value v: 1 when new, 0 when already there (its value
- * kept), -1 out of memory (the map unchanged). */
-static inline int sccd_adapter_map_add(sccd_adapter_map *m, const void *p, int v)
+/* The slot of p (not NULL), added with value v when it is not there (a
+ * value there is kept): one probe where adding and then reading took two;
+ * -1 out of memory (the map unchanged). */
+static inline int sccd_adapter_map_place(sccd_adapter_map *m, const void *p, int v)
 {
     if (!sccd_adapter_map_grow(m))
         return -1;
     int i = sccd_adapter_map_slot(m->key, m->cap, p);
-    if (m->key[i] == p)
-        return 0;
-    m->key[i] = p;
-    m->value[i] = v;
-    ++m->count;
-    return 1;
+    if (m->key[i] != p) {
+        m->key[i] = p;
+        m->value[i] = v;
+        ++m->count;
+    }
+    return i;
+}
+
+/* Add p (not NULL) with value v: 1 when new, 0 when already there (its value
+ * kept), -1 out of memory (the map unchanged). */
+static inline int sccd_adapter_map_add(sccd_adapter_map *m, const void *p, int v)
+{
+    int count = m->count;
+    return sccd_adapter_map_place(m, p, v) < 0 ? -1 : m->count > count;
 }
 
 /* Give p, which is in the map, the value v. */

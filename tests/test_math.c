@@ -1,5 +1,7 @@
 /* Vector math, rotations, transforms and shape validity, checked against
  * independent formulas (rotation matrices, Rodrigues' formula) on random input. */
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -149,6 +151,31 @@ static void test_validity(void **state)
     assert_true(sccd_is_valid_shape3(&s3));
 }
 
+/* The box checks against a per-bound oracle (each bound finite by
+ * isfinite, each lo ≤ hi), over boxes whose bounds are drawn from finite
+ * values of every size (the largest doubles, whose sums overflow, and
+ * subnormals), ±∞ and NaN of both signs: every one of them decides. */
+static void test_aabb_validity(void **state)
+{
+    (void)state;
+    const double v[] = {0.0, -0.0, 1.0, -2.5, DBL_MAX, -DBL_MAX, 4.9e-324, -1e300, INFINITY, -INFINITY, NAN, -NAN};
+    const int nv = (int)(sizeof v / sizeof v[0]);
+    sccd_rng g = sccd_rng_make(31);
+    for (int i = 0; i < 20000; ++i) {
+        double b[6];
+        bool finite = true;
+        for (int k = 0; k < 6; ++k) {
+            b[k] = sccd_rng_int(&g, 3) == 0 ? v[sccd_rng_int(&g, nv)] : sccd_rng_uniform(&g, -10.0, 10.0);
+            finite &= isfinite(b[k]) != 0;
+        }
+        sccd_aabb3 a3 = {{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+        sccd_aabb2 a2 = {{b[0], b[1]}, {b[3], b[4]}};
+        bool finite2 = isfinite(b[0]) && isfinite(b[1]) && isfinite(b[3]) && isfinite(b[4]);
+        assert_int_equal(sccd_is_valid_aabb3(a3), finite && b[0] <= b[3] && b[1] <= b[4] && b[2] <= b[5]);
+        assert_int_equal(sccd_is_valid_aabb2(a2), finite2 && b[0] <= b[3] && b[1] <= b[4]);
+    }
+}
+
 /* Polygon convexity against a brute-force oracle: a polygon made from points
  * on a circle in angle order is convex and CCW; reversing it is not CCW;
  * pushing one vertex inside the chord of its neighbours makes it non-convex. */
@@ -234,7 +261,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quat_matches_rodrigues), cmocka_unit_test(test_rot2_and_xf2),
         cmocka_unit_test(test_basis_and_normalize),   cmocka_unit_test(test_validity),
-        cmocka_unit_test(test_poly_validity),         cmocka_unit_test(test_box_corners_aabb),
+        cmocka_unit_test(test_aabb_validity),         cmocka_unit_test(test_poly_validity),
+        cmocka_unit_test(test_box_corners_aabb),
     };
     return cmocka_run_group_tests_name("math", tests, NULL, NULL);
 }

@@ -59,7 +59,8 @@ static int key_of(sccd_ode_world *w, dBodyID body, int index)
 {
     if (body == NULL)
         return -1;
-    return sccd_adapter_map_add(&w->keys, body, index) < 0 ? -2 : sccd_adapter_map_get(&w->keys, body);
+    int slot = sccd_adapter_map_place(&w->keys, body, index);
+    return slot < 0 ? -2 : w->keys.value[slot];
 }
 
 static bool add_geom(sccd_ode_world *w, dGeomID g)
@@ -77,8 +78,13 @@ static bool add_geom(sccd_ode_world *w, dGeomID g)
     if (key == -2 || !sccd_adapter_reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms))
         return false;
     int k = w->ngeoms++;
-    w->geoms[k] = (ode_geom){.geom = g, .body = body, .key = key, .ccd = r != NULL ? (int)(r - w->bodies) : -1, .next = -1,
-                             .body0 = body != NULL ? sccd_ode_body_pose(body) : sccd_xf3_identity()};
+    ode_geom *e = &w->geoms[k]; /* the scan's fields; prepare_geom sets the rest after the step */
+    e->geom = g;
+    e->body = body;
+    e->key = key;
+    e->ccd = r != NULL ? (int)(r - w->bodies) : -1;
+    e->next = -1;
+    e->body0 = body != NULL ? sccd_ode_body_pose(body) : sccd_xf3_identity();
     if (key >= 0 && key != k) { /* into its body's list, after the first */
         w->geoms[k].next = w->geoms[key].next;
         w->geoms[key].next = k;

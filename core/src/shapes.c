@@ -10,9 +10,14 @@ bool sccd_is_valid_box2(sccd_box2 s) { return valid_box2(s); }
 
 bool sccd_is_valid_poly2(const sccd_poly2 *s) { return valid_poly2(s); }
 
+/* The boxes' checks run on the adapters' paths once per body or geom and
+ * step, so without a branch: x − x is 0 for every finite x and NaN for ±∞
+ * and NaN, so one sum is 0 exactly when every bound is finite (and a NaN
+ * bound also fails its comparison). */
 bool sccd_is_valid_aabb2(sccd_aabb2 s)
 {
-    return sccd_is_valid_v2(s.lo) && sccd_is_valid_v2(s.hi) && s.lo.x <= s.hi.x && s.lo.y <= s.hi.y;
+    sccd_real zero = (s.lo.x - s.lo.x) + (s.lo.y - s.lo.y) + (s.hi.x - s.hi.x) + (s.hi.y - s.hi.y);
+    return (zero == 0.0) & (s.lo.x <= s.hi.x) & (s.lo.y <= s.hi.y);
 }
 
 bool sccd_is_valid_sphere(sccd_sphere s) { return valid_sphere(s); }
@@ -23,8 +28,9 @@ bool sccd_is_valid_box3(sccd_box3 s) { return valid_box3(s); }
 
 bool sccd_is_valid_aabb3(sccd_aabb3 s)
 {
-    return sccd_is_valid_v3(s.lo) && sccd_is_valid_v3(s.hi) && s.lo.x <= s.hi.x && s.lo.y <= s.hi.y &&
-           s.lo.z <= s.hi.z;
+    sccd_real zero = (s.lo.x - s.lo.x) + (s.lo.y - s.lo.y) + (s.lo.z - s.lo.z) + (s.hi.x - s.hi.x) + (s.hi.y - s.hi.y) +
+                     (s.hi.z - s.hi.z);
+    return (zero == 0.0) & (s.lo.x <= s.hi.x) & (s.lo.y <= s.hi.y) & (s.lo.z <= s.hi.z);
 }
 
 bool sccd_is_valid_triangle(sccd_triangle s)
