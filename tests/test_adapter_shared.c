@@ -78,7 +78,7 @@ static void check_map(const sccd_adapter_map *m, const oracle *o)
     assert_true(2 * m->count <= m->cap || m->cap == 0);
 }
 
-/* Random adds, sets and removes over `ops` operations, the k-th allocation
+/* Random adds, places, sets and removes over `ops` operations, the k-th allocation
  * failing (0: none); the map must match the oracle after each. */
 static void map_run(unsigned seed, int keys, int ops, long fail_at)
 {
@@ -87,13 +87,18 @@ static void map_run(unsigned seed, int keys, int ops, long fail_at)
     sccd_adapter_map m = {0};
     oracle o = {0};
     for (int op = 0; op < ops; ++op) {
-        int i = sccd_rng_int(&g, keys), v = sccd_rng_int(&g, 1000), what = sccd_rng_int(&g, 4);
+        int i = sccd_rng_int(&g, keys), v = sccd_rng_int(&g, 1000), what = sccd_rng_int(&g, 5);
         const void *p = &objects[i];
         if (what <= 1) {
             int added = sccd_adapter_map_add(&m, p, v);
             assert_int_equal(added, added < 0 ? -1 : o.in[i] ? 0 : 1);
             if (added == 1)
                 o.in[i] = true, o.value[i] = v;
+        } else if (what == 4) { /* place: the slot of the value kept, or of v added */
+            int slot = sccd_adapter_map_place(&m, p, v);
+            if (slot >= 0 && !o.in[i])
+                o.in[i] = true, o.value[i] = v;
+            assert_true(slot < 0 || (m.key[slot] == p && m.value[slot] == o.value[i]));
         } else if (what == 2 && o.in[i]) {
             sccd_adapter_map_set(&m, p, v);
             o.value[i] = v;
