@@ -59,7 +59,8 @@ static const engine engines[] = {
     {"ode", "spheres", sccd_rain_ode, "ode_world_step", {"sccd_ode_before_step", "sccd_ode_after_step", NULL}}};
 
 enum { WARMUP = 10, FULL_STEPS = 120 };
-static const sccd_rain counted = {1000, 100}; /* the scene whose instructions are counted */
+static const sccd_rain counted = {1000, 100}; /* the scene whose instructions are counted ... */
+enum { COUNT_REPS = 3 };                      /* ... over its first repetitions (ODE's take minutes each under callgrind) */
 
 typedef struct result { sccd_rain sc; double off_ms, on_ms, ccd_ms, solve_ms, share; long passes_off, passes_on; } result;
 
@@ -110,18 +111,18 @@ static double adapter_ms(const result *r) { return r->ccd_ms - r->solve_ms; }
 static bool count_instructions(const char *self, int e, FILE *md)
 {
     sccd_bench_counts c = sccd_bench_count_scene(self, e, engines[e].step, engines[e].ccd, WARMUP + FULL_STEPS,
-                                                 SCCD_BENCH_COUNT_REPS, NULL);
+                                                 COUNT_REPS, NULL);
     if (!(c.on > 0.0))
         return false;
     printf("ccd_scale %-8s %d bodies + %d CCD, instructions per step (median of repetitions 1-%d): %.2f M without "
            "CCD, %.2f M with (x%.2f), of which the CCD %.2f M (%.1f %% over the engine's)\n", engines[e].name,
-           counted.bodies, counted.ccd, SCCD_BENCH_COUNT_REPS, c.off, c.on, c.on / c.off, c.ccd,
+           counted.bodies, counted.ccd, COUNT_REPS, c.off, c.on, c.on / c.off, c.ccd,
            100.0 * c.ccd / (c.on - c.ccd));
     if (md != NULL)
         fprintf(md, "\n%s, %d + %d, instructions (valgrind's callgrind, the first %d repetitions run again, all %d "
                     "steps, each figure its own median): %.2f M per step without CCD, %.2f M with (×%.2f); the CCD's "
                     "%.2f M, %.1f %% over the engine's own work in those runs.\n",
-                engines[e].name, counted.bodies, counted.ccd, SCCD_BENCH_COUNT_REPS, WARMUP + FULL_STEPS, c.off, c.on,
+                engines[e].name, counted.bodies, counted.ccd, COUNT_REPS, WARMUP + FULL_STEPS, c.off, c.on,
                 c.on / c.off, c.ccd,
                 100.0 * c.ccd / (c.on - c.ccd));
     return true;

@@ -8,15 +8,15 @@
  * case for the CCD). Each runs without CCD (baseline) and with it, several
  * repetitions, each a different rain (every body's start nudged by up to 2
  * units, seeded by the repetition: a pile is chaotic, and one rain's cost
- * swings by 15 % with any change of rounding); figures are medians of
+ * swings with any change of rounding); figures are medians of
  * thread CPU time (the machine may be shared) and of TOIs. Reported: step time without and with CCD, their ratio, and the
  * CCD's own share of the step (its timer over the step time, same run).
  * Times on a shared machine wander by a third between runs, so the full run
  * also counts instructions (valgrind's callgrind, scripts/deps.sh --bench):
- * the first three rains of each layout without and with CCD, run again under
- * callgrind (`cp_overhead --count LAYOUT CCD REP`), their steps and, of
+ * every rain of each layout without and with CCD, run again under callgrind
+ * (`cp_overhead --count LAYOUT CCD REP`, in parallel), their steps and, of
  * those, the CCD's (its phase, sccd_cp_phase), each figure the median of the
- * three. --quick: fewer steps, one repetition, no counts; fails when the
+ * rains (SCCD_BENCH_COUNT_REPS of them). --quick: fewer steps, one repetition, no counts; fails when the
  * swords get no CCD work or a body goes non-finite.
  *
  *   cp_overhead [--quick] [--out DIR]   → DIR/cp_overhead.csv, DIR/cp_overhead.md */
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
     const char *out = "build/bench";
     if (!sccd_bench_args(argc, argv, "cp_overhead", &quick, &out))
         return 2;
-    int reps = quick ? 1 : 5, steps = quick ? 120 : FULL_STEPS;
+    int reps = quick ? 1 : SCCD_BENCH_COUNT_REPS, steps = quick ? 120 : FULL_STEPS;
     bool ok = true;
     char path[512];
     snprintf(path, sizeof path, "%s/cp_overhead.csv", out);
@@ -131,8 +131,8 @@ int main(int argc, char **argv)
                     "thread CPU time; TOIs per step are the median repetition's too. *above*: the "
                     "swords bat the rain, then spin over the pile; *buried*: the swords end up inside the pile, "
                     "in contact nearly every step. Instructions (valgrind's callgrind, millions per step): the "
-                    "first %d rains of each layout run again under callgrind without and with CCD, each figure "
-                    "its own median (one pile's count swings by a tenth with its rain); *CCD over "
+                    "same %d rains run again under callgrind without and with CCD, each figure "
+                    "its own median (one pile's count swings by a quarter with its rain); *CCD over "
                     "Chipmunk*: the CCD's instructions over the rest of the step's (Chipmunk's own work in those "
                     "runs) — steady where the times wander (by a third between runs on this machine). *Out of the "
                     "arena*: bodies below its floor or past its walls after the last step (through them, or flown "
@@ -144,7 +144,8 @@ int main(int argc, char **argv)
                     "|---|---|---|---|---|---|---|---|---|---|---|\n",
                 BODIES, SWORDS, steps, reps, SCCD_BENCH_COUNT_REPS);
     for (int l = 0; l < 2; ++l) {
-        double off[5], on[5], share[5], tois[5], stops[5], out_off[5], out_on[5];
+        double off[SCCD_BENCH_COUNT_REPS], on[SCCD_BENCH_COUNT_REPS], share[SCCD_BENCH_COUNT_REPS], tois[SCCD_BENCH_COUNT_REPS],
+            stops[SCCD_BENCH_COUNT_REPS], out_off[SCCD_BENCH_COUNT_REPS], out_on[SCCD_BENCH_COUNT_REPS];
         sccd_bench_counts c = {0.0, 0.0, 0.0}, each[SCCD_BENCH_COUNT_REPS] = {{0.0, 0.0, 0.0}};
         if (!quick)
             c = sccd_bench_count_scene(argv[0], l, "cpSpaceStep", ccd_calls, FULL_STEPS, SCCD_BENCH_COUNT_REPS, each);
@@ -159,8 +160,8 @@ int main(int argc, char **argv)
             out_off[r] = a.out;
             out_on[r] = b.out;
             ok &= a.finite && b.finite && b.k.tois > 0;
-            sccd_bench_counts n = r < SCCD_BENCH_COUNT_REPS ? each[r] : (sccd_bench_counts){0.0, 0.0, 0.0};
-            if (csv != NULL) /* each counted rain's counts on its row */
+            sccd_bench_counts n = each[r];
+            if (csv != NULL) /* each rain's counts on its row */
                 fprintf(csv, "%s,%d,%.2f,%.2f,%.4f,%llu,%llu,%llu,%.3f,%.3f,%.3f\n", layouts[l].name, r, a.step_us, b.step_us,
                         b.ccd_share, (unsigned long long)b.k.candidates, (unsigned long long)b.k.tois,
                         (unsigned long long)b.k.clamps, n.off, n.on, n.ccd);

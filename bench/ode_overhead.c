@@ -9,10 +9,10 @@
  *
  * Writes DIR/ode_overhead.csv and DIR/ode_overhead.md. Times on a shared
  * machine wander, so the full run also counts instructions (valgrind's
- * callgrind, scripts/deps.sh --bench): the first three repetitions of each
- * scene without and with CCD, run again under callgrind (`ode_overhead
- * --count SCENE CCD REP`), their timed steps and, of those, the CCD's calls,
- * each figure the median of the three. --quick: fewer steps and
+ * callgrind, scripts/deps.sh --bench): the first SCCD_BENCH_COUNT_REPS
+ * repetitions of each scene without and with CCD, run again under callgrind
+ * (`ode_overhead --count SCENE CCD REP`, in parallel), their timed steps
+ * and, of those, the CCD's calls, each figure their median. --quick: fewer steps and
  * repetitions, no counts; checks that nothing went NaN, that the CCD
  * reported no error and did work, and exits non-zero otherwise. */
 #include <stdio.h>
