@@ -100,7 +100,7 @@ static double callgrind_finish(callgrind_run *r)
     double total = -1.0;
     if (r->pid > 0 && waitpid(r->pid, &status, 0) == r->pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         char cmd[512], line[2048];
-        snprintf(cmd, sizeof cmd, "callgrind_annotate --threshold=100 --auto=no %s 2>/dev/null", r->out);
+        snprintf(cmd, sizeof cmd, "callgrind_annotate --threshold=100 --auto=no %.255s 2>/dev/null", r->out);
         FILE *p = popen(cmd, "r");
         while (p != NULL && fgets(line, sizeof line, p) != NULL)
             if (strstr(line, "PROGRAM TOTALS") != NULL)
