@@ -62,10 +62,16 @@ static bool finite_sector(const sccd_sector3 *s)
  * need a finiteness check of their own. */
 static inline bool valid_sector3(const sccd_sector3 *s)
 {
-    return s && sccd_is_valid_v3(s->o) && sccd_is_valid_real(s->R) && sccd_is_valid_real(s->zlo) &&
-           sccd_is_valid_real(s->zhi) && fabs(sccd_v3_len2(s->u) - 1.0) < 1e-6 &&
-           fabs(sccd_v3_len2(s->a) - 1.0) < 1e-6 && fabs(sccd_v3_dot(s->u, s->a)) < 1e-6 && s->half_angle >= 0.0 &&
-           s->half_angle <= SCCD_PI && s->r >= 0.0 && s->r <= s->R && s->zlo <= s->zhi;
+    if (!s)
+        return false;
+    /* Without a branch a check (valid input passes them all): x − x is 0
+     * for every finite x and NaN otherwise, so the finiteness of o, R and
+     * the slab is one sum (as in shapes.h's checks of boxes). */
+    sccd_real zero = (s->o.x - s->o.x) + (s->o.y - s->o.y) + (s->o.z - s->o.z) + (s->R - s->R) + (s->zlo - s->zlo) +
+                     (s->zhi - s->zhi);
+    return (zero == 0.0) & (fabs(sccd_v3_len2(s->u) - 1.0) < 1e-6) & (fabs(sccd_v3_len2(s->a) - 1.0) < 1e-6) &
+           (fabs(sccd_v3_dot(s->u, s->a)) < 1e-6) & (s->half_angle >= 0.0) & (s->half_angle <= SCCD_PI) & (s->r >= 0.0) &
+           (s->r <= s->R) & (s->zlo <= s->zhi);
 }
 
 bool sccd_is_valid_sector3(const sccd_sector3 *s) { return valid_sector3(s); }

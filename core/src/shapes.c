@@ -10,28 +10,11 @@ bool sccd_is_valid_box2(sccd_box2 s) { return valid_box2(s); }
 
 bool sccd_is_valid_poly2(const sccd_poly2 *s) { return valid_poly2(s); }
 
-/* The boxes' checks run on the adapters' paths once per body or geom and
- * step, so without a branch: x − x is 0 for every finite x and NaN for ±∞
- * and NaN, so one sum is 0 exactly when every bound is finite (and a NaN
- * bound also fails its comparison). */
-bool sccd_is_valid_aabb2(sccd_aabb2 s)
-{
-    sccd_real zero = (s.lo.x - s.lo.x) + (s.lo.y - s.lo.y) + (s.hi.x - s.hi.x) + (s.hi.y - s.hi.y);
-    return (zero == 0.0) & (s.lo.x <= s.hi.x) & (s.lo.y <= s.hi.y);
-}
-
 bool sccd_is_valid_sphere(sccd_sphere s) { return valid_sphere(s); }
 
 bool sccd_is_valid_capsule3(sccd_capsule3 s) { return valid_capsule3(s); }
 
 bool sccd_is_valid_box3(sccd_box3 s) { return valid_box3(s); }
-
-bool sccd_is_valid_aabb3(sccd_aabb3 s)
-{
-    sccd_real zero = (s.lo.x - s.lo.x) + (s.lo.y - s.lo.y) + (s.lo.z - s.lo.z) + (s.hi.x - s.hi.x) + (s.hi.y - s.hi.y) +
-                     (s.hi.z - s.hi.z);
-    return (zero == 0.0) & (s.lo.x <= s.hi.x) & (s.lo.y <= s.hi.y) & (s.lo.z <= s.hi.z);
-}
 
 bool sccd_is_valid_triangle(sccd_triangle s)
 {

@@ -67,16 +67,12 @@ bool sccd_is_valid_capsule2(sccd_capsule2 s);
 bool sccd_is_valid_box2(sccd_box2 s);
 /// 1 ≤ n ≤ SCCD_POLY_MAX finite vertices, convex and counter-clockwise (collinear and repeated vertices allowed), radius ≥ 0.
 bool sccd_is_valid_poly2(const sccd_poly2 *s);
-/// Finite corners with lo ≤ hi.
-bool sccd_is_valid_aabb2(sccd_aabb2 s);
 /// Finite centre, finite radius ≥ 0.
 bool sccd_is_valid_sphere(sccd_sphere s);
 /// Finite end points, finite radius ≥ 0.
 bool sccd_is_valid_capsule3(sccd_capsule3 s);
 /// Finite centre, unit quaternion, finite half extents ≥ 0.
 bool sccd_is_valid_box3(sccd_box3 s);
-/// Finite corners with lo ≤ hi.
-bool sccd_is_valid_aabb3(sccd_aabb3 s);
 /// Finite corners (degenerate triangles are valid: they are segments or points).
 bool sccd_is_valid_triangle(sccd_triangle s);
 /// Finite end points, finite radius ≥ 0.
@@ -106,6 +102,26 @@ sccd_aabb3 sccd_box3_aabb(sccd_box3 b);
 sccd_aabb2 sccd_aabb2_union(sccd_aabb2 a, sccd_aabb2 b);
 /// The smallest AABB holding a and b.
 sccd_aabb3 sccd_aabb3_union(sccd_aabb3 a, sccd_aabb3 b);
+
+/* The boxes' checks run on the adapters' paths once per body or geom and
+ * step, so inline and without a branch: x − x is 0 for every finite x and
+ * NaN for ±∞ and NaN, so one sum is 0 exactly when every bound is finite
+ * (and a NaN bound also fails its comparison). */
+
+/// Finite corners with lo ≤ hi.
+static inline bool sccd_is_valid_aabb2(sccd_aabb2 s)
+{
+    sccd_real zero = (s.lo.x - s.lo.x) + (s.lo.y - s.lo.y) + (s.hi.x - s.hi.x) + (s.hi.y - s.hi.y);
+    return (zero == 0.0) & (s.lo.x <= s.hi.x) & (s.lo.y <= s.hi.y);
+}
+
+/// Finite corners with lo ≤ hi.
+static inline bool sccd_is_valid_aabb3(sccd_aabb3 s)
+{
+    sccd_real zero = (s.lo.x - s.lo.x) + (s.lo.y - s.lo.y) + (s.lo.z - s.lo.z) + (s.hi.x - s.hi.x) + (s.hi.y - s.hi.y) +
+                     (s.hi.z - s.hi.z);
+    return (zero == 0.0) & (s.lo.x <= s.hi.x) & (s.lo.y <= s.hi.y) & (s.lo.z <= s.hi.z);
+}
 
 #ifdef __cplusplus
 }
