@@ -130,8 +130,9 @@ static bool count_instructions(const char *self, int e, int k, FILE *md)
            100.0 * c.ccd / (c.on - c.ccd));
     if (md != NULL)
         fprintf(md, "\n%s, %d + %d, instructions (valgrind's callgrind, the first %d repetition%s run again over "
-                    "their first %d steps, each figure its own median): %.2f M per step without CCD, %.2f M with (×%.2f); the CCD's "
-                    "%.2f M, %.1f %% of the step, %.1f %% over the engine's own work in those runs.\n",
+                    "their first %d steps, each figure its own median): %.2f M per step without CCD, %.2f M with "
+                    "(×%.2f); the CCD's %.2f M, %.1f %% of the step, %.1f %% over the engine's own work in those "
+                    "runs.\n",
                 engines[e].name, sc.bodies, sc.ccd, reps, reps > 1 ? "s" : "", steps, c.off, c.on,
                 c.on / c.off, c.ccd, 100.0 * c.ccd / c.on, 100.0 * c.ccd / (c.on - c.ccd));
     return true;
@@ -145,7 +146,8 @@ int main(int argc, char **argv)
             return 2;
         if (e == 1)
             dInitODE2(0);
-        sccd_rain_run r = engines[e].run(counted[k], atoi(argv[3]) != 0, WARMUP, count_steps[k], 1400u + (unsigned)atoi(argv[4]));
+        sccd_rain_run r =
+            engines[e].run(counted[k], atoi(argv[3]) != 0, WARMUP, count_steps[k], 1400u + (unsigned)atoi(argv[4]));
         if (e == 1)
             dCloseODE();
         return r.finite ? 0 : 1;
@@ -177,9 +179,10 @@ int main(int argc, char **argv)
                     "per step; without CCD is the same scene with the debris as ordinary bodies, in the same run. "
                     "CCD: the adapter's own timer (`seconds` of its counters); of which the solver: the part in the "
                     "core's impact solver (`solve_seconds`), the rest is the adapter's gathering and translation. "
-                    "CCD share: CCD over the step (its time wanders with the machine's load, the engine's step more than the "
-                    "CCD: the instruction counts below give the shares steadily). Growth: the exponent p of time ∝ n^p from %d to %d CCD bodies (1 "
-                    "is linear, 2 quadratic). Under the floor: debris found below the floor after a step, all "
+                    "CCD share: CCD over the step (its time wanders with the machine's load, the engine's step more "
+                    "than the CCD: the instruction counts below give the shares steadily). Growth: the exponent p of "
+                    "time ∝ n^p from %d to %d CCD bodies (1 is linear, 2 quadratic). Under the floor: debris found "
+                    "below the floor after a step, all "
                     "repetitions (the CCD must find none).\n",
                 steps, warmup, reps, scenes[0].ccd, scenes[series - 1].ccd);
     bool ok = true;
