@@ -64,8 +64,8 @@ static inline bool valid_sector3(const sccd_sector3 *s)
 {
     if (!s)
         return false;
-    /* Without a branch a check (valid input passes them all): x − x is 0
-     * for every finite x and NaN otherwise, so the finiteness of o, R and
+    /* One branch, not one a check (valid input passes them all): x − x is
+     * 0 for every finite x and NaN otherwise, so the finiteness of o, R and
      * the slab is one sum (as in shapes.h's checks of boxes). */
     sccd_real zero = (s->o.x - s->o.x) + (s->o.y - s->o.y) + (s->o.z - s->o.z) + (s->R - s->R) + (s->zlo - s->zlo) +
                      (s->zhi - s->zhi);

@@ -106,7 +106,10 @@ sccd_aabb3 sccd_aabb3_union(sccd_aabb3 a, sccd_aabb3 b);
 /* The boxes' checks run on the adapters' paths once per body or geom and
  * step, so inline and without a branch: x − x is 0 for every finite x and
  * NaN for ±∞ and NaN, so one sum is 0 exactly when every bound is finite
- * (and a NaN bound also fails its comparison). */
+ * (and a NaN bound also fails its comparison). Inline, they compile with
+ * the caller's flags: under -ffinite-math-only (-ffast-math), like any
+ * finiteness test there, they cannot see ±∞ or NaN; the library's own
+ * checks compile without it. */
 
 /// Finite corners with lo ≤ hi.
 static inline bool sccd_is_valid_aabb2(sccd_aabb2 s)
