@@ -106,6 +106,60 @@ static void test_distance2_random(void **state)
            N_PAIRS, closed, brute, overlaps, max_it);
 }
 
+/* A random circle, capsule or polygon of size about s rounded by 5-50 % of
+ * s, and its core (the same, radius 0). */
+static sccd_shape2 rounded_shape2(sccd_rng *g, double s, sccd_shape2 *core)
+{
+    static const sccd_shape_type types[3] = {SCCD_SHAPE_CIRCLE, SCCD_SHAPE_CAPSULE, SCCD_SHAPE_POLY};
+    sccd_shape2 x = sccd_rng_shape2(g, types[sccd_rng_int(g, 3)], s);
+    double r = sccd_rng_uniform(g, 0.05, 0.5) * s;
+    *core = x;
+    double *rx = x.type == SCCD_SHAPE_CIRCLE ? &x.circle.r : x.type == SCCD_SHAPE_CAPSULE ? &x.capsule.r : &x.poly.r;
+    double *rc = x.type == SCCD_SHAPE_CIRCLE ? &core->circle.r : x.type == SCCD_SHAPE_CAPSULE ? &core->capsule.r : &core->poly.r;
+    *rx = r;
+    *rc = 0.0;
+    return x;
+}
+
+/* Rounded shapes that overlap while their cores stand apart: the query's
+ * points lie a radius out from the cores' closest points, along its
+ * normal, so they overlap along it by the radii less the cores' distance.
+ * The impact solver reads a pair's start depth from that, and the distance
+ * of the pair with its radii shrunk (impact2.c's radii_gap). Oracle: the
+ * cores' brute-force distance. */
+static void test_distance2_overlap_witness(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(207);
+    int checked = 0;
+    for (int i = 0; i < N_PAIRS && checked < 20000; ++i) {
+        double s = log_scale(&g);
+        sccd_shape2 ka, kb, a = rounded_shape2(&g, s, &ka), b = rounded_shape2(&g, s, &kb);
+        sccd_xf2 xa = {sccd_rng_v2(&g, s), sccd_rot2_make(sccd_rng_uniform(&g, -4, 4))};
+        sccd_xf2 xb = {sccd_rng_v2(&g, s), sccd_rot2_make(sccd_rng_uniform(&g, -4, 4))};
+        double ra = a.type == SCCD_SHAPE_CIRCLE ? a.circle.r : a.type == SCCD_SHAPE_CAPSULE ? a.capsule.r : a.poly.r;
+        double rb = b.type == SCCD_SHAPE_CIRCLE ? b.circle.r : b.type == SCCD_SHAPE_CAPSULE ? b.capsule.r : b.poly.r;
+        double core = sccd_oracle_distance2(&ka, xa, &kb, xb), tol = 1e-9 * s;
+        if (!(core > 1e-3 * s) || !(core < ra + rb - 1e-3 * s)) /* cores apart, shapes overlapping, both beyond doubt */
+            continue;
+        sccd_distance2 d = sccd_shape2_distance(&a, xa, &b, xb);
+        assert_true(d.overlap);
+        assert_true(fabs(sccd_v2_len(d.normal) - 1.0) < 1e-12);
+        double o = sccd_v2_dot(sccd_v2_sub(d.pa, d.pb), d.normal);
+        sccd_v2 qa = sccd_v2_mad(d.pa, -ra, d.normal), qb = sccd_v2_mad(d.pb, rb, d.normal);
+        if (fabs(o - (ra + rb - core)) > tol)
+            fprintf(stderr, "case %d: overlap %.17g, radii less the cores' distance %.17g (types %d %d, s %g)\n", i, o,
+                    ra + rb - core, a.type, b.type, s);
+        assert_true(fabs(o - (ra + rb - core)) <= tol);
+        assert_true(point_to_shape2(qa, &ka, xa) <= tol);
+        assert_true(point_to_shape2(qb, &kb, xb) <= tol);
+        assert_true(fabs(sccd_v2_dist(qa, qb) - core) <= tol);
+        ++checked;
+    }
+    printf("distance2, overlapping with cores apart: %d pairs\n", checked);
+    assert_true(checked >= 10000);
+}
+
 /* ---- 3D ---- */
 
 static double reference3(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb, bool *closed)
@@ -381,6 +435,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_distance2_random),
+        cmocka_unit_test(test_distance2_overlap_witness),
         cmocka_unit_test(test_distance3_random),
         cmocka_unit_test(test_distance2_degenerate),
         cmocka_unit_test(test_distance3_degenerate),

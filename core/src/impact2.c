@@ -70,6 +70,7 @@ typedef struct shape_cache {
     sccd_aabb2 box;
     sccd_real room;  /* how far it can shrink (shape_shrinks; < 0: not measured yet) ... */
     sccd_real inset; /* ... and a polygon's poly_inset_limit */
+    sccd_real half;  /* its half thickness (shape_half; < 0: not measured yet) */
     unsigned reached; /* the segment `farthest` is of (0: none) ... */
     sccd_real farthest; /* ... the shape's farthest point from its body's centre of turning */
 } shape_cache;
@@ -548,18 +549,27 @@ static sccd_real shrink(sccd_shape2 *s, sccd_real want, sccd_real inset)
     return d;
 }
 
-/* Cores of a and b shrunk by s in all, each its share (sccd_shrink_share;
- * what one cannot give, the other): how much they shrank. */
-static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s, sccd_real inset_a, sccd_real inset_b)
+/* Cores of a and b (copies of shapes whose caches are ka, kb: shape_shrinks)
+ * shrunk by s in all, each its share (sccd_shrink_share; what one cannot
+ * give, the other): how much they shrank. */
+static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s, const shape_cache *ka, const shape_cache *kb)
 {
-    sccd_real shrunk = shrink(a, sccd_shrink_share(s, shape2_half_thickness(a), shape2_half_thickness(b)), inset_a);
-    shrunk += shrink(b, s - shrunk, inset_b);
-    return shrunk + shrink(a, s - shrunk, inset_a);
+    sccd_real shrunk = shrink(a, sccd_shrink_share(s, ka->half, kb->half), ka->inset);
+    shrunk += shrink(b, s - shrunk, kb->inset);
+    return shrunk + shrink(a, s - shrunk, ka->inset);
 }
 
-/* A shape pair at the start of a search, with the shapes' inset limits
- * and the skin sccd_start_depth's doubling starts from. */
-typedef struct start_pair { const sccd_shape2 *a, *b; sccd_xf2 xa, xb; sccd_real inset_a, inset_b, skin; } start_pair;
+/* A shape pair at the start of a search, with the shapes' caches (their
+ * inset limits and thicknesses) and the skin sccd_start_depth's doubling
+ * starts from; what signed_gap measured, for the shrinks that follow. */
+typedef struct start_pair {
+    const sccd_shape2 *a, *b;
+    sccd_xf2 xa, xb;
+    const shape_cache *ka, *kb;
+    sccd_real skin;
+    bool cores_apart;         /* the shapes overlapped with their cores apart, ... */
+    sccd_distance2 measured; /* ... as this query found them */
+} start_pair;
 
 /* Distance of shapes a and b placed by xa, xb (0 when they overlap), and
  * where it was measured (at, when not NULL). */
@@ -594,7 +604,7 @@ static bool doubling_exact(const start_pair *p, sccd_real o)
             return false;
         while (s <= o)
             s *= 2.0;
-        sccd_real share = sccd_shrink_share(s, shape2_half_thickness(a), shape2_half_thickness(b));
+        sccd_real share = sccd_shrink_share(s, p->ka->half, p->kb->half);
         return share <= ra && s - share <= rb;
     }
     return a->type != SCCD_SHAPE_BOX && b->type != SCCD_SHAPE_BOX;
@@ -603,39 +613,78 @@ static bool doubling_exact(const start_pair *p, sccd_real o)
 /* Distance of the pair's shapes at the start; overlapping, minus the
  * overlap where the query measured it (the cores apart) and the doubling
  * shrink would find the same (doubling_exact), else 0. */
-static sccd_real signed_gap(const start_pair *p)
+static sccd_real signed_gap(start_pair *p)
 {
     sccd_distance2 d = sccd_shape2_distance_unchecked(p->a, p->xa, p->b, p->xb);
     if (!d.overlap)
         return d.distance;
     sccd_real o = sccd_v2_dot(sccd_v2_sub(d.pa, d.pb), d.normal);
+    p->cores_apart = o > 0.0;
+    p->measured = d;
     return o > 0.0 && doubling_exact(p, o) ? -o : 0.0;
 }
 
-/* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
-static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance, sccd_witness *at)
+/* Whether copy c shrank by its rounding radius alone: a box shrinks its
+ * half sizes, and a polygon moves its edges in only once its radius is
+ * spent (none left: maybe moved). */
+static bool shrank_by_radius(const sccd_shape2 *c) { return c->type != SCCD_SHAPE_BOX && (c->type != SCCD_SHAPE_POLY || c->poly.r > 0.0); }
+
+/* The gap of copies ca, cb of the pair's shapes that shrank by their radii
+ * alone, without a distance query when signed_gap measured the shapes with
+ * their cores apart: the cores have not moved, so the closest points of
+ * the copies lie on the same normal, each nearer its core by what its
+ * radius lost (test_distance checks the witnesses this reads). A skin's
+ * shrink of rounded shapes at rest is most of a buried sword's shrinks.
+ * False when not known so. */
+static bool radii_gap(const start_pair *p, const sccd_shape2 *ca, const sccd_shape2 *cb, sccd_real *distance, sccd_witness *at)
 {
-    const start_pair *p = pair;
+    if (!p->cores_apart || !shrank_by_radius(ca) || !shrank_by_radius(cb))
+        return false;
+    const sccd_distance2 *d = &p->measured;
+    sccd_real da = rounding(p->a) - rounding(ca), db = rounding(p->b) - rounding(cb);
+    sccd_v2 pa = sccd_v2_mad(d->pa, -da, d->normal), pb = sccd_v2_mad(d->pb, db, d->normal);
+    *distance = sccd_max(sccd_v2_dot(sccd_v2_sub(pb, pa), d->normal), 0.0);
+    if (at != NULL)
+        *at = (sccd_witness){v3_of(sccd_v2_lerp(pa, pb, 0.5)), v3_of(d->normal)};
+    return true;
+}
+
+/* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
+static sccd_real shrink_start(void *pair, sccd_real s, sccd_real *distance, sccd_witness *at)
+{
+    start_pair *p = pair;
     if (s == 0.0 && distance != NULL) {
         *distance = signed_gap(p);
         return 0.0;
     }
     sccd_shape2 ca = *p->a, cb = *p->b;
-    sccd_real shrunk = shrink_pair(&ca, &cb, s, p->inset_a, p->inset_b);
-    if (distance != NULL)
+    sccd_real shrunk = shrink_pair(&ca, &cb, s, p->ka, p->kb);
+    if (distance != NULL && !radii_gap(p, &ca, &cb, distance, at))
         *distance = gap(&ca, p->xa, &cb, p->xb, at);
     return shrunk;
 }
 
-/* Shape k's cache of what shrinking it takes, made once a solve: its inset
- * limit (a polygon's) and how far it can shrink (its part of a pair's
- * room): a polygon's inset, found by doubling from the skin, where the
- * rounded shapes and boxes give it at once. Measured per pair at every
- * search, this was a fifth of a busy pile's CCD. */
+/* Shape k's half thickness (shape2_half_thickness), cached a solve: a
+ * polygon's takes a root an edge, and the searches ask it at every shape
+ * pair. */
+static sccd_real shape_half(solver *sv, int k)
+{
+    shape_cache *c = &sv->cache[k];
+    if (c->half < 0.0)
+        c->half = shape2_half_thickness(&sv->shapes[k].geom);
+    return c->half;
+}
+
+/* Shape k's cache of what shrinking it takes, made once a solve: its half
+ * thickness, its inset limit (a polygon's) and how far it can shrink (its
+ * part of a pair's room): a polygon's inset, found by doubling from the
+ * skin, where the rounded shapes and boxes give it at once. Measured per
+ * pair at every search, this was a fifth of a busy pile's CCD. */
 static const shape_cache *shape_shrinks(solver *sv, int k, sccd_real skin)
 {
     shape_cache *c = &sv->cache[k];
     if (c->room < 0.0) {
+        shape_half(sv, k);
         const sccd_shape2 *s = &sv->shapes[k].geom;
         c->inset = s->type == SCCD_SHAPE_POLY ? poly_inset_limit(&s->poly) : 0.0;
         sccd_real last = -1.0;
@@ -733,7 +782,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     sccd_shape2 ca = sv->shapes[sa].geom, cb = sv->shapes[sb].geom;
     const shape_cache *ka = shape_shrinks(sv, sa, skin), *kb = shape_shrinks(sv, sb, skin);
     sccd_real depth, apart, room = ka->room + kb->room;
-    start_pair start = {&ca, &cb, ma.start, mb.start, ka->inset, kb->inset, skin};
+    start_pair start = {&ca, &cb, ma.start, mb.start, ka, kb, skin};
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     sccd_pair_keep_reach(pr, tc, rate);
     until = sccd_reach_time(apart, rate, tc, tol);
@@ -743,7 +792,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     bool settle = sv->bodies[a].kind == SCCD_BODY_STATIC || sv->bodies[b].kind == SCCD_BODY_STATIC;
     bool guard = sv->bodies[a].ccd || sv->bodies[b].ccd;
     sccd_target_policy pol = sccd_policy_start(pr, sa, sb, guard, depth, room, skin, tol, shrink_start, &start, &now);
-    sccd_real shrunk = shrink_pair(&ca, &cb, pol.shrink, ka->inset, kb->inset);
+    sccd_real shrunk = shrink_pair(&ca, &cb, pol.shrink, ka, kb);
     if (!sccd_policy_targets(&pol, depth, shrunk, now, settle, sv->opt.overlap, tol)) {
         ++sv->stats->overlapped; /* the cores cannot come apart: the engine's contact alone */
         return none;
@@ -837,7 +886,7 @@ static bool engine_catches(solver *sv, int ba, int sa, sccd_motion2 ma, int bb, 
     bool flying = sccd_only_flying(a->struck, a->ccd, a->impacts, a->held) || sccd_only_flying(b->struck, b->ccd, b->impacts, b->held);
     return !a->ccd && !b->ccd &&
            sccd_engine_catches(approach_bound(ma, shape_farthest(sv, ba, sa), mb, shape_farthest(sv, bb, sb)),
-                               shape2_half_thickness(&sv->shapes[sa].geom), shape2_half_thickness(&sv->shapes[sb].geom), flying);
+                               shape_half(sv, sa), shape_half(sv, sb), flying);
 }
 
 /* The earliest event of bodies a and b from time tc over their shape pairs. */
@@ -1271,7 +1320,7 @@ static bool take_in(solver *sv, const sccd_impact_set2 *set)
     sv->st = scratch->bodies;
     sv->cache = scratch->shapes;
     for (int k = ns0; k < ns; ++k)
-        sv->cache[k] = (shape_cache){.boxed = 0, .room = -1.0};
+        sv->cache[k] = (shape_cache){.boxed = 0, .room = -1.0, .half = -1.0};
     for (int i = n0; i < n; ++i)
         begin_state(&sv->bodies[i], &sv->st[i], sv->dt);
     sv->stats->gathered += n - n0;
@@ -1353,7 +1402,7 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
     sv.st = scratch->bodies;
     sv.cache = scratch->shapes;
     for (int k = 0; ok && k < shape_count; ++k)
-        sv.cache[k] = (shape_cache){.boxed = 0, .room = -1.0}; /* none made: segments count from 1 */
+        sv.cache[k] = (shape_cache){.boxed = 0, .room = -1.0, .half = -1.0}; /* none made: segments count from 1 */
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
     ok = ok && sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);

@@ -786,7 +786,7 @@ static sccd_real signed_gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b,
 }
 
 /* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
-static sccd_real shrink_start(const void *pair, sccd_real s, sccd_real *distance, sccd_witness *at)
+static sccd_real shrink_start(void *pair, sccd_real s, sccd_real *distance, sccd_witness *at)
 {
     const start_pair *p = pair;
     if (s == 0.0 && distance != NULL) {

@@ -208,8 +208,9 @@ bool sccd_events_run(sccd_events *e);
  * when distance is not NULL, the cores' distance at the start (0: overlap)
  * and, when `at` is not NULL, where it was measured. With s = 0, overlapping
  * shapes read minus their overlap where the distance query measured it
- * (sccd_start_depth). */
-typedef sccd_real sccd_shrink_fn(const void *pair, sccd_real s, sccd_real *distance, sccd_witness *at);
+ * (sccd_start_depth). The pair may keep what it measured, for later calls
+ * at the same poses. */
+typedef sccd_real sccd_shrink_fn(void *pair, sccd_real s, sccd_real *distance, sccd_witness *at);
 
 /* How deep a pair overlaps at the start, at least. The shapes themselves
  * are measured first (*apart: their distance, a lower bound; 0: they
@@ -222,7 +223,7 @@ typedef sccd_real sccd_shrink_fn(const void *pair, sccd_real s, sccd_real *dista
  * shrink further: cores a distance d apart after shrinking by s mean
  * shapes overlapping by at least s − d (the grown cores lie inside the
  * shapes). */
-static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, const void *pair, sccd_real skin, sccd_real *apart)
+static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, void *pair, sccd_real skin, sccd_real *apart)
 {
     *apart = 0.0;
     shrink(pair, 0.0, apart, NULL);
@@ -249,7 +250,7 @@ static inline sccd_real sccd_start_depth(sccd_shrink_fn *shrink, const void *pai
  * and events come in time order, so a pair searched again at the same time
  * (a pile's events at one instant) keeps its start depth. */
 static inline void sccd_pair_start_depth(sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_shrink_fn *shrink,
-                                         const void *pair, sccd_real skin, sccd_real *depth, sccd_real *apart)
+                                         void *pair, sccd_real skin, sccd_real *depth, sccd_real *apart)
 {
     if (pr->depth_t == tc && pr->depth_sa == sa && pr->depth_sb == sb) {
         *depth = pr->depth;
@@ -386,7 +387,7 @@ static inline sccd_shape_cap *sccd_pair_cap(sccd_pair *pr, int sa, int sb)
 
 /* The cores' distance at the start of the pair's search once shrunk by s
  * (call after sccd_pair_start_depth, whose poses it shares; kept with it). */
-static inline sccd_real sccd_pair_start_gap(sccd_pair *pr, sccd_real s, sccd_shrink_fn *shrink, const void *pair)
+static inline sccd_real sccd_pair_start_gap(sccd_pair *pr, sccd_real s, sccd_shrink_fn *shrink, void *pair)
 {
     if (pr->gap_s != s) {
         shrink(pair, s, &pr->gap, &pr->gap_at);
@@ -494,7 +495,7 @@ static inline sccd_target_policy sccd_policy_begin(sccd_real depth, sccd_real ro
  * 100,000). */
 static inline sccd_target_policy sccd_policy_start(sccd_pair *pr, int sa, int sb, bool guard, sccd_real depth,
                                                    sccd_real room, sccd_real skin, sccd_real tol, sccd_shrink_fn *shrink,
-                                                   const void *pair, sccd_real *now)
+                                                   void *pair, sccd_real *now)
 {
     sccd_shape_cap *cap = sccd_pair_cap(pr, sa, sb);
     sccd_target_policy pol = sccd_policy_begin(depth, room, skin, tol, cap->cap);
