@@ -1337,7 +1337,7 @@ static sccd_impact_reach2 reach_of(solver *sv, int i)
     sccd_real half = INFINITY;
     for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
         r.reach = sccd_max(r.reach, sccd_v2_len(m->dp) + fabs(m->dtheta) * shape_farthest(sv, i, k));
-        half = sccd_min(half, shape2_half_thickness(&sv->shapes[k].geom));
+        half = sccd_min(half, shape_half(sv, k));
     }
     r.half = b->ccd ? INFINITY : half;
     r.fixed_only = sccd_only_flying(b->struck, b->ccd, b->impacts, b->held);
