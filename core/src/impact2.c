@@ -619,7 +619,7 @@ static sccd_real signed_gap(start_pair *p)
     if (!d.overlap)
         return d.distance;
     sccd_real o = sccd_v2_dot(sccd_v2_sub(d.pa, d.pb), d.normal);
-    p->cores_apart = o > 0.0;
+    p->cores_apart = o > 0.0 && o < rounding(p->a) + rounding(p->b); /* the radii less the cores' distance */
     p->measured = d;
     return o > 0.0 && doubling_exact(p, o) ? -o : 0.0;
 }
