@@ -360,8 +360,10 @@ static void own_position(cpBody *body, cpFloat dt)
 }
 
 /* A kinematic bat (CCD on) swung once into a ball with its own position
- * function, then its CCD disabled: the ball flies on, and carries the
- * function that runs the next step's CCD (sectorccd_chipmunk.h). */
+ * function, then taken out of the space: the ball flies on, and carries the
+ * function that runs the next step's CCD (sectorccd_chipmunk.h). Left in,
+ * still, the bat would stand in the flight of the next ball batted from the
+ * same place, which would be pressed between the two bats. */
 static cpBody *batted_ball(scene *s)
 {
     sccd_test_flying c = {100.0, 0.5, 5.0, false, false, false};
@@ -371,15 +373,18 @@ static cpBody *batted_ball(scene *s)
     cpBody *bat = cpSpaceAddBody(s->space, cpBodyNewKinematic());
     cpBodySetAngle(bat, a0);
     cpBodySetAngularVelocity(bat, c.w);
-    cpSpaceAddShape(s->space, cpSegmentShapeNew(bat, cpvzero, cpv(2.0, 0.0), 0.05));
+    cpShape *bat_shape = cpSpaceAddShape(s->space, cpSegmentShapeNew(bat, cpvzero, cpv(2.0, 0.0), 0.05));
     cpBody *ball = cpSpaceAddBody(s->space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 0.1, cpvzero)));
     cpBodySetPosition(ball, cpv(at.x, at.y));
     cpBodySetPositionUpdateFunc(ball, own_position);
     cpSpaceAddShape(s->space, cpCircleShapeNew(ball, 0.1, cpvzero));
     sccd_cp_body_enable(s->ccd, bat);
     cpSpaceStep(s->space, DT);
-    cpBodySetAngularVelocity(bat, 0.0);
     sccd_cp_body_disable(s->ccd, bat);
+    cpSpaceRemoveShape(s->space, bat_shape);
+    cpSpaceRemoveBody(s->space, bat);
+    cpShapeFree(bat_shape);
+    cpBodyFree(bat);
     assert_true(cpvlength(cpBodyGetVelocity(ball)) > 100.0); /* batted */
     own_calls = 0;
     return ball;

@@ -756,10 +756,9 @@ static shape_event no_event_before(sccd_real until)
  * tells: pushed to the whole share, a flyer box sank into a thin rotor
  * further than the scene fuzzer allows), and how far past its limit it is
  * (see resolve). */
-static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sccd_real t, sccd_v2 point, sccd_v2 normal, sccd_real overlap,
-                            sccd_real tol)
+static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sccd_real t, sccd_v2 point, sccd_v2 normal, sccd_real overlap)
 {
-    return (shape_event){kind, t, point, normal, sccd_policy_push_room(pol, overlap, tol), sccd_max(overlap - pol->limit, 0.0)};
+    return (shape_event){kind, t, point, normal, sccd_policy_push_room(pol, overlap), sccd_max(overlap - pol->limit, 0.0)};
 }
 
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
@@ -823,7 +822,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         sccd_real closing = approach(sv, a, b, t, r.point, r.normal);
         if (r.state == SCCD_TOI_HIT && sccd_is_impact(closing, depth, &pol, sv->dt, sv->opt.overlap) &&
             !(pr->pushes > 0 && closing * sv->dt <= sv->opt.overlap))
-            return at_limit(EVENT_IMPACT, &pol, t, r.point, r.normal, shrunk - sccd_policy_cores(&pol, depth, now), tol);
+            return at_limit(EVENT_IMPACT, &pol, t, r.point, r.normal, shrunk - sccd_policy_cores(&pol, depth, now));
         /* Touching but not approaching (or slowly): skip while the gap provably holds.
          * A pair that is leaving (its supporting points separate) keeps its
          * target; one resting or sliding may sink, and at its limit, where
@@ -833,7 +832,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         bool leaving = span > sccd_max(tol / rate, 1e-9);
         if (!leaving && !sccd_policy_sink(&pol))
             return sccd_policy_safe(&pol, g, rate, u, tol) ? none
-                                                      : at_limit(EVENT_STOP, &pol, t, r.point, r.normal, shrunk - sccd_policy_cores(&pol, depth, now), tol);
+                                                      : at_limit(EVENT_STOP, &pol, t, r.point, r.normal, shrunk - sccd_policy_cores(&pol, depth, now));
         u0 = u + span;
     }
     if (u0 >= 1.0)

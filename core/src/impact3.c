@@ -984,10 +984,9 @@ static shape_event no_event_before(sccd_real until)
 }
 
 /* An event of a pair `overlap` deep under its policy (impact2.c's). */
-static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sccd_real t, sccd_v3 point, sccd_v3 normal, sccd_real overlap,
-                            sccd_real tol)
+static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sccd_real t, sccd_v3 point, sccd_v3 normal, sccd_real overlap)
 {
-    return (shape_event){kind, t, point, normal, sccd_policy_push_room(pol, overlap, tol), sccd_max(overlap - pol->limit, 0.0)};
+    return (shape_event){kind, t, point, normal, sccd_policy_push_room(pol, overlap), sccd_max(overlap - pol->limit, 0.0)};
 }
 
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
@@ -1057,7 +1056,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         }
         sccd_real closing = approach(sv, a, b, t, r.point, n);
         if (sccd_is_impact(closing, depth, &pol, sv->dt, sv->opt.overlap) && !(pr->pushes > 0 && closing * sv->dt <= sv->opt.overlap))
-            return at_limit(EVENT_IMPACT, &pol, t, r.point, n, shrunk - sccd_policy_cores(&pol, depth, now), tol);
+            return at_limit(EVENT_IMPACT, &pol, t, r.point, n, shrunk - sccd_policy_cores(&pol, depth, now));
         /* Touching but not approaching: skip while the gap provably holds.
          * A pair that is leaving (its supporting points separate) keeps its
          * target; one resting or sliding may sink, and at its limit, where
@@ -1068,7 +1067,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         if (!leaving && !sccd_policy_sink(&pol))
             return sccd_policy_safe(&pol, g, rate, u, tol)
                        ? none
-                       : at_limit(EVENT_STOP, &pol, t, r.point, n, shrunk - sccd_policy_cores(&pol, depth, now), tol);
+                       : at_limit(EVENT_STOP, &pol, t, r.point, n, shrunk - sccd_policy_cores(&pol, depth, now));
         u0 = u + span;
     }
     if (u0 >= 1.0)

@@ -636,15 +636,10 @@ static inline sccd_real sccd_policy_cores(const sccd_target_policy *p, sccd_real
  * than the scene fuzzer allows). A pair apart has no more room for that:
  * its negative overlap counted as room, a pair with none to shrink was
  * pushed, its cores met, it was left to the engine, and a rotor went
- * through a flyer (scene fuzzer, Chipmunk seeds 5 and 11). Room within the
- * TOI's tolerance `tol` is none: the search after such a push finds the
- * pair where it stands (a ball between a kinematic bat and another bat,
- * with 1e-17 of room from rounding, was pushed 32 times at one instant,
- * no deeper each time, and then stopped dead). */
-static inline sccd_real sccd_policy_push_room(const sccd_target_policy *p, sccd_real overlap, sccd_real tol)
+ * through a flyer (scene fuzzer, Chipmunk seeds 5 and 11). */
+static inline sccd_real sccd_policy_push_room(const sccd_target_policy *p, sccd_real overlap)
 {
-    sccd_real room = p->limit + 0.5 * p->slack - sccd_max(overlap, 0.0);
-    return room > tol ? room : 0.0;
+    return sccd_max(p->limit + 0.5 * p->slack - sccd_max(overlap, 0.0), 0.0);
 }
 
 /* Most pushes between two bodies in a step (sccd_event_ops.resolve); then the
