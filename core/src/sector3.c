@@ -361,8 +361,9 @@ static bool point_meets(const sect *S, sccd_v3 p)
  * Valid, u and a are unit and ⟂ within 1e-6, so the raw frame (a, u × a, u)
  * moves the canonical coordinates q by under 5e-6·|c − o| (plus rounding);
  * m = 1e-5·|c − o| bounds that, and the distance to the sector moves by no
- * more (it is 1-Lipschitz); m's share 1e-12·(scale + out) covers comparing
- * roots where the exact test compares squares. The tolerance is bounded below by the sector's
+ * more (it is 1-Lipschitz); m's share 1e-12·(scale + out) covers the
+ * rounding of these comparisons against the exact test's (both by
+ * squares). The tolerance is bounded below by the sector's
  * scale and above at twice a bound of |c − o| (the exact test's scene holds
  * |q|∞ ≤ |c − o|). First the slab and the cylinders R and r (as
  * ball_beyond's), without the trigonometry (ρ² = |c − o|² − z², within
@@ -397,12 +398,15 @@ static inline bool raw_ball_decides(const sccd_sector3 *s, sccd_v3 c, sccd_real 
     sccd_v3 q = {sccd_v3_dot(s->a, d), sccd_v3_dot(sccd_v3_cross(s->u, s->a), d), z};
     sccd_real rho = len2d(q.x, q.y), in2, out2;
     bool inside = local_dist2_parts(&S, q, rho, &in2, &out2);
-    sccd_real din = sqrt(in2), dout = sqrt(out2), lim = in + SCCD_EPS * sccd_max(S.scale, in);
-    bool miss = pick(inside, din - m > reach, dout - m > reach);
+    /* The distance against reach + m and lim − m by their squares: no root
+     * on the path (with two, the one-shot sphere test took 1.54 times its
+     * prepared test's time, 1.40–1.45 without). */
+    sccd_real miss_at = reach + m, hit_at = in + SCCD_EPS * sccd_max(S.scale, in) - m;
+    bool miss = pick(inside, in2 > miss_at * miss_at, out2 > miss_at * miss_at);
     if (point) /* the same at every call of a test: predicted */
         miss &= (z + m < S.zlo) | (z - m > S.zhi) | (rho + m < S.r) | (rho - m > S.R) |
                 (q.x + m * (2.0 + fabs(S.c)) < rho * S.c);
-    *hit = pick(inside, din + m <= lim, dout + m <= lim);
+    *hit = (hit_at >= 0.0) & pick(inside, in2 <= hit_at * hit_at, out2 <= hit_at * hit_at);
     return *hit | miss;
 }
 
