@@ -1,9 +1,11 @@
 /* The ODE adapter's gathering (sccd_ode_internal.h): which geoms, and
  * which triangles of a mesh, the CCD of a step (sccd_ode_ccd.c) hands to
- * the solver. Every geom's reach box spans its box now and its box moved
- * back along its centre's move, grown by what its turn moved its points
- * (prepare_geom), indexed once a step when needed (adapter_internal.h: the
- * sorted boxes); the CCD bodies' geoms come whole, with the box their free
+ * the solver. Every geom's reach box holds where it may be this step: a
+ * first box from its body's positions alone (prepare_geom), made exact for
+ * the geoms a question meets (exact_reach: its box now and its box moved
+ * back along its centre's move, grown by what its turn moved its points);
+ * the first boxes are indexed once a step when needed (adapter_internal.h:
+ * the sorted boxes); the CCD bodies' geoms come whole, with the box their free
  * motion covers, and what those boxes reach is gathered from the index.
  * A moving body comes whole; a static mesh triangle by triangle. Later,
  * the solver asks what a body an impact set moving may reach
@@ -48,29 +50,18 @@ static sccd_real body_turn(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd
     return 2.0 * rho * half_turn_sin;
 }
 
-/* Where geom e may be this step. A point of its body is at p1 − (1 − t)·d +
- * (a turn of what it has still to turn) at time t, for its end position p1
- * and the centre's move d: within body_turn of the segment from p1 − d to
- * p1, so the box now and the box moved back by d, spanned and grown by
- * that (ρ bounding a point's distance from the centre of mass). A falling
- * body's box reaches along its fall, not sideways: a big pile's gathering
- * and its index both see fewer boxes. e->margin, how far a point moved, is
- * |d| plus the turn's. Planes and meshes are usable as they are; whether the
- * core takes another geom's shape is checked when it is first gathered
- * (geom_usable): most geoms of a big world are never near a CCD body. */
-static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
+/* Where geom e may be this step, exactly as the solver's questions test it
+ * (refine). A point of its body is at p1 − (1 − t)·d + (a turn of what it
+ * has still to turn) at time t, for its end position p1 and the centre's
+ * move d: within body_turn of the segment from p1 − d to p1, so the box
+ * now and the box moved back by d, spanned and grown by that (ρ bounding
+ * a point's distance from the centre of mass). A falling body's box
+ * reaches along its fall, not sideways: a big pile's gathering and its
+ * index both see fewer boxes. e->margin, how far a point moved, is |d|
+ * plus the turn's. */
+static void exact_reach(const sccd_ode_world *w, ode_geom *e)
 {
-    int cls = dGeomGetClass(e->geom);
-    e->plane = cls == dPlaneClass;
-    e->reached = false;
-    e->in_solve = false;
-    e->marks = -1;
-    e->checked = cls == dPlaneClass || cls == dTriMeshClass;
-    e->half = cls == dPlaneClass ? INFINITY : 0.0; /* a mesh's triangles: no thickness */
-    e->margin = 0.0;
-    e->usable = cls == dPlaneClass || cls != dTriMeshClass || dGeomTriMeshGetTriMeshDataID(e->geom) != NULL;
-    if (cls == dPlaneClass)
-        return;
+    e->exact = true;
     if (!e->usable) { /* a mesh without data: ODE itself would crash making its box; it meets nothing */
         e->reach = sccd_adapter_empty_box();
         return;
@@ -91,10 +82,75 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     e->usable = sccd_is_valid_aabb3(e->reach);
 }
 
-/* Whether the core takes geom e (prepare_geom; a shape of a class it has,
- * with finite sizes), checked once a step. */
-static bool geom_usable(ode_geom *e)
+/* How far from its body's origin (ODE's centre of mass) any point of a geom
+ * of class cls may be, in any pose: its class's bounding radius past its
+ * offset; -1 for the classes without one here (meshes and the rest). */
+static sccd_real body_radius(dGeomID g, int cls)
 {
+    dReal r, len;
+    dVector3 l;
+    sccd_real off = dGeomIsOffset(g) ? sccd_v3_len(sccd_ode_v3(dGeomGetOffsetPosition(g))) : 0.0;
+    switch (cls) {
+    case dSphereClass:
+        return off + dGeomSphereGetRadius(g);
+    case dBoxClass:
+        dGeomBoxGetLengths(g, l);
+        return off + 0.5 * sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+    case dCapsuleClass:
+        dGeomCapsuleGetParams(g, &r, &len);
+        return off + r + 0.5 * len;
+    case dCylinderClass:
+        dGeomCylinderGetParams(g, &r, &len);
+        return off + sqrt(r * r + 0.25 * len * len);
+    default:
+        return -1.0;
+    }
+}
+
+/* Every geom, once a step, before anything asks for it. A moving sphere,
+ * box, capsule or cylinder gets a first reach from its body's positions
+ * alone: in any pose its points lie within its bounding radius R of the
+ * centre of mass, which ODE's step moved along the segment from p0 to p1
+ * (as exact_reach has it), so the segment's box grown by R holds them all
+ * step long. Looser than the exact reach, it decides only what the
+ * questions look at: a geom they meet is refined (exact_reach) before it
+ * is tested again and gathered. ODE's box, the turn and the margin are
+ * then made for the geoms near a question, not for the whole world (with
+ * rotors above ODE's pile of 1,000 bodies, a tenth of the CCD's
+ * instructions went). Static geoms and meshes take the exact reach at
+ * once. Planes and meshes are usable as they are; whether the core takes
+ * another geom's shape is checked when it is first gathered (geom_usable). */
+static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
+{
+    int cls = dGeomGetClass(e->geom);
+    e->plane = cls == dPlaneClass;
+    e->reached = false;
+    e->in_solve = false;
+    e->marks = -1;
+    e->checked = cls == dPlaneClass || cls == dTriMeshClass;
+    e->half = cls == dPlaneClass ? INFINITY : 0.0; /* a mesh's triangles: no thickness */
+    e->margin = 0.0;
+    e->usable = cls == dPlaneClass || cls != dTriMeshClass || dGeomTriMeshGetTriMeshDataID(e->geom) != NULL;
+    e->exact = cls == dPlaneClass;
+    if (e->exact)
+        return;
+    sccd_real r = e->body != NULL ? body_radius(e->geom, cls) : -1.0;
+    if (!(r >= 0.0)) {
+        exact_reach(w, e);
+        return;
+    }
+    sccd_v3 p0 = e->body0.p, p1 = sccd_ode_v3(dBodyGetPosition(e->body)), g = {r, r, r};
+    e->reach = (sccd_aabb3){sccd_v3_sub(sccd_v3_min(p0, p1), g), sccd_v3_add(sccd_v3_max(p0, p1), g)};
+    e->usable = sccd_is_valid_aabb3(e->reach);
+}
+
+/* Whether the core takes geom e (its exact reach finite; a shape of a class
+ * it has, with finite sizes), checked once a step; its reach and margin
+ * are exact from then on. */
+static bool geom_usable(const sccd_ode_world *w, ode_geom *e)
+{
+    if (!e->exact)
+        exact_reach(w, e);
     if (!e->checked) {
         sccd_impact_shape3 s;
         e->checked = true;
@@ -179,14 +235,17 @@ static bool gather_whole(sccd_ode_world *w, int k)
  * no body; kinematic), what a flying body's questions want. */
 static bool geom_fixed(const ode_geom *e) { return e->body == NULL || dBodyIsKinematic(e->body); }
 
-/* Geom k (a static mesh: its triangles in box), if keep keeps it
+/* Geom k (a static mesh: its triangles in box), if its exact reach meets
+ * box and keep keeps it
  * (sccd_adapter_keeps); a moving body comes whole (every geom the core
  * takes): the solver's body is all of it, and a geom found later could not
  * join it in the middle of a solve. Classes the core lacks are counted. */
 static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box, sccd_adapter_keep keep)
 {
     ode_geom *e = &w->geoms[k];
-    bool usable = geom_usable(e);
+    bool usable = geom_usable(w, e);
+    if (usable && !e->plane && !sccd_adapter_boxes_meet(e->reach, box))
+        return true; /* its first reach met the box, its exact one does not */
     w->cnt.unsupported += !usable && !e->reached;
     e->reached = true;
     if (!usable || e->in_solve || !sccd_adapter_keeps(keep, e->margin, e->half, geom_fixed(e)))
@@ -194,7 +253,7 @@ static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box, sccd_adapter_k
     if (e->body == NULL)
         return dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : gather_whole(w, k);
     for (int g = e->key; g >= 0; g = w->geoms[g].next)
-        if (!w->geoms[g].in_solve && geom_usable(&w->geoms[g]) && !gather_whole(w, g))
+        if (!w->geoms[g].in_solve && geom_usable(w, &w->geoms[g]) && !gather_whole(w, g))
             return false;
     return true;
 }
@@ -207,7 +266,7 @@ static int gather_ccd_geom(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb3 
     ode_geom *e = &w->geoms[k];
     if (dGeomGetClass(e->geom) == dTriMeshClass)
         return sccd_ode_mesh_gather_ccd(w, k, m, box);
-    if (!geom_usable(e) || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
+    if (!geom_usable(w, e) || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
         ++w->cnt.unsupported;
         return 0;
     }
@@ -250,19 +309,19 @@ static bool list_geoms(sccd_ode_world *w, bool fixed);
 
 /* A flying body's question asked ahead (fixed_near): whether the static and
  * kinematic geoms hold one it could cross (sccd_adapter_keeps). */
-typedef struct ode_near { sccd_ode_world *w; sccd_adapter_keep keep; bool found; } ode_near;
+typedef struct ode_near { sccd_ode_world *w; sccd_aabb3 box; sccd_adapter_keep keep; bool found; } ode_near;
 
 static bool fixed_met(int q, void *context)
 {
     ode_near *n = context;
     ode_geom *e = &n->w->geoms[n->w->fixed.geom[q]];
-    n->found |= geom_usable(e) && sccd_adapter_keeps(n->keep, e->margin, e->half, true);
+    n->found |= geom_usable(n->w, e) && sccd_adapter_boxes_meet(e->reach, n->box) && sccd_adapter_keeps(n->keep, e->margin, e->half, true);
     return true;
 }
 
 static bool fixed_near(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep, bool *found)
 {
-    ode_near n = {w, keep, false};
+    ode_near n = {w, box, keep, false};
     bool ok = list_geoms(w, true) && sccd_adapter_sorted_ask(&w->fixed.q, box, fixed_met, &n);
     w->fixed.done &= ok;
     *found = n.found;
@@ -288,7 +347,7 @@ static bool gather_struck(sccd_ode_world *w)
         sccd_aabb3 box = sccd_adapter_empty_box();
         sccd_real reach = 0.0, half = INFINITY;
         for (int g = k; g >= 0; g = w->geoms[g].next)
-            if (geom_usable(&w->geoms[g])) {
+            if (geom_usable(w, &w->geoms[g])) {
                 box = sccd_aabb3_union(box, w->geoms[g].reach);
                 reach = sccd_max(reach, w->geoms[g].margin);
                 half = sccd_min(half, w->geoms[g].half);
@@ -305,7 +364,7 @@ static bool gather_struck(sccd_ode_world *w)
         }
         ++w->cnt.struck;
         for (int g = k; g >= 0; g = w->geoms[g].next)
-            if (!w->geoms[g].in_solve && geom_usable(&w->geoms[g]) && !gather_whole(w, g))
+            if (!w->geoms[g].in_solve && geom_usable(w, &w->geoms[g]) && !gather_whole(w, g))
                 return false;
     }
     return true;

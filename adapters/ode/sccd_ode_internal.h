@@ -32,11 +32,12 @@ typedef struct ode_geom {
     /* after_step */
     bool usable;      /* finite, and of a class the core takes (once `checked`) */
     bool checked;     /* whether its shape was checked this step (geom_usable) */
+    bool exact;       /* reach and margin are exact (else reach is a first, looser box and margin unset) */
     bool plane;       /* a half-space (dPlaneClass) */
     bool reached;     /* met by a region (counted once when unsupported) */
     sccd_real margin; /* how far its points may be from where they are now */
     sccd_real half;   /* its half thickness (sccd_adapter_keeps; once `checked`) */
-    sccd_aabb3 reach; /* its box now grown by the margin */
+    sccd_aabb3 reach; /* its box now grown by the margin (exact), else a box that holds every pose it may take */
     bool in_solve;    /* in the solve whole (a mesh: every triangle) */
     int marks;        /* a static mesh's triangles in the solve: marks[marks + triangle] (-1: none yet) */
 } ode_geom;
