@@ -1284,6 +1284,66 @@ static int teardown(void **state)
     return 0;
 }
 
+/* The jam of impact2's test_jam_at_one_instant in 3D: a heavy CCD sphere
+ * driven into ball b, which touches ball c, which rests on a big static
+ * sphere, along a random direction. Nothing crosses along the row (c's
+ * centre stays out of the static sphere), the CCD pair ends no deeper than
+ * 40 % of a radius (c on the static sphere, an ordinary body, may sink as
+ * far as the engine catches it), energy never grows, and the CCD sphere and b never trade two impulses at
+ * one instant (told by the post-impulse hook). */
+typedef struct jam_log { int disc, ball, impulses; double last; bool twice; } jam_log;
+
+static void jam_post(void *user, const sccd_impact_contact3 *c)
+{
+    jam_log *l = user;
+    if ((c->shape_a == l->disc && c->shape_b == l->ball) || (c->shape_a == l->ball && c->shape_b == l->disc)) {
+        l->twice |= l->impulses > 0 && c->t == l->last;
+        l->last = c->t;
+        ++l->impulses;
+    }
+}
+
+static void test_jam_at_one_instant(void **state)
+{
+    (void)state;
+    const double r = 0.1, big = 1.0;
+    sccd_rng g = sccd_rng_make(4343);
+    int failures = 0, stopped = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        sccd_v3 u = sccd_rng_unit3(&g); /* from the static sphere's surface along the row */
+        sccd_shape3 ball = sphere(r), wall = sphere(big);
+        scene s = {0};
+        sccd_quat q = {0, 0, 0, 1};
+        add(&s, SCCD_BODY_STATIC, &wall, 1, at(sccd_v3_scale(u, -big), q), 1.0, (sccd_v3){1, 1, 1});
+        double ib = 0.4 * r * r;
+        int c = add(&s, SCCD_BODY_DYNAMIC, &ball, 1, at(sccd_v3_scale(u, r), q), 1.0, (sccd_v3){ib, ib, ib});
+        int b = add(&s, SCCD_BODY_DYNAMIC, &ball, 1, at(sccd_v3_scale(u, 3.0 * r), q), 1.0, (sccd_v3){ib, ib, ib});
+        int a = add(&s, SCCD_BODY_DYNAMIC, &ball, 1, at(sccd_v3_scale(u, 5.0 * r), q), 5.0, (sccd_v3){5 * ib, 5 * ib, 5 * ib});
+        s.body[b].ccd = s.body[c].ccd = false;
+        s.body[a].v = sccd_v3_scale(u, -log_uniform(&g, 0.05, 10.0) * r / DT);
+        for (int i = 0; i < s.n; ++i) {
+            s.shape[i].elasticity = sccd_rng_uniform(&g, 0.0, 0.9);
+            s.shape[i].friction = sccd_rng_uniform(&g, 0.0, 0.5);
+        }
+        double before = kinetic(&s, false);
+        jam_log log = {a, b, 0, -1.0, false};
+        sccd_impact_callbacks3 cb = {.post = jam_post, .user = &log};
+        solve(&s, 1e-3, &cb);
+        double x[4];
+        for (int i = 0; i < 4; ++i)
+            x[i] = sccd_v3_dot(s.body[i].end_pose.p, u);
+        bool crossed = !(sccd_v3_dist(s.body[c].end_pose.p, s.body[0].pose.p) > big && x[c] < x[b] && x[b] < x[a]);
+        bool deep = sccd_v3_dist(s.body[b].end_pose.p, s.body[a].end_pose.p) < 2.0 * r - 0.4 * r;
+        bool gained = kinetic(&s, true) > before * (1.0 + 1e-9) + 1e-12;
+        failures += crossed || deep || gained || log.twice;
+        stopped += log.impulses == 1 && s.body[b].held;
+    }
+    printf("impact3: a sphere driven into a row of two balls on a static sphere, 200 trials: %d stopped at one impulse, "
+           "%d crossings, deep overlaps, energy gains or impulses traded twice at one instant\n", stopped, failures);
+    assert_int_equal(failures, 0);
+    assert_true(stopped > 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1296,7 +1356,7 @@ int main(void)
         cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_free_motion_jointed),
         cmocka_unit_test(test_bad_input),               cmocka_unit_test(test_gather_mid_step),
         cmocka_unit_test(test_paths_apart_never_near), cmocka_unit_test(test_events_pair_every_meeting_box),
-        cmocka_unit_test(test_events_pair_after_changes),
+        cmocka_unit_test(test_events_pair_after_changes), cmocka_unit_test(test_jam_at_one_instant),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -274,8 +274,18 @@ static fz_static make_wall(sccd_rng *g, sccd_fz_v2 a, sccd_fz_v2 b)
     }
     sccd_fz_v2 d = {(b.x - a.x) / len * rw, (b.y - a.y) / len * rw}, n = {-d.y, d.x};
     w.shape = (sccd_fz_poly){4, {{a.x - n.x, a.y - n.y}, {b.x - n.x, b.y - n.y}, {b.x + n.x, b.y + n.y}, {a.x + n.x, a.y + n.y}}, 0.0};
-    /* the core stops rw short of the square ends too: reaching it takes rw of penetration from any side */
-    w.core = (sccd_fz_poly){2, {{a.x + d.x, a.y + d.y}, {b.x - d.x, b.y - d.y}}, 0.0};
+    /* The core is the box's mid-line, stopping short of the square ends as far as the sides are apart:
+     * reaching it takes min(rw, len / 2) of penetration from any side. A box shorter than it is thick
+     * (len < 2·rw) has its mid-line across: taken along a to b, the core's ends crossed over and stuck
+     * out of the box, and a body resting on its side was judged deep in it (scene fuzzer, Chipmunk,
+     * seed 99, scene 88248, with a reordering of the solver's events). */
+    if (len >= 2.0 * rw) {
+        w.core = (sccd_fz_poly){2, {{a.x + d.x, a.y + d.y}, {b.x - d.x, b.y - d.y}}, 0.0};
+    } else {
+        double k = (rw - 0.5 * len) / rw; /* n scaled to the half-length of the core across */
+        sccd_fz_v2 m = {0.5 * (a.x + b.x), 0.5 * (a.y + b.y)};
+        w.core = (sccd_fz_poly){2, {{m.x - k * n.x, m.y - k * n.y}, {m.x + k * n.x, m.y + k * n.y}}, 0.0};
+    }
     return w;
 }
 

@@ -1114,7 +1114,8 @@ static void calm(solver *sv, sccd_pair *pr)
 static bool resolve(solver *sv, sccd_pair *pr, int pushed)
 {
     int a = pr->a, b = pr->b;
-    if (pushed >= 0 && (sv->bodies[a].shape_count != 1 || sv->bodies[b].shape_count != 1))
+    if (pushed >= 0 ? sv->bodies[a].shape_count != 1 || sv->bodies[b].shape_count != 1
+                    : sccd_pair_jammed(pr, sv->st[a].segment, sv->st[b].segment))
         return false;
     const sccd_impact_shape2 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
     sccd_v2 p = v2_of(pr->point), n = v2_of(pr->normal);
@@ -1140,6 +1141,8 @@ static bool resolve(solver *sv, sccd_pair *pr, int pushed)
     restart_if_moved(sv, b, pr->t, vb, wb);
     if (pushed >= 0)
         calm(sv, pr);
+    else
+        sccd_pair_note_impact(pr, sv->st[a].segment, sv->st[b].segment);
     if (sv->cb.post != NULL)
         sv->cb.post(sv->cb.user, &c);
     return true;

@@ -60,7 +60,9 @@ typedef struct sccd_pair {
     bool ignored;          /* begin said no: free for the rest of the step */
     int filter_sa, filter_sb; /* the last shape pair the caller's collide hook was asked about (-1: none) ... */
     bool filter_ok;        /* ... and its answer (sccd_pair_may_collide) */
-    int impacts;           /* impulses between the two this step */
+    int impacts;           /* impulses between the two this step ... */
+    sccd_real impact_t;    /* ... the last one's time ... */
+    unsigned impact_a, impact_b; /* ... and the segments a and b took from it (sccd_pair_jammed) */
     int stops;             /* fallback stops between the two this step */
     sccd_real left;        /* its event's: how much deeper the pair may still sink while pushed (0: no push) ... */
     sccd_real sunk;        /* ... and how far past its limit it is (a pushed pair's impact lifts it back) */
@@ -81,6 +83,27 @@ typedef struct sccd_pair {
     int searched;          /* the event after which it was last searched (sccd_events_run) */
     int queued;            /* its place in the queue of events (sccd_events; -1: none) */
 } sccd_pair;
+
+/* Whether pair pr, meeting again at the instant of its last impulse, is
+ * jammed: since that impulse an event of another pair moved one of the two
+ * (seg_a, seg_b: their segments now), a third body that pressed them
+ * together again (a ball between a blade and a pile: blade, ball and pile
+ * would trade impulses at the one instant until the pair's cap, then stop
+ * all the same). Its meeting is then a stop at once. The same two meeting
+ * again with nothing in between (a box landing flat: one corner, then the
+ * other) trade impulses as before. */
+static inline bool sccd_pair_jammed(const sccd_pair *pr, unsigned seg_a, unsigned seg_b)
+{
+    return pr->impacts > 0 && pr->t == pr->impact_t && (seg_a != pr->impact_a || seg_b != pr->impact_b);
+}
+
+/* Note pair pr's impulse at its time, its bodies on segments seg_a and seg_b from it (sccd_pair_jammed). */
+static inline void sccd_pair_note_impact(sccd_pair *pr, unsigned seg_a, unsigned seg_b)
+{
+    pr->impact_t = pr->t;
+    pr->impact_a = seg_a;
+    pr->impact_b = seg_b;
+}
 
 /* Whether box outer holds box inner (a 2D world's boxes lie at z = 0). */
 static inline bool sccd_box_holds(sccd_aabb3 outer, sccd_aabb3 inner)

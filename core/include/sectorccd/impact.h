@@ -68,7 +68,7 @@ extern "C" {
 #define SCCD_IMPACT_MAX_EVENTS 64
 /// More impacts and pushes a step for each CCD body passed (the cap grows with them: one body's impacts do not use up another's).
 #define SCCD_IMPACT_BODY_EVENTS 8
-/// Most impacts between two bodies in one step, one more per push between them; then the lighter rides along with the other.
+/// Most impacts between two bodies in one step, one more per push between them; then the lighter rides along with the other. Two meeting again at the instant of their last impulse, after another pair moved one of them, are jammed: that meeting is a stop at once.
 #define SCCD_IMPACT_PAIR_EVENTS 4
 
 /// How a body moves and takes impulses.
