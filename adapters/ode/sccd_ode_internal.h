@@ -35,7 +35,8 @@ typedef struct ode_geom {
     bool exact;       /* reach and margin are exact (else reach is a first, looser box and margin unset) */
     bool plane;       /* a half-space (dPlaneClass) */
     bool reached;     /* met by a region (counted once when unsupported) */
-    sccd_real margin; /* how far its points may be from where they are now */
+    sccd_real margin; /* how far its points may be from where they are now (exact) */
+    sccd_real radius; /* how far its points are from its body's centre of mass (with the first box) */
     sccd_real half;   /* its half thickness (sccd_adapter_keeps; once `checked`) */
     sccd_aabb3 reach; /* its box now grown by the margin (exact), else a box that holds every pose it may take */
     bool in_solve;    /* in the solve whole (a mesh: every triangle) */
