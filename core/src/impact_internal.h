@@ -91,10 +91,13 @@ typedef struct sccd_pair {
  * would trade impulses at the one instant until the pair's cap, then stop
  * all the same). Its meeting is then a stop at once. The same two meeting
  * again with nothing in between (a box landing flat: one corner, then the
- * other) trade impulses as before. */
-static inline bool sccd_pair_jammed(const sccd_pair *pr, unsigned seg_a, unsigned seg_b)
+ * other) trade impulses as before, and so does a pair with a kinematic
+ * body (`kinematic`): its impulses and pushes keep what it presses ahead
+ * of it, where the carry a stop gives it let an ODE rotor take a ball
+ * pressed into it inside (scene fuzzer, 1 scene in 100,000). */
+static inline bool sccd_pair_jammed(const sccd_pair *pr, unsigned seg_a, unsigned seg_b, bool kinematic)
 {
-    return pr->impacts > 0 && pr->t == pr->impact_t && (seg_a != pr->impact_a || seg_b != pr->impact_b);
+    return !kinematic && pr->impacts > 0 && pr->t == pr->impact_t && (seg_a != pr->impact_a || seg_b != pr->impact_b);
 }
 
 /* Note pair pr's impulse at its time, its bodies on segments seg_a and seg_b from it (sccd_pair_jammed). */
