@@ -1114,9 +1114,9 @@ static void calm(solver *sv, sccd_pair *pr)
 static bool resolve(solver *sv, sccd_pair *pr, int pushed)
 {
     int a = pr->a, b = pr->b;
+    bool kinematic = sv->bodies[a].kind == SCCD_BODY_KINEMATIC || sv->bodies[b].kind == SCCD_BODY_KINEMATIC;
     if (pushed >= 0 ? sv->bodies[a].shape_count != 1 || sv->bodies[b].shape_count != 1
-                    : sccd_pair_jammed(pr, sv->st[a].segment, sv->st[b].segment,
-                                                      sv->bodies[a].kind == SCCD_BODY_KINEMATIC || sv->bodies[b].kind == SCCD_BODY_KINEMATIC))
+                    : sccd_pair_jammed(pr, sv->st[a].segment, sv->st[b].segment, kinematic))
         return false;
     const sccd_impact_shape2 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
     sccd_v2 p = v2_of(pr->point), n = v2_of(pr->normal);

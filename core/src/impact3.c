@@ -1350,8 +1350,8 @@ static bool resolve(solver *sv, sccd_pair *pr, int pushed)
     int a = pr->a, b = pr->b;
     const sccd_impact_shape3 *sa = &sv->shapes[pr->sa], *sb = &sv->shapes[pr->sb];
     bool single = sv->bodies[a].shape_count == 1 && sv->bodies[b].shape_count == 1 && sa->bounds == 1 && sb->bounds == 1;
-    if (pushed >= 0 ? !single : sccd_pair_jammed(pr, sv->st[a].segment, sv->st[b].segment,
-                                                      sv->bodies[a].kind == SCCD_BODY_KINEMATIC || sv->bodies[b].kind == SCCD_BODY_KINEMATIC))
+    bool kinematic = sv->bodies[a].kind == SCCD_BODY_KINEMATIC || sv->bodies[b].kind == SCCD_BODY_KINEMATIC;
+    if (pushed >= 0 ? !single : sccd_pair_jammed(pr, sv->st[a].segment, sv->st[b].segment, kinematic))
         return false;
     sccd_impact_contact3 c = {pr->sa, pr->sb, pr->t, pr->point, pr->normal, approach(sv, a, b, pr->t, pr->point, pr->normal),
                               sccd_mix_elasticity(sa->elasticity, sb->elasticity), sccd_mix_friction(sa->friction, sb->friction),
