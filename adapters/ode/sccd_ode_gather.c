@@ -50,8 +50,8 @@ static sccd_real body_turn(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd
     return 2.0 * rho * half_turn_sin;
 }
 
-/* Where geom e may be this step, exactly as the solver's questions test it
- * (refine). A point of its body is at p1 − (1 − t)·d + (a turn of what it
+/* Where geom e may be this step, as a question that met its first box
+ * tests it again (geom_usable makes it). A point of its body is at p1 − (1 − t)·d + (a turn of what it
  * has still to turn) at time t, for its end position p1 and the centre's
  * move d: within body_turn of the segment from p1 − d to p1, so the box
  * now and the box moved back by d, spanned and grown by that (ρ bounding
@@ -338,10 +338,11 @@ static bool fixed_near(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep
  * Exact once refined (geom_usable). */
 static bool flying_bounds(const sccd_ode_world *w, ode_geom *e, sccd_real *margin, sccd_real *half)
 {
-    if (e->exact) {
+    if (e->exact) { /* its half thickness is known once checked */
+        bool usable = geom_usable(w, e);
         *margin = e->margin;
         *half = e->half;
-        return geom_usable(w, e);
+        return usable;
     }
     dReal r, len;
     dVector3 l;
