@@ -1118,13 +1118,18 @@ static sccd_real shape_rate(solver *sv, int k, sccd_motion3 m)
 /* Whether the engine's own contact is enough for shapes i and j under mi,
  * mj (sccd_engine_catches; a pile a rotor nudged: searched, a body stopped
  * there would stop the next one pressing on it, and so on through the
- * pile). */
+ * pile). The rate is how fast their points close, relative to each other
+ * (as impact2.c has it): two balls falling side by side close by their
+ * spins' share alone, not by both falls (the sum of their own rates sent
+ * every pair of a falling rain a debris struck to a search: a fifth of the
+ * TOIs of ccd_scale's 10,000 + 1,000 scene, 4.5 % of its CCD's
+ * instructions, callgrind). */
 static bool engine_catches(solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 mj)
 {
     const sccd_impact_shape3 *si = &sv->shapes[i], *sj = &sv->shapes[j];
     const sccd_impact_body3 *a = &sv->bodies[si->body], *b = &sv->bodies[sj->body];
     bool flying = sccd_only_flying(a->struck, a->ccd, a->impacts, a->held) || sccd_only_flying(b->struck, b->ccd, b->impacts, b->held);
-    return !a->ccd && !b->ccd && sccd_engine_catches(shape_rate(sv, i, mi) + shape_rate(sv, j, mj), shape_thickness(si), shape_thickness(sj), flying);
+    return !a->ccd && !b->ccd && sccd_engine_catches(pair_reach(sv, i, mi, j, mj), shape_thickness(si), shape_thickness(sj), flying);
 }
 
 /* A search of bodies pr->a, pr->b from time tc, as the trees' visits see
