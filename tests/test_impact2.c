@@ -655,25 +655,43 @@ static void jam_post(void *user, const sccd_impact_contact2 *c)
     }
 }
 
+/* The row: bodies 0 to 3 are the wall, c, b and the disc a (radius r, the
+ * wall's JAM_RW), a driven at b along u (from the wall along the row,
+ * returned) and turning at a random rate when it `spins`. */
+enum { JAM_C = 1, JAM_B = 2, JAM_A = 3 };
+#define JAM_R 0.1
+#define JAM_RW 0.05
+
+static sccd_v2 jam_scene(scene *s, sccd_rng *g, bool spins)
+{
+    const double r = JAM_R, rw = JAM_RW;
+    double phi = sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI);
+    sccd_v2 u = {cos(phi), sin(phi)}, across = {-u.y, u.x};
+    add(s, SCCD_BODY_STATIC, capsule(sccd_v2_neg(across), across, rw), (sccd_v2){0.0, 0.0}, 0.0, 1.0, 1.0);
+    for (int i = JAM_C; i <= JAM_A; ++i) {
+        double m = i == JAM_A ? 5.0 : 1.0;
+        add(s, SCCD_BODY_DYNAMIC, circle(r), sccd_v2_scale(u, rw + (2 * i - 1) * r), 0.0, m, 0.5 * m * r * r);
+    }
+    s->body[JAM_B].ccd = s->body[JAM_C].ccd = false;
+    s->body[JAM_A].v = sccd_v2_scale(u, -log_uniform(g, 0.05, 10.0) * r / DT);
+    if (spins)
+        s->body[JAM_A].w = (sccd_rng_int(g, 2) ? 1.0 : -1.0) * log_uniform(g, 0.05, 1.0) / DT;
+    for (int i = 0; i < s->n; ++i) {
+        s->shape[i].elasticity = sccd_rng_uniform(g, 0.0, 0.9);
+        s->shape[i].friction = sccd_rng_uniform(g, 0.0, 0.5);
+    }
+    return u;
+}
+
 static int jam_row(int trials, int *jams)
 {
-    const double r = 0.1, rw = 0.05;
+    const double r = JAM_R, rw = JAM_RW;
+    const int a = JAM_A, b = JAM_B, c = JAM_C;
     sccd_rng g = sccd_rng_make(4242);
     int failures = 0;
     for (int trial = 0; trial < trials; ++trial) {
-        double phi = sccd_rng_uniform(&g, 0.0, 2.0 * SCCD_PI);
-        sccd_v2 u = {cos(phi), sin(phi)}, across = {-u.y, u.x}; /* u: from the wall along the row */
         scene s = {0};
-        add(&s, SCCD_BODY_STATIC, capsule(sccd_v2_neg(across), across, rw), (sccd_v2){0.0, 0.0}, 0.0, 1.0, 1.0);
-        int c = add(&s, SCCD_BODY_DYNAMIC, circle(r), sccd_v2_scale(u, rw + r), 0.0, 1.0, 0.5 * r * r);
-        int b = add(&s, SCCD_BODY_DYNAMIC, circle(r), sccd_v2_scale(u, rw + 3.0 * r), 0.0, 1.0, 0.5 * r * r);
-        int a = add(&s, SCCD_BODY_DYNAMIC, circle(r), sccd_v2_scale(u, rw + 5.0 * r), 0.0, 5.0, 2.5 * r * r);
-        s.body[b].ccd = s.body[c].ccd = false;
-        s.body[a].v = sccd_v2_scale(u, -log_uniform(&g, 0.05, 10.0) * r / DT);
-        for (int i = 0; i < s.n; ++i) {
-            s.shape[i].elasticity = sccd_rng_uniform(&g, 0.0, 0.9);
-            s.shape[i].friction = sccd_rng_uniform(&g, 0.0, 0.5);
-        }
+        sccd_v2 u = jam_scene(&s, &g, false);
         double before = kinetic_start(&s);
         jam_log log = {a, b, 0, -1.0, false};
         sccd_impact_callbacks2 cb = {.post = jam_post, .user = &log};
@@ -698,6 +716,44 @@ static void test_jam_at_one_instant(void **state)
            "%d crossings, deep overlaps, energy gains or impulses traded twice at one instant\n", jams, failures);
     assert_int_equal(failures, 0);
     assert_true(jams > 20);
+}
+
+/* A ball the jam above left riding along with a spinning disc leaves the
+ * step as the disc's point under its centre then moves (no faster than it
+ * boarded): along that point's velocity. Reported as it boarded, it left
+ * a spinning carrier by as much of a turn as the carrier made since,
+ * backwards. Returns the failures; *riders counts the balls that rode. */
+static int spun_jam_row(int trials, int *riders)
+{
+    const double r = JAM_R;
+    sccd_rng g = sccd_rng_make(4343);
+    int failures = 0;
+    for (int trial = 0; trial < trials; ++trial) {
+        scene s = {0};
+        jam_scene(&s, &g, true);
+        solve(&s, 1e-3, NULL);
+        const sccd_impact_body2 *ba = &s.body[JAM_A], *bb = &s.body[JAM_B];
+        sccd_v2 arm = sccd_v2_sub(bb->end_pose.p, ba->end_pose.p);
+        bool rode = bb->held && fabs(bb->end_w - ba->end_w) < 1e-9 * fabs(ba->end_w) && fabs(sccd_v2_len(arm) - 2.0 * r) < 0.4 * r;
+        if (!rode)
+            continue;
+        ++*riders;
+        sccd_v2 point = sccd_v2_add(ba->end_v, sccd_v2_scale(sccd_v2_perp(arm), ba->end_w));
+        double speed = sccd_v2_len(bb->end_v), most = sccd_v2_len(point);
+        bool along = fabs(sccd_v2_cross(bb->end_v, point)) <= 1e-9 * most * most + 1e-12 && sccd_v2_dot(bb->end_v, point) >= 0.0;
+        failures += !along || speed > most * (1.0 + 1e-9) + 1e-12;
+    }
+    return failures;
+}
+
+static void test_rider_leaves_as_carried(void **state)
+{
+    (void)state;
+    int riders = 0, failures = spun_jam_row(200, &riders);
+    printf("impact2: a spinning disc driven into a row of two balls, 200 trials: %d balls rode along, %d left off their carrier's point velocity\n",
+           riders, failures);
+    assert_int_equal(failures, 0);
+    assert_true(riders > 20);
 }
 
 /* ---- struck bodies flying on ---- */
@@ -1291,7 +1347,7 @@ int main(void)
         cmocka_unit_test(test_hinged_rod_rebound),
         cmocka_unit_test(test_energy_never_grows),  cmocka_unit_test(test_hinged_rods_never_pass),
         cmocka_unit_test(test_flyers_never_pass),   cmocka_unit_test(test_blade_bats_ball),
-        cmocka_unit_test(test_blade_pushes_pile),   cmocka_unit_test(test_blade_sweeps_ring), cmocka_unit_test(test_jam_at_one_instant),
+        cmocka_unit_test(test_blade_pushes_pile),   cmocka_unit_test(test_blade_sweeps_ring), cmocka_unit_test(test_jam_at_one_instant), cmocka_unit_test(test_rider_leaves_as_carried),
         cmocka_unit_test(test_flying_marks),        cmocka_unit_test(test_struck_ball_tested),
         cmocka_unit_test(test_struck_ball_partners),
         cmocka_unit_test(test_many_bodies_bounce),

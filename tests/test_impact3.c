@@ -1303,28 +1303,46 @@ static void jam_post(void *user, const sccd_impact_contact3 *c)
     }
 }
 
+/* The row: bodies 0 to 3 are the static sphere (radius JAM_BIG), c, b and
+ * the driven sphere a (radius JAM_R), a driven at b along u (from the
+ * static sphere's surface along the row, returned) and turning at a random
+ * rate about a random axis when it `spins`. */
+enum { JAM_C = 1, JAM_B = 2, JAM_A = 3 };
+#define JAM_R 0.1
+#define JAM_BIG 1.0
+
+static sccd_v3 jam_scene(scene *s, sccd_rng *g, bool spins)
+{
+    const double r = JAM_R, big = JAM_BIG, ib = 0.4 * r * r;
+    sccd_v3 u = sccd_rng_unit3(g);
+    sccd_shape3 ball = sphere(r), wall = sphere(big);
+    sccd_quat q = {0, 0, 0, 1};
+    add(s, SCCD_BODY_STATIC, &wall, 1, at(sccd_v3_scale(u, -big), q), 1.0, (sccd_v3){1, 1, 1});
+    for (int i = JAM_C; i <= JAM_A; ++i) {
+        double m = i == JAM_A ? 5.0 : 1.0;
+        add(s, SCCD_BODY_DYNAMIC, &ball, 1, at(sccd_v3_scale(u, (2 * i - 1) * r), q), m, (sccd_v3){m * ib, m * ib, m * ib});
+    }
+    s->body[JAM_B].ccd = s->body[JAM_C].ccd = false;
+    s->body[JAM_A].v = sccd_v3_scale(u, -log_uniform(g, 0.05, 10.0) * r / DT);
+    if (spins)
+        s->body[JAM_A].w = sccd_v3_scale(sccd_rng_unit3(g), log_uniform(g, 0.05, 1.0) / DT);
+    for (int i = 0; i < s->n; ++i) {
+        s->shape[i].elasticity = sccd_rng_uniform(g, 0.0, 0.9);
+        s->shape[i].friction = sccd_rng_uniform(g, 0.0, 0.5);
+    }
+    return u;
+}
+
 static void test_jam_at_one_instant(void **state)
 {
     (void)state;
-    const double r = 0.1, big = 1.0;
+    const double r = JAM_R, big = JAM_BIG;
+    const int a = JAM_A, b = JAM_B, c = JAM_C;
     sccd_rng g = sccd_rng_make(4343);
     int failures = 0, stopped = 0;
     for (int trial = 0; trial < 200; ++trial) {
-        sccd_v3 u = sccd_rng_unit3(&g); /* from the static sphere's surface along the row */
-        sccd_shape3 ball = sphere(r), wall = sphere(big);
         scene s = {0};
-        sccd_quat q = {0, 0, 0, 1};
-        add(&s, SCCD_BODY_STATIC, &wall, 1, at(sccd_v3_scale(u, -big), q), 1.0, (sccd_v3){1, 1, 1});
-        double ib = 0.4 * r * r;
-        int c = add(&s, SCCD_BODY_DYNAMIC, &ball, 1, at(sccd_v3_scale(u, r), q), 1.0, (sccd_v3){ib, ib, ib});
-        int b = add(&s, SCCD_BODY_DYNAMIC, &ball, 1, at(sccd_v3_scale(u, 3.0 * r), q), 1.0, (sccd_v3){ib, ib, ib});
-        int a = add(&s, SCCD_BODY_DYNAMIC, &ball, 1, at(sccd_v3_scale(u, 5.0 * r), q), 5.0, (sccd_v3){5 * ib, 5 * ib, 5 * ib});
-        s.body[b].ccd = s.body[c].ccd = false;
-        s.body[a].v = sccd_v3_scale(u, -log_uniform(&g, 0.05, 10.0) * r / DT);
-        for (int i = 0; i < s.n; ++i) {
-            s.shape[i].elasticity = sccd_rng_uniform(&g, 0.0, 0.9);
-            s.shape[i].friction = sccd_rng_uniform(&g, 0.0, 0.5);
-        }
+        sccd_v3 u = jam_scene(&s, &g, false);
         double before = kinetic(&s, false);
         jam_log log = {a, b, 0, -1.0, false};
         sccd_impact_callbacks3 cb = {.post = jam_post, .user = &log};
@@ -1344,6 +1362,37 @@ static void test_jam_at_one_instant(void **state)
     assert_true(stopped > 20);
 }
 
+/* impact2's test_rider_leaves_as_carried in 3D: the sphere above, spinning
+ * about a random axis; a ball left riding along with it leaves the step
+ * along the sphere's point velocity under its centre then, no faster. */
+static void test_rider_leaves_as_carried(void **state)
+{
+    (void)state;
+    const double r = JAM_R;
+    sccd_rng g = sccd_rng_make(4444);
+    int failures = 0, riders = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        scene s = {0};
+        jam_scene(&s, &g, true);
+        solve(&s, 1e-3, NULL);
+        const sccd_impact_body3 *ba = &s.body[JAM_A], *bb = &s.body[JAM_B];
+        sccd_v3 arm = sccd_v3_sub(bb->end_pose.p, ba->end_pose.p);
+        bool rode = bb->held && sccd_v3_dist(bb->end_w, ba->end_w) < 1e-9 * sccd_v3_len(ba->end_w) &&
+                    fabs(sccd_v3_len(arm) - 2.0 * r) < 0.4 * r;
+        if (!rode)
+            continue;
+        ++riders;
+        sccd_v3 point = sccd_v3_add(ba->end_v, sccd_v3_cross(ba->end_w, arm));
+        double speed = sccd_v3_len(bb->end_v), most = sccd_v3_len(point);
+        bool along = sccd_v3_len(sccd_v3_cross(bb->end_v, point)) <= 1e-9 * most * most + 1e-12 && sccd_v3_dot(bb->end_v, point) >= 0.0;
+        failures += !along || speed > most * (1.0 + 1e-9) + 1e-12;
+    }
+    printf("impact3: a spinning sphere driven into a row of two balls, 200 trials: %d balls rode along, %d left off their carrier's "
+           "point velocity\n", riders, failures);
+    assert_int_equal(failures, 0);
+    assert_true(riders > 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1357,6 +1406,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),               cmocka_unit_test(test_gather_mid_step),
         cmocka_unit_test(test_paths_apart_never_near), cmocka_unit_test(test_events_pair_every_meeting_box),
         cmocka_unit_test(test_events_pair_after_changes), cmocka_unit_test(test_jam_at_one_instant),
+        cmocka_unit_test(test_rider_leaves_as_carried),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

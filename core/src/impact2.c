@@ -110,6 +110,8 @@ static sccd_xf2 pose_at(body_state *s, sccd_real t)
     return s->at_pose;
 }
 
+static sccd_v2 cog_at(const solver *sv, int i, sccd_real t) { return sccd_xf2_apply(pose_at(&sv->st[i], t), sv->bodies[i].cog); }
+
 static sccd_real angle_at(const body_state *s, sccd_real t) { return s->angle0 + local_time(s, t) * s->m.dtheta; }
 
 /* The motion m over [u, 1] of its own time, as a motion over [0, 1]; at is m's pose at u. */
@@ -162,9 +164,27 @@ static void set_carrier(solver *sv, int i, int k)
     sv->st[i].carrier = k;
 }
 
+/* The velocity of body i riding along with its carrier, at t: the
+ * carrier's point under its centre of mass then (its segment is the
+ * carrier's rigid motion), no faster than it boarded with (s->v). The
+ * velocity it boarded with was the point's at boarding: a ball a blade
+ * carried a third of a turn left it a third of a turn off, backwards. */
+static sccd_v2 riding_velocity(const solver *sv, int i, sccd_real t)
+{
+    body_state *s = &sv->st[i];
+    sccd_real span = (1.0 - s->t0) * sv->dt;
+    if (!(span > 0.0))
+        return s->v;
+    sccd_v2 arm = sccd_v2_sub(cog_at(sv, i, t), sccd_motion2_center_at(s->m, local_time(s, t)));
+    sccd_v2 v = sccd_v2_scale(sccd_v2_add(s->m.dp, sccd_v2_scale(sccd_v2_perp(arm), s->m.dtheta)), 1.0 / span);
+    sccd_real most = sccd_v2_len(s->v), now = sccd_v2_len(v);
+    return now > most ? sccd_v2_scale(v, most / now) : v;
+}
+
 /* Restart body i's segment at t with its velocity (it leaves any carrier).
- * What rode along with it goes on alone with the velocity it has: made to
- * follow i's new motion it would gain energy for nothing. */
+ * What rode along with it goes on alone with the velocity it has there
+ * (riding_velocity): made to follow i's new motion it would gain energy
+ * for nothing. */
 static void restart(solver *sv, int i, sccd_real t)
 {
     restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
@@ -172,6 +192,7 @@ static void restart(solver *sv, int i, sccd_real t)
     sccd_events_changed(&sv->events, i);
     for (int j = 0; sv->st[i].riders > 0 && j < sv->n; ++j)
         if (sv->st[j].carrier == i) {
+            sv->st[j].v = riding_velocity(sv, j, t);
             restart_state(&sv->bodies[j], &sv->st[j], t, sv->dt);
             set_carrier(sv, j, -1);
             sccd_events_changed(&sv->events, j);
@@ -260,7 +281,6 @@ static bool moves_freely(const solver *sv, int i)
     return sv->bodies[i].kind == SCCD_BODY_DYNAMIC && !sv->st[i].frozen;
 }
 
-static sccd_v2 cog_at(const solver *sv, int i, sccd_real t) { return sccd_xf2_apply(pose_at(&sv->st[i], t), sv->bodies[i].cog); }
 
 /* Velocity (per second) of the world point p carried by body i at time t. */
 static sccd_v2 velocity_at(const solver *sv, int i, sccd_real t, sccd_v2 p)
@@ -1422,6 +1442,8 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
             begin_state(&sv.bodies[i], s, dt);
         else
             body_box(&sv, i); /* its last segment counts in `swept` */
+        if (s->carrier >= 0)
+            s->out_v = riding_velocity(&sv, i, 1.0);
         end_state(&sv.bodies[i], s);
         sv.bodies[i].flying = flying(&sv, i);
     }

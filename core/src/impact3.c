@@ -133,6 +133,8 @@ static sccd_xf3 pose_at(body_state *s, sccd_real t)
     return s->at_pose;
 }
 
+static sccd_v3 cog_at(const solver *sv, int i, sccd_real t) { return sccd_xf3_apply(pose_at(&sv->st[i], t), sv->bodies[i].cog); }
+
 /* The motion m over [u, 1] of its own time, as a motion over [0, 1]; at is m's pose at u. */
 static sccd_motion3 rest_from(sccd_motion3 m, sccd_real u, sccd_xf3 at)
 {
@@ -185,9 +187,25 @@ static void set_carrier(solver *sv, int i, int k)
     sv->st[i].carrier = k;
 }
 
+/* The velocity of body i riding along with its carrier, at t: the
+ * carrier's point under its centre of mass then (its segment is the
+ * carrier's rigid motion), no faster than it boarded with (s->v; impact2.c's). */
+static sccd_v3 riding_velocity(const solver *sv, int i, sccd_real t)
+{
+    body_state *s = &sv->st[i];
+    sccd_real span = (1.0 - s->t0) * sv->dt;
+    if (!(span > 0.0))
+        return s->v;
+    sccd_v3 arm = sccd_v3_sub(cog_at(sv, i, t), sccd_motion3_center_at(s->m, local_time(s, t)));
+    sccd_v3 v = sccd_v3_scale(sccd_v3_add(s->m.dp, sccd_v3_cross(sccd_v3_scale(s->m.axis, s->m.angle), arm)), 1.0 / span);
+    sccd_real most = sccd_v3_len(s->v), now = sccd_v3_len(v);
+    return now > most ? sccd_v3_scale(v, most / now) : v;
+}
+
 /* Restart body i's segment at t with its velocity (it leaves any carrier).
- * What rode along with it goes on alone with the velocity it has: made to
- * follow i's new motion it would gain energy for nothing. */
+ * What rode along with it goes on alone with the velocity it has there
+ * (riding_velocity): made to follow i's new motion it would gain energy
+ * for nothing. */
 static void restart(solver *sv, int i, sccd_real t)
 {
     restart_state(&sv->bodies[i], &sv->st[i], t, sv->dt);
@@ -195,6 +213,7 @@ static void restart(solver *sv, int i, sccd_real t)
     sccd_events_changed(&sv->events, i);
     for (int j = 0; sv->st[i].riders > 0 && j < sv->n; ++j)
         if (sv->st[j].carrier == i) {
+            sv->st[j].v = riding_velocity(sv, j, t);
             restart_state(&sv->bodies[j], &sv->st[j], t, sv->dt);
             set_carrier(sv, j, -1);
             sccd_events_changed(&sv->events, j);
@@ -220,7 +239,6 @@ static void hold(solver *sv, int i, sccd_real t)
             hold(sv, j, t);
 }
 
-static sccd_v3 cog_at(const solver *sv, int i, sccd_real t) { return sccd_xf3_apply(pose_at(&sv->st[i], t), sv->bodies[i].cog); }
 
 /* Velocity (per second) of the world point p carried by body i at time t. */
 static sccd_v3 velocity_at(const solver *sv, int i, sccd_real t, sccd_v3 p)
@@ -1673,6 +1691,8 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
             begin_state(&sv.bodies[i], s, dt);
         else
             body_box(&sv, i); /* its last segment counts in `swept` */
+        if (s->carrier >= 0)
+            s->out_v = riding_velocity(&sv, i, 1.0);
         end_state(&sv.bodies[i], s);
         sv.bodies[i].flying = flying(&sv, i);
     }
