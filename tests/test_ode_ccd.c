@@ -1056,11 +1056,16 @@ static void test_flying_ball_followed(void **state)
  * deeper than it stands": they passed through each other (the floor now
  * applies against static bodies only, test_cp_ccd's test_fuzzer_scenes).
  * Scene 72826: a thin box on a slow motor pressing into a plane, allowed a
- * tolerance deeper than it stood at each step, went through it. */
+ * tolerance deeper than it stood at each step, went through it. Scene
+ * 53474: a crowd riding a thin kinematic rotor; every push the rotor gave
+ * a ball restarted the rotor for its riders, which let go of it and were
+ * carried again at the same instant, until the solver's guard ran out and
+ * the rotor swept on through the ball it was pushing (a kinematic body
+ * now keeps its riders: its motion does not change). */
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;
-    static const int found[] = {512, 588, 1732, 72826};
+    static const int found[] = {512, 588, 1732, 72826, 53474};
     for (size_t i = 0; i < sizeof found / sizeof found[0]; ++i) {
         sccd_fz_result with = sccd_fz_run_ode(1, found[i], SCCD_FZ_CCD, NULL, NULL);
         sccd_fz_result without = sccd_fz_run_ode(1, found[i], SCCD_FZ_OFF, NULL, NULL);

@@ -1329,8 +1329,11 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
 }
 
 /* Restart body i's segment at t after an impulse, if it changed the body's
- * velocity (v0, w0 before; a jointed body's v follows from w) or it carries
- * riders. Restarted, a body whose motion the impulse left as it was (a
+ * velocity (v0, w0 before; a jointed body's v follows from w) or it is a
+ * dynamic body carrying riders (a kinematic one keeps them: its motion does
+ * not change, and let go at every push it gave, they were carried again
+ * at the same instant until the solver's guard ran out: scene fuzzer,
+ * ODE). Restarted, a body whose motion the impulse left as it was (a
  * static wall, a kinematic bat, a hinged body its motor holds, a held
  * body) had every pair of it searched again and its neighbourhood paired
  * anew, for nothing: its segment goes on as it was. It reports what a
@@ -1343,7 +1346,7 @@ static void restart_if_moved(solver *sv, int i, sccd_real t, sccd_v3 v0, sccd_v3
     body_state *s = &sv->st[i];
     bool spun = s->w.x != w0.x || s->w.y != w0.y || s->w.z != w0.z;
     bool moved = s->v.x != v0.x || s->v.y != v0.y || s->v.z != v0.z;
-    if (spun || (s->joint == SCCD_JOINT_NONE && moved) || s->riders > 0) {
+    if (spun || (s->joint == SCCD_JOINT_NONE && moved) || (s->riders > 0 && sv->bodies[i].kind == SCCD_BODY_DYNAMIC)) {
         restart(sv, i, t);
         return;
     }
