@@ -281,7 +281,6 @@ static bool moves_freely(const solver *sv, int i)
     return sv->bodies[i].kind == SCCD_BODY_DYNAMIC && !sv->st[i].frozen;
 }
 
-
 /* Velocity (per second) of the world point p carried by body i at time t. */
 static sccd_v2 velocity_at(const solver *sv, int i, sccd_real t, sccd_v2 p)
 {

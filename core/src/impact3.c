@@ -239,7 +239,6 @@ static void hold(solver *sv, int i, sccd_real t)
             hold(sv, j, t);
 }
 
-
 /* Velocity (per second) of the world point p carried by body i at time t. */
 static sccd_v3 velocity_at(const solver *sv, int i, sccd_real t, sccd_v3 p)
 {
