@@ -168,7 +168,7 @@ static void set_carrier(solver *sv, int i, int k)
  * carrier's point under its centre of mass then (its segment is the
  * carrier's rigid motion), no faster than it boarded with (s->v). The
  * velocity it boarded with was the point's at boarding: a ball a blade
- * carried a third of a turn left it a third of a turn off, backwards. */
+ * carried through a third of a turn left a third of a turn off. */
 static sccd_v2 riding_velocity(const solver *sv, int i, sccd_real t)
 {
     body_state *s = &sv->st[i];
