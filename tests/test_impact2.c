@@ -655,9 +655,10 @@ static void jam_post(void *user, const sccd_impact_contact2 *c)
     }
 }
 
-/* The row: bodies 0 to 3 are the wall, c, b and the disc a (radius r, the
- * wall's JAM_RW), a driven at b along u (from the wall along the row,
- * returned) and turning at a random rate when it `spins`. */
+/* The row: bodies 0 to 3 are the wall (a capsule of radius JAM_RW), c, b
+ * and the disc a (discs of radius JAM_R), a driven at b along u (from the
+ * wall along the row, returned) and turning at a random rate when it
+ * `spins`. */
 enum { JAM_C = 1, JAM_B = 2, JAM_A = 3 };
 #define JAM_R 0.1
 #define JAM_RW 0.05
@@ -721,8 +722,8 @@ static void test_jam_at_one_instant(void **state)
 /* A ball the jam above left riding along with a spinning disc leaves the
  * step as the disc's point under its centre then moves (no faster than it
  * boarded): along that point's velocity. Reported as it boarded, it left
- * a spinning carrier by as much of a turn as the carrier made since,
- * backwards. Returns the failures; *riders counts the balls that rode. */
+ * a spinning carrier off by as much of a turn as the carrier made since.
+ * Returns the failures; *riders counts the balls that rode. */
 static int spun_jam_row(int trials, int *riders)
 {
     const double r = JAM_R;
