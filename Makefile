@@ -200,6 +200,26 @@ $(ORC_A) $(SCN_A) $(UTL_A):
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# The last stops of the impact solver's event loop (impact_events.c), which
+# no scene of the tests reaches: test_impact2 and test_impact3 built again
+# with the loop's guard at two events a step and only their tests that
+# judge passes and energy (the others unused), in test_impact2_last and
+# test_impact3_last. The
+# guarded object comes first, so the archive's impact_events.o is not taken.
+LAST_TESTS := $(BUILD)/bin/test_impact2_last $(BUILD)/bin/test_impact3_last
+TESTS    += $(LAST_TESTS)
+$(BUILD)/obj/last/%.o: tests/%.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (last stops)"
+	@$(CC) $(CFLAGS_ALL) -DSCCD_TEST_LAST_STOPS -Wno-unused-function -MMD -MP -c $< -o $@
+$(BUILD)/obj/last/impact_events.o: core/src/impact_events.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (guard at two events)"
+	@$(CC) $(CFLAGS_LIB) '-DSCCD_EVENTS_GUARD(bodies,impacts)=2' -MMD -MP -c $< -o $@
+$(LAST_TESTS): $(BUILD)/bin/%_last: $(BUILD)/obj/last/%.o $(BUILD)/obj/last/impact_events.o $(LINK_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDSAN) -o $@ $(filter %.o,$^) $(LINK_ALL) -lcmocka
+
 $(BUILD)/bin/test_threads: LDSAN += -pthread
 $(BUILD)/bin/test_%: $(BUILD)/obj/tests/test_%.o $(LINK_DEPS)
 	@mkdir -p $(dir $@)
