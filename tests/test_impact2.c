@@ -9,8 +9,9 @@
  *   free interval it started in (found by dense sampling), a flyer's centre
  *   never crosses a long wall's line;
  * - a blade hinged at its middle batting a ball: the ball never crosses an arm;
- * - a heavy blade pushing into a cluster of balls: each fallback stop ends a
- *   chain (at most two a body in a solve), no ball crosses the blade;
+ * - a heavy blade or a kinematic rotor pushing into a cluster of balls:
+ *   each fallback stop ends a chain (at most two a body in a solve), no
+ *   ball crosses the blade;
  * - the hooks: begin may refuse a pair (it then passes) or change the
  *   restitution; post sees the impulse the ball took;
  * - bodies gathered mid-step: a solve that asks for the bodies an impact
@@ -513,14 +514,16 @@ static void test_blade_bats_ball(void **state)
 
 /* ---- a blade pushing into a pile ---- */
 
-/* A heavy blade on a strong hinge turning into a cluster of touching light
- * balls: pushes that go on exhaust the impact caps, and the fallback joins
- * balls to the blade. Each fallback stop must end a chain (a join that
- * released the balls joined before was undone and redone until the loop's
- * last guard, 100 stops and more, and balls crossed the blade), and no ball
- * may cross the blade's axis within its reach. *held: the stops, *most: the
- * most in one solve, *capped: solves with a search or the loop stopped by a
- * cap. Returns the crossings. */
+/* A heavy blade on a strong hinge (or in every third trial a kinematic
+ * rotor) turning into a cluster of touching light balls: pushes that go on
+ * exhaust the impact caps, and the fallback joins balls to the blade or
+ * carries them on the rotor. Each fallback stop must end a chain: a join
+ * that released the balls joined before was undone and redone until the
+ * loop's guard, 100 stops and more, and balls crossed the blade; a rotor
+ * that let its riders go at every push it gave carried them again at the
+ * same instant, 258 stops in a solve. No ball may cross the blade's axis
+ * within its reach. *held: the stops, *most: the most in one solve,
+ * *capped: solves with a search stopped by a cap. Returns the crossings. */
 static int blade_pile(long *held, long *most, int *capped)
 {
     sccd_rng g = sccd_rng_make(4242);
@@ -528,9 +531,10 @@ static int blade_pile(long *held, long *most, int *capped)
     for (int trial = 0; trial < 300; ++trial) {
         const double half = 0.5, r = 0.04;
         scene s = {0};
-        int blade = add(&s, SCCD_BODY_DYNAMIC, capsule((sccd_v2){-half, 0}, (sccd_v2){half, 0}, 0.02), (sccd_v2){0, 0}, 0.0,
-                        50.0, 50.0 / 12.0);
-        s.body[blade].hinged = true;
+        bool rotor = trial % 3 == 2;
+        int blade = add(&s, rotor ? SCCD_BODY_KINEMATIC : SCCD_BODY_DYNAMIC, capsule((sccd_v2){-half, 0}, (sccd_v2){half, 0}, 0.02),
+                        (sccd_v2){0, 0}, 0.0, 50.0, 50.0 / 12.0);
+        s.body[blade].hinged = !rotor;
         s.body[blade].w = log_uniform(&g, 5.0, 300.0);
         double phi = sccd_rng_uniform(&g, 0.05, 0.6); /* the cluster lies ahead of the blade's turn */
         for (int k = 0; k < 7; ++k) { /* a column of touching balls, some overlapping a little */
