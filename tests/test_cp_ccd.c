@@ -1270,13 +1270,18 @@ static void test_flying_ball_followed_alone(void **state)
  * - seed 99, scene 88248: a motor pressing a ball into a static box, left
  *   to Chipmunk while only the pair's room share (not its cores' margin)
  *   bounded what it might sink; Chipmunk alone lets it through too, only
- *   the CCD side is asserted. */
+ *   the CCD side is asserted.
+ * - seed 31, scene 74993: no pass-through but the judge's own: a flyer a
+ *   blade struck four times in one step, off a thin wall and round its
+ *   end, left the step slower than it went round, and the judge's bound on
+ *   its path (its speeds at the step's ends) was too short to go round; it
+ *   now counts the blade it started within reach of. */
 static void test_fuzzer_scenes(void **state)
 {
     (void)state;
     static const struct { uint64_t seed; int index; bool hard; } found[] = {{7, 10453, true}, {1, 40676, true}, {1, 62519, false}, {1, 18624, true},
                                                                              {3, 18104, false}, {5, 64864, true}, {11, 78911, true},
-                                                                             {99, 88248, false}};
+                                                                             {99, 88248, false}, {31, 74993, true}};
     for (size_t i = 0; i < sizeof found / sizeof found[0]; ++i) {
         sccd_fz_result with = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_CCD, NULL, NULL);
         sccd_fz_result without = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_OFF, NULL, NULL);
