@@ -207,7 +207,7 @@ static void write_md(const options *o, const tally *t, const bool *ran)
                "and finite rotation. A scene is counted as a pass-through when, at the end of any step, a CCD body "
                "shrunk by 40 %% of its half-thickness reaches a static target's mid-line/mid-plane (or a ball's centre, "
                "or another CCD body shrunk likewise), when a hinged body's angle passes over an angle range where it "
-               "would, or when a flyer's centre of gravity crosses a wall's mid-line inside the wall along a chord that no path its speed allows could have bent round the wall's end — judged on the engine's "
+               "would, or when a flyer's centre of gravity crosses a wall's mid-line inside the wall along a chord that no path its speed (or the farthest point's of a body it started or ended within reach of) allows could have bent round the wall's end — judged on the engine's "
                "poses with the fuzzer's own geometry, never on the adapter's counters. Kind = the scene's first CCD "
                "body. `build/bin/scene_fuzz --engine E --seed S --replay I` replays scene I.\n\n"
                "| engine | scene kind | scenes | pass-throughs with CCD | without CCD |\n|---|---|---|---|---|\n",
