@@ -204,8 +204,8 @@ $(ORC_A) $(SCN_A) $(UTL_A):
 # no scene of the tests reaches: test_impact2 and test_impact3 built again
 # with the loop's guard at two events a step and only their tests that
 # judge passes and energy (the others unused), in test_impact2_last and
-# test_impact3_last. The
-# guarded object comes first, so the archive's impact_events.o is not taken.
+# test_impact3_last. The guarded object comes first, so the archive's
+# impact_events.o is not taken.
 LAST_TESTS := $(BUILD)/bin/test_impact2_last $(BUILD)/bin/test_impact3_last
 TESTS    += $(LAST_TESTS)
 $(BUILD)/obj/last/%.o: tests/%.c $(FLAGS_STAMP)
