@@ -201,7 +201,7 @@ $(ORC_A) $(SCN_A) $(UTL_A):
 	rm -f $@ && ar rcs $@ $^
 
 # The last stops of the impact solver's event loop (impact_events.c), which
-# no scene of the tests reaches: test_impact2 and test_impact3 built again
+# no scene of the solver's tests reaches: test_impact2 and test_impact3 built again
 # with the loop's guard at two events a step and only their tests that
 # judge passes and energy (the others unused), in test_impact2_last and
 # test_impact3_last. The guarded object comes first, so the archive's
