@@ -227,9 +227,10 @@ static void write_md(const options *o, const tally *t, const bool *ran)
     for (int e = 0; e < SCCD_FZ_ENGINES; ++e)
         if (ran[e])
             fprintf(f, " %s — %s.", sccd_fz_engine_name((sccd_fz_engine)e), by_judge(&t[e], judged, sizeof judged));
-    fprintf(f, " A hinged body the CCD's impacts turned by more than 0.95π in a step (ODE keeps only the pose, so the way it "
-               "went is lost; its own integration turns less than that) is judged to pass a blocked range only when it "
-               "would both ways:");
+    fprintf(f, " A hinged body whose turn in a step is too large to tell its way (ODE keeps only the pose, and the CCD's "
+               "impacts, or ODE's finite rotation after them, may turn a body more than π): more than 0.95π, or the other "
+               "way round within what the energy within its reach could turn it, is judged to pass a blocked range only "
+               "when it would both ways:");
     for (int e = 0; e < SCCD_FZ_ENGINES; ++e)
         if (ran[e])
             fprintf(f, " %s %ld steps in %ld scenes.", sccd_fz_engine_name((sccd_fz_engine)e), t[e].ambiguous, t[e].ambiguous_scenes);

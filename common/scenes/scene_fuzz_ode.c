@@ -24,10 +24,11 @@
  * rotation mode is given less than π per step here. The CCD's impacts can
  * turn one further within a step (a blade at 400 rad/s batting a hinged
  * ball round its hinge), and then the poses cannot tell which way it went:
- * a turn of more than 0.95π between two poses is judged to pass a blocked
- * range only when it would both ways (seed 779, scene 94541: a ball batted
- * 3.27 rad clockwise onto a wall was read as 3.01 rad the other way,
- * through it). */
+ * a turn of more than 0.95π between two poses, or one whose other way
+ * round lies within what the energy within the body's reach could turn it
+ * (ambiguous_turn), is judged to pass a blocked range only when it would
+ * both ways (seed 779, scene 94541: a ball batted 3.27 rad clockwise onto
+ * a wall was read as 3.01 rad the other way, through it). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -627,7 +628,43 @@ static void sample_arcs(const fz_body *b, const fz_static *s, sccd_fz_arcs *arcs
     }
 }
 
-typedef struct poses { pose q[MAX_BODIES]; sccd_fz_v3 v[MAX_BODIES]; double a[MAX_BODIES], w[MAX_BODIES]; sccd_fz_v3 ball[MAX_BALLS]; } poses;
+typedef struct poses {
+    pose q[MAX_BODIES];
+    sccd_fz_v3 v[MAX_BODIES];
+    double a[MAX_BODIES], w[MAX_BODIES], e[MAX_BODIES]; /* unwrapped hinge angle, |ω|, kinetic energy */
+    sccd_fz_v3 ball[MAX_BALLS];
+    double balls_energy;
+} poses;
+
+/* Body b's kinetic energy as ODE has it now (its inertia about its centre
+ * of mass, ω taken into the body's frame). */
+static double kinetic_energy(dBodyID b)
+{
+    dMass m;
+    dBodyGetMass(b, &m);
+    const dReal *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b), *r = dBodyGetRotation(b);
+    double wb[3], spin = 0.0;
+    for (int k = 0; k < 3; ++k)
+        wb[k] = r[k] * w[0] + r[4 + k] * w[1] + r[8 + k] * w[2];
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col)
+            spin += wb[row] * m.I[4 * row + col] * wb[col];
+    return 0.5 * m.mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * spin;
+}
+
+/* Hinged body b's moment of inertia about its hinge (the z axis through its
+ * pivot), as ODE has it now. */
+static double hinge_inertia(const fz_body *b)
+{
+    dMass m;
+    dBodyGetMass(b->body, &m);
+    const dReal *r = dBodyGetRotation(b->body), *p = dBodyGetPosition(b->body);
+    double a[3] = {r[8], r[9], r[10]}, spin = 0.0; /* the world's z in the body's frame */
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col)
+            spin += a[row] * m.I[4 * row + col] * a[col];
+    return spin + m.mass * ((p[0] - b->pos.x) * (p[0] - b->pos.x) + (p[1] - b->pos.y) * (p[1] - b->pos.y));
+}
 
 /* Poses after a step; hinged angles unwrapped from the last ones (ODE turns less than π a step). */
 static poses read_poses(const fz_scene *sc, const poses *last)
@@ -640,12 +677,15 @@ static poses read_poses(const fz_scene *sc, const poses *last)
         sccd_fz_v3 at = cross3(om, arm); /* the pivot frame's origin moves at v − ω × arm */
         out.v[i] = v3(v[0] - at.x, v[1] - at.y, v[2] - at.z);
         out.w[i] = norm3(om);
+        out.e[i] = sc->b[i].kind == SCCD_FZ_KINEMATIC ? 0.0 : kinetic_energy(sc->b[i].body);
         double a = angle_z(&out.q[i]);
         out.a[i] = last == NULL ? a : last->a[i] + sccd_fz_wrap(a - angle_z(&last->q[i]));
     }
+    out.balls_energy = 0.0;
     for (int i = 0; i < sc->nballs; ++i) {
         const dReal *p = dBodyGetPosition(sc->balls[i].body);
         out.ball[i] = v3(p[0], p[1], p[2]);
+        out.balls_energy += kinetic_energy(sc->balls[i].body);
     }
     return out;
 }
@@ -694,15 +734,60 @@ static bool fire(sccd_fz_result *out, sccd_fz_judge_kind kind)
     return true;
 }
 
-/* A hinged body's turn from a0 to a1 too large to tell its way (see the top). */
-static bool ambiguous_turn(double a0, double a1) { return fabs(a1 - a0) > 0.95 * SCCD_PI; }
-
-/* Whether a hinged body's angle going from a0 to a1 passes a blocked range
- * (arcs); an ambiguous turn, only if it does both ways. */
-static bool turned_through(const sccd_fz_arcs *arcs, double a0, double a1)
+/* Whether a body reaching `reach` from p0 at the start and p1 at the end
+ * of the step is within reach of hinged body i at either end. */
+static bool near_hinged(const fz_scene *sc, int i, const poses *q0, const poses *q1, sccd_fz_v3 p0, sccd_fz_v3 p1, double reach)
 {
+    reach += sc->b[i].reach;
+    return dist3(q0->q[i].p, p0) <= reach || dist3(q1->q[i].p, p1) <= reach;
+}
+
+/* How fast hinged body i may have turned in the step: as fast as at either
+ * end or as its motor drives it, or as fast as the energy of what is within
+ * reach of it at either end, and its own (the larger of each body's at the
+ * two ends, a motor's at its speed), would turn it alone; without bound
+ * when a kinematic body, whose pushes add energy, is within reach. */
+static double turn_rate_bound(const fz_scene *sc, int i, const poses *q0, const poses *q1)
+{
+    double energy = 0.0;
+    for (int k = 0; k < sc->nballs; ++k)
+        if (near_hinged(sc, i, q0, q1, q0->ball[k], q1->ball[k], sc->balls[k].r))
+            energy += fmax(q0->balls_energy, q1->balls_energy); /* all the balls' (a few, light): one of them near */
+    for (int j = 0; j < sc->nb; ++j) {
+        const fz_body *b = &sc->b[j];
+        if (j != i && !near_hinged(sc, i, q0, q1, q0->q[j].p, q1->q[j].p, b->reach))
+            continue;
+        if (b->kind == SCCD_FZ_KINEMATIC)
+            return INFINITY;
+        double driven = b->kind == SCCD_FZ_HINGED_MOTOR ? 0.5 * hinge_inertia(b) * b->speed * b->speed : 0.0;
+        energy += fmax(fmax(q0->e[j], q1->e[j]), driven);
+    }
+    double own = fmax(fmax(q0->w[i], q1->w[i]), sc->b[i].kind == SCCD_FZ_HINGED_MOTOR ? fabs(sc->b[i].speed) : 0.0);
+    return fmax(own, sqrt(2.0 * energy / hinge_inertia(&sc->b[i])));
+}
+
+/* Whether hinged body i's turn in the step is too large to tell its way:
+ * more than 0.95π, or the other way round within what it may have turned
+ * (turn_rate_bound, 5 % spare). ODE keeps only the pose; a body the CCD's
+ * impacts spun up may turn more than π in a step, the engine's own step
+ * too in finite rotation mode (seed 81, scene 89741: a blade at 295 rad/s
+ * spun a hinged box to 100 rad/s, which ODE turned 3.35 rad at 30 Hz, read
+ * as 2.93 rad the other way, through a ball; seed 71, scene 27552: a
+ * capsule spun to 278 rad/s turned 4.56 rad away from a wall at 60 Hz,
+ * read as 1.73 rad into it). */
+static bool ambiguous_turn(const fz_scene *sc, int i, const poses *q0, const poses *q1)
+{
+    double turn = fabs(q1->a[i] - q0->a[i]);
+    return turn > 0.95 * SCCD_PI || 2.0 * SCCD_PI - turn <= 1.05 * turn_rate_bound(sc, i, q0, q1) / sc->hz;
+}
+
+/* Whether hinged body i's angle going from a0 to a1 passes a blocked range
+ * (arcs); an ambiguous turn, only if it does both ways. */
+static bool turned_through(const fz_scene *sc, int i, const sccd_fz_arcs *arcs, const poses *q0, const poses *q1)
+{
+    double a0 = q0->a[i], a1 = q1->a[i];
     return sccd_fz_arcs_crossed(arcs, a0, a1) &&
-           (!ambiguous_turn(a0, a1) || sccd_fz_arcs_crossed(arcs, a0, a1 - copysign(2.0 * SCCD_PI, a1 - a0)));
+           (!ambiguous_turn(sc, i, q0, q1) || sccd_fz_arcs_crossed(arcs, a0, a1 - copysign(2.0 * SCCD_PI, a1 - a0)));
 }
 
 static bool judge_static(const fz_scene *sc, int i, const poses *q0, const poses *q1, sccd_fz_result *out)
@@ -719,7 +804,7 @@ static bool judge_static(const fz_scene *sc, int i, const poses *q0, const poses
                      static_names[s->kind], b->inset, q1->q[i].p.x, q1->q[i].p.y, q1->q[i].p.z, q1->a[i]);
             return fire(out, SCCD_FZ_JUDGE_DEEP);
         }
-        if (at_hinge && turned_through(&sc->arcs[i][k], q0->a[i], q1->a[i])) {
+        if (at_hinge && turned_through(sc, i, &sc->arcs[i][k], q0, q1)) {
             snprintf(out->judge, SCCD_FZ_JUDGE, "B%d turned through S%d (%s): angle %.4f -> %.4f passes a blocked range", i, k,
                      static_names[s->kind], q0->a[i], q1->a[i]);
             return fire(out, SCCD_FZ_JUDGE_TURNED);
@@ -762,7 +847,7 @@ static bool judge(const fz_scene *sc, const poses *q0, const poses *q1, sccd_fz_
 {
     bool ambiguous = false;
     for (int i = 0; i < sc->nb; ++i)
-        ambiguous |= is_hinged(&sc->b[i]) && ambiguous_turn(q0->a[i], q1->a[i]);
+        ambiguous |= is_hinged(&sc->b[i]) && ambiguous_turn(sc, i, q0, q1);
     out->ambiguous += ambiguous;
     for (int i = 0; i < sc->nb; ++i)
         if (judge_static(sc, i, q0, q1, out) || judge_moving(sc, i, q1, out))
