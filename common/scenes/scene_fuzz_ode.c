@@ -749,10 +749,10 @@ static bool near_hinged(const fz_scene *sc, int i, const poses *q0, const poses 
  * when a kinematic body, whose pushes add energy, is within reach. */
 static double turn_rate_bound(const fz_scene *sc, int i, const poses *q0, const poses *q1)
 {
-    double energy = 0.0;
+    bool balls = false; /* all the balls' energy (a few, light) when one of them is near */
     for (int k = 0; k < sc->nballs; ++k)
-        if (near_hinged(sc, i, q0, q1, q0->ball[k], q1->ball[k], sc->balls[k].r))
-            energy += fmax(q0->balls_energy, q1->balls_energy); /* all the balls' (a few, light): one of them near */
+        balls |= near_hinged(sc, i, q0, q1, q0->ball[k], q1->ball[k], sc->balls[k].r);
+    double energy = balls ? fmax(q0->balls_energy, q1->balls_energy) : 0.0;
     for (int j = 0; j < sc->nb; ++j) {
         const fz_body *b = &sc->b[j];
         if (j != i && !near_hinged(sc, i, q0, q1, q0->q[j].p, q1->q[j].p, b->reach))
