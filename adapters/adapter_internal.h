@@ -706,12 +706,19 @@ static inline bool sccd_adapter_sorted_scan(const sccd_adapter_sorted *x, sccd_a
  * of knowing the count). A pile on a plane asked about 20 questions a
  * step, and sorting its thousand geoms for them cost 9 % of its CCD. False
  * when fn was, or out of memory. */
+/* sccd_adapter_sorted_match for a set added since its clear, sorted first
+ * if it is not yet. False when fn was, or out of memory. */
+static inline bool sccd_adapter_sorted_find(sccd_adapter_sorted *x, sccd_aabb3 box, sccd_adapter_match_fn *fn, void *context)
+{
+    return (x->sorted || sccd_adapter_sorted_build(x)) && sccd_adapter_sorted_match(x, box, fn, context);
+}
+
 static inline bool sccd_adapter_sorted_ask(sccd_adapter_sorted *x, sccd_aabb3 box, sccd_adapter_match_fn *fn, void *context)
 {
     ++x->asked;
     if (!x->sorted && x->asked_before < SCCD_ADAPTER_SCANS && x->asked <= SCCD_ADAPTER_SCANS)
         return sccd_adapter_sorted_scan(x, box, fn, context);
-    return (x->sorted || sccd_adapter_sorted_build(x)) && sccd_adapter_sorted_match(x, box, fn, context);
+    return sccd_adapter_sorted_find(x, box, fn, context);
 }
 
 /* Up to this many boxes, an object tests each: cheaper than a question

@@ -4,12 +4,13 @@
  * first box from its body's positions alone (prepare_geom), made exact for
  * the geoms a question meets (exact_reach: its box now and its box moved
  * back along its centre's move, grown by what its turn moved its points);
- * the first boxes are indexed once a step when needed (adapter_internal.h:
- * the sorted boxes); the CCD bodies' geoms come whole, with the box their free
- * motion covers, and what those boxes reach is gathered from the index.
- * A moving body comes whole; a static mesh triangle by triangle. Later,
- * the solver asks what a body an impact set moving may reach
- * (sccd_ode_gather_reach), answered from the same index. */
+ * the CCD bodies' geoms come whole, with the box their free motion
+ * covers, and what those boxes reach is gathered. A moving body comes
+ * whole; a static mesh triangle by triangle. Later, the solver asks what a
+ * body an impact set moving may reach (sccd_ode_gather_reach). A few
+ * questions a step are answered by passes over the geoms' first boxes;
+ * past that, the boxes are indexed, once a step (adapter_internal.h: the
+ * sorted boxes). */
 #include <limits.h>
 #include <string.h>
 
@@ -306,26 +307,26 @@ static bool gather_ccd(sccd_ode_world *w)
     return true;
 }
 
-static bool list_geoms(sccd_ode_world *w, bool fixed);
+/* A question of the step: its box and what it keeps (fixed_only: a flying
+ * body's); `ahead` (fixed_near): only whether a geom it would keep is
+ * there, `found`, nothing gathered. l: the listing answering it, if any. */
+typedef struct ode_question {
+    sccd_ode_world *w;
+    const ode_listing *l;
+    sccd_aabb3 box;
+    sccd_adapter_keep keep;
+    bool ahead, found;
+} ode_question;
 
-/* A flying body's question asked ahead (fixed_near): whether the static and
- * kinematic geoms hold one it could cross (sccd_adapter_keeps). */
-typedef struct ode_near { sccd_ode_world *w; sccd_aabb3 box; sccd_adapter_keep keep; bool found; } ode_near;
+static bool ask(ode_question *q);
 
-static bool fixed_met(int q, void *context)
-{
-    ode_near *n = context;
-    ode_geom *e = &n->w->geoms[n->w->fixed.geom[q]];
-    n->found |= geom_usable(n->w, e) && sccd_adapter_boxes_meet(e->reach, n->box) && sccd_adapter_keeps(n->keep, e->margin, e->half, true);
-    return true;
-}
-
+/* Whether a static or kinematic geom near a flying body is one it could
+ * cross (sccd_adapter_keeps): asked ahead, nothing gathered. */
 static bool fixed_near(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep, bool *found)
 {
-    ode_near n = {w, box, keep, false};
-    bool ok = list_geoms(w, true) && sccd_adapter_sorted_ask(&w->fixed.q, box, fixed_met, &n);
-    w->fixed.done &= ok;
-    *found = n.found;
+    ode_question q = {w, NULL, box, keep, true, false};
+    bool ok = ask(&q);
+    *found = q.found;
     return ok;
 }
 
@@ -369,7 +370,7 @@ static bool flying_bounds(const sccd_ode_world *w, ode_geom *e, sccd_real *margi
 }
 
 /* The bodies the last step left flying that are enabled in the space this
- * step (found by the scan's keys, never read through the last step's handles)
+ * step (found by the scan, never read through the last step's handles)
  * and still fly (a point moved its half thickness: sccd_impact_engine_catches):
  * whole, the solver tests them as struck (it asks what they may reach),
  * when a static or kinematic geom they could cross is near; else they are
@@ -381,11 +382,8 @@ static bool flying_bounds(const sccd_ode_world *w, ode_geom *e, sccd_real *margi
  * a sixth of the CCD, and none of them was near a rotor. */
 static bool gather_struck(sccd_ode_world *w)
 {
-    const sccd_adapter_map *f = &w->flying.now;
-    for (int slot = 0; f->count > 0 && slot < f->cap; ++slot) {
-        int k = f->key[slot] != NULL ? sccd_adapter_map_get(&w->keys, f->key[slot]) : -1; /* its first geom in the scan */
-        if (k < 0)
-            continue; /* not in the space any more (never read through its handle) */
+    for (int s = 0; s < w->nstruck; ++s) {
+        int k = w->struck[s]; /* its first geom in the scan */
         const ode_geom *e = &w->geoms[k];
         if (e->ccd >= 0 || !dBodyIsEnabled(e->body))
             continue;
@@ -415,11 +413,19 @@ static bool gather_struck(sccd_ode_world *w)
     return true;
 }
 
-/* The geoms' reach boxes listed for the solver's questions (the planes
- * apart), once a step when first needed; sorted when the questions pay for
- * it (sccd_adapter_sorted_ask). `fixed`: the static and kinematic ones
- * only, for a flying body's questions (a pile's are empty: not one geom of
- * a big world sorted for them). */
+/* Whether geom e is among what the questions look at: not an active CCD
+ * body's (those come whole), usable as prepared, and for a flying body's
+ * questions (`fixed`) static or kinematic. */
+static inline bool geom_asked(const sccd_ode_world *w, const ode_geom *e, bool fixed)
+{
+    return !(e->ccd >= 0 && w->bodies[e->ccd].active) && e->usable && (!fixed || geom_fixed(e));
+}
+
+/* The geoms' reach boxes listed and sorted for the solver's questions (the
+ * planes apart), once a step when the questions pay for it (ask).
+ * `fixed`: the static and kinematic ones only, for a flying body's
+ * questions (a pile's are empty: not one geom of a big world sorted for
+ * them). */
 static bool list_geoms(sccd_ode_world *w, bool fixed)
 {
     ode_listing *l = fixed ? &w->fixed : &w->listed;
@@ -430,7 +436,7 @@ static bool list_geoms(sccd_ode_world *w, bool fixed)
         w->nplanes = 0;
     for (int k = 0; k < w->ngeoms; ++k) {
         const ode_geom *e = &w->geoms[k];
-        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable || (fixed && !geom_fixed(e)))
+        if (!geom_asked(w, e, fixed))
             continue;
         if (e->plane) {
             if (!fixed && !sccd_adapter_reserve((void **)&w->planes, &w->capplanes, w->nplanes + 1, sizeof *w->planes))
@@ -448,54 +454,79 @@ static bool list_geoms(sccd_ode_world *w, bool fixed)
     return true;
 }
 
-/* A solver's question being answered (sccd_ode_gather_reach). */
-typedef struct ode_reach { sccd_ode_world *w; const ode_listing *l; sccd_aabb3 box; sccd_adapter_keep keep; } ode_reach;
-
-static bool reach_met(int q, void *context)
+/* Question q met geom k: gathered, or asked ahead, whether it is one to keep. */
+static bool answer(ode_question *q, int k)
 {
-    const ode_reach *r = context;
-    return gather_geom(r->w, r->l->geom[q], r->box, r->keep);
+    if (!q->ahead)
+        return gather_geom(q->w, k, q->box, q->keep);
+    ode_geom *e = &q->w->geoms[k];
+    q->found |= geom_usable(q->w, e) && sccd_adapter_boxes_meet(e->reach, q->box) && sccd_adapter_keeps(q->keep, e->margin, e->half, true);
+    return true;
 }
 
-/* A flying body's questions skip the planes: a half-space cannot be
- * crossed (sccd_impact_engine_catches). */
-bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
+static bool listed_met(int id, void *context)
 {
-    ode_listing *l = keep.fixed_only ? &w->fixed : &w->listed;
-    ode_reach r = {w, l, box, keep};
-    bool ok = list_geoms(w, keep.fixed_only);
-    for (int i = 0; ok && !keep.fixed_only && i < w->nplanes; ++i)
-        ok = !plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), box) || gather_geom(w, w->planes[i], box, keep);
-    ok = ok && sccd_adapter_sorted_ask(&l->q, box, reach_met, &r);
-    l->done &= ok; /* out of memory (maybe sorting them): listed anew at the next question */
-    return ok;
+    ode_question *q = context;
+    return answer(q, q->l->geom[id]);
 }
 
-/* What the n boxes of a few CCD regions reach, geom by geom, as the index
- * would answer: cheaper than sorting every geom for them (the index is
- * made only if the solver asks). */
-static bool gather_scan(sccd_ode_world *w, const sccd_aabb3 *box, int n)
+/* The n questions q (all of a flying body's or none) answered in one pass
+ * over the geoms, each geom away from all of them passed at once. A box
+ * not finite (a motion that overflowed) meets every geom; a flying body's
+ * questions skip the planes (a half-space cannot be crossed:
+ * sccd_impact_engine_catches). */
+static bool pass_geoms(sccd_ode_world *w, ode_question *q, int n)
 {
-    const sccd_adapter_keep keep = {0.0, INFINITY};
-    sccd_aabb3 all = sccd_adapter_empty_box(); /* a geom away from all of them is passed at once */
-    for (int i = 0; i < n; ++i)
-        all = sccd_aabb3_union(all, box[i]);
+    bool fixed = n > 0 && q[0].keep.fixed_only;
+    sccd_aabb3 all = sccd_adapter_empty_box();
+    for (int i = 0; i < n; ++i) {
+        if (!sccd_is_valid_aabb3(q[i].box))
+            q[i].box = sccd_adapter_all_box();
+        all = sccd_aabb3_union(all, q[i].box);
+    }
     for (int k = 0; k < w->ngeoms; ++k) {
-        const ode_geom *e = &w->geoms[k];
-        if ((e->ccd >= 0 && w->bodies[e->ccd].active) || !e->usable || (!e->plane && !sccd_adapter_boxes_meet(e->reach, all)))
+        const ode_geom *e = &w->geoms[k]; /* most are away from them all: that test first */
+        if ((e->plane ? fixed : !sccd_adapter_boxes_meet(e->reach, all)) || !geom_asked(w, e, fixed))
             continue;
         for (int i = 0; i < n; ++i) {
-            bool meets = e->plane ? plane_reaches(sccd_ode_plane(e->geom), box[i]) : sccd_adapter_boxes_meet(e->reach, box[i]);
-            if (meets && !gather_geom(w, k, box[i], keep))
+            bool meets = e->plane ? plane_reaches(sccd_ode_plane(e->geom), q[i].box) : sccd_adapter_boxes_meet(e->reach, q[i].box);
+            if (meets && !answer(&q[i], k))
                 return false;
         }
     }
     return true;
 }
 
+/* Answer question q: by a pass over the geoms while this step's questions
+ * do not pay for listing and sorting them (the rule of sccd_adapter_sorted_ask:
+ * a pile on a plane asks about 10 a step, and listing its thousand geoms
+ * for them cost 7 % of its CCD), then from the sorted listing, the planes
+ * one by one. False when out of memory. */
+static bool ask(ode_question *q)
+{
+    sccd_ode_world *w = q->w;
+    bool fixed = q->keep.fixed_only;
+    ode_listing *l = fixed ? &w->fixed : &w->listed;
+    if (++l->asked <= SCCD_ADAPTER_SCANS && l->asked_before < SCCD_ADAPTER_SCANS && !l->done)
+        return pass_geoms(w, q, 1);
+    q->l = l;
+    bool ok = list_geoms(w, fixed);
+    for (int i = 0; ok && !fixed && i < w->nplanes; ++i)
+        ok = !plane_reaches(sccd_ode_plane(w->geoms[w->planes[i]].geom), q->box) || answer(q, w->planes[i]);
+    ok = ok && sccd_adapter_sorted_find(&l->q, q->box, listed_met, q);
+    l->done &= ok; /* out of memory (maybe sorting them): listed anew at the next question */
+    return ok;
+}
+
+bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
+{
+    ode_question q = {w, NULL, box, keep, false, false};
+    return ask(&q);
+}
+
 /* Every geom prepared, then the CCD bodies' geoms and what the boxes of
- * their free motions reach: a few boxes geom by geom, more from the index
- * the solver's questions use. */
+ * their free motions reach: a few boxes in one pass over the geoms, more
+ * as the solver's questions are answered. */
 bool sccd_ode_gather_all(sccd_ode_world *w)
 {
     w->npieces = 0;
@@ -503,30 +534,31 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
     for (int i = 0; i < 2; ++i) {
         ode_listing *l = i == 0 ? &w->listed : &w->fixed;
         l->done = false;
-        sccd_adapter_sorted_next_step(&l->q);
+        l->asked_before = l->asked;
+        l->asked = 0;
     }
     sccd_adapter_queries_clear(&w->regions);
     for (int k = 0; k < w->ngeoms; ++k)
         prepare_geom(w, &w->geoms[k]);
     if (!gather_ccd(w) || !gather_struck(w))
         return false;
-    sccd_aabb3 few[SCCD_ADAPTER_SCAN_BOXES];
+    ode_question few[SCCD_ADAPTER_SCAN_BOXES];
     int n = 0;
     for (int i = 0; i < w->nbodies; ++i) {
         if (!w->bodies[i].active || !w->bodies[i].usable)
             continue;
-        sccd_aabb3 box = aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap);
-        if (sccd_adapter_queries_add(&w->regions, box) < 0)
+        ode_question q = {w, NULL, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap), {0.0, INFINITY}, false, false};
+        if (sccd_adapter_queries_add(&w->regions, q.box) < 0)
             return false;
         if (n < SCCD_ADAPTER_SCAN_BOXES)
-            few[n++] = box;
-        else if (!sccd_ode_gather_reach(w, box, (sccd_adapter_keep){0.0, INFINITY}))
+            few[n++] = q;
+        else if (!ask(&q))
             return false;
     }
     if (!w->listed.done)
-        return gather_scan(w, few, n);
+        return pass_geoms(w, few, n);
     for (int i = 0; i < n; ++i)
-        if (!sccd_ode_gather_reach(w, few[i], (sccd_adapter_keep){0.0, INFINITY}))
+        if (!ask(&few[i]))
             return false;
     return true;
 }

@@ -50,12 +50,13 @@ typedef struct ode_material { dGeomID geom; sccd_real elasticity, friction; bool
 typedef struct ode_piece { dBodyID body; int key, geom, triangle; } ode_piece; /* key: its geom's (static: one per geom) */
 
 /* Geoms' reach boxes indexed for the solver's questions, once a step when
- * first needed (sccd_ode_gather.c's list_geoms). */
+ * the questions pay for it (sccd_ode_gather.c's ask). */
 typedef struct ode_listing {
-    sccd_adapter_sorted q; /* the boxes ... */
-    int *geom;             /* ... the geom of each box */
+    sccd_adapter_sorted q;     /* the boxes ... */
+    int *geom;                 /* ... the geom of each box */
     int cap;
-    bool done;             /* listed this step */
+    int asked, asked_before;   /* questions answered by a pass over the geoms, this step and the one before */
+    bool done;                 /* listed this step */
 } ode_listing;
 
 struct sccd_ode_world {
@@ -69,7 +70,9 @@ struct sccd_ode_world {
     sccd_adapter_flying flying; /* bodies the CCD's impacts left flying: this step's struck bodies, and the next's */
     ode_geom *geoms;
     int ngeoms, capgeoms;
-    sccd_adapter_map keys; /* the scan's bodies -> their keys (ode_geom.key) */
+    sccd_adapter_map keys; /* the scan's bodies of more than one geom -> their keys (ode_geom.key) */
+    int *struck;           /* the scan's first geoms of the bodies the last step left flying */
+    int nstruck, capstruck;
     ode_material *mats;
     int nmats, capmats;
     sccd_ode_impact_fn *impact_fn;

@@ -53,29 +53,47 @@ static void remove_body(sccd_ode_world *w, int i)
         w->geoms[k].ccd = w->geoms[k].ccd == i ? -1 : w->geoms[k].ccd == last ? i : w->geoms[k].ccd;
 }
 
-/* The key of body (NULL: -1): the index of its first geom in this scan,
- * `index` when this geom is; -2 when out of memory. */
-static int key_of(sccd_ode_world *w, dBodyID body, int index)
+/* The key of body (NULL: -1) of geom g: the index of its first geom in
+ * this scan, `index` when g is (a body's only geom is, without a look-up:
+ * most bodies have one); -2 when out of memory. */
+static int key_of(sccd_ode_world *w, dBodyID body, dGeomID g, int index)
 {
     if (body == NULL)
         return -1;
+    if (dBodyGetFirstGeom(body) == g && dBodyGetNextGeom(g) == NULL)
+        return index;
     int slot = sccd_adapter_map_place(&w->keys, body, index);
     return slot < 0 ? -2 : w->keys.value[slot];
+}
+
+/* Geom k, the first of its body in the scan: listed when the body is one
+ * the last step left flying (sccd_ode_gather.c: gather_struck), so the
+ * flying bodies are found by the scan, never read through the last step's
+ * handles. False when out of memory. */
+static bool note_struck(sccd_ode_world *w, dBodyID body, int k)
+{
+    if (w->flying.now.count == 0 || sccd_adapter_map_get(&w->flying.now, body) < 0)
+        return true;
+    if (!sccd_adapter_reserve((void **)&w->struck, &w->capstruck, w->nstruck + 1, sizeof *w->struck))
+        return false;
+    w->struck[w->nstruck++] = k;
+    return true;
 }
 
 static bool add_geom(sccd_ode_world *w, dGeomID g)
 {
     dBodyID body = dGeomGetBody(g);
     ode_body *r = sccd_ode_find_body(w, body);
-    ode_material *m = sccd_ode_find_material(w, g);
+    ode_material *m = w->nmats > 0 ? sccd_ode_find_material(w, g) : NULL; /* most worlds set none */
     if (r != NULL)
         r->seen = true;
     if (m != NULL)
         m->seen = true;
     if (!dGeomIsEnabled(g))
         return true;
-    int key = key_of(w, body, w->ngeoms);
-    if (key == -2 || !sccd_adapter_reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms))
+    int key = key_of(w, body, g, w->ngeoms);
+    if (key == -2 || !sccd_adapter_reserve((void **)&w->geoms, &w->capgeoms, w->ngeoms + 1, sizeof *w->geoms) ||
+        (key == w->ngeoms && !note_struck(w, body, key)))
         return false;
     int k = w->ngeoms++;
     ode_geom *e = &w->geoms[k]; /* the scan's fields; prepare_geom sets the rest after the step */
@@ -138,7 +156,7 @@ void sccd_ode_before_step(sccd_ode_world *w)
     if (!ODE_CHECK(w, w != NULL, "sccd_ode_before_step: NULL world"))
         return;
     double t_start = sccd_adapter_cpu_seconds();
-    w->ngeoms = 0;
+    w->ngeoms = w->nstruck = 0;
     sccd_adapter_map_clear(&w->keys);
     w->scanned = ODE_CHECK(w, scan_space(w, w->space), "sccd_ode: out of memory; CCD skipped this step");
     if (w->scanned) /* a partial scan has not seen everything */
@@ -294,6 +312,7 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_adapter_map_free(&w->body_of);
     sccd_adapter_flying_free(&w->flying);
     sccd_free(w->geoms);
+    sccd_free(w->struck);
     sccd_adapter_map_free(&w->keys);
     sccd_free(w->mats);
     for (int i = 0; i < 2; ++i) {
