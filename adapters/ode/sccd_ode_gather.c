@@ -143,7 +143,9 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     e->radius = r;
     sccd_v3 p0 = e->body0.p, p1 = sccd_ode_v3(dBodyGetPosition(e->body)), g = {r, r, r};
     e->reach = (sccd_aabb3){sccd_v3_sub(sccd_v3_min(p0, p1), g), sccd_v3_add(sccd_v3_max(p0, p1), g)};
-    e->usable = sccd_is_valid_aabb3(e->reach);
+    /* finite, in one test (a NaN or infinity in any term makes the sum
+     * one; so does a sum past the largest double, far beyond any world) */
+    e->usable = sccd_is_valid_real(e->reach.lo.x + e->reach.lo.y + e->reach.lo.z + e->reach.hi.x + e->reach.hi.y + e->reach.hi.z);
 }
 
 /* Whether the core takes geom e (its exact reach finite; a shape of a class
