@@ -52,14 +52,17 @@ static sccd_real closest_edge(simplex2 *out, vertex2 p, vertex2 q)
 
 /* Triangle: the origin inside (all signed sub-areas on the side of the whole
  * area) keeps all three vertices; otherwise the closest point is on an edge
- * (the first of equally close ones). */
+ * (the first of equally close ones) whose line the origin lies strictly
+ * beyond (a sub-area of the other sign: the origin's difference from the
+ * closest point lies in the triangle's normal cone there; a flat triangle,
+ * or sub-areas not numbers, tries every edge). */
 static void closest_triangle(simplex2 *s)
 {
     sccd_v2 a = s->v[0].w, b = s->v[1].w, c = s->v[2].w;
     sccd_v2 ab = sccd_v2_sub(b, a), ac = sccd_v2_sub(c, a);
     sccd_real area = sccd_v2_cross(ab, ac);
     sccd_real la = sccd_v2_cross(b, c), lb = sccd_v2_cross(c, a), lc = sccd_v2_cross(a, b);
-    bool flat = fabs(area) <= 1e-12 * sccd_v2_len(ab) * sccd_v2_len(ac);
+    bool flat = area * area <= 1e-24 * sccd_v2_len2(ab) * sccd_v2_len2(ac); /* |area| ≤ 1e-12·|ab|·|ac|, squared */
     if (!flat && la * area >= 0.0 && lb * area >= 0.0 && lc * area >= 0.0) {
         sccd_real sum = la + lb + lc;
         s->v[0].u = la / sum;
@@ -67,15 +70,20 @@ static void closest_triangle(simplex2 *s)
         s->v[2].u = lc / sum;
         return;
     }
-    vertex2 p = s->v[0], q = s->v[1], r = s->v[2];
+    const vertex2 from[3] = {s->v[0], s->v[1], s->v[2]}, to[3] = {s->v[1], s->v[2], s->v[0]};
+    const sccd_real side[3] = {lc * area, la * area, lb * area}; /* edge i faces the vertex after its end */
+    bool every = flat || !(side[0] < 0.0 || side[1] < 0.0 || side[2] < 0.0);
     simplex2 e;
-    sccd_real best = closest_edge(s, p, q), d = closest_edge(&e, q, r);
-    if (d < best) {
-        *s = e;
-        best = d;
+    sccd_real best = INFINITY;
+    for (int i = 0; i < 3; ++i) {
+        if (!every && !(side[i] < 0.0))
+            continue;
+        sccd_real d = closest_edge(&e, from[i], to[i]);
+        if (d < best) {
+            *s = e;
+            best = d;
+        }
     }
-    if (closest_edge(&e, r, p) < best)
-        *s = e;
 }
 
 /* Reduces s to the sub-simplex holding its closest point to the origin. */

@@ -49,7 +49,10 @@ static sccd_real closest_edge(simplex3 *out, vertex3 p, vertex3 q)
 /* Triangle p, q, r: the projection of the origin on its plane has
  * barycentric coordinates n·(q × r), n·(r × p), n·(p × q) (over |n|²); inside
  * when all are ≥ 0, else the closest point is on an edge (the first of
- * equally close ones). Sets *out; returns the point's squared length. */
+ * equally close ones) whose line the projection lies strictly beyond
+ * (negative coordinate of the vertex facing it: the difference from the
+ * closest point lies in the triangle's normal cone there). A flat triangle (or
+ * coordinates not numbers) tries every edge. Sets *out; returns the point's squared length. */
 static sccd_real closest_triangle(simplex3 *out, vertex3 p, vertex3 q, vertex3 r)
 {
     sccd_v3 a = p.w, b = q.w, c = r.w;
@@ -59,7 +62,7 @@ static sccd_real closest_triangle(simplex3 *out, vertex3 p, vertex3 q, vertex3 r
     sccd_real la = sccd_v3_dot(n, sccd_v3_cross(b, c));
     sccd_real lb = sccd_v3_dot(n, sccd_v3_cross(c, a));
     sccd_real lc = sccd_v3_dot(n, sccd_v3_cross(a, b));
-    bool flat = sqrt(nn) <= 1e-12 * sccd_v3_len(ab) * sccd_v3_len(ac);
+    bool flat = nn <= 1e-24 * sccd_v3_len2(ab) * sccd_v3_len2(ac); /* |n| ≤ 1e-12·|ab|·|ac|, squared */
     if (!flat && la >= 0.0 && lb >= 0.0 && lc >= 0.0) {
         sccd_real sum = la + lb + lc;
         p.u = la / sum;
@@ -68,16 +71,19 @@ static sccd_real closest_triangle(simplex3 *out, vertex3 p, vertex3 q, vertex3 r
         *out = (simplex3){{p, q, r}, 3};
         return sccd_v3_len2(simplex_point(out));
     }
+    const vertex3 from[3] = {p, q, r}, to[3] = {q, r, p};
+    bool every = flat || !(la < 0.0 || lb < 0.0 || lc < 0.0); /* flat, or a coordinate not a number */
+    const bool beyond[3] = {every || lc < 0.0, every || la < 0.0, every || lb < 0.0};
     simplex3 e;
-    sccd_real best = closest_edge(out, p, q), d = closest_edge(&e, q, r);
-    if (d < best) {
-        *out = e;
-        best = d;
-    }
-    d = closest_edge(&e, r, p);
-    if (d < best) {
-        *out = e;
-        best = d;
+    sccd_real best = INFINITY;
+    for (int i = 0; i < 3; ++i) {
+        if (!beyond[i])
+            continue;
+        sccd_real d = closest_edge(&e, from[i], to[i]);
+        if (d < best) {
+            *out = e;
+            best = d;
+        }
     }
     return best;
 }
@@ -86,7 +92,10 @@ static sccd_real det3(sccd_v3 a, sccd_v3 b, sccd_v3 c) { return sccd_v3_dot(a, s
 
 /* Tetrahedron: the origin inside (the four signed sub-volumes on the side of
  * the whole volume) keeps all four vertices; else the closest face wins (the
- * first of equally close ones). */
+ * first of equally close ones) among those the origin lies strictly beyond
+ * (a sub-volume of the other sign: the normal cone at the closest point
+ * holds the origin's difference from it; a flat one, or one whose volumes
+ * are not numbers, tries all four). */
 static void closest_tetrahedron(simplex3 *s)
 {
     sccd_v3 a = s->v[0].w, b = s->v[1].w, c = s->v[2].w, d = s->v[3].w;
@@ -102,10 +111,13 @@ static void closest_tetrahedron(simplex3 *s)
         return;
     }
     const vertex3 *v = s->v;
-    simplex3 best, e;
-    sccd_real bd = closest_triangle(&best, v[1], v[2], v[3]);
-    static const int faces[3][3] = {{0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
-    for (int f = 0; f < 3; ++f) {
+    simplex3 best = *s, e;
+    sccd_real bd = INFINITY;
+    static const int faces[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}}; /* face f faces vertex f */
+    bool every = flat || !(l[0] * vol < 0.0 || l[1] * vol < 0.0 || l[2] * vol < 0.0 || l[3] * vol < 0.0);
+    for (int f = 0; f < 4; ++f) {
+        if (!every && !(l[f] * vol < 0.0))
+            continue;
         sccd_real fd = closest_triangle(&e, v[faces[f][0]], v[faces[f][1]], v[faces[f][2]]);
         if (fd < bd) {
             best = e;
