@@ -418,13 +418,18 @@ static uint64_t bodies_key(const sccd_pair *p)
     return p->a < p->b ? (uint64_t)p->a << 32 | (uint64_t)p->b : (uint64_t)p->b << 32 | (uint64_t)p->a;
 }
 
-/* Whether pair x's event comes before pair y's: by time, then by their
+/* Whether pair x's event comes before pair y's: by time, at one time the
+ * events found before the searches put off (each event there may change
+ * bodies of a pair put off, to be put off again unsearched), then by their
  * bodies (the order the events are taken in depends on the input alone,
  * not on the order the pairs were found in). */
 static bool queue_before(const sccd_events *e, int x, int y)
 {
     const sccd_pair *p = &e->pairs[x], *q = &e->pairs[y];
-    return p->t < q->t || (p->t == q->t && bodies_key(p) < bodies_key(q));
+    if (p->t != q->t)
+        return p->t < q->t;
+    bool wp = p->event == EVENT_PENDING, wq = q->event == EVENT_PENDING;
+    return wp != wq ? wq : bodies_key(p) < bodies_key(q);
 }
 
 static void queue_put(sccd_events *e, int at, int k)
@@ -586,19 +591,33 @@ void sccd_events_changed(sccd_events *e, int i)
     }
 }
 
+/* Pair pr is to be searched again from t, when it comes first: its search
+ * put off to then (EVENT_PENDING at t itself). An event at the same
+ * instant that changes one of its bodies again puts it off again, unsearched:
+ * swords buried in a pile took two events in three at the instant of the
+ * one before (most at the step's start, pressed into what rests on them),
+ * and each searched every pair of the bodies it changed. */
+static void put_off(sccd_events *e, sccd_pair *pr, sccd_real t)
+{
+    pr->event = EVENT_PENDING;
+    pr->t = pr->from = t;
+    requeue(e, pr);
+}
+
 /* Search again, from t, the pair of the last event and every pair one of
  * whose bodies' segments that event changed (the pair, what rode along
- * with them, what a fallback released or stopped), each once. */
+ * with them, what a fallback released or stopped), each once: put off
+ * until they come first (put_off). */
 static void research(sccd_events *e, sccd_pair *event, sccd_real t)
 {
     event->searched = e->round;
-    search(e, event, t, true);
+    put_off(e, event, t);
     for (int c = 0; c < e->changed_count; ++c) {
         int i = e->changed[c];
         for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i))
             if (e->pairs[k].searched != e->round) {
                 e->pairs[k].searched = e->round;
-                search(e, &e->pairs[k], t, true);
+                put_off(e, &e->pairs[k], t);
             }
     }
 }
@@ -649,14 +668,16 @@ static bool repair(sccd_events *e, sccd_real t)
 /* The earliest event, the searches put off until it searched: a pending
  * pair that comes first may have an event from its time on, so it is
  * searched then (from the time it was put off: its motions are those it
- * had then), and never put off again. */
+ * had then). One put off while known to have none before its time is
+ * never put off again; one put off unsearched (put_off: its time is the
+ * one it is searched from) may be, to a later time. */
 static sccd_pair *earliest_event(sccd_events *e)
 {
     for (;;) {
         sccd_pair *pr = earliest(e);
         if (pr == NULL || pr->event != EVENT_PENDING)
             return pr;
-        search(e, pr, pr->from, false);
+        search(e, pr, pr->from, pr->t == pr->from);
     }
 }
 
