@@ -498,11 +498,24 @@ static void search(sccd_events *e, sccd_pair *pr, sccd_real tc, bool wait)
     requeue(e, pr);
 }
 
+/* Pair pr is to be searched again from t, when it comes first: its search
+ * put off to then (EVENT_PENDING at t itself). An event at the same
+ * instant that changes one of its bodies again puts it off again, unsearched:
+ * swords buried in a pile took two events in three at the instant of the
+ * one before (most at the step's start, pressed into what rests on them),
+ * and each searched every pair of the bodies it changed. */
+static void put_off(sccd_events *e, sccd_pair *pr, sccd_real t)
+{
+    pr->event = EVENT_PENDING;
+    pr->t = pr->from = t;
+    requeue(e, pr);
+}
+
 /* Pair bodies i and j, whose boxes meet and that are not paired yet (j
  * not marked by this activation of i: sccd_events_activate checked both),
- * if they may collide, and search the new pair from tc; j is marked either
- * way (met again in another tile, or listed again as it moved, it is
- * passed at once). False when out of memory. */
+ * if they may collide, the new pair searched from tc when it comes first
+ * (put_off); j is marked either way (met again in another tile, or listed
+ * again as it moved, it is passed at once). False when out of memory. */
 static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
 {
     e->partner[j] = e->activation;
@@ -523,7 +536,7 @@ static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
         pr->caps[c] = (sccd_shape_cap){-1, -1, INFINITY, 0.0};
     e->first_pair[i] = k;
     e->first_pair[j] = k;
-    search(e, pr, tc, true);
+    put_off(e, pr, tc);
     return true;
 }
 
@@ -589,19 +602,6 @@ void sccd_events_changed(sccd_events *e, int i)
         e->flags[i] |= EVENTS_CHANGED;
         e->changed[e->changed_count++] = i;
     }
-}
-
-/* Pair pr is to be searched again from t, when it comes first: its search
- * put off to then (EVENT_PENDING at t itself). An event at the same
- * instant that changes one of its bodies again puts it off again, unsearched:
- * swords buried in a pile took two events in three at the instant of the
- * one before (most at the step's start, pressed into what rests on them),
- * and each searched every pair of the bodies it changed. */
-static void put_off(sccd_events *e, sccd_pair *pr, sccd_real t)
-{
-    pr->event = EVENT_PENDING;
-    pr->t = pr->from = t;
-    requeue(e, pr);
 }
 
 /* Search again, from t, the pair of the last event and every pair one of
