@@ -412,10 +412,10 @@ static bool boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
 
 /* ---- the queue of events: a binary heap of the pairs with one ---- */
 
-/* A pair's bodies, the lesser first, as one number. */
-static uint64_t bodies_key(const sccd_pair *p)
+/* Bodies i and j, the lesser first, as one number (sccd_pair.key). */
+static uint64_t bodies_key(int i, int j)
 {
-    return p->a < p->b ? (uint64_t)p->a << 32 | (uint64_t)p->b : (uint64_t)p->b << 32 | (uint64_t)p->a;
+    return i < j ? (uint64_t)i << 32 | (uint64_t)j : (uint64_t)j << 32 | (uint64_t)i;
 }
 
 /* Whether pair x's event comes before pair y's: by time, at one time the
@@ -429,7 +429,7 @@ static bool queue_before(const sccd_events *e, int x, int y)
     if (p->t != q->t)
         return p->t < q->t;
     bool wp = p->event == EVENT_PENDING, wq = q->event == EVENT_PENDING;
-    return wp != wq ? wq : bodies_key(p) < bodies_key(q);
+    return wp != wq ? wq : p->key < q->key;
 }
 
 static void queue_put(sccd_events *e, int at, int k)
@@ -506,6 +506,8 @@ static void search(sccd_events *e, sccd_pair *pr, sccd_real tc, bool wait)
  * and each searched every pair of the bodies it changed. */
 static void put_off(sccd_events *e, sccd_pair *pr, sccd_real t)
 {
+    if (pr->event == EVENT_PENDING && pr->t == t && pr->from == t && pr->queued >= 0)
+        return; /* put off to then already: its place in the queue holds */
     pr->event = EVENT_PENDING;
     pr->t = pr->from = t;
     requeue(e, pr);
@@ -529,7 +531,7 @@ static bool pair_with(sccd_events *e, int i, int j, sccd_real tc)
     e->queue = e->scratch->queue;
     int k = e->count++;
     sccd_pair *pr = &e->pairs[k];
-    *pr = (sccd_pair){.a = i, .b = j, .event = EVENT_NONE, .t = INFINITY, .sa = -1, .sb = -1, .depth_t = -1.0,
+    *pr = (sccd_pair){.a = i, .b = j, .key = bodies_key(i, j), .event = EVENT_NONE, .t = INFINITY, .sa = -1, .sb = -1, .depth_t = -1.0,
                       .depth_sa = -1, .depth_sb = -1, .gap_s = -1.0, .depth_search = -1, .filter_sa = -1, .filter_sb = -1,
                       .next_a = e->first_pair[i], .next_b = e->first_pair[j], .searched = e->round, .queued = -1};
     for (int c = 0; c < SCCD_PAIR_CAPS; ++c)

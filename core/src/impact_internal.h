@@ -3,6 +3,7 @@
 #ifndef SCCD_IMPACT_INTERNAL_H
 #define SCCD_IMPACT_INTERNAL_H
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "sectorccd/impact.h"
@@ -36,7 +37,6 @@ static inline bool sccd_scratch_reserve(void **buf, size_t *bytes, size_t need)
 
 /* ---- the events of a step, dimension-free (impact_events.c) ---- */
 
-/* A body pair and its next event (2D contacts have z = 0). */
 /* How many shape pairs of a body pair keep their own overlap limit in a
  * step; more (a sword against a fifth wall at once) share the strictest. */
 #define SCCD_PAIR_CAPS 4
@@ -50,8 +50,10 @@ typedef struct sccd_shape_cap { int sa, sb; sccd_real cap, shrink; } sccd_shape_
  * z = 0). */
 typedef struct sccd_witness { sccd_v3 point, normal; } sccd_witness;
 
+/* A body pair and its next event (2D contacts have z = 0). */
 typedef struct sccd_pair {
     int a, b;
+    uint64_t key;          /* its bodies, the lesser first, as one number (the queue's order) */
     impact_event event;
     sccd_real t;
     sccd_real from;        /* EVENT_PENDING: the time its search starts from */
