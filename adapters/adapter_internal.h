@@ -702,24 +702,26 @@ static inline bool sccd_adapter_sorted_scan(const sccd_adapter_sorted *x, sccd_a
     return true;
 }
 
-/* sccd_adapter_sorted_match for a set added since its clear, sorted at a
- * question only once the questions pay for it: this step's, if the step
- * before asked SCCD_ADAPTER_SCANS of them, else past that many this step
- * (a scan of every box answers each until then; at worst twice the cost
- * of knowing the count). A pile on a plane asked about 20 questions a
- * step, and sorting its thousand geoms for them cost 9 % of its CCD. False
- * when fn was, or out of memory. */
 /* sccd_adapter_sorted_match for a set added since its clear, sorted first
- * if it is not yet. False when fn was, or out of memory. */
+ * if it is not yet (a set of at most SCCD_ADAPTER_SCANNED boxes never: it
+ * is scanned). False when fn was, or out of memory. */
 static inline bool sccd_adapter_sorted_find(sccd_adapter_sorted *x, sccd_aabb3 box, sccd_adapter_match_fn *fn, void *context)
 {
+    if (!x->sorted && x->count <= SCCD_ADAPTER_SCANNED)
+        return sccd_adapter_sorted_scan(x, box, fn, context);
     return (x->sorted || sccd_adapter_sorted_build(x)) && sccd_adapter_sorted_match(x, box, fn, context);
 }
 
+/* sccd_adapter_sorted_find, sorted at a question only once the questions
+ * pay for it: this step's, if the step before asked SCCD_ADAPTER_SCANS of
+ * them, else past that many this step (a scan of every box answers each
+ * until then; at worst twice the cost of knowing the count). A pile on a
+ * plane asked about 20 questions a step, and sorting its thousand geoms
+ * for them cost 9 % of its CCD. */
 static inline bool sccd_adapter_sorted_ask(sccd_adapter_sorted *x, sccd_aabb3 box, sccd_adapter_match_fn *fn, void *context)
 {
     ++x->asked;
-    if (!x->sorted && ((x->asked_before < SCCD_ADAPTER_SCANS && x->asked <= SCCD_ADAPTER_SCANS) || x->count <= SCCD_ADAPTER_SCANNED))
+    if (!x->sorted && x->asked_before < SCCD_ADAPTER_SCANS && x->asked <= SCCD_ADAPTER_SCANS)
         return sccd_adapter_sorted_scan(x, box, fn, context);
     return sccd_adapter_sorted_find(x, box, fn, context);
 }
