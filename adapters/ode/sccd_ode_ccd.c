@@ -152,7 +152,6 @@ static bool build_solver(sccd_ode_world *w, int from)
     return true;
 }
 
-
 /* The solver's question in the middle of a solve: what a body an impact
  * set moving (or the fallback carried) may reach in the rest of the step,
  * and could pass through (sccd_adapter_keeps), gathered and appended. A box

@@ -128,7 +128,6 @@ static inline sccd_real convex_point_distance(const sccd_v2 *v, int n, sccd_v2 p
     return d;
 }
 
-
 /* Half the thickness of a valid shape s: how far it can sink into anything
  * before its middle is reached (a polygon's inradius about its vertices'
  * centre, plus its rounding). Unchecked: sccd_shape2_half_thickness is the

@@ -36,7 +36,6 @@
 #include "unchecked.h"
 #include "sectorccd/support.h"
 
-
 /* A body's state during the solve. */
 typedef struct body_state {
     sccd_real t0;       /* start of the current segment */
@@ -74,7 +73,6 @@ typedef struct shape_cache {
     unsigned reached; /* the segment `farthest` is of (0: none) ... */
     sccd_real farthest; /* ... the shape's farthest point from its body's centre of turning */
 } shape_cache;
-
 
 typedef struct solver {
     sccd_impact_body2 *bodies;
@@ -986,8 +984,6 @@ static bool pair_possible(const solver *sv, int a, int b)
 }
 
 /* ---- events ---- */
-
-
 
 /* Body i's response to a generalized impulse (J at the world point p, and
  * an angular impulse L): the change of (velocity at p, angular velocity)

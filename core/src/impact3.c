@@ -1240,8 +1240,6 @@ static bool pair_possible(const solver *sv, int a, int b)
 
 /* ---- events ---- */
 
-
-
 /* Body i's response to a generalized impulse x = (J at the world point p,
  * angular L): the change of (velocity at p, ω) is M·x, M symmetric 6×6
  * (row-major): with G = [[r]ₓ E] (r × J + L), M = Gᵀ·K·G + lin on J. */

@@ -16,7 +16,6 @@ typedef enum impact_event {
     EVENT_PENDING /* not searched yet, none before t: searched from `from` once it comes first (sccd_events_run) */
 } impact_event;
 
-
 /* Grow a scratch buffer to hold `need` bytes (doubling, from 256); false
  * when out of memory, the buffer then unchanged. In bytes, so one scratch
  * serves the 2D and the 3D solver alike. */

@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-
 /* The quad of grid corners a, b (one ring), c, d (the next ring above),
  * counter-clockwise from outside; a pole collapses it to one triangle. */
 static bool push_quad(sccd_mesh *m, int a, int b, int c, int d)

@@ -523,7 +523,6 @@ static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real tol, sccd_real 
     *hi = mx;
 }
 
-
 /* A point of the slab scan: kept in out, or (out NULL) only its z taken
  * into the range z[0..1]. */
 static inline void slab_take(sccd_v3 *out, sccd_real *z, int n, sccd_v3 q)

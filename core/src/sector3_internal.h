@@ -84,5 +84,4 @@ static inline void sccd_sort_small(sccd_real *v, int n)
     }
 }
 
-
 #endif
