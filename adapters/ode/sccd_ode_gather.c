@@ -502,7 +502,7 @@ static bool pass_geoms(sccd_ode_world *w, ode_question *q, int n)
 /* Answer question q: by a pass over the geoms while this step's questions
  * do not pay for listing and sorting them (the rule of sccd_adapter_sorted_ask:
  * a pile on a plane asks about 10 a step, and listing its thousand geoms
- * for them cost 7 % of its CCD), then from the sorted listing, the planes
+ * for them cost 6 % of its CCD), then from the sorted listing, the planes
  * one by one. False when out of memory. */
 static bool ask(ode_question *q)
 {
