@@ -121,7 +121,7 @@ static bool count_instructions(const char *self, int e, int k, FILE *md)
     sccd_rain sc = counted[k];
     int reps = count_reps[k];
     int steps = WARMUP + count_steps[k];
-    sccd_bench_counts c = sccd_bench_count_scene(self, e + 2 * k, engines[e].step, engines[e].ccd, steps, reps, NULL);
+    sccd_bench_counts c = sccd_bench_count_scene(self, e + 2 * k, engines[e].step, engines[e].ccd, NULL, steps, reps, NULL);
     if (!(c.on > 0.0))
         return false;
     printf("ccd_scale %-8s %d bodies + %d CCD, instructions per step (median of repetitions 1-%d): %.2f M without "

@@ -148,7 +148,7 @@ int main(int argc, char **argv)
             stops[SCCD_BENCH_COUNT_REPS], out_off[SCCD_BENCH_COUNT_REPS], out_on[SCCD_BENCH_COUNT_REPS];
         sccd_bench_counts c = {0.0, 0.0, 0.0}, each[SCCD_BENCH_COUNT_REPS] = {{0.0, 0.0, 0.0}};
         if (!quick)
-            c = sccd_bench_count_scene(argv[0], l, "cpSpaceStep", ccd_calls, FULL_STEPS, SCCD_BENCH_COUNT_REPS, each);
+            c = sccd_bench_count_scene(argv[0], l, "cpSpaceStep", ccd_calls, NULL, FULL_STEPS, SCCD_BENCH_COUNT_REPS, each);
         for (int r = 0; r < reps; ++r) {
             unsigned seed = 1u + (unsigned)r; /* both runs of a repetition: the same rain */
             run a = run_scene(false, steps, layouts[l].sword_y, seed), b = run_scene(true, steps, layouts[l].sword_y, seed);

@@ -146,8 +146,8 @@ int main(int argc, char **argv)
     int warmup = quick ? 90 : FULL_WARMUP, steps = quick ? 120 : FULL_STEPS, reps = quick ? 3 : 7;
     sccd_bench_counts c[2] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     for (int sc = 0; sc < 2 && !quick; ++sc) /* the timed steps of the first repetitions */
-        c[sc] = sccd_bench_count_scene(argv[0], sc, "ode_overhead_timed_steps", ccd_calls, FULL_STEPS,
-                                       SCCD_BENCH_COUNT_REPS, NULL);
+        c[sc] = sccd_bench_count_scene(argv[0], sc, "ode_overhead_timed_steps", ccd_calls, "ode_overhead_timed_steps",
+                                       FULL_STEPS, SCCD_BENCH_COUNT_REPS, NULL);
     dInitODE2(0);
     double m_off[2], m_on[2], m_share[2], m_tois[2], m_clamps[2]; /* medians; TOIs and placements per step */
     bool ok = true;

@@ -67,15 +67,18 @@ typedef struct callgrind_run { char out[256]; pid_t pid; } callgrind_run;
 
 /* Start `command` under callgrind, collecting inside calls of the functions
  * `toggles` (a NULL-terminated list, up to 16; each a --toggle-collect, so
- * none may run inside another: it would turn the collection off). False
- * when it cannot start. */
-static bool callgrind_start(callgrind_run *r, const char *command, const char *const *toggles)
+ * none may run inside another: it would turn the collection off), the
+ * costs zeroed at each call of `from` (NULL: never). False when it cannot
+ * start. */
+static bool callgrind_start(callgrind_run *r, const char *command, const char *const *toggles, const char *from)
 {
     static int runs = 0;
     char flags[1024] = "", cmd[2048];
     snprintf(r->out, sizeof r->out, "/tmp/sccd_bench_cg.%d.%d", (int)getpid(), runs++);
     r->pid = -1;
-    size_t used = 0;
+    size_t used = from != NULL ? (size_t)snprintf(flags, sizeof flags, " --zero-before=%s", from) : 0;
+    if (used >= sizeof flags)
+        return false;
     for (int k = 0; toggles[k] != NULL && k < 16; ++k) {
         int w = snprintf(flags + used, sizeof flags - used, " --toggle-collect=%s", toggles[k]);
         if (w < 0 || (size_t)w >= sizeof flags - used)
@@ -128,8 +131,8 @@ static int callgrind_workers(void)
  * body's position function and from a flying body's) had its cost split
  * between the spellings, so the largest of them, read as the whole, was two
  * thirds of it. The runs go in parallel, finished in order. */
-sccd_bench_counts sccd_bench_count_scene(const char *self, int scene, const char *collect, const char *const *parts, int steps,
-                                         int reps, sccd_bench_counts *each)
+sccd_bench_counts sccd_bench_count_scene(const char *self, int scene, const char *collect, const char *const *parts, const char *from,
+                                         int steps, int reps, sccd_bench_counts *each)
 {
     enum { OFF, ON, PARTS, KINDS };
     if (reps < 1 || reps > SCCD_BENCH_COUNT_REPS)
@@ -147,7 +150,7 @@ sccd_bench_counts sccd_bench_count_scene(const char *self, int scene, const char
             snprintf(cmd, sizeof cmd, "%s --count %d %d %d", self, scene, kind != OFF, r);
             run[started].pid = -1;
             if (kind != PARTS || counted_parts)
-                ok &= callgrind_start(&run[started], cmd, kind == PARTS ? parts : whole);
+                ok &= callgrind_start(&run[started], cmd, kind == PARTS ? parts : whole, from);
         }
         int kind = done % KINDS;
         double n = kind == PARTS && !counted_parts ? 0.0 : callgrind_finish(&run[done]);
