@@ -84,7 +84,8 @@ static void add_spinners(ode_world *w, double height)
 }
 
 /* The timed steps: a function of their own, the one callgrind counts in
- * (--toggle-collect). */
+ * (--toggle-collect) and from whose call the CCD's calls are counted
+ * (--zero-before: the rain's untimed steps run the CCD too). */
 __attribute__((noinline)) void ode_overhead_timed_steps(ode_world *w, int steps)
 {
     for (int s = 0; s < steps; ++s)
