@@ -1161,6 +1161,57 @@ static void test_batted_ball_meets_wall_beyond_bat(void **state)
     assert_int_equal(without, phases);
 }
 
+/* The bat and ball above, with a thin heavy plank (CCD on: a second
+ * projectile) falling at 15,000 units/s from y = 400 to BAT_WALL_Y in the
+ * first step. Nothing is near its path at the step's start, so the phase
+ * leaves it out of the solve as idle; the struck ball's question (what it
+ * may reach in the rest of the step) must bring it in, or the ball flies
+ * through it (it did at every phase with the question left unanswered:
+ * the plank's start, where the space's index has it, lies beyond the
+ * ball's reach). Whether the ball was ever at or above the plank at the
+ * end of one of three steps; without the plank, whether it passed the
+ * line the plank ends the first step on. */
+static bool ball_past_plank(double a0, bool plank)
+{
+    cpSpace *space = cpSpaceNew();
+    cpBody *bat = cpSpaceAddBody(space, cpBodyNewKinematic());
+    cpBodySetAngle(bat, a0);
+    cpBodySetAngularVelocity(bat, 100.0);
+    cpShapeSetElasticity(cpSpaceAddShape(space, cpBoxShapeNew2(bat, cpBBNew(0.0, -3.0, 100.0, 3.0), 0.0)), 1.0);
+    cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 5.0, cpvzero)));
+    cpBodySetPosition(ball, cpv(75.0, 8.0));
+    cpShapeSetElasticity(cpSpaceAddShape(space, cpCircleShapeNew(ball, 5.0, cpvzero)), 1.0);
+    cpBody *board = cpSpaceAddBody(space, cpBodyNew(1e4, 1e10));
+    cpBodySetPosition(board, cpv(0.0, BAT_WALL_Y + 250.0));
+    cpBodySetVelocity(board, cpv(0.0, -250.0 / DT));
+    if (plank)
+        cpShapeSetElasticity(cpSpaceAddShape(space, cpBoxShapeNew2(board, cpBBNew(-200.0, -0.5, 200.0, 0.5), 0.0)), 1.0);
+    sccd_cp_world *w = sccd_cp_attach(space);
+    sccd_cp_body_enable(w, bat);
+    sccd_cp_body_enable(w, ball);
+    sccd_cp_body_enable(w, board);
+    bool past = false;
+    for (int i = 0; i < (plank ? 3 : 1); ++i) {
+        cpSpaceStep(space, DT);
+        past |= cpBodyGetPosition(ball).y >= (plank ? cpBodyGetPosition(board).y : BAT_WALL_Y);
+    }
+    sccd_cp_detach(w);
+    sccd_cp_space_free_all(space);
+    return past;
+}
+
+static void test_batted_ball_meets_idle_plank(void **state)
+{
+    (void)state;
+    int with = 0, without = 0, phases = 0;
+    for (double a0 = -0.6; a0 < -0.05; a0 += 0.05, ++phases) {
+        with += ball_past_plank(a0, true);
+        without += ball_past_plank(a0, false);
+    }
+    assert_int_equal(with, 0);
+    assert_int_equal(without, phases);
+}
+
 /* A ball the bat sends flying, an ordinary body (no CCD of its own), at a
  * thin wall (a segment of radius 0.01) two or five steps of its flight
  * away: Chipmunk alone would carry it through (0.9-9 units a step against
@@ -1315,6 +1366,7 @@ int main(void)
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_options_follow_slop),
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
+        cmocka_unit_test(test_batted_ball_meets_idle_plank),
         cmocka_unit_test(test_flying_ball_followed),
         cmocka_unit_test(test_flying_ball_followed_alone),
         cmocka_unit_test(test_fuzzer_scenes),

@@ -90,9 +90,22 @@ static void set_pose(cpBody *body, sccd_v2 origin, cpFloat angle)
     body->transform = cpTransformNew(rot.c, rot.s, -rot.s, rot.c, origin.x, origin.y);
 }
 
+/* The body's pose from the transform Chipmunk places its shapes by (its
+ * columns hold the angle's cosine and sine: no trig). */
 static sccd_xf2 body_xf(const cpBody *body)
 {
-    return (sccd_xf2){v2_of(cpBodyGetPosition(body)), sccd_rot2_make(cpBodyGetAngle(body))};
+    cpTransform t = body->transform;
+    return (sccd_xf2){{t.tx, t.ty}, {t.a, t.b}};
+}
+
+static cp_place place_of(const cpBody *body) { return (cp_place){body->p, body->a, body->transform}; }
+
+/* Put the body back where it was (as set_pose, but exactly, and no trig). */
+static void put_back(cpBody *body, cp_place at)
+{
+    body->p = at.p;
+    body->a = at.a;
+    body->transform = at.xf;
 }
 
 /* Body origin of the pose whose centre of gravity is at p and angle a. */
@@ -175,18 +188,17 @@ static void integrate_ccd(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
     }
     r->bias_v = v2_of(b->v_bias);
     r->bias_w = b->w_bias;
+    r->met = r->idle = false;
     sccd_xf2 start = body_xf(b);
-    cpFloat a0 = b->a;
-    cpVect p0 = b->p;
+    cp_place at = place_of(b);
     r->orig(b, dt);
     r->stamp = w->space->stamp;
-    r->end = v2_of(cpBodyGetPosition(b));
-    r->end_angle = b->a;
-    sccd_v2 v = v2_of(dt > 0.0 ? cpvmult(cpvsub(b->p, p0), 1.0 / dt) : cpvzero);
-    r->start = solver_body(b, start, a0, v, dt > 0.0 ? (b->a - a0) / dt : 0.0);
+    r->end = place_of(b);
+    sccd_v2 v = v2_of(dt > 0.0 ? cpvmult(cpvsub(b->p, at.p), 1.0 / dt) : cpvzero);
+    r->start = solver_body(b, start, at.a, v, dt > 0.0 ? (b->a - at.a) / dt : 0.0);
     r->start.ccd = true;
     r->start.pivot = r->pivot;
-    set_pose(b, start.p, a0);
+    put_back(b, at);
     r->usable = CP_CHECK(w, sccd_is_valid_v2(v) && sccd_is_valid_real(r->start.w) && sccd_is_valid_xf2(start),
                          "sccd_cp: a CCD body's pose is not finite; no CCD for it");
     if (!r->usable)
@@ -229,6 +241,8 @@ static bool build_solver(sccd_cp_world *w, int from, cpFloat dt)
             ref->body = s->body;
             cp_body_rec *r = sccd_cp_find_rec(w, s->body);
             if (r != NULL && r->active && r->usable) {
+                w->nidle -= r->idle; /* gathered: an idle body joins the solve */
+                r->idle = false;
                 w->ib[k] = r->start;
                 ref->bias_v = r->bias_v;
                 ref->bias_w = r->bias_w;
@@ -337,12 +351,16 @@ static bool gather_struck(sccd_cp_world *w)
     return true;
 }
 
-/* Integrate the active CCD bodies (kept at their start poses), gather their
- * own shapes and what their motions may reach. Where a body they strike
+/* Integrate the active CCD bodies (kept at their start poses), gather what
+ * their motions may reach, and their own shapes. Where a body they strike
  * may fly to, the solver asks for when it happens (gather_hook): gathered
  * up front (within two reaches of the swept box), it made every solve
  * larger, and the CCD of swords buried in a pile cost 1.8 times as many
- * instructions (callgrind, cp_overhead's scene). */
+ * instructions (callgrind, cp_overhead's scene). A body in free flight
+ * whose box meets nothing is left out of the solve (idle): its own
+ * integration is its end, unless a body an impact sets moving may reach it
+ * (sccd_cp_gather_reach joins it then). A hinged body always takes part:
+ * the solver turns it about its hinge, not as Chipmunk integrates it. */
 static bool gather_all(sccd_cp_world *w, cpFloat dt)
 {
     sccd_real smallest = INFINITY;
@@ -356,17 +374,22 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
     }
     if (!sccd_cp_split_targets(w, smallest, dt))
         return false;
+    for (int i = 0; i < w->nrec; ++i)
+        if (w->recs[i].active && w->recs[i].usable && !sccd_cp_gather_box(w, i))
+            return false;
+    if (!sccd_cp_gather_queries(w))
+        return false;
     for (int i = 0; i < w->nrec; ++i) {
         cp_body_rec *r = &w->recs[i];
         if (!r->active || !r->usable)
             continue;
+        r->idle = !r->met && !r->start.hinged;
+        w->nidle += r->idle;
         CP_BODY_FOREACH_SHAPE(r->body, s)
-        if (!sccd_cp_gather(w, s, 0.0))
-            return false;
-        if (!sccd_cp_gather_box(w, r->box, (sccd_adapter_keep){0.0, INFINITY}))
+        if (!r->idle && !sccd_cp_gather(w, s, 0.0))
             return false;
     }
-    if (!sccd_cp_gather_queries(w) || !gather_struck(w))
+    if (!gather_struck(w))
         return false;
     sccd_cp_group_shapes(w, 0);
     return true;
@@ -381,6 +404,8 @@ static bool solve(sccd_cp_world *w, cpFloat dt)
     w->dt = dt;
     if (!build_solver(w, 0, dt))
         return false;
+    if (w->nib == 0) /* every CCD body idle, nothing struck */
+        return true;
     sccd_impact_stats st = {0};
     double t0 = sccd_adapter_cpu_seconds();
     bool solved = sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st);
@@ -401,6 +426,7 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     sccd_adapter_queries_clear(&w->queries); /* the last phase's */
     w->keeping = (sccd_adapter_keep){0.0, INFINITY};
     w->nib = 0;
+    w->nidle = 0;
     bool ok = collect(w, first) && gather_all(w, dt) && solve(w, dt), marked = ok;
     CP_CHECK(w, ok, "sccd_cp: out of memory; CCD skipped this step");
     for (int k = 0; ok && k < w->nib; ++k)
@@ -410,13 +436,14 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
         sccd_adapter_flying_step(&w->flying);
     else
         sccd_adapter_flying_clear(&w->flying);
-    /* A CCD body integrated this step that the solve did not place goes to
-     * its own integration's end; one the phase failed before integrating
-     * integrates itself when its hook runs (sccd_cp_position_hook). */
+    /* A CCD body integrated this step that the solve did not place (idle,
+     * or the phase failed) goes to its own integration's end; one the phase
+     * failed before integrating integrates itself when its hook runs
+     * (sccd_cp_position_hook). */
     for (int i = 0; i < w->nrec; ++i) {
         cp_body_rec *r = &w->recs[i];
-        if (r->active && r->stamp == w->space->stamp && (!ok || !r->usable))
-            set_pose(r->body, r->end, r->end_angle);
+        if (r->active && r->stamp == w->space->stamp && (!ok || !r->usable || r->idle))
+            put_back(r->body, r->end);
     }
     cpSpaceAddPostStepCallback(w->space, keep_ccd_first, w, NULL);
     ++w->cnt.steps;

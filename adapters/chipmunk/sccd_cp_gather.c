@@ -19,6 +19,12 @@
  * shape matched against 1,000 boxes about 800). */
 #define QUERY_SHAPES 16
 
+/* A query box (the plane's, in 3D) grown by margin. */
+static sccd_aabb2 bb_box(sccd_aabb3 b, sccd_real margin)
+{
+    return (sccd_aabb2){{b.lo.x - margin, b.lo.y - margin}, {b.hi.x + margin, b.hi.y + margin}};
+}
+
 static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
 {
     return cpBBNew(b.lo.x - margin, b.lo.y - margin, b.hi.x + margin, b.hi.y + margin);
@@ -107,40 +113,46 @@ void sccd_cp_group_shapes(sccd_cp_world *w, int from)
         qsort(w->cands + from, (size_t)(w->ncands - from), sizeof *w->cands, shape_order);
 }
 
-/* A query box of the step: the shapes within it now (grown by the slow
- * bodies' reach) and the fast bodies that may reach it, gathered at once
- * for all the boxes (sccd_cp_gather_queries), those `keep` keeps. */
-bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep)
+/* Record r's box as a query box of the step: the shapes within it now
+ * (grown by the slow bodies' reach) and the fast bodies that may reach it,
+ * gathered at once for all the boxes (sccd_cp_gather_queries). */
+bool sccd_cp_gather_box(sccd_cp_world *w, int r)
 {
-    if (!sccd_adapter_reserve((void **)&w->keep, &w->capkeep, w->queries.count + 1, sizeof *w->keep))
+    if (!sccd_adapter_reserve((void **)&w->query_rec, &w->capquery, w->queries.count + 1, sizeof *w->query_rec))
         return false;
-    int i = sccd_adapter_queries_add(&w->queries, box3_of(box));
+    int i = sccd_adapter_queries_add(&w->queries, box3_of(w->recs[r].box));
     if (i >= 0)
-        w->keep[i] = keep;
+        w->query_rec[i] = r;
     return i >= 0;
 }
 
-/* Gather shape s, moving up to margin, with what query box i keeps. */
-static bool gather_for(sccd_cp_world *w, int i, cpShape *s, sccd_real margin)
+/* Shape s, moving up to margin, met query box i: gathered, and the box's
+ * CCD body marked as meeting something, unless s is its own (it gathers
+ * its own shapes when it takes part in the solve: sccd_cp_ccd.c). */
+static bool met_box(sccd_cp_world *w, int i, cpShape *s, sccd_real margin)
 {
-    w->keeping = w->keep[i];
+    cp_body_rec *r = &w->recs[w->query_rec[i]];
+    if (s->body == r->body || s->sensor)
+        return true;
+    r->met = true;
     return sccd_cp_gather(w, s, margin);
 }
 
 static void gather_query(cpShape *shape, void *data)
 {
     sccd_cp_world *w = data;
-    w->gather_ok &= sccd_cp_gather(w, shape, w->slow);
+    w->gather_ok &= w->asking >= 0 ? met_box(w, w->asking, shape, w->slow) : sccd_cp_gather(w, shape, w->slow);
 }
 
 /* The shapes within query box i now, by the space's index. */
 static bool query_space(sccd_cp_world *w, int i)
 {
     sccd_aabb3 b = sccd_adapter_queries_box(&w->queries, i);
-    w->keeping = w->keep[i];
+    w->asking = i;
     w->gather_ok = true;
     cpSpaceBBQuery(w->space, bb_of((sccd_aabb2){{b.lo.x, b.lo.y}, {b.hi.x, b.hi.y}}, w->slow), CP_SHAPE_FILTER_ALL,
                    gather_query, w);
+    w->asking = -1;
     return w->gather_ok;
 }
 
@@ -150,7 +162,7 @@ typedef struct cp_shape_match { sccd_cp_world *w; cpShape *shape; } cp_shape_mat
 static bool shape_met(int i, void *context)
 {
     const cp_shape_match *m = context;
-    return gather_for(m->w, i, m->shape, m->w->slow);
+    return met_box(m->w, i, m->shape, m->w->slow);
 }
 
 /* Shape s (its box now, grown by the slow bodies' reach) against every query box. */
@@ -174,9 +186,23 @@ static bool gather_met(int i, void *context)
     CP_BODY_FOREACH_SHAPE(m->fb->body, s)
     {
         sccd_aabb2 sb = {{s->bb.l - reach, s->bb.b - reach}, {s->bb.r + reach, s->bb.t + reach}};
-        if (sccd_adapter_boxes_meet(sccd_adapter_queries_box(&m->w->queries, i), box3_of(sb)) && !gather_for(m->w, i, s, reach))
+        if (sccd_adapter_boxes_meet(sccd_adapter_queries_box(&m->w->queries, i), box3_of(sb)) && !met_box(m->w, i, s, reach))
             return false;
     }
+    return true;
+}
+
+/* A query box being matched against the others. */
+typedef struct cp_box_match { sccd_cp_world *w; int i; } cp_box_match;
+
+/* Query boxes i and j meet: their CCD bodies may meet each other (within
+ * the slow bodies' reach: a CCD body's start shapes are gathered into the
+ * other's box by that margin). */
+static bool ccd_met(int j, void *context)
+{
+    const cp_box_match *m = context;
+    if (j != m->i)
+        m->w->recs[m->w->query_rec[m->i]].met = m->w->recs[m->w->query_rec[j]].met = true;
     return true;
 }
 
@@ -204,7 +230,11 @@ bool sccd_cp_gather_queries(sccd_cp_world *w)
         cp_match m = {w, &w->fast[f]};
         ok = sccd_adapter_queries_match(&w->queries, box3_of(w->fast[f].box), gather_met, &m);
     }
-    w->keeping = (sccd_adapter_keep){0.0, INFINITY};
+    for (int i = 0; ok && i < w->queries.count; ++i) {
+        cp_box_match m = {w, i};
+        if (!w->recs[w->query_rec[i]].met) /* a met one's partners find it (the margin is the same both ways) */
+            ok = sccd_adapter_queries_match(&w->queries, box3_of(bb_box(sccd_adapter_queries_box(&w->queries, i), w->slow)), ccd_met, &m);
+    }
     return ok;
 }
 
@@ -220,6 +250,28 @@ static bool list_fast(sccd_cp_world *w)
         if (sccd_adapter_sorted_add(&w->fastq, box3_of(w->fast[f].box)) < 0)
             return false;
     w->fast_listed = true;
+    return true;
+}
+
+/* A question of the solver's (sccd_cp_gather_reach) and the query boxes
+ * it meets: whether one of them holds its box; false when out of memory. */
+typedef struct cp_question { sccd_cp_world *w; sccd_aabb3 box; bool held; } cp_question;
+
+/* Query box i meets the question's box, grown by the slow bodies' reach:
+ * an idle CCD body's (met by nothing else at the step's start) joins the
+ * solve, its shapes gathered. */
+static bool question_met(int i, void *context)
+{
+    cp_question *q = context;
+    q->held |= sccd_adapter_box_holds(sccd_adapter_queries_box(&q->w->queries, i), q->box);
+    cp_body_rec *r = &q->w->recs[q->w->query_rec[i]];
+    if (!r->idle)
+        return true;
+    r->idle = false;
+    --q->w->nidle;
+    CP_BODY_FOREACH_SHAPE(r->body, s)
+    if (!sccd_cp_gather(q->w, s, 0.0))
+        return false;
     return true;
 }
 
@@ -240,16 +292,20 @@ static bool gather_fast(int f, void *context)
     return true;
 }
 
-/* Gather at once what may be in box this step and `keep` keeps: the
- * shapes within it now (the space's index, the box grown by the slow
- * bodies' reach) and the fast bodies' shapes that may reach it. For the
- * solver's questions in the middle of a solve, one box at a time. A box
- * within one of the step's query boxes (the CCD bodies' own: they keep
- * everything) holds nothing they did not gather: around swords buried in
- * a pile, two questions in five. */
+/* Gather at once what may be in box this step and `keep` keeps: the idle
+ * CCD bodies whose boxes it meets (their starts may lie outside it, where
+ * the space's index has them), the shapes within it now (the space's
+ * index, the box grown by the slow bodies' reach) and the fast bodies'
+ * shapes that may reach it. For the solver's questions in the middle of a
+ * solve, one box at a time. A box within one of the step's query boxes
+ * (the CCD bodies' own: they keep everything) holds nothing they did not
+ * gather: around swords buried in a pile, two questions in five. */
 bool sccd_cp_gather_reach(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep)
 {
-    if (sccd_adapter_queries_hold(&w->queries, box3_of(box)))
+    cp_question q = {w, box3_of(box), false};
+    if (!sccd_adapter_queries_match(&w->queries, box3_of(bb_box(q.box, w->slow)), question_met, &q))
+        return false;
+    if (q.held)
         return true;
     w->keeping = keep;
     w->gather_ok = true;

@@ -21,6 +21,10 @@ typedef struct cp_fast_body {
     sccd_aabb2 box;
 } cp_fast_body;
 
+/* Where a body is, as Chipmunk keeps it: its centre of gravity, angle and
+ * the transform its shapes are placed by. */
+typedef struct cp_place { cpVect p; cpFloat a; cpTransform xf; } cp_place;
+
 typedef struct cp_body_rec {
     cpBody *body;
     cpBodyPositionFunc orig; /* the position function before enable */
@@ -33,9 +37,10 @@ typedef struct cp_body_rec {
     sccd_impact_body2 start; /* as the solver sees it at the step start */
     sccd_v2 bias_v;          /* the bias velocity it moved by */
     sccd_real bias_w;
-    sccd_v2 end;             /* its own integration's end: origin and angle */
-    cpFloat end_angle;
-    sccd_aabb2 box;          /* what its motion may reach */
+    cp_place end;            /* its own integration's end */
+    sccd_aabb2 box;          /* what its motion may reach (its query box) */
+    bool met;                /* something else may be in its box this step */
+    bool idle;               /* in free flight with nothing met: left out of the solve unless a body set moving may reach it */
 } cp_body_rec;
 
 /* A solver body's Chipmunk body and the bias velocity it moved by (taken
@@ -65,9 +70,11 @@ struct sccd_cp_world {
     int nfast, capfast;
     sccd_adapter_sorted fastq;    /* the fast bodies' reach boxes, for the solver's questions (sccd_cp_gather_reach) ... */
     bool fast_listed;             /* ... listed this step */
-    sccd_adapter_queries queries; /* the step's query boxes (sccd_cp_gather_box) */
-    sccd_adapter_keep *keep;      /* by query box */
-    int capkeep;
+    sccd_adapter_queries queries; /* the step's query boxes, the CCD bodies' (sccd_cp_gather_box) ... */
+    int *query_rec;               /* ... and by query box, the record whose box it is */
+    int capquery;
+    int asking;                   /* the query box the space is asked about now, -1: none (a question of the solver's) */
+    int nidle;                    /* CCD bodies idle this step (cp_body_rec.idle) */
     sccd_real slow;
     cpFloat dt; /* the step's length (the solver's questions) */
     /* the solver's input, index for index with the Chipmunk objects */
@@ -112,9 +119,9 @@ void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
 bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin);
 /* Split the non-CCD bodies into slow and fast by how far they may move this step (before any query box). */
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt);
-/* A query box: the shapes within it now, and the fast bodies' that may reach it (gathered by sccd_cp_gather_queries), those `keep` keeps (sccd_adapter_keeps). */
-bool sccd_cp_gather_box(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep);
-/* Gather for all the query boxes at once (the boxes kept until the next phase: sccd_cp_gather_reach asks them). */
+/* Record r's box as a query box: the shapes within it now, and the fast bodies' that may reach it (gathered by sccd_cp_gather_queries). */
+bool sccd_cp_gather_box(sccd_cp_world *w, int r);
+/* Gather for all the query boxes at once (the boxes kept until the next phase: sccd_cp_gather_reach asks them), marking the records whose boxes meet anything but their own body (cp_body_rec.met). */
 bool sccd_cp_gather_queries(sccd_cp_world *w);
 /* Gather what may be in box this step and keep keeps, at once (the solver's questions mid-solve). */
 bool sccd_cp_gather_reach(sccd_cp_world *w, sccd_aabb2 box, sccd_adapter_keep keep);

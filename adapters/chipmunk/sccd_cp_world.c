@@ -234,6 +234,7 @@ sccd_cp_world *sccd_cp_attach(cpSpace *space)
         return NULL;
     w->space = space;
     sccd_adapter_queries_init(&w->queries);
+    w->asking = -1;
     /* Chipmunk lets shapes overlap by the collision slop; the impact overlap
      * is a fifth of it (a space with no finite slop > 0 gets the default). */
     cpFloat slop = cpSpaceGetCollisionSlop(space);
@@ -357,7 +358,7 @@ void sccd_cp_detach(sccd_cp_world *w)
     sccd_free(w->fast);
     sccd_adapter_queries_free(&w->queries);
     sccd_adapter_sorted_free(&w->fastq);
-    sccd_free(w->keep);
+    sccd_free(w->query_rec);
     sccd_free(w->ib);
     sccd_free(w->ref);
     sccd_free(w->is);
