@@ -62,11 +62,9 @@ static bool collect(sccd_cp_world *w, const cpBody *first)
     for (int i = 0; i < (k < 0 ? arr->num : k); ++i)
         if (sccd_adapter_map_add(&w->moved, arr->arr[i], 0) < 0)
             return false;
-    for (int i = k < 0 ? arr->num : k; i < arr->num; ++i) {
-        cp_body_rec *r = sccd_cp_find_rec(w, arr->arr[i]);
-        if (r != NULL)
-            r->active = true;
-    }
+    for (int i = k < 0 ? arr->num : k; i < arr->num; ++i) /* the position function tells most bodies at once */
+        if (sccd_cp_body_is_enabled(w, arr->arr[i]))
+            sccd_cp_find_rec(w, arr->arr[i])->active = true;
     return true;
 }
 
@@ -325,7 +323,7 @@ static void keep_ccd_first(cpSpace *space, void *key, void *data)
     cpArray *arr = space->dynamicBodies;
     int front = 0; /* stable partition: CCD first, then the rest */
     for (int i = 0; i < arr->num; ++i)
-        if (sccd_cp_find_rec(w, arr->arr[i]) != NULL) {
+        if (sccd_cp_body_is_enabled(w, arr->arr[i])) {
             void *body = arr->arr[i];
             memmove(&arr->arr[front + 1], &arr->arr[front], (size_t)(i - front) * sizeof(void *));
             arr->arr[front++] = body;

@@ -345,7 +345,7 @@ bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
     for (int i = 0; i < arr->num; ++i) {
         cpBody *b = arr->arr[i];
         sccd_real reach = body_reach(b, dt);
-        if (reach <= w->slow || sccd_cp_find_rec(w, b) != NULL) /* the look-up only when it matters */
+        if (reach <= w->slow || sccd_cp_body_is_enabled(w, b)) /* the look-up only when it matters */
             continue;
         if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
             return false;
