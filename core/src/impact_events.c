@@ -863,10 +863,13 @@ static bool last_stops(sccd_events *e)
 
 bool sccd_events_run(sccd_events *e)
 {
-    int impacts = 0, cap = SCCD_IMPACT_MAX_EVENTS; /* the bodies passed: those gathered later are none of them CCD bodies */
-    for (int i = 0; i < e->bodies; ++i)
-        cap += e->ops->ccd(e->solver, i) ? SCCD_IMPACT_BODY_EVENTS : 0;
+    int impacts = 0, cap = SCCD_IMPACT_MAX_EVENTS, counted = 0;
     for (int guard = 0; guard < SCCD_EVENTS_GUARD(e->bodies, impacts); ++guard) {
+        /* each CCD body's share: the bodies passed, and those taken in
+         * since (an adapter may leave a CCD body out until something set
+         * moving may reach it) */
+        for (; counted < e->bodies; ++counted)
+            cap += e->ops->ccd(e->solver, counted) ? SCCD_IMPACT_BODY_EVENTS : 0;
         sccd_pair *pr = earliest_event(e);
         if (pr == NULL)
             return true;
