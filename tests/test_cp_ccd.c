@@ -1212,6 +1212,48 @@ static void test_batted_ball_meets_idle_plank(void **state)
     assert_int_equal(without, phases);
 }
 
+/* The bat and ball of the plank's scene, with the plank a CCD body that
+ * collides with nothing (its filter rejects everything), falling 250 units
+ * in the first step from y0: from 400 it is idle and the struck ball's
+ * question joins it, from 20 its box meets the ball's and the bat's. Its
+ * y after the step: every shape filtered out, it never enters the solve,
+ * and must still move as its own integration says (it stood still for
+ * the step, at 400 or at 20, before the phase put back every CCD body the
+ * solve did not place). */
+static double ghost_plank_y(double a0, double y0)
+{
+    cpSpace *space = cpSpaceNew();
+    cpBody *bat = cpSpaceAddBody(space, cpBodyNewKinematic());
+    cpBodySetAngle(bat, a0);
+    cpBodySetAngularVelocity(bat, 100.0);
+    cpSpaceAddShape(space, cpBoxShapeNew2(bat, cpBBNew(0.0, -3.0, 100.0, 3.0), 0.0));
+    cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 5.0, cpvzero)));
+    cpBodySetPosition(ball, cpv(75.0, 8.0));
+    cpSpaceAddShape(space, cpCircleShapeNew(ball, 5.0, cpvzero));
+    cpBody *board = cpSpaceAddBody(space, cpBodyNew(1e4, 1e10));
+    cpBodySetPosition(board, cpv(0.0, y0));
+    cpBodySetVelocity(board, cpv(0.0, -250.0 / DT));
+    cpShapeSetFilter(cpSpaceAddShape(space, cpBoxShapeNew2(board, cpBBNew(-200.0, -0.5, 200.0, 0.5), 0.0)), CP_SHAPE_FILTER_NONE);
+    sccd_cp_world *w = sccd_cp_attach(space);
+    sccd_cp_body_enable(w, bat);
+    sccd_cp_body_enable(w, ball);
+    sccd_cp_body_enable(w, board);
+    cpSpaceStep(space, DT);
+    double y = cpBodyGetPosition(board).y;
+    sccd_cp_detach(w);
+    sccd_cp_space_free_all(space);
+    return y;
+}
+
+static void test_ccd_body_colliding_with_nothing_moves(void **state)
+{
+    (void)state;
+    const double starts[] = {BAT_WALL_Y + 250.0, 20.0};
+    for (int k = 0; k < 2; ++k)
+        for (double a0 = -0.6; a0 < -0.05; a0 += 0.05)
+            assert_true(fabs(ghost_plank_y(a0, starts[k]) - (starts[k] - 250.0)) < 1e-6);
+}
+
 /* A ball the bat sends flying, an ordinary body (no CCD of its own), at a
  * thin wall (a segment of radius 0.01) two or five steps of its flight
  * away: Chipmunk alone would carry it through (0.9-9 units a step against
@@ -1367,6 +1409,7 @@ int main(void)
         cmocka_unit_test(test_options_follow_slop),
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
         cmocka_unit_test(test_batted_ball_meets_idle_plank),
+        cmocka_unit_test(test_ccd_body_colliding_with_nothing_moves),
         cmocka_unit_test(test_flying_ball_followed),
         cmocka_unit_test(test_flying_ball_followed_alone),
         cmocka_unit_test(test_fuzzer_scenes),

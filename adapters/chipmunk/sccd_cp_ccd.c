@@ -186,7 +186,7 @@ static void integrate_ccd(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
     }
     r->bias_v = v2_of(b->v_bias);
     r->bias_w = b->w_bias;
-    r->met = r->idle = false;
+    r->met = r->idle = r->placed = false;
     sccd_xf2 start = body_xf(b);
     cp_place at = place_of(b);
     r->orig(b, dt);
@@ -239,7 +239,7 @@ static bool build_solver(sccd_cp_world *w, int from, cpFloat dt)
             ref->body = s->body;
             cp_body_rec *r = sccd_cp_find_rec(w, s->body);
             if (r != NULL && r->active && r->usable) {
-                w->nidle -= r->idle; /* gathered: an idle body joins the solve */
+                r->placed = true; /* an idle body gathered joins the solve */
                 r->idle = false;
                 w->ib[k] = r->start;
                 ref->bias_v = r->bias_v;
@@ -382,7 +382,6 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
         if (!r->active || !r->usable)
             continue;
         r->idle = !r->met && !r->start.hinged;
-        w->nidle += r->idle;
         CP_BODY_FOREACH_SHAPE(r->body, s)
         if (!r->idle && !sccd_cp_gather(w, s, 0.0))
             return false;
@@ -424,7 +423,6 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     sccd_adapter_queries_clear(&w->queries); /* the last phase's */
     w->keeping = (sccd_adapter_keep){0.0, INFINITY};
     w->nib = 0;
-    w->nidle = 0;
     bool ok = collect(w, first) && gather_all(w, dt) && solve(w, dt), marked = ok;
     CP_CHECK(w, ok, "sccd_cp: out of memory; CCD skipped this step");
     for (int k = 0; ok && k < w->nib; ++k)
@@ -435,12 +433,12 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
     else
         sccd_adapter_flying_clear(&w->flying);
     /* A CCD body integrated this step that the solve did not place (idle,
-     * or the phase failed) goes to its own integration's end; one the phase
-     * failed before integrating integrates itself when its hook runs
-     * (sccd_cp_position_hook). */
+     * every shape filtered out, or the phase failed) goes to its own
+     * integration's end; one the phase failed before integrating integrates
+     * itself when its hook runs (sccd_cp_position_hook). */
     for (int i = 0; i < w->nrec; ++i) {
         cp_body_rec *r = &w->recs[i];
-        if (r->active && r->stamp == w->space->stamp && (!ok || !r->usable || r->idle))
+        if (r->active && r->stamp == w->space->stamp && (!ok || !r->placed))
             put_back(r->body, r->end);
     }
     cpSpaceAddPostStepCallback(w->space, keep_ccd_first, w, NULL);

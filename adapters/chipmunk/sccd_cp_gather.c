@@ -268,7 +268,6 @@ static bool question_met(int i, void *context)
     if (!r->idle)
         return true;
     r->idle = false;
-    --q->w->nidle;
     CP_BODY_FOREACH_SHAPE(r->body, s)
     if (!sccd_cp_gather(q->w, s, 0.0))
         return false;

@@ -41,6 +41,7 @@ typedef struct cp_body_rec {
     sccd_aabb2 box;          /* what its motion may reach (its query box) */
     bool met;                /* something else may be in its box this step */
     bool idle;               /* in free flight with nothing met: left out of the solve unless a body set moving may reach it */
+    bool placed;             /* among the solver's bodies (its results written back from the solve) */
 } cp_body_rec;
 
 /* A solver body's Chipmunk body and the bias velocity it moved by (taken
@@ -74,7 +75,6 @@ struct sccd_cp_world {
     int *query_rec;               /* ... and by query box, the record whose box it is */
     int capquery;
     int asking;                   /* the query box the space is asked about now, -1: none (a question of the solver's) */
-    int nidle;                    /* CCD bodies idle this step (cp_body_rec.idle) */
     sccd_real slow;
     cpFloat dt; /* the step's length (the solver's questions) */
     /* the solver's input, index for index with the Chipmunk objects */
