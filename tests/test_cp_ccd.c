@@ -1114,37 +1114,63 @@ static void test_options_follow_slop(void **state)
 
 /* A kinematic bat turning 100 rad/s strikes a ball (CCD on too, as a
  * projectile's would be) at phase a0 of the first step; everything is
- * elastic, so the ball flies off at some 15,000 units/s. With `wall`, a
- * thin static wall lies along y = BAT_WALL_Y, beyond what the bat's motion
- * and the ball's (at rest) reach in that step: only the solver's question
- * about the struck ball (what it may reach in the rest of the step) brings
- * the wall into that step's solve. The ball's greatest y over three steps. */
+ * elastic, so the ball flies off at some 15,000 units/s. The space, its
+ * world (attached), the ball. */
 #define BAT_WALL_Y 150.0
-static double batted_ball_y(double a0, bool wall)
+typedef struct bat_scene { cpSpace *space; sccd_cp_world *w; cpBody *ball; } bat_scene;
+
+static bat_scene bat_scene_make(double a0)
 {
-    cpSpace *space = cpSpaceNew();
-    cpBody *bat = cpSpaceAddBody(space, cpBodyNewKinematic());
+    bat_scene sc = {cpSpaceNew(), NULL, NULL};
+    cpBody *bat = cpSpaceAddBody(sc.space, cpBodyNewKinematic());
     cpBodySetAngle(bat, a0);
     cpBodySetAngularVelocity(bat, 100.0);
-    cpShape *bs = cpSpaceAddShape(space, cpBoxShapeNew2(bat, cpBBNew(0.0, -3.0, 100.0, 3.0), 0.0));
-    cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 5.0, cpvzero)));
-    cpBodySetPosition(ball, cpv(75.0, 8.0));
-    cpShape *cs = cpSpaceAddShape(space, cpCircleShapeNew(ball, 5.0, cpvzero));
-    cpShapeSetElasticity(bs, 1.0);
-    cpShapeSetElasticity(cs, 1.0);
+    cpShapeSetElasticity(cpSpaceAddShape(sc.space, cpBoxShapeNew2(bat, cpBBNew(0.0, -3.0, 100.0, 3.0), 0.0)), 1.0);
+    sc.ball = cpSpaceAddBody(sc.space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 5.0, cpvzero)));
+    cpBodySetPosition(sc.ball, cpv(75.0, 8.0));
+    cpShapeSetElasticity(cpSpaceAddShape(sc.space, cpCircleShapeNew(sc.ball, 5.0, cpvzero)), 1.0);
+    sc.w = sccd_cp_attach(sc.space);
+    sccd_cp_body_enable(sc.w, bat);
+    sccd_cp_body_enable(sc.w, sc.ball);
+    return sc;
+}
+
+/* A thin heavy plank 400 wide, CCD on (a second projectile), falling 250
+ * units in the first step from y0; shaped false: no shape yet. */
+static cpBody *add_plank(bat_scene *sc, double y0, bool shaped)
+{
+    cpBody *board = cpSpaceAddBody(sc->space, cpBodyNew(1e4, 1e10));
+    cpBodySetPosition(board, cpv(0.0, y0));
+    cpBodySetVelocity(board, cpv(0.0, -250.0 / DT));
+    if (shaped)
+        cpShapeSetElasticity(cpSpaceAddShape(sc->space, cpBoxShapeNew2(board, cpBBNew(-200.0, -0.5, 200.0, 0.5), 0.0)), 1.0);
+    sccd_cp_body_enable(sc->w, board);
+    return board;
+}
+
+static void bat_scene_free(bat_scene *sc)
+{
+    sccd_cp_detach(sc->w);
+    sccd_cp_space_free_all(sc->space);
+}
+
+/* The bat's scene; with `wall`, a thin static wall along y = BAT_WALL_Y,
+ * beyond what the bat's motion and the ball's (at rest) reach in that
+ * step: only the solver's question about the struck ball (what it may
+ * reach in the rest of the step) brings the wall into that step's solve.
+ * The ball's greatest y over three steps. */
+static double batted_ball_y(double a0, bool wall)
+{
+    bat_scene sc = bat_scene_make(a0);
     if (wall)
-        cpShapeSetElasticity(cpSpaceAddShape(space, cpSegmentShapeNew(cpSpaceGetStaticBody(space), cpv(-200.0, BAT_WALL_Y),
-                                                                      cpv(200.0, BAT_WALL_Y), 0.5)), 1.0);
-    sccd_cp_world *w = sccd_cp_attach(space);
-    sccd_cp_body_enable(w, bat);
-    sccd_cp_body_enable(w, ball);
+        cpShapeSetElasticity(cpSpaceAddShape(sc.space, cpSegmentShapeNew(cpSpaceGetStaticBody(sc.space), cpv(-200.0, BAT_WALL_Y),
+                                                                         cpv(200.0, BAT_WALL_Y), 0.5)), 1.0);
     double most = -INFINITY;
     for (int i = 0; i < 3; ++i) {
-        cpSpaceStep(space, DT);
-        most = fmax(most, cpBodyGetPosition(ball).y);
+        cpSpaceStep(sc.space, DT);
+        most = fmax(most, cpBodyGetPosition(sc.ball).y);
     }
-    sccd_cp_detach(w);
-    sccd_cp_space_free_all(space);
+    bat_scene_free(&sc);
     return most;
 }
 
@@ -1161,42 +1187,25 @@ static void test_batted_ball_meets_wall_beyond_bat(void **state)
     assert_int_equal(without, phases);
 }
 
-/* The bat and ball above, with a thin heavy plank (CCD on: a second
- * projectile) falling at 15,000 units/s from y = 400 to BAT_WALL_Y in the
- * first step. Nothing is near its path at the step's start, so the phase
- * leaves it out of the solve as idle; the struck ball's question (what it
- * may reach in the rest of the step) must bring it in, or the ball flies
- * through it (it did at every phase with the question left unanswered:
- * the plank's start, where the space's index has it, lies beyond the
- * ball's reach). Whether the ball was ever at or above the plank at the
- * end of one of three steps; without the plank, whether it passed the
- * line the plank ends the first step on. */
+/* The bat's scene with the plank falling from y = 400 to BAT_WALL_Y in
+ * the first step. Nothing is near its path at the step's start, so the
+ * phase leaves it out of the solve as idle; the struck ball's question
+ * (what it may reach in the rest of the step) must bring it in, or the
+ * ball flies through it (it did at every phase with the question left
+ * unanswered: the plank's start, where the space's index has it, lies
+ * beyond the ball's reach). Whether the ball was ever at or above the
+ * plank at the end of one of three steps; without the plank's shape,
+ * whether it passed the line the plank ends the first step on. */
 static bool ball_past_plank(double a0, bool plank)
 {
-    cpSpace *space = cpSpaceNew();
-    cpBody *bat = cpSpaceAddBody(space, cpBodyNewKinematic());
-    cpBodySetAngle(bat, a0);
-    cpBodySetAngularVelocity(bat, 100.0);
-    cpShapeSetElasticity(cpSpaceAddShape(space, cpBoxShapeNew2(bat, cpBBNew(0.0, -3.0, 100.0, 3.0), 0.0)), 1.0);
-    cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 5.0, cpvzero)));
-    cpBodySetPosition(ball, cpv(75.0, 8.0));
-    cpShapeSetElasticity(cpSpaceAddShape(space, cpCircleShapeNew(ball, 5.0, cpvzero)), 1.0);
-    cpBody *board = cpSpaceAddBody(space, cpBodyNew(1e4, 1e10));
-    cpBodySetPosition(board, cpv(0.0, BAT_WALL_Y + 250.0));
-    cpBodySetVelocity(board, cpv(0.0, -250.0 / DT));
-    if (plank)
-        cpShapeSetElasticity(cpSpaceAddShape(space, cpBoxShapeNew2(board, cpBBNew(-200.0, -0.5, 200.0, 0.5), 0.0)), 1.0);
-    sccd_cp_world *w = sccd_cp_attach(space);
-    sccd_cp_body_enable(w, bat);
-    sccd_cp_body_enable(w, ball);
-    sccd_cp_body_enable(w, board);
+    bat_scene sc = bat_scene_make(a0);
+    cpBody *board = add_plank(&sc, BAT_WALL_Y + 250.0, plank);
     bool past = false;
     for (int i = 0; i < (plank ? 3 : 1); ++i) {
-        cpSpaceStep(space, DT);
-        past |= cpBodyGetPosition(ball).y >= (plank ? cpBodyGetPosition(board).y : BAT_WALL_Y);
+        cpSpaceStep(sc.space, DT);
+        past |= cpBodyGetPosition(sc.ball).y >= (plank ? cpBodyGetPosition(board).y : BAT_WALL_Y);
     }
-    sccd_cp_detach(w);
-    sccd_cp_space_free_all(space);
+    bat_scene_free(&sc);
     return past;
 }
 
@@ -1212,36 +1221,21 @@ static void test_batted_ball_meets_idle_plank(void **state)
     assert_int_equal(without, phases);
 }
 
-/* The bat and ball of the plank's scene, with the plank a CCD body that
- * collides with nothing (its filter rejects everything), falling 250 units
- * in the first step from y0: from 400 it is idle and the struck ball's
- * question joins it, from 20 its box meets the ball's and the bat's. Its
- * y after the step: every shape filtered out, it never enters the solve,
- * and must still move as its own integration says (it stood still for
- * the step, at 400 or at 20, before the phase put back every CCD body the
- * solve did not place). */
+/* The bat's scene with the plank a body that collides with nothing (its
+ * filter rejects everything), falling from y0: from 400 it is idle and
+ * the struck ball's question joins it, from 20 its box meets the ball's
+ * and the bat's. Its y after the step: every shape filtered out, it never
+ * enters the solve, and must still move as its own integration says (it
+ * stood still for the step, at 400 or at 20, before the phase put back
+ * every CCD body the solve did not place). */
 static double ghost_plank_y(double a0, double y0)
 {
-    cpSpace *space = cpSpaceNew();
-    cpBody *bat = cpSpaceAddBody(space, cpBodyNewKinematic());
-    cpBodySetAngle(bat, a0);
-    cpBodySetAngularVelocity(bat, 100.0);
-    cpSpaceAddShape(space, cpBoxShapeNew2(bat, cpBBNew(0.0, -3.0, 100.0, 3.0), 0.0));
-    cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 5.0, cpvzero)));
-    cpBodySetPosition(ball, cpv(75.0, 8.0));
-    cpSpaceAddShape(space, cpCircleShapeNew(ball, 5.0, cpvzero));
-    cpBody *board = cpSpaceAddBody(space, cpBodyNew(1e4, 1e10));
-    cpBodySetPosition(board, cpv(0.0, y0));
-    cpBodySetVelocity(board, cpv(0.0, -250.0 / DT));
-    cpShapeSetFilter(cpSpaceAddShape(space, cpBoxShapeNew2(board, cpBBNew(-200.0, -0.5, 200.0, 0.5), 0.0)), CP_SHAPE_FILTER_NONE);
-    sccd_cp_world *w = sccd_cp_attach(space);
-    sccd_cp_body_enable(w, bat);
-    sccd_cp_body_enable(w, ball);
-    sccd_cp_body_enable(w, board);
-    cpSpaceStep(space, DT);
+    bat_scene sc = bat_scene_make(a0);
+    cpBody *board = add_plank(&sc, y0, true);
+    cpShapeSetFilter(board->shapeList, CP_SHAPE_FILTER_NONE);
+    cpSpaceStep(sc.space, DT);
     double y = cpBodyGetPosition(board).y;
-    sccd_cp_detach(w);
-    sccd_cp_space_free_all(space);
+    bat_scene_free(&sc);
     return y;
 }
 
