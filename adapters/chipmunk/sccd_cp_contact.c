@@ -45,16 +45,20 @@ sccd_shape2 sccd_cp_shape_of(const cpShape *shape)
                                     cpSegmentShapeGetRadius(shape)};
         break;
     default: {
-        int n = cpPolyShapeGetCount(shape);
+        const cpPolyShape *poly = (const cpPolyShape *)shape;
+        int n = poly->count;
         s.type = SCCD_SHAPE_POLY;
         if (n > SCCD_POLY_MAX) {
             s.poly = octagon_around(shape, n);
             break;
         }
         s.poly.n = n;
-        s.poly.r = cpPolyShapeGetRadius(shape);
+        s.poly.r = poly->r;
+        /* the vertices in body coordinates, read as cpPolyShapeGetVert does
+         * (after the world's planes), without its checks: the shapes of
+         * every solve and question come through here */
         for (int i = 0; i < n; ++i)
-            s.poly.v[i] = v2_of(cpPolyShapeGetVert(shape, i));
+            s.poly.v[i] = v2_of(poly->planes[n + i].v0);
         break;
     }
     }
