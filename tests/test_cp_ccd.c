@@ -1195,8 +1195,10 @@ static void test_batted_ball_meets_wall_beyond_bat(void **state)
  * unanswered: the plank's start, where the space's index has it, lies
  * beyond the ball's reach). Whether the ball was ever at or above the
  * plank at the end of one of three steps; without the plank's shape,
- * whether it passed the line the plank ends the first step on. */
-static bool ball_past_plank(double a0, bool plank)
+ * whether it passed the line the plank ends the first step on. *joined:
+ * the CCD bodies the first step took in mid-solve (the scene's
+ * precondition, not its judge). */
+static bool ball_past_plank(double a0, bool plank, uint64_t *joined)
 {
     bat_scene sc = bat_scene_make(a0);
     cpBody *board = add_plank(&sc, BAT_WALL_Y + 250.0, plank);
@@ -1204,6 +1206,8 @@ static bool ball_past_plank(double a0, bool plank)
     for (int i = 0; i < (plank ? 3 : 1); ++i) {
         cpSpaceStep(sc.space, DT);
         past |= cpBodyGetPosition(sc.ball).y >= (plank ? cpBodyGetPosition(board).y : BAT_WALL_Y);
+        if (i == 0)
+            *joined = sccd_cp_get_counters(sc.w).joined;
     }
     bat_scene_free(&sc);
     return past;
@@ -1212,13 +1216,50 @@ static bool ball_past_plank(double a0, bool plank)
 static void test_batted_ball_meets_idle_plank(void **state)
 {
     (void)state;
-    int with = 0, without = 0, phases = 0;
+    int with = 0, without = 0, phases = 0, joined = 0;
     for (double a0 = -0.6; a0 < -0.05; a0 += 0.05, ++phases) {
-        with += ball_past_plank(a0, true);
-        without += ball_past_plank(a0, false);
+        uint64_t j = 0;
+        with += ball_past_plank(a0, true, &j);
+        joined += j == 1;
+        without += ball_past_plank(a0, false, &j);
     }
+    assert_int_equal(joined, phases); /* the plank was left out and taken in, at every phase */
     assert_int_equal(with, 0);
     assert_int_equal(without, phases);
+}
+
+/* Debris in free flight, far apart, with nothing else in the space: every
+ * one stays out of the solve every step, and ends where Chipmunk's own
+ * integration puts it (no gravity: its start plus its velocity times the
+ * step, its angle likewise). */
+static void test_idle_debris_fly_free(void **state)
+{
+    (void)state;
+    enum { N = 20, STEPS = 30 };
+    cpSpace *space = cpSpaceNew();
+    sccd_cp_world *w = sccd_cp_attach(space);
+    cpBody *d[N];
+    for (int i = 0; i < N; ++i) {
+        d[i] = cpSpaceAddBody(space, cpBodyNew(0.5, cpMomentForBox(0.5, 4.0, 4.0)));
+        cpBodySetPosition(d[i], cpv(100.0 * i, 0.0)); /* before its shape: the space boxes the shape where it is */
+        cpSpaceAddShape(space, cpBoxShapeNew(d[i], 4.0, 4.0, 0.0));
+        cpBodySetVelocity(d[i], cpv(10.0 * i - 50.0, -1000.0));
+        cpBodySetAngularVelocity(d[i], 40.0 + i);
+        sccd_cp_body_enable(w, d[i]);
+    }
+    for (int s = 0; s < STEPS; ++s)
+        cpSpaceStep(space, DT);
+    for (int i = 0; i < N; ++i) {
+        cpVect p = cpBodyGetPosition(d[i]);
+        assert_true(fabs(p.x - (100.0 * i + STEPS * DT * (10.0 * i - 50.0))) < 1e-9);
+        assert_true(fabs(p.y + STEPS * DT * 1000.0) < 1e-9);
+        assert_true(fabs(cpBodyGetAngle(d[i]) - STEPS * DT * (40.0 + i)) < 1e-9);
+    }
+    sccd_cp_counters k = sccd_cp_get_counters(w);
+    assert_int_equal(k.idle, (uint64_t)N * STEPS);
+    assert_int_equal(k.joined, 0);
+    sccd_cp_detach(w);
+    sccd_cp_space_free_all(space);
 }
 
 /* The bat's scene with the plank a body that collides with nothing (its
@@ -1403,6 +1444,7 @@ int main(void)
         cmocka_unit_test(test_options_follow_slop),
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
         cmocka_unit_test(test_batted_ball_meets_idle_plank),
+        cmocka_unit_test(test_idle_debris_fly_free),
         cmocka_unit_test(test_ccd_body_colliding_with_nothing_moves),
         cmocka_unit_test(test_flying_ball_followed),
         cmocka_unit_test(test_flying_ball_followed_alone),

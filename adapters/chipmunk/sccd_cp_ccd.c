@@ -186,7 +186,7 @@ static void integrate_ccd(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
     }
     r->bias_v = v2_of(b->v_bias);
     r->bias_w = b->w_bias;
-    r->met = r->idle = r->placed = false;
+    r->met = r->left_out = r->idle = r->placed = false;
     sccd_xf2 start = body_xf(b);
     cp_place at = place_of(b);
     r->orig(b, dt);
@@ -381,7 +381,7 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
         cp_body_rec *r = &w->recs[i];
         if (!r->active || !r->usable)
             continue;
-        r->idle = !r->met && !r->start.hinged;
+        r->idle = r->left_out = !r->met && !r->start.hinged;
         CP_BODY_FOREACH_SHAPE(r->body, s)
         if (!r->idle && !sccd_cp_gather(w, s, 0.0))
             return false;
@@ -440,6 +440,8 @@ static void run_phase(sccd_cp_world *w, cpBody *first, cpFloat dt)
         cp_body_rec *r = &w->recs[i];
         if (r->active && r->stamp == w->space->stamp && (!ok || !r->placed))
             put_back(r->body, r->end);
+        w->cnt.idle += ok && r->active && r->idle;
+        w->cnt.joined += ok && r->active && r->left_out && !r->idle;
     }
     cpSpaceAddPostStepCallback(w->space, keep_ccd_first, w, NULL);
     ++w->cnt.steps;

@@ -40,7 +40,8 @@ typedef struct cp_body_rec {
     cp_place end;            /* its own integration's end */
     sccd_aabb2 box;          /* what its motion may reach (its query box) */
     bool met;                /* something else may be in its box this step */
-    bool idle;               /* in free flight with nothing met: left out of the solve unless a body set moving may reach it */
+    bool left_out;           /* in free flight with nothing met: left out of the solve at the start ... */
+    bool idle;               /* ... and still out (cleared when a body set moving may reach it and it joins) */
     bool placed;             /* among the solver's bodies (its results written back from the solve) */
 } cp_body_rec;
 

@@ -119,6 +119,8 @@ typedef struct sccd_cp_counters {
     uint64_t overlapped;  ///< shape pairs overlapping too deep for their cores to guard (left to Chipmunk alone)
     uint64_t failed;      ///< searches that hit an iteration cap (the bodies stopped at a safe time)
     uint64_t struck;      ///< bodies tested in a step because an earlier step's impact left them flying (a batted ball), summed over the steps
+    uint64_t idle;        ///< CCD bodies that met nothing at a step's start and stayed out of its solve (their own integration stood), summed over the steps
+    uint64_t joined;      ///< CCD bodies left out at a step's start that the solve took in once a body its impacts set moving might reach them, summed over the steps
     uint64_t forgotten;   ///< CCD bodies dropped because they left the space (or lost our position function) without sccd_cp_body_disable
     uint64_t errors;      ///< bad calls and bad states reported
     double seconds;       ///< CPU time (this thread) spent in the CCD
