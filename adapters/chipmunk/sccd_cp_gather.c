@@ -253,13 +253,13 @@ static bool list_fast(sccd_cp_world *w)
     return true;
 }
 
-/* A question of the solver's (sccd_cp_gather_reach) and the query boxes
- * it meets: whether one of them holds its box; false when out of memory. */
+/* A question of the solver's (sccd_cp_gather_reach): its box, and whether
+ * a query box it meets holds it. */
 typedef struct cp_question { sccd_cp_world *w; sccd_aabb3 box; bool held; } cp_question;
 
 /* Query box i meets the question's box, grown by the slow bodies' reach:
  * an idle CCD body's (met by nothing else at the step's start) joins the
- * solve, its shapes gathered. */
+ * solve, its shapes gathered; false when out of memory. */
 static bool question_met(int i, void *context)
 {
     cp_question *q = context;
