@@ -254,6 +254,22 @@ static void test_distance2_degenerate(void **state)
     sccd_shape2 box = {.type = SCCD_SHAPE_BOX, .box = {{0, 0}, {1, 0}, {0.5, 0.5}}};
     d = sccd_shape2_distance(&sq, id, &box, id);
     assert_true(d.overlap && d.distance == 0.0 && sccd_is_valid_v2(d.pa));
+    /* A circle against polygons with no inside (all vertices on one line,
+     * or at one point: valid) and against a triangle with one, from points
+     * along the line past its ends and inside: the brute-force oracle's
+     * distance, both ways round. */
+    sccd_shape2 flat = {.type = SCCD_SHAPE_POLY, .poly = {3, {{0, 0}, {1, 0}, {2, 0}}, 0.25}};
+    sccd_shape2 dot = {.type = SCCD_SHAPE_POLY, .poly = {3, {{1, 1}, {1, 1}, {1, 1}}, 0.0}};
+    sccd_shape2 tri = {.type = SCCD_SHAPE_POLY, .poly = {3, {{0, 0}, {2, 0}, {1, 1e-3}}, 0.0}};
+    const sccd_shape2 *polys[3] = {&flat, &dot, &tri};
+    const sccd_v2 at[4] = {{5, 0}, {-3, 0}, {1, 0.0004}, {1, -2}};
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < 4; ++i) {
+            sccd_shape2 ball = circle2(at[i].x, at[i].y, 0.1);
+            double ref = sccd_oracle_distance2(&ball, id, polys[k], id);
+            assert_true(fabs(sccd_shape2_distance(&ball, id, polys[k], id).distance - ref) < 1e-9);
+            assert_true(fabs(sccd_shape2_distance(polys[k], id, &ball, id).distance - ref) < 1e-9);
+        }
     /* Face-to-face boxes one unit apart, far from the origin and tiny. */
     sccd_xf2 far = {{1e4, -1e4}, sccd_rot2_make(0.3)};
     sccd_shape2 tiny = {.type = SCCD_SHAPE_BOX, .box = {{0, 0}, {1, 0}, {1e-3, 1e-3}}};

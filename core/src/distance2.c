@@ -115,15 +115,17 @@ static bool valid_proxy(const sccd_proxy2 *p)
     return true;
 }
 
-/* Largest spread of a core from its first point, radius included: the size
- * that the touching tolerance is relative to. */
-static sccd_real proxy_size(const sccd_proxy2 *p)
+/* Largest spread of points v[0..n) from the first, plus r: a core's size,
+ * radius included, that the touching tolerance is relative to. */
+static sccd_real points_size(const sccd_v2 *v, int n, sccd_real r)
 {
     sccd_real s2 = 0.0; /* squared, one root at the end: the root is monotone, so the same result */
-    for (int i = 1; i < p->n; ++i)
-        s2 = sccd_max(s2, sccd_v2_len2(sccd_v2_sub(p->v[i], p->v[0])));
-    return sqrt(s2) + p->r;
+    for (int i = 1; i < n; ++i)
+        s2 = sccd_max(s2, sccd_v2_len2(sccd_v2_sub(v[i], v[0])));
+    return sqrt(s2) + r;
 }
+
+static sccd_real proxy_size(const sccd_proxy2 *p) { return points_size(p->v, p->n, p->r); }
 
 /* Runs GJK from the cached simplex; sets *best to the final sub-simplex (3
  * vertices: the origin is inside the Minkowski difference) and returns the
@@ -252,23 +254,29 @@ sccd_distance2 sccd_shape2_distance(const sccd_shape2 *a, sccd_xf2 xa, const scc
 
 /* The point of polygon core v[0..n) nearest to p: p itself inside it (the
  * cores meet), else the nearest of its edges' nearest points. Inside is
- * left of every edge: a valid polygon turns counter-clockwise (one with
- * fewer than 3 points, a point or a segment, has no inside). */
+ * left of every edge: a valid polygon turns counter-clockwise. One whose
+ * area is nothing beside its longest edge squared (fewer than 3 points,
+ * all on a line, all at one point: valid too) has no inside: a point on
+ * its line far past its ends is left of no edge and right of none. A
+ * point inside a sliver under that bound is measured to its nearest edge,
+ * about 1e-9 of the longest edge away at most. */
 static sccd_v2 poly_nearest(const sccd_poly2 *s, sccd_v2 p)
 {
     sccd_v2 best = s->v[0];
-    sccd_real best2 = INFINITY;
-    bool inside = s->n >= 3;
+    sccd_real best2 = INFINITY, area2 = 0.0, edge2 = 0.0;
+    bool left = true;
     for (int i = 0, j = s->n - 1; i < s->n; j = i++) {
-        sccd_v2 a = s->v[j], b = s->v[i], q = sccd_closest_point_segment2_unchecked(p, a, b);
+        sccd_v2 a = s->v[j], b = s->v[i], e = sccd_v2_sub(b, a), q = sccd_closest_point_segment2_unchecked(p, a, b);
         sccd_real d2 = sccd_v2_len2(sccd_v2_sub(q, p));
-        inside &= sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(p, a)) >= 0.0;
+        left &= sccd_v2_cross(e, sccd_v2_sub(p, a)) >= 0.0;
+        area2 += sccd_v2_cross(a, b);
+        edge2 = sccd_max(edge2, sccd_v2_len2(e));
         if (d2 < best2) {
             best2 = d2;
             best = q;
         }
     }
-    return inside ? p : best;
+    return left && area2 > 1e-9 * edge2 ? p : best;
 }
 
 /* The point of shape s's core (in its own frame) nearest to p (distance3.c's
@@ -300,12 +308,8 @@ static sccd_real core_radius(const sccd_shape2 *s)
 
 static sccd_real core_size(const sccd_shape2 *s)
 {
-    if (s->type == SCCD_SHAPE_POLY) {
-        sccd_real s2 = 0.0; /* squared, one root at the end */
-        for (int i = 1; i < s->poly.n; ++i)
-            s2 = sccd_max(s2, sccd_v2_len2(sccd_v2_sub(s->poly.v[i], s->poly.v[0])));
-        return sqrt(s2) + s->poly.r;
-    }
+    if (s->type == SCCD_SHAPE_POLY)
+        return points_size(s->poly.v, s->poly.n, s->poly.r);
     if (s->type == SCCD_SHAPE_CAPSULE)
         return sccd_v2_dist(s->capsule.a, s->capsule.b) + s->capsule.r;
     return s->type == SCCD_SHAPE_BOX ? 2.0 * sccd_v2_len(s->box.h) : s->circle.r;
@@ -314,7 +318,7 @@ static sccd_real core_size(const sccd_shape2 *s)
 /* The distance between circle s and shape o, from s to o (from o to s when
  * flip): distance3.c's sphere_distance. Against a polygon it takes about
  * two thirds of GJK's instructions (a circle and a Chipmunk box, random
- * poses: 670 a query where GJK took 1,060, callgrind). */
+ * poses: 730 a query where GJK took 1,060, callgrind). */
 static sccd_distance2 circle_distance(const sccd_shape2 *s, sccd_xf2 xs, const sccd_shape2 *o, sccd_xf2 xo, bool flip)
 {
     sccd_v2 p = sccd_xf2_inv_apply(xo, sccd_xf2_apply(xs, s->circle.c)), q = core_nearest(o, p), v = sccd_v2_sub(q, p);
