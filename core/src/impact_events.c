@@ -418,43 +418,41 @@ static uint64_t bodies_key(int i, int j)
     return i < j ? (uint64_t)i << 32 | (uint64_t)j : (uint64_t)j << 32 | (uint64_t)i;
 }
 
-/* Whether pair x's event comes before pair y's: by time, at one time the
- * events found before the searches put off (each event there may change
- * bodies of a pair put off, to be put off again unsearched), then by their
- * bodies (the order the events are taken in depends on the input alone,
- * not on the order the pairs were found in). */
-static bool queue_before(const sccd_events *e, int x, int y)
+/* Pair pr as the queue orders it: by time, at one time the events found
+ * before the searches put off (each event there may change bodies of a
+ * pair put off, to be put off again unsearched), then by their bodies (the
+ * order the events are taken in depends on the input alone, not on the
+ * order the pairs were found in). A key holds two body indices below
+ * 2^31, so its top bit is free for the pending flag. */
+static sccd_queued queued_of(const sccd_events *e, const sccd_pair *pr)
 {
-    const sccd_pair *p = &e->pairs[x], *q = &e->pairs[y];
-    if (p->t != q->t)
-        return p->t < q->t;
-    bool wp = p->event == EVENT_PENDING, wq = q->event == EVENT_PENDING;
-    return wp != wq ? wq : p->key < q->key;
+    return (sccd_queued){pr->t, (uint64_t)(pr->event == EVENT_PENDING) << 63 | pr->key, (int)(pr - e->pairs)};
 }
 
-static void queue_put(sccd_events *e, int at, int k)
+static bool queue_before(sccd_queued x, sccd_queued y) { return x.t < y.t || (x.t == y.t && x.order < y.order); }
+
+static void queue_put(sccd_events *e, int at, sccd_queued q)
 {
-    e->queue[at] = k;
-    e->pairs[k].queued = at;
+    e->queue[at] = q;
+    e->pairs[q.pair].queued = at;
 }
 
-/* Let the pair at place `at` rise, then sink, to its place. */
-static void queue_fix(sccd_events *e, int at)
+/* Let entry q, for place `at`, rise, then sink, to its place. */
+static void queue_fix(sccd_events *e, int at, sccd_queued q)
 {
-    int k = e->queue[at];
-    while (at > 0 && queue_before(e, k, e->queue[(at - 1) / 2])) {
+    while (at > 0 && queue_before(q, e->queue[(at - 1) / 2])) {
         queue_put(e, at, e->queue[(at - 1) / 2]);
         at = (at - 1) / 2;
     }
     for (int c = 2 * at + 1; c < e->queue_count; c = 2 * at + 1) {
-        if (c + 1 < e->queue_count && queue_before(e, e->queue[c + 1], e->queue[c]))
+        if (c + 1 < e->queue_count && queue_before(e->queue[c + 1], e->queue[c]))
             ++c;
-        if (!queue_before(e, e->queue[c], k))
+        if (!queue_before(e->queue[c], q))
             break;
         queue_put(e, at, e->queue[c]);
         at = c;
     }
-    queue_put(e, at, k);
+    queue_put(e, at, q);
 }
 
 /* Pair pr's event changed: in the queue, out of it, or moved in it. */
@@ -467,16 +465,16 @@ static void requeue(sccd_events *e, sccd_pair *pr)
         pr->queued = -1;
         if (at == --e->queue_count)
             return;
-        e->queue[at] = e->queue[e->queue_count];
-    } else if (at < 0) {
-        at = e->queue_count++;
-        e->queue[at] = (int)(pr - e->pairs);
+        queue_fix(e, at, e->queue[e->queue_count]);
+        return;
     }
-    queue_fix(e, at);
+    if (at < 0)
+        at = e->queue_count++;
+    queue_fix(e, at, queued_of(e, pr));
 }
 
 /* The pair whose event comes first (NULL: none left). */
-static sccd_pair *earliest(const sccd_events *e) { return e->queue_count > 0 ? &e->pairs[e->queue[0]] : NULL; }
+static sccd_pair *earliest(const sccd_events *e) { return e->queue_count > 0 ? &e->pairs[e->queue[0].pair] : NULL; }
 
 /* Search pair pr's next event from tc (counted: sccd_pair_kept_apart).
  * Bodies whose boxes (of their current segments) are apart have none: known

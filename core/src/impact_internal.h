@@ -186,13 +186,22 @@ typedef struct sccd_tiling { sccd_real lo, scale; int n; } sccd_tiling;
  * set it moving) is listed in the tiles its new box meets, scanned by the
  * queries of those tiles; a body far wider than the rest (a ground that
  * would reach every query) is scanned by every query. */
+/* A pair in the queue of events, with what orders it (copied from the pair
+ * when it is queued: a comparison then reads the entries alone, not the
+ * pairs they name). */
+typedef struct sccd_queued {
+    sccd_real t;    /* the pair's event time */
+    uint64_t order; /* at one time: pending (top bit) after found, then the pair's key */
+    int pair;
+} sccd_queued;
+
 typedef struct sccd_events {
     const sccd_event_ops *ops;
     void *solver;
     int bodies;
     sccd_pair *pairs;
     int count;
-    int *queue;            /* the pairs with an event (or pending), a binary heap by time, then pair: the earliest first ... */
+    sccd_queued *queue;    /* the pairs with an event (or pending), a binary heap by time, then pair: the earliest first ... */
     int queue_count;       /* ... and how many */
     int round;             /* events taken so far */
     sccd_aabb3 *now;       /* per body: ops->box of its current segment, kept as segments change */
