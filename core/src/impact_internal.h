@@ -175,6 +175,15 @@ typedef struct sccd_ranked { sccd_real lo; int body; } sccd_ranked;
 /* Tiles across one axis: n of them from lo, `scale` tiles a unit (sccd_events). */
 typedef struct sccd_tiling { sccd_real lo, scale; int n; } sccd_tiling;
 
+/* A pair in the queue of events, with what orders it (copied from the pair
+ * when it is queued: a comparison then reads the entries alone, not the
+ * pairs they name). */
+typedef struct sccd_queued {
+    sccd_real t;    /* the pair's event time */
+    uint64_t order; /* at one time: pending (top bit) after found, then the pair's key */
+    int pair;
+} sccd_queued;
+
 /* The pairs of a step and the loop over their events. Which bodies a box
  * meets is found by sort and sweep along x within tiles across y and z:
  * in each tile, the bodies whose boxes meet it in the order of their
@@ -186,15 +195,6 @@ typedef struct sccd_tiling { sccd_real lo, scale; int n; } sccd_tiling;
  * set it moving) is listed in the tiles its new box meets, scanned by the
  * queries of those tiles; a body far wider than the rest (a ground that
  * would reach every query) is scanned by every query. */
-/* A pair in the queue of events, with what orders it (copied from the pair
- * when it is queued: a comparison then reads the entries alone, not the
- * pairs they name). */
-typedef struct sccd_queued {
-    sccd_real t;    /* the pair's event time */
-    uint64_t order; /* at one time: pending (top bit) after found, then the pair's key */
-    int pair;
-} sccd_queued;
-
 typedef struct sccd_events {
     const sccd_event_ops *ops;
     void *solver;
