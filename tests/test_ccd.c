@@ -133,12 +133,24 @@ static double box_turn(sccd_rng *g, double drawn)
 }
 
 /* How far past the box a sampled extreme may fall short of its side: the
- * growth the bound allows (the sagitta of the farthest distance, rho at
- * least that, or twice it past π), plus rounding at the scene's scale. */
+ * growth the bound allows (the sagitta of the core's farthest distance,
+ * rho at least that, or twice it past π: the rounding turns with no
+ * growth), plus rounding at the scene's scale. */
 static double box_slack(double phi, double rho, double scale)
 {
     double grow = fabs(phi) <= SCCD_PI ? rho * (1.0 - cos(0.5 * phi)) : 2.0 * rho;
     return grow + 1e-12 * (1.0 + scale);
+}
+
+/* A shape's rounding radius (a box has none). */
+static double radius2(const sccd_shape2 *s)
+{
+    return s->type == SCCD_SHAPE_CIRCLE ? s->circle.r : s->type == SCCD_SHAPE_CAPSULE ? s->capsule.r : s->type == SCCD_SHAPE_POLY ? s->poly.r : 0.0;
+}
+
+static double radius3(const sccd_shape3 *s)
+{
+    return s->type == SCCD_SHAPE_CIRCLE ? s->sphere.r : s->type == SCCD_SHAPE_CAPSULE ? s->capsule.r : 0.0;
 }
 
 /* sccd_shape2/3_motion_box hold the shape's support points along the axes
@@ -181,8 +193,9 @@ static void test_motion_box_holds_motion(void **state)
         /* the oracles' farthest distances sample the rounding circle at steps of
          * π/128 (short by under 1e-4 of it) and the sphere at steps of π/32
          * (under 3e-3) */
-        double slack2 = box_slack(c.ma.dtheta, sccd_oracle_farthest2(&c.a, c.ma.center) * (1.0 + 1e-4), scale2);
-        double slack3 = box_slack(d.ma.angle, sccd_oracle_farthest3(&d.a, d.ma.center) * (1.0 + 3e-3), scale3);
+        double core2 = fmax(sccd_oracle_farthest2(&c.a, c.ma.center) * (1.0 + 1e-4) - radius2(&c.a), 0.0);
+        double core3 = fmax(sccd_oracle_farthest3(&d.a, d.ma.center) * (1.0 + 3e-3) - radius3(&d.a), 0.0);
+        double slack2 = box_slack(c.ma.dtheta, core2, scale2), slack3 = box_slack(d.ma.angle, core3, scale3);
         assert_true(b2.lo.x <= s2.lo.x && b2.lo.y <= s2.lo.y && s2.hi.x <= b2.hi.x && s2.hi.y <= b2.hi.y);
         assert_true(b3.lo.x <= s3.lo.x && b3.lo.y <= s3.lo.y && b3.lo.z <= s3.lo.z);
         assert_true(s3.hi.x <= b3.hi.x && s3.hi.y <= b3.hi.y && s3.hi.z <= b3.hi.z);

@@ -729,6 +729,17 @@ static sccd_real shape_farthest(solver *sv, int i, int k)
     return c->farthest;
 }
 
+/* How far shape k's core (the shape less its rounding radius) reaches from
+ * that centre: what the rate bounds take. A turn moves a rounded shape's
+ * surface as it moves its core (the rounding is a disc about each core
+ * point, the same at any angle), and a gap between rounded shapes is their
+ * cores' less the radii: a spinning circle closes no faster than its
+ * centre. */
+static sccd_real core_reach(solver *sv, int i, int k)
+{
+    return sccd_max(shape_farthest(sv, i, k) - rounding(&sv->shapes[k].geom), 0.0);
+}
+
 /* sccd_paths_apart for bodies moving by ma, mb whose shapes reach `reach`
  * from their centres in all. */
 static bool paths_apart(sccd_motion2 ma, sccd_motion2 mb, sccd_real reach, sccd_real tol)
@@ -789,7 +800,8 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0}, {0.0, 0.0}, 0.0, 0.0};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
-    sccd_real fa = shape_farthest(sv, a, sa), fb = shape_farthest(sv, b, sb), rate = approach_bound(ma, fa, mb, fb);
+    sccd_real fa = shape_farthest(sv, a, sa), fb = shape_farthest(sv, b, sb);
+    sccd_real rate = approach_bound(ma, core_reach(sv, a, sa), mb, core_reach(sv, b, sb));
     sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, rate, tol, wait);
     if (until > tc)
         return no_event_before(until);
@@ -902,7 +914,7 @@ static bool engine_catches(solver *sv, int ba, int sa, sccd_motion2 ma, int bb, 
     const sccd_impact_body2 *a = &sv->bodies[ba], *b = &sv->bodies[bb];
     bool flying = sccd_only_flying(a->struck, a->ccd, a->impacts, a->held) || sccd_only_flying(b->struck, b->ccd, b->impacts, b->held);
     return !a->ccd && !b->ccd &&
-           sccd_engine_catches(approach_bound(ma, shape_farthest(sv, ba, sa), mb, shape_farthest(sv, bb, sb)),
+           sccd_engine_catches(approach_bound(ma, core_reach(sv, ba, sa), mb, core_reach(sv, bb, sb)),
                                shape_half(sv, sa), shape_half(sv, sb), flying);
 }
 
@@ -1112,7 +1124,7 @@ static void calm(solver *sv, sccd_pair *pr)
     sccd_motion2 ma = part_from(&sv->st[a], t), mb = part_from(&sv->st[b], t);
     sccd_real fa = shape_farthest(sv, a, pr->sa), fb = shape_farthest(sv, b, pr->sb);
     sccd_gap_rate g = gap_rate(&sv->shapes[pr->sa].geom, ma, fa, &sv->shapes[pr->sb].geom, mb, fb, 0.0, v2_of(pr->normal));
-    pr->calm_until = t + sccd_calm_span(g, approach_bound(ma, fa, mb, fb), pr->left) * (1.0 - t);
+    pr->calm_until = t + sccd_calm_span(g, approach_bound(ma, core_reach(sv, a, pr->sa), mb, core_reach(sv, b, pr->sb)), pr->left) * (1.0 - t);
     pr->calm_a = sv->st[a].segment;
     pr->calm_b = sv->st[b].segment;
 }
@@ -1292,7 +1304,7 @@ static bool flying(const solver *sv, int i)
     sccd_real speed = sccd_v2_len(b->end_v) * sv->dt, turn = fabs(b->end_w) * sv->dt;
     for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
         const sccd_shape2 *g = &sv->shapes[k].geom;
-        if (!sccd_engine_catches(speed + turn * sccd_shape2_farthest_unchecked(g, b->cog), shape2_half_thickness(g), 0.0, true))
+        if (!sccd_engine_catches(speed + turn * (sccd_shape2_farthest_unchecked(g, b->cog) - rounding(g)), shape2_half_thickness(g), 0.0, true))
             return true;
     }
     return false;
@@ -1358,7 +1370,7 @@ static sccd_impact_reach2 reach_of(solver *sv, int i)
     sccd_impact_reach2 r = {i, {{box.lo.x, box.lo.y}, {box.hi.x, box.hi.y}}, 0.0, b->ccd ? INFINITY : 0.0};
     sccd_real half = INFINITY;
     for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
-        r.reach = sccd_max(r.reach, sccd_v2_len(m->dp) + fabs(m->dtheta) * shape_farthest(sv, i, k));
+        r.reach = sccd_max(r.reach, sccd_v2_len(m->dp) + fabs(m->dtheta) * core_reach(sv, i, k));
         half = sccd_min(half, shape_half(sv, k));
     }
     r.half = b->ccd ? INFINITY : half;

@@ -818,6 +818,18 @@ static sccd_real shrink_start(void *pair, sccd_real s, sccd_real *distance, sccd
     return shrunk;
 }
 
+/* A sphere's or capsule's radius, a box's none. */
+static sccd_real rounding3(const sccd_shape3 *s)
+{
+    return s->type == SCCD_SHAPE_CIRCLE ? s->sphere.r : s->type == SCCD_SHAPE_CAPSULE ? s->capsule.r : 0.0;
+}
+
+/* How far the core of convex shape s (less its radius) reaches from c. */
+static sccd_real core_farthest3(const sccd_shape3 *s, sccd_v3 c)
+{
+    return sccd_max(sccd_shape3_farthest_unchecked(s, c) - rounding3(s), 0.0);
+}
+
 /* How far shape k reaches from its body's centre of turning (0: a
  * half-space, on a static body), cached per segment: every search of its
  * pairs asks. */
@@ -831,6 +843,18 @@ static sccd_real shape_farthest(solver *sv, int k)
         c->reached = b->segment;
     }
     return c->farthest;
+}
+
+/* How far shape k's moving surface reaches from that centre, for the rate
+ * bounds: a sphere's or capsule's core (less its radius: the rounding is a
+ * ball about each core point, the same at any angle, so a spinning ball
+ * closes no faster than its centre); the whole reach of a box, and of an
+ * intersection of bounds, which is no core grown by a ball. */
+static sccd_real shape_core_reach(solver *sv, int k)
+{
+    const sccd_impact_shape3 *s = &sv->shapes[k];
+    sccd_real f = shape_farthest(sv, k);
+    return s->bounds == 1 ? sccd_max(f - rounding3(&s->bound[0]), 0.0) : f;
 }
 
 /* sccd_paths_apart for shapes sa and sb moving by ma, mb (never for a
@@ -849,15 +873,17 @@ static bool paths_apart(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_motion
  * setting it up. */
 static sccd_real pair_reach(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_motion3 mb)
 {
-    return sccd_v3_len(sccd_v3_sub(ma.dp, mb.dp)) + fabs(ma.angle) * shape_farthest(sv, sa) +
-           fabs(mb.angle) * shape_farthest(sv, sb);
+    return sccd_v3_len(sccd_v3_sub(ma.dp, mb.dp)) + fabs(ma.angle) * shape_core_reach(sv, sa) +
+           fabs(mb.angle) * shape_core_reach(sv, sb);
 }
 
-/* Rate bound of the distance between the two (per unit t). */
-static sccd_real approach_bound(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb)
+/* Rate bound of the distance between a convex shape x and a target
+ * (per unit t): x's core turns, and the target's if it is one convex shape
+ * (shape_core_reach), else its first bound's whole reach. */
+static sccd_real approach_bound(const sccd_shape3 *x, sccd_motion3 mx, const target3 *t, sccd_motion3 mt)
 {
-    return sccd_v3_len(sccd_v3_sub(ma.dp, mb.dp)) + fabs(ma.angle) * sccd_shape3_farthest_unchecked(a, ma.center) +
-           fabs(mb.angle) * sccd_shape3_farthest_unchecked(b, mb.center);
+    sccd_real reach = t->n == 1 ? core_farthest3(&t->s[0], mt.center) : sccd_shape3_farthest_unchecked(&t->s[0], mt.center);
+    return sccd_v3_len(sccd_v3_sub(mx.dp, mt.dp)) + fabs(mx.angle) * core_farthest3(x, mx.center) + fabs(mt.angle) * reach;
 }
 
 /* How the gap of a pair touching with normal n (a to b) at u can change
@@ -1049,7 +1075,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
         ++sv->stats->overlapped;
         return none;
     }
-    sccd_real rate = approach_bound(&p.x, p.mx, &p.target.s[0], p.mt), u0 = 0.0;
+    sccd_real rate = approach_bound(&p.x, p.mx, &p.target, p.mt), u0 = 0.0;
     ++sv->stats->candidates;
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
         int k = 0;
@@ -1129,7 +1155,7 @@ static sccd_real shape_thickness(const sccd_impact_shape3 *s)
  * half-space's (a static body's) is its body's translation alone. */
 static sccd_real shape_rate(solver *sv, int k, sccd_motion3 m)
 {
-    return sccd_v3_len(m.dp) + fabs(m.angle) * shape_farthest(sv, k);
+    return sccd_v3_len(m.dp) + fabs(m.angle) * shape_core_reach(sv, k);
 }
 
 /* Whether the engine's own contact is enough for shapes i and j under mi,
@@ -1360,7 +1386,7 @@ static void calm(solver *sv, sccd_pair *pr)
     search_setup p = make_search(sv, &sv->shapes[pr->sa], part_from(&sv->st[a], t), &sv->shapes[pr->sb], part_from(&sv->st[b], t));
     sccd_v3 n = p.flip ? sccd_v3_neg(pr->normal) : pr->normal;
     sccd_gap_rate g = gap_rate(&p.x, p.mx, &p.target.s[0], p.mt, 0.0, n);
-    pr->calm_until = t + sccd_calm_span(g, approach_bound(&p.x, p.mx, &p.target.s[0], p.mt), pr->left) * (1.0 - t);
+    pr->calm_until = t + sccd_calm_span(g, approach_bound(&p.x, p.mx, &p.target, p.mt), pr->left) * (1.0 - t);
     pr->calm_a = sv->st[a].segment;
     pr->calm_b = sv->st[b].segment;
 }
@@ -1561,7 +1587,10 @@ static bool flying(const solver *sv, int i)
     sccd_real speed = sccd_v3_len(b->end_v) * sv->dt, turn = sccd_v3_len(b->end_w) * sv->dt;
     for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
         const sccd_impact_shape3 *s = &sv->shapes[k];
-        if (s->bounds > 0 && !sccd_engine_catches(speed + turn * sccd_shape3_farthest_unchecked(&s->bound[0], b->cog), shape_thickness(s), 0.0, true))
+        if (s->bounds == 0)
+            continue;
+        sccd_real reach = s->bounds == 1 ? core_farthest3(&s->bound[0], b->cog) : sccd_shape3_farthest_unchecked(&s->bound[0], b->cog);
+        if (!sccd_engine_catches(speed + turn * reach, shape_thickness(s), 0.0, true))
             return true;
     }
     return false;

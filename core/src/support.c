@@ -154,7 +154,7 @@ sccd_real sccd_shape2_farthest_unchecked(const sccd_shape2 *s, sccd_v2 p)
     return sqrt(d2) + r;
 }
 
-sccd_aabb2 sccd_shape2_ends_aabb_unchecked(const sccd_shape2 *s, sccd_xf2 x0, sccd_xf2 x1, sccd_v2 c, sccd_real *farthest)
+sccd_aabb2 sccd_shape2_ends_aabb_unchecked(const sccd_shape2 *s, sccd_xf2 x0, sccd_xf2 x1, sccd_v2 c, sccd_real *core_reach)
 {
     sccd_v2 corners[4], lo = {INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY};
     int n;
@@ -166,7 +166,7 @@ sccd_aabb2 sccd_shape2_ends_aabb_unchecked(const sccd_shape2 *s, sccd_xf2 x0, sc
         hi = sccd_v2_max(hi, sccd_v2_max(a, b));
         d2 = sccd_max(d2, sccd_v2_len2(sccd_v2_sub(v[i], c)));
     }
-    *farthest = sqrt(d2) + rad;
+    *core_reach = sqrt(d2);
     sccd_v2 r = {rad, rad};
     return (sccd_aabb2){sccd_v2_sub(lo, r), sccd_v2_add(hi, r)};
 }
@@ -220,10 +220,10 @@ sccd_real sccd_shape3_farthest_unchecked(const sccd_shape3 *s, sccd_v3 p)
     return sqrt(d2) + r;
 }
 
-sccd_aabb3 sccd_shape3_ends_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 x0, sccd_xf3 x1, sccd_v3 c, sccd_real *farthest)
+sccd_aabb3 sccd_shape3_ends_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 x0, sccd_xf3 x1, sccd_v3 c, sccd_real *core_reach)
 {
     if (s->type == SCCD_SHAPE_BOX) {
-        *farthest = box3_farthest(s->box, c);
+        *core_reach = box3_farthest(s->box, c);
         return sccd_aabb3_union(sccd_box3_aabb(placed_box(s->box, x0)), sccd_box3_aabb(placed_box(s->box, x1)));
     }
     sccd_v3 ends[2], lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
@@ -236,7 +236,7 @@ sccd_aabb3 sccd_shape3_ends_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 x0, sc
         hi = sccd_v3_max(hi, sccd_v3_max(a, b));
         d2 = sccd_max(d2, sccd_v3_len2(sccd_v3_sub(v[i], c)));
     }
-    *farthest = sqrt(d2) + rad;
+    *core_reach = sqrt(d2);
     sccd_v3 r = {rad, rad, rad};
     return (sccd_aabb3){sccd_v3_sub(lo, r), sccd_v3_add(hi, r)};
 }

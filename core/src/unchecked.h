@@ -31,10 +31,11 @@ sccd_proxy2 sccd_proxy2_make_unchecked(const sccd_shape2 *s, sccd_xf2 xf);
 sccd_proxy3 sccd_proxy3_make_unchecked(const sccd_shape3 *s, sccd_xf3 xf);
 
 /* The union of sccd_shape2_aabb at x0 and at x1 (equal to it), one pass
- * over the shape's points; *farthest = sccd_shape2_farthest from body point c. */
-sccd_aabb2 sccd_shape2_ends_aabb_unchecked(const sccd_shape2 *s, sccd_xf2 x0, sccd_xf2 x1, sccd_v2 c, sccd_real *farthest);
-/* The same in 3D: the union of sccd_shape3_aabb at x0 and x1, and sccd_shape3_farthest from c. */
-sccd_aabb3 sccd_shape3_ends_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 x0, sccd_xf3 x1, sccd_v3 c, sccd_real *farthest);
+ * over the shape's points; *core_reach = how far its core (the shape less
+ * its rounding radius) reaches from body point c. */
+sccd_aabb2 sccd_shape2_ends_aabb_unchecked(const sccd_shape2 *s, sccd_xf2 x0, sccd_xf2 x1, sccd_v2 c, sccd_real *core_reach);
+/* The same in 3D: the union of sccd_shape3_aabb at x0 and x1, and its core's reach from c. */
+sccd_aabb3 sccd_shape3_ends_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 x0, sccd_xf3 x1, sccd_v3 c, sccd_real *core_reach);
 
 /* sccd_shape3_half_thickness: a ball's or capsule's radius, a box's smallest half size. */
 static inline sccd_real sccd_shape3_half_thickness_unchecked(const sccd_shape3 *s)
