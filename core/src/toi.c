@@ -4,7 +4,13 @@
  * A body turning about its motion centre c(t) = c0 + t·dp with angular
  * velocity ω (2D: θ·ẑ, 3D: angle·axis; per unit of t) moves a point x at
  *     x'(t) = dp + ω × (x − c),   |ω × (x − c)| ≤ |ω|·ρ,
- * ρ = the farthest distance of the shape from its centre (rounding included).
+ * ρ = the farthest distance of the shape's core from its centre. A shape is
+ * its core grown by its rounding radius r (a disc, a ball, about every core
+ * point), so its support value along d is the core's plus r·|d| and its
+ * distance to a point is the core's less r: the rounding adds a constant
+ * along a fixed direction, which no turn changes, and every rate and
+ * curvature below is its core's. Only the envelope's disc holds the whole
+ * shape, of radius ρ + r.
  * Fix the unit normal n (A to B) of the closest points at time t0 and the gap
  *     g(t) = min_{y ∈ B(t)} n·y − max_{x ∈ A(t)} n·x  ≤  distance(t)
  * (the gap along any fixed direction is a lower bound of the distance). For
@@ -17,7 +23,10 @@
  *   tilted:  Taylor with the remainder bound per point,
  *            n·x(t0 + Δ) ≤ n·x + Δ·(n·dpA + (x − cA)·vA) + ½Δ²κA, and the
  *            maximum over x of the first two terms is a support value of
- *            A(t0) in the tilted direction n + Δ·vA; for B the minimum alike:
+ *            A(t0)'s core in the tilted direction n + Δ·vA (x a core point;
+ *            the rounding adds rA along n, at most rA·|n + Δ·vA| as the tilt
+ *            is orthogonal to n, so the whole shape's hA stands for both);
+ *            for B the minimum alike:
  *     g(t0 + Δ) ≥ −hB(−n − Δ·vB) − hA(n + Δ·vA) + Δ·(vA·cA − vB·cB)
  *                 − Δ·n·(dpA − dpB) − ½Δ²·(κA + κB)   =: G(Δ),
  *            h the support function (convex), so G is concave with
@@ -47,10 +56,10 @@
  *            falling monotonically in Δ: the bound for long advances (a
  *            spinning body far away stays provably clear).
  *
- *   envelope: A(t) lies in the disc (ball) of radius ρA about cA(t), so
- *            distance(t) ≥ dist(cA(t), B(t)) − ρA, and the distance of the
- *            point cA(t) to B(t) changes at most at |dpA − dpB| + |ωB|·ρB:
- *     distance(t0 + Δ) ≥ dist(cA, B) − ρA − Δ·(|dpA − dpB| + |ωB|·ρB),
+ *   envelope: A(t) lies in the disc (ball) of radius ρA + rA about cA(t), so
+ *            distance(t) ≥ dist(cA(t), B(t)) − ρA − rA, and the distance of
+ *            the point cA(t) to B(t) changes at most at |dpA − dpB| + |ωB|·ρB:
+ *     distance(t0 + Δ) ≥ dist(cA, B) − ρA − rA − Δ·(|dpA − dpB| + |ωB|·ρB),
  *            free of A's spin: a blade turning many times near a wall just
  *            out of its reach is cleared in one step. Likewise with A and B
  *            swapped. dist(cA, B) is taken as the gap of the point cA along
@@ -271,12 +280,14 @@ static sccd_real envelope_step(sccd_real point_distance, sccd_real rho, sccd_rea
 
 /* The better envelope advance (see the top): A's disc against B, whose
  * lowest point along n lies at low_b, or B's disc about cb against A, whose
- * highest lies at high_a (A centred at the origin). */
-static sccd_real envelopes(sccd_real low_b, sccd_real high_a, sccd_real n_cb, sccd_real ra, sccd_real wa, sccd_real rb,
-                           sccd_real wb, sccd_real dp, sccd_real target)
+ * highest lies at high_a (A centred at the origin). ρ is a core's reach and
+ * r its rounding: a disc holds the whole shape (ρ + r), a rate turns the
+ * core alone. */
+static sccd_real envelopes(sccd_real low_b, sccd_real high_a, sccd_real n_cb, sccd_real rho_a, sccd_real ra, sccd_real wa,
+                           sccd_real rho_b, sccd_real rb, sccd_real wb, sccd_real dp, sccd_real target)
 {
-    sccd_real sa = envelope_step(low_b, ra, dp + wb * rb, target);
-    sccd_real sb = envelope_step(n_cb - high_a, rb, dp + wa * ra, target);
+    sccd_real sa = envelope_step(low_b, rho_a + ra, dp + wb * rho_b, target);
+    sccd_real sb = envelope_step(n_cb - high_a, rho_b + rb, dp + wa * rho_a, target);
     return sccd_max(sa, sb);
 }
 
@@ -366,7 +377,7 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
     sccd_v2 dp = sccd_v2_sub(ma.dp, mb.dp);
     sccd_real dp_len = sccd_v2_len(dp);
     sccd_proxy2 core_a = core2_about_centre(a, ma), core_b = core2_about_centre(b, mb);
-    sccd_real rho_a = sccd_proxy2_reach(&core_a) + core_a.r, rho_b = sccd_proxy2_reach(&core_b) + core_b.r;
+    sccd_real rho_a = sccd_proxy2_reach(&core_a), rho_b = sccd_proxy2_reach(&core_b); /* the cores' (see the top) */
     sccd_v2 ca0 = sccd_xf2_apply(ma.start, ma.center), cb0 = sccd_v2_sub(sccd_xf2_apply(mb.start, mb.center), ca0);
     sccd_proxy2 pa, pb;
     sccd_simplex_cache cache = {0};
@@ -390,7 +401,7 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
         approach p = {low_b - high_a - target, tau + wa * rho_a + wb * rho_b, tau, wa, rho_a, wb, rho_b, frame2_bound,
                       {&frames[0], &frames[1], &frames[2]}, {&frames[0].k, &frames[1].k, &frames[2].k}, nframes};
         sccd_real step =
-            wa + wb > 0.0 ? envelopes(low_b, high_a, sccd_v2_dot(n, cb), rho_a, wa, rho_b, wb, dp_len, target) : 0.0;
+            wa + wb > 0.0 ? envelopes(low_b, high_a, sccd_v2_dot(n, cb), rho_a, core_a.r, wa, rho_b, core_b.r, wb, dp_len, target) : 0.0;
         if (p.gap > 0.0 && step < 1.0 - t)
             step = safe_step(&p, step, 1.0 - t);
         if (!advance(&t, step, &out.state)) {
@@ -508,7 +519,7 @@ static sccd_toi3 toi3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *
     sccd_v3 dp = sccd_v3_sub(ma.dp, mb.dp);
     sccd_real dp_len = sccd_v3_len(dp);
     sccd_proxy3 core_a = core3_about_centre(a, ma), core_b = core3_about_centre(b, mb);
-    sccd_real rho_a = sccd_proxy3_reach(&core_a) + core_a.r, rho_b = sccd_proxy3_reach(&core_b) + core_b.r;
+    sccd_real rho_a = sccd_proxy3_reach(&core_a), rho_b = sccd_proxy3_reach(&core_b); /* the cores' (see the top) */
     sccd_v3 ca0 = sccd_xf3_apply(ma.start, ma.center), cb0 = sccd_v3_sub(sccd_xf3_apply(mb.start, mb.center), ca0);
     sccd_proxy3 pa, pb;
     sccd_simplex_cache cache = {0};
@@ -537,7 +548,7 @@ static sccd_toi3 toi3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *
         approach p = {low_b - high_a - target, mu, tau, wa, rho_a, wb, rho_b, frame3_bound,
                       {&frames[0], &frames[1], &frames[2]}, {&frames[0].k, &frames[1].k, &frames[2].k}, nframes};
         sccd_real step =
-            wa + wb > 0.0 ? envelopes(low_b, high_a, sccd_v3_dot(n, cb), rho_a, wa, rho_b, wb, dp_len, target) : 0.0;
+            wa + wb > 0.0 ? envelopes(low_b, high_a, sccd_v3_dot(n, cb), rho_a, core_a.r, wa, rho_b, core_b.r, wb, dp_len, target) : 0.0;
         if (p.gap > 0.0 && step < 1.0 - t)
             step = safe_step(&p, step, 1.0 - t);
         if (!advance(&t, step, &out.state)) {
