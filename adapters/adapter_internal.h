@@ -833,7 +833,7 @@ static inline double sccd_adapter_cpu_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* What a query gathers: shapes a body (its points `reach` far this step,
+/* What a query gathers: shapes a body (its surface `reach` far this step,
  * `half` its half thickness) could pass through (sccd_adapter_keeps); a CCD
  * body's queries keep everything (half INFINITY); a flying body's only
  * static and kinematic bodies' (fixed_only). The impact solver asks for

@@ -803,24 +803,28 @@ static void test_flying_marks(void **state)
 
 /* A ball's spin moves no part of its surface: a CCD ball closing on a
  * thin wall by half its gap in the step, spinning at 0–10,000 rad/s (its
- * rim up to 8 radii a step), is out of reach by its centre's speed alone.
- * It ends where its motion takes it, untouched, and no TOI is run (with
- * its radius in the rate bound, the faster spins took one each). */
+ * rim up to 8 units, 170 radii, a step), is out of reach by its centre's
+ * speed alone. The wall runs diagonally, so the boxes of the two meet and
+ * the rate bound decides. The ball ends where its motion takes it,
+ * untouched, and no TOI is run (with its radius in the rate bound, the
+ * faster spins took one each). */
 static void test_spinning_ball_out_of_reach(void **state)
 {
     (void)state;
-    const double r = 0.05, gap = 0.02, x0 = -(0.005 + r + gap);
+    const double r = 0.05, rw = 0.005, gap = 0.02;
+    const sccd_v2 n = {sqrt(0.5), -sqrt(0.5)}; /* the wall along y = x; the ball on its side n */
+    const sccd_v2 c0 = sccd_v2_scale(n, rw + r + gap), c1 = sccd_v2_scale(n, rw + r + 0.5 * gap);
     for (int k = 0; k <= 8; ++k) {
         scene s = {0};
-        int ball = add(&s, SCCD_BODY_DYNAMIC, circle(r), (sccd_v2){x0, 0.0}, 0.0, 1.0, 0.5 * r * r);
-        add(&s, SCCD_BODY_STATIC, capsule((sccd_v2){0, -1}, (sccd_v2){0, 1}, 0.005), (sccd_v2){0, 0}, 0.0, 1, 1);
-        s.body[ball].v = (sccd_v2){0.5 * gap / DT, 0.0};
+        int ball = add(&s, SCCD_BODY_DYNAMIC, circle(r), c0, 0.0, 1.0, 0.5 * r * r);
+        add(&s, SCCD_BODY_STATIC, capsule((sccd_v2){-1, -1}, (sccd_v2){1, 1}, rw), (sccd_v2){0, 0}, 0.0, 1, 1);
+        s.body[ball].v = sccd_v2_scale(sccd_v2_sub(c1, c0), 1.0 / DT);
         s.body[ball].w = k == 0 ? 0.0 : pow(10.0, 0.5 * k);
         sccd_ccd_options o = options(1e-4);
         sccd_impact_stats st = {0};
         assert_true(sccd_impact2_solve(s.body, s.n, s.shape, s.n, DT, &o, NULL, &scratch, &st));
         assert_int_equal(s.body[ball].impacts, 0);
-        assert_true(fabs(s.body[ball].end_pose.p.x - (x0 + 0.5 * gap)) < 1e-12 && fabs(s.body[ball].end_pose.p.y) < 1e-12);
+        assert_true(sccd_v2_dist(s.body[ball].end_pose.p, c1) < 1e-12);
         assert_int_equal(st.tois, 0);
     }
 }

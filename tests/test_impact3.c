@@ -651,24 +651,26 @@ static void test_flying_marks(void **state)
 /* test_impact2.c's spinning ball: a CCD sphere closing on a thin static
  * slab by half its gap in the step, spinning at 0–10,000 rad/s about an
  * axis across its approach, ends untouched where its motion takes it, and
- * no TOI is run. */
+ * no TOI is run. The slab stands turned by 45° about z, so the boxes of
+ * the two meet and the rate bound decides. */
 static void test_spinning_ball_out_of_reach(void **state)
 {
     (void)state;
-    const double r = 0.05, gap = 0.02, x0 = -(0.005 + r + gap);
+    const double r = 0.05, hw = 0.005, gap = 0.02;
+    const sccd_v3 n = {-sqrt(0.5), -sqrt(0.5), 0}; /* the slab's normal (its local x turned), towards the ball */
+    const sccd_v3 c0 = sccd_v3_scale(n, hw + r + gap), c1 = sccd_v3_scale(n, hw + r + 0.5 * gap);
     for (int k = 0; k <= 8; ++k) {
         scene s = {0};
-        sccd_shape3 ball_geom = sphere(r), slab = box((sccd_v3){0.005, 1, 1});
-        int ball = add(&s, SCCD_BODY_DYNAMIC, &ball_geom, 1, at((sccd_v3){x0, 0, 0}, sccd_quat_identity()), 1.0,
-                       (sccd_v3){0.4 * r * r, 0.4 * r * r, 0.4 * r * r});
-        add(&s, SCCD_BODY_STATIC, &slab, 1, sccd_xf3_identity(), 1, (sccd_v3){1, 1, 1});
-        s.body[ball].v = (sccd_v3){0.5 * gap / DT, 0, 0};
-        s.body[ball].w = (sccd_v3){0, k == 0 ? 0.0 : pow(10.0, 0.5 * k), 0};
+        sccd_shape3 ball_geom = sphere(r), slab = box((sccd_v3){hw, 1, 1});
+        int ball = add(&s, SCCD_BODY_DYNAMIC, &ball_geom, 1, at(c0, sccd_quat_identity()), 1.0, (sccd_v3){0.4 * r * r, 0.4 * r * r, 0.4 * r * r});
+        add(&s, SCCD_BODY_STATIC, &slab, 1, at((sccd_v3){0, 0, 0}, about_z(0.25 * SCCD_PI)), 1, (sccd_v3){1, 1, 1});
+        s.body[ball].v = sccd_v3_scale(sccd_v3_sub(c1, c0), 1.0 / DT);
+        s.body[ball].w = (sccd_v3){0, 0, k == 0 ? 0.0 : pow(10.0, 0.5 * k)};
         sccd_ccd_options o = sccd_ccd_options_default(1e-4);
         sccd_impact_stats st = {0};
         solve_opt(&s, &o, NULL, &st);
         assert_int_equal(s.body[ball].impacts, 0);
-        assert_true(sccd_v3_dist(s.body[ball].end_pose.p, (sccd_v3){x0 + 0.5 * gap, 0, 0}) < 1e-12);
+        assert_true(sccd_v3_dist(s.body[ball].end_pose.p, c1) < 1e-12);
         assert_int_equal(st.tois, 0);
     }
 }

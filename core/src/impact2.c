@@ -1293,7 +1293,8 @@ static void end_state(sccd_impact_body2 *b, body_state *s)
 
 /* Whether body i, not a CCD body, struck in this solve (or passed struck),
  * may cross a thin body in the engine's next step, moving on at its end
- * velocity: a point of one of its shapes moves that shape's half thickness
+ * velocity: one of its shapes' surfaces (its core's points: a rounding
+ * turns in place) moves that shape's half thickness
  * (sccd_engine_catches' rule for a flying body, against the thinnest
  * partner there is: none). */
 static bool flying(const solver *sv, int i)

@@ -879,7 +879,9 @@ static sccd_real pair_reach(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_mo
 
 /* Rate bound of the distance between a convex shape x and a target
  * (per unit t): x's core turns, and the target's if it is one convex shape
- * (shape_core_reach), else its first bound's whole reach. */
+ * (shape_core_reach), else its first bound's whole reach. x's core whatever
+ * x is: a search measures from x itself, bound[0] of a body's shape when
+ * that is an intersection (make_search), which holds the shape. */
 static sccd_real approach_bound(const sccd_shape3 *x, sccd_motion3 mx, const target3 *t, sccd_motion3 mt)
 {
     sccd_real reach = t->n == 1 ? core_farthest3(&t->s[0], mt.center) : sccd_shape3_farthest_unchecked(&t->s[0], mt.center);

@@ -137,9 +137,10 @@ static inline bool sccd_struck_passes(bool struck, bool ccd, int impacts, bool h
 }
 
 /* Whether a discrete step of the engine catches two shapes of half
- * thicknesses ha and hb whose points close at most `rate` in the step,
- * neither a CCD body's: no point of either moves half the thinner one's
- * thickness relative to the other (a pile a bat nudged). For a body
+ * thicknesses ha and hb whose surfaces close at most `rate` in the step,
+ * neither a CCD body's: neither surface moves half the thinner one's
+ * thickness relative to the other (a pile a bat nudged; a ball's spin
+ * moves no surface). For a body
  * followed because it flies (`flying`: sccd_only_flying), what the engine
  * cannot lose: its centre cannot cross the other's middle in one step
  * while they close by less than ha + hb, so the engine's contact pushes it
@@ -315,9 +316,10 @@ static inline bool sccd_out_of_reach(sccd_real apart, sccd_real rate, sccd_real 
  * of its centre, and d0, d1 are the second centre less the first at the
  * search's start and end, so the centres' least distance (the segment
  * d0–d1's from the origin, in closed form) bounds the shapes' from below.
- * The approach bound counts a fast-spinning body's every point at its
- * rim's speed and reaches far; this does not: around spinning debris in a
- * pile of spheres, 40 % of the shape pairs that bound left to the TOI. */
+ * The approach bound counts a fast turn at the speed of the farthest core
+ * point everywhere (a blade's tip, a box's corner); this does not: around
+ * spinning debris in a pile of spheres, 40 % of the shape pairs that bound
+ * left to the TOI (measured while it counted the spheres' spin too). */
 static inline bool sccd_paths_apart(sccd_v3 d0, sccd_v3 d1, sccd_real reach, sccd_real tol)
 {
     sccd_v3 e = sccd_v3_sub(d1, d0);
@@ -361,7 +363,8 @@ static inline void sccd_pair_keep_apart(sccd_pair *pr, sccd_real tc, sccd_real a
 /* The time from tc before which shapes `apart` at tc, whose distance falls
  * no faster than `rate` over the rest [tc, 1], stay out of reach
  * (sccd_out_of_reach's margin): tc when not even then; INFINITY when
- * for the whole rest. */
+ * for the whole rest. A rate of 0 (a ball spinning in place beside a wall)
+ * gives INFINITY while apart, tc otherwise (0/0 is NaN: no share). */
 static inline sccd_real sccd_reach_time(sccd_real apart, sccd_real rate, sccd_real tc, sccd_real tol)
 {
     sccd_real share = (apart - 3.0 * tol) / rate;

@@ -7,7 +7,8 @@
  * The trees prune, they never decide: a node's box holds bound[0] of every
  * shape below it, so its motion box over the body's segment holds theirs
  * (sccd_shape3_motion_box grows with the shape: the box at every pose and
- * the farthest point both grow), and a pair of shapes whose motion boxes
+ * the core's farthest point both grow, a shape's core reaching no farther
+ * than the shape and a node's box having no rounding), and a pair of shapes whose motion boxes
  * meet lies under a pair of nodes whose boxes meet. The caller's visit still
  * applies its exact per-shape test, so the pairs it searches are those the
  * full double loop would search. Half-spaces (no box) are matched against

@@ -129,7 +129,7 @@ typedef struct sccd_impact_contact2 {
 typedef struct sccd_impact_reach2 {
     int body;                ///< the body (index)
     sccd_aabb2 box;          ///< a box holding every pose of its new motion, to the step's end
-    sccd_real reach;         ///< how far any of its points moves in that motion
+    sccd_real reach;         ///< how far its shapes' surfaces move in that motion: its translation plus the turn of their cores (a rounding turns in place), so how far it may close on anything
     sccd_real half;          ///< its thinnest shape's half thickness (sccd_shape2_half_thickness); INFINITY for a CCD body: it wants every shape in the box
     bool fixed_only;         ///< it flies (passed `struck`, no impact of this step yet): it wants only static and kinematic bodies' shapes, those it could cross (reach + their margin ≥ half + theirs)
 } sccd_impact_reach2;
@@ -164,7 +164,7 @@ typedef struct sccd_impact_stats {
     long gathered;   ///< bodies the gather hook appended
 } sccd_impact_stats;
 
-/// Whether the solver leaves to the engine two shapes of half thicknesses ha and hb, neither a CCD body's, whose points close by at most rate in the step (a discrete step cannot carry one through the other): rate < half the thinner; with one of them only flying (sccd_impact_reach2.fixed_only), rate < ha + hb. What a gather hook may leave out by.
+/// Whether the solver leaves to the engine two shapes of half thicknesses ha and hb, neither a CCD body's, whose surfaces close by at most rate in the step (a discrete step cannot carry one through the other): rate < half the thinner; with one of them only flying (sccd_impact_reach2.fixed_only), rate < ha + hb. What a gather hook may leave out by.
 bool sccd_impact_engine_catches(sccd_real rate, sccd_real ha, sccd_real hb, bool flying);
 
 /// Reusable memory of the solver (zero-initialise; sccd_impact_scratch_free frees it).
@@ -251,7 +251,7 @@ typedef struct sccd_impact_contact3 {
 typedef struct sccd_impact_reach3 {
     int body;                ///< the body (index)
     sccd_aabb3 box;          ///< a box holding every pose of its new motion, to the step's end
-    sccd_real reach;         ///< how far any of its points moves in that motion
+    sccd_real reach;         ///< how far its shapes' surfaces move in that motion (as sccd_impact_reach2's)
     sccd_real half;          ///< its thinnest bound's half thickness (sccd_shape3_half_thickness); INFINITY for a CCD body
     bool fixed_only;         ///< it flies (as sccd_impact_reach2's): only static and kinematic bodies' shapes are wanted
 } sccd_impact_reach3;
