@@ -140,13 +140,13 @@ static inline bool sccd_struck_passes(bool struck, bool ccd, int impacts, bool h
  * thicknesses ha and hb whose surfaces close at most `rate` in the step,
  * neither a CCD body's: neither surface moves half the thinner one's
  * thickness relative to the other (a pile a bat nudged; a ball's spin
- * moves no surface). For a body
- * followed because it flies (`flying`: sccd_only_flying), what the engine
- * cannot lose: its centre cannot cross the other's middle in one step
- * while they close by less than ha + hb, so the engine's contact pushes it
- * back out on its own side (never a half-space, hb infinite: a struck ball
- * over a plane was searched at every step of its flight, and ODE's pile
- * cost up to twice the CCD instructions). */
+ * moves no surface). For a body followed because it flies (`flying`:
+ * sccd_only_flying), what the engine cannot lose: its centre cannot cross
+ * the other's middle in one step while they close by less than ha + hb,
+ * so the engine's contact pushes it back out on its own side (never a
+ * half-space, hb infinite: a struck ball over a plane was searched at
+ * every step of its flight, and ODE's pile cost up to twice the CCD
+ * instructions). */
 static inline bool sccd_engine_catches(sccd_real rate, sccd_real ha, sccd_real hb, bool flying)
 {
     return rate < (flying ? ha + hb : 0.5 * sccd_min(ha, hb));

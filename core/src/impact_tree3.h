@@ -8,8 +8,9 @@
  * shape below it, so its motion box over the body's segment holds theirs
  * (sccd_shape3_motion_box grows with the shape: the box at every pose and
  * the core's farthest point both grow, a shape's core reaching no farther
- * than the shape and a node's box having no rounding), and a pair of shapes whose motion boxes
- * meet lies under a pair of nodes whose boxes meet. The caller's visit still
+ * than the shape and a node's box having no rounding), and a pair of
+ * shapes whose motion boxes meet lies under a pair of nodes whose boxes
+ * meet. The caller's visit still
  * applies its exact per-shape test, so the pairs it searches are those the
  * full double loop would search. Half-spaces (no box) are matched against
  * the other body's tree by the caller's reach test.

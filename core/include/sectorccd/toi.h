@@ -4,9 +4,10 @@
  * Conservative advancement: at time t the GJK normal n gives a separating
  * gap along n; proven bounds on how fast that gap can shrink say how far t
  * may advance before the distance could reach the target: the plain speed
- * bound (translation along n plus, per body, turn rate × its core's farthest
- * distance from its motion centre: a rounding turns in place), a second-order bound through support values in
- * tilted directions (with n fixed in the world or turning with either body),
+ * bound (translation along n plus, per body, turn rate × its core's
+ * farthest distance from its motion centre: a rounding turns in place), a
+ * second-order bound through support values in tilted directions (with n
+ * fixed in the world or turning with either body),
  * a chord bound (a turning point moves at most a diameter) and an envelope
  * bound (each body stays in a disc about its centre). The derivations are in
  * toi.c. Hence the reported t is never later than the first time the
