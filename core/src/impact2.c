@@ -729,16 +729,16 @@ static sccd_real shape_farthest(solver *sv, int i, int k)
     return c->farthest;
 }
 
-/* How far shape k's core (the shape less its rounding radius) reaches from
- * that centre: what the rate bounds take. A turn moves a rounded shape's
- * surface as it moves its core (the rounding is a disc about each core
- * point, the same at any angle), and a gap between rounded shapes is their
- * cores' less the radii: a spinning circle closes no faster than its
- * centre. */
-static sccd_real core_reach(solver *sv, int i, int k)
-{
-    return sccd_max(shape_farthest(sv, i, k) - rounding(&sv->shapes[k].geom), 0.0);
-}
+/* How far the core of shape g (the shape less its rounding radius) reaches
+ * from a centre the shape reaches `farthest` from: what the rate bounds
+ * take. A turn moves a rounded shape's surface as it moves its core (the
+ * rounding is a disc about each core point, the same at any angle), and a
+ * gap between rounded shapes is their cores' less the radii: a spinning
+ * circle closes no faster than its centre. */
+static sccd_real turning_reach(const sccd_shape2 *g, sccd_real farthest) { return sccd_max(farthest - rounding(g), 0.0); }
+
+/* turning_reach of shape k of body i about its centre of turning. */
+static sccd_real core_reach(solver *sv, int i, int k) { return turning_reach(&sv->shapes[k].geom, shape_farthest(sv, i, k)); }
 
 /* sccd_paths_apart for bodies moving by ma, mb whose shapes reach `reach`
  * from their centres in all. */
@@ -1305,7 +1305,7 @@ static bool flying(const solver *sv, int i)
     sccd_real speed = sccd_v2_len(b->end_v) * sv->dt, turn = fabs(b->end_w) * sv->dt;
     for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
         const sccd_shape2 *g = &sv->shapes[k].geom;
-        if (!sccd_engine_catches(speed + turn * (sccd_shape2_farthest_unchecked(g, b->cog) - rounding(g)), shape2_half_thickness(g), 0.0, true))
+        if (!sccd_engine_catches(speed + turn * turning_reach(g, sccd_shape2_farthest_unchecked(g, b->cog)), shape2_half_thickness(g), 0.0, true))
             return true;
     }
     return false;

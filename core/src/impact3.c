@@ -824,10 +824,15 @@ static sccd_real rounding3(const sccd_shape3 *s)
     return s->type == SCCD_SHAPE_CIRCLE ? s->sphere.r : s->type == SCCD_SHAPE_CAPSULE ? s->capsule.r : 0.0;
 }
 
-/* How far the core of convex shape s (less its radius) reaches from c. */
-static sccd_real core_farthest3(const sccd_shape3 *s, sccd_v3 c)
+/* How far what a turn moves of a shape reaches from a centre its first
+ * bound reaches `farthest` from, for the rate bounds: of one sphere or
+ * capsule its core (less its radius: the rounding is a ball about each core
+ * point, the same at any angle, so a spinning ball closes no faster than
+ * its centre); of a box, and of an intersection of bounds (no core grown by
+ * a ball), the whole reach. */
+static sccd_real turning_reach(const sccd_shape3 *first, int bounds, sccd_real farthest)
 {
-    return sccd_max(sccd_shape3_farthest_unchecked(s, c) - rounding3(s), 0.0);
+    return bounds == 1 ? sccd_max(farthest - rounding3(first), 0.0) : farthest;
 }
 
 /* How far shape k reaches from its body's centre of turning (0: a
@@ -845,16 +850,11 @@ static sccd_real shape_farthest(solver *sv, int k)
     return c->farthest;
 }
 
-/* How far shape k's moving surface reaches from that centre, for the rate
- * bounds: a sphere's or capsule's core (less its radius: the rounding is a
- * ball about each core point, the same at any angle, so a spinning ball
- * closes no faster than its centre); the whole reach of a box, and of an
- * intersection of bounds, which is no core grown by a ball. */
+/* turning_reach of shape k about its body's centre of turning. */
 static sccd_real shape_core_reach(solver *sv, int k)
 {
     const sccd_impact_shape3 *s = &sv->shapes[k];
-    sccd_real f = shape_farthest(sv, k);
-    return s->bounds == 1 ? sccd_max(f - rounding3(&s->bound[0]), 0.0) : f;
+    return turning_reach(&s->bound[0], s->bounds, shape_farthest(sv, k));
 }
 
 /* sccd_paths_apart for shapes sa and sb moving by ma, mb (never for a
@@ -879,13 +879,14 @@ static sccd_real pair_reach(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_mo
 
 /* Rate bound of the distance between a convex shape x and a target
  * (per unit t): x's core turns, and the target's if it is one convex shape
- * (shape_core_reach), else its first bound's whole reach. x's core whatever
+ * (turning_reach), else its first bound's whole reach. x's core whatever
  * x is: a search measures from x itself, bound[0] of a body's shape when
  * that is an intersection (make_search), which holds the shape. */
 static sccd_real approach_bound(const sccd_shape3 *x, sccd_motion3 mx, const target3 *t, sccd_motion3 mt)
 {
-    sccd_real reach = t->n == 1 ? core_farthest3(&t->s[0], mt.center) : sccd_shape3_farthest_unchecked(&t->s[0], mt.center);
-    return sccd_v3_len(sccd_v3_sub(mx.dp, mt.dp)) + fabs(mx.angle) * core_farthest3(x, mx.center) + fabs(mt.angle) * reach;
+    sccd_real rx = turning_reach(x, 1, sccd_shape3_farthest_unchecked(x, mx.center));
+    sccd_real rt = turning_reach(&t->s[0], t->n, sccd_shape3_farthest_unchecked(&t->s[0], mt.center));
+    return sccd_v3_len(sccd_v3_sub(mx.dp, mt.dp)) + fabs(mx.angle) * rx + fabs(mt.angle) * rt;
 }
 
 /* How the gap of a pair touching with normal n (a to b) at u can change
@@ -1591,7 +1592,7 @@ static bool flying(const solver *sv, int i)
         const sccd_impact_shape3 *s = &sv->shapes[k];
         if (s->bounds == 0)
             continue;
-        sccd_real reach = s->bounds == 1 ? core_farthest3(&s->bound[0], b->cog) : sccd_shape3_farthest_unchecked(&s->bound[0], b->cog);
+        sccd_real reach = turning_reach(&s->bound[0], s->bounds, sccd_shape3_farthest_unchecked(&s->bound[0], b->cog));
         if (!sccd_engine_catches(speed + turn * reach, shape_thickness(s), 0.0, true))
             return true;
     }
