@@ -62,9 +62,13 @@ static bool collect(sccd_cp_world *w, const cpBody *first)
     for (int i = 0; i < (k < 0 ? arr->num : k); ++i)
         if (sccd_adapter_map_add(&w->moved, arr->arr[i], 0) < 0)
             return false;
-    for (int i = k < 0 ? arr->num : k; i < arr->num; ++i) /* the position function tells most bodies at once */
-        if (sccd_cp_body_is_enabled(w, arr->arr[i]))
+    /* The position function tells most bodies at once; past the last
+     * record's body (the CCD bodies are kept first) nothing is left to find. */
+    for (int i = k < 0 ? arr->num : k, found = 0; i < arr->num && found < w->nrec; ++i)
+        if (sccd_cp_body_is_enabled(w, arr->arr[i])) {
             sccd_cp_find_rec(w, arr->arr[i])->active = true;
+            ++found;
+        }
     return true;
 }
 
@@ -321,8 +325,8 @@ static void keep_ccd_first(cpSpace *space, void *key, void *data)
     if (w == NULL)
         return;
     cpArray *arr = space->dynamicBodies;
-    int front = 0; /* stable partition: CCD first, then the rest */
-    for (int i = 0; i < arr->num; ++i)
+    int front = 0; /* stable partition: CCD first, then the rest (a body a record: none past the last) */
+    for (int i = 0; i < arr->num && front < w->nrec; ++i)
         if (sccd_cp_body_is_enabled(w, arr->arr[i])) {
             void *body = arr->arr[i];
             memmove(&arr->arr[front + 1], &arr->arr[front], (size_t)(i - front) * sizeof(void *));
