@@ -140,8 +140,9 @@ static bool build_solver(sccd_ode_world *w, int from)
     for (int i = from; i < w->npieces; ++i) {
         const ode_piece *p = &w->pieces[i];
         if (i == from || w->pieces[i - 1].key != p->key) {
-            const ode_geom *e = &w->geoms[p->geom];
-            w->ib[w->nib] = sccd_ode_solver_body(w, p->body, e->body0, e->ccd);
+            const ode_geom *e = &w->geoms[p->geom]; /* an active CCD body's record is made (gather_ccd) */
+            bool made = e->ccd >= 0 && w->bodies[e->ccd].active;
+            w->ib[w->nib] = made ? w->bodies[e->ccd].solver : sccd_ode_solver_body(w, p->body, e->body0, e->ccd);
             w->ib[w->nib].struck = p->body != NULL && sccd_adapter_map_get(&w->flying.now, p->body) >= 0;
             w->ib[w->nib++].first_shape = i;
         }

@@ -287,8 +287,8 @@ static bool gather_ccd(sccd_ode_world *w)
         ode_body *r = &w->bodies[i];
         if (!r->active)
             continue;
-        sccd_impact_body3 b = sccd_ode_solver_body(w, r->body, r->start, i);
-        r->motion = sccd_impact3_free_motion(&b, w->dt);
+        r->solver = sccd_ode_solver_body(w, r->body, r->start, i);
+        r->motion = sccd_impact3_free_motion(&r->solver, w->dt);
         r->usable = false;
     }
     for (int k = 0; k < w->ngeoms; ++k) {

@@ -16,6 +16,7 @@ typedef struct ode_body {
     bool seen;         /* has a geom in the space at before_step */
     bool active;       /* after_step: enabled, with a finite pose */
     bool usable;       /* has a geom the core can sweep; then `region` */
+    sccd_impact_body3 solver; /* after_step: the solver's record of it (sccd_ode_solver_body), made once */
     sccd_motion3 motion; /* after_step: its free motion in the core */
     sccd_aabb3 region; /* what its free motion covers */
 } ode_body;

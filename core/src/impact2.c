@@ -744,8 +744,9 @@ static sccd_real core_reach(solver *sv, int i, int k) { return turning_reach(&sv
  * from their centres in all. */
 static bool paths_apart(sccd_motion2 ma, sccd_motion2 mb, sccd_real reach, sccd_real tol)
 {
-    sccd_v2 d0 = sccd_v2_sub(sccd_motion2_center_at(mb, 0.0), sccd_motion2_center_at(ma, 0.0));
-    sccd_v2 d1 = sccd_v2_sub(sccd_motion2_center_at(mb, 1.0), sccd_motion2_center_at(ma, 1.0));
+    sccd_v2 ca = sccd_motion2_center_at(ma, 0.0), cb = sccd_motion2_center_at(mb, 0.0);
+    /* the ends: cb + dp is exactly sccd_motion2_center_at(mb, 1.0) (a + 1·b), read without a second pose */
+    sccd_v2 d0 = sccd_v2_sub(cb, ca), d1 = sccd_v2_sub(sccd_v2_add(cb, mb.dp), sccd_v2_add(ca, ma.dp));
     return sccd_paths_apart((sccd_v3){d0.x, d0.y, 0.0}, (sccd_v3){d1.x, d1.y, 0.0}, reach, tol);
 }
 

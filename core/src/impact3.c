@@ -863,8 +863,9 @@ static bool paths_apart(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_motion
 {
     if (sv->shapes[sa].bounds == 0 || sv->shapes[sb].bounds == 0)
         return false;
-    sccd_v3 d0 = sccd_v3_sub(sccd_motion3_center_at(mb, 0.0), sccd_motion3_center_at(ma, 0.0));
-    sccd_v3 d1 = sccd_v3_sub(sccd_motion3_center_at(mb, 1.0), sccd_motion3_center_at(ma, 1.0));
+    sccd_v3 ca = sccd_motion3_center_at(ma, 0.0), cb = sccd_motion3_center_at(mb, 0.0);
+    /* the ends: cb + dp is exactly sccd_motion3_center_at(mb, 1.0) (a + 1·b), read without a second pose */
+    sccd_v3 d0 = sccd_v3_sub(cb, ca), d1 = sccd_v3_sub(sccd_v3_add(cb, mb.dp), sccd_v3_add(ca, ma.dp));
     return sccd_paths_apart(d0, d1, shape_farthest(sv, sa) + shape_farthest(sv, sb), sv->opt.toi_tolerance);
 }
 
