@@ -712,7 +712,7 @@ int main(int argc, char **argv)
 
     FILE *md = sccd_eval_open(&a, "speed.md");
     fprintf(md, "## Speed: pair tests and rotational CCD (seed 000 §3.3–3.4)\n\n");
-    fprintf(md, "C11, -O2, one thread; %ld calls per test over fresh random inputs (%ld sets of %d), timed "
+    fprintf(md, "C11, -O3, one thread; %ld calls per test over fresh random inputs (%ld sets of %d), timed "
                 "(CLOCK_MONOTONIC) in slices of about 20 µs whose median is reported (short slices are rarely "
                 "preempted, so this is the unloaded speed), results summed into a volatile sink; instruction counts from "
                 "valgrind's callgrind (one test per process, set-up cancelled). Ratios are to the plain "
