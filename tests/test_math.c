@@ -176,6 +176,27 @@ static void test_aabb_validity(void **state)
     }
 }
 
+/* The point, circle and sphere checks (one comparison of x − x sums, no
+ * branch per component) against isfinite of each component and r ≥ 0, over
+ * the same values as the box checks: every finite size, ±∞, NaN. */
+static void test_point_validity(void **state)
+{
+    (void)state;
+    const double v[] = {0.0, -0.0, 1.0, -2.5, DBL_MAX, -DBL_MAX, 4.9e-324, -1e300, INFINITY, -INFINITY, NAN, -NAN};
+    const int nv = (int)(sizeof v / sizeof v[0]);
+    sccd_rng g = sccd_rng_make(37);
+    for (int i = 0; i < 20000; ++i) {
+        double b[4];
+        for (int k = 0; k < 4; ++k)
+            b[k] = sccd_rng_int(&g, 3) == 0 ? v[sccd_rng_int(&g, nv)] : sccd_rng_uniform(&g, -10.0, 10.0);
+        bool f2 = isfinite(b[0]) && isfinite(b[1]), f3 = f2 && isfinite(b[2]);
+        assert_int_equal(sccd_is_valid_v2((sccd_v2){b[0], b[1]}), f2);
+        assert_int_equal(sccd_is_valid_v3((sccd_v3){b[0], b[1], b[2]}), f3);
+        assert_int_equal(sccd_is_valid_circle((sccd_circle){{b[0], b[1]}, b[3]}), f2 && isfinite(b[3]) && b[3] >= 0.0);
+        assert_int_equal(sccd_is_valid_sphere((sccd_sphere){{b[0], b[1], b[2]}, b[3]}), f3 && isfinite(b[3]) && b[3] >= 0.0);
+    }
+}
+
 /* Polygon convexity against a brute-force oracle: a polygon made from points
  * on a circle in angle order is convex and CCW; reversing it is not CCW;
  * pushing one vertex inside the chord of its neighbours makes it non-convex. */
@@ -261,7 +282,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quat_matches_rodrigues), cmocka_unit_test(test_rot2_and_xf2),
         cmocka_unit_test(test_basis_and_normalize),   cmocka_unit_test(test_validity),
-        cmocka_unit_test(test_aabb_validity),         cmocka_unit_test(test_poly_validity),
+        cmocka_unit_test(test_aabb_validity),         cmocka_unit_test(test_point_validity),
+        cmocka_unit_test(test_poly_validity),
         cmocka_unit_test(test_box_corners_aabb),
     };
     return cmocka_run_group_tests_name("math", tests, NULL, NULL);
