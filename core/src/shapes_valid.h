@@ -5,11 +5,14 @@
 #ifndef SCCD_SHAPES_VALID_H
 #define SCCD_SHAPES_VALID_H
 
+#include <float.h>
+
 #include "sectorccd/shapes.h"
 
-static inline bool valid_radius(sccd_real r) { return sccd_is_valid_real(r) && r >= 0.0; }
+/* Finite and ≥ 0, in two comparisons (NaN fails both) and no branch. */
+static inline bool valid_radius(sccd_real r) { return (r >= 0.0) & (r <= DBL_MAX); }
 
-static inline bool valid_circle(sccd_circle s) { return ((s.c.x - s.c.x) + (s.c.y - s.c.y) + (s.r - s.r) == 0.0) & (s.r >= 0.0); }
+static inline bool valid_circle(sccd_circle s) { return sccd_is_valid_v2(s.c) & valid_radius(s.r); }
 
 static inline bool valid_capsule2(sccd_capsule2 s)
 {
@@ -79,10 +82,7 @@ static inline bool valid_poly2(const sccd_poly2 *s)
     return true;
 }
 
-static inline bool valid_sphere(sccd_sphere s)
-{
-    return ((s.c.x - s.c.x) + (s.c.y - s.c.y) + (s.c.z - s.c.z) + (s.r - s.r) == 0.0) & (s.r >= 0.0);
-}
+static inline bool valid_sphere(sccd_sphere s) { return sccd_is_valid_v3(s.c) & valid_radius(s.r); }
 
 static inline bool valid_capsule3(sccd_capsule3 s)
 {

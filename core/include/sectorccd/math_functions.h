@@ -87,8 +87,9 @@ static inline sccd_v2 sccd_v2_normalize(sccd_v2 a)
 /// True when both components are finite.
 static inline bool sccd_is_valid_v2(sccd_v2 a)
 {
-    /* x − x is 0 for a finite x and NaN otherwise: one comparison, one
-     * branch at most, where a test of each component took one each. */
+    /* x − x is 0 for a finite x and NaN otherwise: one comparison, where a
+     * test of each component took a branch each (as shapes.h's box checks;
+     * under -ffinite-math-only it cannot see ±∞ or NaN, like isfinite). */
     return (a.x - a.x) + (a.y - a.y) == 0.0;
 }
 
