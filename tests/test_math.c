@@ -151,6 +151,16 @@ static void test_validity(void **state)
     assert_true(sccd_is_valid_shape3(&s3));
 }
 
+/* A coordinate for the validity checks' oracles: a third of the time one of
+ * the edge values (finite values of every size: the largest doubles, whose
+ * sums overflow, and subnormals; ±∞ and NaN of both signs), else an
+ * ordinary one. */
+static double edge_value(sccd_rng *g)
+{
+    static const double v[] = {0.0, -0.0, 1.0, -2.5, DBL_MAX, -DBL_MAX, 4.9e-324, -1e300, INFINITY, -INFINITY, NAN, -NAN};
+    return sccd_rng_int(g, 3) == 0 ? v[sccd_rng_int(g, (int)(sizeof v / sizeof v[0]))] : sccd_rng_uniform(g, -10.0, 10.0);
+}
+
 /* The box checks against a per-bound oracle (each bound finite by
  * isfinite, each lo ≤ hi), over boxes whose bounds are drawn from finite
  * values of every size (the largest doubles, whose sums overflow, and
@@ -158,14 +168,12 @@ static void test_validity(void **state)
 static void test_aabb_validity(void **state)
 {
     (void)state;
-    const double v[] = {0.0, -0.0, 1.0, -2.5, DBL_MAX, -DBL_MAX, 4.9e-324, -1e300, INFINITY, -INFINITY, NAN, -NAN};
-    const int nv = (int)(sizeof v / sizeof v[0]);
     sccd_rng g = sccd_rng_make(31);
     for (int i = 0; i < 20000; ++i) {
         double b[6];
         bool finite = true;
         for (int k = 0; k < 6; ++k) {
-            b[k] = sccd_rng_int(&g, 3) == 0 ? v[sccd_rng_int(&g, nv)] : sccd_rng_uniform(&g, -10.0, 10.0);
+            b[k] = edge_value(&g);
             finite &= isfinite(b[k]) != 0;
         }
         sccd_aabb3 a3 = {{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
@@ -182,13 +190,11 @@ static void test_aabb_validity(void **state)
 static void test_point_validity(void **state)
 {
     (void)state;
-    const double v[] = {0.0, -0.0, 1.0, -2.5, DBL_MAX, -DBL_MAX, 4.9e-324, -1e300, INFINITY, -INFINITY, NAN, -NAN};
-    const int nv = (int)(sizeof v / sizeof v[0]);
     sccd_rng g = sccd_rng_make(37);
     for (int i = 0; i < 20000; ++i) {
         double b[4];
         for (int k = 0; k < 4; ++k)
-            b[k] = sccd_rng_int(&g, 3) == 0 ? v[sccd_rng_int(&g, nv)] : sccd_rng_uniform(&g, -10.0, 10.0);
+            b[k] = edge_value(&g);
         bool f2 = isfinite(b[0]) && isfinite(b[1]), f3 = f2 && isfinite(b[2]);
         assert_int_equal(sccd_is_valid_v2((sccd_v2){b[0], b[1]}), f2);
         assert_int_equal(sccd_is_valid_v3((sccd_v3){b[0], b[1], b[2]}), f3);
