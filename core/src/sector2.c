@@ -744,30 +744,32 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
 
 bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly)
 {
-    if (!p || !valid_poly2(poly)) {
+    sccd_v2 sum;
+    if (!p || !valid_poly2_sum(poly, &sum)) {
         SCCD_ASSERT(p != NULL && valid_poly2(poly));
         return false;
     }
     if (!p->ready)
         return false;
-    /* In the canonical frame; exact early-outs: the polygon lies in the
-     * disc about its vertices' mean reaching the farthest one, grown by its
-     * rounding, and holds the disc of its rounding about that mean (a point
-     * of the convex polygon). */
+    /* Exact early-outs: the polygon lies in the disc about its vertices'
+     * mean reaching the farthest one, grown by its rounding, and holds the
+     * disc of its rounding about that mean (a point of the convex
+     * polygon). Both in world coordinates, the mean then taken to the
+     * canonical frame alone: the frame's rounding moves distances by
+     * 1e-15 of the scene, far inside the tolerance. */
     int n = poly->n;
-    sccd_v2 v[SCCD_POLY_MAX], m = {0.0, 0.0};
-    for (int i = 0; i < n; ++i) {
-        v[i] = to_local(&p->s, poly->v[i]);
-        m = sccd_v2_add(m, v[i]);
-    }
-    m = sccd_v2_scale(m, 1.0 / n);
+    sccd_v2 mw = sccd_v2_scale(sum, 1.0 / n);
     sccd_real rad2 = 0.0;
     for (int i = 0; i < n; ++i)
-        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(v[i], m)));
+        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(poly->v[i], mw)));
+    sccd_v2 m = to_local(&p->s, mw);
     sccd_real dm = sccd_v2_len(m);
     bool hit;
     if (disc_decides(p, m, dm, poly->r, sqrt(rad2) + poly->r, &hit))
         return hit;
+    sccd_v2 v[SCCD_POLY_MAX];
+    for (int i = 0; i < n; ++i)
+        v[i] = to_local(&p->s, poly->v[i]);
     /* Most polygons left straddle S's boundary: the point of S nearest m
      * in the polygon hits (local_vs_convex asks it too, after its rejects,
      * which cannot fire then: they need the polygon beyond the tolerance). */

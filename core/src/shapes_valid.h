@@ -43,14 +43,16 @@ static inline bool valid_box2(sccd_box2 s)
  * test of its own: a NaN coordinate makes the turns at its vertex NaN, an
  * infinite one the scale infinite; only then (or when finite coordinates
  * overflow a turn) are the coordinates checked one by one. One loop exit
- * to mispredict: the prepared sector tests check their polygon every call. */
-static inline bool valid_poly2(const sccd_poly2 *s)
+ * to mispredict: the prepared sector tests check their polygon every call,
+ * and take the vertices' sum (*sum, for their mean) from the same pass. */
+static inline bool valid_poly2_sum(const sccd_poly2 *s, sccd_v2 *sum)
 {
     if (!s || s->n < 1 || s->n > SCCD_POLY_MAX || !valid_radius(s->r))
         return false;
     int n = s->n, changes = 0;
     sccd_real scale = 0.0, turn = INFINITY;
     bool nan_turn = false;
+    *sum = (sccd_v2){0.0, 0.0};
     /* Edge f comes into vertex i, e before it: the turns from the one at
      * vertex n − 1 on, without a wrapped index. */
     sccd_v2 prev = s->v[n - 1], e = sccd_v2_sub(prev, s->v[n >= 2 ? n - 2 : 0]);
@@ -60,6 +62,7 @@ static inline bool valid_poly2(const sccd_poly2 *s)
         sccd_real t = sccd_v2_cross(e, f);
         scale = sccd_max(scale, sccd_max(fabs(a.x), fabs(a.y)));
         turn = sccd_min(turn, t);
+        *sum = sccd_v2_add(*sum, a);
         nan_turn |= t != t;
         changes += (f.x > 0.0) != right;
         right = f.x > 0.0;
@@ -80,6 +83,12 @@ static inline bool valid_poly2(const sccd_poly2 *s)
                 return false;
     }
     return true;
+}
+
+static inline bool valid_poly2(const sccd_poly2 *s)
+{
+    sccd_v2 sum;
+    return valid_poly2_sum(s, &sum);
 }
 
 static inline bool valid_sphere(sccd_sphere s) { return sccd_is_valid_v3(s.c) & valid_radius(s.r); }
