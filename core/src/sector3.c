@@ -670,19 +670,15 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
  * the canonical-frame point q and lies in the one of radius out: the outer
  * ball misses the sector (beyond the tolerance, which with the ball's larger
  * scale is at least the set's), or the inner one meets it; one distance
- * for both, past the outer ball's cheap rejects. Returns 0 (miss), 1 (hit)
- * or −1 (undecided). */
+ * for both, in one straight line (as local_ball_within). Returns 0 (miss),
+ * 1 (hit) or −1 (undecided). */
 static int ball_early_out(const sect *S, sccd_v3 q, sccd_real in, sccd_real out)
 {
-    sccd_real m = v3_maxabs(q), rho2;
+    sccd_real m = v3_maxabs(q), d2 = local_dist2(S, q, len2d(q.x, q.y));
     sccd_real reach_out = out + SCCD_EPS * sccd_max(S->scale, m + out);
     sccd_real reach_in = in + SCCD_EPS * sccd_max(S->scale, m + in);
-    if (ball_beyond(S, q, reach_out, &rho2))
-        return 0;
-    sccd_real d2 = local_dist2(S, q, sqrt(rho2));
-    if (d2 > reach_out * reach_out)
-        return 0;
-    return d2 <= reach_in * reach_in ? 1 : -1;
+    bool hit = d2 <= reach_in * reach_in, miss = d2 > reach_out * reach_out; /* exclusive: in ≤ out */
+    return (int)hit - (int)(!hit & !miss);
 }
 
 /* What the exact early-outs of a convex set need (canonical frame): its z
