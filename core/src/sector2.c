@@ -51,12 +51,15 @@ static sccd_sector2 point_sector(sccd_v2 o)
 
 /* sccd_is_valid_sector2, inline for the one-shot tests. The unit and range
  * checks fail for a NaN or infinite a, half angle or r: only o and R need
- * a finiteness check of their own. Bitwise: one branch, not nine. */
+ * a finiteness check of their own, one sum (x − x is 0 for every finite x,
+ * NaN otherwise; as sccd_is_valid_v2). Bitwise: one branch, not nine. */
 static inline bool valid_sector2(const sccd_sector2 *s)
 {
-    return s && (sccd_is_valid_real(s->o.x) & sccd_is_valid_real(s->o.y) & (fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6) &
-                 (s->half_angle >= 0.0) & (s->half_angle <= SCCD_PI) & sccd_is_valid_real(s->R) & (s->r >= 0.0) &
-                 (s->r <= s->R));
+    if (!s)
+        return false;
+    sccd_real zero = (s->o.x - s->o.x) + (s->o.y - s->o.y) + (s->R - s->R);
+    return (zero == 0.0) & (fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6) & (s->half_angle >= 0.0) &
+           (s->half_angle <= SCCD_PI) & (s->r >= 0.0) & (s->r <= s->R);
 }
 
 bool sccd_is_valid_sector2(const sccd_sector2 *s) { return valid_sector2(s); }
