@@ -846,26 +846,18 @@ static void box_half_axes(const sect *S, sccd_box3 b, sccd_v3 ax[3])
     }
 }
 
-/* In the canonical frame: exact early-outs by the balls about its centre
- * of radii |h| (holding it) and min(h) (held), then box_early_out's (with
- * the tolerance of a scene at least as large as its corners'), then a
- * corner in the sector; then the polytope of its corners. */
-bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
+/* The box test past the balls' early-outs, c its centre in the canonical
+ * frame: box_early_out's (with the tolerance of a scene at least as large
+ * as its corners'), then a corner in the sector; then the polytope of its
+ * corners. A function of its own: inline in the test, its registers were
+ * spilled around the balls' path too, which decides 82 % of the speed
+ * inputs (466 instructions a call, 435 apart). */
+static bool box_meets_past_balls(const sect *S, sccd_box3 b, sccd_v3 c)
 {
-    if (!S || !valid_box3(b)) {
-        SCCD_ASSERT(S != NULL && valid_box3(b));
-        return false;
-    }
-    if (!S->ready)
-        return false;
-    /* The centre, then the half axes taken to the canonical frame once. */
-    sccd_v3 c = to_local(S, b.c), ax[3];
-    int early = ball_early_out(S, c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
-    if (early >= 0)
-        return early == 1;
+    sccd_v3 ax[3];
     box_half_axes(S, b, ax);
     sccd_real bound = v3_maxabs(c) + v3_maxabs(ax[0]) + v3_maxabs(ax[1]) + v3_maxabs(ax[2]);
-    early = box_early_out(S, c, ax, SCCD_EPS * sccd_max(S->scale, bound));
+    int early = box_early_out(S, c, ax, SCCD_EPS * sccd_max(S->scale, bound));
     if (early >= 0)
         return early == 1;
     /* The corners: corner i has bit k set for +axis k. */
@@ -884,6 +876,21 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
     p.nv = 8;
     box_edges(&p);
     return local_polytope_meets(S, v, &p);
+}
+
+/* In the canonical frame: exact early-outs by the balls about its centre
+ * of radii |h| (holding it) and min(h) (held), then the rest. */
+bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
+{
+    if (!S || !valid_box3(b)) {
+        SCCD_ASSERT(S != NULL && valid_box3(b));
+        return false;
+    }
+    if (!S->ready)
+        return false;
+    sccd_v3 c = to_local(S, b.c);
+    int early = ball_early_out(S, c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
+    return early >= 0 ? early == 1 : box_meets_past_balls(S, b, c);
 }
 
 /* The centroid *m of t and the radius *rad of the ball about it holding
