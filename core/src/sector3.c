@@ -752,10 +752,11 @@ static supports point_supports(const sect *S, const sccd_v3 *v, int n, sccd_v2 d
     return h;
 }
 
-/* Largest value of d·(x, y) over the 2D annular sector (d in local x, y). */
-static sccd_real sector_support2(const sect *S, sccd_real dx, sccd_real dy)
+/* Least and largest values of d·(x, y) over the 2D annular sector (d in
+ * local x, y). */
+static void sector_range2(const sect *S, sccd_real dx, sccd_real dy, sccd_real *lo, sccd_real *hi)
 {
-    return annular_sector_support(S->c, S->s, S->r, S->R, dx, dy);
+    annular_sector_range(S->c, S->s, S->r, S->R, dx, dy, lo, hi);
 }
 
 /* The point of the sector nearest the canonical-frame point q (fact 1):
@@ -798,8 +799,9 @@ static bool box_separated_along(const sect *S, sccd_v3 c, const sccd_v3 ax[3], s
     for (int j = 0; j < 3; ++j)
         ext += fabs(sccd_v3_dot(n, ax[j]));
     sccd_real zhi = sccd_max(n.z * S->zlo, n.z * S->zhi), zlo = sccd_min(n.z * S->zlo, n.z * S->zhi);
-    sccd_real t = margin * sccd_v3_len(n);
-    return mid - ext > sector_support2(S, n.x, n.y) + zhi + t || mid + ext < zlo - sector_support2(S, -n.x, -n.y) - t;
+    sccd_real t = margin * sccd_v3_len(n), lo, hi;
+    sector_range2(S, n.x, n.y, &lo, &hi);
+    return mid - ext > hi + zhi + t || mid + ext < zlo + lo - t;
 }
 
 /* Exact early-outs for a box (about c, half axes ax) that
@@ -1421,8 +1423,9 @@ sccd_aabb3 sccd_sector3_prepared_aabb(const sccd_sector3_prepared *S)
         sccd_real ux = i == 0 ? S->u.x : (i == 1 ? S->u.y : S->u.z);
         sccd_real o = i == 0 ? S->o.x : (i == 1 ? S->o.y : S->o.z);
         sccd_real zmax = sccd_max(ux * S->zlo, ux * S->zhi), zmin = sccd_min(ux * S->zlo, ux * S->zhi);
-        hi[i] = o + sector_support2(S, ax, kx) + zmax;
-        lo[i] = o - sector_support2(S, -ax, -kx) + zmin;
+        sector_range2(S, ax, kx, &lo[i], &hi[i]);
+        hi[i] = o + hi[i] + zmax;
+        lo[i] = o + lo[i] + zmin;
     }
     return (sccd_aabb3){{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
 }
