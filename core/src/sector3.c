@@ -800,8 +800,9 @@ static bool box_holds(const sccd_v3 ax[3], sccd_v3 d)
 /* Does a plane ⟂ n separate the box about c with half axes ax (canonical
  * frame) from the sector by more than margin·|n|? The box's extent along n
  * against the sector's: its annular sector's support (the outer arc's where
- * n points into the wedge, else an edge end's) plus the slab's. */
-static bool box_separated_along(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_v3 n, sccd_real margin)
+ * n points into the wedge, else an edge end's) plus the slab's. Inline:
+ * called, it cost the prepared box test 7 instructions a call in 416. */
+static inline bool box_separated_along(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_v3 n, sccd_real margin)
 {
     sccd_real mid = sccd_v3_dot(n, c), ext = 0.0;
     for (int j = 0; j < 3; ++j)
