@@ -698,8 +698,10 @@ static inline int ball_early_out(const sect *S, sccd_v3 q, sccd_real in, sccd_re
 typedef struct supports { sccd_real zlo, zhi, near, far, lower, upper, ahead; } supports;
 
 /* Does the set lie more than tol outside the slab, beyond R, inside r, or
- * beyond the wedge? Each is a plane or cylinder it is beyond. */
-static bool supports_miss(const sect *S, const supports *h, sccd_real tol)
+ * beyond the wedge? Each is a plane or cylinder it is beyond. Inline:
+ * called, with its supports through memory, it cost the prepared box test
+ * 7 instructions a call in 409, the triangle tests 2. */
+static inline bool supports_miss(const sect *S, const supports *h, sccd_real tol)
 {
     return h->zhi < S->zlo - tol || h->zlo > S->zhi + tol || h->near > S->R + tol ||
            (S->r - tol > 0.0 && h->far < S->r - tol) || wedge_missed(S->c, S->s, h->lower, h->upper, h->ahead, tol);
