@@ -68,21 +68,29 @@ static inline bool in_half_angle(sccd_real x, sccd_real y, sccd_real c, sccd_rea
  * two distances compiles to a branch, a coin toss over mixed input). */
 static inline bool pick(bool in, bool a, bool b) { return (in & a) | (!in & b); }
 
-/* The largest value of (dx, dy)·p over the annular sector of half angle θ
- * (cosine c, sine s) about +x, radii r ≤ R: R·|d| where d points into the
- * wedge, else at an end of a radial edge (the support of its convex hull,
- * so of any θ). The sectors' separating-plane early-outs. */
+/* The least (*lo) and largest (*hi) values of (dx, dy)·p over the annular
+ * sector of half angle θ (cosine c, sine s) about +x, radii r ≤ R: ±R·|d|
+ * where ±d points into the wedge, else at an end of a radial edge (the
+ * support of its convex hull, so of any θ). Both at once share the
+ * products and the root (−d's values are d's negated, exactly). The
+ * sectors' separating-plane early-outs. */
+static inline void annular_sector_range(sccd_real c, sccd_real s, sccd_real r, sccd_real R, sccd_real dx, sccd_real dy,
+                                        sccd_real *lo, sccd_real *hi)
+{
+    sccd_real e1 = dx * c + dy * s, e2 = dx * c - dy * s, arc = R * sqrt(dx * dx + dy * dy);
+    sccd_real top = sccd_max(sccd_max(r * e1, R * e1), sccd_max(r * e2, R * e2));
+    sccd_real bottom = sccd_min(sccd_min(r * e1, R * e1), sccd_min(r * e2, R * e2));
+    *hi = in_half_angle(dx, fabs(dy), c, s) ? sccd_max(top, arc) : top;
+    *lo = in_half_angle(-dx, fabs(dy), c, s) ? sccd_min(bottom, -arc) : bottom;
+}
+
+/* The largest value of (dx, dy)·p over that annular sector. */
 static inline sccd_real annular_sector_support(sccd_real c, sccd_real s, sccd_real r, sccd_real R, sccd_real dx,
                                                sccd_real dy)
 {
-    sccd_real best = -INFINITY;
-    if (in_half_angle(dx, fabs(dy), c, s))
-        best = R * sqrt(dx * dx + dy * dy);
-    for (int sgn = -1; sgn <= 1; sgn += 2) {
-        sccd_real e = dx * c + dy * sgn * s;
-        best = sccd_max(best, sccd_max(r * e, R * e));
-    }
-    return best;
+    sccd_real lo, hi;
+    annular_sector_range(c, s, r, R, dx, dy, &lo, &hi);
+    return hi;
 }
 
 /* Does a convex set miss the wedge of half angle θ (cosine c, sine s)
