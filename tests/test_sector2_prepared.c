@@ -319,6 +319,40 @@ static void test_poly_validity(void **state)
     assert_true(valid > 2 * N_RANDOM && valid < 18 * N_RANDOM);
 }
 
+/* A valid rotation is unit only within 1e-6 (c² + s² − 1), and
+ * sccd_rot2_apply then stretches a box by up to 5e-7 of |h|: a box whose
+ * one corner lies 1e-8 inside the outer arc, its diagonal along the
+ * outward normal (so that its centre is |h|·√(1 + δ) away), is met by the
+ * prepared and the one-shot test (a disc of radius |h| about the centre
+ * misses the sector by some 4e-7). */
+static void test_box_rotation_not_quite_unit(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts(); /* valid input: no check may fire */
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(207);
+    for (int i = 0; i < 10000; ++i) {
+        sccd_v2 a = sccd_rng_unit2(&g);
+        sccd_real r = sccd_rng_uniform(&g, 0.0, 1.0);
+        sccd_sector2 s = {sccd_rng_v2(&g, 5.0), a, sccd_rng_uniform(&g, 0.2, SCCD_PI), r, r + sccd_rng_uniform(&g, 0.5, 3.0)};
+        sccd_v2 w = {sccd_rng_uniform(&g, 0.5, 1.0), sccd_rng_uniform(&g, 0.5, 1.0)};
+        sccd_v2 corner = {sccd_rng_int(&g, 2) ? w.x : -w.x, sccd_rng_int(&g, 2) ? w.y : -w.y};
+        /* The rotation taking the corner's direction to −a, scaled to c² + s² = 1 ± 0.99e-6. */
+        sccd_v2 to = sccd_v2_neg(a);
+        sccd_rot2 q = sccd_rot2_make(atan2(sccd_v2_cross(corner, to), sccd_v2_dot(corner, to)));
+        sccd_real k = sqrt(1.0 + (i % 2 ? 0.99e-6 : -0.99e-6));
+        q = (sccd_rot2){q.c * k, q.s * k};
+        sccd_v2 tip = sccd_v2_mad(s.o, s.R - 1e-8, a); /* inside the sector */
+        sccd_box2 b = {sccd_v2_sub(tip, sccd_rot2_apply(q, corner)), q, w};
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        assert_true(sccd_sector2_prepared_vs_box(&p, b));
+        assert_true(sccd_sector2_vs_box(&s, b));
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
 /* Misuse: a bad sector is refused when prepared (the check fires once), and
  * the prepared form it leaves, like a zeroed one, meets nothing; bad shapes
  * on a good prepared sector are refused too. */
@@ -402,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_capsule), cmocka_unit_test(test_poly),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_sweep_band_by_hand), cmocka_unit_test(test_cos_sin),
         cmocka_unit_test(test_near_edges), cmocka_unit_test(test_rough_band), cmocka_unit_test(test_poly_validity),
+        cmocka_unit_test(test_box_rotation_not_quite_unit),
     };
     return cmocka_run_group_tests_name("sector2_prepared", tests, NULL, NULL);
 }

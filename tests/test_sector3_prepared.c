@@ -148,6 +148,44 @@ static void test_point(void **state)
     }
 }
 
+/* A valid rotation is unit only within 1e-6 (|q|² − 1), and the map that
+ * places a box's corners, sccd_quat_apply's, then stretches them by up to
+ * 2e-6 of |h|: a box whose one corner lies 1e-8 inside the outer arc, its
+ * diagonal along the outward normal (so that its centre is |h|·(1 + δ)
+ * away), is met, by the prepared and the one-shot test (a ball of radius
+ * |h| about the centre misses the sector by some 1e-6). */
+static void test_box_rotation_not_quite_unit(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts(); /* valid input: no check may fire */
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(307);
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_v3 u = sccd_rng_unit3(&g), e1, e2;
+        sccd_v3_basis(u, &e1, &e2);
+        sccd_real phi = sccd_rng_uniform(&g, 0.0, 2.0 * SCCD_PI), r = sccd_rng_uniform(&g, 0.0, 1.0);
+        sccd_v3 a = sccd_v3_add(sccd_v3_scale(e1, cos(phi)), sccd_v3_scale(e2, sin(phi)));
+        sccd_sector3 s = {sccd_rng_v3(&g, 5.0), u, a, sccd_rng_uniform(&g, 0.2, SCCD_PI), r,
+                          r + sccd_rng_uniform(&g, 0.5, 3.0), -sccd_rng_uniform(&g, 0.1, 1.0), sccd_rng_uniform(&g, 0.1, 1.0)};
+        sccd_v3 w = {sccd_rng_uniform(&g, 0.5, 1.0), sccd_rng_uniform(&g, 0.5, 1.0), sccd_rng_uniform(&g, 0.5, 1.0)};
+        sccd_v3 corner = {sccd_rng_int(&g, 2) ? w.x : -w.x, sccd_rng_int(&g, 2) ? w.y : -w.y, sccd_rng_int(&g, 2) ? w.z : -w.z};
+        /* The unit rotation taking the corner's direction to −a, then scaled to |q|² = 1 ± 0.99e-6. */
+        sccd_v3 dir = sccd_v3_normalize(corner), to = sccd_v3_neg(a), axis = sccd_v3_cross(dir, to);
+        sccd_real angle = atan2(sccd_v3_len(axis), sccd_v3_dot(dir, to));
+        sccd_quat q = sccd_v3_len(axis) > 1e-9 ? sccd_quat_axis_angle(sccd_v3_normalize(axis), angle) : sccd_quat_identity();
+        sccd_real k = sqrt(1.0 + (i % 2 ? 0.99e-6 : -0.99e-6));
+        q = (sccd_quat){q.x * k, q.y * k, q.z * k, q.w * k};
+        sccd_v3 tip = sccd_v3_mad(s.o, s.R - 1e-8, a); /* inside the sector */
+        sccd_box3 b = {sccd_v3_sub(tip, sccd_quat_apply(q, corner)), q, w};
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        assert_true(sccd_sector3_prepared_vs_box(&p, b));
+        assert_true(sccd_sector3_vs_box(&s, b));
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
 /* Misuse: a sector with no defined set is refused when prepared (the check
  * fires once) and the result, like a zeroed prepared sector, meets nothing;
  * bad shapes on a good prepared sector are refused. */
@@ -231,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_point),   cmocka_unit_test(test_sphere),    cmocka_unit_test(test_capsule),
         cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle), cmocka_unit_test(test_near_boundary),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_sweep_band_by_hand),
+        cmocka_unit_test(test_box_rotation_not_quite_unit),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }

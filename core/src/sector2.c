@@ -655,23 +655,28 @@ static sccd_real box_support(sccd_v2 n, sccd_v2 u, sccd_v2 w, sccd_v2 h)
 /* In the canonical frame the box is centred at c with axes u, w = perp(u).
  * Exact early-outs, the most telling first: the disc of radius |h| about c
  * (which holds it) missing S, the one of radius min(h) (which it holds)
- * meeting S; its nearest point to the pivot beyond R, its farthest inside
+ * meeting S (both as box_outer_radius and box_inner_radius widen them for
+ * a rotation unit within 1e-6); its nearest point to the pivot beyond R, its farthest inside
  * r, all of it beyond W (its supports). Then its corners. */
 static bool box_meets(const prepared *p, sccd_box2 b)
 {
     const sccd_sector2 *s = &p->s;
     sccd_v2 c = to_local(s, b.c), h = b.h;
-    sccd_real rout = sccd_v2_len(h), d2 = sccd_v2_len2(c);
+    sccd_real rout = box_outer_radius(sccd_v2_len(h)), d2 = sccd_v2_len2(c);
     bool hit;
-    if (disc_decides(p, c, sccd_min(h.x, h.y), rout, &hit))
+    if (disc_decides(p, c, box_inner_radius(sccd_min(h.x, h.y)), rout, &hit))
         return hit;
     sccd_v2 ax = {b.q.c, b.q.s}, u = {sccd_v2_dot(s->a, ax), sccd_v2_cross(s->a, ax)}, w = sccd_v2_perp(u);
-    /* The pivot in the box's frame: its nearest and farthest box points. */
+    /* The pivot in the box's frame: its nearest and farthest box points.
+     * |u| = |q| is 1 only within 5e-7: along u and w the box spans
+     * ±h·|u|² and the pivot's coordinates are |u| times its distances, so
+     * the squares are |u|² times the distances'. */
+    sccd_real u2 = sccd_v2_len2(u), ex = h.x * u2, ey = h.y * u2;
     sccd_real ox = -sccd_v2_dot(c, u), oy = -sccd_v2_dot(c, w);
-    sccd_real nx = ox - sccd_clamp(ox, -h.x, h.x), ny = oy - sccd_clamp(oy, -h.y, h.y);
-    sccd_real fx = fabs(ox) + h.x, fy = fabs(oy) + h.y, far2 = fx * fx + fy * fy;
+    sccd_real nx = ox - sccd_clamp(ox, -ex, ex), ny = oy - sccd_clamp(oy, -ey, ey);
+    sccd_real fx = fabs(ox) + ex, fy = fabs(oy) + ey, far2 = (fx * fx + fy * fy) / u2;
     sccd_real tol = SCCD_EPS * sccd_max(s->R, sqrt(far2)), lo = s->r - tol, hi = s->R + tol;
-    if (nx * nx + ny * ny > hi * hi || (lo > 0.0 && far2 < lo * lo))
+    if (nx * nx + ny * ny > hi * hi * u2 || (lo > 0.0 && far2 < lo * lo))
         return false;
     sccd_v2 lower, upper;
     edge_normals(p, &lower, &upper);
@@ -679,16 +684,15 @@ static bool box_meets(const prepared *p, sccd_box2 b)
                      sccd_v2_dot(upper, c) + box_support(upper, u, w, h),
                      c.x + box_support((sccd_v2){1.0, 0.0}, u, w, h), tol))
         return false;
-    /* The point of S nearest the centre in the box (of the corners below:
-     * |u|² is 1 only within 2e-6) hits; a line ⟂ their offset may
-     * separate them. Then its corners. */
+    /* The point of S nearest the centre in the box (of the corners below,
+     * by its coordinates along u and w as above) hits; a line ⟂ their
+     * offset may separate them. Then its corners. */
     sccd_v2 near = local_nearest(p, c, sqrt(d2)), off = sccd_v2_sub(near, c);
-    sccd_real u2 = sccd_v2_len2(u);
-    if (fabs(sccd_v2_dot(off, u)) <= h.x * u2 && fabs(sccd_v2_dot(off, w)) <= h.y * u2)
+    if (fabs(sccd_v2_dot(off, u)) <= ex && fabs(sccd_v2_dot(off, w)) <= ey)
         return true;
-    sccd_v2 ex = sccd_v2_scale(u, h.x), ey = sccd_v2_scale(w, h.y);
-    sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, ex), ey), sccd_v2_sub(sccd_v2_add(c, ex), ey),
-                    sccd_v2_add(sccd_v2_add(c, ex), ey), sccd_v2_add(sccd_v2_sub(c, ex), ey)};
+    sccd_v2 du = sccd_v2_scale(u, h.x), dw = sccd_v2_scale(w, h.y);
+    sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, du), dw), sccd_v2_sub(sccd_v2_add(c, du), dw),
+                    sccd_v2_add(sccd_v2_add(c, du), dw), sccd_v2_add(sccd_v2_sub(c, du), dw)};
     if (separated_along(p, v, 4, 0.0, tol, c, near))
         return false;
     return convex_meets(p, v, 4, 0.0, tol, 2.0 * rout);

@@ -910,7 +910,8 @@ static int box_pieces_early_out(const sect *S, sccd_v3 c, const sccd_v3 ax[3], s
     while (n > 0) {
         box_piece e = stack[--n];
         sccd_v3 eh = {h.x * e.f.x, h.y * e.f.y, h.z * e.f.z};
-        int early = ball_early_out(S, e.c, sccd_min(eh.x, sccd_min(eh.y, eh.z)), sccd_v3_len(eh));
+        int early = ball_early_out(S, e.c, box_inner_radius(sccd_min(eh.x, sccd_min(eh.y, eh.z))),
+                                   box_outer_radius(sccd_v3_len(eh)));
         if (early == 1)
             return 1;
         if (early == 0)
@@ -982,7 +983,8 @@ static bool box_meets_past_balls(const sect *S, sccd_box3 b, sccd_v3 c)
 }
 
 /* In the canonical frame: exact early-outs by the balls about its centre
- * of radii |h| (holding it) and min(h) (held), then the rest. */
+ * of radii |h| (holding it) and min(h) (held), as box_outer_radius and
+ * box_inner_radius widen them for a rotation unit within 1e-6; then the rest. */
 bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
 {
     if (!S || !valid_box3(b)) {
@@ -992,7 +994,8 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
     if (!S->ready)
         return false;
     sccd_v3 c = to_local(S, b.c);
-    int early = ball_early_out(S, c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h));
+    int early = ball_early_out(S, c, box_inner_radius(sccd_min(b.h.x, sccd_min(b.h.y, b.h.z))),
+                               box_outer_radius(sccd_v3_len(b.h)));
     return early >= 0 ? early == 1 : box_meets_past_balls(S, b, c);
 }
 
@@ -1063,7 +1066,8 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
     const sccd_rot2 *have = NULL;
     if (valid_sector3(s)) { /* the prepared test's balls first, without the frame */
         bool hit;
-        if (raw_ball_decides(s, b.c, sccd_min(b.h.x, sccd_min(b.h.y, b.h.z)), sccd_v3_len(b.h), false, &hit, &cs))
+        if (raw_ball_decides(s, b.c, box_inner_radius(sccd_min(b.h.x, sccd_min(b.h.y, b.h.z))),
+                             box_outer_radius(sccd_v3_len(b.h)), false, &hit, &cs))
             return hit;
         have = &cs;
     }

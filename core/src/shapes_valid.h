@@ -117,4 +117,19 @@ static inline bool valid_box3(sccd_box3 s)
     return (zero == 0.0) & (sccd_min(s.h.x, sccd_min(s.h.y, s.h.z)) >= 0.0) & valid_quat(s.q);
 }
 
+/* A valid rotation is unit only within 1e-6 (|q|² or c² + s² = 1 + δ), and
+ * the map that places a box by it stretches the box: sccd_quat_apply's is
+ * (1 + δ)R − δI (R the unit quaternion's rotation), its stretch within
+ * 1 ± 2|δ|; sccd_rot2_apply's is √(1 + δ)R. So the balls (discs) about a
+ * box's centre that hold it and that it holds are those of radii |h| and
+ * min(h) grown and shrunk by 2e-6, and a little more for rounding: with
+ * |h| itself a box whose corner reaches into a sector by 1e-8 was missed. */
+#define BOX_ROTATION_SLACK 3e-6
+
+/* The radius of a ball about a box's centre that holds the box, |h| = len. */
+static inline sccd_real box_outer_radius(sccd_real len) { return len * (1.0 + BOX_ROTATION_SLACK); }
+
+/* The radius of a ball about a box's centre that the box holds, min(h) = least. */
+static inline sccd_real box_inner_radius(sccd_real least) { return least * (1.0 - BOX_ROTATION_SLACK); }
+
 #endif
