@@ -522,20 +522,6 @@ static inline bool disc_decides(const prepared *p, sccd_v2 q, sccd_real in, sccd
     return !local_disc_meets(p, q, sccd_v2_len(q), out) != *hit;
 }
 
-/* Is the canonical-frame point q beyond R + rho of the pivot, or inside
- * r − rho, by more than the tolerance? An exact early-out without a root
- * or the half angle: every point of S is within R of the pivot, so beyond
- * (R + rho)(1 + 3ε) the distance exceeds rho by more than
- * ε·max(R, rho, |q|); none is within r, so inside
- * r − rho − 3ε(R + rho) (< r ≤ R) it exceeds rho by more than
- * ε·max(R, rho). *d2 = |q|². */
-static inline bool radially_beyond(const sccd_sector2 *s, sccd_v2 q, sccd_real rho, sccd_real *d2)
-{
-    sccd_real far = (s->R + rho) * (1.0 + 3.0 * SCCD_EPS), near = s->r - rho - 3.0 * SCCD_EPS * (s->R + rho);
-    *d2 = sccd_v2_len2(q);
-    return (*d2 > far * far) | ((near > 0.0) & (*d2 < near * near));
-}
-
 /* The world point c within rho of S (false when p is not ready). */
 static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
 {
@@ -556,71 +542,71 @@ static inline bool one_shot_valid(const sccd_sector2 *s, bool shape_ok)
     return true;
 }
 
-/* Does the canonical-frame point q (d = |q|, d2 = d²) within reach of S
- * (as local_within) follow without the trigonometry? Returns whether it
- * does, *hit the answer then. By a rough cosine and sine of the half
- * angle (sccd_cos_sin_half_turn_rough): q's side of the wedge, inside when
- * its cosine is 4e-4 beyond the rough one (its angle at least 2.4e-4
- * inside, as |cos′| ≤ 1, so in_half_angle's rounding, 1e-15·d, cannot
- * miss it), outside when 4e-4 short of it, else unsure; the annulus part
- * of the distance, which needs no angle, and the edge part, which the
- * rough values move by under 5e-4·d. Inside, the annulus part decides;
- * else the edge part, when it is 1e-3·d clear of reach (beyond what the
- * rough values and the exact part's rounding, 1e-14·d, can move), and q
- * is outside or the annulus part agrees (local_within picks one of the
- * two; its annulus part, annulus_within, is this one). Not for a d2 that
- * underflows or overflows. No branch: the caller's one on the result is
- * mostly taken. */
-static inline bool rough_decides(const sccd_sector2 *s, sccd_v2 q, sccd_real d, sccd_real d2, sccd_real reach,
-                                 bool *hit)
+/* The side of W the canonical-frame point q (|q|² = d2) is on, by the
+ * rough cosine and sine of the half angle (*e, sccd_cos_sin_half_turn_rough,
+ * within |δ| ≤ 1.62e-4 of the exact pair): w, |q| times the sine of q's
+ * angle past the edge, moves by at most |q|·|δ|, so when it is more than
+ * 4e-4·|q| from 0 (by squares) the exact one has its sign, and so has
+ * in_half_angle's answer (w < 0 with y ≥ 0 needs x·s > y·c ≥ 0 where
+ * c ≥ 0: x > 0, as s > 0 there). *inside and *outside: surely so; neither
+ * near the edge. */
+static inline void rough_side(const sccd_sector2 *s, sccd_v2 q, sccd_real d2, sccd_rot2 *e, bool *inside,
+                              bool *outside)
 {
-    prepared p = {*s, sccd_cos_sin_half_turn_rough(s->half_angle), true};
-    sccd_real gap = d * p.edge.c - q.x, margin = 4e-4 * d, err = 1e-3 * d, below = reach - err;
-    bool rough_in, inside = gap < -margin, outside = gap > margin, annulus = annulus_within(s, d2, reach);
-    sccd_real edge2 = local_edge_dist2(&p, q, &rough_in);
-    bool edge_hit = (below > 0.0) & (edge2 < below * below), edge_miss = edge2 > (reach + err) * (reach + err);
-    *hit = pick(inside, annulus, edge_hit);
-    return (d2 > 1e-280) & (d2 < 1e280) & (inside | ((edge_hit | edge_miss) & (outside | (edge_hit == annulus))));
-}
-
-/* Does the canonical-frame point q (|q|² = d2) meet S, known without a
- * root or the half angle's trigonometry? Returns whether it is, *hit the
- * answer then. q's side of the wedge by the rough cosine and sine
- * (sccd_cos_sin_half_turn_rough): w, |q|·sin of q's angle past the edge,
- * is within 2e-4·|q| of the exact one, so |w| > 4e-4·|q| (by squares)
- * settles the side. Inside, q meets S when its radius is within [r, R]
- * (by squares); outside, it misses by at least 2e-4·|q| (its angle past
- * the edge is at least that), more than the tolerance SCCD_EPS·max(R, |q|)
- * once |q| > 1e-5·R. Not for a d2 that underflows or overflows. No
- * branch: the caller's one is mostly taken. */
-static inline bool point_decides(const sccd_sector2 *s, sccd_v2 q, sccd_real d2, bool *hit)
-{
-    sccd_rot2 e = sccd_cos_sin_half_turn_rough(s->half_angle);
-    sccd_real w = fabs(q.y) * e.c - q.x * e.s;
+    *e = sccd_cos_sin_half_turn_rough(s->half_angle);
+    sccd_real w = fabs(q.y) * e->c - q.x * e->s;
     bool clear = w * w > 1.6e-7 * d2;
-    bool inside = (w < 0.0) & clear, outside = (w > 0.0) & clear;
-    *hit = inside & (d2 >= s->r * s->r) & (d2 <= s->R * s->R);
-    return *hit | (outside & (d2 > 1e-10 * s->R * s->R) & (d2 > 1e-280) & (d2 < 1e280));
+    *inside = (w < 0.0) & clear;
+    *outside = (w > 0.0) & clear;
 }
 
-/* The one-shot form of disc_meets: checked (one_shot_valid); the radial
- * early-out, which needs no angle, and rough_decides, in one branch on
- * their sum (written `beyond | decided`, it compiled to a branch on each,
- * a coin toss over mixed discs); only near an edge the cosine and sine of
- * the half angle, then local_disc_meets (the same answers: radially_beyond
- * rejects only beyond its reach). */
-static bool one_shot_disc(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool shape_ok)
+/* Squares that neither underflow nor overflow, and q not so near the pivot
+ * (|q| > 1e-10·R) that the margins below fall under the rounding of the
+ * exact test's edge part (1e-16 of R). */
+static inline bool rough_sane(const sccd_sector2 *s, sccd_real d2)
 {
-    if (!one_shot_valid(s, shape_ok))
-        return false;
-    sccd_v2 q = to_local(s, c);
-    sccd_real d2;
-    bool beyond = radially_beyond(s, q, rho, &d2);
-    sccd_real d = sqrt(d2);
-    bool hit;
-    bool decided = rough_decides(s, q, d, d2, disc_reach(s, q, rho), &hit);
-    if ((int)beyond + (int)decided > 0)
-        return !beyond & hit;
+    return (d2 > 1e-280) & (d2 < 1e280) & (d2 > 1e-20 * s->R * s->R);
+}
+
+/* Does the disc of radius rho about the canonical-frame point q meet S
+ * (as local_disc_meets_squared), known without the exact trigonometry?
+ * Returns whether it is, *hit the answer then. Surely inside W (rough_side)
+ * the distance is the annulus part alone, which needs no angle: the exact
+ * answer. Surely outside it is the edge part, a 1-Lipschitz function of q's
+ * coordinates along and across the edge, which the rough pair moves by
+ * |q|·|δ| each: within √2·1.62e-4·|q| < 3.3e-4·m (m = |q|∞) of the exact
+ * one, known when it is err = 1e-3·m clear of the reach. No branch: the
+ * caller's one on the answer is mostly taken (discs near an edge are rare). */
+static inline bool rough_disc_decides(const sccd_sector2 *s, sccd_v2 q, sccd_real rho, bool *hit)
+{
+    sccd_real d2 = sccd_v2_len2(q), m = sccd_max(fabs(q.x), fabs(q.y)), reach = disc_reach(s, q, rho);
+    bool inside, outside, rough_in;
+    prepared p = {*s, {1.0, 0.0}, true};
+    rough_side(s, q, d2, &p.edge, &inside, &outside);
+    sccd_real edge2 = local_edge_dist2(&p, q, &rough_in), err = 1e-3 * m, below = reach - err, above = reach + err;
+    bool edge_hit = (below > 0.0) & (edge2 < below * below), edge_miss = edge2 > above * above;
+    *hit = pick(inside, annulus_within(s, d2, reach), edge_hit);
+    return rough_sane(s, d2) & (inside | (outside & (edge_hit | edge_miss)));
+}
+
+/* rough_disc_decides for a point, cheaper: surely outside W it is at least
+ * its distance across the edge's line away, |w| > 2.4e-4·|q| (rough_side),
+ * more than its reach (the tolerance, SCCD_EPS·max(R, |q|∞)) once
+ * |q| > 1e-5·R: a miss without the edge part. */
+static inline bool rough_point_decides(const sccd_sector2 *s, sccd_v2 q, bool *hit)
+{
+    sccd_real d2 = sccd_v2_len2(q);
+    bool inside, outside;
+    sccd_rot2 e;
+    rough_side(s, q, d2, &e, &inside, &outside);
+    *hit = inside & annulus_within(s, d2, disc_reach(s, q, 0.0));
+    return rough_sane(s, d2) & (inside | (outside & (d2 > 1e-10 * s->R * s->R)));
+}
+
+/* The one-shot disc and point tests' last step, near an edge: the exact
+ * cosine and sine, then local_disc_meets_squared (the prepared answer). */
+static bool one_shot_exact(const sccd_sector2 *s, sccd_v2 q, sccd_real rho)
+{
     prepared p = {*s, edge_of(s->half_angle), true};
     return local_disc_meets_squared(&p, q, rho);
 }
@@ -795,26 +781,25 @@ bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_
     return sccd_sector2_meets_points(p, v, n, radius, false);
 }
 
-/* The one-shot tests: checked once (one_shot_valid), then prepared (discs
- * by one_shot_disc). A point's early-outs need neither a root nor the
- * exact trigonometry: radially_beyond and point_decides settle nearly every
- * point, in one branch on their sum (one_shot_disc's sqrt and edge parts
- * left a point's one-shot test at 1.6 times its prepared one's time). */
+/* The one-shot tests: checked once (one_shot_valid), then prepared; discs
+ * and points decided first by the rough trigonometry (the same answers). */
 bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p)
 {
     if (!one_shot_valid(s, sccd_is_valid_v2(p)))
         return false;
     sccd_v2 q = to_local(s, p);
-    sccd_real d2;
-    bool beyond = radially_beyond(s, q, 0.0, &d2), hit;
-    int settled = (int)beyond + (int)point_decides(s, q, d2, &hit);
-    if (settled > 0)
-        return !beyond & hit;
-    prepared pr = {*s, edge_of(s->half_angle), true};
-    return local_disc_meets_squared(&pr, q, 0.0);
+    bool hit;
+    return rough_point_decides(s, q, &hit) ? hit : one_shot_exact(s, q, 0.0);
 }
 
-bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c) { return one_shot_disc(s, c.c, c.r, valid_circle(c)); }
+bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
+{
+    if (!one_shot_valid(s, valid_circle(c)))
+        return false;
+    sccd_v2 q = to_local(s, c.c);
+    bool hit;
+    return rough_disc_decides(s, q, c.r, &hit) ? hit : one_shot_exact(s, q, c.r);
+}
 
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {
