@@ -234,6 +234,20 @@ static void test_poly_validity(void **state)
             assert_false(sccd_is_valid_poly2(&dent));
         }
     }
+    /* A NaN or infinite coordinate anywhere, at any size of polygon. */
+    const double bad[] = {NAN, INFINITY, -INFINITY};
+    for (int n = 1; n <= SCCD_POLY_MAX; ++n)
+        for (int k = 0; k < 2 * n; ++k)
+            for (int b = 0; b < 3; ++b) {
+                sccd_poly2 p = {.n = n, .r = 0.0};
+                for (int j = 0; j < n; ++j)
+                    p.v[j] = (sccd_v2){cos(2.0 * SCCD_PI * j / n), sin(2.0 * SCCD_PI * j / n)};
+                if (k % 2)
+                    p.v[k / 2].y = bad[b];
+                else
+                    p.v[k / 2].x = bad[b];
+                assert_false(sccd_is_valid_poly2(&p));
+            }
     sccd_poly2 one = {.n = 1, .v = {{1, 2}}, .r = 0.5};
     assert_true(sccd_is_valid_poly2(&one));
     sccd_poly2 none = {.n = 0};

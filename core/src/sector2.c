@@ -738,28 +738,25 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
 
 bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly)
 {
-    sccd_v2 sum;
-    if (!p || !valid_poly2_sum(poly, &sum)) {
+    sccd_v2 mw;
+    sccd_real rad;
+    if (!p || !valid_poly2_disc(poly, &mw, &rad)) {
         SCCD_ASSERT(p != NULL && valid_poly2(poly));
         return false;
     }
     if (!p->ready)
         return false;
     /* Exact early-outs: the polygon lies in the disc about its vertices'
-     * mean reaching the farthest one, grown by its rounding, and holds the
-     * disc of its rounding about that mean (a point of the convex
-     * polygon). Both in world coordinates, the mean then taken to the
-     * canonical frame alone: the frame's rounding moves distances by
-     * 1e-15 of the scene, far inside the tolerance. */
+     * mean reaching the farthest one (rad, from the check), grown by its
+     * rounding, and holds the disc of its rounding about that mean (a
+     * point of the convex polygon). Both in world coordinates, the mean
+     * then taken to the canonical frame alone: the frame's rounding moves
+     * distances by 1e-15 of the scene, far inside the tolerance. */
     int n = poly->n;
-    sccd_v2 mw = sccd_v2_scale(sum, 1.0 / n);
-    sccd_real rad2 = 0.0;
-    for (int i = 0; i < n; ++i)
-        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(poly->v[i], mw)));
     sccd_v2 m = to_local(&p->s, mw);
     sccd_real dm = sccd_v2_len(m);
     bool hit;
-    if (disc_decides(p, m, poly->r, sqrt(rad2) + poly->r, &hit))
+    if (disc_decides(p, m, poly->r, rad + poly->r, &hit))
         return hit;
     sccd_v2 v[SCCD_POLY_MAX];
     for (int i = 0; i < n; ++i)

@@ -10,6 +10,25 @@ bool sccd_is_valid_box2(sccd_box2 s) { return valid_box2(s); }
 
 bool sccd_is_valid_poly2(const sccd_poly2 *s) { return valid_poly2(s); }
 
+bool sccd_poly2_valid_pairwise(const sccd_poly2 *s)
+{
+    int n = s->n;
+    sccd_real scale = 0.0;
+    for (int i = 0; i < n; ++i) {
+        if (!sccd_is_valid_v2(s->v[i]))
+            return false;
+        scale = sccd_max(scale, sccd_max(fabs(s->v[i].x), fabs(s->v[i].y)));
+    }
+    sccd_real tol = 1e-12 * (1.0 + scale * scale);
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 a = s->v[i], ed = sccd_v2_sub(s->v[i + 1 < n ? i + 1 : 0], a);
+        for (int k = 2, j = i + 2; k < n; ++k, ++j)
+            if (sccd_v2_cross(ed, sccd_v2_sub(s->v[j < n ? j : j - n], a)) < -tol)
+                return false;
+    }
+    return true;
+}
+
 bool sccd_is_valid_sphere(sccd_sphere s) { return valid_sphere(s); }
 
 bool sccd_is_valid_capsule3(sccd_capsule3 s) { return valid_capsule3(s); }
