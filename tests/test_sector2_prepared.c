@@ -319,6 +319,53 @@ static void test_poly_validity(void **state)
     assert_true(valid > 2 * N_RANDOM && valid < 18 * N_RANDOM);
 }
 
+/* A regular polygon with an edge flush against S from outside, the edge's
+ * middle δ from S: beyond the outer arc (square to the radius at angle φ
+ * within the wedge) or beyond the upper radial edge (along it, its middle
+ * at radius t; half angles up to π/2, so that nothing of S lies beyond
+ * that edge's line). Its vertices' mean is outside S, but the disc it holds
+ * about the mean (the prepared test's inner disc) reaches S when δ ≤ 0:
+ * a hit when the polygon overlaps S by 1e-12 of the scene, a miss when it
+ * is 1e-8 of it away; polygons of inradius 0.05 to 2 and a thousandth of
+ * that. */
+static void test_poly_flush(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(208);
+    for (int i = 0; i < 20000; ++i) {
+        bool arc = sccd_rng_int(&g, 2);
+        sccd_real r = sccd_rng_int(&g, 2) ? 0.0 : sccd_rng_uniform(&g, 0.0, 2.0);
+        sccd_real half = arc ? sccd_rng_uniform(&g, 0.2, SCCD_PI - 0.2) : sccd_rng_uniform(&g, 0.2, 0.5 * SCCD_PI);
+        sccd_sector2 s = {sccd_rng_v2(&g, 5.0), sccd_rng_unit2(&g), half, r, r + sccd_rng_uniform(&g, 0.5, 3.0)};
+        int n = 3 + sccd_rng_int(&g, SCCD_POLY_MAX - 2);
+        sccd_real inner = (sccd_rng_int(&g, 2) ? 1.0 : 1e-3) * sccd_rng_uniform(&g, 0.05, 2.0);
+        sccd_real L = s.R + sccd_v2_len(s.o) + 4.0 * inner, delta = i % 2 ? -1e-12 * L : 1e-8 * L;
+        sccd_v2 out, mid; /* the edge's normal away from S, its middle */
+        if (arc) {
+            out = sccd_rot2_apply(sccd_rot2_make(sccd_rng_uniform(&g, -0.9, 0.9) * half), s.a);
+            mid = sccd_v2_mad(s.o, s.R + delta, out);
+        } else {
+            sccd_v2 edge = sccd_rot2_apply(sccd_rot2_make(half), s.a);
+            sccd_real t = sccd_rng_uniform(&g, s.r + 0.1 * (s.R - s.r), s.R - 0.1 * (s.R - s.r));
+            out = sccd_v2_perp(edge); /* left of the upper edge: away from the wedge */
+            mid = sccd_v2_mad(sccd_v2_mad(s.o, t, edge), delta, out);
+        }
+        /* Counter-clockwise from the edge 0 → 1, which faces −out. */
+        sccd_v2 c = sccd_v2_mad(mid, inner, out), in = sccd_v2_neg(out), side = sccd_v2_perp(in);
+        sccd_real step = 2.0 * SCCD_PI / n, circ = inner / cos(0.5 * step);
+        sccd_poly2 poly = {n, {{0}}, 0.0};
+        for (int k = 0; k < n; ++k) {
+            sccd_real t = (k - 0.5) * step;
+            poly.v[k] = sccd_v2_add(c, sccd_v2_add(sccd_v2_scale(in, circ * cos(t)), sccd_v2_scale(side, circ * sin(t))));
+        }
+        assert_true(sccd_is_valid_poly2(&poly));
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        assert_true(sccd_sector2_prepared_vs_poly(&p, &poly) == (delta < 0.0));
+        assert_true(sccd_sector2_vs_poly(&s, &poly) == (delta < 0.0));
+    }
+}
+
 /* A valid rotation is unit only within 1e-6 (c² + s² − 1), and
  * sccd_rot2_apply then stretches a box by up to 5e-7 of |h|: a box whose
  * one corner lies 1e-8 inside the outer arc, its diagonal along the
@@ -438,7 +485,7 @@ int main(void)
         cmocka_unit_test(test_capsule), cmocka_unit_test(test_poly),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_sweep_band_by_hand), cmocka_unit_test(test_cos_sin),
         cmocka_unit_test(test_near_edges), cmocka_unit_test(test_rough_band), cmocka_unit_test(test_poly_validity),
-        cmocka_unit_test(test_box_rotation_not_quite_unit),
+        cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_poly_flush),
     };
     return cmocka_run_group_tests_name("sector2_prepared", tests, NULL, NULL);
 }

@@ -736,6 +736,30 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
     return p->ready && capsule_meets(p, c);
 }
 
+/* The radius of a disc about m (world coordinates, within rad of every
+ * vertex) that the polygon holds, 0 if m is not inside it. The distance
+ * from m to the line of the edge from a to b is cross(a − m, b − m)/|b − a|
+ * (twice the area of the triangle m, a, b over its base); the least of the
+ * crosses over the longest edge is at most the least distance. Positive
+ * crosses put m left of every edge, so the polygon winds around m and the
+ * disc, which meets no edge, lies in it. Their rounding, some 1e-15·rad²
+ * (the offsets are within rad), over the longest edge (at least rad/4: the
+ * boundary goes around m through a vertex rad away, at least 2·rad long, in
+ * at most 8 edges) stays under the 1e-12·rad taken off. */
+static sccd_real poly_inner_radius(const sccd_poly2 *poly, sccd_v2 m, sccd_real rad)
+{
+    int n = poly->n;
+    sccd_real least = INFINITY, longest2 = 0.0;
+    sccd_v2 prev = sccd_v2_sub(poly->v[n - 1], m);
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 d = sccd_v2_sub(poly->v[i], m);
+        least = sccd_min(least, sccd_v2_cross(prev, d));
+        longest2 = sccd_max(longest2, sccd_v2_len2(sccd_v2_sub(d, prev)));
+        prev = d;
+    }
+    return least > 0.0 ? sccd_max(0.0, least / sqrt(longest2) - 1e-12 * rad) : 0.0;
+}
+
 bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly)
 {
     sccd_v2 mw;
@@ -752,20 +776,19 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
      * point of the convex polygon). Both in world coordinates, the mean
      * then taken to the canonical frame alone: the frame's rounding moves
      * distances by 1e-15 of the scene, far inside the tolerance. */
-    int n = poly->n;
     sccd_v2 m = to_local(&p->s, mw);
-    sccd_real dm = sccd_v2_len(m);
     bool hit;
     if (disc_decides(p, m, poly->r, rad + poly->r, &hit))
         return hit;
+    /* Most polygons left straddle S's boundary: the disc they hold about
+     * m meets S (poly_inner_radius). Then the polygon in the canonical
+     * frame. */
+    if (local_disc_meets(p, m, sccd_v2_len(m), poly_inner_radius(poly, mw, rad) + poly->r))
+        return true;
+    int n = poly->n;
     sccd_v2 v[SCCD_POLY_MAX];
     for (int i = 0; i < n; ++i)
         v[i] = to_local(&p->s, poly->v[i]);
-    /* Most polygons left straddle S's boundary: the point of S nearest m
-     * in the polygon hits (local_vs_convex asks it too, after its rejects,
-     * which cannot fire then: they need the polygon beyond the tolerance). */
-    if (convex_contains(v, n, local_nearest(p, m, dm)))
-        return true;
     return local_vs_convex(p, v, n, poly->r, scene_tol(p, v, n, poly->r));
 }
 
