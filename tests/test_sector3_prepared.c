@@ -148,6 +148,31 @@ static void test_point(void **state)
     }
 }
 
+/* Points just beside a side of a wedge of width 0 or nearly 2π: 1.2e-8 rad
+ * past the side of a zero-width wedge at radius 5, and on the ray opposite
+ * a when the half angle is π − 5e-9, 6e-8 and 2.5e-8 from the sector (more
+ * than 4 times the tolerance, 6e-9): neither test meets them (both did,
+ * by the thesis' in-test x ≥ ρ·cos θ, whose cosine cannot tell such angles
+ * apart); the points on the sides are met. */
+static void test_point_beside_thin_wedge(void **state)
+{
+    (void)state;
+    const sccd_real th[2] = {0.0, SCCD_PI - 5e-9};
+    const sccd_v3 beside[2] = {{5.0, 6e-8, 0.0}, {-5.0, 0.0, 0.0}};
+    for (int k = 0; k < 2; ++k) {
+        sccd_sector3 s = {{0.0, 0.0, 0.0}, {0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}, th[k], 1.0, 6.0, -1.0, 1.0};
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        assert_false(sccd_sector3_prepared_vs_point(&p, beside[k]));
+        assert_false(sccd_sector3_vs_point(&s, beside[k]));
+        for (int side = -1; side <= 1; side += 2) {
+            sccd_v3 on = {5.0 * cos(th[k]), side * 5.0 * sin(th[k]), 0.5};
+            assert_true(sccd_sector3_prepared_vs_point(&p, on));
+            assert_true(sccd_sector3_vs_point(&s, on));
+        }
+    }
+}
+
 /* A valid rotation is unit only within 1e-6 (|q|² − 1), and the map that
  * places a box's corners, sccd_quat_apply's, then stretches them by up to
  * 2e-6 of |h|: a box whose one corner lies 1e-8 inside the outer arc, its
@@ -269,7 +294,7 @@ int main(void)
         cmocka_unit_test(test_point),   cmocka_unit_test(test_sphere),    cmocka_unit_test(test_capsule),
         cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle), cmocka_unit_test(test_near_boundary),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_sweep_band_by_hand),
-        cmocka_unit_test(test_box_rotation_not_quite_unit),
+        cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_point_beside_thin_wedge),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }

@@ -338,25 +338,14 @@ static inline bool local_ball_within(const sect *S, sccd_v3 q, sccd_real rad)
 /* local_ball_within of the world point c. */
 static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad) { return local_ball_within(S, to_local(S, c), rad); }
 
-/* The canonical-frame point q, ρ² = rho2, past ball_beyond's early-outs:
- * in when it passes the thesis' own test, eqs 2.4–2.7, exactly (the
- * angle's test Pc = x/ρ ≥ cos θ times ρ, no division at the axis). That
- * cosine cannot tell angles apart below about 1e-8 rad from 0 or π (cos is
- * flat there), so it also takes points that close to a side, as this test
- * always has; the distance decides the rest. */
-static bool point_in(const sect *S, sccd_v3 q, sccd_real rho2, sccd_real tol)
-{
-    sccd_real rho = sqrt(rho2);
-    if (q.z >= S->zlo && q.z <= S->zhi && rho >= S->r && rho <= S->R && q.x >= rho * S->c)
-        return true;
-    return local_dist2(S, q, rho) <= tol * tol;
-}
-
-/* The canonical-frame point q in the sector (ball_beyond, then point_in). */
+/* The canonical-frame point q in the sector: within the tolerance of it,
+ * by its distance. Not by the thesis' in-test, eqs 2.4–2.7 (x ≥ ρ·cos θ):
+ * that cosine cannot tell angles apart below about 1e-8 rad from 0 or π
+ * (cos is flat there), so it also took points that close to a side, up to
+ * 1e-8·ρ away (test_point_beside_thin_wedge), far beyond the tolerance. */
 static inline bool local_point_meets(const sect *S, sccd_v3 q)
 {
-    sccd_real tol = SCCD_EPS * sccd_max(S->scale, v3_maxabs(q)), rho2;
-    return !ball_beyond(S, q, tol, &rho2) && point_in(S, q, rho2, tol);
+    return local_ball_meets(S, q, 0.0, SCCD_EPS * sccd_max(S->scale, v3_maxabs(q)));
 }
 
 /* The one-shot tests' early-outs against the valid sector s as given,
@@ -364,8 +353,8 @@ static inline bool local_point_meets(const sect *S, sccd_v3 q)
  * radius in (none: −∞) and lies in the one of radius out (in ≤ out; a
  * point or sphere: in = out ≥ 0). Returns whether they decide: *hit true
  * when the exact test surely says yes, false when it surely says no; else
- * only the exact test can tell (point: the point test, in = out = 0), and
- * *cs holds the half angle's cosine and sine for it.
+ * only the exact test can tell, and *cs holds the half angle's cosine and
+ * sine for it.
  * Valid, u and a are unit and ⟂ within 1e-6, so the raw frame (a, u × a, u)
  * moves the canonical coordinates q by under 5e-6·|c − o| (plus rounding);
  * m = 1e-5·|c − o| bounds that, and the distance to the sector moves by no
@@ -375,10 +364,7 @@ static inline bool local_point_meets(const sect *S, sccd_v3 q)
  * scale and above at twice a bound of |c − o| (the exact test's scene holds
  * |q|∞ ≤ |c − o|). First the slab and the cylinders R and r (as
  * ball_beyond's), without the trigonometry (ρ² = |c − o|² − z², within
- * 3e-5·|c − o|² for the height's error and rounding); then the distance. The point test (point_in) also
- * takes the thesis' in-test, x ≥ ρ·cos θ, which cannot tell angles within
- * 1e-8 rad of 0 or π apart: a point is surely out only when that test
- * fails too, by the margins (x and ρ each within m). Past the
+ * 3e-5·|c − o|² for the height's error and rounding); then the distance. Past the
  * trigonometry no branch but the caller's on the answer: a mispredicted one
  * would cost the trigonometry's whole latency (the sure hit and the sure
  * miss exclude each other: the outer reach exceeds the inner one, m ≥ 0). */
@@ -403,8 +389,7 @@ static inline bool raw_ball_beyond(const sccd_sector3 *s, sccd_v3 c, sccd_real o
 
 /* raw_ball_decides past raw_ball_beyond: the distance, with the half
  * angle's cosine and sine (*cs). Out of line: the rarer path. */
-static bool raw_ball_near(const sccd_sector3 *s, const raw_ball *b, sccd_real in, bool point, bool *hit,
-                          sccd_rot2 *cs)
+static bool raw_ball_near(const sccd_sector3 *s, const raw_ball *b, sccd_real in, bool *hit, sccd_rot2 *cs)
 {
     sect S; /* only what local_dist2 reads, set field by field: the whole struct is 5 times as big */
     S.r = s->r;
@@ -424,19 +409,16 @@ static bool raw_ball_near(const sccd_sector3 *s, const raw_ball *b, sccd_real in
      * prepared test's time, 1.40–1.45 without). */
     sccd_real miss_at = b->reach + m, hit_at = in + SCCD_EPS * sccd_max(S.scale, in) - m;
     bool miss = pick(inside, in2 > miss_at * miss_at, out2 > miss_at * miss_at);
-    if (point) /* the same at every call of a test: predicted */
-        miss &= (z + m < S.zlo) | (z - m > S.zhi) | (rho + m < S.r) | (rho - m > S.R) |
-                (q.x + m * (2.0 + fabs(S.c)) < rho * S.c);
     *hit = (hit_at >= 0.0) & pick(inside, in2 <= hit_at * hit_at, out2 <= hit_at * hit_at);
     return *hit | miss;
 }
 
-static inline bool raw_ball_decides(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sccd_real out, bool point,
-                                    bool *hit, sccd_rot2 *cs)
+static inline bool raw_ball_decides(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sccd_real out, bool *hit,
+                                    sccd_rot2 *cs)
 {
     raw_ball b;
     *hit = false;
-    return raw_ball_beyond(s, c, out, &b) || raw_ball_near(s, &b, in, point, hit, cs);
+    return raw_ball_beyond(s, c, out, &b) || raw_ball_near(s, &b, in, hit, cs);
 }
 
 /* The one-shot point (rad < 0) and sphere tests: raw_ball_decides for
@@ -452,7 +434,7 @@ static inline bool one_shot_ball(const sccd_sector3 *s, sccd_v3 c, sccd_real rad
     const sccd_rot2 *have = NULL;
     if (shape_ok && valid_sector3(s)) {
         bool hit;
-        if (raw_ball_decides(s, c, r0, r0, rad < 0.0, &hit, &cs))
+        if (raw_ball_decides(s, c, r0, r0, &hit, &cs))
             return hit;
         have = &cs;
     }
@@ -1079,7 +1061,7 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
     bool hit;
     sccd_rot2 cs;
     if (raw_ball_decides(s, b.c, box_inner_radius(sccd_min(b.h.x, sccd_min(b.h.y, b.h.z))),
-                         box_outer_radius(sccd_v3_len(b.h)), false, &hit, &cs))
+                         box_outer_radius(sccd_v3_len(b.h)), &hit, &cs))
         return hit;
     prepare_valid(s, &S, &cs);
     return box_meets_past_balls(&S, b, to_local(&S, b.c));
@@ -1103,7 +1085,7 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
      * its own, follows at once. */
     sccd_rot2 cs;
     bool hit;
-    if (raw_ball_decides(s, m, 0.0, rad, false, &hit, &cs))
+    if (raw_ball_decides(s, m, 0.0, rad, &hit, &cs))
         return hit;
     prepare_valid(s, &S, &cs);
     return triangle_meets_past_ball(&S, t, to_local(&S, m));
@@ -1344,7 +1326,7 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
     sccd_rot2 cs;
     bool hit; /* never, with no inner ball */
     if (raw_ball_decides(s, sccd_v3_lerp(c.a, c.b, 0.5), -INFINITY, 0.5 * sccd_v3_dist(c.a, c.b) * (1.0 + 1e-12) + c.r,
-                         false, &hit, &cs))
+                         &hit, &cs))
         return false;
     prepare_valid(s, &S, &cs);
     sccd_v3 a = to_local(&S, c.a), b = to_local(&S, c.b);
