@@ -103,19 +103,30 @@ static int wedge_parts(const sect *S, wedge w[2])
     return 2;
 }
 
-/* The canonical form of s (checked, or flawed but repairable) but the
- * half angle's cosine and sine. */
-static void frame_of(sect *out, const sccd_sector3 *s)
+/* v / |v| for v unit within 3e-6: no scaling against underflow and no
+ * check (sccd_v3_normalize's: its four divisions in a chain, twice, made
+ * the one-shot box and triangle tests past their early-outs wait on
+ * them). */
+static sccd_v3 near_unit_normalize(sccd_v3 v) { return sccd_v3_scale(v, 1.0 / sqrt(sccd_v3_len2(v))); }
+
+/* The canonical form of s (checked, valid: valid_sector3 passed; or
+ * flawed but repairable) but the half angle's cosine and sine. */
+static void frame_of(sect *out, const sccd_sector3 *s, bool valid)
 {
     /* Exactly unit and ⟂ (valid input is only so within 1e-6): a unit
-     * axis, a ⟂ u, a fallback direction when a is parallel to u. */
-    sccd_v3 u = sccd_v3_normalize(s->u);
+     * axis, a ⟂ u, a fallback direction when a is parallel to u. Valid,
+     * u and a less its part along u are unit within 3e-6. */
+    sccd_v3 u = valid ? near_unit_normalize(s->u) : sccd_v3_normalize(s->u);
     sccd_v3 a = sccd_v3_mad(s->a, -sccd_v3_dot(s->a, u), u);
-    if (sccd_v3_len2(a) < 1e-24) {
-        sccd_v3 e2;
-        sccd_v3_basis(u, &a, &e2);
+    if (valid) {
+        a = near_unit_normalize(a);
+    } else {
+        if (sccd_v3_len2(a) < 1e-24) {
+            sccd_v3 e2;
+            sccd_v3_basis(u, &a, &e2);
+        }
+        a = sccd_v3_normalize(a);
     }
-    a = sccd_v3_normalize(a);
     out->o = s->o;
     out->u = u;
     out->a = a;
@@ -139,7 +150,7 @@ static bool prepare_frame(sect *out, const sccd_sector3 *s)
     SCCD_ASSERT(valid);
     if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
         return false;
-    frame_of(out, s);
+    frame_of(out, s, valid);
     return true;
 }
 
@@ -168,7 +179,7 @@ static bool prepare(const sccd_sector3 *s, sect *out, const sccd_rot2 *cs)
  * raw early-outs, with their cosine and sine): not checked again. */
 static void prepare_valid(const sccd_sector3 *s, sect *out, const sccd_rot2 *cs)
 {
-    frame_of(out, s);
+    frame_of(out, s, true);
     prepare_cos_sin(out, cs);
 }
 
