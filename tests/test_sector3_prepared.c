@@ -148,6 +148,117 @@ static void test_point(void **state)
     }
 }
 
+/* Points just beside a side of a wedge of width 0 or nearly 2π: 1.2e-8 rad
+ * past the side of a zero-width wedge at radius 5, and on the ray opposite
+ * a when the half angle is π − 5e-9, 6e-8 and 2.5e-8 from the sector (more
+ * than 4 times the tolerance, 6e-9): neither test meets them (both did,
+ * by the thesis' in-test x ≥ ρ·cos θ, whose cosine cannot tell such angles
+ * apart); the points on the sides are met. */
+static void test_point_beside_thin_wedge(void **state)
+{
+    (void)state;
+    const sccd_real th[2] = {0.0, SCCD_PI - 5e-9};
+    const sccd_v3 beside[2] = {{5.0, 6e-8, 0.0}, {-5.0, 0.0, 0.0}};
+    for (int k = 0; k < 2; ++k) {
+        sccd_sector3 s = {{0.0, 0.0, 0.0}, {0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}, th[k], 1.0, 6.0, -1.0, 1.0};
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        assert_false(sccd_sector3_prepared_vs_point(&p, beside[k]));
+        assert_false(sccd_sector3_vs_point(&s, beside[k]));
+        for (int side = -1; side <= 1; side += 2) {
+            sccd_v3 on = {5.0 * cos(th[k]), side * 5.0 * sin(th[k]), 0.5};
+            assert_true(sccd_sector3_prepared_vs_point(&p, on));
+            assert_true(sccd_sector3_vs_point(&s, on));
+        }
+    }
+}
+
+/* s with axes unit and ⟂ only within 1e-6, as valid sectors may be: |u|²
+ * and |a|² off 1, and u·a off 0, by up to 0.99e-6 each. */
+static void skew_axes(sccd_sector3 *s, sccd_rng *g)
+{
+    sccd_real du = sccd_rng_uniform(g, -0.99e-6, 0.99e-6), da = sccd_rng_uniform(g, -0.98e-6, 0.98e-6);
+    sccd_real lean = sccd_rng_uniform(g, -0.99e-6, 0.99e-6);
+    sccd_v3 u = s->u;
+    s->u = sccd_v3_scale(u, sqrt(1.0 + du));
+    s->a = sccd_v3_mad(sccd_v3_scale(s->a, sqrt(1.0 + da)), lean, u);
+}
+
+/* A point of s's wedge (away from its sides) off one of its slab faces or
+ * cylinders by off along the outward normal. */
+static sccd_v3 off_surface(const sccd_sector3 *s, sccd_rng *g, sccd_real off)
+{
+    sccd_real phi = 0.9 * sccd_rng_uniform(g, -s->half_angle, s->half_angle);
+    sccd_real rho = sccd_rng_uniform(g, s->r, s->R), z = sccd_rng_uniform(g, s->zlo, s->zhi);
+    int k = sccd_rng_int(g, 4);
+    if (k < 2)
+        z = k ? s->zhi + off : s->zlo - off;
+    else
+        rho = k == 3 ? s->R + off : sccd_max(s->r - off, 0.0);
+    return sccd_sector3_from_local(s, (sccd_v3){rho * cos(phi), rho * sin(phi), z});
+}
+
+/* The one-shot tests decide most input by the raw axes and a rough cosine
+ * and sine, with margins for their errors: on sectors whose axes are unit
+ * and ⟂ only within 1e-6 (skew_axes), for points and shapes whose distance
+ * to the sector is their reach give or take 0 to 1e-3 of their distance to
+ * the pivot, and points that far off the slab's faces and the cylinders
+ * (where the margins decide or leave it to the exact part), they
+ * give the prepared tests' answers, with no check firing. So do they on a
+ * valid sector too large for the one-shot tests' check of its sums (R and
+ * the slab 1e308 across), which they leave to the exact part. */
+static void test_one_shot_margins(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(308);
+    const sccd_real rel[] = {0.0, 1e-12, 1e-9, 1e-6, 1e-5, 5e-5, 2e-4, 4e-4, 1e-3};
+    int hit = 0, n = 0;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_v3 q = i % 2 ? near_boundary(&s, &g, i) : sccd_oracle_near(&s, &g);
+        skew_axes(&s, &g);
+        assert_true(sccd_is_valid_sector3(&s));
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_real dist = sccd_sector3_distance(&s, q), far = sccd_v3_dist(q, s.o);
+        sccd_real off = (sccd_rng_int(&g, 2) ? 1.0 : -1.0) * rel[sccd_rng_int(&g, 9)] * far;
+        sccd_v3 pt = i % 3 ? off_surface(&s, &g, off) : sccd_v3_mad(q, off, sccd_rng_unit3(&g));
+        sccd_sphere sph = {q, sccd_max(dist + off, 0.0)};
+        sccd_real h = sccd_max(dist + off, 0.0) / sqrt(3.0) * sccd_rng_uniform(&g, 1.0, 1.5);
+        sccd_box3 box = {q, sccd_rng_quat(&g), {h, h * sccd_rng_uniform(&g, 1.0, 1.5), h * sccd_rng_uniform(&g, 1.0, 1.5)}};
+        sccd_v3 e = sccd_rng_unit3(&g);
+        sccd_capsule3 cap = {sccd_v3_mad(q, -0.5 * dist, e), sccd_v3_mad(q, 0.5 * dist, e), sccd_max(dist + off, 0.0)};
+        sccd_v3 t1 = sccd_v3_mad(q, sccd_max(dist + off, 0.0), sccd_rng_unit3(&g));
+        sccd_triangle tri = {t1, sccd_v3_mad(q, dist, sccd_rng_unit3(&g)), sccd_v3_mad(q, dist, sccd_rng_unit3(&g))};
+        bool pre[5] = {sccd_sector3_prepared_vs_point(&p, pt), sccd_sector3_prepared_vs_sphere(&p, sph),
+                       sccd_sector3_prepared_vs_box(&p, box), sccd_sector3_prepared_vs_capsule(&p, cap),
+                       sccd_sector3_prepared_vs_triangle(&p, tri)};
+        bool one[5] = {sccd_sector3_vs_point(&s, pt), sccd_sector3_vs_sphere(&s, sph), sccd_sector3_vs_box(&s, box),
+                       sccd_sector3_vs_capsule(&s, cap), sccd_sector3_vs_triangle(&s, tri)};
+        for (int k = 0; k < 5; ++k) {
+            if (one[k] != pre[k])
+                fail_msg("case %d, shape %d: one-shot %d, prepared %d (th %.17g r %.17g R %.17g)", i, k, one[k],
+                         pre[k], s.half_angle, s.r, s.R);
+            hit += pre[k];
+            n++;
+        }
+    }
+    assert_true(hit > n / 5 && hit < 4 * n / 5);
+    const sccd_sector3 huge = {{1.0, 2.0, 3.0}, {0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}, 1.0, 0.0, 1e308, -1e308, 1e308};
+    sccd_sector3_prepared p;
+    assert_true(sccd_sector3_prepare(&p, &huge));
+    for (int i = 0; i < 100; ++i) {
+        sccd_v3 pt = sccd_rng_v3(&g, 1e300);
+        sccd_sphere sph = {pt, sccd_rng_uniform(&g, 0.0, 1e300)};
+        assert_true(sccd_sector3_vs_point(&huge, pt) == sccd_sector3_prepared_vs_point(&p, pt));
+        assert_true(sccd_sector3_vs_sphere(&huge, sph) == sccd_sector3_prepared_vs_sphere(&p, sph));
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
 /* A valid rotation is unit only within 1e-6 (|q|² − 1), and the map that
  * places a box's corners, sccd_quat_apply's, then stretches them by up to
  * 2e-6 of |h|: a box whose one corner lies 1e-8 inside the outer arc, its
@@ -269,7 +380,8 @@ int main(void)
         cmocka_unit_test(test_point),   cmocka_unit_test(test_sphere),    cmocka_unit_test(test_capsule),
         cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle), cmocka_unit_test(test_near_boundary),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_sweep_band_by_hand),
-        cmocka_unit_test(test_box_rotation_not_quite_unit),
+        cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_point_beside_thin_wedge),
+        cmocka_unit_test(test_one_shot_margins),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }

@@ -116,7 +116,9 @@ sccd_real sccd_oracle_dist_sector(const void *sector, sccd_v3 p)
     sccd_v3 d = sccd_v3_sub(p, s->o);
     sccd_real x = sccd_v3_dot(d, s->a), y = sccd_v3_dot(d, k), z = sccd_v3_dot(d, s->u);
     sccd_real rho = sqrt(x * x + y * y);
-    if (rho == 0.0 || acos(sccd_clamp(x / rho, -1.0, 1.0)) <= s->half_angle)
+    /* The angle by atan2, not acos(x / ρ), which is flat near ±1: it took
+     * angles up to 1e-8 rad from 0 or π for those angles themselves. */
+    if (rho == 0.0 || atan2(fabs(y), x) <= s->half_angle)
         return hypot(interval_gap(rho, s->r, s->R), interval_gap(z, s->zlo, s->zhi));
     /* Outside the wedge: the nearer of the two side rectangles. */
     sccd_real best = INFINITY;
