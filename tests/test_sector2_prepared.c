@@ -356,7 +356,7 @@ static void test_poly_flush(void **state)
         sccd_poly2 poly = {n, {{0}}, 0.0};
         for (int k = 0; k < n; ++k) {
             sccd_real t = (k - 0.5) * step;
-            poly.v[k] = sccd_v2_add(c, sccd_v2_add(sccd_v2_scale(in, circ * cos(t)), sccd_v2_scale(side, circ * sin(t))));
+            poly.v[k] = sccd_v2_mad(sccd_v2_mad(c, circ * cos(t), in), circ * sin(t), side);
         }
         assert_true(sccd_is_valid_poly2(&poly));
         sccd_sector2_prepared p;

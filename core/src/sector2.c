@@ -741,11 +741,14 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
  * from m to the line of the edge from a to b is cross(a − m, b − m)/|b − a|
  * (twice the area of the triangle m, a, b over its base); the least of the
  * crosses over the longest edge is at most the least distance. Positive
- * crosses put m left of every edge, so the polygon winds around m and the
- * disc, which meets no edge, lies in it. Their rounding, some 1e-15·rad²
- * (the offsets are within rad), over the longest edge (at least rad/4: the
- * boundary goes around m through a vertex rad away, at least 2·rad long, in
- * at most 8 edges) stays under the 1e-12·rad taken off. */
+ * crosses put m left of every edge, so the polygon winds around m, and the
+ * disc, which meets no edge, lies where it winds: in its vertices' hull.
+ * The crosses' rounding, some 1e-15·rad² (the offsets are within rad),
+ * over the longest edge (at least rad/4: the boundary goes around m
+ * through a vertex rad away, at least 2·rad long, in at most 8 edges)
+ * stays under the 1e-12·rad taken off. Like the other discs, it meets S
+ * within the tolerance of its own scene (R, its radius, |m|∞), no larger
+ * than the rounded polygon's. */
 static sccd_real poly_inner_radius(const sccd_poly2 *poly, sccd_v2 m, sccd_real rad)
 {
     int n = poly->n;

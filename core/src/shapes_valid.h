@@ -29,6 +29,35 @@ static inline bool valid_box2(sccd_box2 s)
  * 1e-12·(1 + scale²), scale the largest |coordinate|. */
 bool sccd_poly2_valid_pairwise(const sccd_poly2 *s);
 
+/* The polygon screen's pass so far (valid_poly2_disc): the vertex before
+ * (prev) and the edge into it (e), reversed (prev − a: negated alike, two
+ * edges cross to the same turn, and e.x < 0 where the edge points to
+ * x > 0; the difference takes prev's register, not a copy of a's: 1.6
+ * instructions a call fewer); the least turn, the largest squared distance
+ * from the mean, whether that edge points to x > 0, and how often that
+ * changed so far (at most 8: a byte, added to without widening, one
+ * instruction a vertex fewer). */
+typedef struct poly_scan {
+    sccd_v2 prev, e;
+    sccd_real turn, far2;
+    bool right;
+    unsigned char changes;
+} poly_scan;
+
+/* The next vertex a of the screen's pass, m the mean: the turn at prev.
+ * far2 first in its max: a NaN or infinite last offset (all are, from a
+ * non-finite mean) leaves far2 so. */
+static inline void poly_scan_vertex(poly_scan *c, sccd_v2 a, sccd_v2 m)
+{
+    sccd_v2 f = sccd_v2_sub(c->prev, a);
+    c->turn = sccd_min(c->turn, sccd_v2_cross(c->e, f));
+    c->far2 = sccd_max(c->far2, sccd_v2_len2(sccd_v2_sub(a, m)));
+    c->changes += (f.x < 0.0) != c->right;
+    c->right = f.x < 0.0;
+    c->prev = a;
+    c->e = f;
+}
+
 /* Convex and counter-clockwise: every vertex lies on or left of every edge,
  * with a tolerance relative to the polygon's size so that collinear
  * vertices from rounding are accepted. The prepared sector tests check
@@ -53,32 +82,6 @@ bool sccd_poly2_valid_pairwise(const sccd_poly2 *s);
  * from the disc, not a largest |coordinate| of its own, and no NaN test a
  * turn: the prepared polygon test went from 497 to 442 instructions a call
  * (its radius pass had been a third one). */
-/* The screen's pass so far: the vertex before (prev) and the edge into it
- * (e), reversed (prev − a: negated alike, two edges cross to the same turn,
- * and e.x < 0 where the edge points to x > 0; the difference takes prev's
- * register, not a copy of a's: 1.6 instructions a call fewer); the least
- * turn, the largest squared distance from the mean, whether e points to
- * x > 0, and the changes of that so far (at most 8: a byte, added to
- * without widening, one instruction a vertex fewer). */
-typedef struct poly_scan {
-    sccd_v2 prev, e;
-    sccd_real turn, far2;
-    bool right;
-    unsigned char changes;
-} poly_scan;
-
-/* The next vertex a of the screen's pass, m the mean: the turn at prev. */
-static inline void poly_scan_vertex(poly_scan *c, sccd_v2 a, sccd_v2 m)
-{
-    sccd_v2 f = sccd_v2_sub(c->prev, a);
-    c->turn = sccd_min(c->turn, sccd_v2_cross(c->e, f));
-    c->far2 = sccd_max(c->far2, sccd_v2_len2(sccd_v2_sub(a, m)));
-    c->changes += (f.x < 0.0) != c->right;
-    c->right = f.x < 0.0;
-    c->prev = a;
-    c->e = f;
-}
-
 static inline bool valid_poly2_disc(const sccd_poly2 *s, sccd_v2 *mean, sccd_real *rad)
 {
     if (!s || s->n < 1 || s->n > SCCD_POLY_MAX || !valid_radius(s->r))
