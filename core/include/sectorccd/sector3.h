@@ -77,7 +77,7 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p);
 /// The smallest world AABB holding the sector; invalid sector: the AABB of the pivot.
 sccd_aabb3 sccd_sector3_aabb(const sccd_sector3 *s);
 
-/// Point inside or on the sector (seed 000 §2.2, eqs 2.4–2.7).
+/// Point inside or on the sector (seed 000 §2.2, eqs 2.4–2.7), by its distance within the tolerance (the thesis' cosine test cannot tell angles within 1e-8 rad of 0 or π apart).
 bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p);
 /// Sphere touches or overlaps the sector (seed 000 §2.5, eq 2.11 then the exact distance; eq 2.8's flaw fixed).
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere);
