@@ -602,6 +602,42 @@ static void test_respects_sensors_filters_handlers(void **state)
     assert_true(rod_through_ignored_wall(2) >= 9);
 }
 
+/* The rod against a thin wall of a heavy dynamic body taken out of the
+ * space with its shape left in (Chipmunk allows it: the shape stays in the
+ * space's index of dynamic shapes and collides, the body no longer in the
+ * array of bodies the step moves): the times the rod crosses the wall. */
+static int rod_through_orphan_wall(bool ccd)
+{
+    cpSpace *space = cpSpaceNew();
+    cpBody *holder = cpSpaceAddBody(space, cpBodyNew(1e9, INFINITY));
+    cpSpaceAddShape(space, cpBoxShapeNew2(holder, cpBBNew(-1, 40, 1, 105), 0));
+    cpSpaceRemoveBody(space, holder);
+    cpBody *rod = add_rod(space, cpvzero, WALL_ANGLE - 0.3, 100, 100, 0.5);
+    sccd_cp_world *cw = maybe_ccd(space, ccd, rod);
+    int passes = 0;
+    for (int s = 0; s < 60; ++s) {
+        double a0 = cpBodyGetAngle(rod);
+        cpSpaceStep(space, DT);
+        passes += (int)(floor((cpBodyGetAngle(rod) - WALL_ANGLE) / (2 * SCCD_PI)) - floor((a0 - WALL_ANGLE) / (2 * SCCD_PI)));
+    }
+    sccd_cp_detach(cw);
+    cpSpaceAddBody(space, holder); /* back, to be freed with its shape */
+    sccd_cp_space_free_all(space);
+    return passes;
+}
+
+/* The gathering matches the shapes of the bodies the step moves (not the
+ * fast ones' twice): a shape whose body is not among them must be found
+ * all the same. */
+static void test_orphan_shape_gathered(void **state)
+{
+    (void)state;
+    int off = rod_through_orphan_wall(false), on = rod_through_orphan_wall(true);
+    print_message("rod vs the wall of a body out of the space: %d crossings without CCD, %d with\n", off, on);
+    assert_true(off >= 10);
+    assert_int_equal(on, 0);
+}
+
 /* ---- a long mixed run: no NaN, safe add/remove ---- */
 
 static void check_finite(cpBody *b, void *data)
@@ -1434,6 +1470,7 @@ int main(void)
         cmocka_unit_test(test_fast_targets_indexed),
         cmocka_unit_test(test_debris_rain),
         cmocka_unit_test(test_respects_sensors_filters_handlers),
+        cmocka_unit_test(test_orphan_shape_gathered),
         cmocka_unit_test(test_long_mixed_run_is_finite),
         cmocka_unit_test(test_touching_pairs_keep_moving),
         cmocka_unit_test(test_resting_body_slides),

@@ -175,6 +175,30 @@ static void match_shape(void *obj, void *data)
     w->gather_ok = w->gather_ok && sccd_adapter_queries_match(&w->queries, box3_of(box), shape_met, &m);
 }
 
+/* The shapes of the awake bodies (space->dynamicBodies) that move no
+ * farther than the query margin, each matched against every query box: the
+ * fast ones are matched by their reach boxes (sccd_cp_gather_queries), which
+ * hold their shapes' boxes grown by the margin. The number of shapes
+ * matched or skipped: a body whose shapes are in the space but not the body
+ * itself is not in the array (Chipmunk lets a shape be added alone). */
+static int match_slow_bodies(sccd_cp_world *w)
+{
+    cpArray *arr = w->space->dynamicBodies;
+    int seen = 0;
+    for (int i = 0, f = 0; i < arr->num; ++i) {
+        cpBody *b = arr->arr[i];
+        bool fast = f < w->nfast && w->fast[f].body == b; /* listed in the array's order (sccd_cp_split_targets) */
+        f += fast;
+        CP_BODY_FOREACH_SHAPE(b, s)
+        {
+            ++seen;
+            if (!fast)
+                match_shape(s, w);
+        }
+    }
+    return seen;
+}
+
 /* A fast body being matched against the query boxes. */
 typedef struct cp_match { sccd_cp_world *w; const cp_fast_body *fb; } cp_match;
 
@@ -211,8 +235,10 @@ static bool ccd_met(int j, void *context)
  * now: with few boxes by the space's index, a query each; with many (a
  * rain of debris, each a box) by one pass over the space's shapes, each
  * matched against all the boxes at once (a query of the index costs about
- * as much as matching QUERY_SHAPES shapes). Then the fast bodies: one pass
- * over them, each matched likewise. */
+ * as much as matching QUERY_SHAPES shapes), but for the fast bodies'. Then
+ * the fast bodies: one pass over them, each matched likewise. (Matching a
+ * fast body's shapes in the first pass as well, which their reach boxes
+ * hold, cost a fifth of the gathering in the 1,000 + 100 debris rain.) */
 bool sccd_cp_gather_queries(sccd_cp_world *w)
 {
     bool ok = true;
@@ -222,7 +248,8 @@ bool sccd_cp_gather_queries(sccd_cp_world *w)
             ok = query_space(w, i);
     } else if (w->queries.count > 0) {
         w->gather_ok = true;
-        cpSpatialIndexEach(w->space->dynamicShapes, match_shape, w);
+        if (match_slow_bodies(w) != cpSpatialIndexCount(w->space->dynamicShapes))
+            cpSpatialIndexEach(w->space->dynamicShapes, match_shape, w); /* some not in the array: all of them */
         cpSpatialIndexEach(w->space->staticShapes, match_shape, w);
         ok = w->gather_ok;
     }
