@@ -829,6 +829,31 @@ static void test_spinning_ball_out_of_reach(void **state)
     }
 }
 
+/* A ball spinning about its centre (none up to 10^4 rad/s: many turns a
+ * step) flies along x under a static box whose bottom face dips d = 0.01
+ * into its path: the ball's box reaches the block's only by the ball's
+ * radius (impact2.c's circle_path_box; cut by more than d plus the skins,
+ * the pair is never searched). Closed form: the path passes r − d from
+ * the box's lower corner, so the ball strikes it, at the corner with
+ * normal (−0.6, −0.8), and glances off downward (without the impact it
+ * would end at y = 0). */
+static void test_spinning_ball_grazes_corner(void **state)
+{
+    (void)state;
+    const double r = 0.05, d = 0.01, h = 0.1;
+    for (int k = 0; k <= 8; ++k) {
+        scene s = {0};
+        sccd_shape2 block = {.type = SCCD_SHAPE_BOX, .box = {{0, 0}, sccd_rot2_identity(), {h, h}}};
+        int ball = add(&s, SCCD_BODY_DYNAMIC, circle(r), (sccd_v2){0, 0}, 0.0, 1.0, 0.5 * r * r);
+        add(&s, SCCD_BODY_STATIC, block, (sccd_v2){0.5, h + r - d}, 0.0, 1, 1);
+        s.body[ball].v = (sccd_v2){1.0 / DT, 0};
+        s.body[ball].w = k == 0 ? 0.0 : pow(10.0, 0.5 * k);
+        solve(&s, 1e-4, NULL);
+        assert_int_equal(s.body[ball].impacts, 1);
+        assert_true(s.body[ball].end_pose.p.y < -0.1); /* v' = (16.8, -57.6) from about t = 0.37 */
+    }
+}
+
 /* A ball passed `struck` is tested from the start of the step: flying at a
  * thin static wall (a capsule of radius 0.005) that it would cross within
  * the step, it bounces off it at −e·v (head on, closed form) and ends on
@@ -1404,6 +1429,7 @@ int main(void)
         cmocka_unit_test(test_flyers_never_pass),   cmocka_unit_test(test_blade_bats_ball),
         cmocka_unit_test(test_blade_pushes_pile),   cmocka_unit_test(test_blade_sweeps_ring), cmocka_unit_test(test_jam_at_one_instant), cmocka_unit_test(test_rider_leaves_as_carried),
         cmocka_unit_test(test_spinning_ball_out_of_reach),
+        cmocka_unit_test(test_spinning_ball_grazes_corner),
         cmocka_unit_test(test_flying_marks),        cmocka_unit_test(test_struck_ball_tested),
         cmocka_unit_test(test_struck_ball_partners),
         cmocka_unit_test(test_many_bodies_bounce),

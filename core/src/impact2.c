@@ -876,11 +876,34 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
 /* What the candidate test sees of shape s under motion m: the box of its
  * sweep (START_END candidates: of its start and end poses only, what
  * speculative CCD sees), grown by the skin. */
+/* Whether s is a circle about the centre of turning `centre` (a ball of a
+ * pile, about its centre of gravity): a turn moves none of its points. */
+static bool circle_at_centre(const sccd_shape2 *s, sccd_v2 centre)
+{
+    return s->type == SCCD_SHAPE_CIRCLE && s->circle.c.x == centre.x && s->circle.c.y == centre.y;
+}
+
+/* The box of such a circle of radius r moving by m: at every time it is
+ * the circle about the centre's place c0 + t·dp (sccd_motion2_center_at),
+ * and the box of that segment's ends grown by r holds every such circle
+ * (either candidate rule: the ends' boxes and the path's are one). The
+ * general motion box turns the circle's centre with the body, to end where
+ * this one does, for several times the instructions. */
+static sccd_aabb2 circle_path_box(sccd_real r, sccd_motion2 m)
+{
+    sccd_v2 c0 = sccd_motion2_center_at(m, 0.0), c1 = sccd_motion2_center_at(m, 1.0), g = {r, r};
+    return (sccd_aabb2){sccd_v2_sub(sccd_v2_min(c0, c1), g), sccd_v2_add(sccd_v2_max(c0, c1), g)};
+}
+
 static sccd_aabb2 motion_box_as(const solver *sv, const sccd_shape2 *s, sccd_motion2 m, sccd_candidates candidates)
 {
-    sccd_aabb2 box = candidates == SCCD_CANDIDATES_START_END
-                       ? sccd_aabb2_union(sccd_shape2_aabb_unchecked(s, m.start), sccd_shape2_aabb_unchecked(s, sccd_motion2_at_unchecked(m, 1.0)))
-                       : sccd_shape2_motion_box_unchecked(s, m);
+    sccd_aabb2 box;
+    if (circle_at_centre(s, m.center))
+        box = circle_path_box(s->circle.r, m);
+    else if (candidates == SCCD_CANDIDATES_START_END)
+        box = sccd_aabb2_union(sccd_shape2_aabb_unchecked(s, m.start), sccd_shape2_aabb_unchecked(s, sccd_motion2_at_unchecked(m, 1.0)));
+    else
+        box = sccd_shape2_motion_box_unchecked(s, m);
     sccd_v2 skin = {sv->opt.overlap, sv->opt.overlap};
     return (sccd_aabb2){sccd_v2_sub(box.lo, skin), sccd_v2_add(box.hi, skin)};
 }
