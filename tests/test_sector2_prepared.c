@@ -314,6 +314,18 @@ static void test_one_shot_margins(void **state)
         assert_true(sccd_sector2_vs_point(&huge, pt) == sccd_sector2_prepared_vs_point(&p, pt));
         assert_true(sccd_sector2_vs_circle(&huge, c) == sccd_sector2_prepared_vs_circle(&p, c));
     }
+    /* Scenes so small that the squares of distances underflow: sectors
+     * 1e-170 across or a point, about circles 1e-165 to 1e-155 away whose
+     * radius is that distance within 1e-2 of it. */
+    for (int i = 0; i < 20000; ++i) {
+        sccd_sector2 tiny = {{0.0, 0.0}, sccd_rng_unit2(&g), sccd_rng_uniform(&g, 0.0, SCCD_PI), 0.0, i % 2 ? 0.0 : 1e-170};
+        assert_true(sccd_sector2_prepare(&p, &tiny));
+        sccd_real far = pow(10.0, sccd_rng_uniform(&g, -165.0, -155.0));
+        sccd_circle c = {sccd_v2_scale(sccd_rng_unit2(&g), far), 0.0};
+        c.r = sccd_max(0.0, sccd_truth2_sector_distance(&tiny, c.c) * (1.0 + sccd_rng_uniform(&g, -1e-2, 1e-2)));
+        assert_true(sccd_sector2_vs_point(&tiny, c.c) == sccd_sector2_prepared_vs_point(&p, c.c));
+        assert_true(sccd_sector2_vs_circle(&tiny, c) == sccd_sector2_prepared_vs_circle(&p, c));
+    }
     /* A hole 1e200 across about points near the pivot: the square of their
      * distance along an edge to the hole overflows. */
     const sccd_sector2 vast = {{1.0, 2.0}, {0.6, 0.8}, 1.0, 1e200, 2e200};

@@ -553,14 +553,15 @@ static inline bool one_shot_valid(const sccd_sector2 *s, bool shape_ok)
  * and w = |y|·c − x·s across its line (outward) move by at most |q|·|δ| ≤
  * 8.7e-4·m together (the error pair turns and scales q), and so does the
  * edge part of the distance (1-Lipschitz in them). So with err =
- * 1e-3·m + 1e-8·R + 1e-140 (coarse_err): w < −err puts q surely inside W
+ * 1e-3·m + 1e-8·R + 1e-150 (coarse_err): w < −err puts q surely inside W
  * (the exact w < 0 by more than 1.3e-4·m + 1e-8·R, far above the rounding
  * of in_half_angle's products; with c ≥ 0 that needs x > 0), where the
  * distance is the annulus part alone, which needs no angle; w > err surely
  * outside, where it is the edge part, known when that is err clear of the
  * reach. The 1e-8·R keeps that margin above the exact test's rounding
  * (some 1e-16 of R) and a point's reach (SCCD_EPS·max(R, m)) for q near
- * the pivot, the 1e-140 above the rounding of squares that underflow.
+ * the pivot, the 1e-150 above the rounding of squares that underflow
+ * (the root of a square within 1e-323 of another is within 4e-162 of its).
  * Returns w; *e the coarse pair. */
 static inline sccd_real coarse_side(const sccd_sector2 *s, sccd_v2 q, sccd_rot2 *e)
 {
@@ -569,7 +570,7 @@ static inline sccd_real coarse_side(const sccd_sector2 *s, sccd_v2 q, sccd_rot2 
 }
 
 /* The margin err of coarse_side. */
-static inline sccd_real coarse_err(const sccd_sector2 *s, sccd_real m) { return 1e-3 * m + 1e-8 * s->R + 1e-140; }
+static inline sccd_real coarse_err(const sccd_sector2 *s, sccd_real m) { return 1e-3 * m + 1e-8 * s->R + 1e-150; }
 
 /* Does the disc of radius rho about the canonical-frame point q meet S
  * (as local_disc_meets_squared), known by the coarse side (coarse_side)?
@@ -640,18 +641,21 @@ static inline bool one_shot_checked(const sccd_sector2 *s, sccd_real d2)
 
 /* The one-shot point test's first early-out, without any trigonometry: q
  * beyond the circle R or inside the circle r by the margin M = 2e-9·R +
- * 1.1e-6·|d|₁ (d = p − o), by its world offset d. Valid, a is unit within
- * 1e-6, so |q| is within 5.1e-7·|d| of |d| (with rounding), and the exact
- * test's reach, SCCD_EPS·max(R, |q|∞), is at most 1e-9·R + 1.01e-9·|d|:
- * when |d| > R + M, q is more than that and the exact test's rounding (some
- * 1e-15·|q|) beyond every point of S (all within R of the pivot); when
- * |d| < r − M, inside every one. By squares, one comparison of the larger
- * excess (a square that overflows exceeds |d|², as the true one does). By
- * d, not q: the branch on it waits on fewer products. */
+ * 1.1e-6·|d|₁ + 1e-150 (d = p − o), by its world offset d. Valid, a is
+ * unit within 1e-6, so |q| is within 5.1e-7·|d| of |d| (with rounding),
+ * and the exact test's reach, SCCD_EPS·max(R, |q|∞), is at most 1e-9·R +
+ * 1.01e-9·|d|: when |d| > R + M, q is more than that and the exact test's
+ * rounding (some 1e-15·|q|) beyond every point of S (all within R of the
+ * pivot); when |d| < r − M, inside every one. By squares, one comparison
+ * of the larger excess, which the 1e-150 keeps to squares that do not
+ * underflow (where a point 1e-161 from a sector that is a point was beyond
+ * by |d|² but met by the exact test's |q|², 0); they do not overflow
+ * (one_shot_checked). By d, not q: the branch on it waits on fewer
+ * products. */
 static inline bool point_beyond(const sccd_sector2 *s, sccd_v2 p)
 {
     sccd_v2 d = sccd_v2_sub(p, s->o);
-    sccd_real d2 = sccd_v2_len2(d), M = 2e-9 * s->R + 1.1e-6 * (fabs(d.x) + fabs(d.y));
+    sccd_real d2 = sccd_v2_len2(d), M = 2e-9 * s->R + 1.1e-6 * (fabs(d.x) + fabs(d.y)) + 1e-150;
     sccd_real far = s->R + M, near = sccd_max(s->r - M, 0.0);
     return sccd_max(d2 - far * far, near * near - d2) > 0.0;
 }
