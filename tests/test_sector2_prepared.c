@@ -264,9 +264,12 @@ static void test_rough_band(void **state)
  * 1e-6·R, where that is the larger), for sectors whose |a|² is 1 ± 0.99e-6;
  * points 1e-8·R to 1e-4·R from the pivot, 1e-3 to 1e-2 rad outside an edge
  * (within the tolerance of the edge near 1e-7·R); and circles about them:
- * the one-shot answers are the prepared ones, with no check firing. So on
- * a valid sector too large for the one-shot check's sum (R 1e308), which
- * leaves it to the exact part. */
+ * the one-shot answers are the prepared ones, with no check firing. So
+ * they are on valid sectors beyond the one-shot check's scene (R 1e308,
+ * and a hole 1e200 across, where the square of a distance along an edge
+ * overflows), which it leaves to the exact part, and on ones so small
+ * (1e-170 across, or a point) that the squares of distances underflow,
+ * where its margins' floors leave points and circles to the exact part. */
 static void test_one_shot_margins(void **state)
 {
     (void)state;
@@ -283,13 +286,15 @@ static void test_one_shot_margins(void **state)
         if (i % 4 == 1) /* a small hole: the tolerance SCCD_EPS·R decides on its arc */
             s.r = s.R * pow(10.0, sccd_rng_uniform(&g, -6.0, -2.0));
         sccd_v2 dir = axes[sccd_rng_int(&g, 4)];
-        sccd_real phi = s.half_angle * sccd_rng_uniform(&g, -0.9, 0.9), k = sqrt(1.0 + sccd_rng_uniform(&g, -0.99e-6, 0.99e-6));
+        sccd_real phi = s.half_angle * sccd_rng_uniform(&g, -0.9, 0.9);
+        sccd_real k = sqrt(1.0 + sccd_rng_uniform(&g, -0.99e-6, 0.99e-6));
         s.a = sccd_v2_scale(sccd_rot2_apply(sccd_rot2_make(phi), dir), k); /* dir at −phi from a */
         assert_true(sccd_is_valid_sector2(&s));
         sccd_sector2_prepared p;
         assert_true(sccd_sector2_prepare(&p, &s));
         sccd_real arc = sccd_rng_int(&g, 2) ? s.R : s.r, sign = sccd_rng_int(&g, 2) ? 1.0 : -1.0;
-        sccd_real off = sccd_rng_int(&g, 2) ? rel[sccd_rng_int(&g, 9)] * arc : sccd_rng_uniform(&g, 0.0, 2.0) * SCCD_EPS * s.R;
+        sccd_real off = sccd_rng_int(&g, 2) ? rel[sccd_rng_int(&g, 9)] * arc
+                                            : sccd_rng_uniform(&g, 0.0, 2.0) * SCCD_EPS * s.R;
         sccd_v2 q = sccd_v2_mad(s.o, (arc + sign * off) / k, dir); /* |q| in the canonical frame: arc ± off */
         if (i % 3 == 2) { /* near the pivot, just outside an edge */
             sccd_real ang = (s.half_angle + sccd_rng_uniform(&g, 1e-3, 1e-2)) * (sccd_rng_int(&g, 2) ? 1.0 : -1.0);
@@ -298,7 +303,8 @@ static void test_one_shot_margins(void **state)
         }
         bool pre = sccd_sector2_prepared_vs_point(&p, q), one = sccd_sector2_vs_point(&s, q);
         if (one != pre)
-            fail_msg("case %d: one-shot %d, prepared %d (th %.17g r %.17g R %.17g)", i, one, pre, s.half_angle, s.r, s.R);
+            fail_msg("case %d: one-shot %d, prepared %d (th %.17g r %.17g R %.17g)", i, one, pre, s.half_angle, s.r,
+                     s.R);
         sccd_circle c = {q, off * sccd_rng_uniform(&g, 0.0, 2.0)};
         assert_true(sccd_sector2_vs_circle(&s, c) == sccd_sector2_prepared_vs_circle(&p, c));
         hits += pre;
@@ -314,11 +320,11 @@ static void test_one_shot_margins(void **state)
         assert_true(sccd_sector2_vs_point(&huge, pt) == sccd_sector2_prepared_vs_point(&p, pt));
         assert_true(sccd_sector2_vs_circle(&huge, c) == sccd_sector2_prepared_vs_circle(&p, c));
     }
-    /* Scenes so small that the squares of distances underflow: sectors
-     * 1e-170 across or a point, about circles 1e-165 to 1e-155 away whose
-     * radius is that distance within 1e-2 of it. */
+    /* Circles 1e-165 to 1e-155 from tiny sectors, of radius their distance
+     * within 1e-2 of it, and their centres. */
     for (int i = 0; i < 20000; ++i) {
-        sccd_sector2 tiny = {{0.0, 0.0}, sccd_rng_unit2(&g), sccd_rng_uniform(&g, 0.0, SCCD_PI), 0.0, i % 2 ? 0.0 : 1e-170};
+        sccd_real R = i % 2 ? 0.0 : 1e-170;
+        sccd_sector2 tiny = {{0.0, 0.0}, sccd_rng_unit2(&g), sccd_rng_uniform(&g, 0.0, SCCD_PI), 0.0, R};
         assert_true(sccd_sector2_prepare(&p, &tiny));
         sccd_real far = pow(10.0, sccd_rng_uniform(&g, -165.0, -155.0));
         sccd_circle c = {sccd_v2_scale(sccd_rng_unit2(&g), far), 0.0};
@@ -326,12 +332,12 @@ static void test_one_shot_margins(void **state)
         assert_true(sccd_sector2_vs_point(&tiny, c.c) == sccd_sector2_prepared_vs_point(&p, c.c));
         assert_true(sccd_sector2_vs_circle(&tiny, c) == sccd_sector2_prepared_vs_circle(&p, c));
     }
-    /* A hole 1e200 across about points near the pivot: the square of their
-     * distance along an edge to the hole overflows. */
+    /* Points near the pivot of a vast hole and circles about them. */
     const sccd_sector2 vast = {{1.0, 2.0}, {0.6, 0.8}, 1.0, 1e200, 2e200};
     assert_true(sccd_sector2_prepare(&p, &vast));
     for (int i = 0; i < 1000; ++i) {
-        sccd_circle c = {sccd_rng_v2(&g, pow(10.0, sccd_rng_uniform(&g, 0.0, 150.0))), sccd_rng_uniform(&g, 0.0, 4e200)};
+        sccd_v2 pt = sccd_rng_v2(&g, pow(10.0, sccd_rng_uniform(&g, 0.0, 150.0)));
+        sccd_circle c = {pt, sccd_rng_uniform(&g, 0.0, 4e200)};
         assert_true(sccd_sector2_vs_point(&vast, c.c) == sccd_sector2_prepared_vs_point(&p, c.c));
         assert_true(sccd_sector2_vs_circle(&vast, c) == sccd_sector2_prepared_vs_circle(&p, c));
     }
