@@ -603,8 +603,8 @@ static inline bool coarse_point_decides(const sccd_sector2 *s, sccd_v2 q, bool *
 }
 
 /* The bits of x, which order as x does for x from +0 up (sign clear); a
- * negative x (−0 too) has the sign bit set, above every one of those as
- * an unsigned number, and so have NaNs of either sign but above +∞. */
+ * negative x (−0 too) has the sign bit set, which puts it above all those
+ * as an unsigned number, and every NaN is above +∞. */
 static inline uint64_t real_bits(sccd_real x)
 {
     uint64_t b;
@@ -631,7 +631,7 @@ static inline bool finite_nonneg(sccd_real x) { return real_bits(x) < INF_BITS; 
  * canonical coordinates: a being unit, each coordinate of c − o is in q's
  * with a factor not 0, so q is finite only when c − o is, and that only
  * when o and c are). Those bounds keep the squares of the early-outs
- * finite (|q| + R below 1.1e150). */
+ * finite (|q| and R below 1e150). */
 static inline bool one_shot_checked(const sccd_sector2 *s, sccd_real d2)
 {
     uint64_t r = real_bits(s->r), R = real_bits(s->R);
