@@ -159,9 +159,12 @@ static void test_cos_sin(void **state)
         sccd_sector2_prepared p;
         assert_true(sccd_sector2_prepare(&p, &s));
         assert_true(fabs(p.edge.c - cos(s.half_angle)) <= 4e-16 && fabs(p.edge.s - sin(s.half_angle)) <= 4e-16);
-        /* the rough ones the one-shot tests decide by, within their bounds */
+        /* the rough and coarse ones the one-shot tests decide by, within their bounds */
         sccd_rot2 rough = sccd_cos_sin_half_turn_rough(s.half_angle);
         assert_true(fabs(rough.c - cos(s.half_angle)) <= 1.6e-4 && fabs(rough.s - sin(s.half_angle)) <= 2.5e-5);
+        sccd_rot2 coarse = sccd_cos_sin_half_turn_coarse(s.half_angle);
+        assert_true(fabs(coarse.c - cos(s.half_angle)) <= 6.8e-5 && fabs(coarse.s - sin(s.half_angle)) <= 6.0e-4 &&
+                    hypot(coarse.c - cos(s.half_angle), coarse.s - sin(s.half_angle)) <= 6.1e-4);
     }
     /* The angle of a vector (also without libm): the turn between a sector's
      * edges, on random directions, at the octant boundaries and beside them,
@@ -214,7 +217,7 @@ static void test_near_edges(void **state)
     assert_true(hits > N_RANDOM / 5 && hits < N_RANDOM * 4 / 5);
 }
 
-/* The one-shot point and circle tests decide most inputs by a rough
+/* The one-shot point and circle tests decide most inputs by a coarse
  * cosine and sine of the half angle, with margins (1e-3 of the distance)
  * above its error: points at angles 1e-7 to 3e-2 off an edge, either side,
  * and discs whose radius misses their true distance to the sector (the
@@ -250,6 +253,96 @@ static void test_rough_band(void **state)
         hits += got;
     }
     assert_true(hits > N_RANDOM / 2 && hits < 2 * N_RANDOM);
+}
+
+/* The one-shot point test's annulus early-out takes the world offset d from
+ * the pivot for the canonical point q, |q| = |a|·|d|, and a is unit only
+ * within 1e-6; its coarse side decides points that are not too near the
+ * pivot. Points on the arcs (about axis directions, where |d|₁ = |d|: the
+ * margin's least) or off them by 0 to 1e-6 of |d| or by a fraction of the
+ * tolerance, SCCD_EPS·R (on the inner arc of sectors with r down to
+ * 1e-6·R, where that is the larger), for sectors whose |a|² is 1 ± 0.99e-6;
+ * points 1e-8·R to 1e-4·R from the pivot, 1e-3 to 1e-2 rad outside an edge
+ * (within the tolerance of the edge near 1e-7·R); and circles about them:
+ * the one-shot answers are the prepared ones, with no check firing. So
+ * they are on valid sectors beyond the one-shot check's scene (R 1e308,
+ * and a hole 1e200 across, where the square of a distance along an edge
+ * overflows), which it leaves to the exact part, and on ones so small
+ * (1e-170 across, or a point) that the squares of distances underflow,
+ * where its margins' floors leave points and circles to the exact part. */
+static void test_one_shot_margins(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(210);
+    static const sccd_v2 axes[4] = {{1.0, 0.0}, {0.0, 1.0}, {-1.0, 0.0}, {0.0, -1.0}};
+    const sccd_real rel[] = {0.0, 1e-12, 1e-9, 1e-8, 1e-7, 3e-7, 5e-7, 7e-7, 1e-6};
+    int hits = 0, n = 0;
+    for (int i = 0; i < 5 * N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        if (s.R == 0.0)
+            continue;
+        if (i % 4 == 1) /* a small hole: the tolerance SCCD_EPS·R decides on its arc */
+            s.r = s.R * pow(10.0, sccd_rng_uniform(&g, -6.0, -2.0));
+        sccd_v2 dir = axes[sccd_rng_int(&g, 4)];
+        sccd_real phi = s.half_angle * sccd_rng_uniform(&g, -0.9, 0.9);
+        sccd_real k = sqrt(1.0 + sccd_rng_uniform(&g, -0.99e-6, 0.99e-6));
+        s.a = sccd_v2_scale(sccd_rot2_apply(sccd_rot2_make(phi), dir), k); /* dir at −phi from a */
+        assert_true(sccd_is_valid_sector2(&s));
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        sccd_real arc = sccd_rng_int(&g, 2) ? s.R : s.r, sign = sccd_rng_int(&g, 2) ? 1.0 : -1.0;
+        sccd_real off = sccd_rng_int(&g, 2) ? rel[sccd_rng_int(&g, 9)] * arc
+                                            : sccd_rng_uniform(&g, 0.0, 2.0) * SCCD_EPS * s.R;
+        sccd_v2 q = sccd_v2_mad(s.o, (arc + sign * off) / k, dir); /* |q| in the canonical frame: arc ± off */
+        if (i % 3 == 2) { /* near the pivot, just outside an edge */
+            sccd_real ang = (s.half_angle + sccd_rng_uniform(&g, 1e-3, 1e-2)) * (sccd_rng_int(&g, 2) ? 1.0 : -1.0);
+            sccd_real rho = s.R * pow(10.0, sccd_rng_uniform(&g, -8.0, -4.0));
+            q = sccd_v2_mad(s.o, rho / k, sccd_rot2_apply(sccd_rot2_make(ang), sccd_v2_scale(s.a, 1.0 / k)));
+        }
+        bool pre = sccd_sector2_prepared_vs_point(&p, q), one = sccd_sector2_vs_point(&s, q);
+        if (one != pre)
+            fail_msg("case %d: one-shot %d, prepared %d (th %.17g r %.17g R %.17g)", i, one, pre, s.half_angle, s.r,
+                     s.R);
+        sccd_circle c = {q, off * sccd_rng_uniform(&g, 0.0, 2.0)};
+        assert_true(sccd_sector2_vs_circle(&s, c) == sccd_sector2_prepared_vs_circle(&p, c));
+        hits += pre;
+        n++;
+    }
+    assert_true(hits > n / 5 && hits < 4 * n / 5);
+    const sccd_sector2 huge = {{1.0, 2.0}, {1.0, 0.0}, 1.0, 0.0, 1e308};
+    sccd_sector2_prepared p;
+    assert_true(sccd_sector2_prepare(&p, &huge));
+    for (int i = 0; i < 100; ++i) {
+        sccd_v2 pt = sccd_rng_v2(&g, 1e300);
+        sccd_circle c = {pt, sccd_rng_uniform(&g, 0.0, 1e300)};
+        assert_true(sccd_sector2_vs_point(&huge, pt) == sccd_sector2_prepared_vs_point(&p, pt));
+        assert_true(sccd_sector2_vs_circle(&huge, c) == sccd_sector2_prepared_vs_circle(&p, c));
+    }
+    /* Circles 1e-165 to 1e-155 from tiny sectors, of radius their distance
+     * within 1e-2 of it, and their centres. */
+    for (int i = 0; i < 20000; ++i) {
+        sccd_real R = i % 2 ? 0.0 : 1e-170;
+        sccd_sector2 tiny = {{0.0, 0.0}, sccd_rng_unit2(&g), sccd_rng_uniform(&g, 0.0, SCCD_PI), 0.0, R};
+        assert_true(sccd_sector2_prepare(&p, &tiny));
+        sccd_real far = pow(10.0, sccd_rng_uniform(&g, -165.0, -155.0));
+        sccd_circle c = {sccd_v2_scale(sccd_rng_unit2(&g), far), 0.0};
+        c.r = sccd_max(0.0, sccd_truth2_sector_distance(&tiny, c.c) * (1.0 + sccd_rng_uniform(&g, -1e-2, 1e-2)));
+        assert_true(sccd_sector2_vs_point(&tiny, c.c) == sccd_sector2_prepared_vs_point(&p, c.c));
+        assert_true(sccd_sector2_vs_circle(&tiny, c) == sccd_sector2_prepared_vs_circle(&p, c));
+    }
+    /* Points near the pivot of a vast hole and circles about them. */
+    const sccd_sector2 vast = {{1.0, 2.0}, {0.6, 0.8}, 1.0, 1e200, 2e200};
+    assert_true(sccd_sector2_prepare(&p, &vast));
+    for (int i = 0; i < 1000; ++i) {
+        sccd_v2 pt = sccd_rng_v2(&g, pow(10.0, sccd_rng_uniform(&g, 0.0, 150.0)));
+        sccd_circle c = {pt, sccd_rng_uniform(&g, 0.0, 4e200)};
+        assert_true(sccd_sector2_vs_point(&vast, c.c) == sccd_sector2_prepared_vs_point(&p, c.c));
+        assert_true(sccd_sector2_vs_circle(&vast, c) == sccd_sector2_prepared_vs_circle(&p, c));
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
 }
 
 /* The polygon check (sccd_is_valid_poly2, which the prepared polygon test
@@ -484,7 +577,8 @@ int main(void)
         cmocka_unit_test(test_point),   cmocka_unit_test(test_circle),    cmocka_unit_test(test_box),
         cmocka_unit_test(test_capsule), cmocka_unit_test(test_poly),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_sweep_band_by_hand), cmocka_unit_test(test_cos_sin),
-        cmocka_unit_test(test_near_edges), cmocka_unit_test(test_rough_band), cmocka_unit_test(test_poly_validity),
+        cmocka_unit_test(test_near_edges), cmocka_unit_test(test_rough_band), cmocka_unit_test(test_one_shot_margins),
+        cmocka_unit_test(test_poly_validity),
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_poly_flush),
     };
     return cmocka_run_group_tests_name("sector2_prepared", tests, NULL, NULL);

@@ -31,6 +31,10 @@
  * everywhere. The thesis' version is kept below (sccd_sector2_vs_box_thesis);
  * bench/sector2_speed measures both. */
 #include "sectorccd/sector2.h"
+
+#include <stdint.h>
+#include <string.h>
+
 #include "sectorccd/geometry.h"
 #include "convex2.h"
 #include "shapes_valid.h"
@@ -542,73 +546,130 @@ static inline bool one_shot_valid(const sccd_sector2 *s, bool shape_ok)
     return true;
 }
 
-/* The side of W the canonical-frame point q (|q|² = d2) is on, by the
- * rough cosine and sine of the half angle (*e, sccd_cos_sin_half_turn_rough,
- * within |δ| ≤ 1.62e-4 of the exact pair): w, |q| times the sine of q's
- * angle past the edge, moves by at most |q|·|δ|, so when it is more than
- * 4e-4·|q| from 0 (by squares) the exact one has its sign, and so has
- * in_half_angle's answer (w < 0 with y ≥ 0 needs x·s > y·c ≥ 0 where
- * c ≥ 0: x > 0, as s > 0 there). *inside and *outside: surely so; neither
- * near the edge. */
-static inline void rough_side(const sccd_sector2 *s, sccd_v2 q, sccd_real d2, sccd_rot2 *e, bool *inside,
-                              bool *outside)
+/* The one-shot point and circle tests decide most input by a coarse cosine
+ * and sine of the half angle (sccd_cos_sin_half_turn_coarse: the pair
+ * within |δ| ≤ 6.1e-4 of the exact one) in the canonical frame, q = (x, y),
+ * m = |q|∞ ≥ |q|/√2. The upper edge's coordinates u = x·c + |y|·s along it
+ * and w = |y|·c − x·s across its line (outward) move by at most |q|·|δ| ≤
+ * 8.7e-4·m together (the error pair turns and scales q), and so does the
+ * edge part of the distance (1-Lipschitz in them). So with err =
+ * 1e-3·m + 1e-8·R + 1e-150 (coarse_err): w < −err puts q surely inside W
+ * (the exact w < 0 by more than 1.3e-4·m + 1e-8·R, far above the rounding
+ * of in_half_angle's products; with c ≥ 0 that needs x > 0), where the
+ * distance is the annulus part alone, which needs no angle; w > err surely
+ * outside, where it is the edge part, known when that is err clear of the
+ * reach. The 1e-8·R keeps that margin above the exact test's rounding
+ * (some 1e-16 of R) and a point's reach (SCCD_EPS·max(R, m)) for q near
+ * the pivot, the 1e-150 above the rounding of squares that underflow
+ * (the root of a square within 1e-323 of another is within 4e-162 of its).
+ * Returns w; *e the coarse pair. */
+static inline sccd_real coarse_side(const sccd_sector2 *s, sccd_v2 q, sccd_rot2 *e)
 {
-    *e = sccd_cos_sin_half_turn_rough(s->half_angle);
-    sccd_real w = fabs(q.y) * e->c - q.x * e->s;
-    bool clear = w * w > 1.6e-7 * d2;
-    *inside = (w < 0.0) & clear;
-    *outside = (w > 0.0) & clear;
+    *e = sccd_cos_sin_half_turn_coarse(s->half_angle);
+    return fabs(q.y) * e->c - q.x * e->s;
 }
 
-/* Squares that neither underflow nor overflow, and q not so near the pivot
- * (|q| > 1e-10·R) that the margins below fall under the rounding of the
- * exact test's edge part (1e-16 of R). */
-static inline bool rough_sane(const sccd_sector2 *s, sccd_real d2)
-{
-    return (d2 > 1e-280) & (d2 < 1e280) & (d2 > 1e-20 * s->R * s->R);
-}
+/* The margin err of coarse_side. */
+static inline sccd_real coarse_err(const sccd_sector2 *s, sccd_real m) { return 1e-3 * m + 1e-8 * s->R + 1e-150; }
 
 /* Does the disc of radius rho about the canonical-frame point q meet S
- * (as local_disc_meets_squared), known without the exact trigonometry?
- * Returns whether it is, *hit the answer then. Surely inside W (rough_side)
- * the distance is the annulus part alone, which needs no angle: the exact
- * answer. Surely outside it is the edge part, a 1-Lipschitz function of q's
- * coordinates along and across the edge, which the rough pair moves by
- * |q|·|δ| each: within √2·1.62e-4·|q| < 3.3e-4·m (m = |q|∞) of the exact
- * one, known when it is err = 1e-3·m clear of the reach. No branch: the
- * caller's one on the answer is mostly taken (discs near an edge are rare). */
-static inline bool rough_disc_decides(const sccd_sector2 *s, sccd_v2 q, sccd_real rho, bool *hit)
+ * (as local_disc_meets_squared), known by the coarse side (coarse_side)?
+ * Returns whether it is, *hit the answer then. The edge part by its root,
+ * one margin for both answers (by squares, two: the one-shot circle test
+ * took 1.60 times the prepared one's time, 1.54 so); it is finite
+ * (one_shot_checked). No branch: the caller's one on the answer is mostly
+ * taken (discs near an edge are rare). */
+static inline bool coarse_disc_decides(const sccd_sector2 *s, sccd_v2 q, sccd_real rho, bool *hit)
 {
     sccd_real d2 = sccd_v2_len2(q), m = sccd_max(fabs(q.x), fabs(q.y)), reach = disc_reach(s, q, rho);
-    bool inside, outside, rough_in;
+    sccd_real err = coarse_err(s, m);
     prepared p = {*s, {1.0, 0.0}, true};
-    rough_side(s, q, d2, &p.edge, &inside, &outside);
-    sccd_real edge2 = local_edge_dist2(&p, q, &rough_in), err = 1e-3 * m, below = reach - err, above = reach + err;
-    bool edge_hit = (below > 0.0) & (edge2 < below * below), edge_miss = edge2 > above * above;
-    *hit = pick(inside, annulus_within(s, d2, reach), edge_hit);
-    return rough_sane(s, d2) & (inside | (outside & (edge_hit | edge_miss)));
+    bool in;
+    sccd_real w = coarse_side(s, q, &p.edge), gap = sqrt(local_edge_dist2(&p, q, &in)) - reach;
+    *hit = pick(w < 0.0, annulus_within(s, d2, reach), gap < 0.0);
+    return (fabs(w) > err) & ((w < 0.0) | (fabs(gap) > err));
 }
 
-/* rough_disc_decides for a point, cheaper: surely outside W it is at least
- * its distance across the edge's line away, |w| > 2.4e-4·|q| (rough_side),
- * more than its reach (the tolerance, SCCD_EPS·max(R, |q|∞)) once
- * |q| > 1e-5·R: a miss without the edge part. */
-static inline bool rough_point_decides(const sccd_sector2 *s, sccd_v2 q, bool *hit)
+/* coarse_disc_decides for a point, cheaper: surely outside W it is more
+ * than err − 8.7e-4·m from the edge's line, beyond its reach: a miss
+ * without the edge part. */
+static inline bool coarse_point_decides(const sccd_sector2 *s, sccd_v2 q, bool *hit)
 {
-    sccd_real d2 = sccd_v2_len2(q);
-    bool inside, outside;
+    sccd_real d2 = sccd_v2_len2(q), m = sccd_max(fabs(q.x), fabs(q.y));
     sccd_rot2 e;
-    rough_side(s, q, d2, &e, &inside, &outside);
-    *hit = inside & annulus_within(s, d2, disc_reach(s, q, 0.0));
-    return rough_sane(s, d2) & (inside | (outside & (d2 > 1e-10 * s->R * s->R)));
+    sccd_real w = coarse_side(s, q, &e);
+    *hit = (w < 0.0) & annulus_within(s, d2, disc_reach(s, q, 0.0));
+    return fabs(w) > coarse_err(s, m);
 }
 
-/* The one-shot disc and point tests' last step, near an edge: the exact
- * cosine and sine, then local_disc_meets_squared (the prepared answer). */
-static bool one_shot_exact(const sccd_sector2 *s, sccd_v2 q, sccd_real rho)
+/* The bits of x, which order as x does for x from +0 up (sign clear); a
+ * negative x (−0 too) has the sign bit set, which puts it above all those
+ * as an unsigned number, and every NaN is above +∞. */
+static inline uint64_t real_bits(sccd_real x)
 {
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+#define INF_BITS 0x7ff0000000000000u  /* +∞ */
+#define BIG_BITS 0x5f138d352e5096afu  /* 1e150 */
+#define PI_BITS 0x400921fb54442d18u   /* SCCD_PI */
+
+/* Is x finite and at least +0 (−0 not: stricter than valid_radius)? */
+static inline bool finite_nonneg(sccd_real x) { return real_bits(x) < INF_BITS; }
+
+/* sccd_is_valid_sector2 for the one-shot point and circle tests (s not
+ * null), stricter: their early-outs decide only what it passes, the exact
+ * path checks again (its checks firing; a −0 radius or half angle, a scene
+ * beyond 1e150 passing). The ranges by integer compares of the bits, which
+ * run beside the floating-point work that bounds these tests' time (by
+ * sector2's own checks, o's finiteness by a sum, the one-shot circle test
+ * took 1.54 times the prepared one's time, 1.44 so): R from +0 below 1e150,
+ * r from +0 up to R, the half angle from +0 up to π. The finiteness of o
+ * and the tested point c by d2 < 1e300, d2 = |c − o|² or |q|² (q = c's
+ * canonical coordinates: a being unit, each coordinate of c − o is in q's
+ * with a factor not 0, so q is finite only when c − o is, and that only
+ * when o and c are). Those bounds keep the squares of the early-outs
+ * finite (|q| and R below 1e150). */
+static inline bool one_shot_checked(const sccd_sector2 *s, sccd_real d2)
+{
+    uint64_t r = real_bits(s->r), R = real_bits(s->R);
+    return (r <= R) & (R < BIG_BITS) & (real_bits(s->half_angle) <= PI_BITS) &
+           (fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6) & (d2 < 1e300);
+}
+
+/* The one-shot point test's first early-out, without any trigonometry: q
+ * beyond the circle R or inside the circle r by the margin M = 2e-9·R +
+ * 1.1e-6·|d|₁ + 1e-150 (d = p − o), by its world offset d. Valid, a is
+ * unit within 1e-6, so |q| is within 5.1e-7·|d| of |d| (with rounding),
+ * and the exact test's reach, SCCD_EPS·max(R, |q|∞), is at most 1e-9·R +
+ * 1.01e-9·|d|: when |d| > R + M, q is more than that and the exact test's
+ * rounding (some 1e-15·|q|) beyond every point of S (all within R of the
+ * pivot); when |d| < r − M, inside every one. By squares, one comparison
+ * of the larger excess, which the 1e-150 keeps to squares that do not
+ * underflow (where a point 1e-161 from a sector that is a point was beyond
+ * by |d|² but met by the exact test's |q|², 0); they do not overflow
+ * (one_shot_checked). By d, not q: the branch on it waits on fewer
+ * products. */
+static inline bool point_beyond(const sccd_sector2 *s, sccd_v2 p)
+{
+    sccd_v2 d = sccd_v2_sub(p, s->o);
+    sccd_real d2 = sccd_v2_len2(d), M = 2e-9 * s->R + 1.1e-6 * (fabs(d.x) + fabs(d.y)) + 1e-150;
+    sccd_real far = s->R + M, near = sccd_max(s->r - M, 0.0);
+    return sccd_max(d2 - far * far, near * near - d2) > 0.0;
+}
+
+/* The one-shot point and circle tests where their early-outs did not
+ * decide, or could not: the sector and the shape checked (one_shot_valid,
+ * its checks firing), then the exact cosine and sine and
+ * local_disc_meets_squared (the prepared answer). Out of line: rare. */
+static bool one_shot_exact(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool shape_ok)
+{
+    if (!one_shot_valid(s, shape_ok))
+        return false;
     prepared p = {*s, edge_of(s->half_angle), true};
-    return local_disc_meets_squared(&p, q, rho);
+    return local_disc_meets_squared(&p, to_local(s, c), rho);
 }
 
 /* ---- public pair tests: prepared, then one-shot ---- */
@@ -804,24 +865,30 @@ bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_
     return sccd_sector2_meets_points(p, v, n, radius, false);
 }
 
-/* The one-shot tests: checked once (one_shot_valid), then prepared; discs
- * and points decided first by the rough trigonometry (the same answers). */
+/* The one-shot tests: checked once (one_shot_valid), then prepared; points
+ * and circles decided first without the exact trigonometry (the same
+ * answers), else by one_shot_exact. Most of the speed bench's points (70 %)
+ * lie beyond their sector's annulus (point_beyond): a branch on that, then
+ * the coarse side. For its circles (48 %) that branch is a coin toss, and
+ * costlier than the coarse side's work: straight on to that. */
 bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p)
 {
-    if (!one_shot_valid(s, sccd_is_valid_v2(p)))
-        return false;
-    sccd_v2 q = to_local(s, p);
-    bool hit;
-    return rough_point_decides(s, q, &hit) ? hit : one_shot_exact(s, q, 0.0);
+    bool hit = false;
+    if (s && one_shot_checked(s, sccd_v2_len2(sccd_v2_sub(p, s->o))) &&
+        (point_beyond(s, p) || coarse_point_decides(s, to_local(s, p), &hit)))
+        return hit;
+    return one_shot_exact(s, p, 0.0, sccd_is_valid_v2(p));
 }
 
 bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
 {
-    if (!one_shot_valid(s, valid_circle(c)))
-        return false;
-    sccd_v2 q = to_local(s, c.c);
     bool hit;
-    return rough_disc_decides(s, q, c.r, &hit) ? hit : one_shot_exact(s, q, c.r);
+    if (s) {
+        sccd_v2 q = to_local(s, c.c);
+        if (one_shot_checked(s, sccd_v2_len2(q)) & finite_nonneg(c.r) & coarse_disc_decides(s, q, c.r, &hit))
+            return hit;
+    }
+    return one_shot_exact(s, c.c, c.r, valid_circle(c));
 }
 
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)

@@ -21,9 +21,10 @@
  * the sccd_sector2_prepared_vs_* tests, which give the same answers as the
  * one-shot tests without their trigonometry and sector checks; the one-shot
  * tests try the prepared tests' first early-outs before the trigonometry,
- * then prepare and call them (points and circles first decide by a rough
- * cosine and sine of the half angle, within 2e-4, with margins above that
- * error: the exact ones only near an edge; the same answers). */
+ * then prepare and call them (points and circles first decide by a coarse
+ * cosine and sine of the half angle, within 6.1e-4, with margins above that
+ * error, points before that by their distance to the pivot: the exact ones
+ * only near an edge; the same answers). */
 #ifndef SECTORCCD_SECTOR2_H
 #define SECTORCCD_SECTOR2_H
 
