@@ -1215,8 +1215,18 @@ static sccd_real tree_visit(void *context, int i, int j)
     return pr->t;
 }
 
+/* Whether bodies a and b are one convex shape each: their trees are single
+ * leaves and neither has a half-space, so the trees' walk would visit that
+ * one shape pair and nothing else (most pairs: a debris and a ball). */
+static bool single_pair(const solver *sv, int a, int b)
+{
+    const sccd_impact_body3 *x = &sv->bodies[a], *y = &sv->bodies[b];
+    return x->shape_count == 1 && y->shape_count == 1 && sv->shapes[x->first_shape].bounds > 0 &&
+           sv->shapes[y->first_shape].bounds > 0;
+}
+
 /* The earliest event of bodies a and b from time tc over their shape pairs
- * (those the trees let through). */
+ * (those the trees let through; a single pair visited at once). */
 static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
 {
     pr->event = EVENT_NONE;
@@ -1234,6 +1244,10 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
      * time is no event, to stop the trees' walk at */
     wait &= sv->bodies[pr->a].shape_count == 1 && sv->bodies[pr->b].shape_count == 1;
     pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc), wait};
+    if (single_pair(sv, pr->a, pr->b)) {
+        tree_visit(&ps, sv->bodies[pr->a].first_shape, sv->bodies[pr->b].first_shape);
+        return;
+    }
     sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, ps.ma}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, ps.mb};
     sccd_tree_search3 q = {tc, sv->opt.overlap, sv->opt.toi_tolerance, tree_reaches, tree_visit, &ps, &sv->stats->tois};
     sccd_shape_trees3_pairs(&sv->trees, sv->bodies, a, b, &q);
