@@ -1250,7 +1250,7 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     }
     sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, ps.ma}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, ps.mb};
     sccd_tree_search3 q = {tc, sv->opt.overlap, sv->opt.toi_tolerance, tree_reaches, tree_visit, &ps, &sv->stats->tois};
-    sccd_shape_trees3_pairs(&sv->trees, sv->bodies, a, b, &q);
+    sccd_shape_trees3_pairs(&sv->trees, sv->bodies, sv->shapes, a, b, &q);
 }
 
 /* What body i covers over its current segment (cached until it changes). */
