@@ -957,6 +957,26 @@ static sccd_toi3 toi_bounds(solver *sv, const sccd_shape3 *a, sccd_motion3 ma, c
 /* An event found by a search: kind, time, contact. */
 typedef struct shape_event { impact_event event; sccd_real t; sccd_v3 point, normal; sccd_real left, sunk; } shape_event;
 
+/* Whether g is a ball about the centre of turning `centre` (a ball of a
+ * pile, about its centre of mass): a turn moves none of its points. */
+static bool ball_at_centre(const sccd_shape3 *g, sccd_v3 centre)
+{
+    return g->type == SCCD_SHAPE_CIRCLE && g->sphere.c.x == centre.x && g->sphere.c.y == centre.y &&
+           g->sphere.c.z == centre.z;
+}
+
+/* The box of such a ball of radius r moving by m: at every time it is the
+ * ball about the centre's place c0 + t·dp (sccd_motion3_center_at), and
+ * the box of that segment's ends grown by r holds every such ball (either
+ * candidate rule: the ends' boxes and the path's are one). The general
+ * motion box turns the ball's centre with the body, to end where this one
+ * does, for several times the instructions. */
+static sccd_aabb3 ball_path_box(sccd_real r, sccd_motion3 m)
+{
+    sccd_v3 c0 = sccd_motion3_center_at(m, 0.0), c1 = sccd_motion3_center_at(m, 1.0), g = {r, r, r};
+    return (sccd_aabb3){sccd_v3_sub(sccd_v3_min(c0, c1), g), sccd_v3_add(sccd_v3_max(c0, c1), g)};
+}
+
 /* The motion box of shape s's bound[0] (a half-space: everything), grown by the skin. */
 static sccd_aabb3 motion_box_as(const solver *sv, const sccd_impact_shape3 *s, sccd_motion3 m, sccd_candidates candidates)
 {
@@ -964,9 +984,14 @@ static sccd_aabb3 motion_box_as(const solver *sv, const sccd_impact_shape3 *s, s
     if (s->bounds == 0)
         return (sccd_aabb3){{-inf, -inf, -inf}, {inf, inf, inf}};
     const sccd_shape3 *g = &s->bound[0];
-    sccd_aabb3 box = candidates == SCCD_CANDIDATES_START_END
-                       ? sccd_aabb3_union(sccd_shape3_aabb_unchecked(g, m.start), sccd_shape3_aabb_unchecked(g, sccd_motion3_at_unchecked(m, 1.0)))
-                       : sccd_shape3_motion_box_unchecked(g, m);
+    sccd_aabb3 box;
+    if (ball_at_centre(g, m.center))
+        box = ball_path_box(g->sphere.r, m);
+    else if (candidates == SCCD_CANDIDATES_START_END)
+        box = sccd_aabb3_union(sccd_shape3_aabb_unchecked(g, m.start),
+                               sccd_shape3_aabb_unchecked(g, sccd_motion3_at_unchecked(m, 1.0)));
+    else
+        box = sccd_shape3_motion_box_unchecked(g, m);
     sccd_v3 skin = {sv->opt.overlap, sv->opt.overlap, sv->opt.overlap};
     return (sccd_aabb3){sccd_v3_sub(box.lo, skin), sccd_v3_add(box.hi, skin)};
 }
