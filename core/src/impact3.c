@@ -1213,7 +1213,14 @@ static bool engine_catches(solver *sv, int i, sccd_motion3 mi, int j, sccd_motio
 
 /* A search of bodies pr->a, pr->b from time tc, as the trees' visits see
  * it, and whether it may wait (shape_pair_event). */
-typedef struct pair_search { solver *sv; sccd_pair *pr; sccd_real tc; sccd_motion3 ma, mb; bool wait; } pair_search;
+typedef struct pair_search {
+    solver *sv;
+    sccd_pair *pr;
+    sccd_real tc;
+    sccd_motion3 ma, mb;
+    bool wait;
+    bool near; /* the shapes' candidate boxes are known to meet (single_pair) */
+} pair_search;
 
 static bool tree_reaches(void *context, int plane, sccd_aabb3 box)
 {
@@ -1229,7 +1236,8 @@ static sccd_real tree_visit(void *context, int i, int j)
     pair_search *ps = context;
     solver *sv = ps->sv;
     sccd_pair *pr = ps->pr;
-    if (!sccd_pair_may_collide(pr, sv->cb.collide, sv->cb.user, i, j) || !shapes_near(sv, i, ps->ma, j, ps->mb) || engine_catches(sv, i, ps->ma, j, ps->mb))
+    if (!sccd_pair_may_collide(pr, sv->cb.collide, sv->cb.user, i, j) ||
+        (!ps->near && !shapes_near(sv, i, ps->ma, j, ps->mb)) || engine_catches(sv, i, ps->ma, j, ps->mb))
         return pr->t;
     sccd_real horizon = pr->t < 1.0 && ps->tc < 1.0 ? sccd_clamp((pr->t - ps->tc) / (1.0 - ps->tc), 0.0, 1.0) : 1.0;
     shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb, horizon, ps->wait);
@@ -1275,8 +1283,12 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     /* a later search from tc repeats one shape pair's only; and a pending
      * time is no event, to stop the trees' walk at */
     wait &= sv->bodies[pr->a].shape_count == 1 && sv->bodies[pr->b].shape_count == 1;
-    pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc), wait};
+    pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc), wait, false};
     if (single_pair(sv, pr->a, pr->b)) {
+        /* each body's box is its shape's candidate box over its segment
+         * (body_box, SWEEP candidates), and the events search only bodies
+         * whose boxes meet: shapes_near would say so again */
+        ps.near = sv->opt.candidates == SCCD_CANDIDATES_SWEEP;
         tree_visit(&ps, sv->bodies[pr->a].first_shape, sv->bodies[pr->b].first_shape);
         return;
     }
