@@ -185,7 +185,7 @@ bool sccd_shape_trees3_build(sccd_shape_trees3 *t, void **block, size_t *bytes, 
     builder b = {t, local, t->nodes};
     for (int i = from; i < body_count; ++i) {
         int first = bodies[i].first_shape, end = first + bodies[i].shape_count, lead = first;
-        if (end - first == 1 && shapes[first].bounds > 0) { /* one leaf, made when first walked (lazy_root) */
+        if (end - first == 1 && shapes[first].bounds > 0) { /* one leaf, made when first walked (made_root) */
             t->order[first] = first;
             t->planes[i] = 0;
             t->root[i] = SCCD_TREE_LATER;
