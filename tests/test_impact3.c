@@ -675,6 +675,33 @@ static void test_spinning_ball_out_of_reach(void **state)
     }
 }
 
+/* A ball spinning about its centre (none up to 10^4 rad/s: many turns a
+ * step) flies along x under a static box whose bottom face dips d = 0.01
+ * into its path: the ball's box reaches the block's only by the ball's
+ * radius (impact3.c's ball_path_box; cut by more than d plus the skins,
+ * the pair is never searched). Closed form: the path passes r − d from
+ * the box's lower edge, so the ball strikes it, at the edge with normal
+ * (−0.6, −0.8), and glances off downward (without the impact it would end
+ * at y = 0). */
+static void test_spinning_ball_grazes_edge(void **state)
+{
+    (void)state;
+    const double r = 0.05, d = 0.01, h = 0.1;
+    for (int k = 0; k <= 8; ++k) {
+        scene s = {0};
+        sccd_shape3 ball_geom = sphere(r), block = box((sccd_v3){h, h, h});
+        sccd_v3 inertia = {0.4 * r * r, 0.4 * r * r, 0.4 * r * r};
+        sccd_xf3 above = at((sccd_v3){0.5, h + r - d, 0}, sccd_quat_identity());
+        int ball = add(&s, SCCD_BODY_DYNAMIC, &ball_geom, 1, sccd_xf3_identity(), 1.0, inertia);
+        add(&s, SCCD_BODY_STATIC, &block, 1, above, 1, (sccd_v3){1, 1, 1});
+        s.body[ball].v = (sccd_v3){1.0 / DT, 0, 0};
+        s.body[ball].w = (sccd_v3){0, 0, k == 0 ? 0.0 : pow(10.0, 0.5 * k)};
+        solve(&s, 1e-4, NULL);
+        assert_int_equal(s.body[ball].impacts, 1);
+        assert_true(s.body[ball].end_pose.p.y < -0.1); /* v' = (16.8, -57.6) from about t = 0.37 */
+    }
+}
+
 /* A sphere passed `struck` flying at a thin static slab (half thickness
  * 0.005) bounces off it at −e·v and ends on its own side; passed as an
  * ordinary body it is left alone and crosses. */
@@ -1697,6 +1724,7 @@ int main(void)
         cmocka_unit_test(test_hooks),
         cmocka_unit_test(test_push_hooks),
         cmocka_unit_test(test_spinning_ball_out_of_reach),
+        cmocka_unit_test(test_spinning_ball_grazes_edge),
         cmocka_unit_test(test_flying_marks),            cmocka_unit_test(test_struck_ball_tested),
         cmocka_unit_test(test_free_motion_exact),       cmocka_unit_test(test_free_motion_jointed),
         cmocka_unit_test(test_bad_input),               cmocka_unit_test(test_gather_mid_step),

@@ -135,6 +135,13 @@ static sccd_xf3 pose_at(body_state *s, sccd_real t)
 
 static sccd_v3 cog_at(const solver *sv, int i, sccd_real t) { return sccd_xf3_apply(pose_at(&sv->st[i], t), sv->bodies[i].cog); }
 
+/* sccd_motion3_center_at inline (the same expression): every shape pair
+ * searched asks for two, most of them in the searches' quickest exits. */
+static sccd_v3 centre_at(const sccd_motion3 *m, sccd_real t)
+{
+    return sccd_v3_mad(sccd_xf3_apply(m->start, m->center), t, m->dp);
+}
+
 /* The motion m over [u, 1] of its own time, as a motion over [0, 1]; at is m's pose at u. */
 static sccd_motion3 rest_from(sccd_motion3 m, sccd_real u, sccd_xf3 at)
 {
@@ -863,7 +870,7 @@ static bool paths_apart(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_motion
 {
     if (sv->shapes[sa].bounds == 0 || sv->shapes[sb].bounds == 0)
         return false;
-    sccd_v3 ca = sccd_motion3_center_at(ma, 0.0), cb = sccd_motion3_center_at(mb, 0.0);
+    sccd_v3 ca = centre_at(&ma, 0.0), cb = centre_at(&mb, 0.0);
     /* the ends: cb + dp is exactly sccd_motion3_center_at(mb, 1.0) (a + 1·b), read without a second pose */
     sccd_v3 d0 = sccd_v3_sub(cb, ca), d1 = sccd_v3_sub(sccd_v3_add(cb, mb.dp), sccd_v3_add(ca, ma.dp));
     return sccd_paths_apart(d0, d1, shape_farthest(sv, sa) + shape_farthest(sv, sb), sv->opt.toi_tolerance);
@@ -899,7 +906,7 @@ static sccd_gap_rate gap_rate(const sccd_shape3 *a, sccd_motion3 ma, const sccd_
 {
     sccd_v3 ua = sccd_v3_cross(n, sccd_v3_scale(ma.axis, ma.angle));
     sccd_v3 ub = sccd_v3_neg(sccd_v3_cross(n, sccd_v3_scale(mb.axis, mb.angle)));
-    sccd_v3 ca = sccd_motion3_center_at(ma, u), cb = sccd_motion3_center_at(mb, u);
+    sccd_v3 ca = centre_at(&ma, u), cb = centre_at(&mb, u);
     sccd_real sa = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support_unchecked(a, sccd_motion3_at_unchecked(ma, u), ua), ca), ua);
     sccd_real sb = sccd_v3_dot(sccd_v3_sub(sccd_shape3_support_unchecked(b, sccd_motion3_at_unchecked(mb, u), ub), cb), ub);
     sccd_real beta = sccd_v3_dot(n, sccd_v3_sub(ma.dp, mb.dp)) + sa + sb;
@@ -957,6 +964,26 @@ static sccd_toi3 toi_bounds(solver *sv, const sccd_shape3 *a, sccd_motion3 ma, c
 /* An event found by a search: kind, time, contact. */
 typedef struct shape_event { impact_event event; sccd_real t; sccd_v3 point, normal; sccd_real left, sunk; } shape_event;
 
+/* Whether g is a ball about the centre of turning `centre` (a ball of a
+ * pile, about its centre of mass): a turn moves none of its points. */
+static bool ball_at_centre(const sccd_shape3 *g, sccd_v3 centre)
+{
+    return g->type == SCCD_SHAPE_CIRCLE && g->sphere.c.x == centre.x && g->sphere.c.y == centre.y &&
+           g->sphere.c.z == centre.z;
+}
+
+/* The box of such a ball of radius r moving by m: at every time it is the
+ * ball about the centre's place c0 + t·dp (sccd_motion3_center_at), and
+ * the box of that segment's ends grown by r holds every such ball (either
+ * candidate rule: the ends' boxes and the path's are one). The general
+ * motion box turns the ball's centre with the body, to end where this one
+ * does, for several times the instructions. */
+static sccd_aabb3 ball_path_box(sccd_real r, sccd_motion3 m)
+{
+    sccd_v3 c0 = centre_at(&m, 0.0), c1 = centre_at(&m, 1.0), g = {r, r, r};
+    return (sccd_aabb3){sccd_v3_sub(sccd_v3_min(c0, c1), g), sccd_v3_add(sccd_v3_max(c0, c1), g)};
+}
+
 /* The motion box of shape s's bound[0] (a half-space: everything), grown by the skin. */
 static sccd_aabb3 motion_box_as(const solver *sv, const sccd_impact_shape3 *s, sccd_motion3 m, sccd_candidates candidates)
 {
@@ -964,9 +991,14 @@ static sccd_aabb3 motion_box_as(const solver *sv, const sccd_impact_shape3 *s, s
     if (s->bounds == 0)
         return (sccd_aabb3){{-inf, -inf, -inf}, {inf, inf, inf}};
     const sccd_shape3 *g = &s->bound[0];
-    sccd_aabb3 box = candidates == SCCD_CANDIDATES_START_END
-                       ? sccd_aabb3_union(sccd_shape3_aabb_unchecked(g, m.start), sccd_shape3_aabb_unchecked(g, sccd_motion3_at_unchecked(m, 1.0)))
-                       : sccd_shape3_motion_box_unchecked(g, m);
+    sccd_aabb3 box;
+    if (ball_at_centre(g, m.center))
+        box = ball_path_box(g->sphere.r, m);
+    else if (candidates == SCCD_CANDIDATES_START_END)
+        box = sccd_aabb3_union(sccd_shape3_aabb_unchecked(g, m.start),
+                               sccd_shape3_aabb_unchecked(g, sccd_motion3_at_unchecked(m, 1.0)));
+    else
+        box = sccd_shape3_motion_box_unchecked(g, m);
     sccd_v3 skin = {sv->opt.overlap, sv->opt.overlap, sv->opt.overlap};
     return (sccd_aabb3){sccd_v3_sub(box.lo, skin), sccd_v3_add(box.hi, skin)};
 }
@@ -1181,7 +1213,14 @@ static bool engine_catches(solver *sv, int i, sccd_motion3 mi, int j, sccd_motio
 
 /* A search of bodies pr->a, pr->b from time tc, as the trees' visits see
  * it, and whether it may wait (shape_pair_event). */
-typedef struct pair_search { solver *sv; sccd_pair *pr; sccd_real tc; sccd_motion3 ma, mb; bool wait; } pair_search;
+typedef struct pair_search {
+    solver *sv;
+    sccd_pair *pr;
+    sccd_real tc;
+    sccd_motion3 ma, mb;
+    bool wait;
+    bool near; /* the shapes' candidate boxes are known to meet (single_pair) */
+} pair_search;
 
 static bool tree_reaches(void *context, int plane, sccd_aabb3 box)
 {
@@ -1197,7 +1236,8 @@ static sccd_real tree_visit(void *context, int i, int j)
     pair_search *ps = context;
     solver *sv = ps->sv;
     sccd_pair *pr = ps->pr;
-    if (!sccd_pair_may_collide(pr, sv->cb.collide, sv->cb.user, i, j) || !shapes_near(sv, i, ps->ma, j, ps->mb) || engine_catches(sv, i, ps->ma, j, ps->mb))
+    if (!sccd_pair_may_collide(pr, sv->cb.collide, sv->cb.user, i, j) ||
+        (!ps->near && !shapes_near(sv, i, ps->ma, j, ps->mb)) || engine_catches(sv, i, ps->ma, j, ps->mb))
         return pr->t;
     sccd_real horizon = pr->t < 1.0 && ps->tc < 1.0 ? sccd_clamp((pr->t - ps->tc) / (1.0 - ps->tc), 0.0, 1.0) : 1.0;
     shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb, horizon, ps->wait);
@@ -1215,8 +1255,18 @@ static sccd_real tree_visit(void *context, int i, int j)
     return pr->t;
 }
 
+/* Whether bodies a and b are one convex shape each: their trees are single
+ * leaves and neither has a half-space, so the trees' walk would visit that
+ * one shape pair and nothing else (most pairs: a debris and a ball). */
+static bool single_pair(const solver *sv, int a, int b)
+{
+    const sccd_impact_body3 *x = &sv->bodies[a], *y = &sv->bodies[b];
+    return x->shape_count == 1 && y->shape_count == 1 && sv->shapes[x->first_shape].bounds > 0 &&
+           sv->shapes[y->first_shape].bounds > 0;
+}
+
 /* The earliest event of bodies a and b from time tc over their shape pairs
- * (those the trees let through). */
+ * (those the trees let through; a single pair visited at once). */
 static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
 {
     pr->event = EVENT_NONE;
@@ -1233,10 +1283,18 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     /* a later search from tc repeats one shape pair's only; and a pending
      * time is no event, to stop the trees' walk at */
     wait &= sv->bodies[pr->a].shape_count == 1 && sv->bodies[pr->b].shape_count == 1;
-    pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc), wait};
+    pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc), wait, false};
+    if (single_pair(sv, pr->a, pr->b)) {
+        /* each body's box is its shape's candidate box over its segment
+         * (body_box, SWEEP candidates), and the events search only bodies
+         * whose boxes meet: shapes_near would say so again */
+        ps.near = sv->opt.candidates == SCCD_CANDIDATES_SWEEP;
+        tree_visit(&ps, sv->bodies[pr->a].first_shape, sv->bodies[pr->b].first_shape);
+        return;
+    }
     sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, ps.ma}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, ps.mb};
     sccd_tree_search3 q = {tc, sv->opt.overlap, sv->opt.toi_tolerance, tree_reaches, tree_visit, &ps, &sv->stats->tois};
-    sccd_shape_trees3_pairs(&sv->trees, sv->bodies, a, b, &q);
+    sccd_shape_trees3_pairs(&sv->trees, sv->bodies, sv->shapes, a, b, &q);
 }
 
 /* What body i covers over its current segment (cached until it changes). */

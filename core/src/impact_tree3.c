@@ -131,6 +131,7 @@ static tree_layout layout_for(size_t ns, size_t nb)
 /* Point the trees' arrays into block base laid out by l. */
 static sccd_aabb3 *point_into(sccd_shape_trees3 *t, char *base, tree_layout l, int shape_room, int body_room)
 {
+    t->local = (sccd_aabb3 *)(void *)(base + l.local);
     t->node = (sccd_tree_node3 *)(void *)(base + l.node);
     t->order = (int *)(void *)(base + l.order);
     t->root = (int *)(void *)(base + l.root);
@@ -139,7 +140,7 @@ static sccd_aabb3 *point_into(sccd_shape_trees3 *t, char *base, tree_layout l, i
     t->heap_cap = (int)l.heap_cap;
     t->shape_room = shape_room;
     t->body_room = body_room;
-    return (sccd_aabb3 *)(void *)(base + l.local);
+    return t->local;
 }
 
 /* Room for shape_count shapes and body_count bodies, the trees of the
@@ -184,6 +185,12 @@ bool sccd_shape_trees3_build(sccd_shape_trees3 *t, void **block, size_t *bytes, 
     builder b = {t, local, t->nodes};
     for (int i = from; i < body_count; ++i) {
         int first = bodies[i].first_shape, end = first + bodies[i].shape_count, lead = first;
+        if (end - first == 1 && shapes[first].bounds > 0) { /* one leaf, made when first walked (made_root) */
+            t->order[first] = first;
+            t->planes[i] = 0;
+            t->root[i] = SCCD_TREE_LATER;
+            continue;
+        }
         for (int k = first; k < end; ++k) /* half-spaces first, each shape once */
             t->order[k] = shapes[k].bounds == 0 ? k : -1;
         for (int k = first; k < end; ++k)
@@ -201,6 +208,20 @@ bool sccd_shape_trees3_build(sccd_shape_trees3 *t, void **block, size_t *bytes, 
     }
     t->nodes = b.nodes;
     return true;
+}
+
+/* Body i's root, its one leaf made now when it was left for later. */
+static int made_root(sccd_shape_trees3 *t, const sccd_impact_body3 *bodies, const sccd_impact_shape3 *shapes, int i)
+{
+    if (t->root[i] != SCCD_TREE_LATER)
+        return t->root[i];
+    int k = bodies[i].first_shape;
+    builder b = {t, t->local, t->nodes};
+    b.local[k] = sccd_shape3_aabb_unchecked(&shapes[k].bound[0], sccd_xf3_identity());
+    t->root[i] = b.nodes++;
+    build_node(&b, t->root[i], k, 1);
+    t->nodes = b.nodes;
+    return t->root[i];
 }
 
 /* ---- pairs ---- */
@@ -392,16 +413,16 @@ static void walk_plane(walk *w, int plane, int s, int k)
     }
 }
 
-void sccd_shape_trees3_pairs(sccd_shape_trees3 *t, const sccd_impact_body3 *bodies, sccd_tree_side3 a, sccd_tree_side3 b,
-                             const sccd_tree_search3 *search)
+void sccd_shape_trees3_pairs(sccd_shape_trees3 *t, const sccd_impact_body3 *bodies, const sccd_impact_shape3 *shapes,
+                             sccd_tree_side3 a, sccd_tree_side3 b, const sccd_tree_search3 *search)
 {
     walk w = {t, {a, b}, search, INFINITY, 0};
+    int ra = made_root(t, bodies, shapes, a.body), rb = made_root(t, bodies, shapes, b.body);
     for (int s = 0; s < 2; ++s) { /* each side's half-spaces against the other's tree */
-        int first = bodies[w.side[s].body].first_shape, other = t->root[w.side[1 - s].body];
+        int first = bodies[w.side[s].body].first_shape, other = s == 0 ? rb : ra;
         for (int k = first; other >= 0 && k < first + t->planes[w.side[s].body]; ++k)
             walk_plane(&w, t->order[k], 1 - s, other);
     }
-    int ra = t->root[a.body], rb = t->root[b.body];
     if (ra >= 0 && rb >= 0)
         walk_in_order(&w, ra, rb);
 }

@@ -508,6 +508,12 @@ static sccd_distance3 half_space_distance(const sccd_proxy3 *a, const sccd_proxy
     return (sccd_distance3){overlap ? 0.0 : gap, low, sccd_v3_mad(low, -gap, n), sccd_v3_neg(n), overlap, 0};
 }
 
+/* sccd_proxy3_support_value inline: a TOI's every iteration takes two. */
+static sccd_real support_value3(const sccd_proxy3 *p, sccd_v3 d)
+{
+    return sccd_v3_dot(p->v[sccd_proxy3_support_inline(p, d)], d) + p->r * sccd_v3_len(d);
+}
+
 /* sccd_toi3_compute_unchecked; with `half` not NULL, b is that still
  * half-space's box (sccd_toi3_plane_unchecked). */
 static sccd_toi3 toi3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb, const sccd_plane *half,
@@ -540,7 +546,7 @@ static sccd_toi3 toi3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *
         if (reached(d.overlap, d.distance, t, target, tolerance, &out.state))
             return out;
         sccd_v3 n = d.normal, va = sccd_v3_cross(n, omega_a), vb = sccd_v3_cross(n, omega_b);
-        sccd_real high_a = sccd_proxy3_support_value(&pa, n), low_b = -sccd_proxy3_support_value(&pb, sccd_v3_neg(n));
+        sccd_real high_a = support_value3(&pa, n), low_b = -support_value3(&pb, sccd_v3_neg(n));
         sccd_real tau = sccd_v3_dot(n, dp);
         frame3 base = {.a = &pa, .b = &pb, .n = n, .c1 = sccd_v3_dot(vb, cb) + tau, .target = target}, frames[3];
         int nframes = frame3_list(&base, va, vb, wa, rho_a, wb, rho_b, dp_len, sccd_v3_len(cb), frames);
