@@ -563,6 +563,19 @@ static cpBool refuse_begin(cpArbiter *arb, cpSpace *space, cpDataPointer data)
     return cpFalse;
 }
 
+/* Step the space 60 times: how many times the rod's angle crosses the
+ * wall's (mod 2π). */
+static int rod_crossings(cpSpace *space, cpBody *rod)
+{
+    int passes = 0;
+    for (int s = 0; s < 60; ++s) {
+        double a0 = cpBodyGetAngle(rod);
+        cpSpaceStep(space, DT);
+        passes += (int)(floor((cpBodyGetAngle(rod) - WALL_ANGLE) / (2 * SCCD_PI)) - floor((a0 - WALL_ANGLE) / (2 * SCCD_PI)));
+    }
+    return passes;
+}
+
 /* A fast rod against a wall that Chipmunk would not collide with (sensor,
  * filtered, or a begin handler saying no): the CCD must not stop it either. */
 static int rod_through_ignored_wall(int how)
@@ -580,13 +593,7 @@ static int rod_through_ignored_wall(int how)
     if (how == 1)
         cpShapeSetFilter(rod->shapeList, cpShapeFilterNew(CP_NO_GROUP, 1, 1));
     sccd_cp_world *cw = maybe_ccd(space, true, rod);
-    int passes = 0;
-    for (int s = 0; s < 60; ++s) {
-        double a0 = cpBodyGetAngle(rod);
-        cpSpaceStep(space, DT);
-        /* count each time the rod's angle crosses the wall's (mod 2π) */
-        passes += (int)(floor((cpBodyGetAngle(rod) - WALL_ANGLE) / (2 * SCCD_PI)) - floor((a0 - WALL_ANGLE) / (2 * SCCD_PI)));
-    }
+    int passes = rod_crossings(space, rod);
     sccd_cp_detach(cw);
     sccd_cp_space_free_all(space);
     return passes;
@@ -614,12 +621,7 @@ static int rod_through_orphan_wall(bool ccd)
     cpSpaceRemoveBody(space, holder);
     cpBody *rod = add_rod(space, cpvzero, WALL_ANGLE - 0.3, 100, 100, 0.5);
     sccd_cp_world *cw = maybe_ccd(space, ccd, rod);
-    int passes = 0;
-    for (int s = 0; s < 60; ++s) {
-        double a0 = cpBodyGetAngle(rod);
-        cpSpaceStep(space, DT);
-        passes += (int)(floor((cpBodyGetAngle(rod) - WALL_ANGLE) / (2 * SCCD_PI)) - floor((a0 - WALL_ANGLE) / (2 * SCCD_PI)));
-    }
+    int passes = rod_crossings(space, rod);
     sccd_cp_detach(cw);
     cpSpaceAddBody(space, holder); /* back, to be freed with its shape */
     sccd_cp_space_free_all(space);
