@@ -173,6 +173,37 @@ static void test_point_beside_thin_wedge(void **state)
     }
 }
 
+/* A wedge of width 0 (half angle 0, the side level with the ray opposite
+ * a, which only the sign of a sine of 2.8e-17 keeps outside): points
+ * on that ray, inside the slab and between the radii, are ρ + r from the
+ * sector (the oracle's closed form agrees); neither test meets them, nor a
+ * sphere about them 1e-6 of the scene short of that, and both meet one
+ * that far past it. */
+static void test_ray_opposite_zero_wedge(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(310);
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        s.half_angle = 0.0;
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_real rho = sccd_rng_uniform(&g, s.r, s.R), z = sccd_rng_uniform(&g, s.zlo, s.zhi), d = rho + s.r;
+        sccd_v3 q = sccd_sector3_from_local(&s, (sccd_v3){-rho, 0.0, z});
+        sccd_real gap = 1e-6 * (s.R + fabs(s.zlo) + fabs(s.zhi) + rho); /* far above the tolerance */
+        assert_true(fabs(sccd_oracle_dist_sector(&s, q) - d) <= 1e-3 * gap);
+        if (d <= gap)
+            continue;
+        assert_false(sccd_sector3_prepared_vs_point(&p, q));
+        assert_false(sccd_sector3_vs_point(&s, q));
+        for (int k = -1; k <= 1; k += 2) {
+            sccd_sphere sph = {q, d + k * gap};
+            assert_true(sccd_sector3_prepared_vs_sphere(&p, sph) == (k > 0));
+            assert_true(sccd_sector3_vs_sphere(&s, sph) == (k > 0));
+        }
+    }
+}
+
 /* s with axes unit and ⟂ only within 1e-6, as valid sectors may be: |u|²
  * and |a|² off 1, and u·a off 0, by up to 0.99e-6 each. */
 static void skew_axes(sccd_sector3 *s, sccd_rng *g)
@@ -352,6 +383,39 @@ static void test_bad_input(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* A centre with an infinite or NaN coordinate, put in place of one of a
+ * point's inside the sector (on the world axes half the time, where u·d
+ * meets ∞·0): the prepared point and sphere tests refuse it, their check
+ * firing, for radii up to 1e300 (whose reach, squared, is infinite, so
+ * that every finite distance is within it), as do the one-shot tests. */
+static void test_centre_not_finite(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(309);
+    const sccd_real bad[] = {INFINITY, -INFINITY, NAN};
+    const sccd_real rad[] = {0.0, 1.0, 1e300};
+    int expected = 0;
+    for (int i = 0; i < 300; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 q = sccd_sector3_from_local(&s, (sccd_v3){0.5 * (s.r + s.R), 0.0, 0.5 * (s.zlo + s.zhi)});
+        assert_true(sccd_sector3_prepared_vs_point(&p, q));
+        sccd_real *c = i % 3 == 0 ? &q.x : (i % 3 == 1 ? &q.y : &q.z);
+        *c = bad[sccd_rng_int(&g, 3)];
+        sccd_sphere sph = {q, rad[sccd_rng_int(&g, 3)]};
+        assert_false(sccd_sector3_prepared_vs_point(&p, q));
+        assert_false(sccd_sector3_prepared_vs_sphere(&p, sph));
+        assert_false(sccd_sector3_vs_point(&s, q));
+        assert_false(sccd_sector3_vs_sphere(&s, sph));
+        expected += 4;
+        assert_int_equal(sccd_test_assert_count(), expected);
+    }
+    sccd_set_assert_handler(NULL);
+}
+
 /* A sweep band set by hand (no prepared copy) or changed after building is
  * tested as it is now. */
 static void test_sweep_band_by_hand(void **state)
@@ -381,7 +445,8 @@ int main(void)
         cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle), cmocka_unit_test(test_near_boundary),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_sweep_band_by_hand),
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_point_beside_thin_wedge),
-        cmocka_unit_test(test_one_shot_margins),
+        cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite),
+        cmocka_unit_test(test_ray_opposite_zero_wedge),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }

@@ -298,9 +298,18 @@ static bool in_wedge(const sect *S, sccd_real x, sccd_real y) { return in_half_a
 /* Fact 1 of the file comment, squared, rho = ρ = |(q.x, q.y)|. Folded onto
  * y ≥ 0 (the sector is symmetric about +x), at angle φ. Outside the wedge,
  * ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y) turned by −θ (*out2); inside,
- * δ = 0 (*in2). Both are made, without a branch; returns whether q is
- * inside the wedge, which picks one. */
-static inline bool local_dist2_parts(const sect *S, sccd_v3 q, sccd_real rho, sccd_real *in2, sccd_real *out2)
+ * δ = 0 (*in2). Both are made, without a branch. Returns w = ρ·sin δ,
+ * which picks one: q is inside the wedge when w < 0. With φ and θ in
+ * [0, π], sin δ < 0 exactly when φ < θ, but at δ = ±π (φ = 0 and θ = π,
+ * inside; φ = π and θ = 0, outside), where the prepared sine, 2.8e-17 and
+ * not 0 at θ = 0 and π, makes w = −x·s of the right sign. The rounded
+ * w = y·c − x·s has the sign of the difference of its rounded products,
+ * so w < 0 is in_half_angle but where w is 0 (its guard x ≥ 0 is implied:
+ * x·s > y·c ≥ 0 for c ≥ 0): q on a side's plane within rounding (there u
+ * is ρ within rounding, u² + w² = ρ²) or on the axis (u = ρ = 0), where
+ * *out2 is the distance's square too. Inside the wedge *in2 ≤ *out2 (the
+ * side rectangle is part of the full annulus). */
+static inline sccd_real local_dist2_parts(const sect *S, sccd_v3 q, sccd_real rho, sccd_real *in2, sccd_real *out2)
 {
     sccd_real x = q.x, y = fabs(q.y), u = x * S->c + y * S->s, w = y * S->c - x * S->s;
     /* dist(t, [lo, hi]) as t less t clamped, by min and max: no branch */
@@ -308,13 +317,13 @@ static inline bool local_dist2_parts(const sect *S, sccd_v3 q, sccd_real rho, sc
     sccd_real dz = q.z - sccd_min(sccd_max(q.z, S->zlo), S->zhi);
     *in2 = ei * ei + dz * dz;
     *out2 = w * w + eo * eo + dz * dz;
-    return in_wedge(S, x, y);
+    return w;
 }
 
 static inline sccd_real local_dist2(const sect *S, sccd_v3 q, sccd_real rho)
 {
     sccd_real in2, out2;
-    return local_dist2_parts(S, q, rho, &in2, &out2) ? in2 : out2;
+    return local_dist2_parts(S, q, rho, &in2, &out2) < 0.0 ? in2 : out2;
 }
 
 static sccd_real local_distance(const sect *S, sccd_v3 q) { return sqrt(local_dist2(S, q, len2d(q.x, q.y))); }
@@ -353,28 +362,33 @@ static inline bool local_ball_meets(const sect *S, sccd_v3 q, sccd_real rad, scc
 /* The ball about the canonical-frame point q of radius rad meets the
  * sector, with the tolerance of its scene (seed 000 §2.5: eq 2.11's slab
  * test, then eq 2.12's slice and circle test, which is the distance of
- * fact 1). In one straight line, without ball_beyond's early-outs: over a
- * mix of spheres that branch mispredicts often, and each miss waits for
- * the chain of products before it resolves; with it the prepared sphere
- * test took 1.90 times the AABB test (speed), without 1.70. */
-static inline bool local_ball_within(const sect *S, sccd_v3 q, sccd_real rad)
+ * fact 1; a point is the ball of radius 0). In one straight line, without
+ * ball_beyond's early-outs: over a mix of spheres that branch mispredicts
+ * often, and each miss waits for the chain of products before it
+ * resolves; with it the prepared sphere test took 1.90 times the AABB test
+ * (speed), without 1.70. The distance is √in2 inside the wedge, √out2
+ * outside, and never more than √out2 (local_dist2_parts), so it is within
+ * reach when out2 is, or inside when in2 is: one comparison fewer than
+ * picking a part (the prepared sphere test took 147 instructions a call,
+ * with the checks below 133). *finite: in2 is finite, which a centre that
+ * is not finite cannot give (its q.z, a sum of products with infinite or
+ * NaN terms, is NaN or infinite; so then is dz, the clamp keeping NaN and
+ * ±∞ off the slab) — the prepared tests' check of the centre, one
+ * comparison; in2 overflows too for coordinates beyond 1e154, which the
+ * prepared tests then check apart. */
+static inline bool local_ball_within(const sect *S, sccd_v3 q, sccd_real rad, bool *finite)
 {
     sccd_real reach = rad + SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + rad), reach2 = reach * reach, in2, out2;
-    bool in = local_dist2_parts(S, q, len2d(q.x, q.y), &in2, &out2); /* both parts compared: no branch on in */
-    return pick(in, in2 <= reach2, out2 <= reach2);
+    sccd_real w = local_dist2_parts(S, q, len2d(q.x, q.y), &in2, &out2); /* both parts compared: no branch */
+    *finite = in2 <= DBL_MAX;
+    return (out2 <= reach2) | ((w < 0.0) & (in2 <= reach2));
 }
 
 /* local_ball_within of the world point c. */
-static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad) { return local_ball_within(S, to_local(S, c), rad); }
-
-/* The canonical-frame point q in the sector: within the tolerance of it,
- * by its distance. Not by the thesis' in-test, eqs 2.4–2.7 (x ≥ ρ·cos θ):
- * that cosine cannot tell angles apart below about 1e-8 rad from 0 or π
- * (cos is flat there), so it also took points that close to a side, up to
- * 1e-8·ρ away (test_point_beside_thin_wedge), far beyond the tolerance. */
-static inline bool local_point_meets(const sect *S, sccd_v3 q)
+static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
 {
-    return local_ball_meets(S, q, 0.0, SCCD_EPS * sccd_max(S->scale, v3_maxabs(q)));
+    bool finite;
+    return local_ball_within(S, to_local(S, c), rad, &finite);
 }
 
 /* ---- the one-shot tests' early-outs ---- */
@@ -509,17 +523,37 @@ static bool one_shot_ball_exact(const sccd_sector3 *s, sccd_v3 c, sccd_real rad,
     }
     if (!sector_ok)
         return false;
-    sccd_v3 q = to_local(&S, c);
-    return rad < 0.0 ? local_point_meets(&S, q) : local_ball_within(&S, q, rad);
+    return ball_meets(&S, c, rad);
+}
+
+/* The prepared point (radius 0) and sphere tests where their one check
+ * (local_ball_within's *finite, the radius', p's readiness) did not pass:
+ * each apart, the sphere's check firing; out of line: rare. Not by the
+ * thesis' in-test for a point, eqs 2.4–2.7 (x ≥ ρ·cos θ), but by the
+ * distance: that cosine cannot tell angles apart below about 1e-8 rad from
+ * 0 or π (cos is flat there), so it also took points that close to a side,
+ * up to 1e-8·ρ away (test_point_beside_thin_wedge), far beyond the
+ * tolerance. */
+static bool prepared_ball_refused(const sect *p, sccd_sphere sphere)
+{
+    bool ok = valid_sphere(sphere);
+    if (!(ok & p->ready)) {
+        SCCD_ASSERT(ok);
+        return false;
+    }
+    return ball_meets(p, sphere.c, sphere.r);
 }
 
 bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q)
 {
-    if (!p || !sccd_is_valid_v3(q)) {
-        SCCD_ASSERT(p != NULL && sccd_is_valid_v3(q));
+    if (!p) {
+        SCCD_ASSERT(p != NULL);
         return false;
     }
-    return p->ready && local_point_meets(p, to_local(p, q));
+    bool finite, hit = local_ball_within(p, to_local(p, q), 0.0, &finite);
+    if (finite & p->ready)
+        return hit;
+    return prepared_ball_refused(p, (sccd_sphere){q, 0.0});
 }
 
 bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere sphere)
@@ -528,12 +562,10 @@ bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere
         SCCD_ASSERT(p != NULL);
         return false;
     }
-    bool ok = valid_sphere(sphere);
-    if (!(ok & p->ready)) { /* one branch for both: 0.95 of the time of two */
-        SCCD_ASSERT(ok);
-        return false;
-    }
-    return ball_meets(p, sphere.c, sphere.r);
+    bool finite, hit = local_ball_within(p, to_local(p, sphere.c), sphere.r, &finite);
+    if (finite & valid_radius(sphere.r) & p->ready)
+        return hit;
+    return prepared_ball_refused(p, sphere);
 }
 
 /* The one-shot point and sphere tests: the raw early-outs, where the
@@ -545,7 +577,7 @@ bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
     bool hit, checked;
     if (raw_ball_decides(s, p, 0.0, 0.0, true, true, &hit, &checked))
         return hit;
-    return one_shot_ball_exact(s, p, -1.0, sccd_is_valid_v3(p));
+    return one_shot_ball_exact(s, p, 0.0, sccd_is_valid_v3(p));
 }
 
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
