@@ -40,6 +40,14 @@
 #include "trig.h"
 #include "unchecked.h"
 
+/* Out of line whatever the compiler's estimate of the gain: a rare path
+ * inlined into a hot one makes the hot one's registers spill. */
+#if defined(__GNUC__)
+#define SCCD_NOINLINE __attribute__((noinline))
+#else
+#define SCCD_NOINLINE
+#endif
+
 /* A checked sector in canonical form: frame vectors, cleaned numbers. */
 typedef sccd_sector3_prepared sect;
 
@@ -430,7 +438,11 @@ static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
  * valid_sector3, its own sum of o, R and the slab, the one-shot sphere test
  * took 276 instructions a call, 256 so. Small and inline: for most points
  * the whole one-shot test. */
-static inline bool raw_ball_beyond(const sccd_sector3 *s, sccd_v3 c, sccd_real out, bool *beyond)
+/* What raw_ball_beyond made that raw_ball_near takes on: d = c − o, the
+ * raw height z, ρ² = |d|² − z² and the margin M. */
+typedef struct raw_ball { sccd_v3 d; sccd_real z, rho2, M; } raw_ball;
+
+static inline bool raw_ball_beyond(const sccd_sector3 *s, sccd_v3 c, sccd_real out, bool *beyond, raw_ball *b)
 {
     if (!s)
         return false;
@@ -442,33 +454,42 @@ static inline bool raw_ball_beyond(const sccd_sector3 *s, sccd_v3 c, sccd_real o
     sccd_real sum = (s->R - s->r) + (s->zhi - s->zlo) + d2;
     *beyond = sccd_max(sccd_max(z - M - s->zhi, s->zlo - M - z),
                        sccd_max(rho2 - slack - far * far, near * fabs(near) - rho2 - slack)) > 0.0;
+    *b = (raw_ball){d, z, rho2, M};
     return sector3_checks(s, sum - sum);
 }
 
-/* Past raw_ball_beyond: the distance by the raw coordinates q and the
+/* Past raw_ball_beyond (b): the distance by the raw coordinates q and the
  * rough cosine and sine (sccd_cos_sin_half_turn_rough, within 1.6e-4 and
  * 2.5e-5), as local_dist2_parts: the full solid annulus' part in2 (no
  * angle) and the nearer side rectangle's, out2. The exact distance is the
  * former inside the wedge, the latter outside, and lies between them (the
- * rectangle is part of the sector, the sector part of the annulus). The
- * rough pair turns (x, |y|) within 1.62e-4·ρ of the exact turn, so out2's
- * root and the side's w = |y|·c − x·s are within 1.7e-4·|d| of the exact
- * ones, in2's root within m; l = ρ + |z| ≥ |q| ≥ |d|·(1 − 2e-6). So by
- * side = 2e-4·l, A = (1 + 2e-9)·out + 2e-9·scale + 2.2e-4·l ≥ reach + m +
- * side, and B = (1 − 1e-12)·in − 2.2e-4·l (below the inner reach less
- * those errors and the rounding of the comparisons): the exact test says
- * no when in2's root exceeds A (whichever the side) or, surely outside
- * (w > side), out2's does; yes when, surely inside (w < −side), in2's root
- * is below B, or out2's (whichever the side) is. With centre (c is a
- * point of the set), also yes when, surely inside, c's ρ and z are in
- * range by A (in2 is then 0: c is in the sector), which B cannot say for
- * a point. Returns whether they decide, *hit the answer then. No branch
- * but the caller's on the answer (the sure hit and the sure miss exclude
- * each other). It makes its own d rather than take it through memory
- * where it is called (the point and sphere tests, the compiler's choice);
- * inline in the box and capsule tests, which then took 1.43 and 1.30
- * times their prepared tests' time, 1.47 and 1.37 called. */
-static inline bool raw_ball_near(const sccd_sector3 *s, sccd_v3 c, sccd_real in, sccd_real out, bool centre, bool *hit)
+ * rectangle is part of the sector, the sector part of the annulus). Only
+ * x = a·d is new: ρ = √max(ρ², 0) and |y| = √max(ρ² − x², 0), not k = u × a
+ * and y = k·d (the rough distance took 170 instructions where it ran,
+ * 125 so). Against the exact frame's X, Y, Z (a = α·U + β·A with
+ * |α| ≤ 1.0000005e-6, |β − 1| ≤ 5.1e-7; u = |u|·U): |x − X| ≤ 1.51e-6·|d|,
+ * |z − Z| ≤ 5e-7·|d|, so ρ² is within 1.001e-6·|d|² of X² + Y², and
+ * ρ² − x² within 4.03e-6·|d|² of Y²: ρ within 1.0005e-3·|d|, |y| within
+ * 2.008e-3·|d| (|√s − √t| ≤ √|s − t|; the clamps only come nearer). The
+ * rough pair turns (x, |y|) within 2.01e-3·|d| + 1.62e-4·ρ of the exact
+ * turn of (X, |Y|), so out2's root and the side's w = |y|·c − x·s are
+ * within 2.19e-3·|d| of the exact ones, in2's root within 1.001e-3·|d|;
+ * l = ρ + |z| ≥ |d|·(1 − 1e-15). So by side = 2.2e-3·l, A = M + 2.3e-3·l
+ * ≥ reach + m + 2.19e-3·|d| (M ≥ reach + m), and B = (1 − 1e-12)·in −
+ * 2.3e-3·l (below the inner reach less those errors and the rounding of
+ * the comparisons): the exact test says no when in2's root exceeds A
+ * (whichever the side) or, surely outside (w > side), out2's does; yes
+ * when, surely inside (w < −side), in2's root is below B, or out2's
+ * (whichever the side) is. With centre (c is a point of the set), also yes
+ * when, surely inside, c's ρ and z are in range by A (in2 is then 0: c is
+ * in the sector), which B cannot say for a point. Margins ten times the
+ * cross product's leave 0.3 % of the speed spheres to the exact part, not
+ * 0.02 %; test_one_shot_axes_at_their_limits fails with them cut to 9e-4.
+ * Returns whether they decide, *hit the answer then. No branch but the
+ * caller's on the answer (the sure hit and the sure miss exclude each
+ * other). Inline in the box and capsule tests, which then took 1.43 and
+ * 1.30 times their prepared tests' time, 1.47 and 1.37 called. */
+static inline bool raw_ball_near(const sccd_sector3 *s, const raw_ball *b, sccd_real in, bool centre, bool *hit)
 {
     sect S; /* only what local_dist2_parts reads */
     S.r = s->r;
@@ -478,12 +499,11 @@ static inline bool raw_ball_near(const sccd_sector3 *s, sccd_v3 c, sccd_real in,
     sccd_rot2 e = sccd_cos_sin_half_turn_rough(s->half_angle);
     S.c = e.c;
     S.s = e.s;
-    sccd_v3 d = sccd_v3_sub(c, s->o);
-    sccd_v3 q = {sccd_v3_dot(s->a, d), sccd_v3_dot(sccd_v3_cross(s->u, s->a), d), sccd_v3_dot(s->u, d)};
-    sccd_real rho = len2d(q.x, q.y), in2, out2, w = fabs(q.y) * e.c - q.x * e.s;
-    local_dist2_parts(&S, q, rho, &in2, &out2);
-    sccd_real l = rho + fabs(q.z), scale = sccd_max(S.R, sccd_max(fabs(S.zlo), fabs(S.zhi))), side = 2e-4 * l;
-    sccd_real A = (1.0 + 2e-9) * out + 2e-9 * scale + 2.2e-4 * l, B = (1.0 - 1e-12) * in - 2.2e-4 * l;
+    sccd_real x = sccd_v3_dot(s->a, b->d), rho = sqrt(sccd_max(b->rho2, 0.0));
+    sccd_v3 q = {x, sqrt(sccd_max(b->rho2 - x * x, 0.0)), b->z};
+    sccd_real in2, out2, w = local_dist2_parts(&S, q, rho, &in2, &out2);
+    sccd_real l = rho + fabs(q.z), side = 2.2e-3 * l;
+    sccd_real A = b->M + 2.3e-3 * l, B = (1.0 - 1e-12) * in - 2.3e-3 * l;
     bool inside = w < -side;
     bool miss = (in2 > A * A) | ((w > side) & (out2 > A * A));
     *hit = (B >= 0.0) & ((inside & (in2 <= B * B)) | (out2 <= B * B));
@@ -502,13 +522,14 @@ static inline bool raw_ball_decides(const sccd_sector3 *s, sccd_v3 c, sccd_real 
 {
     bool beyond;
     *hit = false;
-    *checked = raw_ball_beyond(s, c, out, &beyond) & shape_ok;
+    raw_ball b;
+    *checked = raw_ball_beyond(s, c, out, &beyond, &b) & shape_ok;
     if (!*checked)
         return false;
-    return beyond || raw_ball_near(s, c, in, out, centre, hit);
+    return beyond || raw_ball_near(s, &b, in, centre, hit);
 }
 
-/* The one-shot point (rad < 0) and sphere tests where the raw early-outs
+/* The one-shot point (rad 0) and sphere tests where the raw early-outs
  * did not decide, or could not (flawed input): the sector checked (its
  * check firing, or it repaired), then the shape (shape_ok, its check
  * firing as the prepared route's would); then the prepared test's exact
@@ -571,21 +592,46 @@ bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere
 /* The one-shot point and sphere tests: the raw early-outs, where the
  * sector's check takes the centre's (with it apart, the sphere test took
  * 256 instructions a call, 236 so), else the exact part, which checks them
- * again (its checks firing). */
+ * again (its checks firing). A branch on the check, then one on beyond:
+ * with the two as one the sphere test took 2.55 times the AABB test, not
+ * 2.33, for fewer instructions. */
+/* The one-shot point (rad 0, centre) and sphere tests past raw_ball_beyond
+ * (its check and the radius' passed, not beyond): raw_ball_near, else the
+ * exact part. Out of line, raw_ball_beyond's values passed in registers:
+ * inline (222 instructions a call, 2.25 times the AABB test), or with them
+ * through memory (224), the common path spilled or stored them; 218 and
+ * 2.19 so. */
+SCCD_NOINLINE static bool one_shot_ball_near(const sccd_sector3 *s, const sccd_v3 *c, sccd_real rad, bool centre,
+                                             sccd_real dx, sccd_real dy, sccd_real dz, sccd_real z, sccd_real rho2,
+                                             sccd_real M)
+{
+    raw_ball b = {{dx, dy, dz}, z, rho2, M};
+    bool hit;
+    if (raw_ball_near(s, &b, rad, centre, &hit))
+        return hit;
+    return one_shot_ball_exact(s, *c, rad, true);
+}
+
 bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
 {
-    bool hit, checked;
-    if (raw_ball_decides(s, p, 0.0, 0.0, true, true, &hit, &checked))
-        return hit;
-    return one_shot_ball_exact(s, p, 0.0, sccd_is_valid_v3(p));
+    bool beyond;
+    raw_ball b;
+    if (!raw_ball_beyond(s, p, 0.0, &beyond, &b))
+        return one_shot_ball_exact(s, p, 0.0, sccd_is_valid_v3(p));
+    if (beyond)
+        return false;
+    return one_shot_ball_near(s, &p, 0.0, true, b.d.x, b.d.y, b.d.z, b.z, b.rho2, b.M);
 }
 
 bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
 {
-    bool hit, checked;
-    if (raw_ball_decides(s, sphere.c, sphere.r, sphere.r, false, valid_radius(sphere.r), &hit, &checked))
-        return hit;
-    return one_shot_ball_exact(s, sphere.c, sphere.r, valid_sphere(sphere));
+    bool beyond;
+    raw_ball b;
+    if (!(raw_ball_beyond(s, sphere.c, sphere.r, &beyond, &b) & valid_radius(sphere.r)))
+        return one_shot_ball_exact(s, sphere.c, sphere.r, valid_sphere(sphere));
+    if (beyond)
+        return false;
+    return one_shot_ball_near(s, &sphere.c, sphere.r, false, b.d.x, b.d.y, b.d.z, b.z, b.rho2, b.M);
 }
 
 /* ---- polytopes (fact 2) ---- */
@@ -1159,7 +1205,7 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
     }
     /* The prepared test's balls first, without the frame; undecided, the
      * frame's balls would rarely decide more (the raw ones' margins are
-     * 2e-4 of the distance): the rest of the prepared test, which is exact
+     * 2.3e-3 of the distance): the rest of the prepared test, which is exact
      * on its own (with the prepared test's entry, its checks and balls
      * again, this test took 643 instructions a call, 613 without). */
     bool hit, checked;
@@ -1182,7 +1228,8 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
      * no, to 11 % of the speed inputs of the 27 % that reach it, as the
      * frame's exact ball does (with it, the test took 1.53 times the
      * prepared test's time, 1.43 without). */
-    bool beyond, checked = raw_ball_beyond(s, m, rad, &beyond);
+    raw_ball b;
+    bool beyond, checked = raw_ball_beyond(s, m, rad, &beyond, &b);
     if (checked && beyond)
         return false;
     sect S;
