@@ -173,6 +173,37 @@ static void test_point_beside_thin_wedge(void **state)
     }
 }
 
+/* A wedge of width 0 (half angle 0, the side level with the ray opposite
+ * a, which only the sign of a sine of 2.8e-17 keeps outside): points
+ * on that ray, inside the slab and between the radii, are ρ + r from the
+ * sector (the oracle's closed form agrees); neither test meets them, nor a
+ * sphere about them 1e-6 of the scene short of that, and both meet one
+ * that far past it. */
+static void test_ray_opposite_zero_wedge(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(310);
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        s.half_angle = 0.0;
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_real rho = sccd_rng_uniform(&g, s.r, s.R), z = sccd_rng_uniform(&g, s.zlo, s.zhi), d = rho + s.r;
+        sccd_v3 q = sccd_sector3_from_local(&s, (sccd_v3){-rho, 0.0, z});
+        sccd_real gap = 1e-6 * (s.R + fabs(s.zlo) + fabs(s.zhi) + rho); /* far above the tolerance */
+        assert_true(fabs(sccd_oracle_dist_sector(&s, q) - d) <= 1e-3 * gap);
+        if (d <= gap)
+            continue;
+        assert_false(sccd_sector3_prepared_vs_point(&p, q));
+        assert_false(sccd_sector3_vs_point(&s, q));
+        for (int k = -1; k <= 1; k += 2) {
+            sccd_sphere sph = {q, d + k * gap};
+            assert_true(sccd_sector3_prepared_vs_sphere(&p, sph) == (k > 0));
+            assert_true(sccd_sector3_vs_sphere(&s, sph) == (k > 0));
+        }
+    }
+}
+
 /* s with axes unit and ⟂ only within 1e-6, as valid sectors may be: |u|²
  * and |a|² off 1, and u·a off 0, by up to 0.99e-6 each. */
 static void skew_axes(sccd_sector3 *s, sccd_rng *g)
@@ -201,7 +232,7 @@ static sccd_v3 off_surface(const sccd_sector3 *s, sccd_rng *g, sccd_real off)
 /* The one-shot tests decide most input by the raw axes and a rough cosine
  * and sine, with margins for their errors: on sectors whose axes are unit
  * and ⟂ only within 1e-6 (skew_axes), for points and shapes whose distance
- * to the sector is their reach give or take 0 to 1e-3 of their distance to
+ * to the sector is their reach give or take 0 to 5e-3 of their distance to
  * the pivot, and points that far off the slab's faces and the cylinders
  * (where the margins decide or leave it to the exact part), they
  * give the prepared tests' answers, with no check firing. So do they on a
@@ -213,7 +244,7 @@ static void test_one_shot_margins(void **state)
     sccd_test_count_asserts();
     sccd_test_assert_reset();
     sccd_rng g = sccd_rng_make(308);
-    const sccd_real rel[] = {0.0, 1e-12, 1e-9, 1e-6, 1e-5, 5e-5, 2e-4, 4e-4, 1e-3};
+    const sccd_real rel[] = {0.0, 1e-12, 1e-9, 1e-6, 1e-5, 5e-5, 2e-4, 4e-4, 1e-3, 2.5e-3, 5e-3};
     int hit = 0, n = 0;
     for (int i = 0; i < N_RANDOM; ++i) {
         sccd_sector3 s = random_sector(&g);
@@ -223,7 +254,7 @@ static void test_one_shot_margins(void **state)
         sccd_sector3_prepared p;
         assert_true(sccd_sector3_prepare(&p, &s));
         sccd_real dist = sccd_sector3_distance(&s, q), far = sccd_v3_dist(q, s.o);
-        sccd_real off = (sccd_rng_int(&g, 2) ? 1.0 : -1.0) * rel[sccd_rng_int(&g, 9)] * far;
+        sccd_real off = (sccd_rng_int(&g, 2) ? 1.0 : -1.0) * rel[sccd_rng_int(&g, 11)] * far;
         sccd_v3 pt = i % 3 ? off_surface(&s, &g, off) : sccd_v3_mad(q, off, sccd_rng_unit3(&g));
         sccd_sphere sph = {q, sccd_max(dist + off, 0.0)};
         sccd_real h = sccd_max(dist + off, 0.0) / sqrt(3.0) * sccd_rng_uniform(&g, 1.0, 1.5);
@@ -254,6 +285,62 @@ static void test_one_shot_margins(void **state)
         sccd_sphere sph = {pt, sccd_rng_uniform(&g, 0.0, 1e300)};
         assert_true(sccd_sector3_vs_point(&huge, pt) == sccd_sector3_prepared_vs_point(&p, pt));
         assert_true(sccd_sector3_vs_sphere(&huge, sph) == sccd_sector3_prepared_vs_sphere(&p, sph));
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
+/* The one-shot tests' rough distance takes |y| and ρ from |d|² less the
+ * squares of the raw x and z, which axes unit and ⟂ only within 1e-6 make
+ * up to 1e-3·ρ + |z| off where the exact y or ρ is 0 (a shorter than 1 and
+ * leaning off u, u shorter than 1): a point of a zero-width wedge, along
+ * a and up the axis, is met by both point tests and as a sphere of radius
+ * 0; the axis of a full annulus with a hole, a sphere about it of radius r
+ * less 1e-7·r, is met by neither sphere test, one 1e-7·r past r by both;
+ * the axis as a sector (r = R = 0) meets its points; a point 1e-6·ρ past
+ * the side of a wedge 2e-3 wide, with a longer than 1, is not met. With
+ * the rough distance's margins cut to 9e-4 of ρ + |z|, the one-shot tests
+ * fail: its side, or A alone, or B with it. */
+static void test_one_shot_axes_at_their_limits(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(311);
+    const sccd_real k = sqrt(1.0 - 0.99e-6), lean = 0.99e-6;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_v3 u = sccd_rng_unit3(&g), e1, e2;
+        sccd_v3_basis(u, &e1, &e2);
+        sccd_real phi = sccd_rng_uniform(&g, 0.0, 2.0 * SCCD_PI), len = sccd_rng_uniform(&g, 1.0, 10.0);
+        sccd_v3 a = sccd_v3_add(sccd_v3_scale(e1, cos(phi)), sccd_v3_scale(e2, sin(phi)));
+        sccd_real alpha = sccd_rng_uniform(&g, 0.0, 1.0), rho = len * cos(alpha), z = len * sin(alpha);
+        sccd_v3 o = sccd_rng_v3(&g, 5.0);
+        sccd_sector3 s = {o, sccd_v3_scale(u, k), sccd_v3_mad(sccd_v3_scale(a, k), -lean, u), 0.0, 0.0, 2.0 * len,
+                          -2.0 * len, 2.0 * len};
+        assert_true(sccd_is_valid_sector3(&s));
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 q = sccd_v3_mad(sccd_v3_mad(o, rho, a), z, u);
+        assert_true(sccd_sector3_vs_point(&s, q) && sccd_sector3_prepared_vs_point(&p, q));
+        assert_true(sccd_sector3_vs_sphere(&s, (sccd_sphere){q, 0.0}));
+        s.half_angle = SCCD_PI;
+        s.r = sccd_rng_uniform(&g, 0.2, 1.0) * len;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        q = sccd_v3_mad(o, z, u);
+        for (int side = -1; side <= 1; side += 2) {
+            sccd_sphere sph = {q, s.r * (1.0 + side * 1e-7)};
+            assert_true(sccd_sector3_vs_sphere(&s, sph) == (side > 0));
+            assert_true(sccd_sector3_prepared_vs_sphere(&p, sph) == (side > 0));
+        }
+        s.r = s.R = 0.0; /* the axis itself: ρ only overestimated */
+        assert_true(sccd_sector3_vs_point(&s, q));
+        /* a thin wedge, a longer than 1: a point 1e-6·ρ past its side is
+         * not met (|y| underestimated, the side's w could say inside) */
+        s = (sccd_sector3){o, u, sccd_v3_scale(a, 1.0 / k), 1e-3, 0.0, 2.0 * len, -2.0 * len, 2.0 * len};
+        sccd_v3 k_dir = sccd_v3_cross(u, a);
+        sccd_real beyond = s.half_angle + 1e-6;
+        q = sccd_v3_mad(sccd_v3_mad(sccd_v3_mad(o, rho * cos(beyond), a), rho * sin(beyond), k_dir), z, u);
+        assert_false(sccd_sector3_vs_point(&s, q));
     }
     assert_int_equal(sccd_test_assert_count(), 0);
     sccd_set_assert_handler(NULL);
@@ -352,6 +439,39 @@ static void test_bad_input(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* A centre with an infinite or NaN coordinate, put in place of one of a
+ * point's inside the sector (on the world axes half the time, where u·d
+ * meets ∞·0): the prepared point and sphere tests refuse it, their check
+ * firing, for radii up to 1e300 (whose reach, squared, is infinite, so
+ * that every finite distance is within it), as do the one-shot tests. */
+static void test_centre_not_finite(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(309);
+    const sccd_real bad[] = {INFINITY, -INFINITY, NAN};
+    const sccd_real rad[] = {0.0, 1.0, 1e300};
+    int expected = 0;
+    for (int i = 0; i < 300; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 q = sccd_sector3_from_local(&s, (sccd_v3){0.5 * (s.r + s.R), 0.0, 0.5 * (s.zlo + s.zhi)});
+        assert_true(sccd_sector3_prepared_vs_point(&p, q));
+        sccd_real *c = i % 3 == 0 ? &q.x : (i % 3 == 1 ? &q.y : &q.z);
+        *c = bad[sccd_rng_int(&g, 3)];
+        sccd_sphere sph = {q, rad[sccd_rng_int(&g, 3)]};
+        assert_false(sccd_sector3_prepared_vs_point(&p, q));
+        assert_false(sccd_sector3_prepared_vs_sphere(&p, sph));
+        assert_false(sccd_sector3_vs_point(&s, q));
+        assert_false(sccd_sector3_vs_sphere(&s, sph));
+        expected += 4;
+        assert_int_equal(sccd_test_assert_count(), expected);
+    }
+    sccd_set_assert_handler(NULL);
+}
+
 /* A sweep band set by hand (no prepared copy) or changed after building is
  * tested as it is now. */
 static void test_sweep_band_by_hand(void **state)
@@ -381,7 +501,8 @@ int main(void)
         cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle), cmocka_unit_test(test_near_boundary),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_sweep_band_by_hand),
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_point_beside_thin_wedge),
-        cmocka_unit_test(test_one_shot_margins),
+        cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite),
+        cmocka_unit_test(test_ray_opposite_zero_wedge), cmocka_unit_test(test_one_shot_axes_at_their_limits),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }
