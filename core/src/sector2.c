@@ -109,7 +109,7 @@ bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
     return true;
 }
 
-/* At θ = π the edge is (−1, 0) exactly (sin π rounds to 1.2e-16, which
+/* At θ = π the edge is (−1, 0) exactly (the sine would be 2.8e-17, which
  * would put the centre line's points outside the wedge by the cross
  * product test): the wedge is then the whole plane with no special case. */
 static sccd_rot2 edge_of(sccd_real half) { return half >= SCCD_PI ? (sccd_rot2){-1.0, 0.0} : sccd_cos_sin_half_turn(half); }

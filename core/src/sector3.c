@@ -298,7 +298,7 @@ static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
     return len2d(dx, dz);
 }
 
-/* (x, y), y ≥ 0, in the wedge (θ = π: sin θ rounds to 1.2e-16, not 0, and
+/* (x, y), y ≥ 0, in the wedge (θ = π: the prepared sine is 2.8e-17, not 0, and
  * only the ray opposite a can fail, where the distance past the edge at
  * angle π is the same). */
 static bool in_wedge(const sect *S, sccd_real x, sccd_real y) { return in_half_angle(x, y, S->c, S->s); }
