@@ -307,6 +307,13 @@ static void test_one_shot_margins(void **state)
                      s.R);
         sccd_circle c = {q, off * sccd_rng_uniform(&g, 0.0, 2.0)};
         assert_true(sccd_sector2_vs_circle(&s, c) == sccd_sector2_prepared_vs_circle(&p, c));
+        /* A box whose outer disc reaches the arc as q does (its centre |h|
+         * farther along dir), a corner pointing at the pivot or away. */
+        sccd_v2 h = {sccd_rng_uniform(&g, 0.1, 1.0), sccd_rng_uniform(&g, 0.1, 1.0)};
+        h = sccd_v2_scale(h, arc * pow(10.0, sccd_rng_uniform(&g, -3.0, 0.0)) / sccd_v2_len(h));
+        sccd_real turn = atan2(dir.y, dir.x) - atan2(h.y, h.x) + (sign > 0.0 ? SCCD_PI : 0.0);
+        sccd_box2 b = {sccd_v2_mad(q, sign * sccd_v2_len(h) / k, dir), sccd_rot2_make(turn), h};
+        assert_true(sccd_sector2_vs_box(&s, b) == sccd_sector2_prepared_vs_box(&p, b));
         hits += pre;
         n++;
     }
@@ -319,6 +326,8 @@ static void test_one_shot_margins(void **state)
         sccd_circle c = {pt, sccd_rng_uniform(&g, 0.0, 1e300)};
         assert_true(sccd_sector2_vs_point(&huge, pt) == sccd_sector2_prepared_vs_point(&p, pt));
         assert_true(sccd_sector2_vs_circle(&huge, c) == sccd_sector2_prepared_vs_circle(&p, c));
+        sccd_box2 b = {pt, sccd_rot2_make(sccd_rng_uniform(&g, 0.0, 6.3)), {sccd_rng_uniform(&g, 0.0, 1e300), sccd_rng_uniform(&g, 0.0, 1e300)}};
+        assert_true(sccd_sector2_vs_box(&huge, b) == sccd_sector2_prepared_vs_box(&p, b));
     }
     /* Circles 1e-165 to 1e-155 from tiny sectors, of radius their distance
      * within 1e-2 of it, and their centres. */
@@ -340,6 +349,8 @@ static void test_one_shot_margins(void **state)
         sccd_circle c = {pt, sccd_rng_uniform(&g, 0.0, 4e200)};
         assert_true(sccd_sector2_vs_point(&vast, c.c) == sccd_sector2_prepared_vs_point(&p, c.c));
         assert_true(sccd_sector2_vs_circle(&vast, c) == sccd_sector2_prepared_vs_circle(&p, c));
+        sccd_box2 b = {pt, sccd_rot2_make(sccd_rng_uniform(&g, 0.0, 6.3)), {sccd_rng_uniform(&g, 0.0, 3e200), sccd_rng_uniform(&g, 0.0, 3e200)}};
+        assert_true(sccd_sector2_vs_box(&vast, b) == sccd_sector2_prepared_vs_box(&p, b));
     }
     assert_int_equal(sccd_test_assert_count(), 0);
     sccd_set_assert_handler(NULL);

@@ -639,24 +639,29 @@ static inline bool one_shot_checked(const sccd_sector2 *s, sccd_real d2)
            (fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6) & (d2 < 1e300);
 }
 
-/* The one-shot point test's first early-out, without any trigonometry: q
- * beyond the circle R or inside the circle r by the margin M = 2e-9·R +
- * 1.1e-6·|d|₁ + 1e-150 (d = p − o), by its world offset d. Valid, a is
- * unit within 1e-6, so |q| is within 5.1e-7·|d| of |d| (with rounding),
- * and the exact test's reach, SCCD_EPS·max(R, |q|∞), is at most 1e-9·R +
- * 1.01e-9·|d|: when |d| > R + M, q is more than that and the exact test's
- * rounding (some 1e-15·|q|) beyond every point of S (all within R of the
- * pivot); when |d| < r − M, inside every one. By squares, one comparison
- * of the larger excess, which the 1e-150 keeps to squares that do not
- * underflow (where a point 1e-161 from a sector that is a point was beyond
- * by |d|² but met by the exact test's |q|², 0); they do not overflow
- * (one_shot_checked). By d, not q: the branch on it waits on fewer
- * products. */
-static inline bool point_beyond(const sccd_sector2 *s, sccd_v2 p)
+/* The one-shot point and box tests' first early-out, without any
+ * trigonometry: the disc of radius rho about p (a point: rho = 0; a box:
+ * its outer disc) beyond the circle R or inside the circle r by the margin
+ * M = 2e-9·R + 1.1e-6·|d|₁ + 1e-150 (d = p − o), by its world offset d.
+ * Valid, a is unit within 1e-6, so |q| is within 5.1e-7·|d| of |d| (with
+ * rounding), and the exact test's reach for the disc, SCCD_EPS·max(R,
+ * rho, |q|∞) past rho, is at most 1e-9·R + 1.01e-9·|d| where the early-out
+ * fires (beyond R + rho, rho < |d|; inside r − rho, rho < r ≤ R: no term
+ * in rho): when |d| > R + rho + M, q is more than rho, that and the
+ * exact test's rounding (some 1e-15·|q|) beyond every point of S (all
+ * within R of the pivot); when |d| < r − rho − M, inside every one. So the
+ * prepared test's outer disc misses S too (disc_decides): its answer, a
+ * miss. By squares, one comparison of the larger excess, which the 1e-150
+ * keeps to squares that do not underflow (where a point 1e-161 from a
+ * sector that is a point was beyond by |d|² but met by the exact test's
+ * |q|², 0). A square that overflows decides only where it is right:
+ * |d|² alone, d beyond; near² alone, d inside; both, a NaN, no early-out.
+ * By d, not q: the branch on it waits on fewer products. */
+static inline bool disc_beyond(const sccd_sector2 *s, sccd_v2 p, sccd_real rho)
 {
     sccd_v2 d = sccd_v2_sub(p, s->o);
     sccd_real d2 = sccd_v2_len2(d), M = 2e-9 * s->R + 1.1e-6 * (fabs(d.x) + fabs(d.y)) + 1e-150;
-    sccd_real far = s->R + M, near = sccd_max(s->r - M, 0.0);
+    sccd_real far = s->R + rho + M, near = sccd_max(s->r - rho - M, 0.0);
     return sccd_max(d2 - far * far, near * near - d2) > 0.0;
 }
 
@@ -868,14 +873,14 @@ bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_
 /* The one-shot tests: checked once (one_shot_valid), then prepared; points
  * and circles decided first without the exact trigonometry (the same
  * answers), else by one_shot_exact. Most of the speed bench's points (70 %)
- * lie beyond their sector's annulus (point_beyond): a branch on that, then
+ * lie beyond their sector's annulus (disc_beyond): a branch on that, then
  * the coarse side. For its circles (48 %) that branch is a coin toss, and
  * costlier than the coarse side's work: straight on to that. */
 bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p)
 {
     bool hit = false;
     if (s && one_shot_checked(s, sccd_v2_len2(sccd_v2_sub(p, s->o))) &&
-        (point_beyond(s, p) || coarse_point_decides(s, to_local(s, p), &hit)))
+        (disc_beyond(s, p, 0.0) || coarse_point_decides(s, to_local(s, p), &hit)))
         return hit;
     return one_shot_exact(s, p, 0.0, sccd_is_valid_v2(p));
 }
@@ -894,6 +899,8 @@ bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {
     if (!one_shot_valid(s, valid_box2(b)))
+        return false;
+    if (disc_beyond(s, b.c, box_outer_radius(sccd_v2_len(b.h)))) /* no trigonometry for most boxes off the annulus */
         return false;
     prepared pr;
     sccd_sector2_prepare_unchecked(&pr, s);
