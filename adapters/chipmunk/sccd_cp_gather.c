@@ -178,9 +178,9 @@ static void match_shape(void *obj, void *data)
 /* The shapes of the awake bodies (space->dynamicBodies) that move no
  * farther than the query margin, each matched against every query box: the
  * fast ones are matched by their reach boxes (sccd_cp_gather_queries), which
- * hold their shapes' boxes grown by the margin. The number of shapes
- * matched or skipped: a body whose shapes are in the space but not the body
- * itself is not in the array (Chipmunk lets a shape be added alone). */
+ * hold their shapes' boxes grown by the margin. Returns the shapes seen,
+ * matched or not: a body removed from the space with its shapes left in it
+ * (Chipmunk allows that; they still collide) is not in the array. */
 static int match_slow_bodies(sccd_cp_world *w)
 {
     cpArray *arr = w->space->dynamicBodies;
