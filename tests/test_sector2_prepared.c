@@ -78,6 +78,9 @@ static bool both_answers(const sccd_sector2 *s, const sccd_sector2_prepared *p, 
     case SCCD_SHAPE_POLY:
         one = sccd_sector2_vs_poly(s, &x->poly);
         pre = sccd_sector2_prepared_vs_poly(p, &x->poly);
+        sccd_poly2_prepared q; /* the polygon prepared too */
+        assert_true(sccd_poly2_prepare(&q, &x->poly));
+        assert_true(sccd_sector2_prepared_vs_prepared_poly(p, &q) == pre);
         /* The same points unordered, as a hull. */
         sccd_v2 rev[SCCD_POLY_MAX];
         for (int i = 0; i < x->poly.n; ++i)
@@ -423,6 +426,268 @@ static void test_poly_validity(void **state)
     assert_true(valid > 2 * N_RANDOM && valid < 18 * N_RANDOM);
 }
 
+/* Prepared polygons (sccd_poly2_prepare) on the polygons of
+ * test_poly_validity (collinear, repeated and nudged vertices, stars,
+ * clockwise, tiny and huge scales), points and segments, and squares with
+ * every edge's middle as a vertex, some rounded, against random sectors:
+ * prepared exactly when the check accepts the polygon (the check firing
+ * otherwise, once, and the prepared form meeting nothing), with the raw
+ * polygon test's answers, and those agree with the oracle at moderate
+ * scales. */
+static void test_prepared_poly_degenerate(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(212);
+    int expected = 0, valid = 0, hits = 0;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        int kind = i % 8;
+        sccd_poly2 poly = {1 + sccd_rng_int(&g, 2), {sccd_rng_v2(&g, 5.0), sccd_rng_v2(&g, 5.0)}, 0.0};
+        if (kind < 6)
+            poly = random_polygon(&g, kind);
+        if (kind == 7) { /* a square with its edges' middles: every other vertex collinear */
+            sccd_v2 c = sccd_rng_v2(&g, 5.0);
+            sccd_rot2 q = sccd_rot2_make(sccd_rng_uniform(&g, 0.0, 2.0 * SCCD_PI));
+            sccd_real h = sccd_rng_uniform(&g, 0.01, 3.0);
+            poly.n = 8;
+            for (int k = 0; k < 8; ++k) {
+                static const sccd_v2 at[8] = {{-1, -1}, {0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}};
+                poly.v[k] = sccd_v2_add(c, sccd_rot2_apply(q, sccd_v2_scale(at[k], h)));
+            }
+        }
+        if (sccd_rng_int(&g, 3) == 0)
+            poly.r = sccd_rng_uniform(&g, 0.0, 1.0);
+        sccd_sector2 s = random_sector(&g);
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        sccd_poly2_prepared q;
+        q.ready = true;
+        bool ok = sccd_poly2_prepare(&q, &poly);
+        assert_true(ok == sccd_is_valid_poly2(&poly));
+        assert_true(q.ready == ok);
+        bool raw = sccd_sector2_prepared_vs_poly(&p, &poly);
+        expected += 2 * !ok; /* the prepare's check and the raw test's */
+        assert_true(sccd_sector2_prepared_vs_prepared_poly(&p, &q) == raw);
+        assert_int_equal(sccd_test_assert_count(), expected);
+        valid += ok;
+        hits += raw;
+        sccd_real scale = 0.0;
+        for (int k = 0; k < poly.n; ++k)
+            scale = sccd_max(scale, sccd_max(fabs(poly.v[k].x), fabs(poly.v[k].y)));
+        if (ok && scale < 1e4) {
+            sccd_shape2 x = {.type = SCCD_SHAPE_POLY, .poly = poly};
+            check_oracle(&s, &x, raw);
+        }
+    }
+    assert_true(valid > N_RANDOM / 3 && valid < N_RANDOM * 9 / 10);
+    assert_true(hits > N_RANDOM / 20 && hits < valid);
+    sccd_set_assert_handler(NULL);
+}
+
+/* A random pose: a turn (a rotation unit only within 1e-6 in a third of
+ * them: the placed polygon is scaled by up to 5e-7) and a translation to
+ * at. */
+static sccd_xf2 random_pose(sccd_rng *g, sccd_v2 at)
+{
+    sccd_rot2 q = sccd_rot2_make(sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI));
+    if (sccd_rng_int(g, 3) == 0) {
+        sccd_real k = sqrt(1.0 + sccd_rng_uniform(g, -0.99e-6, 0.99e-6));
+        q = (sccd_rot2){q.c * k, q.s * k};
+    }
+    return (sccd_xf2){at, q};
+}
+
+/* A polygon prepared in its body's frame (random, with collinear vertices
+ * added: the middles of edges) and placed by random poses about random
+ * sectors (sccd_poly2_prepared_transform, also in place): the answers
+ * agree with the oracle on the placed vertices and equal the raw test's
+ * on them wherever the check accepts them (all but a few whose collinear
+ * vertices the placing's rounding bent beyond its tolerance). */
+static void test_placed_poly(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts(); /* valid input: no check may fire */
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(213);
+    int hits = 0, compared = 0;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        sccd_poly2 body = sccd_truth2_random_shape(&g, SCCD_SHAPE_POLY, (sccd_v2){0.0, 0.0}, 3.0).poly;
+        for (int k = 0; body.n < SCCD_POLY_MAX && k < body.n && sccd_rng_int(&g, 2); k += 2) { /* middles */
+            for (int j = body.n; j > k + 1; --j)
+                body.v[j] = body.v[j - 1];
+            body.v[k + 1] = sccd_v2_lerp(body.v[k], body.v[(k + 2) % (body.n + 1)], 0.5);
+            body.n++;
+        }
+        sccd_poly2_prepared b, w;
+        assert_true(sccd_poly2_prepare(&b, &body));
+        sccd_xf2 xf = random_pose(&g, centre_near(&g, &s));
+        assert_true(sccd_poly2_prepared_transform(&w, &b, xf));
+        sccd_poly2 placed = body;
+        for (int k = 0; k < body.n; ++k)
+            placed.v[k] = sccd_xf2_apply(xf, body.v[k]);
+        assert_memory_equal(w.poly.v, placed.v, sizeof placed.v);
+        bool got = sccd_sector2_prepared_vs_prepared_poly(&p, &w);
+        sccd_shape2 x = {.type = SCCD_SHAPE_POLY, .poly = placed};
+        check_oracle(&s, &x, got);
+        if (sccd_is_valid_poly2(&placed)) {
+            assert_true(sccd_sector2_prepared_vs_poly(&p, &placed) == got);
+            compared++;
+        }
+        assert_true(sccd_poly2_prepared_transform(&b, &b, xf)); /* in place: the same */
+        assert_true(b.mean.x == w.mean.x && b.mean.y == w.mean.y && b.inner == w.inner && b.outer == w.outer &&
+                    b.ready && b.poly.n == w.poly.n && b.poly.r == w.poly.r);
+        assert_memory_equal(b.poly.v, w.poly.v, sizeof w.poly.v);
+        hits += got;
+    }
+    assert_true(hits > N_RANDOM / 5 && hits < N_RANDOM * 4 / 5);
+    assert_true(compared > N_RANDOM * 99 / 100);
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
+/* A polygon placed with its bottom edge flush against S from outside, δ
+ * from S along a normal n of a line that holds S on its other side (so δ
+ * is the distance, and the true answer is δ ≤ 0): tangent to the outer
+ * arc, along the upper radial edge, or through their corner (half angles
+ * up to π/2). The edge lies on the body's line y = 0, with one to three
+ * more vertices on it (one at the contact point in half of them), in
+ * body coordinates exactly collinear or nudged in by up to 1e-13 of its
+ * size: the placing bends them by its rounding. Contact near the mean's
+ * foot on the edge or far from it, or at the polygon's corner (there its
+ * farthest vertex from the mean, in some), so the outer disc, the inner
+ * disc and the exact path all decide: a hit when the polygon overlaps S
+ * by 1e-12 of the scene, a miss when it is 1e-8 of it away. */
+static void test_placed_poly_flush(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(214);
+    int hits = 0;
+    for (int i = 0; i < 30000; ++i) {
+        int where = i / 2 % 3; /* arc, edge, corner */
+        sccd_real r = sccd_rng_int(&g, 2) ? 0.0 : sccd_rng_uniform(&g, 0.0, 2.0);
+        sccd_sector2 s = {sccd_rng_v2(&g, 5.0), sccd_rng_unit2(&g), sccd_rng_uniform(&g, 0.2, 0.5 * SCCD_PI), r,
+                          r + sccd_rng_uniform(&g, 0.5, 3.0)};
+        sccd_v2 u = sccd_rot2_apply(sccd_rot2_make(s.half_angle), s.a), away = sccd_v2_perp(u), n, c;
+        if (where == 0) {
+            n = sccd_rot2_apply(sccd_rot2_make(sccd_rng_uniform(&g, -0.9, 0.9) * s.half_angle), s.a);
+            c = sccd_v2_mad(s.o, s.R, n);
+        } else if (where == 1) {
+            n = away;
+            c = sccd_v2_mad(s.o, sccd_rng_uniform(&g, s.r + 0.1 * (s.R - s.r), s.R - 0.1 * (s.R - s.r)), u);
+        } else {
+            sccd_real beta = sccd_rng_uniform(&g, 0.1, 0.5 * SCCD_PI - 0.1);
+            n = sccd_v2_add(sccd_v2_scale(u, cos(beta)), sccd_v2_scale(away, sin(beta)));
+            c = sccd_v2_mad(s.o, s.R, u);
+        }
+        sccd_real size = (sccd_rng_int(&g, 2) ? 1.0 : 1e-3) * sccd_rng_uniform(&g, 0.05, 2.0);
+        sccd_real a = sccd_rng_int(&g, 4) ? size * sccd_rng_uniform(&g, 0.01, 1.0) : 0.0; /* 0: at a corner */
+        sccd_real b = size * sccd_rng_uniform(&g, 0.01, 1.0);
+        sccd_poly2 body = {0, {{0}}, 0.0};
+        body.v[body.n++] = (sccd_v2){-a, 0.0};
+        int extra = 1 + sccd_rng_int(&g, 3);
+        sccd_real x = -a;
+        for (int k = 0; k < extra; ++k) { /* increasing along the edge, one at 0 in half of them */
+            x = k == 0 && sccd_rng_int(&g, 2) ? 0.0 : sccd_rng_uniform(&g, x, b);
+            sccd_real nudge = sccd_rng_int(&g, 2) ? 0.0 : sccd_rng_uniform(&g, 0.0, 1e-13) * size;
+            body.v[body.n++] = (sccd_v2){x, nudge};
+        }
+        sccd_real h = size * sccd_rng_uniform(&g, 0.05, 1.0);
+        body.v[body.n++] = (sccd_v2){b, 0.0};
+        body.v[body.n++] = (sccd_v2){b, h};
+        body.v[body.n++] = (sccd_v2){sccd_rng_int(&g, 2) ? -a : sccd_rng_uniform(&g, -a, b), h}; /* leaning or not */
+        sccd_real L = s.R + sccd_v2_len(s.o) + 4.0 * size, delta = i % 2 ? -1e-12 * L : 1e-8 * L;
+        /* The body's −y to −n, its origin to the point δ beyond c; a rotation unit only within 1e-6 in half of
+         * them, which scales the polygon about that point (the contact): the same distance. */
+        sccd_xf2 xf = {sccd_v2_mad(c, delta, n), sccd_rot2_make(atan2(-n.x, n.y))};
+        sccd_real k = sccd_rng_int(&g, 2) ? 1.0 : sqrt(1.0 + sccd_rng_uniform(&g, -0.99e-6, 0.99e-6));
+        xf.q = (sccd_rot2){xf.q.c * k, xf.q.s * k};
+        sccd_poly2_prepared pb, pw;
+        assert_true(sccd_poly2_prepare(&pb, &body));
+        assert_true(sccd_poly2_prepared_transform(&pw, &pb, xf));
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        bool got = sccd_sector2_prepared_vs_prepared_poly(&p, &pw);
+        assert_true(got == (delta < 0.0));
+        if (sccd_is_valid_poly2(&pw.poly))
+            assert_true(sccd_sector2_prepared_vs_poly(&p, &pw.poly) == got);
+        hits += got;
+    }
+    assert_int_equal(hits, 15000);
+}
+
+/* Misuse of prepared polygons: a bad polygon (NaN or infinite vertex,
+ * concave, clockwise, n out of range, a bad radius, none) is refused when
+ * prepared (the check fires once, as the raw test's does) and leaves a
+ * form that, like a zeroed one, meets nothing and places to nothing
+ * without firing again; a bad pose, a missing argument or a placed
+ * polygon beyond the doubles fires and meets nothing. */
+static void test_prepared_poly_bad_input(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    const sccd_sector2 all = {{0, 0}, {1, 0}, SCCD_PI, 0.0, 1e3}; /* holds every polygon below */
+    sccd_sector2_prepared p;
+    assert_true(sccd_sector2_prepare(&p, &all));
+    const sccd_poly2 bad[] = {
+        {3, {{NAN, 0}, {1, 0}, {0, 1}}, 0.0},  {3, {{0, 0}, {1, 0}, {0, INFINITY}}, 0.0},
+        {4, {{0, 0}, {1, 0}, {0.2, 0.2}, {0, 1}}, 0.0}, {3, {{0, 0}, {0, 1}, {1, 0}}, 0.0},
+        {0, {{0, 0}}, 0.0}, {-1, {{0, 0}}, 0.0}, {SCCD_POLY_MAX + 1, {{0, 0}}, 0.0},
+        {3, {{0, 0}, {1, 0}, {0, 1}}, -1.0}, {3, {{0, 0}, {1, 0}, {0, 1}}, NAN},
+    };
+    const sccd_xf2 still = sccd_xf2_identity();
+    int expected = 0;
+    for (size_t i = 0; i <= sizeof bad / sizeof bad[0]; ++i) {
+        const sccd_poly2 *poly = i < sizeof bad / sizeof bad[0] ? &bad[i] : NULL;
+        sccd_poly2_prepared q, w;
+        q.ready = true;
+        assert_false(sccd_poly2_prepare(&q, poly));
+        assert_false(q.ready);
+        assert_false(sccd_sector2_prepared_vs_poly(&p, poly));
+        expected += 2;
+        assert_int_equal(sccd_test_assert_count(), expected);
+        assert_false(sccd_sector2_prepared_vs_prepared_poly(&p, &q));
+        w.ready = true;
+        assert_false(sccd_poly2_prepared_transform(&w, &q, still));
+        assert_false(w.ready);
+        assert_false(sccd_sector2_prepared_vs_prepared_poly(&p, &w));
+        assert_int_equal(sccd_test_assert_count(), expected); /* refused once: no further check */
+    }
+    sccd_poly2_prepared zero = {0}, good, w;
+    assert_false(sccd_sector2_prepared_vs_prepared_poly(&p, &zero));
+    const sccd_poly2 tri = {3, {{0, 0}, {1, 0}, {0, 1}}, 0.0};
+    assert_true(sccd_poly2_prepare(&good, &tri));
+    assert_true(sccd_sector2_prepared_vs_prepared_poly(&p, &good));
+    assert_false(sccd_sector2_prepared_vs_prepared_poly(&(sccd_sector2_prepared){0}, &good));
+    assert_int_equal(sccd_test_assert_count(), expected);
+    const sccd_xf2 poses[] = {{{NAN, 0}, {1, 0}}, {{0, INFINITY}, {1, 0}}, {{0, 0}, {2, 0}}, {{0, 0}, {NAN, 0}},
+                              {{1e308, 0}, {1, 0}}}; /* the last: fine, but the placed polygon overflows */
+    const sccd_poly2 huge = {3, {{0, 0}, {1e308, 0}, {0, 1e308}}, 0.0};
+    sccd_poly2_prepared big;
+    assert_true(sccd_poly2_prepare(&big, &huge));
+    for (size_t i = 0; i < sizeof poses / sizeof poses[0]; ++i) {
+        const sccd_poly2_prepared *body = i + 1 < sizeof poses / sizeof poses[0] ? &good : &big;
+        w.ready = true;
+        assert_false(sccd_poly2_prepared_transform(&w, body, poses[i]));
+        assert_false(w.ready);
+        assert_false(sccd_sector2_prepared_vs_prepared_poly(&p, &w));
+    }
+    expected += (int)(sizeof poses / sizeof poses[0]);
+    assert_int_equal(sccd_test_assert_count(), expected);
+    assert_false(sccd_poly2_prepare(NULL, &tri));
+    assert_false(sccd_poly2_prepared_transform(NULL, &good, still));
+    assert_false(sccd_poly2_prepared_transform(&w, NULL, still));
+    assert_false(sccd_sector2_prepared_vs_prepared_poly(NULL, &good));
+    assert_false(sccd_sector2_prepared_vs_prepared_poly(&p, NULL));
+    expected += 5;
+    assert_int_equal(sccd_test_assert_count(), expected);
+    sccd_set_assert_handler(NULL);
+}
+
 /* A regular polygon with an edge flush against S from outside, the edge's
  * middle δ from S: beyond the outer arc (square to the radius at angle φ
  * within the wedge) or beyond the upper radial edge (along it, its middle
@@ -431,7 +696,7 @@ static void test_poly_validity(void **state)
  * about the mean (the prepared test's inner disc) reaches S when δ ≤ 0:
  * a hit when the polygon overlaps S by 1e-12 of the scene, a miss when it
  * is 1e-8 of it away; polygons of inradius 0.05 to 2 and a thousandth of
- * that. */
+ * that; raw, prepared, and prepared about the origin then placed. */
 static void test_poly_flush(void **state)
 {
     (void)state;
@@ -457,16 +722,24 @@ static void test_poly_flush(void **state)
         /* Counter-clockwise from the edge 0 → 1, which faces −out. */
         sccd_v2 c = sccd_v2_mad(mid, inner, out), in = sccd_v2_neg(out), side = sccd_v2_perp(in);
         sccd_real step = 2.0 * SCCD_PI / n, circ = inner / cos(0.5 * step);
-        sccd_poly2 poly = {n, {{0}}, 0.0};
+        sccd_poly2 poly = {n, {{0}}, 0.0}, body = poly;
         for (int k = 0; k < n; ++k) {
             sccd_real t = (k - 0.5) * step;
             poly.v[k] = sccd_v2_mad(sccd_v2_mad(c, circ * cos(t), in), circ * sin(t), side);
+            body.v[k] = (sccd_v2){circ * cos(t), circ * sin(t)};
         }
         assert_true(sccd_is_valid_poly2(&poly));
         sccd_sector2_prepared p;
         assert_true(sccd_sector2_prepare(&p, &s));
         assert_true(sccd_sector2_prepared_vs_poly(&p, &poly) == (delta < 0.0));
         assert_true(sccd_sector2_vs_poly(&s, &poly) == (delta < 0.0));
+        /* Prepared, and prepared about the origin then placed (in, side: the body's x, y). */
+        sccd_poly2_prepared q, placed;
+        assert_true(sccd_poly2_prepare(&q, &poly));
+        assert_true(sccd_sector2_prepared_vs_prepared_poly(&p, &q) == (delta < 0.0));
+        assert_true(sccd_poly2_prepare(&q, &body));
+        assert_true(sccd_poly2_prepared_transform(&placed, &q, (sccd_xf2){c, {in.x, in.y}}));
+        assert_true(sccd_sector2_prepared_vs_prepared_poly(&p, &placed) == (delta < 0.0));
     }
 }
 
@@ -591,6 +864,8 @@ int main(void)
         cmocka_unit_test(test_near_edges), cmocka_unit_test(test_rough_band), cmocka_unit_test(test_one_shot_margins),
         cmocka_unit_test(test_poly_validity),
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_poly_flush),
+        cmocka_unit_test(test_prepared_poly_degenerate), cmocka_unit_test(test_placed_poly),
+        cmocka_unit_test(test_placed_poly_flush), cmocka_unit_test(test_prepared_poly_bad_input),
     };
     return cmocka_run_group_tests_name("sector2_prepared", tests, NULL, NULL);
 }

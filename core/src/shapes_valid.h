@@ -58,6 +58,16 @@ static inline void poly_scan_vertex(poly_scan *c, sccd_v2 a, sccd_v2 m)
     c->e = f;
 }
 
+/* The mean of the n ≥ 1 vertices (the polygon check's, and a placed
+ * prepared polygon's: the same sum, so the same disc). */
+static inline sccd_v2 poly2_mean(const sccd_poly2 *s)
+{
+    sccd_v2 sum = {0.0, 0.0};
+    for (int i = 0; i < s->n; ++i)
+        sum = sccd_v2_add(sum, s->v[i]);
+    return sccd_v2_scale(sum, 1.0 / s->n);
+}
+
 /* Convex and counter-clockwise: every vertex lies on or left of every edge,
  * with a tolerance relative to the polygon's size so that collinear
  * vertices from rounding are accepted. The prepared sector tests check
@@ -87,10 +97,7 @@ static inline bool valid_poly2_disc(const sccd_poly2 *s, sccd_v2 *mean, sccd_rea
     if (!s || s->n < 1 || s->n > SCCD_POLY_MAX || !valid_radius(s->r))
         return false;
     int n = s->n;
-    sccd_v2 sum = {0.0, 0.0};
-    for (int i = 0; i < n; ++i)
-        sum = sccd_v2_add(sum, s->v[i]);
-    sccd_v2 m = sccd_v2_scale(sum, 1.0 / n);
+    sccd_v2 m = poly2_mean(s);
     /* From vertex 0, the edge into it first, round to vertex 0 again: the
      * turns at vertices 0 to n − 1, every vertex's distance once, and no
      * index wrapped (from vertex n − 1, the edge into it came from a

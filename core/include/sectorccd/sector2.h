@@ -24,7 +24,14 @@
  * then prepare and call them (points and circles first decide by a coarse
  * cosine and sine of the half angle, within 6.1e-4, with margins above that
  * error, points before that by their distance to the pivot: the exact ones
- * only near an edge; the same answers). */
+ * only near an edge; the same answers).
+ *
+ * Prepared polygons: a polygon tested many times is checked once too
+ * (sccd_poly2_prepare keeps the discs about its vertices' mean that it
+ * holds and lies in, as Box2D's b2Polygon keeps its centroid and radius),
+ * placed each step without a new check (sccd_poly2_prepared_transform), and
+ * tested by sccd_sector2_prepared_vs_prepared_poly, which gives
+ * sccd_sector2_prepared_vs_poly's answers. */
 #ifndef SECTORCCD_SECTOR2_H
 #define SECTORCCD_SECTOR2_H
 
@@ -47,11 +54,26 @@ typedef struct sccd_sector2_prepared {
     bool ready;     /* prepared from a valid sector (false, as zeroed: meets nothing) */
 } sccd_sector2_prepared;
 
+/// A convex polygon checked once and ready for many sector tests (as Box2D's b2Polygon, made once with its centroid and radius): the discs about its vertices' mean that it holds and lies in, so its tests skip the polygon's check (the discs first: what most tests read fits in one cache line). Made by sccd_poly2_prepare, placed by sccd_poly2_prepared_transform; read it, do not change it.
+typedef struct sccd_poly2_prepared {
+    sccd_v2 mean;     /* its vertices' mean */
+    sccd_real inner;  /* the rounded polygon holds the disc of this radius about mean (its rounding radius at least) */
+    sccd_real outer;  /* and lies in the one of this radius (the farthest vertex's distance plus the rounding) */
+    bool ready;       /* prepared from a valid polygon (false, as zeroed: meets nothing) */
+    sccd_poly2 poly;  /* the polygon as given, or as placed */
+} sccd_poly2_prepared;
+
 /// Finite o, unit a (within 1e-6), half_angle in [0, π], finite 0 ≤ r ≤ R.
 bool sccd_is_valid_sector2(const sccd_sector2 *s);
 
 /// Checks s (sccd_is_valid_sector2) and prepares it into out; bad input fires SCCD_ASSERT, returns false and leaves out meeting nothing (every prepared test false).
 bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s);
+
+/// Checks poly (sccd_is_valid_poly2) and prepares it into out; bad input fires SCCD_ASSERT, returns false and leaves out meeting nothing (every test false).
+bool sccd_poly2_prepare(sccd_poly2_prepared *out, const sccd_poly2 *poly);
+
+/// The prepared polygon body with xf applied to its vertices (sccd_xf2_apply: a body's polygon placed in the world each step), its discs found again but not checked again: a rigid motion keeps it convex, and its rounding (some 1e-16 of the coordinates) stays far inside the tests' tolerance. out may be body. Not ready body: out not ready, false; bad xf (sccd_is_valid_xf2) or placed vertices beyond the doubles: SCCD_ASSERT, false, out meets nothing.
+bool sccd_poly2_prepared_transform(sccd_poly2_prepared *out, const sccd_poly2_prepared *body, sccd_xf2 xf);
 
 /// sccd_sector2_vs_point on a prepared sector.
 bool sccd_sector2_prepared_vs_point(const sccd_sector2_prepared *p, sccd_v2 q);
@@ -63,6 +85,8 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b);
 bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c);
 /// sccd_sector2_vs_poly on a prepared sector.
 bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly);
+/// sccd_sector2_prepared_vs_poly on a prepared polygon: the same answers without the polygon's check.
+bool sccd_sector2_prepared_vs_prepared_poly(const sccd_sector2_prepared *p, const sccd_poly2_prepared *q);
 /// sccd_sector2_vs_convex on a prepared sector.
 bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real radius);
 
