@@ -9,12 +9,13 @@
  * alike), each slice run once untimed first so that its inputs are in the
  * cache; the figure is the median ns per call over all slices, and its
  * ratio to a plain AABB–AABB test (no validation, not inlined) of the same
- * dimension in the same run. Prepared sectors (made once per input, untimed)
- * are timed beside the one-shot tests, and so is building a 4-band sweep. Every
- * result is summed into a volatile sink so no call is optimised away. Our
- * sector tests take sectors in any pose (the transform to the sector frame,
- * thesis eq 2.3, is inside each call); the thesis timed sectors already in
- * its canonical frame without the transform (§3.3).
+ * dimension in the same run. Prepared sectors and polygons (made once per
+ * input, untimed) are timed beside the one-shot tests, and so is building a
+ * 4-band sweep. Every result is summed into a volatile sink so no call is
+ * optimised away. Our sector tests take sectors in any pose (the transform
+ * to the sector frame, thesis eq 2.3, is inside each call); the thesis
+ * timed sectors already in its canonical frame without the transform
+ * (§3.3).
  *
  * Instruction counts: `--callgrind NAME --trials N` runs only test NAME for N
  * calls; the full run starts valgrind's callgrind on it for N = 0 and N =
@@ -62,6 +63,7 @@ typedef struct inputs {
     sccd_aabb2 aabb2[2][SPEED_INPUTS];
     sccd_box2 box2[2][SPEED_INPUTS];
     sccd_poly2 poly[SPEED_INPUTS];
+    sccd_poly2_prepared ppoly[SPEED_INPUTS]; /* the same polygons, prepared */
     sccd_sector2 sec2[SPEED_INPUTS];
     sccd_sector2_prepared psec2[SPEED_INPUTS];
     sccd_v2 pt2[SPEED_INPUTS];
@@ -101,6 +103,7 @@ static void draw_2d(inputs *in, sccd_rng *g, int i)
     for (int k = 0; k < p->n; ++k)
         p->v[k] = sccd_v2_mad(c, rad, (sccd_v2){cos(phase + 2.0 * SCCD_PI * k / p->n), sin(phase + 2.0 * SCCD_PI * k / p->n)});
     p->r = 0.0;
+    sccd_poly2_prepare(&in->ppoly[i], p);
     sccd_real r = sccd_rng_uniform(g, 0.0, 5.0);
     in->sec2[i] = (sccd_sector2){sccd_rng_v2(g, 10.0), sccd_rng_unit2(g), sccd_rng_uniform(g, 0.0, SCCD_PI), r,
                                  r + sccd_rng_uniform(g, 1.0, 10.0)};
@@ -185,6 +188,7 @@ LOOP(t2_psec_circle, sccd_sector2_prepared_vs_circle(&in->psec2[i], in->circ[0][
 LOOP(t2_psec_rect, sccd_sector2_prepared_vs_box(&in->psec2[i], in->box2[0][i]))
 LOOP(t2_psec_capsule, sccd_sector2_prepared_vs_capsule(&in->psec2[i], in->cap2[0][i]))
 LOOP(t2_psec_poly, sccd_sector2_prepared_vs_poly(&in->psec2[i], &in->poly[i]))
+LOOP(t2_psec_ppoly, sccd_sector2_prepared_vs_prepared_poly(&in->psec2[i], &in->ppoly[i]))
 LOOP(t2_obb, sccd_box2_vs_box2(in->box2[0][i], in->box2[1][i]))
 LOOP(t2_sec_circle, sccd_sector2_vs_circle(&in->sec2[i], in->circ[0][i]))
 LOOP(t2_sec_circle_thesis, sccd_sector2_vs_circle_thesis(&in->sec2[i], in->circ[0][i]))
@@ -258,6 +262,7 @@ static const pair_test tests[] = {
     {"psector_capsule2", "prepared sector–capsule", 2, 50.54, t2_psec_capsule, CG_CALLS},
     {"sector_poly", "sector–convex polygon (ours)", 2, -1.0, t2_sec_poly, CG_CALLS},
     {"psector_poly", "prepared sector–convex polygon", 2, -1.0, t2_psec_poly, CG_CALLS},
+    {"psector_ppoly", "prepared sector–prepared convex polygon", 2, -1.0, t2_psec_ppoly, CG_CALLS},
     {"sweep2_circle", "sweep (1 band)–circle (ours)", 2, -1.0, t2_sweep1_circle, CG_CALLS / 10},
     {"sweep2_box", "sweep (1 band)–box (ours)", 2, -1.0, t2_sweep1_box, CG_CALLS / 10},
     {"sweep2_box4", "sweep (4 bands)–box (ours)", 2, -1.0, t2_sweep4_box, CG_CALLS / 10},
@@ -730,7 +735,8 @@ int main(int argc, char **argv)
                 "per 100,000 calls on an i9-10900K: compare ratios, not times. Our sector tests include the "
                 "transform to the sector frame (eq 2.3), which the thesis left out; a prepared sector "
                 "(sccd_sector2_prepare, sccd_sector3_prepare) is made once, and its tests skip the sector's check, "
-                "trigonometry and frame, as the thesis' canonical sectors did. The plain AABB–AABB test has no "
+                "trigonometry and frame, as the thesis' canonical sectors did; a prepared polygon "
+                "(sccd_poly2_prepare), made once too, skips the polygon's check. The plain AABB–AABB test has no "
                 "validation and is not inlined; the instruction counts include the harness loop (about 20 per "
                 "call). \"Instructions on main\" is the same harness and inputs on main at c42a224, before the "
                 "prepared forms. Run time %.0f s (`build/bin/speed%s`).\n",
