@@ -54,7 +54,7 @@ typedef struct sccd_sector2_prepared {
     bool ready;     /* prepared from a valid sector (false, as zeroed: meets nothing) */
 } sccd_sector2_prepared;
 
-/// A convex polygon checked once and ready for many sector tests (as Box2D's b2Polygon, made once with its centroid and radius): the discs about its vertices' mean that it holds and lies in, so its tests skip the polygon's check (the discs first: what most tests read fits in one cache line). Made by sccd_poly2_prepare, placed by sccd_poly2_prepared_transform; read it, do not change it.
+/// A convex polygon checked once and ready for many sector tests (as Box2D's b2Polygon, made once with its centroid and radius): the discs about its vertices' mean that it holds and lies in, so its tests skip the polygon's check (the discs first: most tests read only its first 33 bytes). Made by sccd_poly2_prepare, placed by sccd_poly2_prepared_transform; read it, do not change it.
 typedef struct sccd_poly2_prepared {
     sccd_v2 mean;     /* its vertices' mean */
     sccd_real inner;  /* the rounded polygon holds the disc of this radius about mean (its rounding radius at least) */
