@@ -84,6 +84,10 @@ struct sccd_ode_world {
     /* the solver's input: bodies, and shapes index for index with the pieces */
     ode_piece *pieces;
     int npieces, cappieces;
+    int *rank_start;   /* sorting the pieces (sccd_ode_ccd.c's sort_pieces): where each rank starts ... */
+    int caprank;
+    ode_piece *spare;  /* ... and the pieces in order, before they are copied back */
+    int capspare;
     sccd_impact_body3 *ib;
     int nib, capib;
     sccd_impact_shape3 *is;
