@@ -1649,18 +1649,27 @@ static void begin_state(sccd_impact_body3 *b, body_state *s, sccd_real dt)
 {
     bool moves = b->kind != SCCD_BODY_STATIC;
     sccd_v3 zero = {0.0, 0.0, 0.0};
-    *s = (body_state){.m = still(b->pose, b->pivot),
-                      .v = moves ? b->v : zero,
-                      .w = moves ? b->w : zero,
-                      .hinge = sccd_xf3_apply(b->pose, b->hinge),
-                      .axis = sccd_v3_normalize(sccd_quat_apply(b->pose.q, b->axis)),
-                      .joint = b->kind == SCCD_BODY_DYNAMIC ? b->joint : SCCD_JOINT_NONE,
-                      .carrier = -1,
-                      .at_t = -1.0,
-                      .resp_t = -1.0,
-                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
-                      .asked = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
-                      .asked_reach = -1.0};
+    sccd_aabb3 empty = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    /* Field by field: the caches (the pose, the response, the box) are
+     * read only once made (at_t, resp_t, boxed say when), so they are not
+     * zeroed (the whole state zeroed took 140 instructions a body). */
+    s->t0 = 0.0;
+    s->m = still(b->pose, b->pivot);
+    s->v = moves ? b->v : zero;
+    s->w = moves ? b->w : zero;
+    s->hinge = sccd_xf3_apply(b->pose, b->hinge);
+    s->axis = sccd_v3_normalize(sccd_quat_apply(b->pose.q, b->axis));
+    s->joint = b->kind == SCCD_BODY_DYNAMIC ? b->joint : SCCD_JOINT_NONE;
+    s->frozen = false;
+    s->carrier = -1;
+    s->riders = 0;
+    s->covered = empty;
+    s->segment = 0;
+    s->at_t = -1.0;
+    s->resp_t = -1.0;
+    s->asked = empty;
+    s->asked_reach = -1.0;
+    s->asked_fixed = false;
     b->impacts = 0;
     b->held = false;
     restart_state(b, s, 0.0, dt);
