@@ -202,12 +202,15 @@ static bool build_solver(sccd_ode_world *w, int from)
         if (i == from || w->pieces[i - 1].key != p->key) {
             const ode_geom *e = &w->geoms[p->geom]; /* an active CCD body's record is made (gather_ccd) */
             bool made = e->ccd >= 0 && w->bodies[e->ccd].active;
-            w->ib[w->nib] = made ? w->bodies[e->ccd].solver : sccd_ode_solver_body(w, p->body, e->body0, e->ccd);
+            if (made)
+                w->ib[w->nib] = w->bodies[e->ccd].solver;
+            else
+                sccd_ode_solver_body(w, p->body, e->body0, e->ccd, &w->ib[w->nib]);
             w->ib[w->nib].struck = p->body != NULL && sccd_adapter_map_get(&w->flying.now, p->body) >= 0;
             w->ib[w->nib++].first_shape = i;
         }
         ++w->ib[w->nib - 1].shape_count;
-        w->is[i] = sccd_ode_piece_shape(w, p);
+        sccd_ode_piece_shape(w, p, &w->is[i]);
         w->is[i].body = w->nib - 1;
     }
     return true;
