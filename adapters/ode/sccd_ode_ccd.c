@@ -149,7 +149,10 @@ static void sort_run(ode_piece *p, int n)
 /* Piece p's place in piece_order by its key alone, in [0, 2·ngeoms): a
  * static geom's (INT_MIN + geom) by its geom, before every moving body's
  * (its key, a geom's index). */
-static int piece_rank(const sccd_ode_world *w, const ode_piece *p) { return p->body == NULL ? p->geom : w->ngeoms + p->key; }
+static int piece_rank(const sccd_ode_world *w, const ode_piece *p)
+{
+    return p->body == NULL ? p->geom : w->ngeoms + p->key;
+}
 
 /* The pieces from pieces[from] on in piece_order (each (geom, triangle)
  * once, so one order only). A step's pieces are counted into their ranks

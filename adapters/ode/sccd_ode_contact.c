@@ -139,7 +139,8 @@ void sccd_ode_piece_shape(const sccd_ode_world *w, const ode_piece *p, sccd_impa
         *s = sccd_impact_shape3_triangle(t);
     } else {
         bool plane = dGeomGetClass(g) == dPlaneClass; /* not placeable */
-        sccd_ode_geom_shape(g, p->body != NULL ? sccd_ode_geom_offset(g) : plane ? sccd_xf3_identity() : geom_pose(g), s);
+        sccd_xf3 x = p->body != NULL ? sccd_ode_geom_offset(g) : plane ? sccd_xf3_identity() : geom_pose(g);
+        sccd_ode_geom_shape(g, x, s);
     }
     const ode_material *m = sccd_ode_find_material(w, g);
     s->elasticity = m != NULL ? m->elasticity : SCCD_ODE_ELASTICITY_DEFAULT;

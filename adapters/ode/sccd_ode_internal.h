@@ -151,7 +151,8 @@ ode_body *sccd_ode_find_body(const sccd_ode_world *w, dBodyID body);
 ode_material *sccd_ode_find_material(const sccd_ode_world *w, dGeomID g);
 
 /* sccd_ode_contact.c */
-/// Body b (NULL: the world, where static geoms lie) as the solver sees it, from pose x0 on, into *out; ccd: its record, -1.
+/// Body b (NULL: the world, where static geoms lie) as the solver sees it, from pose x0 on, into *out; ccd: its
+/// record, -1.
 void sccd_ode_solver_body(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, int ccd, sccd_impact_body3 *out);
 /// Geom g as the core's shape placed by x; false for classes the core does not take (meshes go triangle by triangle).
 bool sccd_ode_geom_shape(dGeomID g, sccd_xf3 x, sccd_impact_shape3 *out);

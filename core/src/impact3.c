@@ -1064,8 +1064,8 @@ static void make_search(const solver *sv, const sccd_impact_shape3 *sa, const sc
     if (t->bounds == 0) {
         sccd_aabb3 start = sccd_shape3_aabb_unchecked(&x->bound[0], out->mx.start);
         sccd_plane plane = world_plane(t, out->mt.start);
-        out->target = (target3){1, {plane_box(plane, motion_box(sv, x, out->mx), start, SCCD_SKIN_OVERLAPS * sv->opt.overlap)},
-                                true, plane};
+        sccd_shape3 box = plane_box(plane, motion_box(sv, x, out->mx), start, SCCD_SKIN_OVERLAPS * sv->opt.overlap);
+        out->target = (target3){1, {box}, true, plane};
         out->mt = still(sccd_xf3_identity(), (sccd_v3){0.0, 0.0, 0.0});
         return;
     }
@@ -1331,7 +1331,8 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
      * time is no event, to stop the trees' walk at */
     wait &= sv->bodies[pr->a].shape_count == 1 && sv->bodies[pr->b].shape_count == 1;
     sccd_motion3 parts[2];
-    pair_search ps = {sv, pr, tc, move_from(&sv->st[pr->a], tc), move_from(&sv->st[pr->b], tc), &parts[0], &parts[1], false, wait, false};
+    part_move move_a = move_from(&sv->st[pr->a], tc), move_b = move_from(&sv->st[pr->b], tc);
+    pair_search ps = {sv, pr, tc, move_a, move_b, &parts[0], &parts[1], false, wait, false};
     if (single_pair(sv, pr->a, pr->b)) {
         /* each body's box is its shape's candidate box over its segment
          * (body_box, SWEEP candidates), and the events search only bodies
@@ -1341,7 +1342,8 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
         return;
     }
     search_motions(&ps); /* the trees' sides take them */
-    sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, parts[0]}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, parts[1]};
+    sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, parts[0]};
+    sccd_tree_side3 b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, parts[1]};
     sccd_tree_search3 q = {tc, sv->opt.overlap, sv->opt.toi_tolerance, tree_reaches, tree_visit, &ps, &sv->stats->tois};
     sccd_shape_trees3_pairs(&sv->trees, sv->bodies, sv->shapes, a, b, &q);
 }
