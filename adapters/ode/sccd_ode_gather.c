@@ -287,7 +287,7 @@ static bool gather_ccd(sccd_ode_world *w)
         ode_body *r = &w->bodies[i];
         if (!r->active)
             continue;
-        r->solver = sccd_ode_solver_body(w, r->body, r->start, i);
+        sccd_ode_solver_body(w, r->body, r->start, i, &r->solver);
         r->motion = sccd_impact3_free_motion(&r->solver, w->dt);
         r->usable = false;
     }

@@ -84,6 +84,10 @@ struct sccd_ode_world {
     /* the solver's input: bodies, and shapes index for index with the pieces */
     ode_piece *pieces;
     int npieces, cappieces;
+    int *rank_start;   /* sorting the pieces (sccd_ode_ccd.c's sort_pieces): where each rank starts ... */
+    int caprank;
+    ode_piece *spare;  /* ... and the pieces in order, before they are copied back */
+    int capspare;
     sccd_impact_body3 *ib;
     int nib, capib;
     sccd_impact_shape3 *is;
@@ -147,12 +151,13 @@ ode_body *sccd_ode_find_body(const sccd_ode_world *w, dBodyID body);
 ode_material *sccd_ode_find_material(const sccd_ode_world *w, dGeomID g);
 
 /* sccd_ode_contact.c */
-/// Body b (NULL: the world, where static geoms lie) as the solver sees it, from pose x0 on; ccd: its record, -1.
-sccd_impact_body3 sccd_ode_solver_body(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, int ccd);
+/// Body b (NULL: the world, where static geoms lie) as the solver sees it, from pose x0 on, into *out; ccd: its
+/// record, -1.
+void sccd_ode_solver_body(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, int ccd, sccd_impact_body3 *out);
 /// Geom g as the core's shape placed by x; false for classes the core does not take (meshes go triangle by triangle).
 bool sccd_ode_geom_shape(dGeomID g, sccd_xf3 x, sccd_impact_shape3 *out);
-/// Piece p as a solver shape: in its body's coordinates, with its material.
-sccd_impact_shape3 sccd_ode_piece_shape(const sccd_ode_world *w, const ode_piece *p);
+/// Piece p as a solver shape, into *s: in its body's coordinates, with its material.
+void sccd_ode_piece_shape(const sccd_ode_world *w, const ode_piece *p, sccd_impact_shape3 *s);
 /// The hooks of a solve: ODE's pair rules, the game's impact function.
 sccd_impact_callbacks3 sccd_ode_callbacks(sccd_ode_world *w);
 

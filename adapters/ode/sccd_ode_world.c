@@ -324,6 +324,8 @@ void sccd_ode_detach(sccd_ode_world *w)
     sccd_free(w->planes);
     sccd_free(w->marks);
     sccd_free(w->pieces);
+    sccd_free(w->rank_start);
+    sccd_free(w->spare);
     sccd_free(w->ib);
     sccd_free(w->is);
     sccd_impact_scratch_free(&w->scratch);

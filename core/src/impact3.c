@@ -156,6 +156,16 @@ static sccd_motion3 motion_rest(sccd_motion3 m, sccd_real u)
 /* The part of a body's segment from time t on, as a motion over [0, 1]. */
 static sccd_motion3 part_from(body_state *s, sccd_real t) { return rest_from(s->m, local_time(s, t), pose_at(s, t)); }
 
+/* What that part moves by: its centre's move and its turn (rest_from's,
+ * the same expressions), without the pose it starts from. */
+typedef struct part_move { sccd_v3 dp; sccd_real angle; } part_move;
+
+static part_move move_from(const body_state *s, sccd_real t)
+{
+    sccd_real u = local_time(s, t);
+    return (part_move){sccd_v3_scale(s->m.dp, 1.0 - u), s->m.angle * (1.0 - u)};
+}
+
 static sccd_motion3 still(sccd_xf3 pose, sccd_v3 center) { return (sccd_motion3){pose, center, {0, 0, 0}, SCCD_FALLBACK_V3, 0.0}; }
 
 /* Restart body b's segment s at time t with its current velocity: free
@@ -879,7 +889,7 @@ static bool paths_apart(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_motion
 /* Rate bound of the distance between shapes sa and sb moving by ma, mb
  * (per unit t): approach_bound of the pair a search sets up, known before
  * setting it up. */
-static sccd_real pair_reach(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_motion3 mb)
+static sccd_real pair_reach(solver *sv, int sa, part_move ma, int sb, part_move mb)
 {
     return sccd_v3_len(sccd_v3_sub(ma.dp, mb.dp)) + fabs(ma.angle) * shape_core_reach(sv, sa) +
            fabs(mb.angle) * shape_core_reach(sv, sb);
@@ -1038,22 +1048,30 @@ typedef struct search_setup {
     bool flip;
 } search_setup;
 
-static search_setup make_search(const solver *sv, const sccd_impact_shape3 *sa, sccd_motion3 ma,
-                               const sccd_impact_shape3 *sb, sccd_motion3 mb)
+/* The setup of shapes sa and sb moving by *ma, *mb, made in *out field by
+ * field: a target's bounds past its count are never read; zeroing them,
+ * then copying the setup out, took 300 instructions a setup (ccd_scale's
+ * ODE debris rain). */
+static void make_search(const solver *sv, const sccd_impact_shape3 *sa, const sccd_motion3 *ma,
+                        const sccd_impact_shape3 *sb, const sccd_motion3 *mb, search_setup *out)
 {
     bool flip = sa->bounds == 0 || (sb->bounds != 0 && sa->bounds > sb->bounds);
     const sccd_impact_shape3 *x = flip ? sb : sa, *t = flip ? sa : sb;
-    search_setup out = {x->bound[0], {t->bounds}, flip ? mb : ma, flip ? ma : mb, flip};
+    out->x = x->bound[0];
+    out->mx = flip ? *mb : *ma;
+    out->mt = flip ? *ma : *mb;
+    out->flip = flip;
     if (t->bounds == 0) {
-        sccd_aabb3 start = sccd_shape3_aabb_unchecked(&x->bound[0], out.mx.start);
-        sccd_plane plane = world_plane(t, out.mt.start);
-        out.target = (target3){1, {plane_box(plane, motion_box(sv, x, out.mx), start, SCCD_SKIN_OVERLAPS * sv->opt.overlap)},
-                               true, plane};
-        out.mt = still(sccd_xf3_identity(), (sccd_v3){0.0, 0.0, 0.0});
-        return out;
+        sccd_aabb3 start = sccd_shape3_aabb_unchecked(&x->bound[0], out->mx.start);
+        sccd_plane plane = world_plane(t, out->mt.start);
+        sccd_shape3 box = plane_box(plane, motion_box(sv, x, out->mx), start, SCCD_SKIN_OVERLAPS * sv->opt.overlap);
+        out->target = (target3){1, {box}, true, plane};
+        out->mt = still(sccd_xf3_identity(), (sccd_v3){0.0, 0.0, 0.0});
+        return;
     }
-    memcpy(out.target.s, t->bound, sizeof out.target.s);
-    return out;
+    out->target.n = t->bounds;
+    out->target.fixed = false;
+    memcpy(out->target.s, t->bound, (size_t)t->bounds * sizeof *out->target.s);
 }
 
 /* A search put off: no event before `until` (INFINITY: none at all). */
@@ -1068,6 +1086,34 @@ static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sc
     return (shape_event){kind, t, point, normal, sccd_policy_push_room(pol, overlap), sccd_max(overlap - pol->limit, 0.0)};
 }
 
+/* A search of bodies pr->a, pr->b from time tc, as the trees' visits see
+ * it, and whether it may wait (shape_pair_event). The parts of the
+ * bodies' segments from tc on, ma and mb, are made when a shape pair first
+ * needs them (search_motions); what they move by (move_a, move_b) decides
+ * before that: the engine's pair (engine_catches), a pair kept apart until
+ * later (sccd_pair_apart_until). Those end three searches in ten of
+ * ccd_scale's ODE debris rain. */
+typedef struct pair_search {
+    solver *sv;
+    sccd_pair *pr;
+    sccd_real tc;
+    part_move move_a, move_b;
+    sccd_motion3 *ma, *mb; /* the caller's room for them, not zeroed (a fifth of a single pair's search) */
+    bool made; /* ma and mb made */
+    bool wait;
+    bool near; /* the shapes' candidate boxes are known to meet (single_pair) */
+} pair_search;
+
+/* *ps->ma and *ps->mb, made once a search. */
+static void search_motions(pair_search *ps)
+{
+    if (!ps->made) {
+        *ps->ma = part_from(&ps->sv->st[ps->pr->a], ps->tc);
+        *ps->mb = part_from(&ps->sv->st[ps->pr->b], ps->tc);
+        ps->made = true;
+    }
+}
+
 /* First event of shapes sa (body a) and sb (body b), moving by ma, mb (their
  * bodies' segments from time tc on): the cores (shrunk by the start overlap
  * and the skin when the shapes overlap at tc) reaching the target distance
@@ -1077,19 +1123,24 @@ static shape_event at_limit(impact_event kind, const sccd_target_policy *pol, sc
  * bodies has an event then) have none that matters. When the search may
  * `wait`, shapes known to be out of reach until some time have
  * EVENT_PENDING then instead (no TOI). */
-static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, sccd_real tc, sccd_motion3 ma,
-                                    sccd_motion3 mb, sccd_real horizon, bool wait)
+static shape_event shape_pair_event(pair_search *ps, int sa, int sb, sccd_real horizon)
 {
+    solver *sv = ps->sv;
+    sccd_pair *pr = ps->pr;
+    sccd_real tc = ps->tc;
+    bool wait = ps->wait;
     int a = pr->a, b = pr->b;
     shape_event none = {EVENT_NONE, 1.0, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, 0.0, 0.0};
     sccd_real tol = sv->opt.toi_tolerance, skin = SCCD_SKIN_OVERLAPS * sv->opt.overlap;
-    sccd_real reach = pair_reach(sv, sa, ma, sb, mb);
+    sccd_real reach = pair_reach(sv, sa, ps->move_a, sb, ps->move_b);
     sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, reach, tol, wait);
     if (until > tc)
         return no_event_before(until);
-    if (paths_apart(sv, sa, ma, sb, mb))
+    search_motions(ps);
+    if (paths_apart(sv, sa, *ps->ma, sb, *ps->mb))
         return none;
-    search_setup p = make_search(sv, &sv->shapes[sa], ma, &sv->shapes[sb], mb);
+    search_setup p;
+    make_search(sv, &sv->shapes[sa], ps->ma, &sv->shapes[sb], ps->mb, &p);
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
     start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
     if (horizon < 1.0 && p.target.n > 1 &&
@@ -1203,7 +1254,7 @@ static sccd_real shape_rate(solver *sv, int k, sccd_motion3 m)
  * every pair of a falling rain a debris struck to a search: a fifth of the
  * TOIs of ccd_scale's 10,000 + 1,000 scene, 4.5 % of its CCD's
  * instructions, callgrind). */
-static bool engine_catches(solver *sv, int i, sccd_motion3 mi, int j, sccd_motion3 mj)
+static bool engine_catches(solver *sv, int i, part_move mi, int j, part_move mj)
 {
     const sccd_impact_shape3 *si = &sv->shapes[i], *sj = &sv->shapes[j];
     const sccd_impact_body3 *a = &sv->bodies[si->body], *b = &sv->bodies[sj->body];
@@ -1211,16 +1262,12 @@ static bool engine_catches(solver *sv, int i, sccd_motion3 mi, int j, sccd_motio
     return !a->ccd && !b->ccd && sccd_engine_catches(pair_reach(sv, i, mi, j, mj), shape_thickness(si), shape_thickness(sj), flying);
 }
 
-/* A search of bodies pr->a, pr->b from time tc, as the trees' visits see
- * it, and whether it may wait (shape_pair_event). */
-typedef struct pair_search {
-    solver *sv;
-    sccd_pair *pr;
-    sccd_real tc;
-    sccd_motion3 ma, mb;
-    bool wait;
-    bool near; /* the shapes' candidate boxes are known to meet (single_pair) */
-} pair_search;
+/* shapes_near for shapes i (of a) and j (of b) in search ps. */
+static bool search_near(pair_search *ps, int i, int j)
+{
+    search_motions(ps);
+    return shapes_near(ps->sv, i, *ps->ma, j, *ps->mb);
+}
 
 static bool tree_reaches(void *context, int plane, sccd_aabb3 box)
 {
@@ -1237,10 +1284,10 @@ static sccd_real tree_visit(void *context, int i, int j)
     solver *sv = ps->sv;
     sccd_pair *pr = ps->pr;
     if (!sccd_pair_may_collide(pr, sv->cb.collide, sv->cb.user, i, j) ||
-        (!ps->near && !shapes_near(sv, i, ps->ma, j, ps->mb)) || engine_catches(sv, i, ps->ma, j, ps->mb))
+        (!ps->near && !search_near(ps, i, j)) || engine_catches(sv, i, ps->move_a, j, ps->move_b))
         return pr->t;
     sccd_real horizon = pr->t < 1.0 && ps->tc < 1.0 ? sccd_clamp((pr->t - ps->tc) / (1.0 - ps->tc), 0.0, 1.0) : 1.0;
-    shape_event e = shape_pair_event(sv, pr, i, j, ps->tc, ps->ma, ps->mb, horizon, ps->wait);
+    shape_event e = shape_pair_event(ps, i, j, horizon);
     bool first = e.t < pr->t || (e.t == pr->t && (i < pr->sa || (i == pr->sa && j < pr->sb)));
     if (e.event == EVENT_NONE || !first)
         return pr->t;
@@ -1283,7 +1330,9 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     /* a later search from tc repeats one shape pair's only; and a pending
      * time is no event, to stop the trees' walk at */
     wait &= sv->bodies[pr->a].shape_count == 1 && sv->bodies[pr->b].shape_count == 1;
-    pair_search ps = {sv, pr, tc, part_from(&sv->st[pr->a], tc), part_from(&sv->st[pr->b], tc), wait, false};
+    sccd_motion3 parts[2];
+    part_move move_a = move_from(&sv->st[pr->a], tc), move_b = move_from(&sv->st[pr->b], tc);
+    pair_search ps = {sv, pr, tc, move_a, move_b, &parts[0], &parts[1], false, wait, false};
     if (single_pair(sv, pr->a, pr->b)) {
         /* each body's box is its shape's candidate box over its segment
          * (body_box, SWEEP candidates), and the events search only bodies
@@ -1292,7 +1341,9 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
         tree_visit(&ps, sv->bodies[pr->a].first_shape, sv->bodies[pr->b].first_shape);
         return;
     }
-    sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, ps.ma}, b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, ps.mb};
+    search_motions(&ps); /* the trees' sides take them */
+    sccd_tree_side3 a = {pr->a, sv->st[pr->a].m, sv->st[pr->a].segment, parts[0]};
+    sccd_tree_side3 b = {pr->b, sv->st[pr->b].m, sv->st[pr->b].segment, parts[1]};
     sccd_tree_search3 q = {tc, sv->opt.overlap, sv->opt.toi_tolerance, tree_reaches, tree_visit, &ps, &sv->stats->tois};
     sccd_shape_trees3_pairs(&sv->trees, sv->bodies, sv->shapes, a, b, &q);
 }
@@ -1445,7 +1496,9 @@ static void calm(solver *sv, sccd_pair *pr)
 {
     int a = pr->a, b = pr->b;
     sccd_real t = pr->t;
-    search_setup p = make_search(sv, &sv->shapes[pr->sa], part_from(&sv->st[a], t), &sv->shapes[pr->sb], part_from(&sv->st[b], t));
+    sccd_motion3 ma = part_from(&sv->st[a], t), mb = part_from(&sv->st[b], t);
+    search_setup p;
+    make_search(sv, &sv->shapes[pr->sa], &ma, &sv->shapes[pr->sb], &mb, &p);
     sccd_v3 n = p.flip ? sccd_v3_neg(pr->normal) : pr->normal;
     sccd_gap_rate g = gap_rate(&p.x, p.mx, &p.target.s[0], p.mt, 0.0, n);
     pr->calm_until = t + sccd_calm_span(g, approach_bound(&p.x, p.mx, &p.target, p.mt), pr->left) * (1.0 - t);
@@ -1598,18 +1651,27 @@ static void begin_state(sccd_impact_body3 *b, body_state *s, sccd_real dt)
 {
     bool moves = b->kind != SCCD_BODY_STATIC;
     sccd_v3 zero = {0.0, 0.0, 0.0};
-    *s = (body_state){.m = still(b->pose, b->pivot),
-                      .v = moves ? b->v : zero,
-                      .w = moves ? b->w : zero,
-                      .hinge = sccd_xf3_apply(b->pose, b->hinge),
-                      .axis = sccd_v3_normalize(sccd_quat_apply(b->pose.q, b->axis)),
-                      .joint = b->kind == SCCD_BODY_DYNAMIC ? b->joint : SCCD_JOINT_NONE,
-                      .carrier = -1,
-                      .at_t = -1.0,
-                      .resp_t = -1.0,
-                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
-                      .asked = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
-                      .asked_reach = -1.0};
+    sccd_aabb3 empty = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    /* Field by field: the caches (the pose, the response, the box) are
+     * read only once made (at_t, resp_t, boxed say when), so they are not
+     * zeroed (the whole state zeroed took 140 instructions a body). */
+    s->t0 = 0.0;
+    s->m = still(b->pose, b->pivot);
+    s->v = moves ? b->v : zero;
+    s->w = moves ? b->w : zero;
+    s->hinge = sccd_xf3_apply(b->pose, b->hinge);
+    s->axis = sccd_v3_normalize(sccd_quat_apply(b->pose.q, b->axis));
+    s->joint = b->kind == SCCD_BODY_DYNAMIC ? b->joint : SCCD_JOINT_NONE;
+    s->frozen = false;
+    s->carrier = -1;
+    s->riders = 0;
+    s->covered = empty;
+    s->segment = 0;
+    s->at_t = -1.0;
+    s->resp_t = -1.0;
+    s->asked = empty;
+    s->asked_reach = -1.0;
+    s->asked_fixed = false;
     b->impacts = 0;
     b->held = false;
     restart_state(b, s, 0.0, dt);
