@@ -374,12 +374,10 @@ static bool gather_all(sccd_cp_world *w, cpFloat dt)
         if (r->usable)
             smallest = sccd_min(smallest, sccd_min(r->box.hi.x - r->box.lo.x, r->box.hi.y - r->box.lo.y));
     }
-    if (!sccd_cp_split_targets(w, smallest, dt))
-        return false;
     for (int i = 0; i < w->nrec; ++i)
         if (w->recs[i].active && w->recs[i].usable && !sccd_cp_gather_box(w, i))
             return false;
-    if (!sccd_cp_gather_queries(w))
+    if (!sccd_cp_split_targets(w, smallest, dt) || !sccd_cp_gather_queries(w))
         return false;
     for (int i = 0; i < w->nrec; ++i) {
         cp_body_rec *r = &w->recs[i];
