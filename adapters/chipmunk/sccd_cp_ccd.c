@@ -64,11 +64,13 @@ static bool collect(sccd_cp_world *w, const cpBody *first)
             return false;
     /* The position function tells most bodies at once; past the last
      * record's body (the CCD bodies are kept first) nothing is left to find. */
-    for (int i = k < 0 ? arr->num : k, found = 0; i < arr->num && found < w->nrec; ++i)
-        if (sccd_cp_body_is_enabled(w, arr->arr[i])) {
-            sccd_cp_find_rec(w, arr->arr[i])->active = true;
+    for (int i = k < 0 ? arr->num : k, found = 0; i < arr->num && found < w->nrec; ++i) {
+        cp_body_rec *r = sccd_cp_enabled_rec(w, arr->arr[i]);
+        if (r != NULL) {
+            r->active = true;
             ++found;
         }
+    }
     return true;
 }
 
@@ -330,7 +332,7 @@ static void keep_ccd_first(cpSpace *space, void *key, void *data)
     cpArray *arr = space->dynamicBodies;
     int front = 0; /* stable partition: CCD first, then the rest (a body a record: none past the last) */
     for (int i = 0; i < arr->num && front < w->nrec; ++i)
-        if (sccd_cp_body_is_enabled(w, arr->arr[i])) {
+        if (sccd_cp_enabled_rec(w, arr->arr[i]) != NULL) {
             void *body = arr->arr[i];
             memmove(&arr->arr[front + 1], &arr->arr[front], (size_t)(i - front) * sizeof(void *));
             arr->arr[front++] = body;

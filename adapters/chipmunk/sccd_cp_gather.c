@@ -367,8 +367,8 @@ bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
     cpArray *arr = w->space->dynamicBodies;
     for (int i = 0; i < arr->num && w->gather_ok; ++i) {
         cpBody *b = arr->arr[i];
-        sccd_real reach = body_reach(b, dt);
-        bool fast = reach > w->slow && !sccd_cp_body_is_enabled(w, b); /* the look-up only when it matters */
+        sccd_real reach = sccd_cp_enabled_rec(w, b) == NULL ? body_reach(b, dt) : 0.0; /* a CCD body is never listed */
+        bool fast = reach > w->slow;
         if (fast) {
             if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
                 return false;

@@ -109,6 +109,20 @@ void sccd_cp_report(sccd_cp_world *w, const char *msg, const char *file, int lin
 sccd_cp_world *sccd_cp_world_of(cpSpace *space);
 /* The record of a CCD body, NULL when it has none. */
 cp_body_rec *sccd_cp_find_rec(const sccd_cp_world *w, const cpBody *body);
+/* Every CCD body's position function (sccd_cp_world.c). */
+void sccd_cp_ccd_position(cpBody *body, cpFloat dt);
+
+/* True when body has the CCD's position function (read only from bodies
+ * known to be alive: in the space, or handed to a public call). */
+static inline bool sccd_cp_has_hook(const cpBody *body) { return body->position_func == sccd_cp_ccd_position; }
+
+/* The record of a CCD body (sccd_cp_body_is_enabled), NULL for any other
+ * body: inline for the phase's passes over the space's bodies, where most
+ * have not the hook, and the record found once. */
+static inline cp_body_rec *sccd_cp_enabled_rec(const sccd_cp_world *w, const cpBody *body)
+{
+    return sccd_cp_has_hook(body) ? sccd_cp_find_rec(w, body) : NULL;
+}
 
 /* A Chipmunk shape as a sectorccd shape in body coordinates. */
 sccd_shape2 sccd_cp_shape_of(const cpShape *shape);
