@@ -413,22 +413,25 @@ static inline bool sccd_adapter_sorted_radix(sccd_adapter_sorted *x, sccd_real l
         !sccd_adapter_reserve((void **)&x->counts, &x->capcounts, SCCD_ADAPTER_DIGITS * SCCD_ADAPTER_RADIX, sizeof *x->counts))
         return false;
     memset(x->counts, 0, (size_t)SCCD_ADAPTER_DIGITS * SCCD_ADAPTER_RADIX * sizeof *x->counts);
-    for (int k = 0; k < x->count; ++k) {
+    int count = x->count; /* in a local: the stores of counts and entries might alias x->count, read again each time */
+    for (int k = 0; k < count; ++k) {
         uint32_t key = x->entry[k].tag = sccd_adapter_sort_key(x->entry[k].lo, least);
         for (int d = 0; d < SCCD_ADAPTER_DIGITS; ++d)
             ++x->counts[d * SCCD_ADAPTER_RADIX + (int)((key >> (d * SCCD_ADAPTER_RADIX_BITS)) & (SCCD_ADAPTER_RADIX - 1))];
     }
     for (int d = 0; d < SCCD_ADAPTER_DIGITS; ++d) {
         int *c = x->counts + d * SCCD_ADAPTER_RADIX, shift = d * SCCD_ADAPTER_RADIX_BITS;
-        if (c[(x->entry[0].tag >> shift) & (SCCD_ADAPTER_RADIX - 1)] == x->count)
+        if (c[(x->entry[0].tag >> shift) & (SCCD_ADAPTER_RADIX - 1)] == count)
             continue; /* one value of this digit: the order stands */
         for (int b = 0, at = 0; b < SCCD_ADAPTER_RADIX; ++b) { /* counts to first places */
             int n = c[b];
             c[b] = at;
             at += n;
         }
-        for (int k = 0; k < x->count; ++k)
-            x->spare[c[(x->entry[k].tag >> shift) & (SCCD_ADAPTER_RADIX - 1)]++] = x->entry[k];
+        const sccd_adapter_sorted_entry *from = x->entry;
+        sccd_adapter_sorted_entry *to = x->spare;
+        for (int k = 0; k < count; ++k)
+            to[c[(from[k].tag >> shift) & (SCCD_ADAPTER_RADIX - 1)]++] = from[k];
         sccd_adapter_sorted_swap(x);
     }
     return true;
@@ -471,7 +474,7 @@ static inline void sccd_adapter_sorted_run(sccd_adapter_sorted_entry *e, int n)
 /* The entries by low x, ties by id: few by insertion, more by the radix
  * sort of their keys and then each run of a shared key on its own (in the
  * order they were added, by id). Runs are short: a key is shared only by
- * lows closer than a float's precision of their distance past the least,
+ * lows closer than its precision (3e-5) of their distance past the least,
  * but a crowd far past one outlier shares one, and insertion would take
  * quadratic time on it. False out of memory. */
 static inline bool sccd_adapter_sorted_sort(sccd_adapter_sorted *x, sccd_real least)
