@@ -208,7 +208,7 @@ static inline bool sccd_adapter_boxes_meet(sccd_aabb3 a, sccd_aabb3 b)
 }
 
 /* Called with the index of each box an object's box meets; false stops
- * the match (out of memory). */
+ * the match (out of memory). It does not change the set it is called from. */
 typedef bool sccd_adapter_match_fn(int box, void *context);
 
 /* Whether `inner` lies within `outer` (a question inside a box asked before
@@ -696,9 +696,12 @@ static inline bool sccd_adapter_sorted_scan(const sccd_adapter_sorted *x, sccd_a
         box = sccd_adapter_all_box();
     /* Across x first, from the extents beside the entries (16 bytes a box
      * read in order, not 48 through its id), in one test: most boxes miss
-     * there, a coin toss for each bound. */
-    for (int k = 0; k < x->count; ++k) {
-        if (!((x->span[k].lo <= box.hi.x) & (box.lo.x <= x->span[k].hi)))
+     * there, a coin toss for each bound. The extents are read through a
+     * local (fn does not change the set): through x, the call in the loop
+     * had them loaded again at every box. */
+    const sccd_adapter_span *span = x->span;
+    for (int k = 0, count = x->count; k < count; ++k) {
+        if (!((span[k].lo <= box.hi.x) & (box.lo.x <= span[k].hi)))
             continue;
         const sccd_aabb3 *b = &x->box[x->entry[k].id];
         if (b->lo.y <= box.hi.y && box.lo.y <= b->hi.y && b->lo.z <= box.hi.z && box.lo.z <= b->hi.z &&
