@@ -643,17 +643,23 @@ typedef struct sccd_adapter_question { sccd_aabb3 box; int i0, j0; sccd_adapter_
 static inline bool sccd_adapter_sorted_walk(const sccd_adapter_sorted *x, int i, int j, const sccd_adapter_question *q)
 {
     int t = i + j * x->tiling[0].n, first = x->tile_start[t], lo = first, hi = x->tile_start[t + 1];
+    /* the set and the question through locals (fn does not change them):
+     * through the pointers, the call in the walk had them loaded again at
+     * every entry */
+    const sccd_adapter_sorted_entry *entry = x->entry;
+    const sccd_real *reach = x->reach;
+    const sccd_aabb3 *box = x->box, question = q->box;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (x->entry[mid].lo <= q->box.hi.x)
+        if (entry[mid].lo <= question.hi.x)
             lo = mid + 1;
         else
             hi = mid;
     }
-    for (int k = lo - 1; k >= first && x->reach[k] >= q->box.lo.x; --k) {
-        uint32_t tag = x->entry[k].tag;
+    for (int k = lo - 1; k >= first && reach[k] >= question.lo.x; --k) {
+        uint32_t tag = entry[k].tag;
         bool first_shared = (i == q->i0 || (int)(tag & 0xff) == i) && (j == q->j0 || (int)(tag >> 16 & 0xff) == j);
-        if (first_shared && sccd_adapter_boxes_meet(x->box[x->entry[k].id], q->box) && !q->fn(x->entry[k].id, q->context))
+        if (first_shared && sccd_adapter_boxes_meet(box[entry[k].id], question) && !q->fn(entry[k].id, q->context))
             return false;
     }
     return true;
