@@ -366,11 +366,14 @@ bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
     sccd_adapter_sorted_next_step(&w->fastq);
     bool pass = matched_by_pass(w);
     int seen = 0;
-    cpArray *arr = w->space->dynamicBodies;
-    for (int i = 0; i < arr->num && w->gather_ok; ++i) {
-        cpBody *b = arr->arr[i];
+    /* the array and the margin in locals (gathering changes neither): read
+     * through w, the calls in the loop had them loaded again at every body */
+    cpBody **bodies = (cpBody **)w->space->dynamicBodies->arr;
+    sccd_real slow = w->slow;
+    for (int i = 0, n = w->space->dynamicBodies->num; i < n && w->gather_ok; ++i) {
+        cpBody *b = bodies[i];
         sccd_real reach = sccd_cp_enabled_rec(w, b) == NULL ? body_reach(b, dt) : 0.0; /* a CCD body is never listed */
-        bool fast = reach > w->slow;
+        bool fast = reach > slow;
         if (fast) {
             if (!sccd_adapter_reserve((void **)&w->fast, &w->capfast, w->nfast + 1, sizeof *w->fast))
                 return false;
