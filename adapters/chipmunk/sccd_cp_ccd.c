@@ -159,7 +159,8 @@ static void solver_body(sccd_impact_body2 *out, cpBody *b, sccd_xf2 start, sccd_
  * bodies are at their end pose; the bias they used is gone, so their start
  * is reconstructed from v alone (off by the bias, a few slop units at most).
  * Sleeping bodies stand still. */
-static void target_body(sccd_impact_body2 *out, const sccd_cp_world *w, cpBody *b, cpFloat dt, sccd_v2 *bias_v, sccd_real *bias_w)
+static void target_body(sccd_impact_body2 *out, const sccd_cp_world *w, cpBody *b, cpFloat dt, sccd_v2 *bias_v,
+                        sccd_real *bias_w)
 {
     *bias_v = (sccd_v2){0.0, 0.0};
     *bias_w = 0.0;

@@ -77,7 +77,7 @@ struct sccd_cp_world {
     int capquery;
     int asking;                   /* the query box the space is asked about now, -1: none (a question of the solver's) */
     sccd_real slow;
-    int matched; /* shapes of the awake bodies seen by the split's pass that matched them, -1: none (sccd_cp_split_targets) */
+    int matched; /* shapes of the bodies seen by the split's pass that matched them, -1: none (sccd_cp_split_targets) */
     cpFloat dt; /* the step's length (the solver's questions) */
     /* the solver's input, index for index with the Chipmunk objects */
     sccd_impact_body2 *ib;
@@ -133,7 +133,8 @@ void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
 
 /* sccd_cp_gather.c: gather shape s, whose points move up to margin this step, once a step, a moving body's shapes all at once (false: out of memory). */
 bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin);
-/* Split the non-CCD bodies into slow and fast by how far they may move this step (after the query boxes are recorded: the slow bodies' shapes may be matched against them on the way). */
+/* Split the non-CCD bodies into slow and fast by how far they may move this step, once the query boxes
+ * are recorded (the slow bodies' shapes may be matched against them on the way). */
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt);
 /* Record r's box as a query box: the shapes within it now, and the fast bodies' that may reach it (gathered by sccd_cp_gather_queries). */
 bool sccd_cp_gather_box(sccd_cp_world *w, int r);
