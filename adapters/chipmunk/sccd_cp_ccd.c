@@ -217,7 +217,8 @@ static void integrate_ccd(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
     {
         if (s->sensor)
             continue;
-        sccd_shape2 g = sccd_cp_shape_of(s);
+        sccd_shape2 g;
+        sccd_cp_shape_of(&g, s);
         sccd_aabb2 sb = sccd_shape2_motion_box(&g, m);
         r->box = r->usable ? sccd_aabb2_union(r->box, sb) : sb;
         r->usable = true;
@@ -262,7 +263,8 @@ static bool build_solver(sccd_cp_world *w, int from, cpFloat dt)
             w->ib[k].shape_count = 0;
         }
         ++w->ib[w->nib - 1].shape_count;
-        w->is[i] = (sccd_impact_shape2){sccd_cp_shape_of(s), w->nib - 1, s->e, s->u};
+        w->is[i] = (sccd_impact_shape2){.body = w->nib - 1, .elasticity = s->e, .friction = s->u};
+        sccd_cp_shape_of(&w->is[i].geom, s);
     }
     return true;
 }

@@ -61,7 +61,8 @@ static bool keeps_shape(const sccd_cp_world *w, cpShape *s, sccd_real margin)
         return false;
     if (w->keeping.half == INFINITY)
         return true;
-    sccd_shape2 g = sccd_cp_shape_of(s);
+    sccd_shape2 g;
+    sccd_cp_shape_of(&g, s);
     return sccd_adapter_keeps(w->keeping, margin, sccd_shape2_half_thickness(&g), cpBodyGetType(s->body) != CP_BODY_TYPE_DYNAMIC);
 }
 
