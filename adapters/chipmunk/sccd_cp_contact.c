@@ -30,39 +30,37 @@ static sccd_poly2 octagon_around(const cpShape *shape, int n)
     return out;
 }
 
-sccd_shape2 sccd_cp_shape_of(const cpShape *shape)
+void sccd_cp_shape_of(sccd_shape2 *s, const cpShape *shape)
 {
-    sccd_shape2 s;
-    memset(&s, 0, sizeof s);
+    memset(s, 0, sizeof *s);
     switch (shape->klass->type) {
     case CP_CIRCLE_SHAPE:
-        s.type = SCCD_SHAPE_CIRCLE;
-        s.circle = (sccd_circle){v2_of(cpCircleShapeGetOffset(shape)), cpCircleShapeGetRadius(shape)};
+        s->type = SCCD_SHAPE_CIRCLE;
+        s->circle = (sccd_circle){v2_of(cpCircleShapeGetOffset(shape)), cpCircleShapeGetRadius(shape)};
         break;
     case CP_SEGMENT_SHAPE:
-        s.type = SCCD_SHAPE_CAPSULE;
-        s.capsule = (sccd_capsule2){v2_of(cpSegmentShapeGetA(shape)), v2_of(cpSegmentShapeGetB(shape)),
-                                    cpSegmentShapeGetRadius(shape)};
+        s->type = SCCD_SHAPE_CAPSULE;
+        s->capsule = (sccd_capsule2){v2_of(cpSegmentShapeGetA(shape)), v2_of(cpSegmentShapeGetB(shape)),
+                                     cpSegmentShapeGetRadius(shape)};
         break;
     default: {
         const cpPolyShape *poly = (const cpPolyShape *)shape;
         int n = poly->count;
-        s.type = SCCD_SHAPE_POLY;
+        s->type = SCCD_SHAPE_POLY;
         if (n > SCCD_POLY_MAX) {
-            s.poly = octagon_around(shape, n);
+            s->poly = octagon_around(shape, n);
             break;
         }
-        s.poly.n = n;
-        s.poly.r = poly->r;
+        s->poly.n = n;
+        s->poly.r = poly->r;
         /* the vertices in body coordinates, read as cpPolyShapeGetVert does
          * (after the world's planes), without its checks: the shapes of
          * every solve and question come through here */
         for (int i = 0; i < n; ++i)
-            s.poly.v[i] = v2_of(poly->planes[n + i].v0);
+            s->poly.v[i] = v2_of(poly->planes[n + i].v0);
         break;
     }
     }
-    return s;
 }
 
 /* ---- which pairs Chipmunk would collide ---- */

@@ -50,17 +50,9 @@ static void drop_rec(sccd_cp_world *w, int i)
 
 /* ---- the CCD bodies' position function ---- */
 
-static void ccd_position(cpBody *body, cpFloat dt);
-
-/* True when body has the CCD's position function (read only from bodies
- * known to be alive: in the space, or handed to a public call). */
-static bool has_hook(const cpBody *body) { return body->position_func == ccd_position; }
-
 static void mark_seen(cpBody *body, void *data)
 {
-    if (!has_hook(body))
-        return;
-    cp_body_rec *r = sccd_cp_find_rec(data, body);
+    cp_body_rec *r = sccd_cp_enabled_rec(data, body);
     if (r != NULL)
         r->seen = true;
 }
@@ -101,7 +93,7 @@ static void zero_bad_velocities(cpSpace *space, void *key, void *data)
     sccd_cp_world *w = sccd_cp_world_of(space);
     for (int i = 0; w != NULL && i < w->nrec; ++i) {
         cpBody *b = w->recs[i].body;
-        if (cpBodyGetSpace(b) == space && has_hook(b) && !velocity_finite(b)) {
+        if (cpBodyGetSpace(b) == space && sccd_cp_has_hook(b) && !velocity_finite(b)) {
             b->v = b->v_bias = cpvzero;
             b->w = b->w_bias = 0.0;
         }
@@ -131,7 +123,7 @@ static bool check_step(sccd_cp_world *w, cpFloat dt)
 /* Every CCD body's position function: the step's check, then the CCD
  * phase (sccd_cp_ccd.c). A body whose world is gone, or that the world
  * forgot, gets Chipmunk's position function back. */
-static void ccd_position(cpBody *body, cpFloat dt)
+void sccd_cp_ccd_position(cpBody *body, cpFloat dt)
 {
     sccd_cp_world *w = sccd_cp_world_of(cpBodyGetSpace(body));
     bool good_dt = w != NULL && check_step(w, dt);
@@ -194,7 +186,7 @@ void sccd_cp_arm_trigger(sccd_cp_world *w)
     cpArray *arr = w->space->dynamicBodies;
     for (int i = 0; w->flying.now.count > 0 && i < arr->num; ++i) {
         cpBody *body = arr->arr[i];
-        if (!sccd_cp_flies(w, body) || body->position_func == ccd_position)
+        if (!sccd_cp_flies(w, body) || sccd_cp_has_hook(body))
             continue;
         w->trigger = body;
         w->trigger_own = body->position_func;
@@ -212,7 +204,7 @@ void sccd_cp_arm_trigger(sccd_cp_world *w)
 static cp_body_rec *live_rec(sccd_cp_world *w, cpBody *body)
 {
     cp_body_rec *r = sccd_cp_find_rec(w, body);
-    if (r == NULL || has_hook(body))
+    if (r == NULL || sccd_cp_has_hook(body))
         return r;
     drop_rec(w, (int)(r - w->recs));
     ++w->cnt.forgotten;
@@ -270,10 +262,10 @@ void sccd_cp_body_enable(sccd_cp_world *w, cpBody *body)
     /* ours already: left over from a world that forgot the body or was
      * detached while the body was out of its space (what it had before is
      * lost: Chipmunk's) */
-    r->orig = has_hook(body) ? cpBodyUpdatePosition : body->position_func;
+    r->orig = sccd_cp_has_hook(body) ? cpBodyUpdatePosition : body->position_func;
     r->pivot = v2_of(cpBodyGetCenterOfGravity(body));
     r->stamp = w->space->stamp;
-    cpBodySetPositionUpdateFunc(body, ccd_position);
+    cpBodySetPositionUpdateFunc(body, sccd_cp_ccd_position);
 }
 
 void sccd_cp_body_disable(sccd_cp_world *w, cpBody *body)
@@ -300,7 +292,7 @@ void sccd_cp_body_set_pivot(sccd_cp_world *w, cpBody *body, cpVect local_pivot)
 
 bool sccd_cp_body_is_enabled(const sccd_cp_world *w, const cpBody *body)
 {
-    return w != NULL && body != NULL && has_hook(body) && sccd_cp_find_rec(w, body) != NULL;
+    return w != NULL && body != NULL && sccd_cp_enabled_rec(w, body) != NULL;
 }
 
 void sccd_cp_set_options(sccd_cp_world *w, sccd_ccd_options o)
@@ -333,8 +325,8 @@ const char *sccd_cp_last_error(const sccd_cp_world *w) { return w && w->error ? 
 static void restore_body(cpBody *body, void *data)
 {
     sccd_cp_world *w = data;
-    cp_body_rec *r = sccd_cp_find_rec(w, body);
-    if (r != NULL && has_hook(body))
+    cp_body_rec *r = sccd_cp_enabled_rec(w, body);
+    if (r != NULL)
         cpBodySetPositionUpdateFunc(body, r->orig);
 }
 
