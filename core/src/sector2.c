@@ -37,6 +37,7 @@
 
 #include "sectorccd/geometry.h"
 #include "convex2.h"
+#include "inline.h"
 #include "shapes_valid.h"
 #include "trig.h"
 #include "sector2_internal.h"
@@ -833,7 +834,7 @@ static sccd_real poly_inner_radius(const sccd_poly2 *poly, sccd_v2 m, sccd_real 
  * the polygon in the canonical frame (local_vs_convex). Inline in the raw
  * polygon test: out of line there it took 8 instructions a call fewer but
  * 4 % more time in the speed bench (both raw rows). */
-static inline __attribute__((always_inline)) bool poly_exact(const prepared *p, const sccd_poly2 *poly)
+static SCCD_ALWAYS_INLINE bool poly_exact(const prepared *p, const sccd_poly2 *poly)
 {
     int n = poly->n;
     sccd_v2 v[SCCD_POLY_MAX];
@@ -845,7 +846,7 @@ static inline __attribute__((always_inline)) bool poly_exact(const prepared *p, 
 /* poly_exact out of line, for the prepared polygon test, whose discs
  * decide 96 % of the speed bench's polygons: inline its test took 166
  * instructions a call and 2.1 to 2.2 times the AABB test, so 159 and 2.0. */
-static __attribute__((noinline)) bool poly_exact_far(const prepared *p, const sccd_poly2 *poly)
+SCCD_NOINLINE static bool poly_exact_far(const prepared *p, const sccd_poly2 *poly)
 {
     return poly_exact(p, poly);
 }

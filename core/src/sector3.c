@@ -37,16 +37,9 @@
 #include "sectorccd/geometry.h"
 #include "sector3_internal.h"
 #include "shapes_valid.h"
+#include "inline.h"
 #include "trig.h"
 #include "unchecked.h"
-
-/* Out of line whatever the compiler's estimate of the gain: a rare path
- * inlined into a hot one makes the hot one's registers spill. */
-#if defined(__GNUC__)
-#define SCCD_NOINLINE __attribute__((noinline))
-#else
-#define SCCD_NOINLINE
-#endif
 
 /* A checked sector in canonical form: frame vectors, cleaned numbers. */
 typedef sccd_sector3_prepared sect;
