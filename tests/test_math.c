@@ -257,6 +257,55 @@ static void test_poly_validity(void **state)
     assert_false(sccd_is_valid_poly2(NULL));
 }
 
+/* A regular octagon of circumradius r about c, turned by phi, with vertex k
+ * at distance rk from c instead (r: convex; r·cos(π/4): on its neighbours'
+ * chord; less: a reflex vertex). */
+static sccd_poly2 octagon(sccd_v2 c, sccd_real r, sccd_real phi, int k, sccd_real rk)
+{
+    sccd_poly2 p = {.n = 8, .r = 0.0};
+    for (int j = 0; j < 8; ++j) {
+        sccd_real t = phi + 2.0 * SCCD_PI * j / 8, rj = j == k ? rk : r;
+        p.v[j] = sccd_v2_add(c, (sccd_v2){rj * cos(t), rj * sin(t)});
+    }
+    return p;
+}
+
+/* The convexity tolerance follows the polygon, not where it lies or its
+ * units: a vertex 1e-4 of the polygon's size inside its neighbours' chord
+ * is refused at every size from subnormal to near DBL_MAX and at 1e6 sizes
+ * from the origin (the tolerance 1e-12·(1 + scale²) accepted every such
+ * dent at 1e-150, far from the origin and near DBL_MAX, where it grew
+ * infinite), while convex ones, ones with a vertex on the chord, and ones
+ * with collinear vertices placed there by a rotation and a translation
+ * (rounded), pass. */
+static void test_poly_validity_scale(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(41);
+    static const sccd_real sizes[] = {1e-310, 1e-200, 1e-150, 1e-3, 1.0, 1e3, 1e150, 1e300, 8e307};
+    for (int i = 0; i < N; ++i) {
+        sccd_real r = sizes[i % 9];
+        sccd_real far = sccd_rng_int(&g, 2) ? 1e6 * r : sccd_rng_uniform(&g, 0.0, 3.0) * r;
+        if (r > 1e307) /* edges up to 1.6e308: near DBL_MAX by the octagon's own size */
+            far = 0.0;
+        sccd_v2 c = sccd_v2_scale(sccd_rng_unit2(&g), far);
+        sccd_real phi = sccd_rng_uniform(&g, 0.0, 2.0 * SCCD_PI);
+        int k = sccd_rng_int(&g, 8);
+        sccd_poly2 convex = octagon(c, r, phi, k, r), flat = octagon(c, r, phi, k, r * cos(SCCD_PI / 4));
+        assert_true(sccd_is_valid_poly2(&convex));
+        assert_true(sccd_is_valid_poly2(&flat));
+        sccd_poly2 dented = octagon(c, r, phi, k, r * (cos(SCCD_PI / 4) - sccd_rng_uniform(&g, 1e-4, 0.5)));
+        assert_false(sccd_is_valid_poly2(&dented));
+        /* A square with its edges' middles, in its own frame, then placed. */
+        static const sccd_v2 at[8] = {{-1, -1}, {0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}};
+        sccd_xf2 xf = {c, sccd_rot2_make(phi)};
+        sccd_poly2 square = {.n = 8, .r = 0.0};
+        for (int j = 0; j < 8; ++j)
+            square.v[j] = sccd_xf2_apply(xf, sccd_v2_scale(at[j], 0.5 * r));
+        assert_true(sccd_is_valid_poly2(&square));
+    }
+}
+
 /* Box corners and AABBs: every corner inside the AABB, and the AABB touched
  * on each side by some corner (so it is the smallest). */
 static void test_box_corners_aabb(void **state)
@@ -304,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_basis_and_normalize),   cmocka_unit_test(test_validity),
         cmocka_unit_test(test_aabb_validity),         cmocka_unit_test(test_point_validity),
         cmocka_unit_test(test_poly_validity),
+        cmocka_unit_test(test_poly_validity_scale),
         cmocka_unit_test(test_box_corners_aabb),
     };
     return cmocka_run_group_tests_name("math", tests, NULL, NULL);

@@ -361,20 +361,29 @@ static void test_one_shot_margins(void **state)
 
 /* The polygon check (sccd_is_valid_poly2, which the prepared polygon test
  * runs) against its definition, every vertex on or left of every edge
- * within 1e-12·(1 + scale²), checked pair by pair here: on convex polygons
- * in both orders, with collinear, repeated and nudged vertices, stars that
- * wind twice (every turn left), axis-aligned edges, and tiny and huge
- * scales. */
+ * within 1e-12·w·(w + m), w the width and m the largest |coordinate|, in
+ * units of the power of two at or above m (exact), checked pair by pair
+ * here: on convex polygons in both orders, with collinear, repeated and
+ * nudged vertices, stars that wind twice (every turn left), axis-aligned
+ * edges, tiny and huge scales, and small polygons far from the origin. */
 static bool valid_by_definition(const sccd_poly2 *s)
 {
     sccd_real scale = 0.0;
     for (int i = 0; i < s->n; ++i)
         scale = sccd_max(scale, sccd_max(fabs(s->v[i].x), fabs(s->v[i].y)));
-    sccd_real tol = 1e-12 * (1.0 + scale * scale);
+    int e;
+    frexp(scale, &e);
+    sccd_v2 v[SCCD_POLY_MAX];
+    sccd_real lox = INFINITY, hix = -INFINITY, loy = INFINITY, hiy = -INFINITY;
+    for (int i = 0; i < s->n; ++i) {
+        v[i] = (sccd_v2){ldexp(s->v[i].x, -e), ldexp(s->v[i].y, -e)};
+        lox = fmin(lox, v[i].x), hix = fmax(hix, v[i].x), loy = fmin(loy, v[i].y), hiy = fmax(hiy, v[i].y);
+    }
+    sccd_real w = fmax(hix - lox, hiy - loy), tol = 1e-12 * w * (w + ldexp(scale, -e));
     for (int i = 0; i < s->n; ++i)
         for (int j = 0; j < s->n; ++j) {
-            sccd_v2 a = s->v[i], b = s->v[(i + 1) % s->n];
-            if (sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(s->v[j], a)) < -tol)
+            sccd_v2 a = v[i], b = v[(i + 1) % s->n];
+            if (sccd_v2_cross(sccd_v2_sub(b, a), sccd_v2_sub(v[j], a)) < -tol)
                 return false;
         }
     return true;
@@ -385,7 +394,7 @@ static sccd_poly2 random_polygon(sccd_rng *g, int kind)
     static const sccd_real scales[] = {1e-150, 1e-3, 1.0, 1e3, 1e150};
     sccd_real scale = scales[sccd_rng_int(g, 5)];
     sccd_poly2 p = {3 + sccd_rng_int(g, SCCD_POLY_MAX - 2), {{0}}, 0.0};
-    sccd_v2 c = sccd_v2_scale(sccd_rng_v2(g, 3.0), scale);
+    sccd_v2 c = sccd_v2_scale(sccd_rng_v2(g, sccd_rng_int(g, 4) ? 3.0 : 3e6), scale); /* a quarter far away */
     sccd_real phase = sccd_rng_int(g, 4) ? sccd_rng_uniform(g, 0.0, 2.0 * SCCD_PI) : 0.25 * SCCD_PI;
     int step = kind == 1 && p.n >= 5 ? 2 : 1; /* a star: every other vertex, winding twice */
     if (step == 2 && p.n % 2 == 0)

@@ -19,11 +19,24 @@ bool sccd_poly2_valid_pairwise(const sccd_poly2 *s)
             return false;
         scale = sccd_max(scale, sccd_max(fabs(s->v[i].x), fabs(s->v[i].y)));
     }
-    sccd_real tol = 1e-12 * (1.0 + scale * scale);
+    /* In units of the power of two e at or above the largest |coordinate|:
+     * exact (ldexp reaches below DBL_MIN and past 2^1023 where a factor of
+     * its own would not), every difference and cross product finite at
+     * any size, and none lost below the doubles at tiny ones. */
+    int e;
+    frexp(scale, &e);
+    sccd_v2 v[SCCD_POLY_MAX], lo = {INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY};
     for (int i = 0; i < n; ++i) {
-        sccd_v2 a = s->v[i], ed = sccd_v2_sub(s->v[i + 1 < n ? i + 1 : 0], a);
+        v[i] = (sccd_v2){ldexp(s->v[i].x, -e), ldexp(s->v[i].y, -e)};
+        lo = sccd_v2_min(lo, v[i]);
+        hi = sccd_v2_max(hi, v[i]);
+    }
+    sccd_real width = sccd_max(hi.x - lo.x, hi.y - lo.y);
+    sccd_real tol = 1e-12 * width * (width + ldexp(scale, -e));
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 a = v[i], ed = sccd_v2_sub(v[i + 1 < n ? i + 1 : 0], a);
         for (int k = 2, j = i + 2; k < n; ++k, ++j)
-            if (sccd_v2_cross(ed, sccd_v2_sub(s->v[j < n ? j : j - n], a)) < -tol)
+            if (sccd_v2_cross(ed, sccd_v2_sub(v[j < n ? j : j - n], a)) < -tol)
                 return false;
     }
     return true;

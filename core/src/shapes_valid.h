@@ -26,7 +26,10 @@ static inline bool valid_box2(sccd_box2 s)
 
 /* The polygon check by its definition, pair by pair (shapes.c): finite
  * vertices and, for n ≥ 3, every vertex on or left of every edge within
- * 1e-12·(1 + scale²), scale the largest |coordinate|. */
+ * 1e-12·w·(w + m), w the polygon's width (its bounding box's longer side)
+ * and m its largest |coordinate|: 1e-12 of its size, or of the doubles'
+ * spacing where it lies far from the origin (a placed polygon's rounding
+ * there), and the same however large or small it is. */
 bool sccd_poly2_valid_pairwise(const sccd_poly2 *s);
 
 /* The polygon screen's pass so far (valid_poly2_disc): the vertex before
@@ -83,15 +86,18 @@ static inline sccd_v2 poly2_mean(const sccd_poly2 *s)
  * turn, not several (each turn is under π, so the direction cannot skip
  * the half circle x > 0 or the rest). Every vertex is then strictly left of
  * the line of every edge but its own, so the pairwise check passes (its
- * rounding is as small, its tolerance 1e-12 of 1 + scale²). No coordinate
- * exceeds bound = |mean|∞ + rad (within rounding), so the turns' rounding
- * is below 6e-15·bound², and the smallest must exceed 1e-13·bound². The
+ * rounding is as small, its tolerance 1e-12·w·(w + m)). A turn crosses two
+ * edges, each a difference of two vertices (rounded to within 1.2e-16 of
+ * itself, at most 2·rad long), so its rounding is below 3e-15·rad², and
+ * the smallest must exceed 1e-13·rad²; where rad² falls below the doubles
+ * (rad < 1e-154) the products round monotonically, so a turn above 0 is
+ * one above −3e-15·rad², far inside the pairwise tolerance still. The
  * screen needs no finiteness test of its own: a NaN or infinite coordinate
- * makes the mean non-finite, then every vertex's offset from it, so rad
- * and the bound; a bound below 1e150 keeps every turn finite. The scale
- * from the disc, not a largest |coordinate| of its own, and no NaN test a
- * turn: the prepared polygon test went from 497 to 442 instructions a call
- * (its radius pass had been a third one). */
+ * makes the mean non-finite, then every vertex's offset from it, so rad;
+ * rad below 1e150 keeps every turn finite. The size from the disc, not a
+ * pass of its own, and no NaN test a turn: the prepared polygon test went
+ * from 497 to 442 instructions a call (its radius pass had been a third
+ * one). */
 static inline bool valid_poly2_disc(const sccd_poly2 *s, sccd_v2 *mean, sccd_real *rad)
 {
     if (!s || s->n < 1 || s->n > SCCD_POLY_MAX || !valid_radius(s->r))
@@ -109,8 +115,7 @@ static inline bool valid_poly2_disc(const sccd_poly2 *s, sccd_v2 *mean, sccd_rea
     poly_scan_vertex(&c, first, m);
     *mean = m;
     *rad = sqrt(c.far2);
-    sccd_real bound = sccd_max(fabs(m.x), fabs(m.y)) + *rad;
-    if ((bound < 1e150) & (c.turn > 1e-13 * bound * bound) & (c.changes == 2))
+    if ((*rad < 1e150) & (c.turn > 1e-13 * *rad * *rad) & (c.changes == 2))
         return true;
     return sccd_poly2_valid_pairwise(s);
 }
