@@ -262,15 +262,30 @@ static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box, sccd_adapter_k
     return true;
 }
 
+/* Whether every bound of s is a valid core shape. */
+static bool bounds_valid(const sccd_impact_shape3 *s)
+{
+    bool valid = true;
+    for (int i = 0; valid && i < s->bounds; ++i)
+        valid = sccd_is_valid_shape3(&s->bound[i]);
+    return valid;
+}
+
 /* CCD body geom k's pieces and *box, what its motion m covers: 1; 0 when
- * the core cannot use it (counted); -1 out of memory. */
+ * the core cannot use it (counted); -1 out of memory. Its reach, margin and
+ * half thickness (geom_usable) are not made: no question looks at an
+ * active CCD body's geoms (geom_asked), its region stands for them. What
+ * geom_usable checked besides is checked here: its first reach finite
+ * (prepare_geom), its shape one the core takes, each bound valid (a box of
+ * ODE's about a finite pose, begin_body's, and finite sizes is finite, and
+ * so is its exact reach). */
 static int gather_ccd_geom(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb3 *box)
 {
     sccd_impact_shape3 s;
     ode_geom *e = &w->geoms[k];
     if (dGeomGetClass(e->geom) == dTriMeshClass)
         return sccd_ode_mesh_gather_ccd(w, k, m, box);
-    if (!geom_usable(w, e) || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
+    if (!e->usable || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s) || !bounds_valid(&s)) {
         ++w->cnt.unsupported;
         return 0;
     }
