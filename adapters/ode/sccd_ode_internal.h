@@ -17,7 +17,8 @@ typedef struct ode_body {
     bool active;       /* after_step: enabled, with a finite pose */
     bool usable;       /* has a geom the core can sweep; then `region` */
     sccd_impact_body3 solver; /* after_step: the solver's record of it (sccd_ode_solver_body), made once */
-    sccd_motion3 motion; /* after_step: its free motion in the core */
+    bool moved;        /* after_step: `motion` made (sccd_ode_gather.c's ccd_motion) ... */
+    sccd_motion3 motion; /* ... its free motion in the core */
     sccd_aabb3 region; /* what its free motion covers */
 } ode_body;
 
