@@ -52,11 +52,17 @@ static sccd_real body_turn(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd
 }
 
 /* Where geom e may be this step, as a question that met its first box
- * tests it again (geom_usable makes it). A point of its body is at p1 − (1 − t)·d + (a turn of what it
- * has still to turn) at time t, for its end position p1 and the centre's
- * move d: within body_turn of the segment from p1 − d to p1, so the box
- * now and the box moved back by d, spanned and grown by that (ρ bounding
- * a point's distance from the centre of mass). A falling body's box
+ * tests it again (geom_usable makes it). A sphere about its body's centre
+ * of mass (`centred`) keeps its first box (prepare_geom): its points lie
+ * within its radius of its centre's segment all step long, whatever its
+ * turn, which the box below would add (a pile's spheres, most of what the
+ * questions meet, took ODE's box and a turn for a looser box); its points
+ * move by the centre's move and the turn's chord. Any other: a point of
+ * its body is at p1 − (1 − t)·d + (a turn of what it has still to turn)
+ * at time t, for its end position p1 and the centre's move d: within
+ * body_turn of the segment from p1 − d to p1, so the box now and the box
+ * moved back by d, spanned and grown by that (ρ bounding a point's
+ * distance from the centre of mass). A falling body's box
  * reaches along its fall, not sideways: a big pile's gathering and its
  * index both see fewer boxes. e->margin, how far a point moved, is |d|
  * plus the turn's. */
@@ -65,6 +71,11 @@ static void exact_reach(const sccd_ode_world *w, ode_geom *e)
     e->exact = true;
     if (!e->usable) { /* a mesh without data: ODE itself would crash making its box; it meets nothing */
         e->reach = sccd_adapter_empty_box();
+        return;
+    }
+    if (e->centred) {
+        sccd_xf3 x1 = sccd_ode_body_pose(e->body);
+        e->margin = sccd_v3_dist(x1.p, e->body0.p) + body_turn(w, e->body, e->body0, x1, e->radius);
         return;
     }
     dReal a[6];
@@ -86,11 +97,12 @@ static void exact_reach(const sccd_ode_world *w, ode_geom *e)
 /* How far from its body's origin (ODE's centre of mass) any point of a geom
  * of class cls may be, in any pose: its class's bounding radius past its
  * offset; -1 for the classes without one here (meshes and the rest). */
-static sccd_real body_radius(dGeomID g, int cls)
+static sccd_real body_radius(dGeomID g, int cls, bool *offset)
 {
     dReal r, len;
     dVector3 l;
-    sccd_real off = dGeomIsOffset(g) ? sccd_v3_len(sccd_ode_v3(dGeomGetOffsetPosition(g))) : 0.0;
+    *offset = dGeomIsOffset(g) != 0;
+    sccd_real off = *offset ? sccd_v3_len(sccd_ode_v3(dGeomGetOffsetPosition(g))) : 0.0;
     switch (cls) {
     case dSphereClass:
         return off + dGeomSphereGetRadius(g);
@@ -133,14 +145,17 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     e->margin = 0.0;
     e->usable = cls == dPlaneClass || cls != dTriMeshClass || dGeomTriMeshGetTriMeshDataID(e->geom) != NULL;
     e->exact = cls == dPlaneClass;
+    e->centred = false;
     if (e->exact)
         return;
-    sccd_real r = e->body != NULL ? body_radius(e->geom, cls) : -1.0;
+    bool offset = true;
+    sccd_real r = e->body != NULL ? body_radius(e->geom, cls, &offset) : -1.0;
     if (!(r >= 0.0)) {
         exact_reach(w, e);
         return;
     }
     e->radius = r;
+    e->centred = cls == dSphereClass && !offset;
     sccd_v3 p0 = e->body0.p, p1 = sccd_ode_v3(dBodyGetPosition(e->body)), g = {r, r, r};
     e->reach = (sccd_aabb3){sccd_v3_sub(sccd_v3_min(p0, p1), g), sccd_v3_add(sccd_v3_max(p0, p1), g)};
     /* finite, in one test (a NaN or infinity in any term makes the sum

@@ -36,6 +36,7 @@ typedef struct ode_geom {
     bool checked;     /* whether its shape was checked this step (geom_usable) */
     bool exact;       /* reach and margin are exact (else reach is a first, looser box and margin unset) */
     bool plane;       /* a half-space (dPlaneClass) */
+    bool centred;     /* a sphere about its body's centre of mass (prepare_geom; exact_reach keeps its first box) */
     bool reached;     /* met by a region (counted once when unsupported) */
     sccd_real margin; /* how far its points may be from where they are now (exact) */
     sccd_real radius; /* how far its points are from its body's centre of mass (with the first box) */
