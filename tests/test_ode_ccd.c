@@ -761,6 +761,120 @@ static void test_debris_rain(void **state)
     assert_true(on.tois > 0);
 }
 
+/* Body b's pose in the core's terms (ODE's quaternions are w, x, y, z). */
+static sccd_xf3 cube_pose(dBodyID b)
+{
+    const dReal *p = dBodyGetPosition(b), *q = dBodyGetQuaternion(b);
+    return (sccd_xf3){{p[0], p[1], p[2]}, {q[1], q[2], q[3], q[0]}};
+}
+
+/* A CCD cube (half size 0.05) spinning about z, a body diagonal in the xy
+ * plane (its corners then sweep out to the full bounding radius √3·0.05 =
+ * 0.0866 from its centre), flown along +x at 36 m/s (0.6 m a step) past a
+ * target whose near side is 0.076 from the cube's path: only the
+ * diagonal's corners reach it, which the cube's half size (0.05) or the
+ * corners' reach in any axis-aligned spin (√2·0.05 = 0.0707) does not. The
+ * target: a static rod along z (radius 0.02), or a free ball (radius 0.1,
+ * spinning at 50 rad/s about x, nothing else moving it) whose box only
+ * its whole radius takes that close. The cube's poses without the target
+ * (ODE's own integration) give, sampled densely along the motion the CCD
+ * guards between them (sccd_motion3_between: about the centre of mass, the
+ * short turn), how deep a corner goes into the target: the oracle. Returns
+ * that depth, and in *hit whether the cube's velocity changed with the
+ * target there (nothing else acts on it: no gravity, an isotropic
+ * inertia). */
+static double cube_past(ode_ccd_mode mode, bool ball, double phase, double spin, bool *hit)
+{
+    const double half = 0.05, v0 = 36.0, r = ball ? 0.1 : 0.02, cy = 0.076 + r;
+    double depth = -INFINITY;
+    for (int with_target = 0; with_target < 2; ++with_target) {
+        ode_world w;
+        ode_world_init(&w, with_target ? mode : ODE_CCD_OFF, 1, 0.0);
+        if (with_target && ball) {
+            dBodyID b = dBodyCreate(w.world);
+            dMass bm;
+            dMassSetSphereTotal(&bm, 1.0, r);
+            dBodySetMass(b, &bm);
+            dGeomSetBody(dCreateSphere(w.space, r), b);
+            dBodySetPosition(b, 0.0, cy, 0.0);
+            dBodySetAngularVel(b, 50.0, 0.0, 0.0);
+        } else if (with_target) {
+            dGeomSetPosition(dCreateCapsule(w.space, r, 1.0), 0.0, cy, 0.0);
+        }
+        dBodyID cube = dBodyCreate(w.world);
+        dMass m;
+        dMassSetBoxTotal(&m, 0.1, 2.0 * half, 2.0 * half, 2.0 * half);
+        dBodySetMass(cube, &m);
+        dGeomSetBody(dCreateBox(w.space, 2.0 * half, 2.0 * half, 2.0 * half), cube);
+        /* (1, 1, 1) onto (cos phase, sin phase, 0): about z by phase after (1, 1, 1) onto x */
+        sccd_v3 across = sccd_v3_normalize((sccd_v3){0.0, 1.0, -1.0});
+        sccd_quat diagonal_on_x = sccd_quat_axis_angle(across, acos(1.0 / sqrt(3.0)));
+        sccd_quat tilt = sccd_quat_mul(sccd_quat_axis_angle((sccd_v3){0.0, 0.0, 1.0}, phase), diagonal_on_x);
+        dQuaternion q = {tilt.w, tilt.x, tilt.y, tilt.z};
+        dBodySetQuaternion(cube, q);
+        dBodySetPosition(cube, -0.9, 0.0, 0.0);
+        dBodySetLinearVel(cube, v0, 0.0, 0.0);
+        dBodySetAngularVel(cube, 0.0, 0.0, spin);
+        ode_world_ccd_body(&w, cube, 0.0, 0.0, 0.0);
+        for (int s = 0; s < 3; ++s) {
+            sccd_xf3 x0 = cube_pose(cube);
+            ode_world_step(&w);
+            if (with_target)
+                continue;
+            sccd_motion3 mo = sccd_motion3_between(x0, cube_pose(cube), (sccd_v3){0.0, 0.0, 0.0});
+            for (int i = 0; i <= 400; ++i) {
+                sccd_xf3 x = sccd_motion3_at(mo, i / 400.0);
+                for (int c = 0; c < 8; ++c) {
+                    sccd_v3 corner = {c & 1 ? half : -half, c & 2 ? half : -half, c & 4 ? half : -half};
+                    sccd_v3 p = sccd_xf3_apply(x, corner);
+                    depth = fmax(depth, r - (ball ? sccd_v3_len((sccd_v3){p.x, p.y - cy, p.z}) : hypot(p.x, p.y - cy)));
+                }
+            }
+        }
+        const dReal *v = dBodyGetLinearVel(cube);
+        if (with_target)
+            *hit = fabs(v[0] - v0) + fabs(v[1]) + fabs(v[2]) > 0.1;
+        ode_world_free(&w);
+    }
+    return depth;
+}
+
+/* What a CCD body's gathering asks for holds every point of it all step
+ * long (sccd_ode_gather.c's gather_ccd_geom: its centre's path grown by its
+ * geom's bounding radius), and so does what it finds of a ball (its first
+ * reach: its centre's path grown by its radius, exact_reach): every cube
+ * whose corner goes 5 mm or more into the target (past the 3 mm skin the
+ * solver lets a pair sink by, the default overlap's three) is stopped or
+ * turned with the CCD; without, ODE's step, which sees the cube 0.6 m
+ * apart, misses most of them. A cube's region grown by less than 0.074
+ * (the target's near side less twice the overlap), or a ball's reach by
+ * less than 0.087 of its 0.1, would leave the target out, and the cubes
+ * would pass. */
+static void test_spinning_cube_corner_meets_rod_and_ball(void **state)
+{
+    (void)state;
+    for (int ball = 0; ball < 2; ++ball) {
+        sccd_rng rng = sccd_rng_make(77);
+        int deep = 0, missed = 0, missed_without = 0;
+        for (int k = 0; k < 300; ++k) {
+            double phase = sccd_rng_uniform(&rng, -M_PI, M_PI), spin = sccd_rng_uniform(&rng, 20.0, 80.0);
+            bool hit, hit_without;
+            double depth = cube_past(ODE_CCD_SECTOR, ball, phase, spin, &hit);
+            cube_past(ODE_CCD_OFF, ball, phase, spin, &hit_without);
+            if (depth < 0.005)
+                continue;
+            ++deep;
+            missed += !hit;
+            missed_without += !hit_without;
+        }
+        print_message("cube corners 5 mm or more into the %s: %d of 300; passed with CCD %d, without %d\n",
+                      ball ? "ball" : "rod", deep, missed, missed_without);
+        assert_true(deep >= 20);
+        assert_int_equal(missed, 0);
+        assert_true(missed_without > deep / 2);
+    }
+}
+
 /* Bad use: a clear error (the assert handler fires, last_error names it), and nothing breaks. */
 /* A kinematic bat (a 1 × 0.06 × 0.06 box from its pivot at the origin) in
  * finite rotation mode turning at 400 rad/s about z — 6.7 rad a step, more
@@ -1101,6 +1215,7 @@ int main(void)
         cmocka_unit_test(test_destroyed_bodies_forgotten),
         cmocka_unit_test(test_same_body_and_disable),
         cmocka_unit_test(test_debris_rain),
+        cmocka_unit_test(test_spinning_cube_corner_meets_rod_and_ball),
         cmocka_unit_test(test_step_length_told),
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
         cmocka_unit_test(test_flying_ball_followed),

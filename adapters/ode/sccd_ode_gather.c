@@ -52,11 +52,17 @@ static sccd_real body_turn(const sccd_ode_world *w, dBodyID b, sccd_xf3 x0, sccd
 }
 
 /* Where geom e may be this step, as a question that met its first box
- * tests it again (geom_usable makes it). A point of its body is at p1 − (1 − t)·d + (a turn of what it
- * has still to turn) at time t, for its end position p1 and the centre's
- * move d: within body_turn of the segment from p1 − d to p1, so the box
- * now and the box moved back by d, spanned and grown by that (ρ bounding
- * a point's distance from the centre of mass). A falling body's box
+ * tests it again (geom_usable makes it). A sphere about its body's centre
+ * of mass (`centred`) keeps its first box (prepare_geom): its points lie
+ * within its radius of its centre's segment all step long, whatever its
+ * turn, which the box below would add (a pile's spheres, most of what the
+ * questions meet, took ODE's box and a turn for a looser box); its points
+ * move by the centre's move and the turn's chord. Any other: a point of
+ * its body is at p1 − (1 − t)·d + (a turn of what it has still to turn)
+ * at time t, for its end position p1 and the centre's move d: within
+ * body_turn of the segment from p1 − d to p1, so the box now and the box
+ * moved back by d, spanned and grown by that (ρ bounding a point's
+ * distance from the centre of mass). A falling body's box
  * reaches along its fall, not sideways: a big pile's gathering and its
  * index both see fewer boxes. e->margin, how far a point moved, is |d|
  * plus the turn's. */
@@ -65,6 +71,11 @@ static void exact_reach(const sccd_ode_world *w, ode_geom *e)
     e->exact = true;
     if (!e->usable) { /* a mesh without data: ODE itself would crash making its box; it meets nothing */
         e->reach = sccd_adapter_empty_box();
+        return;
+    }
+    if (e->centred) {
+        sccd_xf3 x1 = sccd_ode_body_pose(e->body);
+        e->margin = sccd_v3_dist(x1.p, e->body0.p) + body_turn(w, e->body, e->body0, x1, e->radius);
         return;
     }
     dReal a[6];
@@ -86,11 +97,12 @@ static void exact_reach(const sccd_ode_world *w, ode_geom *e)
 /* How far from its body's origin (ODE's centre of mass) any point of a geom
  * of class cls may be, in any pose: its class's bounding radius past its
  * offset; -1 for the classes without one here (meshes and the rest). */
-static sccd_real body_radius(dGeomID g, int cls)
+static sccd_real body_radius(dGeomID g, int cls, bool *offset)
 {
     dReal r, len;
     dVector3 l;
-    sccd_real off = dGeomIsOffset(g) ? sccd_v3_len(sccd_ode_v3(dGeomGetOffsetPosition(g))) : 0.0;
+    *offset = dGeomIsOffset(g) != 0;
+    sccd_real off = *offset ? sccd_v3_len(sccd_ode_v3(dGeomGetOffsetPosition(g))) : 0.0;
     switch (cls) {
     case dSphereClass:
         return off + dGeomSphereGetRadius(g);
@@ -133,14 +145,17 @@ static void prepare_geom(const sccd_ode_world *w, ode_geom *e)
     e->margin = 0.0;
     e->usable = cls == dPlaneClass || cls != dTriMeshClass || dGeomTriMeshGetTriMeshDataID(e->geom) != NULL;
     e->exact = cls == dPlaneClass;
+    e->centred = false;
     if (e->exact)
         return;
-    sccd_real r = e->body != NULL ? body_radius(e->geom, cls) : -1.0;
+    bool offset = true;
+    sccd_real r = e->body != NULL ? body_radius(e->geom, cls, &offset) : -1.0;
     if (!(r >= 0.0)) {
         exact_reach(w, e);
         return;
     }
     e->radius = r;
+    e->centred = cls == dSphereClass && !offset;
     sccd_v3 p0 = e->body0.p, p1 = sccd_ode_v3(dBodyGetPosition(e->body)), g = {r, r, r};
     e->reach = (sccd_aabb3){sccd_v3_sub(sccd_v3_min(p0, p1), g), sccd_v3_add(sccd_v3_max(p0, p1), g)};
     /* finite, in one test (a NaN or infinity in any term makes the sum
@@ -262,19 +277,60 @@ static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box, sccd_adapter_k
     return true;
 }
 
-/* CCD body geom k's pieces and *box, what its motion m covers: 1; 0 when
- * the core cannot use it (counted); -1 out of memory. */
-static int gather_ccd_geom(sccd_ode_world *w, int k, sccd_motion3 m, sccd_aabb3 *box)
+/* Whether every bound of s is a valid core shape. */
+static bool bounds_valid(const sccd_impact_shape3 *s)
+{
+    bool valid = true;
+    for (int i = 0; valid && i < s->bounds; ++i)
+        valid = sccd_is_valid_shape3(&s->bound[i]);
+    return valid;
+}
+
+/* CCD body r's free motion in the core, made when first needed (a mesh's
+ * region, a jointed body's). */
+static sccd_motion3 ccd_motion(const sccd_ode_world *w, ode_body *r)
+{
+    if (!r->moved) {
+        r->motion = sccd_impact3_free_motion(&r->solver, w->dt);
+        r->moved = true;
+    }
+    return r->motion;
+}
+
+/* CCD body r's geom k: its pieces and *box, what its motion covers: 1; 0
+ * when the core cannot use it (counted); -1 out of memory. Its reach,
+ * margin and half thickness (geom_usable) are not made: no question looks
+ * at an active CCD body's geoms (geom_asked), its region stands for them.
+ * What geom_usable checked besides is checked here: its first reach finite
+ * (prepare_geom), its shape one the core takes, each bound valid (a box of
+ * ODE's about a finite pose, begin_body's, and finite sizes is finite, and
+ * so is its exact reach).
+ * The box: a body free or kinematic turns about its centre of mass in the
+ * core, which moves on the line from its start to where ODE put it (the
+ * core's end differs by rounding, which the regions' growth by twice the
+ * overlap covers), so its geom's first reach (prepare_geom: that segment's
+ * box grown by the geom's bounding radius) holds the geom all step long,
+ * for a few instructions where its motion box took 2,500 with the free
+ * motion. That box is as tight as the motion box for a compact geom (its
+ * bounding radius at most twice its half thickness: a debris cube's is
+ * √3 times), whose turn sweeps a ball about its centre; a rotor, a blade
+ * or a rod turning about one axis sweeps a flat disc, which its motion box
+ * follows (ode_overhead's rotors with the ball: +9 % of the CCD over the
+ * pile). A jointed body turns about its joint, its centre on an arc: the
+ * motion box of its free motion; a mesh's region, its mesh's. */
+static int gather_ccd_geom(sccd_ode_world *w, int k, ode_body *r, sccd_aabb3 *box)
 {
     sccd_impact_shape3 s;
     ode_geom *e = &w->geoms[k];
     if (dGeomGetClass(e->geom) == dTriMeshClass)
-        return sccd_ode_mesh_gather_ccd(w, k, m, box);
-    if (!geom_usable(w, e) || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s)) {
+        return sccd_ode_mesh_gather_ccd(w, k, ccd_motion(w, r), box);
+    if (!e->usable || !sccd_ode_geom_shape(e->geom, sccd_ode_geom_offset(e->geom), &s) || !bounds_valid(&s)) {
         ++w->cnt.unsupported;
         return 0;
     }
-    *box = sccd_shape3_motion_box(&s.bound[0], m);
+    bool compact = !e->exact && e->radius <= 2.0 * sccd_shape3_half_thickness(&s.bound[0]);
+    bool first = compact && r->solver.joint == SCCD_JOINT_NONE;
+    *box = first ? e->reach : sccd_shape3_motion_box(&s.bound[0], ccd_motion(w, r));
     return sccd_ode_add_piece(w, k, -1) ? 1 : -1;
 }
 
@@ -288,7 +344,7 @@ static bool gather_ccd(sccd_ode_world *w)
         if (!r->active)
             continue;
         sccd_ode_solver_body(w, r->body, r->start, i, &r->solver);
-        r->motion = sccd_impact3_free_motion(&r->solver, w->dt);
+        r->moved = false;
         r->usable = false;
     }
     for (int k = 0; k < w->ngeoms; ++k) {
@@ -297,7 +353,7 @@ static bool gather_ccd(sccd_ode_world *w)
             continue;
         ode_body *r = &w->bodies[e->ccd];
         sccd_aabb3 box;
-        int got = gather_ccd_geom(w, k, r->motion, &box);
+        int got = gather_ccd_geom(w, k, r, &box);
         if (got < 0)
             return false;
         if (got == 0)

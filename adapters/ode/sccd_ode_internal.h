@@ -17,7 +17,8 @@ typedef struct ode_body {
     bool active;       /* after_step: enabled, with a finite pose */
     bool usable;       /* has a geom the core can sweep; then `region` */
     sccd_impact_body3 solver; /* after_step: the solver's record of it (sccd_ode_solver_body), made once */
-    sccd_motion3 motion; /* after_step: its free motion in the core */
+    bool moved;        /* after_step: `motion` made (sccd_ode_gather.c's ccd_motion) ... */
+    sccd_motion3 motion; /* ... its free motion in the core */
     sccd_aabb3 region; /* what its free motion covers */
 } ode_body;
 
@@ -35,6 +36,7 @@ typedef struct ode_geom {
     bool checked;     /* whether its shape was checked this step (geom_usable) */
     bool exact;       /* reach and margin are exact (else reach is a first, looser box and margin unset) */
     bool plane;       /* a half-space (dPlaneClass) */
+    bool centred;     /* a sphere about its body's centre of mass (prepare_geom; exact_reach keeps its first box) */
     bool reached;     /* met by a region (counted once when unsupported) */
     sccd_real margin; /* how far its points may be from where they are now (exact) */
     sccd_real radius; /* how far its points are from its body's centre of mass (with the first box) */

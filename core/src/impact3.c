@@ -874,14 +874,20 @@ static sccd_real shape_core_reach(solver *sv, int k)
     return turning_reach(&s->bound[0], s->bounds, shape_farthest(sv, k));
 }
 
-/* sccd_paths_apart for shapes sa and sb moving by ma, mb (never for a
- * half-space: it reaches everywhere). */
-static bool paths_apart(solver *sv, int sa, sccd_motion3 ma, int sb, sccd_motion3 mb)
+/* sccd_paths_apart for shapes sa and sb of the bodies pr->a, pr->b over
+ * the parts of their segments from tc on, which move by ma, mb (never for
+ * a half-space: it reaches everywhere). A segment's centre moves on a line
+ * (centre_at), so its place at tc and at the end are read from the
+ * segment itself, before the parts' poses are made (search_motions): the
+ * same line a part's centre follows, and the pairs that end here (half of
+ * ccd_scale's ODE debris rain's) need no pose. */
+static bool paths_apart(solver *sv, const sccd_pair *pr, sccd_real tc, int sa, part_move ma, int sb, part_move mb)
 {
     if (sv->shapes[sa].bounds == 0 || sv->shapes[sb].bounds == 0)
         return false;
-    sccd_v3 ca = centre_at(&ma, 0.0), cb = centre_at(&mb, 0.0);
-    /* the ends: cb + dp is exactly sccd_motion3_center_at(mb, 1.0) (a + 1·b), read without a second pose */
+    const body_state *x = &sv->st[pr->a], *y = &sv->st[pr->b];
+    sccd_v3 ca = centre_at(&x->m, local_time(x, tc)), cb = centre_at(&y->m, local_time(y, tc));
+    /* the ends: c + dp, the part's dp being the rest of the segment's */
     sccd_v3 d0 = sccd_v3_sub(cb, ca), d1 = sccd_v3_sub(sccd_v3_add(cb, mb.dp), sccd_v3_add(ca, ma.dp));
     return sccd_paths_apart(d0, d1, shape_farthest(sv, sa) + shape_farthest(sv, sb), sv->opt.toi_tolerance);
 }
@@ -1136,9 +1142,9 @@ static shape_event shape_pair_event(pair_search *ps, int sa, int sb, sccd_real h
     sccd_real until = sccd_pair_apart_until(pr, sa, sb, tc, reach, tol, wait);
     if (until > tc)
         return no_event_before(until);
-    search_motions(ps);
-    if (paths_apart(sv, sa, *ps->ma, sb, *ps->mb))
+    if (paths_apart(sv, pr, tc, sa, ps->move_a, sb, ps->move_b))
         return none;
+    search_motions(ps);
     search_setup p;
     make_search(sv, &sv->shapes[sa], ps->ma, &sv->shapes[sb], ps->mb, &p);
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
