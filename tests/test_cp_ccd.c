@@ -1300,6 +1300,53 @@ static void test_idle_debris_fly_free(void **state)
     sccd_cp_space_free_all(space);
 }
 
+
+/* The phase integrates a CCD body that keeps Chipmunk's position function
+ * with its own copy of it (sccd_cp_ccd.c: update_position): an idle body,
+ * whose own integration is its end, must land bit for bit where Chipmunk
+ * puts its twin without CCD, in a space of its own (gravity, a centre of
+ * gravity off the origin, any spin, angles past a turn). */
+static void test_idle_debris_land_as_chipmunk(void **state)
+{
+    (void)state;
+    enum { N = 12, STEPS = 40 };
+    cpSpace *space[2];
+    cpBody *d[2][N];
+    sccd_rng g = sccd_rng_make(7u);
+    for (int k = 0; k < 2; ++k) {
+        space[k] = cpSpaceNew();
+        cpSpaceSetGravity(space[k], cpv(0.0, -400.0));
+    }
+    sccd_cp_world *w = sccd_cp_attach(space[1]);
+    for (int i = 0; i < N; ++i) {
+        cpVect p = cpv(1000.0 * i, sccd_rng_uniform(&g, -50.0, 50.0)), v = cpv(sccd_rng_uniform(&g, -300.0, 300.0), -900.0);
+        cpVect cog = cpv(sccd_rng_uniform(&g, -3.0, 3.0), sccd_rng_uniform(&g, -3.0, 3.0));
+        double a = sccd_rng_uniform(&g, -10.0, 10.0), om = sccd_rng_uniform(&g, -200.0, 200.0);
+        for (int k = 0; k < 2; ++k) {
+            d[k][i] = cpSpaceAddBody(space[k], cpBodyNew(0.5, cpMomentForBox(0.5, 4.0, 4.0)));
+            cpBodySetCenterOfGravity(d[k][i], cog);
+            cpBodySetPosition(d[k][i], p);
+            cpBodySetAngle(d[k][i], a);
+            cpSpaceAddShape(space[k], cpBoxShapeNew(d[k][i], 4.0, 4.0, 0.0));
+            cpBodySetVelocity(d[k][i], v);
+            cpBodySetAngularVelocity(d[k][i], om);
+        }
+        sccd_cp_body_enable(w, d[1][i]);
+    }
+    for (int s = 0; s < STEPS; ++s)
+        for (int k = 0; k < 2; ++k)
+            cpSpaceStep(space[k], DT);
+    for (int i = 0; i < N; ++i) {
+        cpVect p0 = cpBodyGetPosition(d[0][i]), p1 = cpBodyGetPosition(d[1][i]);
+        cpTransform t0 = d[0][i]->transform, t1 = d[1][i]->transform;
+        assert_true(p0.x == p1.x && p0.y == p1.y && cpBodyGetAngle(d[0][i]) == cpBodyGetAngle(d[1][i]));
+        assert_true(t0.a == t1.a && t0.b == t1.b && t0.c == t1.c && t0.d == t1.d && t0.tx == t1.tx && t0.ty == t1.ty);
+    }
+    assert_int_equal(sccd_cp_get_counters(w).idle, (uint64_t)N * STEPS);
+    sccd_cp_detach(w);
+    for (int k = 0; k < 2; ++k)
+        sccd_cp_space_free_all(space[k]);
+}
 /* The bat's scene with the plank a body that collides with nothing (its
  * filter rejects everything), falling from y0: from 400 it is idle and
  * the struck ball's question joins it, from 20 its box meets the ball's
@@ -1484,6 +1531,7 @@ int main(void)
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
         cmocka_unit_test(test_batted_ball_meets_idle_plank),
         cmocka_unit_test(test_idle_debris_fly_free),
+        cmocka_unit_test(test_idle_debris_land_as_chipmunk),
         cmocka_unit_test(test_ccd_body_colliding_with_nothing_moves),
         cmocka_unit_test(test_flying_ball_followed),
         cmocka_unit_test(test_flying_ball_followed_alone),
