@@ -550,6 +550,7 @@ static void test_debris_rain(void **state)
         assert_int_equal(on.passes, 0);
         assert_true(off.passes > 0);
         assert_true(on.tois > 0);
+        assert_true(on.solve_ms >= 0.0 && on.solve_ms <= on.ccd_ms); /* the solver's part of the CCD's time */
     }
 }
 

@@ -298,14 +298,14 @@ static bool build_solver(sccd_cp_world *w, int from, cpFloat dt)
 static bool gather_hook(void *user, const sccd_impact_reach2 *reach, sccd_impact_set2 *set)
 {
     sccd_cp_world *w = user;
-    double t0 = sccd_adapter_cpu_seconds();
+    double t0 = sccd_adapter_lap_seconds();
     int from = w->ncands;
     bool ok = sccd_cp_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half, reach->fixed_only});
     if (ok)
         sccd_cp_group_shapes(w, from);
     ok = ok && build_solver(w, from, w->dt);
     *set = (sccd_impact_set2){w->ib, w->nib, w->is, w->ncands};
-    w->cnt.solve_seconds -= sccd_adapter_cpu_seconds() - t0; /* the adapter's time, within the solve's */
+    w->asked_seconds += sccd_adapter_lap_seconds() - t0; /* the adapter's time, within the solve's */
     return ok;
 }
 
@@ -443,9 +443,12 @@ static bool solve(sccd_cp_world *w, cpFloat dt)
     if (w->nib == 0) /* every CCD body idle, nothing struck */
         return true;
     sccd_impact_stats st = {0};
+    w->asked_seconds = 0.0;
     double t0 = sccd_adapter_cpu_seconds();
     bool solved = sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st);
-    w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
+    /* the questions' spans are the monotonic clock's: one the thread was
+     * descheduled in must not take the solver's time below nothing */
+    w->cnt.solve_seconds += sccd_max(0.0, sccd_adapter_cpu_seconds() - t0 - w->asked_seconds);
     w->cnt.candidates += (uint64_t)st.candidates;
     w->cnt.tois += (uint64_t)st.tois;
     w->cnt.overlapped += (uint64_t)st.overlapped;
