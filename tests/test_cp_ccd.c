@@ -550,6 +550,7 @@ static void test_debris_rain(void **state)
         assert_int_equal(on.passes, 0);
         assert_true(off.passes > 0);
         assert_true(on.tois > 0);
+        assert_true(on.solve_ms >= 0.0 && on.solve_ms <= on.ccd_ms); /* the solver's part of the CCD's time */
     }
 }
 
@@ -1300,6 +1301,54 @@ static void test_idle_debris_fly_free(void **state)
     sccd_cp_space_free_all(space);
 }
 
+
+/* The phase integrates a CCD body that keeps Chipmunk's position function
+ * with its own copy of it (sccd_cp_ccd.c: update_position): an idle body,
+ * whose own integration is its end, must land bit for bit where Chipmunk
+ * puts its twin without CCD, in a space of its own (gravity, a centre of
+ * gravity off the origin, any spin, angles past a turn). */
+static void test_idle_debris_land_as_chipmunk(void **state)
+{
+    (void)state;
+    enum { N = 12, STEPS = 40 };
+    cpSpace *space[2];
+    cpBody *d[2][N];
+    sccd_rng g = sccd_rng_make(7u);
+    for (int k = 0; k < 2; ++k) {
+        space[k] = cpSpaceNew();
+        cpSpaceSetGravity(space[k], cpv(0.0, -400.0));
+    }
+    sccd_cp_world *w = sccd_cp_attach(space[1]);
+    for (int i = 0; i < N; ++i) {
+        cpVect p = cpv(1000.0 * i, sccd_rng_uniform(&g, -50.0, 50.0));
+        cpVect v = cpv(sccd_rng_uniform(&g, -300.0, 300.0), -900.0);
+        cpVect cog = cpv(sccd_rng_uniform(&g, -3.0, 3.0), sccd_rng_uniform(&g, -3.0, 3.0));
+        double a = sccd_rng_uniform(&g, -10.0, 10.0), om = sccd_rng_uniform(&g, -200.0, 200.0);
+        for (int k = 0; k < 2; ++k) {
+            d[k][i] = cpSpaceAddBody(space[k], cpBodyNew(0.5, cpMomentForBox(0.5, 4.0, 4.0)));
+            cpBodySetCenterOfGravity(d[k][i], cog);
+            cpBodySetPosition(d[k][i], p);
+            cpBodySetAngle(d[k][i], a);
+            cpSpaceAddShape(space[k], cpBoxShapeNew(d[k][i], 4.0, 4.0, 0.0));
+            cpBodySetVelocity(d[k][i], v);
+            cpBodySetAngularVelocity(d[k][i], om);
+        }
+        sccd_cp_body_enable(w, d[1][i]);
+    }
+    for (int s = 0; s < STEPS; ++s)
+        for (int k = 0; k < 2; ++k)
+            cpSpaceStep(space[k], DT);
+    for (int i = 0; i < N; ++i) {
+        cpVect p0 = cpBodyGetPosition(d[0][i]), p1 = cpBodyGetPosition(d[1][i]);
+        cpTransform t0 = d[0][i]->transform, t1 = d[1][i]->transform;
+        assert_true(p0.x == p1.x && p0.y == p1.y && cpBodyGetAngle(d[0][i]) == cpBodyGetAngle(d[1][i]));
+        assert_true(t0.a == t1.a && t0.b == t1.b && t0.c == t1.c && t0.d == t1.d && t0.tx == t1.tx && t0.ty == t1.ty);
+    }
+    assert_int_equal(sccd_cp_get_counters(w).idle, (uint64_t)N * STEPS);
+    sccd_cp_detach(w);
+    for (int k = 0; k < 2; ++k)
+        sccd_cp_space_free_all(space[k]);
+}
 /* The bat's scene with the plank a body that collides with nothing (its
  * filter rejects everything), falling from y0: from 400 it is idle and
  * the struck ball's question joins it, from 20 its box meets the ball's
@@ -1335,6 +1384,12 @@ static void test_ccd_body_colliding_with_nothing_moves(void **state)
  * step by step). */
 /* Whether flying_ball_cp disables the bat's CCD after its swing. */
 static bool bat_ccd_dropped;
+/* The wall's body: static, kinematic, or kinematic and out of the space
+ * with the wall left in it, and the bat taken out after its swing (a
+ * flying body's questions skip the space's dynamic index when it holds no
+ * kinematic body's shape: sccd_cp_gather.c). */
+enum { WALL_STATIC, WALL_KINEMATIC, WALL_ORPHAN };
+static int wall_body;
 
 static void flying_ball_cp(sccd_test_flying *c)
 {
@@ -1346,13 +1401,18 @@ static void flying_ball_cp(sccd_test_flying *c)
     cpBody *bat = cpSpaceAddBody(space, cpBodyNewKinematic());
     cpBodySetAngle(bat, a0);
     cpBodySetAngularVelocity(bat, c->w);
-    cpShapeSetElasticity(cpSpaceAddShape(space, cpSegmentShapeNew(bat, cpvzero, cpv(2.0, 0.0), hb)), 1.0);
+    cpShape *blade = cpSpaceAddShape(space, cpSegmentShapeNew(bat, cpvzero, cpv(2.0, 0.0), hb));
+    cpShapeSetElasticity(blade, 1.0);
     cpBody *ball = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, r, cpvzero)));
     cpBodySetPosition(ball, cpv(at.x, at.y));
     cpShapeSetElasticity(cpSpaceAddShape(space, cpCircleShapeNew(ball, r, cpvzero)), e);
     cpVect t = cpv(-n.y * 1000.0, n.x * 1000.0);
-    cpShape *wall = cpSegmentShapeNew(cpSpaceGetStaticBody(space), cpvsub(cpv(mid.x, mid.y), t), cpvadd(cpv(mid.x, mid.y), t), 0.01);
+    cpBody *holder = wall_body == WALL_STATIC ? cpSpaceGetStaticBody(space)
+                                              : cpSpaceAddBody(space, cpBodyNewKinematic());
+    cpShape *wall = cpSegmentShapeNew(holder, cpvsub(cpv(mid.x, mid.y), t), cpvadd(cpv(mid.x, mid.y), t), 0.01);
     cpShapeSetElasticity(cpSpaceAddShape(space, wall), 1.0);
+    if (wall_body == WALL_ORPHAN)
+        cpSpaceRemoveBody(space, holder);
     sccd_cp_world *w = sccd_cp_attach(space);
     sccd_cp_body_enable(w, bat);
     double side = sccd_v2_dot(sccd_v2_sub(at, mid), n); /* < 0: the ball's side */
@@ -1362,6 +1422,10 @@ static void flying_ball_cp(sccd_test_flying *c)
         cpBodySetAngularVelocity(bat, 0.0); /* one swing */
         if (step == 0 && bat_ccd_dropped)
             sccd_cp_body_disable(w, bat);
+        if (step == 0 && wall_body == WALL_ORPHAN) { /* no kinematic body left in the space: the wall's is out */
+            cpSpaceRemoveShape(space, blade);
+            cpSpaceRemoveBody(space, bat);
+        }
         cpVect p = cpBodyGetPosition(ball);
         double now = sccd_v2_dot(sccd_v2_sub((sccd_v2){p.x, p.y}, mid), n);
         c->crossed |= (side < 0.0) != (now < 0.0);
@@ -1373,16 +1437,23 @@ static void flying_ball_cp(sccd_test_flying *c)
     }
     c->followed = sccd_cp_get_counters(w).struck > 0;
     sccd_cp_detach(w);
+    if (wall_body == WALL_ORPHAN) { /* back, to be freed with the space */
+        cpSpaceAddBody(space, holder);
+        cpSpaceAddBody(space, bat);
+        cpSpaceAddShape(space, blade);
+    }
     sccd_cp_space_free_all(space);
 }
 
-static void flying_balls(bool dropped)
+static void flying_balls(bool dropped, int wall)
 {
+    static const char *const walls[] = {"", ", the wall kinematic", ", the wall kinematic, its body out of the space"};
     int crossed, bounced, followed, cases;
     bat_ccd_dropped = dropped;
+    wall_body = wall;
     sccd_test_flying_ball(flying_ball_cp, &crossed, &bounced, &followed, &cases);
-    printf("cp_ccd: flying balls%s, %d cases: %d crossed the wall, %d bounced off it, %d followed\n",
-           dropped ? " (the bat's CCD disabled after its swing)" : "", cases, crossed, bounced, followed);
+    printf("cp_ccd: flying balls%s%s, %d cases: %d crossed the wall, %d bounced off it, %d followed\n",
+           dropped ? " (the bat's CCD disabled after its swing)" : "", walls[wall], cases, crossed, bounced, followed);
     assert_int_equal(crossed, 0);
     assert_int_equal(bounced, cases);
     assert_int_equal(followed, cases);
@@ -1391,7 +1462,18 @@ static void flying_balls(bool dropped)
 static void test_flying_ball_followed(void **state)
 {
     (void)state;
-    flying_balls(false);
+    flying_balls(false, WALL_STATIC);
+}
+
+/* The same against a kinematic wall, whose shape is in the space's dynamic
+ * index, with its body in the space and out of it; the bat's CCD disabled
+ * after its swing (with it, the bat's query box, which the long wall
+ * meets, gathers the wall at every step). */
+static void test_flying_ball_meets_kinematic_wall(void **state)
+{
+    (void)state;
+    flying_balls(true, WALL_KINEMATIC);
+    flying_balls(true, WALL_ORPHAN);
 }
 
 /* The same with no CCD body left once the bat has swung (a game enabling
@@ -1400,7 +1482,7 @@ static void test_flying_ball_followed(void **state)
 static void test_flying_ball_followed_alone(void **state)
 {
     (void)state;
-    flying_balls(true);
+    flying_balls(true, WALL_STATIC);
 }
 
 /* Scenes the scene fuzzer found passing through with the CCD, judged by
@@ -1484,8 +1566,10 @@ int main(void)
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
         cmocka_unit_test(test_batted_ball_meets_idle_plank),
         cmocka_unit_test(test_idle_debris_fly_free),
+        cmocka_unit_test(test_idle_debris_land_as_chipmunk),
         cmocka_unit_test(test_ccd_body_colliding_with_nothing_moves),
         cmocka_unit_test(test_flying_ball_followed),
+        cmocka_unit_test(test_flying_ball_meets_kinematic_wall),
         cmocka_unit_test(test_flying_ball_followed_alone),
         cmocka_unit_test(test_fuzzer_scenes),
     };
