@@ -863,6 +863,16 @@ static inline double sccd_adapter_cpu_seconds(void) { return sccd_adapter_clock_
  * the reads. */
 static inline double sccd_adapter_lap_seconds(void) { return sccd_adapter_clock_seconds(CLOCK_MONOTONIC); }
 
+/* The solver's own CPU time since t0 (sccd_adapter_cpu_seconds), its
+ * questions' spans (`asked`, timed by sccd_adapter_lap_seconds) taken off:
+ * never below nothing, as a question the thread was descheduled in would
+ * take it. */
+static inline double sccd_adapter_solve_seconds(double t0, double asked)
+{
+    double s = sccd_adapter_cpu_seconds() - t0 - asked;
+    return s > 0.0 ? s : 0.0;
+}
+
 /* What a query gathers: shapes a body (its surface `reach` far this step,
  * `half` its half thickness) could pass through (sccd_adapter_keeps); a CCD
  * body's queries keep everything (half INFINITY); a flying body's only

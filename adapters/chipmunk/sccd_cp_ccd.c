@@ -446,9 +446,7 @@ static bool solve(sccd_cp_world *w, cpFloat dt)
     w->asked_seconds = 0.0;
     double t0 = sccd_adapter_cpu_seconds();
     bool solved = sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st);
-    /* the questions' spans are the monotonic clock's: one the thread was
-     * descheduled in must not take the solver's time below nothing */
-    w->cnt.solve_seconds += sccd_max(0.0, sccd_adapter_cpu_seconds() - t0 - w->asked_seconds);
+    w->cnt.solve_seconds += sccd_adapter_solve_seconds(t0, w->asked_seconds);
     w->cnt.candidates += (uint64_t)st.candidates;
     w->cnt.tois += (uint64_t)st.tois;
     w->cnt.overlapped += (uint64_t)st.overlapped;

@@ -227,13 +227,13 @@ static bool build_solver(sccd_ode_world *w, int from)
 static bool gather_hook(void *user, const sccd_impact_reach3 *reach, sccd_impact_set3 *set)
 {
     sccd_ode_world *w = user;
-    double t0 = sccd_adapter_cpu_seconds();
+    double t0 = sccd_adapter_lap_seconds();
     int from = w->npieces;
     bool ok = (sccd_adapter_queries_hold(&w->regions, reach->box) ||
                sccd_ode_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half, reach->fixed_only})) &&
               build_solver(w, from);
     *set = (sccd_impact_set3){w->ib, w->nib, w->is, w->npieces};
-    w->cnt.solve_seconds -= sccd_adapter_cpu_seconds() - t0; /* the adapter's time, within the solve's */
+    w->asked_seconds += sccd_adapter_lap_seconds() - t0; /* the adapter's time, within the solve's */
     return ok;
 }
 
@@ -247,9 +247,10 @@ static bool solve(sccd_ode_world *w)
     if (!build_solver(w, 0))
         return false;
     sccd_impact_stats st = {0};
+    w->asked_seconds = 0.0;
     double t0 = sccd_adapter_cpu_seconds();
     bool solved = sccd_impact3_solve(w->ib, w->nib, w->is, w->npieces, w->dt, &w->opt, &cb, &w->scratch, &st);
-    w->cnt.solve_seconds += sccd_adapter_cpu_seconds() - t0;
+    w->cnt.solve_seconds += sccd_adapter_solve_seconds(t0, w->asked_seconds);
     w->cnt.candidates += (uint64_t)st.candidates;
     w->cnt.tois += (uint64_t)st.tois;
     w->cnt.impacts += (uint64_t)st.impacts;

@@ -83,6 +83,7 @@ struct sccd_ode_world {
     bool scanned; /* before_step ran since the last after_step */
     sccd_real dt; /* the step's length, read from ODE's integration or told ... */
     sccd_real told_dt; /* ... by sccd_ode_set_step_length (0: read) */
+    double asked_seconds; /* the adapter's time in the current solve's questions (sccd_adapter_lap_seconds) */
     /* the solver's input: bodies, and shapes index for index with the pieces */
     ode_piece *pieces;
     int npieces, cappieces;
