@@ -85,13 +85,14 @@ static void lay_out(sccd_events *e, char *p, size_t n)
     e->flags = (unsigned char *)(p + (n + 1) * sizeof(int));
 }
 
-/* Carve the per-body arrays out of one block of the scratch. */
+/* Carve the per-body arrays out of one block of the scratch, for as many
+ * bodies as it has room for: the bodies a solve takes in (sccd_events_grow)
+ * fit in the block an earlier step grew, not copied to a new one. */
 static bool carve(sccd_events *e, sccd_impact_scratch *scratch)
 {
-    size_t n = (size_t)e->bodies;
-    if (!sccd_scratch_reserve(&scratch->events, &scratch->event_bytes, carve_bytes(n)))
+    if (!sccd_scratch_reserve(&scratch->events, &scratch->event_bytes, carve_bytes((size_t)e->bodies)))
         return false;
-    lay_out(e, scratch->events, n);
+    lay_out(e, scratch->events, (scratch->event_bytes - sizeof(int)) / (carve_bytes(1) - sizeof(int)));
     return true;
 }
 
