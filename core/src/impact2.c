@@ -1287,17 +1287,25 @@ static bool valid_input(const sccd_impact_body2 *bodies, int n, const sccd_impac
 static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
 {
     bool moves = b->kind != SCCD_BODY_STATIC;
-    *s = (body_state){.m = {b->pose, b->pivot, {0.0, 0.0}, 0.0},
-                      .angle0 = b->angle,
-                      .v = moves ? b->v : (sccd_v2){0.0, 0.0},
-                      .w = moves ? b->w : 0.0,
-                      .hinge = sccd_xf2_apply(b->pose, b->hinge),
-                      .hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC,
-                      .carrier = -1,
-                      .at_t = -1.0,
-                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
-                      .asked = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
-                      .asked_reach = -1.0};
+    sccd_aabb3 empty = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    /* Field by field, as impact3.c's: the caches (the pose, the box) are
+     * read only once made (at_t, boxed say when), so they are not zeroed. */
+    s->t0 = 0.0;
+    s->m = (sccd_motion2){b->pose, b->pivot, {0.0, 0.0}, 0.0};
+    s->angle0 = b->angle;
+    s->v = moves ? b->v : (sccd_v2){0.0, 0.0};
+    s->w = moves ? b->w : 0.0;
+    s->hinge = sccd_xf2_apply(b->pose, b->hinge);
+    s->hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC;
+    s->frozen = false;
+    s->carrier = -1;
+    s->riders = 0;
+    s->covered = empty;
+    s->segment = 0;
+    s->at_t = -1.0;
+    s->asked = empty;
+    s->asked_reach = -1.0;
+    s->asked_fixed = false;
     b->impacts = 0;
     b->held = false;
     restart_state(b, s, 0.0, dt);
