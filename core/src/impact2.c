@@ -1284,7 +1284,7 @@ static bool valid_input(const sccd_impact_body2 *bodies, int n, const sccd_impac
 }
 
 /* Body b's state at the step start and its free segment. */
-static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
+static void start_state(const sccd_impact_body2 *b, body_state *s, sccd_real dt)
 {
     bool moves = b->kind != SCCD_BODY_STATIC;
     sccd_aabb3 empty = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
@@ -1306,9 +1306,15 @@ static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
     s->asked = empty;
     s->asked_reach = -1.0;
     s->asked_fixed = false;
+    restart_state(b, s, 0.0, dt);
+}
+
+/* start_state, and body b's counts of this step reset. */
+static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
+{
     b->impacts = 0;
     b->held = false;
-    restart_state(b, s, 0.0, dt);
+    start_state(b, s, dt);
 }
 
 /* Write body b's results: its pose at the step's end and its velocity. */
@@ -1444,9 +1450,8 @@ sccd_motion2 sccd_impact2_free_motion(const sccd_impact_body2 *b, sccd_real dt)
         SCCD_ASSERT(b != NULL && valid_body(b, INT_MAX) && sccd_is_valid_real(dt) && dt >= 0.0);
         return (sccd_motion2){sccd_xf2_identity(), {0.0, 0.0}, {0.0, 0.0}, 0.0};
     }
-    sccd_impact_body2 copy = *b; /* begin_state resets its results */
     body_state s;
-    begin_state(&copy, &s, dt);
+    start_state(b, &s, dt);
     return s.m;
 }
 
