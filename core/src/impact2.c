@@ -72,6 +72,8 @@ typedef struct shape_cache {
     sccd_real half;  /* its half thickness (shape_half; < 0: not measured yet) */
     unsigned reached; /* the segment `farthest` is of (0: none) ... */
     sccd_real farthest; /* ... the shape's farthest point from its body's centre of turning */
+    sccd_v2 corner[SCCD_POLY_MAX]; /* a polygon's with an inset limit: each vertex's two edge normals summed ... */
+    sccd_real bend[SCCD_POLY_MAX]; /* ... and 1 + their dot (vertex_turn), what its insets move the vertex by */
 } shape_cache;
 
 typedef struct solver {
@@ -451,27 +453,43 @@ typedef struct shape_event { impact_event event; sccd_real t; sccd_v2 point, nor
 /* Outward unit normal of edge a→b of a counter-clockwise polygon. */
 static sccd_v2 edge_normal(sccd_v2 a, sccd_v2 b) { return sccd_v2_normalize((sccd_v2){b.y - a.y, a.x - b.x}); }
 
+/* How polygon p turns at vertex i: the sum of its two edge normals, 1 +
+ * their dot (an inset by d moves the vertex by d / bend along the sum, each
+ * edge by d) and their cross (sin φ, φ the turn). */
+typedef struct vertex_turn { sccd_v2 sum; sccd_real bend, cross; } vertex_turn;
+
+/* Vertex i's turn; false when an edge there is degenerate or the corner
+ * sharper than 120° (the vertex would move more than 2d: no inset). */
+static bool turn_at(const sccd_poly2 *p, int i, vertex_turn *turn)
+{
+    sccd_v2 prev = p->v[(i + p->n - 1) % p->n], cur = p->v[i], next = p->v[(i + 1) % p->n];
+    if (sccd_v2_dist(prev, cur) <= 0.0 || sccd_v2_dist(cur, next) <= 0.0)
+        return false;
+    sccd_v2 n0 = edge_normal(prev, cur), n1 = edge_normal(cur, next);
+    *turn = (vertex_turn){sccd_v2_add(n0, n1), 1.0 + sccd_v2_dot(n0, n1), sccd_v2_cross(n0, n1)};
+    return turn->bend >= 0.5;
+}
+
 /* The depth below which poly_inset moves polygon p's edges without
  * failing: an edge of length L between corners turning by φ0 and φ1 (its
  * vertices slide along it by d·tan(φ/2) each) keeps its direction while
  * d < L / (tan(φ0/2) + tan(φ1/2)); 0 when a corner is sharper than 120° or
  * an edge degenerate (poly_inset refuses any d). Known once, it spares the
  * insets that would fail: a shrink tried them halving from the wanted depth
- * (ten or more per shrink, a fifth of a busy pile's CCD). */
-static sccd_real poly_inset_limit(const sccd_poly2 *p)
+ * (ten or more per shrink, a fifth of a busy pile's CCD). Each vertex's
+ * turn goes into corner and bend (poly_inset's, for the shape's copies). */
+static sccd_real poly_inset_limit(const sccd_poly2 *p, sccd_v2 *corner, sccd_real *bend)
 {
     if (p->n < 3)
         return 0.0;
     sccd_real half_turn[SCCD_POLY_MAX], limit = INFINITY; /* tan(φ/2) at each vertex */
     for (int i = 0; i < p->n; ++i) {
-        sccd_v2 prev = p->v[(i + p->n - 1) % p->n], cur = p->v[i], next = p->v[(i + 1) % p->n];
-        if (sccd_v2_dist(prev, cur) <= 0.0 || sccd_v2_dist(cur, next) <= 0.0)
+        vertex_turn turn;
+        if (!turn_at(p, i, &turn))
             return 0.0;
-        sccd_v2 n0 = edge_normal(prev, cur), n1 = edge_normal(cur, next);
-        sccd_real c = 1.0 + sccd_v2_dot(n0, n1);
-        if (c < 0.5)
-            return 0.0;
-        half_turn[i] = sccd_v2_cross(n0, n1) / c;
+        corner[i] = turn.sum;
+        bend[i] = turn.bend;
+        half_turn[i] = turn.cross / turn.bend;
     }
     for (int i = 0; i < p->n; ++i) {
         sccd_real slide = half_turn[i] + half_turn[(i + 1) % p->n];
@@ -484,21 +502,20 @@ static sccd_real poly_inset_limit(const sccd_poly2 *p)
 /* Move every edge of polygon p inwards by d (vertex i moves along the sum of
  * its two edge normals, scaled so both edges move by exactly d). False when
  * an edge is degenerate or the result is no longer convex with every edge
- * keeping its direction (d too large for the polygon). */
-static bool poly_inset(sccd_poly2 *p, sccd_real d)
+ * keeping its direction (d too large for the polygon). The vertices' turns
+ * are corner and bend when p is the shape they were measured on (its copy
+ * not inset yet: poly_inset_limit's; measured at each inset, they were most
+ * of a shrink's instructions), else NULL: measured here. */
+static bool poly_inset(sccd_poly2 *p, sccd_real d, const sccd_v2 *corner, const sccd_real *bend)
 {
     if (p->n < 3)
         return false;
     sccd_poly2 q = *p;
     for (int i = 0; i < p->n; ++i) {
-        sccd_v2 prev = p->v[(i + p->n - 1) % p->n], cur = p->v[i], next = p->v[(i + 1) % p->n];
-        if (sccd_v2_dist(prev, cur) <= 0.0 || sccd_v2_dist(cur, next) <= 0.0)
+        vertex_turn turn = {corner != NULL ? corner[i] : (sccd_v2){0.0, 0.0}, corner != NULL ? bend[i] : 0.0, 0.0};
+        if (corner == NULL && !turn_at(p, i, &turn))
             return false;
-        sccd_v2 n0 = edge_normal(prev, cur), n1 = edge_normal(cur, next);
-        sccd_real c = 1.0 + sccd_v2_dot(n0, n1);
-        if (c < 0.5) /* sharper than 120°: the vertex would move more than 2d */
-            return false;
-        q.v[i] = sccd_v2_mad(cur, -d / c, sccd_v2_add(n0, n1));
+        q.v[i] = sccd_v2_mad(p->v[i], -d / turn.bend, turn.sum);
     }
     for (int i = 0; i < q.n; ++i) { /* every edge keeps its direction and turns left (convex) */
         sccd_v2 e0 = sccd_v2_sub(p->v[(i + 1) % p->n], p->v[i]), e1 = sccd_v2_sub(q.v[(i + 1) % q.n], q.v[i]);
@@ -546,11 +563,13 @@ static sccd_real shrink_reach(const sccd_shape2 *s, sccd_real want, sccd_real in
 }
 
 /* Shrink s by at most want (radius first, then a box's half sizes or a
- * polygon's edges, halving the inset until one holds; `inset`: the
- * polygon's poly_inset_limit, the insets at or above it skipped); returns
+ * polygon's edges, halving the inset until one holds; the insets at or
+ * above the polygon's poly_inset_limit, in its cache k, skipped); returns
  * how much it shrank. The result lies inside s with its boundary that far
- * in, so core distance = shape distance + the amounts shrunk. */
-static sccd_real shrink(sccd_shape2 *s, sccd_real want, sccd_real inset)
+ * in, so core distance = shape distance + the amounts shrunk. *inset: s's
+ * edges moved (by this call or an earlier one), so the cache's vertex turns
+ * are no longer s's. */
+static sccd_real shrink(sccd_shape2 *s, sccd_real want, const shape_cache *k, bool *inset)
 {
     sccd_real d = shrink_reach(s, want, 0.0); /* no inset: the radius or the box's part */
     if (s->type == SCCD_SHAPE_BOX) {
@@ -560,9 +579,11 @@ static sccd_real shrink(sccd_shape2 *s, sccd_real want, sccd_real inset)
     *(s->type == SCCD_SHAPE_CIRCLE ? &s->circle.r : s->type == SCCD_SHAPE_CAPSULE ? &s->capsule.r : &s->poly.r) -= d;
     if (s->type != SCCD_SHAPE_POLY || want - d <= 0.0)
         return d;
-    for (sccd_real e = inset_try(want, want - d, inset); e > 0.0; e = inset_try(want, 0.5 * e, inset))
-        if (poly_inset(&s->poly, e))
+    for (sccd_real e = inset_try(want, want - d, k->inset); e > 0.0; e = inset_try(want, 0.5 * e, k->inset))
+        if (poly_inset(&s->poly, e, *inset ? NULL : k->corner, k->bend)) {
+            *inset = true;
             return d + e;
+        }
     return d;
 }
 
@@ -571,9 +592,10 @@ static sccd_real shrink(sccd_shape2 *s, sccd_real want, sccd_real inset)
  * give, the other): how much they shrank. */
 static sccd_real shrink_pair(sccd_shape2 *a, sccd_shape2 *b, sccd_real s, const shape_cache *ka, const shape_cache *kb)
 {
-    sccd_real shrunk = shrink(a, sccd_shrink_share(s, ka->half, kb->half), ka->inset);
-    shrunk += shrink(b, s - shrunk, kb->inset);
-    return shrunk + shrink(a, s - shrunk, ka->inset);
+    bool inset_a = false, inset_b = false;
+    sccd_real shrunk = shrink(a, sccd_shrink_share(s, ka->half, kb->half), ka, &inset_a);
+    shrunk += shrink(b, s - shrunk, kb, &inset_b);
+    return shrunk + shrink(a, s - shrunk, ka, &inset_a);
 }
 
 /* A shape pair at the start of a search, with the shapes' caches (their
@@ -681,6 +703,17 @@ static sccd_real shrink_start(void *pair, sccd_real s, sccd_real *distance, sccd
     return shrunk;
 }
 
+/* A shape's cache with nothing made (segments count from 1), field by
+ * field: what a cache holds is read only once made (zeroed whole, the
+ * polygons' vertex turns would cost a shape a dozen stores a solve). */
+static void clear_cache(shape_cache *c)
+{
+    c->boxed = 0;
+    c->room = -1.0;
+    c->half = -1.0;
+    c->reached = 0;
+}
+
 /* Shape k's half thickness (shape2_half_thickness), cached a solve: a
  * polygon's takes a root an edge, and the searches ask it at every shape
  * pair. */
@@ -703,7 +736,7 @@ static const shape_cache *shape_shrinks(solver *sv, int k, sccd_real skin)
     if (c->room < 0.0) {
         shape_half(sv, k);
         const sccd_shape2 *s = &sv->shapes[k].geom;
-        c->inset = s->type == SCCD_SHAPE_POLY ? poly_inset_limit(&s->poly) : 0.0;
+        c->inset = s->type == SCCD_SHAPE_POLY ? poly_inset_limit(&s->poly, c->corner, c->bend) : 0.0;
         sccd_real last = -1.0;
         for (sccd_real want = skin;; want *= 2.0) {
             sccd_real got = shrink_reach(s, want, c->inset);
@@ -1284,23 +1317,37 @@ static bool valid_input(const sccd_impact_body2 *bodies, int n, const sccd_impac
 }
 
 /* Body b's state at the step start and its free segment. */
-static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
+static void start_state(const sccd_impact_body2 *b, body_state *s, sccd_real dt)
 {
     bool moves = b->kind != SCCD_BODY_STATIC;
-    *s = (body_state){.m = {b->pose, b->pivot, {0.0, 0.0}, 0.0},
-                      .angle0 = b->angle,
-                      .v = moves ? b->v : (sccd_v2){0.0, 0.0},
-                      .w = moves ? b->w : 0.0,
-                      .hinge = sccd_xf2_apply(b->pose, b->hinge),
-                      .hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC,
-                      .carrier = -1,
-                      .at_t = -1.0,
-                      .covered = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
-                      .asked = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
-                      .asked_reach = -1.0};
+    sccd_aabb3 empty = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    /* Field by field, as impact3.c's: the caches (the pose, the box) are
+     * read only once made (at_t, boxed say when), so they are not zeroed. */
+    s->t0 = 0.0;
+    s->m = (sccd_motion2){b->pose, b->pivot, {0.0, 0.0}, 0.0};
+    s->angle0 = b->angle;
+    s->v = moves ? b->v : (sccd_v2){0.0, 0.0};
+    s->w = moves ? b->w : 0.0;
+    s->hinge = sccd_xf2_apply(b->pose, b->hinge);
+    s->hinged = b->hinged && b->kind == SCCD_BODY_DYNAMIC;
+    s->frozen = false;
+    s->carrier = -1;
+    s->riders = 0;
+    s->covered = empty;
+    s->segment = 0;
+    s->at_t = -1.0;
+    s->asked = empty;
+    s->asked_reach = -1.0;
+    s->asked_fixed = false;
+    restart_state(b, s, 0.0, dt);
+}
+
+/* start_state, and body b's counts of this step reset. */
+static void begin_state(sccd_impact_body2 *b, body_state *s, sccd_real dt)
+{
     b->impacts = 0;
     b->held = false;
-    restart_state(b, s, 0.0, dt);
+    start_state(b, s, dt);
 }
 
 /* Write body b's results: its pose at the step's end and its velocity. */
@@ -1379,7 +1426,7 @@ static bool take_in(solver *sv, const sccd_impact_set2 *set)
     sv->st = scratch->bodies;
     sv->cache = scratch->shapes;
     for (int k = ns0; k < ns; ++k)
-        sv->cache[k] = (shape_cache){.boxed = 0, .room = -1.0, .half = -1.0};
+        clear_cache(&sv->cache[k]);
     for (int i = n0; i < n; ++i)
         begin_state(&sv->bodies[i], &sv->st[i], sv->dt);
     sv->stats->gathered += n - n0;
@@ -1436,9 +1483,8 @@ sccd_motion2 sccd_impact2_free_motion(const sccd_impact_body2 *b, sccd_real dt)
         SCCD_ASSERT(b != NULL && valid_body(b, INT_MAX) && sccd_is_valid_real(dt) && dt >= 0.0);
         return (sccd_motion2){sccd_xf2_identity(), {0.0, 0.0}, {0.0, 0.0}, 0.0};
     }
-    sccd_impact_body2 copy = *b; /* begin_state resets its results */
     body_state s;
-    begin_state(&copy, &s, dt);
+    start_state(b, &s, dt);
     return s.m;
 }
 
@@ -1461,7 +1507,7 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
     sv.st = scratch->bodies;
     sv.cache = scratch->shapes;
     for (int k = 0; ok && k < shape_count; ++k)
-        sv.cache[k] = (shape_cache){.boxed = 0, .room = -1.0, .half = -1.0}; /* none made: segments count from 1 */
+        clear_cache(&sv.cache[k]);
     for (int i = 0; ok && i < body_count; ++i)
         begin_state(&bodies[i], &sv.st[i], dt);
     ok = ok && sccd_events_begin(&sv.events, &event_ops, &sv, body_count, scratch, sv.stats);

@@ -85,13 +85,14 @@ static void lay_out(sccd_events *e, char *p, size_t n)
     e->flags = (unsigned char *)(p + (n + 1) * sizeof(int));
 }
 
-/* Carve the per-body arrays out of one block of the scratch. */
+/* Carve the per-body arrays out of one block of the scratch, for as many
+ * bodies as it has room for: the bodies a solve takes in (sccd_events_grow)
+ * fit in the block an earlier step grew, not copied to a new one. */
 static bool carve(sccd_events *e, sccd_impact_scratch *scratch)
 {
-    size_t n = (size_t)e->bodies;
-    if (!sccd_scratch_reserve(&scratch->events, &scratch->event_bytes, carve_bytes(n)))
+    if (!sccd_scratch_reserve(&scratch->events, &scratch->event_bytes, carve_bytes((size_t)e->bodies)))
         return false;
-    lay_out(e, scratch->events, n);
+    lay_out(e, scratch->events, (scratch->event_bytes - sizeof(int)) / (carve_bytes(1) - sizeof(int)));
     return true;
 }
 
@@ -476,23 +477,29 @@ static void requeue(sccd_events *e, sccd_pair *pr)
 /* The pair whose event comes first (NULL: none left). */
 static sccd_pair *earliest(const sccd_events *e) { return e->queue_count > 0 ? &e->pairs[e->queue[0].pair] : NULL; }
 
+/* Whether pair pr's bodies have boxes (of their current segments) apart:
+ * then it has no event, set here at once, where the solver would test shape
+ * pair by shape pair (a fast body struck in a pile has its pairs searched
+ * at each of its events, most of them with neighbours it has left behind). */
+static bool apart_now(const sccd_events *e, sccd_pair *pr)
+{
+    if (boxes_meet(e->now[pr->a], e->now[pr->b]))
+        return false;
+    pr->event = EVENT_NONE;
+    pr->t = INFINITY;
+    return true;
+}
+
 /* Search pair pr's next event from tc (counted: sccd_pair_kept_apart).
- * Bodies whose boxes (of their current segments) are apart have none: known
- * here at once, where the solver would test shape pair by shape pair (a
- * fast body struck in a pile has its pairs searched at each of its events,
- * most of them with neighbours it has left behind). When it may `wait`, the
- * solver may put the search off while the pair is known to have no event
- * (EVENT_PENDING): an event of either body before then searches it again,
- * and most of a busy body's pairs never come first. */
+ * When it may `wait`, the solver may put the search off while the pair is
+ * known to have no event (EVENT_PENDING): an event of either body before
+ * then searches it again, and most of a busy body's pairs never come
+ * first. */
 static void search(sccd_events *e, sccd_pair *pr, sccd_real tc, bool wait)
 {
     ++pr->searches;
-    if (boxes_meet(e->now[pr->a], e->now[pr->b])) {
+    if (!apart_now(e, pr))
         e->ops->search(e->solver, pr, tc, wait);
-    } else {
-        pr->event = EVENT_NONE;
-        pr->t = INFINITY;
-    }
     requeue(e, pr);
 }
 
@@ -501,13 +508,25 @@ static void search(sccd_events *e, sccd_pair *pr, sccd_real tc, bool wait)
  * instant that changes one of its bodies again puts it off again, unsearched:
  * swords buried in a pile took two events in three at the instant of the
  * one before (most at the step's start, pressed into what rests on them),
- * and each searched every pair of the bodies it changed. */
+ * and each searched every pair of the bodies it changed. A pair out of
+ * the queue whose bodies' boxes are apart is searched at once (apart_now),
+ * as it would be when it came first: a body's box changes only with its
+ * segment, which puts its pairs off again (research), each looked at anew
+ * (one put off to t already is searched then, its boxes looked at then).
+ * In the queue, each such pair rose to its top and fell out again. One in
+ * the queue is put off as before: taken out at once, it went back in when
+ * its boxes met again at the same instant (swords buried in a pile). */
 static void put_off(sccd_events *e, sccd_pair *pr, sccd_real t)
 {
     if (pr->event == EVENT_PENDING && pr->t == t && pr->from == t && pr->queued >= 0)
         return; /* put off to then already: its place in the queue holds */
-    pr->event = EVENT_PENDING;
-    pr->t = pr->from = t;
+    pr->from = t;
+    if (pr->queued < 0 && apart_now(e, pr)) {
+        ++pr->searches;
+    } else {
+        pr->event = EVENT_PENDING;
+        pr->t = t;
+    }
     requeue(e, pr);
 }
 
