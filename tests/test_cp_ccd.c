@@ -554,6 +554,97 @@ static void test_debris_rain(void **state)
     }
 }
 
+/* A CCD debris square (side 4: half size 2, its corners √8 = 2.83 from its
+ * centre of gravity) spinning at `spin`, flown along +x at 1,200 (20 a
+ * step) past a static ball of radius 1 whose near side is 2.75 from its
+ * path: only a corner can reach it, which the square's half size does not.
+ * A second CCD body, a small circle at rest far away, makes the query
+ * margin (a tenth of the smallest CCD box) a hundredth, so the square's
+ * own box decides. Its poses without the ball (Chipmunk's integration: no
+ * gravity, its centre of gravity on a line, its angle turning evenly)
+ * give, sampled densely between them as the solver moves it, how deep a
+ * corner goes into the ball: the oracle. Returns that depth, and in *hit
+ * whether the square's velocity changed with the ball there (nothing else
+ * acts on it). */
+static double debris_past_ball(bool ccd, double phase, double spin, bool *hit)
+{
+    const double half = 2.0, ball_r = 1.0, ball_y = 2.75 + ball_r, v0 = 1200.0;
+    double depth = -INFINITY;
+    for (int with_ball = 0; with_ball < 2; ++with_ball) {
+        cpSpace *space = cpSpaceNew();
+        if (with_ball)
+            cpSpaceAddShape(space, cpCircleShapeNew(cpSpaceGetStaticBody(space), ball_r, cpv(0.0, ball_y)));
+        cpBody *d = cpSpaceAddBody(space, cpBodyNew(0.5, cpMomentForBox(0.5, 2.0 * half, 2.0 * half)));
+        cpBodySetPosition(d, cpv(-30.0, 0.0));
+        cpBodySetAngle(d, phase);
+        cpSpaceAddShape(space, cpBoxShapeNew(d, 2.0 * half, 2.0 * half, 0.0));
+        cpBodySetVelocity(d, cpv(v0, 0.0));
+        cpBodySetAngularVelocity(d, spin);
+        cpBody *dot = cpSpaceAddBody(space, cpBodyNew(1.0, cpMomentForCircle(1.0, 0.0, 0.05, cpvzero)));
+        cpBodySetPosition(dot, cpv(0.0, -500.0));
+        cpSpaceAddShape(space, cpCircleShapeNew(dot, 0.05, cpvzero));
+        sccd_cp_world *w = ccd && with_ball ? sccd_cp_attach(space) : NULL;
+        if (w != NULL) {
+            sccd_cp_body_enable(w, d);
+            sccd_cp_body_enable(w, dot);
+        }
+        for (int s = 0; s < 3; ++s) {
+            cpVect p0 = cpBodyGetPosition(d);
+            double a0 = cpBodyGetAngle(d);
+            cpSpaceStep(space, DT);
+            cpVect p1 = cpBodyGetPosition(d);
+            double a1 = cpBodyGetAngle(d);
+            for (int i = 0; i <= 400 && !with_ball; ++i) {
+                double t = i / 400.0, a = a0 + t * (a1 - a0);
+                cpVect c = cpvlerp(p0, p1, t);
+                for (int k = 0; k < 4; ++k) {
+                    cpVect corner = cpvadd(c, cpvrotate(cpvforangle(a), cpv(k & 1 ? half : -half, k & 2 ? half : -half)));
+                    depth = fmax(depth, ball_r - cpvdist(corner, cpv(0.0, ball_y)));
+                }
+            }
+        }
+        if (with_ball)
+            *hit = cpvdist(cpBodyGetVelocity(d), cpv(v0, 0.0)) + fabs(cpBodyGetAngularVelocity(d) - spin) > 1e-3;
+        if (w != NULL)
+            sccd_cp_detach(w);
+        sccd_cp_space_free_all(space);
+    }
+    return depth;
+}
+
+/* The box a CCD body's gathering asks about holds every point of it all
+ * step long (sccd_cp_ccd.c's ccd_shape_box: its centre of gravity's
+ * segment grown by its shape's farthest distance from it): every square
+ * whose corner goes 0.05 or more into the ball (past the 0.02 skin the
+ * solver lets a pair sink by) is stopped or turned with the CCD; without,
+ * Chipmunk's step, which sees the square 20 apart, misses them all. A box
+ * grown by less than 2.74 (the ball's near side less the query margin:
+ * the farthest distance cut by 3.1 %) would not gather the ball, and the
+ * squares would pass (cut by 4 %, all 52 deep ones pass). */
+static void test_spinning_debris_corner_meets_ball(void **state)
+{
+    (void)state;
+    sccd_rng rng = sccd_rng_make(78);
+    int deep = 0, missed = 0, missed_without = 0;
+    for (int k = 0; k < 300; ++k) {
+        double phase = sccd_rng_uniform(&rng, -SCCD_PI, SCCD_PI), spin = sccd_rng_uniform(&rng, 20.0, 80.0);
+        spin = k % 2 ? spin : -spin;
+        bool hit, hit_without;
+        double depth = debris_past_ball(true, phase, spin, &hit);
+        debris_past_ball(false, phase, spin, &hit_without);
+        if (depth < 0.05)
+            continue;
+        ++deep;
+        missed += !hit;
+        missed_without += !hit_without;
+    }
+    print_message("debris corners 0.05 or more into the ball: %d of 300; passed with CCD %d, without %d\n", deep, missed,
+                  missed_without);
+    assert_true(deep >= 20);
+    assert_int_equal(missed, 0);
+    assert_true(missed_without > deep / 2);
+}
+
 /* ---- filters, sensors, ignored pairs ---- */
 
 static cpBool refuse_begin(cpArbiter *arb, cpSpace *space, cpDataPointer data)
@@ -1553,6 +1644,7 @@ int main(void)
         cmocka_unit_test(test_moving_target),
         cmocka_unit_test(test_fast_targets_indexed),
         cmocka_unit_test(test_debris_rain),
+        cmocka_unit_test(test_spinning_debris_corner_meets_ball),
         cmocka_unit_test(test_respects_sensors_filters_handlers),
         cmocka_unit_test(test_orphan_shape_gathered),
         cmocka_unit_test(test_long_mixed_run_is_finite),
