@@ -1163,6 +1163,65 @@ static void test_flying_ball_followed(void **state)
     assert_int_equal(followed, cases);
 }
 
+/* A CCD plate at rest whose region meets nothing at the step's start is
+ * left out of the solve (idle, sccd_ode_gather.c's leave_idle) until a
+ * question meets it: a kinematic CCD bat at 60 m/s strikes a ball (no CCD
+ * of its own) at rest, which leaves at up to 120 m/s and reaches the plate
+ * in the same step, beyond the bat's reach. Judged on ODE's poses: the
+ * ball never gets past the plate's far face. Without the CCD the bat
+ * passes through the ball, which stays (the check cannot fail there, so it
+ * runs with the CCD only; the plate joining the solve is what it tests:
+ * without that join the ball went through the plate in every case). */
+static bool ball_passes_idle_plate(double gap, double speed, double off)
+{
+    const double r = 0.1, hb = 0.1, ht = 0.01;
+    ode_world w;
+    ode_world_init(&w, ODE_CCD_SECTOR, 1, 0.0);
+    dBodyID bat = dBodyCreate(w.world), ball = dBodyCreate(w.world), plate = dBodyCreate(w.world);
+    dBodySetKinematic(bat);
+    dGeomID gbat = dCreateBox(w.space, 2.0 * hb, 2.0 * hb, 2.0 * hb), gball = dCreateSphere(w.space, r);
+    dGeomID gplate = dCreateBox(w.space, 2.0 * ht, 1.0, 1.0);
+    dGeomSetBody(gbat, bat);
+    dGeomSetBody(gball, ball);
+    dGeomSetBody(gplate, plate);
+    dMass m;
+    dMassSetSphereTotal(&m, 1.0, r);
+    dBodySetMass(ball, &m);
+    dMassSetBoxTotal(&m, 1.0, 2.0 * ht, 1.0, 1.0);
+    dBodySetMass(plate, &m);
+    dBodySetPosition(bat, -r - hb - gap, off, 0.0);
+    dBodySetLinearVel(bat, speed, 0.0, 0.0);
+    double px = speed / 60.0 + 0.3 + 0.2 * gap; /* past the bat's reach (its box's corners and its move) */
+    dBodySetPosition(plate, px, 0.0, 0.0);
+    ode_world_ccd_body(&w, bat, 0.0, 0.0, 0.0);
+    ode_world_ccd_body(&w, plate, 0.0, 0.0, 0.0);
+    sccd_ode_geom_set_material(w.ccd, gbat, 1.0, 0.0);
+    sccd_ode_geom_set_material(w.ccd, gball, 1.0, 0.0);
+    sccd_ode_geom_set_material(w.ccd, gplate, 1.0, 0.0);
+    bool passed = false;
+    for (int step = 0; step < 6; ++step) {
+        ode_world_step(&w);
+        dBodySetLinearVel(bat, 0.0, 0.0, 0.0); /* one swing */
+        passed |= dBodyGetPosition(ball)[0] > dBodyGetPosition(plate)[0];
+    }
+    bool struck = dBodyGetLinearVel(ball)[0] != 0.0 || dBodyGetPosition(ball)[0] != 0.0;
+    ode_world_free(&w);
+    return passed || !struck;
+}
+
+static void test_idle_body_joins_when_met(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(7u);
+    for (int i = 0; i < 40; ++i) {
+        double gap = sccd_rng_uniform(&g, 0.02, 0.1), speed = sccd_rng_uniform(&g, 40.0, 80.0);
+        double off = sccd_rng_uniform(&g, -0.05, 0.05);
+        if (ball_passes_idle_plate(gap, speed, off))
+            fail_msg("case %d (gap %g, speed %g, offset %g): the ball passed the plate or was never struck", i, gap,
+                     speed, off);
+    }
+}
+
 /* Scenes the scene fuzzer found passing through with the CCD (judged by
  * its own geometry on ODE's poses): each must hold now, and pass without
  * the CCD. Seed 1, scenes 512, 588 and 1732: two CCD bodies (a kinematic
@@ -1219,6 +1278,7 @@ int main(void)
         cmocka_unit_test(test_step_length_told),
         cmocka_unit_test(test_batted_ball_meets_wall_beyond_bat),
         cmocka_unit_test(test_flying_ball_followed),
+        cmocka_unit_test(test_idle_body_joins_when_met),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_fuzzer_scenes),
     };

@@ -219,17 +219,50 @@ static bool build_solver(sccd_ode_world *w, int from)
     return true;
 }
 
+/* What a question's box meets among the CCD bodies' regions: whether
+ * one holds it, and the idle bodies that join the solve (ok: false out
+ * of memory). */
+typedef struct ode_regions_met { sccd_ode_world *w; sccd_aabb3 box; bool held, ok; } ode_regions_met;
+
+static bool region_met(int id, void *context)
+{
+    ode_regions_met *m = context;
+    ode_body *r = &m->w->bodies[m->w->region_body[id]];
+    m->held |= sccd_adapter_box_holds(sccd_adapter_queries_box(&m->w->regions, id), m->box);
+    m->ok = !r->idle || sccd_ode_join_idle(m->w, r);
+    return m->ok;
+}
+
+/* The idle CCD bodies whose regions box meets join the solve (every one
+ * for a box not finite, which meets everything); *held: whether a region
+ * holds box (sccd_adapter_queries_hold). False out of memory. */
+static bool ask_regions(sccd_ode_world *w, sccd_aabb3 box, bool *held)
+{
+    ode_regions_met m = {w, box, false, true};
+    if (w->nidle == 0) {
+        *held = sccd_adapter_queries_hold(&w->regions, box);
+        return true;
+    }
+    if (sccd_is_valid_aabb3(box))
+        sccd_adapter_queries_match(&w->regions, box, region_met, &m);
+    for (int i = 0; m.ok && !sccd_is_valid_aabb3(box) && i < w->nbodies; ++i)
+        m.ok = !w->bodies[i].idle || sccd_ode_join_idle(w, &w->bodies[i]);
+    *held = m.held;
+    return m.ok;
+}
+
 /* The solver's question in the middle of a solve: what a body an impact
  * set moving (or the fallback carried) may reach in the rest of the step,
- * and could pass through (sccd_adapter_keeps), gathered and appended. A box
- * within a CCD body's region holds nothing its gathering (which kept
- * everything) left out. */
+ * and could pass through (sccd_adapter_keeps), gathered and appended: the
+ * idle CCD bodies it meets first. A box within a CCD body's region holds
+ * nothing its gathering (which kept everything) left out. */
 static bool gather_hook(void *user, const sccd_impact_reach3 *reach, sccd_impact_set3 *set)
 {
     sccd_ode_world *w = user;
     double t0 = sccd_adapter_lap_seconds();
     int from = w->npieces;
-    bool ok = (sccd_adapter_queries_hold(&w->regions, reach->box) ||
+    bool held = false;
+    bool ok = ask_regions(w, reach->box, &held) && (held ||
                sccd_ode_gather_reach(w, reach->box, (sccd_adapter_keep){reach->reach, reach->half, reach->fixed_only})) &&
               build_solver(w, from);
     *set = (sccd_impact_set3){w->ib, w->nib, w->is, w->npieces};
@@ -246,6 +279,8 @@ static bool solve(sccd_ode_world *w)
     w->nib = 0;
     if (!build_solver(w, 0))
         return false;
+    if (w->nib == 0) /* every CCD body idle, nothing struck */
+        return true;
     sccd_impact_stats st = {0};
     w->asked_seconds = 0.0;
     double t0 = sccd_adapter_cpu_seconds();

@@ -254,23 +254,39 @@ static bool gather_whole(sccd_ode_world *w, int k)
  * no body; kinematic), what a flying body's questions want. */
 static bool geom_fixed(const ode_geom *e) { return e->body == NULL || dBodyIsKinematic(e->body); }
 
+/* A question of the step: its box and what it keeps (fixed_only: a flying
+ * body's); `ahead` (fixed_near): only whether a geom it would keep is
+ * there, `found`, nothing gathered. l: the listing answering it, if any;
+ * region: the CCD body whose region it is, told whether a geom met it. */
+typedef struct ode_question {
+    sccd_ode_world *w;
+    const ode_listing *l;
+    sccd_aabb3 box;
+    sccd_adapter_keep keep;
+    bool ahead, found;
+    ode_body *region;
+} ode_question;
+
 /* Geom k (a static mesh: its triangles in box), if its exact reach meets
  * box and keep keeps it
  * (sccd_adapter_keeps); a moving body comes whole (every geom the core
  * takes): the solver's body is all of it, and a geom found later could not
  * join it in the middle of a solve. Classes the core lacks are counted. */
-static bool gather_geom(sccd_ode_world *w, int k, sccd_aabb3 box, sccd_adapter_keep keep)
+static bool gather_geom(const ode_question *q, int k)
 {
+    sccd_ode_world *w = q->w;
     ode_geom *e = &w->geoms[k];
     bool usable = geom_usable(w, e);
-    if (usable && !e->plane && !sccd_adapter_boxes_meet(e->reach, box))
+    if (usable && !e->plane && !sccd_adapter_boxes_meet(e->reach, q->box))
         return true; /* its first reach met the box, its exact one does not */
     w->cnt.unsupported += !usable && !e->reached;
     e->reached = true;
-    if (!usable || e->in_solve || !sccd_adapter_keeps(keep, e->margin, e->half, geom_fixed(e)))
+    if (q->region != NULL)
+        q->region->met |= usable;
+    if (!usable || e->in_solve || !sccd_adapter_keeps(q->keep, e->margin, e->half, geom_fixed(e)))
         return true;
     if (e->body == NULL)
-        return dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, box) : gather_whole(w, k);
+        return dGeomGetClass(e->geom) == dTriMeshClass ? gather_mesh(w, k, q->box) : gather_whole(w, k);
     for (int g = e->key; g >= 0; g = w->geoms[g].next)
         if (!w->geoms[g].in_solve && geom_usable(w, &w->geoms[g]) && !gather_whole(w, g))
             return false;
@@ -346,6 +362,7 @@ static bool gather_ccd(sccd_ode_world *w)
         sccd_ode_solver_body(w, r->body, r->start, i, &r->solver);
         r->moved = false;
         r->usable = false;
+        r->met = r->idle = false;
     }
     for (int k = 0; k < w->ngeoms; ++k) {
         const ode_geom *e = &w->geoms[k];
@@ -359,22 +376,12 @@ static bool gather_ccd(sccd_ode_world *w)
         if (got == 0)
             continue;
         w->geoms[k].in_solve = true;
+        r->first = e->key;
         r->region = r->usable ? sccd_aabb3_union(r->region, box) : box;
         r->usable = true;
     }
     return true;
 }
-
-/* A question of the step: its box and what it keeps (fixed_only: a flying
- * body's); `ahead` (fixed_near): only whether a geom it would keep is
- * there, `found`, nothing gathered. l: the listing answering it, if any. */
-typedef struct ode_question {
-    sccd_ode_world *w;
-    const ode_listing *l;
-    sccd_aabb3 box;
-    sccd_adapter_keep keep;
-    bool ahead, found;
-} ode_question;
 
 static bool ask(ode_question *q);
 
@@ -382,7 +389,7 @@ static bool ask(ode_question *q);
  * cross (sccd_adapter_keeps): asked ahead, nothing gathered. */
 static bool fixed_near(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep, bool *found)
 {
-    ode_question q = {w, NULL, box, keep, true, false};
+    ode_question q = {w, NULL, box, keep, true, false, NULL};
     bool ok = ask(&q);
     *found = q.found;
     return ok;
@@ -516,7 +523,7 @@ static bool list_geoms(sccd_ode_world *w, bool fixed)
 static bool answer(ode_question *q, int k)
 {
     if (!q->ahead)
-        return gather_geom(q->w, k, q->box, q->keep);
+        return gather_geom(q, k);
     ode_geom *e = &q->w->geoms[k];
     q->found |= geom_usable(q->w, e) && sccd_adapter_boxes_meet(e->reach, q->box) && sccd_adapter_keeps(q->keep, e->margin, e->half, true);
     return true;
@@ -578,8 +585,71 @@ static bool ask(ode_question *q)
 
 bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep)
 {
-    ode_question q = {w, NULL, box, keep, false, false};
+    ode_question q = {w, NULL, box, keep, false, false, NULL};
     return ask(&q);
+}
+
+static bool other_region_met(int id, void *context)
+{
+    int *own = context;
+    if (id == *own)
+        return true;
+    *own = -1; /* found: the match stops */
+    return false;
+}
+
+/* Whether CCD body r may be idle: its region met no geom (its question's
+ * answer), nor another CCD body's region, and the solver moves it as ODE
+ * did (not jointed: the solver turns a jointed body about its joint). */
+static bool may_idle(sccd_ode_world *w, const ode_body *r)
+{
+    int own = r->query;
+    if (r->met || r->solver.joint != SCCD_JOINT_NONE)
+        return false;
+    sccd_adapter_queries_match(&w->regions, sccd_adapter_queries_box(&w->regions, own), other_region_met, &own);
+    return own >= 0;
+}
+
+/* The CCD bodies whose regions meet nothing at the step's start are left
+ * out of the solve (idle), their pieces dropped: ODE's integration is their
+ * end, as the solver's free motion would be (to rounding). Never a miss:
+ * a region holds its body's every pose this step, grown by twice the
+ * overlap, and every other geom's reach holds that geom's poses (another
+ * CCD body's, its region) while no impact moves it, so no shape of the
+ * body comes near another's until an impact sets one moving; the solver
+ * then asks what that body may reach (gather_hook), and an idle body whose
+ * region the question's box meets joins the solve (sccd_ode_join_idle)
+ * before the solver searches that body's pairs. In ccd_scale's ODE
+ * 1,000 + 100 rain, 45 % of the debris' regions meet nothing. */
+static bool leave_idle(sccd_ode_world *w)
+{
+    for (int i = 0; i < w->nbodies; ++i) {
+        ode_body *r = &w->bodies[i];
+        r->idle = r->active && r->usable && may_idle(w, r);
+        w->nidle += r->idle;
+    }
+    if (w->nidle == 0)
+        return true;
+    int kept = 0;
+    for (int i = 0; i < w->npieces; ++i) {
+        const ode_geom *e = &w->geoms[w->pieces[i].geom];
+        if (e->ccd < 0 || !w->bodies[e->ccd].idle)
+            w->pieces[kept++] = w->pieces[i];
+    }
+    w->npieces = kept;
+    return true;
+}
+
+/* Its geoms the core takes (in_solve since gather_ccd) come whole, as they
+ * came before it was left out. */
+bool sccd_ode_join_idle(sccd_ode_world *w, ode_body *r)
+{
+    r->idle = false;
+    --w->nidle;
+    for (int g = r->first; g >= 0; g = w->geoms[g].next)
+        if (w->geoms[g].in_solve && !gather_whole(w, g))
+            return false;
+    return true;
 }
 
 /* Every geom prepared, then the CCD bodies' geoms and what the boxes of
@@ -596,6 +666,7 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
         l->asked = 0;
     }
     sccd_adapter_queries_clear(&w->regions);
+    w->nidle = 0;
     for (int k = 0; k < w->ngeoms; ++k)
         prepare_geom(w, &w->geoms[k]);
     if (!gather_ccd(w) || !gather_struck(w))
@@ -603,20 +674,22 @@ bool sccd_ode_gather_all(sccd_ode_world *w)
     ode_question few[SCCD_ADAPTER_SCAN_BOXES];
     int n = 0;
     for (int i = 0; i < w->nbodies; ++i) {
-        if (!w->bodies[i].active || !w->bodies[i].usable)
+        ode_body *r = &w->bodies[i];
+        if (!r->active || !r->usable)
             continue;
-        ode_question q = {w, NULL, aabb_grow(w->bodies[i].region, 2.0 * w->opt.overlap), {0.0, INFINITY}, false, false};
-        if (sccd_adapter_queries_add(&w->regions, q.box) < 0)
+        ode_question q = {w, NULL, aabb_grow(r->region, 2.0 * w->opt.overlap), {0.0, INFINITY}, false, false, r};
+        r->query = sccd_adapter_queries_add(&w->regions, q.box);
+        if (r->query < 0 ||
+            !sccd_adapter_reserve((void **)&w->region_body, &w->capregion, r->query + 1, sizeof *w->region_body))
             return false;
+        w->region_body[r->query] = i;
         if (n < SCCD_ADAPTER_SCAN_BOXES)
             few[n++] = q;
         else if (!ask(&q))
             return false;
     }
-    if (!w->listed.done)
-        return pass_geoms(w, few, n);
-    for (int i = 0; i < n; ++i)
-        if (!ask(&few[i]))
-            return false;
-    return true;
+    bool ok = w->listed.done || pass_geoms(w, few, n);
+    for (int i = 0; ok && w->listed.done && i < n; ++i)
+        ok = ask(&few[i]);
+    return ok && leave_idle(w);
 }

@@ -20,6 +20,10 @@ typedef struct ode_body {
     bool moved;        /* after_step: `motion` made (sccd_ode_gather.c's ccd_motion) ... */
     sccd_motion3 motion; /* ... its free motion in the core */
     sccd_aabb3 region; /* what its free motion covers */
+    int first;         /* after_step: its first geom in the scan (ode_geom.key) */
+    int query;         /* its region's index in the step's regions (sccd_ode_world.regions), once asked */
+    bool met;          /* its region met a geom (sccd_ode_gather.c's answer) ... */
+    bool idle;         /* ... or not, nor another CCD body's region: out of the solve until a question meets it */
 } ode_body;
 
 /* One enabled geom of the space, as before_step saw it. */
@@ -102,7 +106,10 @@ struct sccd_ode_world {
     int *planes;                /* ... and the planes, asked one by one */
     int nplanes, capplanes;
     ode_listing fixed;          /* the static and kinematic geoms' (not the planes), for a flying body's questions */
-    sccd_adapter_queries regions; /* the CCD bodies' boxes gathered whole this step (gather_hook) */
+    sccd_adapter_queries regions; /* the CCD bodies' boxes gathered whole this step (gather_hook) ... */
+    int *region_body;             /* ... the record of each */
+    int capregion;
+    int nidle;                    /* the CCD bodies idle now (ode_body.idle) */
     const char *error;
     char message[96]; /* an error message made at run time (set_options) */
 };
@@ -173,6 +180,8 @@ bool sccd_ode_gather_all(sccd_ode_world *w);
 bool sccd_ode_gather_reach(sccd_ode_world *w, sccd_aabb3 box, sccd_adapter_keep keep);
 /// Add geom's triangle (-1: the whole geom) to the step's pieces; false out of memory.
 bool sccd_ode_add_piece(sccd_ode_world *w, int geom, int triangle);
+/// Idle CCD body r joins the solve: its geoms' pieces appended; false out of memory.
+bool sccd_ode_join_idle(sccd_ode_world *w, ode_body *r);
 
 /* sccd_ode_mesh.c */
 /// Why trimesh g cannot be in the CCD (no data, no triangle, a vertex not finite), NULL when it can.

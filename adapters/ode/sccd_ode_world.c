@@ -321,6 +321,7 @@ void sccd_ode_detach(sccd_ode_world *w)
         sccd_free(l->geom);
     }
     sccd_adapter_queries_free(&w->regions);
+    sccd_free(w->region_body);
     sccd_free(w->planes);
     sccd_free(w->marks);
     sccd_free(w->pieces);
