@@ -354,7 +354,8 @@ static sccd_distance3 sphere_distance(const sccd_shape3 *s, sccd_xf3 xs, const s
     return (sccd_distance3){overlap ? 0.0 : d, flip ? po : ps, flip ? ps : po, normal, overlap, 0};
 }
 
-sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)
+sccd_distance3 sccd_shape3_distance_cached(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb,
+                                           sccd_simplex_cache *cache)
 {
     if (a->type == SCCD_SHAPE_CIRCLE)
         return sphere_distance(a, xa, b, xb, false);
@@ -365,11 +366,17 @@ sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa,
                    sccd_quat_normalize(sccd_quat_mul(sccd_quat_conj(xa.q), xb.q))};
     sccd_proxy3 pa = sccd_proxy3_make_unchecked(a, sccd_xf3_identity());
     sccd_proxy3 pb = sccd_proxy3_make_unchecked(b, rel);
-    sccd_distance3 d = sccd_proxy3_distance_unchecked(&pa, &pb);
+    sccd_distance3 d = sccd_proxy3_distance_cached(&pa, &pb, cache);
     d.pa = sccd_xf3_apply(xa, d.pa);
     d.pb = sccd_xf3_apply(xa, d.pb);
     d.normal = sccd_quat_apply(xa.q, d.normal);
     return d;
+}
+
+sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)
+{
+    sccd_simplex_cache cold = {0};
+    return sccd_shape3_distance_cached(a, xa, b, xb, &cold);
 }
 
 sccd_distance3 sccd_shape3_distance(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)

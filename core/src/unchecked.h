@@ -129,6 +129,10 @@ sccd_distance3 sccd_proxy3_distance_box_point(const sccd_proxy3 *a, const sccd_p
 /* sccd_shape2_distance / sccd_shape3_distance. */
 sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb);
 sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb);
+/* sccd_shape3_distance_unchecked started from *cache (sccd_proxy3_distance_cached; a sphere's closed form
+ * leaves it be): the same two shapes, their sizes changed (a shrink keeps the proxies' vertex order), or moved. */
+sccd_distance3 sccd_shape3_distance_cached(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb,
+                                           sccd_simplex_cache *cache);
 
 /* sccd_motion2_at / sccd_motion3_at. */
 sccd_xf2 sccd_motion2_at_unchecked(sccd_motion2 m, sccd_real t);
