@@ -414,26 +414,10 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
 
 /* ---- 3D ---- */
 
-/* The support index of proxy p along d; a box's (box: its corners in
- * sccd_box3_corners' order, c ± x (bit 0) ± y (bit 1) ± z (bit 2), placed
- * by a rotation) from the signs of d along its three edges from corner 0,
- * where the search compares all eight: corner i's height is corner 0's plus
- * the edges of its bits', so the corner with every edge of positive height
- * is highest (a tie at 0 is a tie of heights: either corner). The corners
- * are a parallelepiped to rounding, so the heights agree with the search's
- * to a few ulps of |v|·|d|, the order of the rounding of each height. */
-static int support3(const sccd_proxy3 *p, bool box, sccd_v3 d)
-{
-    if (!box)
-        return sccd_proxy3_support_inline(p, d);
-    sccd_real o = sccd_v3_dot(p->v[0], d);
-    return (sccd_v3_dot(p->v[1], d) > o) | (sccd_v3_dot(p->v[2], d) > o) << 1 | (sccd_v3_dot(p->v[4], d) > o) << 2;
-}
-
 typedef struct frame3 {
     frame_rest k;
     const sccd_proxy3 *a, *b;
-    bool a_box, b_box; /* support3's */
+    bool a_box, b_box; /* sccd_proxy3_support_as' */
     sccd_v3 n, ta, tb;
     sccd_real c1, target;
 } frame3;
@@ -442,7 +426,8 @@ static sccd_real frame3_bound(const void *ctx, sccd_real dt, pair_line *line)
 {
     const frame3 *f = ctx;
     sccd_v3 da = sccd_v3_mad(f->n, dt, f->ta), db = sccd_v3_mad(f->n, dt, f->tb);
-    sccd_v3 x = f->a->v[support3(f->a, f->a_box, da)], y = f->b->v[support3(f->b, f->b_box, sccd_v3_neg(db))];
+    sccd_v3 x = f->a->v[sccd_proxy3_support_as(f->a, f->a_box, da)],
+           y = f->b->v[sccd_proxy3_support_as(f->b, f->b_box, sccd_v3_neg(db))];
     *line = (pair_line){sccd_v3_dot(sccd_v3_sub(y, x), f->n) - f->target,
                         sccd_v3_dot(y, f->tb) - sccd_v3_dot(x, f->ta) - f->c1};
     return sccd_v3_dot(y, db) - f->b->r * sccd_v3_len(db) - sccd_v3_dot(x, da) - f->a->r * sccd_v3_len(da) -
@@ -528,7 +513,7 @@ static sccd_distance3 half_space_distance(const sccd_proxy3 *a, const sccd_proxy
 /* sccd_proxy3_support_value inline: a TOI's every iteration takes two. */
 static sccd_real support_value3(const sccd_proxy3 *p, bool box, sccd_v3 d)
 {
-    return sccd_v3_dot(p->v[support3(p, box, d)], d) + p->r * sccd_v3_len(d);
+    return sccd_v3_dot(p->v[sccd_proxy3_support_as(p, box, d)], d) + p->r * sccd_v3_len(d);
 }
 
 /* sccd_toi3_compute_unchecked; with `half` not NULL, b is that still
