@@ -191,6 +191,43 @@ static void test_box_point3_random(void **state)
 
 /* Degenerate starts: every cached vertex the same pair, and a point pair
  * (one core point each) from a cache naming it three times. */
+/* Shape s shrunk by `by`: a radius, or every half extent of a box, none below 0. */
+static sccd_shape3 shrunk3(sccd_shape3 s, double by)
+{
+    if (s.type == SCCD_SHAPE_BOX)
+        s.box.h = (sccd_v3){fmax(s.box.h.x - by, 0.0), fmax(s.box.h.y - by, 0.0), fmax(s.box.h.z - by, 0.0)};
+    else if (s.type == SCCD_SHAPE_CAPSULE)
+        s.capsule.r = fmax(s.capsule.r - by, 0.0);
+    else
+        s.sphere.r = fmax(s.sphere.r - by, 0.0);
+    return s;
+}
+
+/* Shape pairs shrunk at one pose, a step at a time, down to flat and
+ * point boxes and bare cores, each query warm-started from the simplex the
+ * one before left (sccd_shape3_distance_cached, the impact solver's start
+ * depth: a shrink keeps the proxies' vertex order), against the oracle's
+ * distance of the shrunk shapes. */
+static void test_shape3_cached_shrinking(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(1404);
+    for (int i = 0; i < N_PAIRS / 10; ++i) {
+        double s = log_scale(&g);
+        sccd_shape3 a = sccd_rng_shape3(&g, (sccd_shape_type)sccd_rng_int(&g, 3), s);
+        sccd_shape3 b = sccd_rng_shape3(&g, (sccd_shape_type)sccd_rng_int(&g, 3), s);
+        sccd_xf3 xa = {sccd_rng_v3(&g, 0.5 * s), sccd_rng_quat(&g)}, xb = {sccd_rng_v3(&g, 0.5 * s), sccd_rng_quat(&g)};
+        sccd_simplex_cache cache = {0};
+        for (double shrink = 0.0; shrink < 4.0 * s; shrink = shrink > 0.0 ? 2.0 * shrink : 0.01 * s) {
+            sccd_shape3 sa = shrunk3(a, shrink), sb = shrunk3(b, shrink);
+            sccd_distance3 d = sccd_shape3_distance_cached(&sa, xa, &sb, xb, &cache);
+            check_answer3(d, &sa, xa, &sb, xb, sccd_oracle_distance3(&sa, xa, &sb, xb), 1e-9 * s);
+            if (sa.type != SCCD_SHAPE_CIRCLE && sb.type != SCCD_SHAPE_CIRCLE) /* a sphere's closed form leaves it be */
+                check_cache(&cache, 4, sccd_proxy3_make(&sa, xa).n, sccd_proxy3_make(&sb, xb).n);
+        }
+    }
+}
+
 static void test_cached_degenerate(void **state)
 {
     (void)state;
@@ -215,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_cached2_random),
         cmocka_unit_test(test_cached3_random),
         cmocka_unit_test(test_box_point3_random),
+        cmocka_unit_test(test_shape3_cached_shrinking),
         cmocka_unit_test(test_cached_degenerate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,11 +164,14 @@ static sccd_real proxy_size(const sccd_proxy3 *p)
     return sqrt(s2) + p->r;
 }
 
+/* Two proxies and whether each is a box's (sccd_proxy3_support_as). */
+typedef struct proxy_pair3 { const sccd_proxy3 *a, *b; bool a_box, b_box; } proxy_pair3;
+
 /* Runs GJK from the cached simplex; sets *best to the final sub-simplex (4
  * vertices: the origin is inside) and returns the iteration count. */
-static int gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_real tiny, const sccd_simplex_cache *cache,
-               simplex3 *best)
+static int gjk(proxy_pair3 pp, sccd_real tiny, const sccd_simplex_cache *cache, simplex3 *best)
 {
+    const sccd_proxy3 *a = pp.a, *b = pp.b;
     simplex3 s = {{make_vertex(a, b, 0, 0)}, 1};
     for (int i = 0; i < cache->n; ++i)
         s.v[i] = make_vertex(a, b, cache->ia[i], cache->ib[i]);
@@ -191,7 +194,7 @@ static int gjk(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_real tiny, const
         best_vv = vv;
         if (vv <= tiny * tiny)
             break;
-        int ia = sccd_proxy3_support_inline(a, v), ib = sccd_proxy3_support_inline(b, sccd_v3_neg(v));
+        int ia = sccd_proxy3_support_as(a, pp.a_box, v), ib = sccd_proxy3_support_as(b, pp.b_box, sccd_v3_neg(v));
         sccd_v3 w = sccd_v3_sub(b->v[ib], a->v[ia]);
         if (vv - sccd_v3_dot(v, w) <= 1e-13 * vv || contains(best, ia, ib))
             break;
@@ -226,11 +229,12 @@ static void segments_nearest(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_si
 
 /* GJK from *cache, which then holds its simplex: the nearest core points
  * pa, pb, and whether the simplex enclosed the origin (the cores overlap). */
-static bool gjk_nearest(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_real tiny, sccd_simplex_cache *cache,
-                        sccd_v3 *pa, sccd_v3 *pb, int *iterations)
+static bool gjk_nearest(proxy_pair3 pp, sccd_real tiny, sccd_simplex_cache *cache, sccd_v3 *pa, sccd_v3 *pb,
+                        int *iterations)
 {
+    const sccd_proxy3 *a = pp.a, *b = pp.b;
     simplex3 s;
-    *iterations = gjk(a, b, tiny, cache, &s);
+    *iterations = gjk(pp, tiny, cache, &s);
     cache->n = s.n;
     *pa = *pb = (sccd_v3){0.0, 0.0, 0.0};
     for (int i = 0; i < s.n; ++i) {
@@ -268,8 +272,10 @@ static sccd_distance3 from_nearest(const sccd_proxy3 *a, const sccd_proxy3 *b, s
     return out;
 }
 
-sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache)
+/* sccd_proxy3_distance_cached of the pair pp. */
+static sccd_distance3 pair_distance(proxy_pair3 pp, sccd_simplex_cache *cache)
 {
+    const sccd_proxy3 *a = pp.a, *b = pp.b;
     /* Below this |v| the cores touch: the direction −v is rounding noise. */
     sccd_real reach = sccd_max(sccd_proxy3_reach(a), sccd_proxy3_reach(b)), tiny = 1e-14 * reach;
     sccd_v3 pa, pb;
@@ -278,8 +284,13 @@ sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_prox
     if (a->n <= 2 && b->n <= 2)
         segments_nearest(a, b, cache, &pa, &pb);
     else
-        inside = gjk_nearest(a, b, tiny, cache, &pa, &pb, &iterations);
+        inside = gjk_nearest(pp, tiny, cache, &pa, &pb, &iterations);
     return from_nearest(a, b, pa, pb, inside, reach, tiny, iterations);
+}
+
+sccd_distance3 sccd_proxy3_distance_cached(const sccd_proxy3 *a, const sccd_proxy3 *b, sccd_simplex_cache *cache)
+{
+    return pair_distance((proxy_pair3){a, b, false, false}, cache);
 }
 
 /* The point of box proxy b (corner i = c ± x (bit 0) ± y (bit 1) ± z
@@ -354,7 +365,8 @@ static sccd_distance3 sphere_distance(const sccd_shape3 *s, sccd_xf3 xs, const s
     return (sccd_distance3){overlap ? 0.0 : d, flip ? po : ps, flip ? ps : po, normal, overlap, 0};
 }
 
-sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)
+sccd_distance3 sccd_shape3_distance_cached(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb,
+                                           sccd_simplex_cache *cache)
 {
     if (a->type == SCCD_SHAPE_CIRCLE)
         return sphere_distance(a, xa, b, xb, false);
@@ -365,11 +377,18 @@ sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa,
                    sccd_quat_normalize(sccd_quat_mul(sccd_quat_conj(xa.q), xb.q))};
     sccd_proxy3 pa = sccd_proxy3_make_unchecked(a, sccd_xf3_identity());
     sccd_proxy3 pb = sccd_proxy3_make_unchecked(b, rel);
-    sccd_distance3 d = sccd_proxy3_distance_unchecked(&pa, &pb);
+    proxy_pair3 pp = {&pa, &pb, a->type == SCCD_SHAPE_BOX, b->type == SCCD_SHAPE_BOX}; /* made as the boxes' corners */
+    sccd_distance3 d = pair_distance(pp, cache);
     d.pa = sccd_xf3_apply(xa, d.pa);
     d.pb = sccd_xf3_apply(xa, d.pb);
     d.normal = sccd_quat_apply(xa.q, d.normal);
     return d;
+}
+
+sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)
+{
+    sccd_simplex_cache cold = {0};
+    return sccd_shape3_distance_cached(a, xa, b, xb, &cold);
 }
 
 sccd_distance3 sccd_shape3_distance(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb)

@@ -781,14 +781,17 @@ static sccd_real plane_gap(const sccd_shape3 *a, sccd_xf3 xa, sccd_plane p, sccd
 
 /* Least distance between a and the intersection b (the largest distance to
  * one bound: the intersection lies in each), 0 when they overlap; where the
- * largest was measured (at, when not NULL). */
-static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb, sccd_witness *at)
+ * largest was measured (at, when not NULL). GJK starts from each bound's
+ * simplex in cache, which keeps it for the next query of the pair (a box
+ * pair's doubling shrink: 8,000 cold GJKs, 4 % of the ODE rain's CCD). */
+static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb, sccd_witness *at,
+                     sccd_simplex_cache cache[SCCD_IMPACT_BOUNDS])
 {
     if (b->fixed)
         return sccd_max(plane_gap(a, xa, b->plane, at), 0.0);
     sccd_real d = 0.0;
     for (int i = 0; i < b->n; ++i) {
-        sccd_distance3 r = sccd_shape3_distance_unchecked(a, xa, &b->s[i], xb);
+        sccd_distance3 r = sccd_shape3_distance_cached(a, xa, &b->s[i], xb, &cache[i]);
         sccd_real di = r.overlap ? 0.0 : r.distance;
         if (at != NULL && (i == 0 || di > d))
             *at = (sccd_witness){sccd_v3_lerp(r.pa, r.pb, 0.5), r.normal};
@@ -797,8 +800,13 @@ static sccd_real gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_x
     return d;
 }
 
-/* A shape pair at the start of a search. */
-typedef struct start_pair { const sccd_shape3 *a; const target3 *b; sccd_xf3 xa, xb; } start_pair;
+/* A shape pair at the start of a search, and its GJK simplices (gap). */
+typedef struct start_pair {
+    const sccd_shape3 *a;
+    const target3 *b;
+    sccd_xf3 xa, xb;
+    sccd_simplex_cache cache[SCCD_IMPACT_BOUNDS];
+} start_pair;
 
 /* Whether shrinking s takes its radius alone (impact2.c's twin: a sphere,
  * a capsule; a box's corner recedes farther than its shrink). */
@@ -809,10 +817,13 @@ static bool shrinks_by_radius(const sccd_shape3 *s) { return s->type == SCCD_SHA
  * find the same). A half-space does not shrink, so a sphere or capsule's
  * overlap with it is exact too. An intersection of bounds overlaps a by no
  * more than each bound does, and maybe less: 0 then. */
-static sccd_real signed_gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b, sccd_xf3 xb)
+static sccd_real signed_gap(start_pair *p)
 {
+    const sccd_shape3 *a = p->a;
+    const target3 *b = p->b;
+    sccd_xf3 xa = p->xa, xb = p->xb;
     if (!shrinks_by_radius(a) || b->n != 1 || !(b->fixed || shrinks_by_radius(&b->s[0])))
-        return gap(a, xa, b, xb, NULL);
+        return gap(a, xa, b, xb, NULL, p->cache);
     if (b->fixed)
         return plane_gap(a, xa, b->plane, NULL);
     sccd_distance3 d = sccd_shape3_distance_unchecked(a, xa, &b->s[0], xb);
@@ -822,16 +833,16 @@ static sccd_real signed_gap(const sccd_shape3 *a, sccd_xf3 xa, const target3 *b,
 /* sccd_shrink_fn over a start_pair: shrinks copies, never the shapes. */
 static sccd_real shrink_start(void *pair, sccd_real s, sccd_real *distance, sccd_witness *at)
 {
-    const start_pair *p = pair;
+    start_pair *p = pair;
     if (s == 0.0 && distance != NULL) {
-        *distance = signed_gap(p->a, p->xa, p->b, p->xb);
+        *distance = signed_gap(p);
         return 0.0;
     }
     sccd_shape3 ca = *p->a;
     target3 cb = *p->b;
     sccd_real shrunk = shrink_pair(&ca, &cb, s);
     if (distance != NULL)
-        *distance = gap(&ca, p->xa, &cb, p->xb, at);
+        *distance = gap(&ca, p->xa, &cb, p->xb, at, p->cache);
     return shrunk;
 }
 
@@ -1148,9 +1159,10 @@ static shape_event shape_pair_event(pair_search *ps, int sa, int sb, sccd_real h
     search_setup p;
     make_search(sv, &sv->shapes[sa], ps->ma, &sv->shapes[sb], ps->mb, &p);
     sccd_real depth, apart, room = shrink_capacity(&p.x) + target_capacity(&p.target);
-    start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start};
+    start_pair start = {&p.x, &p.target, p.mx.start, p.mt.start, {{0}}};
     if (horizon < 1.0 && p.target.n > 1 &&
-        sccd_out_of_reach(gap(&p.x, p.mx.start, &(target3){1, {p.target.s[0]}, false}, p.mt.start, NULL), reach * horizon, tol))
+        sccd_out_of_reach(gap(&p.x, p.mx.start, &(target3){1, {p.target.s[0]}, false}, p.mt.start, NULL, start.cache),
+                          reach * horizon, tol))
         return none; /* apart from one bound already: the others' distances not needed */
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     sccd_pair_keep_reach(pr, tc, reach); /* the whole rest's rate: what the next search may rely on */

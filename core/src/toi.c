@@ -417,6 +417,7 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
 typedef struct frame3 {
     frame_rest k;
     const sccd_proxy3 *a, *b;
+    bool a_box, b_box; /* sccd_proxy3_support_as' */
     sccd_v3 n, ta, tb;
     sccd_real c1, target;
 } frame3;
@@ -425,7 +426,8 @@ static sccd_real frame3_bound(const void *ctx, sccd_real dt, pair_line *line)
 {
     const frame3 *f = ctx;
     sccd_v3 da = sccd_v3_mad(f->n, dt, f->ta), db = sccd_v3_mad(f->n, dt, f->tb);
-    sccd_v3 x = f->a->v[sccd_proxy3_support_inline(f->a, da)], y = f->b->v[sccd_proxy3_support_inline(f->b, sccd_v3_neg(db))];
+    sccd_v3 x = f->a->v[sccd_proxy3_support_as(f->a, f->a_box, da)],
+           y = f->b->v[sccd_proxy3_support_as(f->b, f->b_box, sccd_v3_neg(db))];
     *line = (pair_line){sccd_v3_dot(sccd_v3_sub(y, x), f->n) - f->target,
                         sccd_v3_dot(y, f->tb) - sccd_v3_dot(x, f->ta) - f->c1};
     return sccd_v3_dot(y, db) - f->b->r * sccd_v3_len(db) - sccd_v3_dot(x, da) - f->a->r * sccd_v3_len(da) -
@@ -509,9 +511,9 @@ static sccd_distance3 half_space_distance(const sccd_proxy3 *a, const sccd_proxy
 }
 
 /* sccd_proxy3_support_value inline: a TOI's every iteration takes two. */
-static sccd_real support_value3(const sccd_proxy3 *p, sccd_v3 d)
+static sccd_real support_value3(const sccd_proxy3 *p, bool box, sccd_v3 d)
 {
-    return sccd_v3_dot(p->v[sccd_proxy3_support_inline(p, d)], d) + p->r * sccd_v3_len(d);
+    return sccd_v3_dot(p->v[sccd_proxy3_support_as(p, box, d)], d) + p->r * sccd_v3_len(d);
 }
 
 /* sccd_toi3_compute_unchecked; with `half` not NULL, b is that still
@@ -528,6 +530,7 @@ static sccd_toi3 toi3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *
     sccd_real rho_a = sccd_proxy3_reach(&core_a), rho_b = sccd_proxy3_reach(&core_b); /* the cores' (see the top) */
     sccd_v3 ca0 = sccd_xf3_apply(ma.start, ma.center), cb0 = sccd_v3_sub(sccd_xf3_apply(mb.start, mb.center), ca0);
     sccd_proxy3 pa, pb;
+    bool a_box = a->type == SCCD_SHAPE_BOX, b_box = b->type == SCCD_SHAPE_BOX; /* place3 keeps the corners' order */
     sccd_simplex_cache cache = {0};
     sccd_real t = 0.0;
     /* A box against a sphere: their distance in closed form. */
@@ -546,9 +549,11 @@ static sccd_toi3 toi3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *
         if (reached(d.overlap, d.distance, t, target, tolerance, &out.state))
             return out;
         sccd_v3 n = d.normal, va = sccd_v3_cross(n, omega_a), vb = sccd_v3_cross(n, omega_b);
-        sccd_real high_a = support_value3(&pa, n), low_b = -support_value3(&pb, sccd_v3_neg(n));
+        sccd_real high_a = support_value3(&pa, a_box, n), low_b = -support_value3(&pb, b_box, sccd_v3_neg(n));
         sccd_real tau = sccd_v3_dot(n, dp);
-        frame3 base = {.a = &pa, .b = &pb, .n = n, .c1 = sccd_v3_dot(vb, cb) + tau, .target = target}, frames[3];
+        frame3 base = {.a = &pa, .b = &pb, .a_box = a_box, .b_box = b_box, .n = n, .c1 = sccd_v3_dot(vb, cb) + tau,
+                       .target = target},
+               frames[3];
         int nframes = frame3_list(&base, va, vb, wa, rho_a, wb, rho_b, dp_len, sccd_v3_len(cb), frames);
         sccd_real mu = tau + sccd_v3_len(va) * rho_a + sccd_v3_len(vb) * rho_b;
         approach p = {low_b - high_a - target, mu, tau, wa, rho_a, wb, rho_b, frame3_bound,

@@ -77,6 +77,22 @@ static inline int sccd_proxy3_support_inline(const sccd_proxy3 *p, sccd_v3 d)
     return best;
 }
 
+/* sccd_proxy3_support_inline; a box's (box: its corners in
+ * sccd_box3_corners' order, c ± x (bit 0) ± y (bit 1) ± z (bit 2), placed
+ * by a rigid motion) from the signs of d along its three edges from corner
+ * 0, where the search compares all eight: corner i's height is corner 0's
+ * plus the edges of its bits', so the corner with every edge of positive
+ * height is highest (a tie at 0 is a tie of heights: either corner). The
+ * corners are a parallelepiped to rounding, so the heights agree with the
+ * search's to a few ulps of |v|·|d|, the order of each height's rounding. */
+static inline int sccd_proxy3_support_as(const sccd_proxy3 *p, bool box, sccd_v3 d)
+{
+    if (!box)
+        return sccd_proxy3_support_inline(p, d);
+    sccd_real o = sccd_v3_dot(p->v[0], d);
+    return (sccd_v3_dot(p->v[1], d) > o) | (sccd_v3_dot(p->v[2], d) > o) << 1 | (sccd_v3_dot(p->v[4], d) > o) << 2;
+}
+
 /* The largest distance of a proxy's core points from the origin. */
 static inline sccd_real sccd_proxy2_reach(const sccd_proxy2 *p)
 {
@@ -129,6 +145,10 @@ sccd_distance3 sccd_proxy3_distance_box_point(const sccd_proxy3 *a, const sccd_p
 /* sccd_shape2_distance / sccd_shape3_distance. */
 sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb);
 sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb);
+/* sccd_shape3_distance_unchecked started from *cache (sccd_proxy3_distance_cached; a sphere's closed form
+ * leaves it be): the same two shapes, their sizes changed (a shrink keeps the proxies' vertex order), or moved. */
+sccd_distance3 sccd_shape3_distance_cached(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb,
+                                           sccd_simplex_cache *cache);
 
 /* sccd_motion2_at / sccd_motion3_at. */
 sccd_xf2 sccd_motion2_at_unchecked(sccd_motion2 m, sccd_real t);
