@@ -189,8 +189,6 @@ static void test_box_point3_random(void **state)
     }
 }
 
-/* Degenerate starts: every cached vertex the same pair, and a point pair
- * (one core point each) from a cache naming it three times. */
 /* Shape s shrunk by `by`: a radius, or every half extent of a box, none below 0. */
 static sccd_shape3 shrunk3(sccd_shape3 s, double by)
 {
@@ -228,6 +226,8 @@ static void test_shape3_cached_shrinking(void **state)
     }
 }
 
+/* Degenerate starts: every cached vertex the same pair, and a point pair
+ * (one core point each) from a cache naming it three times. */
 static void test_cached_degenerate(void **state)
 {
     (void)state;

@@ -272,7 +272,7 @@ static sccd_poly2 octagon(sccd_v2 c, sccd_real r, sccd_real phi, int k, sccd_rea
 
 /* The convexity tolerance follows the polygon, not where it lies or its
  * units: a vertex 1e-4 of the polygon's size inside its neighbours' chord
- * is refused at every size from subnormal to near DBL_MAX and at 1e6 sizes
+ * is refused at every size from subnormal to near DBL_MAX and 1e6 and 1e8 sizes
  * from the origin (the tolerance 1e-12·(1 + scale²) accepted every such
  * dent at 1e-150, far from the origin and near DBL_MAX, where it grew
  * infinite), while convex ones, ones with a vertex on the chord, and ones
@@ -285,7 +285,8 @@ static void test_poly_validity_scale(void **state)
     static const sccd_real sizes[] = {1e-310, 1e-200, 1e-150, 1e-3, 1.0, 1e3, 1e150, 1e300, 8e307};
     for (int i = 0; i < N; ++i) {
         sccd_real r = sizes[i % 9];
-        sccd_real far = sccd_rng_int(&g, 2) ? 1e6 * r : sccd_rng_uniform(&g, 0.0, 3.0) * r;
+        static const sccd_real offsets[] = {1e6, 1e8}; /* sizes from the origin */
+        sccd_real far = sccd_rng_int(&g, 2) ? offsets[sccd_rng_int(&g, 2)] * r : sccd_rng_uniform(&g, 0.0, 3.0) * r;
         if (r > 1e307) /* edges up to 1.6e308: near DBL_MAX by the octagon's own size */
             far = 0.0;
         sccd_v2 c = sccd_v2_scale(sccd_rng_unit2(&g), far);

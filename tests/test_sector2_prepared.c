@@ -361,7 +361,7 @@ static void test_one_shot_margins(void **state)
 
 /* The polygon check (sccd_is_valid_poly2, which the prepared polygon test
  * runs) against its definition, every vertex on or left of every edge
- * within 1e-12·w·(w + m), w the width and m the largest |coordinate|, in
+ * within w·(1e-12·w + 1e-13·m), w the width and m the largest |coordinate|, in
  * units of the power of two at or above m (exact), checked pair by pair
  * here: on convex polygons in both orders, with collinear, repeated and
  * nudged vertices, stars that wind twice (every turn left), axis-aligned
@@ -379,7 +379,7 @@ static bool valid_by_definition(const sccd_poly2 *s)
         v[i] = (sccd_v2){ldexp(s->v[i].x, -e), ldexp(s->v[i].y, -e)};
         lox = fmin(lox, v[i].x), hix = fmax(hix, v[i].x), loy = fmin(loy, v[i].y), hiy = fmax(hiy, v[i].y);
     }
-    sccd_real w = fmax(hix - lox, hiy - loy), tol = 1e-12 * w * (w + ldexp(scale, -e));
+    sccd_real w = fmax(hix - lox, hiy - loy), tol = w * (1e-12 * w + 1e-13 * ldexp(scale, -e));
     for (int i = 0; i < s->n; ++i)
         for (int j = 0; j < s->n; ++j) {
             sccd_v2 a = v[i], b = v[(i + 1) % s->n];
@@ -565,7 +565,8 @@ static void test_placed_poly(void **state)
  * up to π/2). The edge lies on the body's line y = 0, with one to three
  * more vertices on it (one at the contact point in half of them), in
  * body coordinates exactly collinear or nudged in by up to 1e-13 of its
- * size: the placing bends them by its rounding. Contact near the mean's
+ * least width (the convexity check's own tolerance is 1e-12 of the
+ * width): the placing bends them by its rounding. Contact near the mean's
  * foot on the edge or far from it, or at the polygon's corner (there its
  * farthest vertex from the mean, in some), so the outer disc, the inner
  * disc and the exact path all decide: a hit when the polygon overlaps S
@@ -601,7 +602,7 @@ static void test_placed_poly_flush(void **state)
         sccd_real x = -a;
         for (int k = 0; k < extra; ++k) { /* increasing along the edge, one at 0 in half of them */
             x = k == 0 && sccd_rng_int(&g, 2) ? 0.0 : sccd_rng_uniform(&g, x, b);
-            sccd_real nudge = sccd_rng_int(&g, 2) ? 0.0 : sccd_rng_uniform(&g, 0.0, 1e-13) * size;
+            sccd_real nudge = sccd_rng_int(&g, 2) ? 0.0 : sccd_rng_uniform(&g, 0.0, 1e-13) * 0.05 * size; /* width ≥ h ≥ that */
             body.v[body.n++] = (sccd_v2){x, nudge};
         }
         sccd_real h = size * sccd_rng_uniform(&g, 0.05, 1.0);

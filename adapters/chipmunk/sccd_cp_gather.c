@@ -351,7 +351,8 @@ static cpCollisionID static_met(void *question, void *shape, cpCollisionID id, v
  * static index (a sleeping body's too, which such a question does not
  * keep); when the dynamic index holds no kinematic body's shape
  * (dynamic_index_fixed) it has nothing for the question, and the static
- * index alone is asked, with the test cpSpaceBBQuery makes. (Around swords
+ * index alone is asked, with cpSpaceBBQuery's box test (the shape filter
+ * is sccd_cp_gather's, which every shape gathered passes). (Around swords
  * buried in a pile, whose struck bodies ask a quarter of the questions,
  * the dynamic index's queries for them and the shapes they returned, each
  * made into a core shape to be thrown away, cost 1.8 % of the CCD.) */
@@ -434,6 +435,7 @@ bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
     w->nfast = 0;
     w->fast_listed = false;
     w->gather_ok = true;
+    w->fixed_moving = -1; /* found anew this step, out of memory too */
     sccd_adapter_sorted_next_step(&w->fastq);
     bool pass = matched_by_pass(w);
     int seen = 0;
@@ -458,6 +460,5 @@ bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
         }
     }
     w->matched = pass ? seen : -1;
-    w->fixed_moving = -1;
     return w->gather_ok;
 }

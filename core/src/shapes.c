@@ -32,7 +32,7 @@ bool sccd_poly2_valid_pairwise(const sccd_poly2 *s)
         hi = sccd_v2_max(hi, v[i]);
     }
     sccd_real width = sccd_max(hi.x - lo.x, hi.y - lo.y);
-    sccd_real tol = 1e-12 * width * (width + ldexp(scale, -e));
+    sccd_real tol = width * (1e-12 * width + 1e-13 * ldexp(scale, -e));
     for (int i = 0; i < n; ++i) {
         sccd_v2 a = v[i], ed = sccd_v2_sub(v[i + 1 < n ? i + 1 : 0], a);
         for (int k = 2, j = i + 2; k < n; ++k, ++j)

@@ -26,10 +26,13 @@ static inline bool valid_box2(sccd_box2 s)
 
 /* The polygon check by its definition, pair by pair (shapes.c): finite
  * vertices and, for n ≥ 3, every vertex on or left of every edge within
- * 1e-12·w·(w + m), w the polygon's width (its bounding box's longer side)
- * and m its largest |coordinate|: 1e-12 of its size, or of the doubles'
- * spacing where it lies far from the origin (a placed polygon's rounding
- * there), and the same however large or small it is. */
+ * w·(1e-12·w + 1e-13·m), w the polygon's width (its bounding box's longer
+ * side) and m its largest |coordinate|: a vertex may lie 1e-12 of the
+ * width inside an edge, or 1e-13 of its distance from the origin where
+ * that is more, about 450 times the doubles' spacing there (a polygon
+ * placed there by a pose is rounded by a few spacings: refused, a valid
+ * shape would meet nothing; accepted, a dent within that is tested as its
+ * hull, which holds it), the same however large or small it is. */
 bool sccd_poly2_valid_pairwise(const sccd_poly2 *s);
 
 /* The polygon screen's pass so far (valid_poly2_disc): the vertex before
@@ -86,7 +89,7 @@ static inline sccd_v2 poly2_mean(const sccd_poly2 *s)
  * turn, not several (each turn is under π, so the direction cannot skip
  * the half circle x > 0 or the rest). Every vertex is then strictly left of
  * the line of every edge but its own, so the pairwise check passes (its
- * rounding is as small, its tolerance 1e-12·w·(w + m)). A turn crosses two
+ * rounding is as small, its tolerance above 1e-12·w²). A turn crosses two
  * edges, each a difference of two vertices (rounded to within 1.2e-16 of
  * itself, at most 2·rad long), so its rounding is below 3e-15·rad², and
  * the smallest must exceed 1e-13·rad²; where rad² falls below the doubles

@@ -65,7 +65,7 @@ bool sccd_is_valid_circle(sccd_circle s);
 bool sccd_is_valid_capsule2(sccd_capsule2 s);
 /// Finite centre, unit rotation, finite half extents ≥ 0.
 bool sccd_is_valid_box2(sccd_box2 s);
-/// 1 ≤ n ≤ SCCD_POLY_MAX finite vertices, convex, counter-clockwise within 1e-12 of its size (collinear allowed), r ≥ 0.
+/// 1 ≤ n ≤ SCCD_POLY_MAX finite vertices, convex and counter-clockwise up to rounding (collinear, repeated allowed), r ≥ 0.
 bool sccd_is_valid_poly2(const sccd_poly2 *s);
 /// Finite centre, finite radius ≥ 0.
 bool sccd_is_valid_sphere(sccd_sphere s);
