@@ -135,6 +135,11 @@ bool sccd_cp_hook_collide(void *world, int shape_a, int shape_b);
 bool sccd_cp_hook_begin(void *world, sccd_impact_contact2 *contact);
 void sccd_cp_hook_post(void *world, const sccd_impact_contact2 *contact);
 
+/* CCD body r's box for the step (r->box; a compact shape turning about its
+ * centre of gravity by that centre's segment, others by their free motion's
+ * box); false when it has no shape but sensors. */
+bool sccd_cp_ccd_box(cp_body_rec *r, cpFloat dt);
+
 /* sccd_cp_gather.c: gather shape s, whose points move up to margin this step, once a step, a moving body's shapes all at once (false: out of memory). */
 bool sccd_cp_gather(sccd_cp_world *w, cpShape *s, sccd_real margin);
 /* Split the non-CCD bodies into slow and fast by how far they may move this step, once the query boxes
