@@ -27,9 +27,11 @@ static inline bool valid_box2(sccd_box2 s)
 /* The polygon check by its definition, pair by pair (shapes.c): finite
  * vertices and, for n ≥ 3, every vertex on or left of every edge within
  * w·(1e-12·w + 1e-13·m), w the polygon's width (its bounding box's longer
- * side) and m its largest |coordinate|: a vertex may lie 1e-12 of the
- * width inside an edge, or 1e-13 of its distance from the origin where
- * that is more, about 450 times the doubles' spacing there (a polygon
+ * side) and m its largest |coordinate|, in the edge's cross product with
+ * the vertex's offset: past an edge as long as the polygon is wide (a
+ * shorter one's line is known less well), a vertex may lie 1e-12 of the
+ * width inside it, or 1e-13 of its distance from the origin where that is
+ * more, about 450 times the doubles' spacing there (a polygon
  * placed there by a pose is rounded by a few spacings: refused, a valid
  * shape would meet nothing; accepted, a dent within that is tested as its
  * hull, which holds it), the same however large or small it is. */
