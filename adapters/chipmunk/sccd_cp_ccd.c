@@ -203,6 +203,10 @@ static bool velocity_ok(const cpBody *b)
            sccd_is_valid_real(b->w_bias);
 }
 
+/* Integrate CCD body r with its own position function (once: it spends
+ * the bias) and keep it at its start: the solver gets the velocity that
+ * reproduces that integration (of its centre of gravity); the record keeps
+ * the end and the box of what its motion may reach (sccd_cp_ccd_box). */
 static void integrate_ccd(sccd_cp_world *w, cp_body_rec *r, cpFloat dt)
 {
     cpBody *b = r->body;

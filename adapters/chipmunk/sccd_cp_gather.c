@@ -298,46 +298,17 @@ static bool gather_fast(int f, void *context)
     return true;
 }
 
-/* The box of the segment CCD body r's centre of gravity runs on in the
- * solver's free motion, when it turns about that centre (not hinged, its
- * pivot the centre): from its start pose's to there moved by its velocity
- * for the step, as the solver moves it (sccd_impact2_free_motion). Empty
- * (lo > hi) when it turns about another point. */
-static sccd_aabb2 cog_segment(const cp_body_rec *r, cpFloat dt)
+/* The box of what shape g (Chipmunk's s) of CCD body r reaches this step:
+ * a compact shape turning about its centre of gravity, the centre's path
+ * grown (sccd_impact2_centre_box, a few hundred instructions); any other,
+ * a blade turning a little, the motion box of *m, the body's free motion
+ * (a hinged body's arc, a pivot's line), made at the first such shape
+ * (*moved): about 1,200 instructions with the motion. */
+static sccd_aabb2 ccd_shape_box(const cp_body_rec *r, const sccd_shape2 *g, cpFloat dt, sccd_motion2 *m, bool *moved)
 {
-    const sccd_impact_body2 *b = &r->start;
-    if (b->hinged || b->pivot.x != b->cog.x || b->pivot.y != b->cog.y)
-        return (sccd_aabb2){{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
-    sccd_v2 c0 = sccd_xf2_apply(b->pose, b->cog), c1 = sccd_v2_mad(c0, dt, b->v);
-    return (sccd_aabb2){sccd_v2_min(c0, c1), sccd_v2_max(c0, c1)};
-}
-
-/* The box of what shape g (Chipmunk's s) of CCD body r reaches this step.
- * Turned about its centre of gravity, which runs on the segment `seg`
- * (cog_segment; the solver's, up to rounding far below the touching slack
- * SCCD_EPS·scene the growth adds), every point of g stays within its
- * farthest distance from the centre of gravity (sccd_shape2_farthest) of
- * that segment all step long: the segment's box grown by that, some 300
- * instructions where the free motion and its motion box took 1,200. That
- * box is as tight as the motion box for a compact shape, whose turn sweeps
- * most of a disc: one whose area (Chipmunk's, kept with the shape) is at
- * least the square of that distance, a third of the disc (a debris
- * square's is twice it, a 3:1 rectangle's 1.2 times; the half thickness,
- * which the ODE adapter's test takes, costs a polygon 450 instructions). A
- * blade turning a little sweeps a thin sector, which its motion box
- * follows: *m, the body's free motion (a hinged body's arc, a pivot's
- * line), made at the first such shape (*moved). */
-static sccd_aabb2 ccd_shape_box(const cp_body_rec *r, sccd_aabb2 seg, const cpShape *s, const sccd_shape2 *g,
-                                cpFloat dt, sccd_motion2 *m, bool *moved)
-{
-    if (seg.lo.x <= seg.hi.x) {
-        sccd_real rho = sccd_shape2_farthest(g, r->start.cog);
-        if (rho * rho <= s->massInfo.area) {
-            sccd_v2 far = sccd_v2_max(sccd_v2_abs(seg.lo), sccd_v2_abs(seg.hi));
-            sccd_real grow = rho + SCCD_EPS * (sccd_max(far.x, far.y) + rho);
-            return (sccd_aabb2){{seg.lo.x - grow, seg.lo.y - grow}, {seg.hi.x + grow, seg.hi.y + grow}};
-        }
-    }
+    sccd_aabb2 box;
+    if (sccd_impact2_centre_box(&r->start, g, dt, &box))
+        return box;
     if (!*moved) {
         *m = sccd_impact2_free_motion(&r->start, dt);
         *moved = true;
@@ -345,15 +316,10 @@ static sccd_aabb2 ccd_shape_box(const cp_body_rec *r, sccd_aabb2 seg, const cpSh
     return sccd_shape2_motion_box(g, *m);
 }
 
-/* Integrate a CCD body with its own position function (once: it spends
- * the bias) and keep it at its start: the solver gets the velocity that
- * reproduces that integration (of its centre of gravity); the record keeps
- * the end and the box of what its motion may reach. */
 /* CCD body r's box (r->box): what its shapes (not sensors) reach this
  * step, each by ccd_shape_box. False when it has none. */
 bool sccd_cp_ccd_box(cp_body_rec *r, cpFloat dt)
 {
-    sccd_aabb2 seg = cog_segment(r, dt);
     sccd_motion2 m;
     bool moved = false, any = false;
     CP_BODY_FOREACH_SHAPE(r->body, s)
@@ -362,7 +328,7 @@ bool sccd_cp_ccd_box(cp_body_rec *r, cpFloat dt)
             continue;
         sccd_shape2 g;
         sccd_cp_shape_of(&g, s);
-        sccd_aabb2 sb = ccd_shape_box(r, seg, s, &g, dt, &m, &moved);
+        sccd_aabb2 sb = ccd_shape_box(r, &g, dt, &m, &moved);
         r->box = any ? sccd_aabb2_union(r->box, sb) : sb;
         any = true;
     }

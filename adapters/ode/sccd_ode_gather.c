@@ -321,19 +321,13 @@ static sccd_motion3 ccd_motion(const sccd_ode_world *w, ode_body *r)
  * (prepare_geom), its shape one the core takes, each bound valid (a box of
  * ODE's about a finite pose, begin_body's, and finite sizes is finite, and
  * so is its exact reach).
- * The box: a body free or kinematic turns about its centre of mass in the
- * core, which moves on the line from its start to where ODE put it (the
- * core's end differs by rounding, which the regions' growth by twice the
- * overlap covers), so its geom's first reach (prepare_geom: that segment's
- * box grown by the geom's bounding radius) holds the geom all step long,
- * for a few instructions where its motion box took 2,500 with the free
- * motion. That box is as tight as the motion box for a compact geom (its
- * bounding radius at most twice its half thickness: a debris cube's is
- * √3 times), whose turn sweeps a ball about its centre; a rotor, a blade
- * or a rod turning about one axis sweeps a flat disc, which its motion box
- * follows (ode_overhead's rotors with the ball: +9 % of the CCD over the
- * pile). A jointed body turns about its joint, its centre on an arc: the
- * motion box of its free motion; a mesh's region, its mesh's. */
+ * The box: a compact geom of a body free of joints, the path of the
+ * centre of mass it turns about grown (sccd_impact3_centre_box: a debris
+ * cube, a few hundred instructions where its free motion and motion box
+ * took 2,500); any other (a rotor, a blade or a rod turning about one
+ * axis sweeps a flat disc; a jointed body turns about its joint, its
+ * centre on an arc), the motion box of its free motion; a mesh's region,
+ * its mesh's. */
 static int gather_ccd_geom(sccd_ode_world *w, int k, ode_body *r, sccd_aabb3 *box)
 {
     sccd_impact_shape3 s;
@@ -344,9 +338,8 @@ static int gather_ccd_geom(sccd_ode_world *w, int k, ode_body *r, sccd_aabb3 *bo
         ++w->cnt.unsupported;
         return 0;
     }
-    bool compact = !e->exact && e->radius <= 2.0 * sccd_shape3_half_thickness(&s.bound[0]);
-    bool first = compact && r->solver.joint == SCCD_JOINT_NONE;
-    *box = first ? e->reach : sccd_shape3_motion_box(&s.bound[0], ccd_motion(w, r));
+    if (!sccd_impact3_centre_box(&r->solver, &s, w->dt, box))
+        *box = sccd_shape3_motion_box(&s.bound[0], ccd_motion(w, r));
     return sccd_ode_add_piece(w, k, -1) ? 1 : -1;
 }
 

@@ -85,18 +85,7 @@ bool sccd_is_valid_shape2(const sccd_shape2 *s)
     return false;
 }
 
-bool sccd_is_valid_shape3(const sccd_shape3 *s)
-{
-    if (!s)
-        return false;
-    switch (s->type) {
-    case SCCD_SHAPE_CIRCLE: return sccd_is_valid_sphere(s->sphere);
-    case SCCD_SHAPE_CAPSULE: return sccd_is_valid_capsule3(s->capsule);
-    case SCCD_SHAPE_BOX: return sccd_is_valid_box3(s->box);
-    case SCCD_SHAPE_POLY: return false;
-    }
-    return false;
-}
+bool sccd_is_valid_shape3(const sccd_shape3 *s) { return s != NULL && valid_shape3(s); }
 
 void sccd_box2_corners(sccd_box2 b, sccd_v2 out[4])
 {

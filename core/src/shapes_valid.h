@@ -132,6 +132,30 @@ static inline bool valid_poly2(const sccd_poly2 *s)
     return valid_poly2_disc(s, &mean, &rad);
 }
 
+/* Shape s's numbers finite and its sizes ≥ 0, a polygon's convexity
+ * unchecked: for entries whose result needs no more (a bound from its
+ * vertices holds whatever their order), where the convexity check of a
+ * square would cost 180 instructions a call. */
+static inline bool valid_shape2_numbers(const sccd_shape2 *s)
+{
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE:
+        return valid_circle(s->circle);
+    case SCCD_SHAPE_CAPSULE:
+        return valid_capsule2(s->capsule);
+    case SCCD_SHAPE_BOX:
+        return valid_box2(s->box);
+    case SCCD_SHAPE_POLY: {
+        sccd_real sum = s->poly.r;
+        for (int i = 0; i < s->poly.n; ++i)
+            sum += s->poly.v[i].x + s->poly.v[i].y;
+        /* finite sum: every term finite (a NaN or infinity makes it one; so does a sum past the largest double) */
+        return s->poly.n >= 1 && s->poly.n <= SCCD_POLY_MAX && valid_radius(s->poly.r) && sccd_is_valid_real(sum);
+    }
+    }
+    return false;
+}
+
 static inline bool valid_sphere(sccd_sphere s) { return sccd_is_valid_v3(s.c) & valid_radius(s.r); }
 
 static inline bool valid_capsule3(sccd_capsule3 s)
@@ -156,6 +180,21 @@ static inline bool valid_box3(sccd_box3 s)
     sccd_real zero = (s.c.x - s.c.x) + (s.c.y - s.c.y) + (s.c.z - s.c.z) + (s.h.x - s.h.x) + (s.h.y - s.h.y) +
                      (s.h.z - s.h.z);
     return (zero == 0.0) & (sccd_min(s.h.x, sccd_min(s.h.y, s.h.z)) >= 0.0) & valid_quat(s.q);
+}
+
+/* sccd_is_valid_shape3 inline (a shape's bounds checked on every call of a public entry). */
+static inline bool valid_shape3(const sccd_shape3 *s)
+{
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE:
+        return valid_sphere(s->sphere);
+    case SCCD_SHAPE_CAPSULE:
+        return valid_capsule3(s->capsule);
+    case SCCD_SHAPE_BOX:
+        return valid_box3(s->box);
+    default:
+        return false;
+    }
 }
 
 /* A valid rotation is unit only within 1e-6 (|q|² or c² + s² = 1 + δ), and

@@ -178,6 +178,9 @@ bool sccd_impact2_solve(sccd_impact_body2 *bodies, int body_count, const sccd_im
 /// The motion body b takes over a step of dt when nothing stops it, as sccd_impact2_solve moves it (a hinged body turns about its hinge, a free one about its pivot): the sweep a caller gathers what a CCD body may reach by. Bad input: SCCD_ASSERT, the identity pose standing still.
 sccd_motion2 sccd_impact2_free_motion(const sccd_impact_body2 *b, sccd_real dt);
 
+/// The box of every pose shape g (body coordinates) of body b takes in its free motion over dt, when b turns about its centre of mass (not hinged, its pivot that centre) and g is compact (its area at least ρ², ρ its farthest distance from that centre): the centre's path grown by ρ, about as tight as the motion box and a quarter of its cost. False otherwise (take the motion box of sccd_impact2_free_motion). Bad input: SCCD_ASSERT, false.
+bool sccd_impact2_centre_box(const sccd_impact_body2 *b, const sccd_shape2 *g, sccd_real dt, sccd_aabb2 *box);
+
 /// Free the scratch memory (the struct may be reused after).
 void sccd_impact_scratch_free(sccd_impact_scratch *scratch);
 
@@ -285,6 +288,9 @@ bool sccd_impact3_solve(sccd_impact_body3 *bodies, int body_count, const sccd_im
 
 /// The motion body b takes over a step of dt when nothing stops it, as sccd_impact3_solve moves it (a jointed body about its joint): as sccd_impact2_free_motion. Bad input: SCCD_ASSERT, the identity pose standing still.
 sccd_motion3 sccd_impact3_free_motion(const sccd_impact_body3 *b, sccd_real dt);
+
+/// sccd_impact2_centre_box in 3D: the box of every pose shape s (its bounds, body coordinates) of body b takes in its free motion over dt, when b turns about its centre of mass (no joint, its pivot that centre) and s is compact (its volume at least (4/3)·ρ³); false otherwise and for a half-space. Bad input: SCCD_ASSERT, false.
+bool sccd_impact3_centre_box(const sccd_impact_body3 *b, const sccd_impact_shape3 *s, sccd_real dt, sccd_aabb3 *box);
 
 #ifdef __cplusplus
 }
