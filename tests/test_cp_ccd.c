@@ -69,7 +69,7 @@ static sccd_cp_world *maybe_ccd(cpSpace *space, bool ccd, cpBody *body)
 
 #define WALL_ANGLE (0.5 * SCCD_PI)
 
-typedef struct rod_stats { int trials, passes, impacts, impacts_with_begin, stop_steps, stop_steps_heard; } rod_stats;
+typedef struct rod_stats { int trials, passes, impacts, impacts_with_begin, stop_steps, stop_steps_heard, stop_steps_counted; } rod_stats;
 
 typedef struct touch_query { cpBody *other; bool found; } touch_query;
 
@@ -116,6 +116,7 @@ static void rod_swing(bool ccd, bool sap, double w, double phase, rod_stats *st)
         if (k1.clamps > k0.clamps && k1.failed == k0.failed) { /* stopped at an impact (not at a capped TOI) */
             /* the game hears it: begin in this step, or Chipmunk's own contact goes on */
             st->stop_steps_heard += begins > b0 || touching(rod, cpSpaceGetStaticBody(space));
+            st->stop_steps_counted += k1.impacts > k0.impacts || k1.held > k0.held; /* an impulse, or the fallback */
             ++st->stop_steps;
             if (!impact)
                 begin_at_impact = begins > b0; /* Chipmunk's own contact formed in the same step */
@@ -152,8 +153,9 @@ static void test_rod_vs_thin_wall(void **state)
     /* Every swing is stopped by the CCD, and Chipmunk's begin fires in that step. */
     assert_int_equal(on.impacts, on.trials);
     assert_int_equal(on.impacts_with_begin, on.impacts);
-    /* and in every step in which the CCD stops the rod the game hears of it */
+    /* and in every step in which the CCD stops the rod the game hears of it, and the counters */
     assert_int_equal(on.stop_steps_heard, on.stop_steps);
+    assert_int_equal(on.stop_steps_counted, on.stop_steps);
 }
 
 /* ---- a rod hinged at its end against a small ball by its tip's path ---- */

@@ -1198,15 +1198,16 @@ static bool ball_passes_idle_plate(double gap, double speed, double off)
     sccd_ode_geom_set_material(w.ccd, gbat, 1.0, 0.0);
     sccd_ode_geom_set_material(w.ccd, gball, 1.0, 0.0);
     sccd_ode_geom_set_material(w.ccd, gplate, 1.0, 0.0);
-    bool passed = false;
+    bool passed = false, joined = false;
     for (int step = 0; step < 6; ++step) {
         ode_world_step(&w);
         dBodySetLinearVel(bat, 0.0, 0.0, 0.0); /* one swing */
         passed |= dBodyGetPosition(ball)[0] > dBodyGetPosition(plate)[0];
+        joined |= step == 0 && sccd_ode_get_counters(w.ccd).joined == 1; /* the plate, in the swing's step */
     }
     bool struck = dBodyGetLinearVel(ball)[0] != 0.0 || dBodyGetPosition(ball)[0] != 0.0;
     ode_world_free(&w);
-    return passed || !struck;
+    return passed || !struck || !joined;
 }
 
 static void test_idle_body_joins_when_met(void **state)
@@ -1217,9 +1218,26 @@ static void test_idle_body_joins_when_met(void **state)
         double gap = sccd_rng_uniform(&g, 0.02, 0.1), speed = sccd_rng_uniform(&g, 40.0, 80.0);
         double off = sccd_rng_uniform(&g, -0.05, 0.05);
         if (ball_passes_idle_plate(gap, speed, off))
-            fail_msg("case %d (gap %g, speed %g, offset %g): the ball passed the plate or was never struck", i, gap,
+            fail_msg("case %d (gap %g, speed %g, offset %g): the ball passed the plate, was never struck, or the plate "
+                     "was not counted as joined", i, gap,
                      speed, off);
     }
+    /* a spinning CCD cube alone, nothing near it: idle every step, never joined */
+    ode_world w;
+    ode_world_init(&w, ODE_CCD_SECTOR, 1, 0.0);
+    dBodyID cube = dBodyCreate(w.world);
+    dGeomSetBody(dCreateBox(w.space, 0.1, 0.1, 0.1), cube);
+    dMass m;
+    dMassSetBoxTotal(&m, 1.0, 0.1, 0.1, 0.1);
+    dBodySetMass(cube, &m);
+    dBodySetAngularVel(cube, 0.0, 30.0, 0.0);
+    ode_world_ccd_body(&w, cube, 0.0, 0.0, 0.0);
+    for (int step = 0; step < 3; ++step)
+        ode_world_step(&w);
+    sccd_ode_counters k = sccd_ode_get_counters(w.ccd);
+    assert_int_equal(k.idle, 3);
+    assert_int_equal(k.joined, 0);
+    ode_world_free(&w);
 }
 
 /* Scenes the scene fuzzer found passing through with the CCD (judged by

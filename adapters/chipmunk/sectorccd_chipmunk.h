@@ -115,7 +115,9 @@ typedef struct sccd_cp_counters {
     uint64_t steps;       ///< steps in which the CCD ran
     uint64_t candidates;  ///< candidate shape pairs after filters
     uint64_t tois;        ///< time-of-impact computations
+    uint64_t impacts;     ///< impulses applied (each heard by the collision handlers)
     uint64_t clamps;      ///< bodies whose motion an impact changed or the fallback stopped (per step)
+    uint64_t held;        ///< fallback stops and carries (the event cap, or two infinite masses)
     uint64_t overlapped;  ///< shape pairs overlapping too deep for their cores to guard (left to Chipmunk alone)
     uint64_t failed;      ///< searches that hit an iteration cap (the bodies stopped at a safe time)
     uint64_t struck;      ///< bodies tested in a step because an earlier step's impact left them flying (a batted ball), summed over the steps

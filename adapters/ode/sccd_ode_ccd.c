@@ -355,6 +355,10 @@ void sccd_ode_after_step(sccd_ode_world *w)
         marked = ok;
         for (int k = 0; ok && k < w->nib; ++k)
             marked &= write_back(w, k);
+        for (int i = 0; ok && i < w->nbodies; ++i) {
+            w->cnt.idle += w->bodies[i].left_out && w->bodies[i].idle;
+            w->cnt.joined += w->bodies[i].left_out && !w->bodies[i].idle;
+        }
         ODE_CHECK(w, marked || !ok, "sccd_ode: out of memory; what this step's impacts left flying is not followed");
     }
     if (marked)

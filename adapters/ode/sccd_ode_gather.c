@@ -355,7 +355,7 @@ static bool gather_ccd(sccd_ode_world *w)
         sccd_ode_solver_body(w, r->body, r->start, i, &r->solver);
         r->moved = false;
         r->usable = false;
-        r->met = r->idle = false;
+        r->met = r->idle = r->left_out = false;
     }
     for (int k = 0; k < w->ngeoms; ++k) {
         const ode_geom *e = &w->geoms[k];
@@ -618,7 +618,7 @@ static bool leave_idle(sccd_ode_world *w)
 {
     for (int i = 0; i < w->nbodies; ++i) {
         ode_body *r = &w->bodies[i];
-        r->idle = r->active && r->usable && may_idle(w, r);
+        r->idle = r->left_out = r->active && r->usable && may_idle(w, r);
         w->nidle += r->idle;
     }
     if (w->nidle == 0)

@@ -24,6 +24,7 @@ typedef struct ode_body {
     int query;         /* its region's index in the step's regions (sccd_ode_world.regions), once asked */
     bool met;          /* its region met a geom (sccd_ode_gather.c's answer) ... */
     bool idle;         /* ... or not, nor another CCD body's region: out of the solve until a question meets it */
+    bool left_out;     /* idle at the step's start (counted as idle, or joined once a question met it) */
 } ode_body;
 
 /* One enabled geom of the space, as before_step saw it. */

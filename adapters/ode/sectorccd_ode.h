@@ -212,6 +212,8 @@ typedef struct sccd_ode_counters {
     uint64_t failed;      ///< TOI searches stopped at a safe time without contact (iteration caps)
     uint64_t unsupported; ///< geoms of classes the CCD ignores, seen in the candidate search
     uint64_t struck;      ///< bodies tested in a step because an earlier step's impact left them flying (a batted ball), summed over the steps
+    uint64_t idle;        ///< CCD bodies that met nothing at a step's start and stayed out of its solve (ODE's integration stood), summed over the steps
+    uint64_t joined;      ///< CCD bodies left out at a step's start that the solve took in once a body its impacts set moving might reach them, summed over the steps
     uint64_t forgotten;   ///< CCD bodies dropped because they left the space or were destroyed
     uint64_t errors;      ///< bad calls and bad states reported
     double seconds;       ///< CPU time (this thread's) spent in before_step and after_step
