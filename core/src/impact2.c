@@ -1451,10 +1451,36 @@ static sccd_impact_reach2 reach_of(solver *sv, int i)
     return r;
 }
 
+/* How much an ordinary body asking again grows its box, a fraction of its
+ * reach (op_gather). A pile's ball struck twice mostly asks a third time
+ * within that: in the 1,000 + 100 debris rain 1,562 of its 1,880 questions
+ * asked again lay within a quarter of the reach of the one before (rain 0:
+ * CCD -0.8 %). Growing every first question instead gathered more than it
+ * saved around swords buried in a pile (cp_overhead: +0.9 % to +3 %, and
+ * a course changed by the bodies taken in), a CCD body's questions too (a
+ * blade's reach is its tip's: +7.5 %). */
+#define REASK_GROWTH 0.15
+
+/* The box to ask about for body i, whose segment's box is `box` and whose
+ * points move up to `reach` on it: grown by REASK_GROWTH of its reach when
+ * an ordinary body asks again (its motion changed once more). Any box
+ * holding the segment's is a valid question: the caller gathers what may
+ * lie within it. */
+static sccd_aabb3 question_box(const solver *sv, int i, sccd_aabb3 box, sccd_real reach)
+{
+    sccd_real g = REASK_GROWTH * reach;
+    if (sv->bodies[i].ccd || sv->st[i].asked_reach < 0.0 || !(g > 0.0))
+        return box;
+    return (sccd_aabb3){{box.lo.x - g, box.lo.y - g, box.lo.z}, {box.hi.x + g, box.hi.y + g, box.hi.z}};
+}
+
 /* Body i's segment changed: ask the caller for what it may now reach
- * (callbacks.gather), unless an earlier question covered it (a box holding
- * this one, for points moving as far), and take the answer in. Only a body
- * that moves on its own asks: a stopped one reaches nothing new. */
+ * (callbacks.gather), unless an earlier question covered it (its box
+ * holding this one, for points moving as far: the caller's answer holds
+ * everything of the box that such points could pass through, and so
+ * everything the new question wants), and take the answer in. The box
+ * asked about is the one recorded (question_box). Only a body that moves
+ * on its own asks: a stopped one reaches nothing new. */
 static bool op_gather(void *solver_, int i)
 {
     solver *sv = solver_;
@@ -1465,6 +1491,8 @@ static bool op_gather(void *solver_, int i)
     sccd_aabb3 box = body_box(sv, i);
     if (r.reach <= s->asked_reach && sccd_box_holds(s->asked, box) && (r.fixed_only || !s->asked_fixed))
         return true;
+    box = question_box(sv, i, box, r.reach);
+    r.box = (sccd_aabb2){{box.lo.x, box.lo.y}, {box.hi.x, box.hi.y}};
     s->asked = box;
     s->asked_reach = r.reach;
     s->asked_fixed = r.fixed_only;
