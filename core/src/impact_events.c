@@ -577,7 +577,11 @@ static int ranks_before(const sccd_events *e, int t, sccd_real x)
  * box: its sorted entries, then its moved bodies. Most of those walked
  * are apart or paired already: told here, without a call. A body in
  * several tiles (or listed again as it moved) is taken at the first: the
- * activation's mark tells the others. */
+ * activation's mark tells the others. A moved body is marked at its first
+ * look whether its box meets or not: each of its entries holds that one
+ * box (marked only when they met, a body moved again and again was tested
+ * at each of its entries: 5 % of the activations' instructions around
+ * swords buried in a pile). */
 static bool walk_tile(sccd_events *e, int i, sccd_aabb3 box, int t, sccd_real tc)
 {
     for (int r = ranks_before(e, t, box.hi.x) - 1; r >= e->tile_start[t] && e->reach[r] >= box.lo.x; --r) {
@@ -587,7 +591,10 @@ static bool walk_tile(sccd_events *e, int i, sccd_aabb3 box, int t, sccd_real tc
     }
     for (int k = e->moved_head[t]; k >= 0; k = e->moved_next[k]) {
         int j = e->moved_body[k];
-        if (e->partner[j] != e->activation && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
+        if (e->partner[j] == e->activation)
+            continue;
+        e->partner[j] = e->activation;
+        if (boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
             return false;
     }
     return true;
