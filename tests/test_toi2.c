@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "toi_cases.h"
+#include "../core/src/trig.h"
 
 #define N_CASES 100000
 #define N_GRID_CASES 100
@@ -192,6 +193,23 @@ static void test_toi2_degenerate(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* The TOI places its first poses (t = 0) by the identity turn, not by
+ * sccd_cos_sin(0·θ) (toi.c's turn2_at): the same pose to the bit only while
+ * that gives exactly (1, +0) for every spin θ, either sign of zero and any
+ * size, which this holds it to (a −0 sine would flip zeros' signs in the
+ * placed cores). */
+static void test_toi2_first_turn(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(2033);
+    const sccd_real fixed[] = {0.0, -0.0, 1.0, -1.0, 1e-300, -1e-300, 5e-324, 1e300, -1e300, 80.0 * SCCD_PI};
+    for (int i = 0; i < 10 + N_CASES / 10; ++i) {
+        sccd_real theta = i < 10 ? fixed[i] : sccd_rng_uniform(&g, -100.0, 100.0) * pow(10.0, sccd_rng_int(&g, 7) - 3);
+        sccd_rot2 q = sccd_cos_sin(0.0 * theta);
+        assert_true(q.c == 1.0 && q.s == 0.0 && !signbit(q.s));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_toi2_grid),
         cmocka_unit_test(test_toi2_thin_wall),
         cmocka_unit_test(test_toi2_degenerate),
+        cmocka_unit_test(test_toi2_first_turn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

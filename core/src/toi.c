@@ -353,6 +353,14 @@ static void place2(sccd_proxy2 *out, const sccd_proxy2 *core, sccd_rot2 q, sccd_
         out->v[i] = sccd_v2_add(c, sccd_rot2_apply(q, core->v[i]));
 }
 
+/* The turn by t·θ (t ≥ 0): at t = 0, every search's first pose, the
+ * identity, which sccd_cos_sin(±0) gives exactly (1, +0), without its
+ * series (two of them a TOI, 4 % of its instructions). */
+static sccd_rot2 turn2_at(sccd_real t, sccd_real theta)
+{
+    return t > 0.0 ? sccd_cos_sin(t * theta) : (sccd_rot2){1.0, 0.0};
+}
+
 /* n × ω for ω = θ·ẑ: a vector in the plane. */
 static sccd_v2 n_cross_w2(sccd_v2 n, sccd_real theta) { return (sccd_v2){theta * n.y, -theta * n.x}; }
 
@@ -385,8 +393,8 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
     while (out.iterations < SCCD_TOI_MAX_ITERATIONS) {
         ++out.iterations;
         sccd_v2 o = sccd_v2_mad(ca0, t, ma.dp), cb = sccd_v2_mad(cb0, -t, dp);
-        place2(&pa, &core_a, sccd_cos_sin(t * ma.dtheta), (sccd_v2){0.0, 0.0});
-        place2(&pb, &core_b, sccd_cos_sin(t * mb.dtheta), cb);
+        place2(&pa, &core_a, turn2_at(t, ma.dtheta), (sccd_v2){0.0, 0.0});
+        place2(&pb, &core_b, turn2_at(t, mb.dtheta), cb);
         sccd_distance2 d = sccd_proxy2_distance_cached(&pa, &pb, &cache);
         out.t = t;
         out.point = sccd_v2_add(o, sccd_v2_lerp(d.pa, d.pb, 0.5));
