@@ -459,15 +459,22 @@ static sccd_v2 edge_normal(sccd_v2 a, sccd_v2 b) { return sccd_v2_normalize((scc
  * edge by d) and their cross (sin φ, φ the turn). */
 typedef struct vertex_turn { sccd_v2 sum; sccd_real bend, cross; } vertex_turn;
 
+/* The turn at a vertex between the unit normals n0 of its edge in and n1
+ * of its edge out; a corner sharper than 120° (bend < 0.5: the vertex
+ * would move more than 2d) takes no inset. */
+static vertex_turn turn_between(sccd_v2 n0, sccd_v2 n1)
+{
+    return (vertex_turn){sccd_v2_add(n0, n1), 1.0 + sccd_v2_dot(n0, n1), sccd_v2_cross(n0, n1)};
+}
+
 /* Vertex i's turn; false when an edge there is degenerate or the corner
- * sharper than 120° (the vertex would move more than 2d: no inset). */
+ * too sharp. */
 static bool turn_at(const sccd_poly2 *p, int i, vertex_turn *turn)
 {
     sccd_v2 prev = p->v[(i + p->n - 1) % p->n], cur = p->v[i], next = p->v[(i + 1) % p->n];
     if (sccd_v2_dist(prev, cur) <= 0.0 || sccd_v2_dist(cur, next) <= 0.0)
         return false;
-    sccd_v2 n0 = edge_normal(prev, cur), n1 = edge_normal(cur, next);
-    *turn = (vertex_turn){sccd_v2_add(n0, n1), 1.0 + sccd_v2_dot(n0, n1), sccd_v2_cross(n0, n1)};
+    *turn = turn_between(edge_normal(prev, cur), edge_normal(cur, next));
     return turn->bend >= 0.5;
 }
 
@@ -478,15 +485,25 @@ static bool turn_at(const sccd_poly2 *p, int i, vertex_turn *turn)
  * an edge degenerate (poly_inset refuses any d). Known once, it spares the
  * insets that would fail: a shrink tried them halving from the wanted depth
  * (ten or more per shrink, a fifth of a busy pile's CCD). Each vertex's
- * turn goes into corner and bend (poly_inset's, for the shape's copies). */
+ * turn goes into corner and bend (poly_inset's, for the shape's copies).
+ * Each edge's length and normal are measured once (twice, at both its
+ * vertices, they were half its instructions). */
 static sccd_real poly_inset_limit(const sccd_poly2 *p, sccd_v2 *corner, sccd_real *bend)
 {
     if (p->n < 3)
         return 0.0;
-    sccd_real half_turn[SCCD_POLY_MAX], limit = INFINITY; /* tan(φ/2) at each vertex */
+    sccd_v2 normal[SCCD_POLY_MAX]; /* edge i's, from vertex i to the next */
+    sccd_real length[SCCD_POLY_MAX], half_turn[SCCD_POLY_MAX], limit = INFINITY; /* tan(φ/2) at each vertex */
     for (int i = 0; i < p->n; ++i) {
-        vertex_turn turn;
-        if (!turn_at(p, i, &turn))
+        sccd_v2 cur = p->v[i], next = p->v[(i + 1) % p->n];
+        length[i] = sccd_v2_dist(cur, next);
+        if (length[i] <= 0.0)
+            return 0.0;
+        normal[i] = edge_normal(cur, next);
+    }
+    for (int i = 0; i < p->n; ++i) {
+        vertex_turn turn = turn_between(normal[(i + p->n - 1) % p->n], normal[i]);
+        if (!(turn.bend >= 0.5))
             return 0.0;
         corner[i] = turn.sum;
         bend[i] = turn.bend;
@@ -495,7 +512,7 @@ static sccd_real poly_inset_limit(const sccd_poly2 *p, sccd_v2 *corner, sccd_rea
     for (int i = 0; i < p->n; ++i) {
         sccd_real slide = half_turn[i] + half_turn[(i + 1) % p->n];
         if (slide > 0.0)
-            limit = sccd_min(limit, sccd_v2_dist(p->v[i], p->v[(i + 1) % p->n]) / slide);
+            limit = sccd_min(limit, length[i] / slide);
     }
     return limit;
 }
