@@ -104,7 +104,7 @@ sccd_aabb2 sccd_shape2_motion_box_unchecked(const sccd_shape2 *s, sccd_motion2 m
 {
     sccd_rot2 half = sccd_cos_sin(0.5 * m.dtheta);
     sccd_rot2 turn = {half.c * half.c - half.s * half.s, 2.0 * half.c * half.s}, q1 = sccd_rot2_mul(turn, m.start.q);
-    sccd_xf2 end = {sccd_v2_sub(sccd_motion2_center_at(m, 1.0), sccd_rot2_apply(q1, m.center)), q1};
+    sccd_xf2 end = {sccd_v2_sub(sccd_motion2_center_at_inline(&m, 1.0), sccd_rot2_apply(q1, m.center)), q1};
     sccd_real core;
     sccd_aabb2 box = sccd_shape2_ends_aabb_unchecked(s, m.start, end, m.center, &core);
     sccd_real grow = arc_stray(m.dtheta, half, core);
@@ -127,7 +127,7 @@ sccd_aabb3 sccd_shape3_motion_box_unchecked(const sccd_shape3 *s, sccd_motion3 m
     sccd_rot2 half = sccd_cos_sin(0.5 * m.angle);
     sccd_quat turn = {m.axis.x * half.s, m.axis.y * half.s, m.axis.z * half.s, half.c};
     sccd_quat q1 = sccd_quat_normalize(sccd_quat_mul(turn, m.start.q));
-    sccd_xf3 end = {sccd_v3_sub(sccd_motion3_center_at(m, 1.0), sccd_quat_apply(q1, m.center)), q1};
+    sccd_xf3 end = {sccd_v3_sub(sccd_motion3_center_at_inline(&m, 1.0), sccd_quat_apply(q1, m.center)), q1};
     sccd_real core;
     sccd_aabb3 box = sccd_shape3_ends_aabb_unchecked(s, m.start, end, m.center, &core);
     sccd_real grow = arc_stray(m.angle, half, core);

@@ -957,7 +957,7 @@ static bool circle_at_centre(const sccd_shape2 *s, sccd_v2 centre)
  * this one does, for several times the instructions. */
 static sccd_aabb2 circle_path_box(sccd_real r, sccd_motion2 m)
 {
-    sccd_v2 c0 = sccd_motion2_center_at(m, 0.0), c1 = sccd_motion2_center_at(m, 1.0), g = {r, r};
+    sccd_v2 c0 = sccd_motion2_center_at_inline(&m, 0.0), c1 = sccd_motion2_center_at_inline(&m, 1.0), g = {r, r};
     return (sccd_aabb2){sccd_v2_sub(sccd_v2_min(c0, c1), g), sccd_v2_add(sccd_v2_max(c0, c1), g)};
 }
 

@@ -15,15 +15,9 @@ bool sccd_is_valid_motion3(sccd_motion3 m)
            sccd_is_valid_v3(m.axis) && fabs(sccd_v3_len2(m.axis) - 1.0) < 1e-6 && sccd_is_valid_real(m.angle);
 }
 
-sccd_v2 sccd_motion2_center_at(sccd_motion2 m, sccd_real t)
-{
-    return sccd_v2_mad(sccd_xf2_apply(m.start, m.center), t, m.dp);
-}
+sccd_v2 sccd_motion2_center_at(sccd_motion2 m, sccd_real t) { return sccd_motion2_center_at_inline(&m, t); }
 
-sccd_v3 sccd_motion3_center_at(sccd_motion3 m, sccd_real t)
-{
-    return sccd_v3_mad(sccd_xf3_apply(m.start, m.center), t, m.dp);
-}
+sccd_v3 sccd_motion3_center_at(sccd_motion3 m, sccd_real t) { return sccd_motion3_center_at_inline(&m, t); }
 
 sccd_xf2 sccd_motion2_at(sccd_motion2 m, sccd_real t)
 {
@@ -40,7 +34,7 @@ sccd_xf2 sccd_motion2_at_unchecked(sccd_motion2 m, sccd_real t)
         return m.start;
     sccd_rot2 q = sccd_rot2_mul(sccd_cos_sin(t * m.dtheta), m.start.q); /* the core's series: the solvers ask often */
     /* The centre is fixed in the body: p = c(t) − q·center. */
-    sccd_v2 p = sccd_v2_sub(sccd_motion2_center_at(m, t), sccd_rot2_apply(q, m.center));
+    sccd_v2 p = sccd_v2_sub(sccd_motion2_center_at_inline(&m, t), sccd_rot2_apply(q, m.center));
     return (sccd_xf2){p, q};
 }
 
@@ -58,7 +52,7 @@ sccd_xf3 sccd_motion3_at_unchecked(sccd_motion3 m, sccd_real t)
     if (t == 0.0) /* as sccd_motion2_at_unchecked, normalised as every other time's */
         return (sccd_xf3){m.start.p, sccd_quat_normalize(m.start.q)};
     sccd_quat q = sccd_quat_normalize(sccd_quat_mul(sccd_quat_turn(m.axis, t * m.angle), m.start.q));
-    sccd_v3 p = sccd_v3_sub(sccd_motion3_center_at(m, t), sccd_quat_apply(q, m.center));
+    sccd_v3 p = sccd_v3_sub(sccd_motion3_center_at_inline(&m, t), sccd_quat_apply(q, m.center));
     return (sccd_xf3){p, q};
 }
 
