@@ -1060,19 +1060,36 @@ static void search_pair(solver *sv, sccd_pair *pr, sccd_real tc, bool wait)
     }
 }
 
-/* What body i covers over its current segment (cached until it changes). */
+/* Body i's box by the candidate rule (box) and its path's box (path) over
+ * its current segment: the unions of its shapes' boxes. */
+static void shapes_boxes(solver *sv, int i, sccd_aabb2 *box, sccd_aabb2 *path)
+{
+    const sccd_impact_body2 *b = &sv->bodies[i];
+    bool ends = sv->opt.candidates == SCCD_CANDIDATES_START_END;
+    *box = *path = (sccd_aabb2){{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+    for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
+        sccd_aabb2 pb = shape_box(sv, i, k); /* the path: a start-and-end box misses a turn's bulge */
+        sccd_aabb2 sb = ends ? motion_box(sv, &sv->shapes[k].geom, sv->st[i].m) : pb;
+        *box = (sccd_aabb2){sccd_v2_min(box->lo, sb.lo), sccd_v2_max(box->hi, sb.hi)};
+        *path = (sccd_aabb2){sccd_v2_min(path->lo, pb.lo), sccd_v2_max(path->hi, pb.hi)};
+    }
+}
+
+/* What body i covers over its current segment (cached until it changes).
+ * A body of one shape under the sweep rule (every body of a pile) takes
+ * that shape's box as both, the unions' result (the empty box's infinities
+ * give way to any number, NaN too), without the loop (the loop's 0.5 % of
+ * the CCD of swords buried in a pile). */
 static sccd_aabb3 body_box(solver *sv, int i)
 {
     body_state *s = &sv->st[i];
     if (!s->boxed) {
         const sccd_impact_body2 *b = &sv->bodies[i];
-        sccd_aabb2 box = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}}, path = box;
-        for (int k = b->first_shape; k < b->first_shape + b->shape_count; ++k) {
-            sccd_aabb2 pb = shape_box(sv, i, k); /* the path: a start-and-end box misses a turn's bulge */
-            sccd_aabb2 sb = sv->opt.candidates == SCCD_CANDIDATES_START_END ? motion_box(sv, &sv->shapes[k].geom, s->m) : pb;
-            box = (sccd_aabb2){sccd_v2_min(box.lo, sb.lo), sccd_v2_max(box.hi, sb.hi)};
-            path = (sccd_aabb2){sccd_v2_min(path.lo, pb.lo), sccd_v2_max(path.hi, pb.hi)};
-        }
+        sccd_aabb2 box, path;
+        if (b->shape_count == 1 && sv->opt.candidates == SCCD_CANDIDATES_SWEEP)
+            box = path = shape_box(sv, i, b->first_shape);
+        else
+            shapes_boxes(sv, i, &box, &path);
         s->box = (sccd_aabb3){v3_of(box.lo), v3_of(box.hi)};
         s->boxed = true;
         s->covered = (sccd_aabb3){sccd_v3_min(s->covered.lo, v3_of(path.lo)), sccd_v3_max(s->covered.hi, v3_of(path.hi))};
