@@ -176,7 +176,7 @@ static sccd_v2 riding_velocity(const solver *sv, int i, sccd_real t)
     sccd_real span = (1.0 - s->t0) * sv->dt;
     if (!(span > 0.0))
         return s->v;
-    sccd_v2 arm = sccd_v2_sub(cog_at(sv, i, t), sccd_motion2_center_at(s->m, local_time(s, t)));
+    sccd_v2 arm = sccd_v2_sub(cog_at(sv, i, t), sccd_motion2_center_at_inline(&s->m, local_time(s, t)));
     sccd_v2 v = sccd_v2_scale(sccd_v2_add(s->m.dp, sccd_v2_scale(sccd_v2_perp(arm), s->m.dtheta)), 1.0 / span);
     sccd_real most = sccd_v2_len(s->v), now = sccd_v2_len(v);
     return now > most ? sccd_v2_scale(v, most / now) : v;
@@ -810,7 +810,7 @@ static sccd_real core_reach(solver *sv, int i, int k) { return turning_reach(&sv
  * from their centres in all. */
 static bool paths_apart(sccd_motion2 ma, sccd_motion2 mb, sccd_real reach, sccd_real tol)
 {
-    sccd_v2 ca = sccd_motion2_center_at(ma, 0.0), cb = sccd_motion2_center_at(mb, 0.0);
+    sccd_v2 ca = sccd_motion2_center_at_inline(&ma, 0.0), cb = sccd_motion2_center_at_inline(&mb, 0.0);
     /* the ends: cb + dp is exactly sccd_motion2_center_at(mb, 1.0) (a + 1·b), read without a second pose */
     sccd_v2 d0 = sccd_v2_sub(cb, ca), d1 = sccd_v2_sub(sccd_v2_add(cb, mb.dp), sccd_v2_add(ca, ma.dp));
     return sccd_paths_apart((sccd_v3){d0.x, d0.y, 0.0}, (sccd_v3){d1.x, d1.y, 0.0}, reach, tol);
@@ -831,7 +831,7 @@ static sccd_gap_rate gap_rate(const sccd_shape2 *a, sccd_motion2 ma, sccd_real f
                               sccd_real fb, sccd_real u, sccd_v2 n)
 {
     sccd_v2 ua = {ma.dtheta * n.y, -ma.dtheta * n.x}, ub = {-mb.dtheta * n.y, mb.dtheta * n.x};
-    sccd_v2 ca = sccd_motion2_center_at(ma, u), cb = sccd_motion2_center_at(mb, u);
+    sccd_v2 ca = sccd_motion2_center_at_inline(&ma, u), cb = sccd_motion2_center_at_inline(&mb, u);
     sccd_real sa = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support_unchecked(a, sccd_motion2_at_unchecked(ma, u), ua), ca), ua);
     sccd_real sb = sccd_v2_dot(sccd_v2_sub(sccd_shape2_support_unchecked(b, sccd_motion2_at_unchecked(mb, u), ub), cb), ub);
     sccd_real beta = sccd_v2_dot(n, sccd_v2_sub(ma.dp, mb.dp)) + sa + sb;

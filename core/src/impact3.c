@@ -214,7 +214,7 @@ static sccd_v3 riding_velocity(const solver *sv, int i, sccd_real t)
     sccd_real span = (1.0 - s->t0) * sv->dt;
     if (!(span > 0.0))
         return s->v;
-    sccd_v3 arm = sccd_v3_sub(cog_at(sv, i, t), sccd_motion3_center_at(s->m, local_time(s, t)));
+    sccd_v3 arm = sccd_v3_sub(cog_at(sv, i, t), sccd_motion3_center_at_inline(&s->m, local_time(s, t)));
     sccd_v3 v = sccd_v3_scale(sccd_v3_add(s->m.dp, sccd_v3_cross(sccd_v3_scale(s->m.axis, s->m.angle), arm)), 1.0 / span);
     sccd_real most = sccd_v3_len(s->v), now = sccd_v3_len(v);
     return now > most ? sccd_v3_scale(v, most / now) : v;
