@@ -223,12 +223,12 @@ static bool ccd_met(int j, void *context)
 bool sccd_cp_gather_queries(sccd_cp_world *w)
 {
     bool ok = true;
-    if (w->matched < 0) {
+    if (!w->matched) {
         for (int i = 0; ok && i < w->queries.count; ++i)
             ok = query_space(w, i);
     } else {
         w->gather_ok = true;
-        if (w->matched != cpSpatialIndexCount(w->space->dynamicShapes))
+        if (w->seen != cpSpatialIndexCount(w->space->dynamicShapes))
             cpSpatialIndexEach(w->space->dynamicShapes, match_shape, w); /* some not in the array: all of them */
         cpSpatialIndexEach(w->space->staticShapes, match_shape, w);
         ok = w->gather_ok;
@@ -350,22 +350,20 @@ static bool infinite_mass(const cpBody *b)
  * the array has an infinite mass, or a shape is there whose body is not in
  * the array (left in the space without it; its body may be kinematic): the
  * index holds more shapes than the array's bodies (counted by the split's
- * pass, when it made one). Found once a step, at a flying body's first
- * question: made in the split's pass over every body, it cost the
- * 1,000 + 100 debris rain more than its few flying bodies' questions save. */
+ * pass). Found once a step, at a flying body's first question: the mass
+ * tested in the split's pass over every body cost the 1,000 + 100 debris
+ * rain more than its few flying bodies' questions save. (The shapes counted
+ * here as well, walking every body's list, cost the swords buried in a
+ * pile 0.14 % of the CCD: the split's pass walks them anyway.) */
 static bool dynamic_index_fixed(sccd_cp_world *w)
 {
     if (w->fixed_moving >= 0)
         return w->fixed_moving;
     cpBody **bodies = (cpBody **)w->space->dynamicBodies->arr;
     bool infinite = false;
-    int seen = sccd_max(w->matched, 0);
-    for (int i = 0, n = w->space->dynamicBodies->num; i < n; ++i) {
+    for (int i = 0, n = w->space->dynamicBodies->num; i < n; ++i)
         infinite |= infinite_mass(bodies[i]);
-        CP_BODY_FOREACH_SHAPE(bodies[i], s)
-        seen += w->matched < 0;
-    }
-    w->fixed_moving = infinite || seen != cpSpatialIndexCount(w->space->dynamicShapes);
+    w->fixed_moving = infinite || w->seen != cpSpatialIndexCount(w->space->dynamicShapes);
     return w->fixed_moving;
 }
 
@@ -461,11 +459,11 @@ static bool matched_by_pass(const sccd_cp_world *w)
  * the shapes, the shapes of the awake bodies not listed (the slow ones and
  * the CCD bodies) are matched in the same pass over the bodies (a second
  * pass, finding each body in the fast list, cost 1.1 % of the CCD of the
- * 1,000 + 100 debris rain), and w->matched counts the shapes of the bodies
- * seen (-1 without the pass): a body removed from the space with its
- * shapes left in it (Chipmunk allows that; they still collide) is not in
- * the array, and sccd_cp_gather_queries then matches every shape. False
- * when out of memory. */
+ * 1,000 + 100 debris rain). w->seen counts the shapes of the bodies seen:
+ * a body removed from the space with its shapes left in it (Chipmunk
+ * allows that; they still collide) is not in the array, and
+ * sccd_cp_gather_queries then matches every shape. False when out of
+ * memory. */
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
 {
     w->slow = SLOW_FRACTION * (sccd_is_valid_real(smallest) ? smallest : 0.0);
@@ -491,11 +489,12 @@ bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
         }
         CP_BODY_FOREACH_SHAPE(b, s)
         {
-            seen += pass;
+            ++seen;
             if (pass && !fast)
                 match_shape(s, w);
         }
     }
-    w->matched = pass ? seen : -1;
+    w->seen = seen;
+    w->matched = pass;
     return w->gather_ok;
 }

@@ -77,7 +77,8 @@ struct sccd_cp_world {
     int capquery;
     int asking;                   /* the query box the space is asked about now, -1: none (a question of the solver's) */
     sccd_real slow;
-    int matched; /* shapes of the bodies seen by the split's pass that matched them, -1: none (sccd_cp_split_targets) */
+    int seen;     /* shapes of the array's bodies, counted by the split's pass (sccd_cp_split_targets) ... */
+    bool matched; /* ... which matched them against the query boxes */
     int fixed_moving; /* whether the dynamic index may hold a kinematic body's shape, -1: not known yet (this step) */
     cpFloat dt; /* the step's length (the solver's questions) */
     double asked_seconds; /* the adapter's time in the current solve's questions (sccd_adapter_lap_seconds) */
