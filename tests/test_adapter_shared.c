@@ -8,7 +8,10 @@
  * test, with boxes and questions that are not finite, sets cut in tiles,
  * boxes and questions across many tiles, lows that share a sort key; all
  * under allocation failure (every k-th allocation fails: the call reports
- * it, the state still matches the oracle, and every block comes back). */
+ * it, the state still matches the oracle, and every block comes back).
+ * And what the solver's questions keep (sccd_adapter_keeps) against every
+ * thickness of a dense sweep: never more for a thicker shape, the bound
+ * the Chipmunk adapter's keeps_shape leaves a shape unmeasured by. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -397,6 +400,38 @@ static void test_queries_out_of_memory(void **state)
         queries_run(3, false, k);
 }
 
+/* ---- what a question keeps ---- */
+
+/* A question keeping k, a shape moving `margin` of a fixed body or not:
+ * kept at every thickness of a dense sweep (and at 0, the thickness of a
+ * shape that is not valid) whenever it is kept infinitely thick, and
+ * whatever keeps it keeps every thinner one. Random questions and margins,
+ * NaN and infinite reaches among them; both outcomes of the infinitely
+ * thick test must occur, or the sweep proves nothing. */
+static void test_keeps_thinner_shapes(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(13);
+    int kept_thick = 0, left_thick = 0;
+    for (int n = 0; n < 4000; ++n) {
+        int r = sccd_rng_int(&g, 20), h = sccd_rng_int(&g, 8);
+        sccd_real reach = r == 0 ? NAN : r == 1 ? INFINITY : sccd_rng_uniform(&g, 0.0, 12.0);
+        sccd_real half = h == 0 ? INFINITY : h == 1 ? 0.0 : sccd_rng_uniform(&g, 0.0, 10.0);
+        sccd_adapter_keep k = {reach, half, sccd_rng_int(&g, 3) == 0};
+        sccd_real margin = sccd_rng_int(&g, 4) == 0 ? 0.0 : sccd_rng_uniform(&g, 0.0, 6.0);
+        bool fixed = sccd_rng_int(&g, 2) == 0, thick = sccd_adapter_keeps(k, margin, INFINITY, fixed);
+        kept_thick += thick;
+        left_thick += !thick;
+        bool thicker_kept = thick;
+        for (int i = 400; i >= 0; --i) { /* from thick to thin */
+            bool kept = sccd_adapter_keeps(k, margin, 0.05 * i, fixed);
+            assert_true(kept || !thicker_kept);
+            thicker_kept = kept;
+        }
+    }
+    assert_true(kept_thick > 100 && left_thick > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_queries_out_of_memory),
         cmocka_unit_test(test_sorted_match_brute_force),
         cmocka_unit_test(test_sorted_out_of_memory),
+        cmocka_unit_test(test_keeps_thinner_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
