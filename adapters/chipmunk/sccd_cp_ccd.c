@@ -275,8 +275,13 @@ static bool build_solver(sccd_cp_world *w, int from, cpFloat dt)
             w->ib[k].shape_count = 0;
         }
         ++w->ib[w->nib - 1].shape_count;
-        w->is[i] = (sccd_impact_shape2){.body = w->nib - 1, .elasticity = s->e, .friction = s->u};
-        sccd_cp_shape_of(&w->is[i].geom, s);
+        /* field by field: a compound literal zeroed the geometry, which
+         * sccd_cp_shape_of clears again (every shape of every question) */
+        sccd_impact_shape2 *is = &w->is[i];
+        sccd_cp_shape_of(&is->geom, s);
+        is->body = w->nib - 1;
+        is->elasticity = s->e;
+        is->friction = s->u;
     }
     return true;
 }
