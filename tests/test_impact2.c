@@ -1537,6 +1537,28 @@ static void test_centre_box(void **state)
     assert_true(sccd_is_valid_rot2(s.body[0].pose.q));
     assert_true(sccd_impact2_centre_box(&s.body[0], &square, DT, &box));
     assert_true(box_holds(box, sccd_xf2_apply(s.body[0].pose, (sccd_v2){1, 1})));
+    /* a disc about a centre of mass 100 from the body's origin, the rotation 4.5e-7 off unit, still and spinning */
+    scene far = {0};
+    sccd_shape2 disc = {.type = SCCD_SHAPE_CIRCLE, .circle = {{100, 0}, 0.5}};
+    add(&far, SCCD_BODY_DYNAMIC, disc, (sccd_v2){1, 2}, SCCD_PI / 2.0, 1, 1);
+    far.body[0].pose.q = (sccd_rot2){0.0, sqrt(1.0 + 9e-7)};
+    far.body[0].cog = far.body[0].pivot = (sccd_v2){100, 0};
+    for (int moving = 0; moving < 2; ++moving) {
+        far.body[0].v = (sccd_v2){moving * 3.0, -moving * 2.0};
+        far.body[0].w = moving * 40.0;
+        assert_true(sccd_impact2_centre_box(&far.body[0], &disc, DT, &box));
+        sccd_motion2 m = sccd_impact2_free_motion(&far.body[0], DT);
+        assert_true(outside_by(box, &disc, &far.body[0], m, false) <= 0.0);
+    }
+    /* past the doubles: no box (inf - inf would make it NaN), no assert; a polygon of finite vertices whose sum
+     * overflows is valid input */
+    far.body[0].pose = (sccd_xf2){{1.7e308, 0}, sccd_rot2_identity()};
+    far.body[0].cog = far.body[0].pivot = (sccd_v2){1e308, 0};
+    disc.circle.c = far.body[0].cog;
+    assert_false(sccd_impact2_centre_box(&far.body[0], &disc, DT, &box));
+    sccd_shape2 huge = {.type = SCCD_SHAPE_POLY, .poly = {3, {{1e308, 0}, {1.5e308, 1e308}, {1e308, 1.7e308}}, 0.0}};
+    sccd_impact2_centre_box(&s.body[0], &huge, DT, &box);
+    assert_int_equal(sccd_test_assert_count(), 0);
     /* bad input */
     sccd_impact_body2 bad = s.body[0];
     bad.v.x = NAN;

@@ -1023,6 +1023,28 @@ static void test_centre_box(void **state)
     assert_true(sccd_impact3_centre_box(&s.body[0], &s.shape[0], DT, &out));
     sccd_v3 corner = sccd_xf3_apply(s.body[0].pose, (sccd_v3){1, 1, 1});
     assert_true(corner.z > sqrt(3.0) + 1e-7 && corner.z <= out.hi.z);
+    /* a ball about a centre of mass 100 from the body's origin, its rotation 4.5e-7 off unit: the solver places
+     * the centre by the rotation made unit (placed by the rotation as given, the box missed it by 9e-5) */
+    scene far = {0};
+    sccd_shape3 ball = {.type = SCCD_SHAPE_CIRCLE, .sphere = {{100, 0, 0}, 0.5}};
+    sccd_quat quarter = about_z(SCCD_PI / 2.0);
+    double stretch = sqrt(1.0 + 9e-7);
+    add(&far, SCCD_BODY_DYNAMIC, &ball, 1, at((sccd_v3){1, 2, 3}, (sccd_quat){stretch * quarter.x, stretch * quarter.y,
+                                                                             stretch * quarter.z, stretch * quarter.w}),
+        1.0, (sccd_v3){1, 1, 1});
+    far.body[0].cog = far.body[0].pivot = (sccd_v3){100, 0, 0};
+    for (int moving = 0; moving < 2; ++moving) {
+        far.body[0].v = (sccd_v3){moving * 3.0, 0, -moving * 2.0};
+        far.body[0].w = (sccd_v3){0, moving * 40.0, 0};
+        assert_true(sccd_impact3_centre_box(&far.body[0], &far.shape[0], DT, &out));
+        assert_true(outside_by3(out, &far.shape[0], sccd_impact3_free_motion(&far.body[0], DT)) <= 0.0);
+    }
+    /* a centre past the doubles: no box (a box of inf - inf would be NaN), and no assert: the input is finite */
+    far.body[0].pose = at((sccd_v3){1.7e308, 0, 0}, sccd_quat_identity());
+    far.body[0].cog = far.body[0].pivot = (sccd_v3){1e308, 0, 0};
+    far.shape[0].bound[0].sphere.c = far.body[0].cog;
+    assert_false(sccd_impact3_centre_box(&far.body[0], &far.shape[0], DT, &out));
+    assert_int_equal(sccd_test_assert_count(), 0);
     /* bad input */
     sccd_impact_body3 bad = s.body[0];
     bad.cog.y = NAN;

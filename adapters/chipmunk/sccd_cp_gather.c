@@ -502,6 +502,8 @@ static bool matched_by_pass(const sccd_cp_world *w)
 bool sccd_cp_split_targets(sccd_cp_world *w, sccd_real smallest, cpFloat dt)
 {
     w->slow = SLOW_FRACTION * (sccd_is_valid_real(smallest) ? smallest : 0.0);
+    w->seen = -1; /* counted anew by this pass (an out-of-memory return leaves it unknown) */
+    w->matched = false;
     w->nfast = 0;
     w->fast_listed = false;
     w->gather_ok = true;

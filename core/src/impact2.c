@@ -1610,8 +1610,10 @@ static bool centre_box_input(const sccd_impact_body2 *b, const sccd_shape2 *g, s
  * it is the centre of mass, runs on the segment from c0 to c0 + v·dt
  * (restart_state): every point of g stays within ρ, its farthest distance
  * from that centre, of the segment all step, so the segment's box grown by
- * ρ holds every pose. A valid rotation stretches by up to BOX_ROTATION_SLACK
- * (the pose's, and a box's own), so ρ is grown by twice that share; the
+ * ρ holds every pose. A valid rotation stretches by up to BOX_ROTATION_SLACK,
+ * and the solver turns the pose's as given (ρ is measured in body
+ * coordinates, a box's own rotation applied), so ρ is grown by that share,
+ * twice for rounding's room; the
  * SCCD_EPS share of the magnitudes covers the rounding between this and
  * the solver's poses (a few units of 1e-16 of them). A compact shape's turn sweeps most of the disc of radius ρ,
  * and the box is then about as tight as its motion box, for a few hundred
@@ -1634,6 +1636,8 @@ bool sccd_impact2_centre_box(const sccd_impact_body2 *b, const sccd_shape2 *g, s
     sccd_v2 lo = sccd_v2_min(c0, c1), hi = sccd_v2_max(c0, c1);
     sccd_v2 far = sccd_v2_max(sccd_v2_abs(lo), sccd_v2_abs(hi));
     sccd_real magnitude = sccd_max(far.x, far.y) + rho + fabs(b->cog.x) + fabs(b->cog.y);
+    if (!sccd_is_valid_real(magnitude)) /* past the doubles: the box would be NaN (inf - inf) */
+        return false;
     sccd_real grow = rho * (1.0 + 2.0 * BOX_ROTATION_SLACK) + SCCD_EPS * magnitude;
     *box = (sccd_aabb2){{lo.x - grow, lo.y - grow}, {hi.x + grow, hi.y + grow}};
     return true;

@@ -1859,8 +1859,11 @@ static bool centre_box_input(const sccd_impact_body3 *b, const sccd_impact_shape
 
 /* sccd_impact2_centre_box's twin: a body free of joints turns about its
  * pivot, which, when it is the centre of mass, runs from c0 to c0 + v·dt
- * (restart_state), so every point of s stays within ρ of that segment
- * (grown for the rotations' stretch and rounding as there); each bound
+ * (restart_state), so every point of s stays within ρ of that segment.
+ * The solver turns its poses by the start's rotation made unit, so the
+ * centre is placed by that too (by the rotation as given, a centre of mass
+ * 100 from the origin was placed 9e-5 off); the growth covers a box's own
+ * rotation's stretch (valid within 1e-6) and the rounding; each bound
  * holds the shape, so ρ is the least of their farthest distances from the
  * centre, and its volume at most the least of theirs.
  * Compact: that volume at least (4/3)·ρ³, a third (1/π) of the ball its
@@ -1883,10 +1886,14 @@ bool sccd_impact3_centre_box(const sccd_impact_body3 *b, const sccd_impact_shape
     }
     if (!(4.0 / 3.0 * rho * rho * rho <= volume))
         return false;
-    sccd_v3 c0 = sccd_xf3_apply(b->pose, b->cog), c1 = b->kind == SCCD_BODY_STATIC ? c0 : sccd_v3_mad(c0, dt, b->v);
+    /* the centre where the solver puts it: its poses turn by the start's rotation made unit (pose_at) */
+    sccd_xf3 start = {b->pose.p, sccd_quat_normalize(b->pose.q)};
+    sccd_v3 c0 = sccd_xf3_apply(start, b->cog), c1 = b->kind == SCCD_BODY_STATIC ? c0 : sccd_v3_mad(c0, dt, b->v);
     sccd_v3 lo = sccd_v3_min(c0, c1), hi = sccd_v3_max(c0, c1);
     sccd_v3 far = sccd_v3_max(sccd_v3_abs(lo), sccd_v3_abs(hi));
     sccd_real magnitude = sccd_max(far.x, sccd_max(far.y, far.z)) + rho + sccd_v3_len(b->cog);
+    if (!sccd_is_valid_real(magnitude)) /* past the doubles: the box would be NaN (inf - inf) */
+        return false;
     sccd_real grow = rho * (1.0 + 2.0 * BOX_ROTATION_SLACK) + SCCD_EPS * magnitude;
     sccd_v3 g = {grow, grow, grow};
     *box = (sccd_aabb3){sccd_v3_sub(lo, g), sccd_v3_add(hi, g)};

@@ -146,11 +146,10 @@ static inline bool valid_shape2_numbers(const sccd_shape2 *s)
     case SCCD_SHAPE_BOX:
         return valid_box2(s->box);
     case SCCD_SHAPE_POLY: {
-        sccd_real sum = s->poly.r;
+        sccd_real zero = 0.0; /* x − x: 0 for a finite x, NaN otherwise (a sum of the values could overflow) */
         for (int i = 0; i < s->poly.n; ++i)
-            sum += s->poly.v[i].x + s->poly.v[i].y;
-        /* finite sum: every term finite (a NaN or infinity makes it one; so does a sum past the largest double) */
-        return s->poly.n >= 1 && s->poly.n <= SCCD_POLY_MAX && valid_radius(s->poly.r) && sccd_is_valid_real(sum);
+            zero += (s->poly.v[i].x - s->poly.v[i].x) + (s->poly.v[i].y - s->poly.v[i].y);
+        return s->poly.n >= 1 && s->poly.n <= SCCD_POLY_MAX && valid_radius(s->poly.r) && zero == 0.0;
     }
     }
     return false;
