@@ -111,9 +111,14 @@ static void rod_swing(bool ccd, bool sap, double w, double phase, rod_stats *st)
     for (int s = 0; s < steps; ++s) {
         sccd_cp_counters k0 = sccd_cp_get_counters(cw);
         int b0 = begins;
+        /* where Chipmunk's own integration puts the rod (cpBodyUpdatePosition:
+         * positions move first in a step, by the velocity and bias it starts with) */
+        cpFloat own = rod->a + (rod->w + rod->w_bias) * DT;
         cpSpaceStep(space, DT);
         sccd_cp_counters k1 = sccd_cp_get_counters(cw);
-        if (k1.clamps > k0.clamps && k1.failed == k0.failed) { /* stopped at an impact (not at a capped TOI) */
+        /* Stopped short of it: an impact, found by the rod's angle, not by the
+         * counters (the solver turns a hinged rod by its own rounding: 1e-9) */
+        if (cpBodyGetAngle(rod) < own - 1e-9) {
             /* the game hears it: begin in this step, or Chipmunk's own contact goes on */
             st->stop_steps_heard += begins > b0 || touching(rod, cpSpaceGetStaticBody(space));
             st->stop_steps_counted += k1.impacts > k0.impacts || k1.held > k0.held; /* an impulse, or the fallback */
