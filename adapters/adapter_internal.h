@@ -873,6 +873,14 @@ static inline double sccd_adapter_solve_seconds(double t0, double asked)
     return s > 0.0 ? s : 0.0;
 }
 
+/* Add a solve's counts (sccd_impact_stats st) to an adapter's counters cnt:
+ * sccd_cp_counters and sccd_ode_counters name these fields alike (a macro,
+ * as the two are different types). */
+#define SCCD_ADAPTER_ADD_SOLVE(cnt, st)                                                                                \
+    ((cnt).candidates += (uint64_t)(st).candidates, (cnt).tois += (uint64_t)(st).tois,                                \
+     (cnt).impacts += (uint64_t)(st).impacts, (cnt).held += (uint64_t)(st).held,                                      \
+     (cnt).overlapped += (uint64_t)(st).overlapped, (cnt).failed += (uint64_t)(st).failed)
+
 /* What a query gathers: shapes a body (its surface `reach` far this step,
  * `half` its half thickness) could pass through (sccd_adapter_keeps); a CCD
  * body's queries keep everything (half INFINITY); a flying body's only

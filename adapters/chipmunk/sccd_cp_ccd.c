@@ -441,12 +441,7 @@ static bool solve(sccd_cp_world *w, cpFloat dt)
     double t0 = sccd_adapter_cpu_seconds();
     bool solved = sccd_impact2_solve(w->ib, w->nib, w->is, w->ncands, dt, &w->opt, &cb, &w->scratch, &st);
     w->cnt.solve_seconds += sccd_adapter_solve_seconds(t0, w->asked_seconds);
-    w->cnt.candidates += (uint64_t)st.candidates;
-    w->cnt.tois += (uint64_t)st.tois;
-    w->cnt.impacts += (uint64_t)st.impacts;
-    w->cnt.held += (uint64_t)st.held;
-    w->cnt.overlapped += (uint64_t)st.overlapped;
-    w->cnt.failed += (uint64_t)st.failed;
+    SCCD_ADAPTER_ADD_SOLVE(w->cnt, st);
     return CP_CHECK(w, solved, "sccd_cp: the impact solver refused this step's bodies or ran out of memory; CCD skipped");
 }
 
