@@ -176,6 +176,9 @@ typedef struct sccd_ranked { sccd_real lo; int body; } sccd_ranked;
 /* Tiles across one axis: n of them from lo, `scale` tiles a unit (sccd_events). */
 typedef struct sccd_tiling { sccd_real lo, scale; int n; } sccd_tiling;
 
+/* The tiles a box meets: y0 .. y1 across y, z0 .. z1 across z (sccd_events). */
+typedef struct sccd_span { int y0, y1, z0, z1; } sccd_span;
+
 /* A pair in the queue of events, with what orders it (copied from the pair
  * when it is queued: a comparison then reads the entries alone, not the
  * pairs they name). */
@@ -213,6 +216,7 @@ typedef struct sccd_events {
     sccd_real *reach;      /* ... and the greatest high x of the boxes up to each, in its tile */
     int *tile_start;       /* each tile's first entry (one more: the end); tile (y, z) is y + z * tiling[0].n */
     sccd_tiling tiling[2]; /* the tiles across y and across z */
+    sccd_span *span;       /* per body: the tiles of its box, while the bodies are sorted */
     int sorted, entries;   /* bodies in the order, and their entries */
     int capacity;          /* bodies the arrays have room for */
     int *moved_head;       /* per tile: its list of moved bodies (the first entry, -1: none) ... */
