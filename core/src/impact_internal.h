@@ -82,7 +82,7 @@ typedef struct sccd_pair {
     int searches;          /* how many times it was searched */
     int next_a, next_b;    /* the next pair of body a's and of body b's list (-1: none) */
     int searched;          /* the event after which it was last searched (sccd_events_run) */
-    int queued;            /* its place in the queue of events (sccd_events; -1: none) */
+    int queued;            /* its place in the queue of events (sccd_events; -1: none, -2: put off to the current instant) */
 } sccd_pair;
 
 /* Whether pair pr, meeting again at the instant of its last impulse, is
@@ -205,7 +205,10 @@ typedef struct sccd_events {
     int bodies;
     sccd_pair *pairs;
     int count;
-    sccd_queued *queue;    /* the pairs with an event (or pending), a binary heap by time, then pair: the earliest first ... */
+    sccd_queued *instant_queue; /* the pairs put off to the current instant, a binary heap by pair (impact_events.c) ... */
+    int instant_count;     /* ... how many ... */
+    sccd_real instant;     /* ... and that instant */
+    sccd_queued *queue;    /* the other pairs with an event (or pending), a binary heap by time, then pair: the earliest first ... */
     int queue_count;       /* ... and how many */
     int round;             /* events taken so far */
     sccd_aabb3 *now;       /* per body: ops->box of its current segment, kept as segments change */
