@@ -51,18 +51,30 @@
 #define TILE_BODIES 8
 
 /* A moved body is listed in the tiles its new box meets if they are at
- * most MOVED_TILES; the lists hold TILE_COPIES entries a body in all (past
- * that, moved bodies are scanned one by one until the next sort). */
+ * most MOVED_TILES; its listings count TILE_COPIES tiles a body in all
+ * (past that, moved bodies are scanned one by one until the next sort). */
 #define MOVED_TILES 4
 
+/* In each of its tiles, a moved body is listed in the cells across x its
+ * box meets (cells TILE_BOXES mean widths wide), or, if they are more than
+ * MOVED_CELLS, in the tile's list of wide bodies; an activation walks the
+ * lists of its own cells and the wide list of each of its tiles. A tile is
+ * a band across the bodies' whole spread in x (its sorted entries are
+ * bisected by x), and its one list of moved bodies was walked whole: around
+ * swords buried in a pile, 54 entries an activation, 1.4 % of them met
+ * (the CCD's instructions there 1,193.3 -> 1,177.7 M; ODE's rain, whose
+ * lists are short, +0.12 %). */
+#define MOVED_CELLS 2
+
 /* The bytes the per-body arrays of n bodies take: two boxes, TILE_COPIES
- * entries, their reaches and moved-list entries (2 ints), a span, 6 ints
- * (first pair, lone, changed, partner, a tile's start and its moved list;
- * one more start closes the last tile) and a flag. */
+ * entries and their reaches, MOVED_CELLS x TILE_COPIES moved-list entries
+ * (2 ints), a span, 7 ints (first pair, lone, changed, partner, a tile's
+ * start and two moved-list heads; one more start closes the last tile)
+ * and a flag. */
 static size_t carve_bytes(size_t n)
 {
-    return n * (2 * sizeof(sccd_aabb3) + TILE_COPIES * (sizeof(sccd_ranked) + sizeof(sccd_real) + 2 * sizeof(int)) +
-                sizeof(sccd_span) + 6 * sizeof(int) + 1) +
+    return n * (2 * sizeof(sccd_aabb3) + TILE_COPIES * (sizeof(sccd_ranked) + sizeof(sccd_real)) +
+                MOVED_CELLS * TILE_COPIES * 2 * sizeof(int) + sizeof(sccd_span) + 7 * sizeof(int) + 1) +
            sizeof(int);
 }
 
@@ -76,13 +88,13 @@ static void lay_out(sccd_events *e, char *p, size_t n)
     e->reach = (sccd_real *)(p += TILE_COPIES * n * sizeof *e->order);
     e->span = (sccd_span *)(p += TILE_COPIES * n * sizeof *e->reach);
     e->moved_body = (int *)(p += n * sizeof *e->span);
-    e->moved_next = (int *)(p += TILE_COPIES * n * sizeof(int));
-    e->first_pair = (int *)(p += TILE_COPIES * n * sizeof(int));
+    e->moved_next = (int *)(p += MOVED_CELLS * TILE_COPIES * n * sizeof(int));
+    e->first_pair = (int *)(p += MOVED_CELLS * TILE_COPIES * n * sizeof(int));
     e->lone = (int *)(p += n * sizeof(int));
     e->changed = (int *)(p += n * sizeof(int));
     e->partner = (int *)(p += n * sizeof(int));
     e->moved_head = (int *)(p += n * sizeof(int));
-    e->tile_start = (int *)(p += n * sizeof(int));
+    e->tile_start = (int *)(p += 2 * n * sizeof(int));
     e->flags = (unsigned char *)(p + (n + 1) * sizeof(int));
 }
 
@@ -189,47 +201,140 @@ static bool box_sortable(sccd_aabb3 b)
     for (int z_ = (s).z0; z_ <= (s).z1; ++z_)                                                                           \
         for (int y_ = (s).y0, t = y_ + z_ * (e)->tiling[0].n; y_ <= (s).y1; t = ++y_ + z_ * (e)->tiling[0].n)
 
+/* The moved list of cell x of tile t (x = cells.n: the tile's wide list). */
+static int moved_list(const sccd_events *e, int t, int x) { return t * (e->cells.n + 1) + x; }
+
+/* Every moved list empty. */
+static void clear_moved(sccd_events *e)
+{
+    int lists = e->tiling[0].n * e->tiling[1].n * (e->cells.n + 1);
+    for (int k = 0; k < lists; ++k)
+        e->moved_head[k] = -1;
+    e->moved_entries = 0;
+}
+
+/* The moved lists' entries past which list_moved lists every moved body
+ * anew, for room for n bodies: MOVED_CELLS x TILE_COPIES a body, which the
+ * entries of the current boxes never pass (relist_moved). A test build
+ * sets it lower, so that the lists are made anew again and again
+ * (test_impact2_last, test_impact3_last). */
+#ifndef SCCD_MOVED_ROOM
+#define SCCD_MOVED_ROOM(n) (MOVED_CELLS * TILE_COPIES * (n))
+#endif
+
+/* The moved lists a sortable box goes in: in each tile of span s, those of
+ * cells x0 .. x1 (the wide list's, x0 = x1 = cells.n, past MOVED_CELLS). */
+typedef struct sccd_lists {
+    sccd_span s;
+    int x0, x1;
+} sccd_lists;
+
+/* The tiles and cells box b meets, the cells across x low to high (an
+ * empty box meets boxes across its ends). Inline, with lists_of: out of
+ * line, the calls cost 1.7 M instructions more around swords buried in a
+ * pile. */
+static inline sccd_lists cells_met(const sccd_events *e, sccd_aabb3 b)
+{
+    int lo = tile_of(e->cells, b.lo.x), hi = tile_of(e->cells, b.hi.x);
+    return (sccd_lists){span_of(e, b), lo < hi ? lo : hi, lo < hi ? hi : lo};
+}
+
+/* The moved lists of box b. */
+static inline sccd_lists lists_of(const sccd_events *e, sccd_aabb3 b)
+{
+    sccd_lists l = cells_met(e, b);
+    if (l.x1 - l.x0 >= MOVED_CELLS)
+        l.x0 = l.x1 = e->cells.n;
+    return l;
+}
+
+/* Entries for moved body i in lists l. */
+static void add_moved(sccd_events *e, int i, sccd_lists l)
+{
+    FOR_SPAN(e, l.s, t)
+    for (int x = l.x0; x <= l.x1; ++x) {
+        int list = moved_list(e, t, x);
+        e->moved_body[e->moved_entries] = i;
+        e->moved_next[e->moved_entries] = e->moved_head[list];
+        e->moved_head[list] = e->moved_entries++;
+    }
+}
+
+/* Every moved body listed anew by its current box, the stale entries of
+ * its earlier boxes dropped. Those of the current boxes fit the arrays:
+ * each box meets tiles among those of a listing counted in moved_count
+ * (TILE_COPIES a body at most), and takes at most MOVED_CELLS entries in
+ * each. */
+static void relist_moved(sccd_events *e)
+{
+    clear_moved(e);
+    for (int j = 0; j < e->bodies; ++j)
+        if ((e->flags[j] & (EVENTS_MOVED | EVENTS_LONE)) == EVENTS_MOVED)
+            add_moved(e, j, lists_of(e, e->boxes[j]));
+}
+
+/* List moved body i (not lone) in lists l, its box's (an entry of an
+ * earlier box may stay in another list: a walk tests the current box);
+ * past the room, every moved body anew. */
+static void list_moved(sccd_events *e, int i, sccd_lists l)
+{
+    if (e->moved_entries + span_tiles(l.s) * (l.x1 - l.x0 + 1) > SCCD_MOVED_ROOM(e->capacity))
+        relist_moved(e);
+    else
+        add_moved(e, i, l);
+}
+
+/* Moved body i listed in lists l, its box's: its tiles counted against the
+ * listings' TILE_COPIES a body; with too many tiles, or the listings past
+ * their count, scanned one by one. */
+static void list_counted(sccd_events *e, int i, sccd_lists l)
+{
+    int tiles = span_tiles(l.s);
+    if (tiles > MOVED_TILES || e->moved_count + tiles > TILE_COPIES * e->capacity) {
+        make_lone(e, i);
+        return;
+    }
+    e->moved_count += tiles;
+    list_moved(e, i, l);
+}
+
 /* Body i's box changed, or it was taken in: its entries in the tiles (if
- * any) are stale; it is listed in the tiles its box meets now (an entry
- * of an earlier box may stay in another tile's list: a scan tests the
- * current box), or, with a box that meets too many or is not finite, or
- * the lists full, scanned one by one. */
+ * any) are stale; it is listed in the moved lists its box meets now, or,
+ * with a box not finite, scanned one by one. */
 static void make_moved(sccd_events *e, int i)
 {
     e->flags[i] |= EVENTS_MOVED;
     if (e->flags[i] & EVENTS_LONE)
         return;
-    sccd_span s = box_sortable(e->boxes[i]) ? span_of(e, e->boxes[i]) : (sccd_span){0, MOVED_TILES, 0, 0};
-    int tiles = span_tiles(s);
-    if (tiles > MOVED_TILES || e->moved_count + tiles > TILE_COPIES * e->capacity) {
+    if (!box_sortable(e->boxes[i]))
+        make_lone(e, i);
+    else
+        list_counted(e, i, lists_of(e, e->boxes[i]));
+}
+
+/* Moved body i (not lone), listed by box `listed`, took its box now:
+ * listed again (list_counted) if that meets tiles `listed` does not, in the
+ * lists of its cells if it meets other cells only. Each entry names the
+ * body, and a walk
+ * tests its current box, so a body moved again within the same tiles is
+ * found there as it is, each of its lists walked once for it, not once for
+ * each move (around swords buried in a pile a quarter of the entries the
+ * activations walked). */
+static void move_listed(sccd_events *e, int i, sccd_aabb3 listed)
+{
+    if (!box_sortable(e->boxes[i])) {
         make_lone(e, i);
         return;
     }
-    FOR_SPAN(e, s, t)
-    {
-        e->moved_body[e->moved_count] = i;
-        e->moved_next[e->moved_count] = e->moved_head[t];
-        e->moved_head[t] = e->moved_count++;
-    }
+    sccd_lists was = lists_of(e, listed), now = lists_of(e, e->boxes[i]);
+    if (!(was.s.y0 <= now.s.y0 && now.s.y1 <= was.s.y1 && was.s.z0 <= now.s.z0 && now.s.z1 <= was.s.z1))
+        list_counted(e, i, now);
+    else if (was.x0 != e->cells.n && !(was.x0 <= now.x0 && now.x1 <= was.x1)) /* listed wide: walked from every cell */
+        list_moved(e, i, now);
 }
-
-/* Whether the tiles box b meets are among those box a meets (b sortable):
- * a moved body listed in a's tiles needs no new entries for b. Each entry
- * names the body, and a walk tests its current box, so a body moved again
- * within the same tiles is found there as it is, each of its lists walked
- * once for it, not once for each move (around swords buried in a pile a
- * quarter of the entries the activations walked). */
-static bool tiles_cover(const sccd_events *e, sccd_aabb3 a, sccd_aabb3 b)
-{
-    if (!box_sortable(b))
-        return false;
-    sccd_span sa = span_of(e, a), sb = span_of(e, b);
-    return sa.y0 <= sb.y0 && sb.y1 <= sa.y1 && sa.z0 <= sb.z0 && sb.z1 <= sa.z1;
-}
-
 /* Set aside (make_lone) the bodies that cannot be sorted or are wide, mark
  * the others EVENTS_SORTED and count them; their spread and summed
- * extents across y and z into lo, hi and sum. */
+ * extents into lo, hi and sum. */
 static void pick_sorted(sccd_events *e, sccd_v3 *lo, sccd_v3 *hi, sccd_v3 *sum)
 {
     sccd_real width = 0.0;
@@ -256,9 +361,9 @@ static void pick_sorted(sccd_events *e, sccd_v3 *lo, sccd_v3 *hi, sccd_v3 *sum)
         }
         e->flags[i] |= EVENTS_SORTED;
         ++e->sorted;
-        *lo = (sccd_v3){0.0, sccd_min(lo->y, b.lo.y), sccd_min(lo->z, b.lo.z)};
-        *hi = (sccd_v3){0.0, sccd_max(hi->y, b.hi.y), sccd_max(hi->z, b.hi.z)};
-        *sum = (sccd_v3){0.0, sum->y + (b.hi.y - b.lo.y), sum->z + (b.hi.z - b.lo.z)};
+        *lo = sccd_v3_min(*lo, b.lo);
+        *hi = sccd_v3_max(*hi, b.hi);
+        *sum = sccd_v3_add(*sum, sccd_v3_sub(b.hi, b.lo));
     }
 }
 
@@ -281,12 +386,14 @@ static void plan_tiles(sccd_events *e, sccd_v3 lo, sccd_v3 hi, sccd_v3 sum)
                 entries += span_tiles(e->span[i]);
             }
         if (entries <= (long)TILE_COPIES * e->sorted)
-            return;
+            break;
         if (e->tiling[0].n >= e->tiling[1].n) /* more than one tile across it: the entries exceed the bodies */
             e->tiling[0] = halved(e->tiling[0]);
         else
             e->tiling[1] = halved(e->tiling[1]);
     }
+    int tiles = e->tiling[0].n * e->tiling[1].n; /* the moved lists' heads fit in 2 capacity ints */
+    e->cells = tiling_over(lo.x, hi.x, sum.x / e->sorted, 2 * e->capacity / tiles - 1);
 }
 
 /* Deal the sorted bodies into their tiles (a counting sort: each tile's
@@ -296,8 +403,7 @@ static void deal_tiles(sccd_events *e)
 {
     int tiles = e->tiling[0].n * e->tiling[1].n;
     memset(e->tile_start, 0, (size_t)(tiles + 1) * sizeof(int));
-    for (int t = 0; t < tiles; ++t)
-        e->moved_head[t] = -1;
+    clear_moved(e);
     e->moved_count = 0;
     for (int i = 0; i < e->bodies; ++i)
         if (e->flags[i] & EVENTS_SORTED)
@@ -327,10 +433,10 @@ static void deal_tiles(sccd_events *e)
  * not finite) aside. */
 static void sort_bodies(sccd_events *e)
 {
-    sccd_v3 lo = {0.0, INFINITY, INFINITY}, hi = {0.0, -INFINITY, -INFINITY}, sum = {0.0, 0.0, 0.0};
+    sccd_v3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY}, sum = {0.0, 0.0, 0.0};
     e->sorted = 0;
     pick_sorted(e, &lo, &hi, &sum);
-    e->tiling[0] = e->tiling[1] = (sccd_tiling){0.0, 0.0, 1};
+    e->tiling[0] = e->tiling[1] = e->cells = (sccd_tiling){0.0, 0.0, 1};
     if (e->sorted > 0)
         plan_tiles(e, lo, hi, sum);
     deal_tiles(e);
@@ -379,9 +485,9 @@ static bool make_room(sccd_events *e, int bodies)
     memcpy(e->order, was.order, (size_t)was.entries * sizeof *e->order);
     memcpy(e->reach, was.reach, (size_t)was.entries * sizeof *e->reach);
     memcpy(e->tile_start, was.tile_start, (size_t)(was.tiling[0].n * was.tiling[1].n + 1) * sizeof(int));
-    memcpy(e->moved_body, was.moved_body, (size_t)was.moved_count * sizeof(int));
-    memcpy(e->moved_next, was.moved_next, (size_t)was.moved_count * sizeof(int));
-    memcpy(e->moved_head, was.moved_head, (size_t)(was.tiling[0].n * was.tiling[1].n) * sizeof(int));
+    memcpy(e->moved_body, was.moved_body, (size_t)was.moved_entries * sizeof(int));
+    memcpy(e->moved_next, was.moved_next, (size_t)was.moved_entries * sizeof(int));
+    memcpy(e->moved_head, was.moved_head, (size_t)(was.tiling[0].n * was.tiling[1].n * (was.cells.n + 1)) * sizeof(int));
     memcpy(e->first_pair, was.first_pair, old * sizeof(int));
     memcpy(e->lone, was.lone, (size_t)was.lone_count * sizeof(int));
     memcpy(e->changed, was.changed, (size_t)was.changed_count * sizeof(int));
@@ -402,9 +508,9 @@ bool sccd_events_grow(sccd_events *e, int bodies)
         e->first_pair[i] = -1;
         e->partner[i] = -1;
         e->flags[i] = 0;
+        e->bodies = i + 1; /* one of the bodies before make_moved (relist_moved walks them) */
         make_moved(e, i);
     }
-    e->bodies = bodies;
     return true;
 }
 
@@ -678,23 +784,15 @@ static int ranks_before(const sccd_events *e, int t, sccd_real x)
     return lo;
 }
 
-/* Pair body i (its box: box) with the bodies of tile t whose boxes meet
- * box: its sorted entries, then its moved bodies. Most of those walked
- * are apart or paired already: told here, without a call. A body in
- * several tiles (or listed again as it moved) is taken at the first: the
- * activation's mark tells the others. A moved body is marked at its first
- * look whether its box meets or not: each of its entries holds that one
- * box (marked only when they met, a body moved again and again was tested
- * at each of its entries: 5 % of the activations' instructions around
- * swords buried in a pile). */
-static bool walk_tile(sccd_events *e, int i, sccd_aabb3 box, int t, sccd_real tc)
+/* Pair body i (its box: box) with the bodies of moved list `list` whose
+ * boxes meet box. A moved body is marked at its first look whether its box
+ * meets or not: each of its entries holds that one box (marked only when
+ * they met, a body moved again and again was tested at each of its
+ * entries: 5 % of the activations' instructions around swords buried in a
+ * pile). */
+static bool walk_moved(sccd_events *e, int i, sccd_aabb3 box, int list, sccd_real tc)
 {
-    for (int r = ranks_before(e, t, box.hi.x) - 1; r >= e->tile_start[t] && e->reach[r] >= box.lo.x; --r) {
-        int j = e->order[r].body;
-        if (e->partner[j] != e->activation && !(e->flags[j] & EVENTS_MOVED) && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
-            return false;
-    }
-    for (int k = e->moved_head[t]; k >= 0; k = e->moved_next[k]) {
+    for (int k = e->moved_head[list]; k >= 0; k = e->moved_next[k]) {
         int j = e->moved_body[k];
         if (e->partner[j] == e->activation)
             continue;
@@ -703,6 +801,25 @@ static bool walk_tile(sccd_events *e, int i, sccd_aabb3 box, int t, sccd_real tc
             return false;
     }
     return true;
+}
+
+/* Pair body i (its box: box, meeting cells l) with the bodies of tile t
+ * whose boxes meet box: its sorted entries, then the moved bodies of its
+ * cells and its wide ones. Most of those walked are apart or paired
+ * already: told here, without a call. A body in several tiles or cells (or
+ * listed again as it moved) is taken at the first: the activation's mark
+ * tells the others. */
+static bool walk_tile(sccd_events *e, int i, sccd_aabb3 box, int t, sccd_lists l, sccd_real tc)
+{
+    for (int r = ranks_before(e, t, box.hi.x) - 1; r >= e->tile_start[t] && e->reach[r] >= box.lo.x; --r) {
+        int j = e->order[r].body;
+        if (e->partner[j] != e->activation && !(e->flags[j] & EVENTS_MOVED) && boxes_meet(box, e->boxes[j]) && !pair_with(e, i, j, tc))
+            return false;
+    }
+    for (int x = l.x0; x <= l.x1; ++x)
+        if (!walk_moved(e, i, box, moved_list(e, t, x), tc))
+            return false;
+    return walk_moved(e, i, box, moved_list(e, t, e->cells.n), tc);
 }
 
 bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
@@ -716,9 +833,9 @@ bool sccd_events_activate(sccd_events *e, int i, sccd_real tc)
     e->partner[i] = mark;
     for (int k = e->first_pair[i]; k >= 0; k = next_pair(e, k, i)) /* its partners, marked: a candidate is checked at once */
         e->partner[e->pairs[k].a == i ? e->pairs[k].b : e->pairs[k].a] = mark;
-    sccd_span s = span_of(e, box);
-    FOR_SPAN(e, s, t)
-    if (!walk_tile(e, i, box, t, tc))
+    sccd_lists l = cells_met(e, box);
+    FOR_SPAN(e, l.s, t)
+    if (!walk_tile(e, i, box, t, l, tc))
         return false;
     for (int k = 0; k < e->lone_count; ++k) {
         int j = e->lone[k];
@@ -774,8 +891,10 @@ static void rebox(sccd_events *e)
             sccd_aabb3 listed = e->boxes[i];
             e->boxes[i] = e->now[i];
             e->flags[i] |= EVENTS_OUTGREW;
-            if (!(e->flags[i] & EVENTS_MOVED) || !tiles_cover(e, listed, e->boxes[i]))
+            if (!(e->flags[i] & EVENTS_MOVED))
                 make_moved(e, i); /* its place in the order is of its old box */
+            else if (!(e->flags[i] & EVENTS_LONE))
+                move_listed(e, i, listed);
         }
     }
 }

@@ -196,8 +196,9 @@ typedef struct sccd_queued {
  * where nothing earlier reaches its start, in each tile its box meets (one
  * slab of x alone held the bodies of a whole column of a big pile: 800 a
  * query under 10,000 spheres). A body whose box changed since (an event
- * set it moving) is listed in the tiles its new box meets, scanned by the
- * queries of those tiles; a body far wider than the rest (a ground that
+ * set it moving) is listed in the tiles its new box meets, in each in the
+ * cells across x it meets, scanned by the queries of those cells; a body
+ * far wider than the rest (a ground that
  * would reach every query) is scanned by every query. */
 typedef struct sccd_events {
     const sccd_event_ops *ops;
@@ -222,9 +223,11 @@ typedef struct sccd_events {
     sccd_span *span;       /* per body: the tiles of its box, while the bodies are sorted */
     int sorted, entries;   /* bodies in the order, and their entries */
     int capacity;          /* bodies the arrays have room for */
-    int *moved_head;       /* per tile: its list of moved bodies (the first entry, -1: none) ... */
+    sccd_tiling cells;     /* the cells across x of the moved lists */
+    int *moved_head;       /* per tile, per cell and one more (wide bodies): its list of moved bodies (the first entry, -1: none) ... */
     int *moved_body, *moved_next; /* ... each entry's body and the next entry (-1: none) ... */
-    int moved_count;       /* ... and the entries so far */
+    int moved_entries;     /* ... the entries so far ... */
+    int moved_count;       /* ... and the tiles listed in since the sort (each move's, counted against TILE_COPIES a body) */
     int *lone;             /* the bodies scanned one by one (`lone_count`) */
     int lone_count;
     long scanned;          /* lone bodies the activations scanned since the last sort */
