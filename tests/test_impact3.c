@@ -1500,8 +1500,9 @@ static bool ew_gather(void *w_, int i)
  * so is a body taken in by a gather with the body that asked. A body
  * whose new box its pairing box holds is not activated again (rebox):
  * this is what that must keep; nor may a body moved again and again
- * be missed in a tile its first move's entries left out (tiles_cover:
- * the deep worlds, tiled across z too, fail without its z tests). 300
+ * be missed in a tile or a cell across x its first move's entries left
+ * out (move_listed: the deep worlds, tiled across z too, fail without its
+ * z tests; the test fails without the listing in new cells too). 300
  * worlds: flat, thin across z and deep. */
 static void test_events_pair_after_changes(void **state)
 {
