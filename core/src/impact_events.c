@@ -393,7 +393,7 @@ static void plan_tiles(sccd_events *e, sccd_v3 lo, sccd_v3 hi, sccd_v3 sum)
             e->tiling[1] = halved(e->tiling[1]);
     }
     int tiles = e->tiling[0].n * e->tiling[1].n; /* the moved lists' heads fit in 2 capacity ints */
-    e->cells = tiling_over(lo.x, hi.x, sum.x / e->sorted, 2 * e->capacity / tiles - 1);
+    e->cells = tiling_over(lo.x, hi.x, sum.x / e->sorted, 2 * (e->capacity / tiles) - 1);
 }
 
 /* Deal the sorted bodies into their tiles (a counting sort: each tile's
