@@ -188,6 +188,12 @@ typedef struct sccd_queued {
     int pair;
 } sccd_queued;
 
+/* A pair put off to the current instant, with its order there (sccd_events). */
+typedef struct sccd_keyed {
+    uint64_t order;
+    int pair;
+} sccd_keyed;
+
 /* The pairs of a step and the loop over their events. Which bodies a box
  * meets is found by sort and sweep along x within tiles across y and z:
  * in each tile, the bodies whose boxes meet it in the order of their
@@ -206,7 +212,7 @@ typedef struct sccd_events {
     int bodies;
     sccd_pair *pairs;
     int count;
-    sccd_queued *instant_queue; /* the pairs put off to the current instant, a binary heap by pair (impact_events.c) ... */
+    sccd_keyed *instant_queue; /* the pairs put off to the current instant, a binary heap by pair (impact_events.c) ... */
     int instant_count;     /* ... how many ... */
     sccd_real instant;     /* ... and that instant */
     sccd_queued *queue;    /* the other pairs with an event (or pending), a binary heap by time, then pair: the earliest first ... */
