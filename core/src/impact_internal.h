@@ -241,6 +241,9 @@ typedef struct sccd_events {
     int activation;        /* ... and the activations so far */
     int *changed;          /* the bodies whose segments the current event changed (`changed_count`) */
     int changed_count;
+    int *unrepaired;       /* the bodies the events of the current instant changed, to be paired and asked about once it is over (`unrepaired_count`) ... */
+    int unrepaired_count;
+    sccd_real repair_t;    /* ... and that instant */
     sccd_impact_scratch *scratch;
     sccd_impact_stats *stats;
 } sccd_events;
