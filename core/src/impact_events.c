@@ -935,11 +935,10 @@ static void defer_repairs(sccd_events *e, sccd_real t)
  * pile's (a blade pressing into it, what its impulses press on: 58 % of
  * them at the instant of the one before around swords buried in a pile),
  * and a body an instant's events change again and again asked about each
- * of its motions in turn (callgrind, the medians of the rains' CCD
- * instructions, each rain's course changed: swords buried in a pile,
- * rains 0-4, 1,262 -> 1,183 M; the 1,000 + 100 debris rain, rains 0-6,
- * 206.6 -> 190.3 M). Then the list is empty again. False when out of
- * memory. */
+ * of its motions in turn (callgrind, the medians of rains 0-6 of the
+ * CCD's instructions, each rain's course changed: swords buried in a
+ * pile 1,182.0 -> 1,166.1 M, the 1,000 + 100 debris rain 193.7 -> 189.0
+ * M). Then the list is empty again. False when out of memory. */
 static bool repair(sccd_events *e)
 {
     for (int c = 0; c < e->unrepaired_count; ++c) {
