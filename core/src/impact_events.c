@@ -319,11 +319,10 @@ static void make_moved(sccd_events *e, int i)
 /* Moved body i (not lone), listed by box `listed`, took its box now:
  * listed again (list_counted) if that meets tiles `listed` does not, in the
  * lists of its cells if it meets other cells only. Each entry names the
- * body, and a walk
- * tests its current box, so a body moved again within the same tiles is
- * found there as it is, each of its lists walked once for it, not once for
- * each move (around swords buried in a pile a quarter of the entries the
- * activations walked). */
+ * body, and a walk tests its current box, so a body moved again within the
+ * same tiles is found there as it is, each of its lists walked once for it,
+ * not once for each move (around swords buried in a pile a quarter of the
+ * entries the activations walked). */
 static void move_listed(sccd_events *e, int i, sccd_aabb3 listed)
 {
     if (!box_sortable(e->boxes[i])) {
