@@ -888,8 +888,9 @@ static void research(sccd_events *e, sccd_pair *event, sccd_real t)
  * segment's box that the pairing box of an active body still holds (a
  * blade slowed by what it struck turns through less of the same arc)
  * meets no body it is not paired with: no activation, no entries. One
- * that outgrew it, or the first change of a body never activated, is
- * activated with it as its pairing box, listed in its tiles. */
+ * that outgrew it, or the first change of a body never activated, takes
+ * it as its pairing box, listed in its tiles, and is activated with it
+ * once the instant is over (repair). */
 static void rebox(sccd_events *e)
 {
     for (int c = 0; c < e->changed_count; ++c) {
@@ -1127,20 +1128,18 @@ static void last_stop(sccd_events *e, sccd_pair *pr)
 }
 
 /* After event pr at t: the changed bodies' boxes, their pairs searched
- * again, their new pairs once the instant is over (repair). False when out
- * of memory. */
-static bool follow(sccd_events *e, sccd_pair *pr, sccd_real t)
+ * again, their new pairs once the instant is over (repair). */
+static void follow(sccd_events *e, sccd_pair *pr, sccd_real t)
 {
     ++e->round;
     rebox(e);
     research(e, pr, t);
     defer_repairs(e, t);
-    return true;
 }
 
 /* The events left after the guard, each a last stop, until none is left.
  * They end (last_stop); past a bound they cannot reach, the rest are
- * dropped all the same (counted as failed). */
+ * dropped all the same (counted as failed). False when out of memory. */
 static bool last_stops(sccd_events *e)
 {
     for (long k = 0;; ++k) {
@@ -1153,8 +1152,7 @@ static bool last_stops(sccd_events *e)
             return true;
         }
         last_stop(e, pr);
-        if (!follow(e, pr, pr->t))
-            return false;
+        follow(e, pr, pr->t);
     }
 }
 
@@ -1170,15 +1168,16 @@ bool sccd_events_run(sccd_events *e)
 {
     int impacts = 0, cap = SCCD_IMPACT_MAX_EVENTS, counted = 0;
     for (int guard = 0; guard < SCCD_EVENTS_GUARD(e->bodies, impacts); ++guard) {
-        /* each CCD body's share: the bodies passed, and those taken in
-         * since (an adapter may leave a CCD body out until something set
-         * moving may reach it) */
-        for (; counted < e->bodies; ++counted)
-            cap += e->ops->ccd(e->solver, counted) ? SCCD_IMPACT_BODY_EVENTS : 0;
         bool failed = false;
         sccd_pair *pr = earliest_event(e, &failed);
         if (pr == NULL)
             return !failed;
+        /* each CCD body's share: the bodies passed, and those taken in
+         * since (an adapter may leave a CCD body out until something set
+         * moving may reach it), counted once the repairs before this
+         * event took them in */
+        for (; counted < e->bodies; ++counted)
+            cap += e->ops->ccd(e->solver, counted) ? SCCD_IMPACT_BODY_EVENTS : 0;
         int a = pr->a, b = pr->b;
         sccd_real t = pr->t;
         bool can = pr->event == EVENT_IMPACT && impacts < cap && pr->impacts < pair_impacts(e, a, b) + pr->pushes &&
@@ -1197,8 +1196,7 @@ bool sccd_events_run(sccd_events *e)
         } else {
             stop_pair(e, pr);
         }
-        if (!follow(e, pr, t))
-            return false;
+        follow(e, pr, t);
     }
     return last_stops(e);
 }

@@ -167,7 +167,7 @@ typedef struct sccd_event_ops {
     void (*halt)(void *solver, int i, sccd_real t);               /* stop body i at t, at rest (it reports no velocity) */
     void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
-    bool (*gather)(void *solver, int i);                          /* body i's segment changed: take in the bodies the caller's hook appends for what it may reach (sccd_events_grow); false: the solve fails */
+    bool (*gather)(void *solver, int i);                          /* body i's segment changed (asked once an instant is over, about its last segment): take in the bodies the caller's hook appends for what it may reach (sccd_events_grow); false: the solve fails */
 } sccd_event_ops;
 
 /* A body in the order of its box's low x at the step start. */
