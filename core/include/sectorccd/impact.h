@@ -24,7 +24,10 @@
  * The caller passes the CCD bodies and what their motions may reach. A
  * body an impact sets moving may reach more: the solver asks the gather
  * hook for it (sccd_impact_reach2) and goes on with the bodies appended, as
- * if they had been passed at the start. What an impact sent flying (a
+ * if they had been passed at the start. It asks once the instant of the
+ * impact is over (once for a body however many impacts at that instant
+ * change it, about its motion after the last), before any later event:
+ * what an appended body meets at that instant is still taken there. What an impact sent flying (a
  * batted ball) can cross a thin wall in a later step of the engine: the
  * solve marks what it struck that moves fast enough (`flying`), the caller
  * passes those as `struck` in the next step, and the solver tests them
