@@ -27,10 +27,11 @@
  * if they had been passed at the start. It asks once the instant of the
  * impact is over (once for a body however many impacts at that instant
  * change it, about its motion after the last), before any later event:
- * what an appended body meets at that instant is still taken there. What an impact sent flying (a
- * batted ball) can cross a thin wall in a later step of the engine: the
- * solve marks what it struck that moves fast enough (`flying`), the caller
- * passes those as `struck` in the next step, and the solver tests them
+ * what an appended body meets at that instant is still taken there. What
+ * an impact sent flying (a batted ball) can cross a thin wall in a later
+ * step of the engine: the solve marks what it struck that moves fast
+ * enough (`flying`), the caller passes those as `struck` in the next
+ * step, and the solver tests them
  * from the start as in the step they were struck (the gather hook asked
  * what they may reach) against what does not move on its own and the CCD
  * bodies (Box2D's rule for bodies that are not bullets: ordinary bodies
