@@ -11,6 +11,11 @@
  * swings with any change of rounding); figures are medians of
  * thread CPU time (the machine may be shared) and of TOIs. Reported: step time without and with CCD, their ratio, and the
  * CCD's own share of the step (its timer over the step time, same run).
+ * What the CCD does to the swords, judged on their poses: their mean spin
+ * over the last two thirds of the steps without and with it, and in the
+ * same rain without it sub-stepped 16 and 32 times a step (the physics'
+ * answer: a sword's tip moves under 2 units a sub-step, less than half
+ * the thinnest body it meets).
  * Times on a shared machine wander by a third between runs, so the full run
  * also counts instructions (valgrind's callgrind, scripts/deps.sh --bench):
  * every rain of each layout without and with CCD, run again under callgrind
@@ -34,7 +39,15 @@
 #define BODIES 1000
 #define SWORDS 10
 
-typedef struct run { double step_us, ccd_share; sccd_cp_counters k; bool finite; int out; } run;
+/* One run of a scene: its step time, the CCD's share and counters, whether
+ * every body stayed finite, the bodies out of the arena, and the swords'
+ * mean spin over the last two thirds of the steps (rad/s, from their poses:
+ * how far each turned in a step), where the buried swords have settled in
+ * the pile. */
+typedef struct run { double step_us, ccd_share; sccd_cp_counters k; bool finite; int out; double spin; } run;
+
+/* Steps a sword's spin is averaged over: the last two thirds of the run. */
+static bool spin_counted(int step, int steps) { return 3 * step >= steps; }
 
 /* Every body finite; a dynamic one out of the arena (below its floor or
  * past a wall, where it can only have gone through or over them) counted. */
@@ -46,7 +59,10 @@ static void check_body(cpBody *b, void *d)
     r->out += cpBodyGetType(b) == CP_BODY_TYPE_DYNAMIC && (p.y < -2.0 || fabs(p.x) > 1002.0);
 }
 
-static run run_scene(bool ccd, int steps, double sword_y, unsigned seed)
+/* A run of `steps` steps of 1/60 s, each taken as `substeps` steps of
+ * Chipmunk's (the reference the CCD's swords are held to: the same scene
+ * sub-stepped without it). */
+static run run_scene(bool ccd, int steps, int substeps, double sword_y, unsigned seed)
 {
     sccd_rng g = sccd_rng_make(seed);
     cpSpace *space = cpSpaceNew();
@@ -57,12 +73,14 @@ static run run_scene(bool ccd, int steps, double sword_y, unsigned seed)
     cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(-1000, 0), cpv(-1000, 2000), 2));
     cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(1000, 0), cpv(1000, 2000), 2));
     sccd_cp_world *w = ccd ? sccd_cp_attach(space) : NULL;
+    cpBody *swords[SWORDS];
     for (int i = 0; i < SWORDS; ++i) {
         cpVect pivot = cpv(-900 + 200 * i, sword_y);
         cpBody *b = cpSpaceAddBody(space, cpBodyNew(2.0, cpMomentForSegment(2.0, cpv(-60, 0), cpv(60, 0), 2)));
         cpBodySetPosition(b, pivot);
         cpBodySetAngularVelocity(b, 30.0);
         cpSpaceAddShape(space, cpSegmentShapeNew(b, cpv(-60, 0), cpv(60, 0), 2));
+        swords[i] = b;
         cpSpaceAddConstraint(space, cpPivotJointNew(ground, b, pivot));
         cpConstraint *motor = cpSpaceAddConstraint(space, cpSimpleMotorNew(ground, b, -30.0));
         cpConstraintSetMaxForce(motor, 1e6);
@@ -81,13 +99,20 @@ static run run_scene(bool ccd, int steps, double sword_y, unsigned seed)
         cpShapeSetFriction(s, 0.5);
         cpSpaceAddShape(space, s);
     }
-    double total = 0.0;
+    double total = 0.0, turned = 0.0;
+    int counted = 0;
     for (int s = 0; s < steps; ++s) {
+        double before[SWORDS];
+        for (int i = 0; i < SWORDS; ++i)
+            before[i] = cpBodyGetAngle(swords[i]);
         double t0 = sccd_cpu_seconds();
-        cpSpaceStep(space, 1.0 / 60.0);
+        for (int k = 0; k < substeps; ++k)
+            cpSpaceStep(space, 1.0 / 60.0 / substeps);
         total += sccd_cpu_seconds() - t0;
+        for (int i = 0; i < SWORDS && spin_counted(s, steps); ++i, ++counted)
+            turned += fabs(cpBodyGetAngle(swords[i]) - before[i]);
     }
-    run r = {1e6 * total / steps, 0.0, sccd_cp_get_counters(w), true, 0};
+    run r = {1e6 * total / steps, 0.0, sccd_cp_get_counters(w), true, 0, counted > 0 ? 60.0 * turned / counted : 0.0};
     r.ccd_share = total > 0.0 ? r.k.seconds / total : 0.0;
     cpSpaceEachBody(space, check_body, &r);
     sccd_cp_detach(w);
@@ -99,6 +124,9 @@ typedef struct layout { const char *name; double sword_y; } layout;
 
 static const layout layouts[] = {{"above", 400.0}, {"buried", 120.0}};
 
+/* The reference runs' sub-steps a step: two, to show the spin converged. */
+static const int reference_substeps[2] = {16, 32};
+
 enum { FULL_STEPS = 600 };
 
 /* The CCD's calls, for the instruction counts. */
@@ -108,7 +136,7 @@ int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "--count") == 0) { /* one rain, under callgrind */
         int l = atoi(argv[2]) != 0;
-        return run_scene(atoi(argv[3]) != 0, FULL_STEPS, layouts[l].sword_y, 1u + (unsigned)atoi(argv[4])).finite ? 0 : 1;
+        return run_scene(atoi(argv[3]) != 0, FULL_STEPS, 1, layouts[l].sword_y, 1u + (unsigned)atoi(argv[4])).finite ? 0 : 1;
     }
     bool quick = false;
     const char *out = "build/bench";
@@ -122,7 +150,8 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/cp_overhead.md", out);
     FILE *md = fopen(path, "w");
     if (csv != NULL)
-        fprintf(csv, "layout,rep,step_us_without,step_us_with,ccd_share,candidates,tois,clamps,minstr_without,minstr_with,minstr_ccd\n");
+        fprintf(csv, "layout,rep,step_us_without,step_us_with,ccd_share,candidates,tois,clamps,minstr_without,minstr_with,minstr_ccd,"
+                     "spin_without,spin_with,spin_sub_a,spin_sub_b\n");
     if (md != NULL)
         fprintf(md, "## Chipmunk CCD overhead (cp_overhead)\n\n"
                     "%d ordinary dynamic bodies raining into an arena with %d CCD swords spinning at 30 rad/s on "
@@ -138,20 +167,32 @@ int main(int argc, char **argv)
                     "arena*: bodies below its floor or past its walls after the last step (through them, or flown "
                     "over the walls), without / with CCD, medians of the repetitions: a pose check on the engine; "
                     "the CCD follows what its impacts send flying, the rest is the pile's own (rain Chipmunk's "
-                    "discrete contacts let through the 4-unit floor).\n\n"
+                    "discrete contacts let through the 4-unit floor). *Sword spin*: how fast the swords turn over the "
+                    "last two thirds of the steps (rad/s, from their poses, medians of the repetitions), without / with "
+                    "CCD; without it they cut through what they meet. *Sub-stepped*: the same rain without CCD, each step "
+                    "taken as %d and as %d steps of Chipmunk's (a sword's tip then moves under 2 units a sub-step at 30 rad/s; "
+                    "the sword is 4 thick, the pile's bodies 6 to 12): how fast the physics says a sword turns in the pile. Where the CCD's swords turn slower, its fallback held them "
+                    "(a body a sword pressed met it again in the step: the two stop dead).\n\n"
                     "| layout | step without CCD (µs) | step with CCD (µs) | ratio | CCD share of the step | TOIs/step "
-                    "| instructions/step without / with CCD (M) | ratio | CCD's (M) | CCD over Chipmunk | out of the arena |\n"
-                    "|---|---|---|---|---|---|---|---|---|---|---|\n",
-                BODIES, SWORDS, steps, reps, SCCD_BENCH_COUNT_REPS);
+                    "| instructions/step without / with CCD (M) | ratio | CCD's (M) | CCD over Chipmunk | out of the arena "
+                    "| sword spin without / with CCD (rad/s) | sub-stepped %d× / %d× (rad/s) |\n"
+                    "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+                BODIES, SWORDS, steps, reps, SCCD_BENCH_COUNT_REPS, reference_substeps[0], reference_substeps[1],
+                reference_substeps[0], reference_substeps[1]);
     for (int l = 0; l < 2; ++l) {
         double off[SCCD_BENCH_COUNT_REPS], on[SCCD_BENCH_COUNT_REPS], share[SCCD_BENCH_COUNT_REPS], tois[SCCD_BENCH_COUNT_REPS],
             stops[SCCD_BENCH_COUNT_REPS], out_off[SCCD_BENCH_COUNT_REPS], out_on[SCCD_BENCH_COUNT_REPS];
+        double spin_off[SCCD_BENCH_COUNT_REPS], spin_on[SCCD_BENCH_COUNT_REPS], spin_ref[2][SCCD_BENCH_COUNT_REPS];
         sccd_bench_counts c = {0.0, 0.0, 0.0}, each[SCCD_BENCH_COUNT_REPS] = {{0.0, 0.0, 0.0}};
         if (!quick)
             c = sccd_bench_count_scene(argv[0], l, "cpSpaceStep", ccd_calls, NULL, FULL_STEPS, SCCD_BENCH_COUNT_REPS, each);
         for (int r = 0; r < reps; ++r) {
             unsigned seed = 1u + (unsigned)r; /* both runs of a repetition: the same rain */
-            run a = run_scene(false, steps, layouts[l].sword_y, seed), b = run_scene(true, steps, layouts[l].sword_y, seed);
+            run a = run_scene(false, steps, 1, layouts[l].sword_y, seed), b = run_scene(true, steps, 1, layouts[l].sword_y, seed);
+            for (int k = 0; k < 2; ++k)
+                spin_ref[k][r] = run_scene(false, steps, reference_substeps[k], layouts[l].sword_y, seed).spin;
+            spin_off[r] = a.spin;
+            spin_on[r] = b.spin;
             off[r] = a.step_us;
             on[r] = b.step_us;
             share[r] = b.ccd_share;
@@ -162,13 +203,19 @@ int main(int argc, char **argv)
             ok &= a.finite && b.finite && b.k.tois > 0;
             sccd_bench_counts n = each[r];
             if (csv != NULL) /* each rain's counts on its row */
-                fprintf(csv, "%s,%d,%.2f,%.2f,%.4f,%llu,%llu,%llu,%.3f,%.3f,%.3f\n", layouts[l].name, r, a.step_us, b.step_us,
-                        b.ccd_share, (unsigned long long)b.k.candidates, (unsigned long long)b.k.tois,
-                        (unsigned long long)b.k.clamps, n.off, n.on, n.ccd);
+                fprintf(csv, "%s,%d,%.2f,%.2f,%.4f,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", layouts[l].name, r, a.step_us,
+                        b.step_us, b.ccd_share, (unsigned long long)b.k.candidates, (unsigned long long)b.k.tois,
+                        (unsigned long long)b.k.clamps, n.off, n.on, n.ccd, a.spin, b.spin,
+                        spin_ref[0][r], spin_ref[1][r]);
         }
         double m_off = sccd_median(off, reps), m_on = sccd_median(on, reps), m_share = sccd_median(share, reps);
         double m_tois = sccd_median(tois, reps), m_stops = sccd_median(stops, reps);
         double m_out_off = sccd_median(out_off, reps), m_out_on = sccd_median(out_on, reps);
+        double m_spin_off = sccd_median(spin_off, reps), m_spin_on = sccd_median(spin_on, reps);
+        double m_spin_a = sccd_median(spin_ref[0], reps), m_spin_b = sccd_median(spin_ref[1], reps);
+        printf("cp_overhead %-6s: the swords' mean spin over the last two thirds of the steps %.1f rad/s without CCD, %.1f with, "
+               "%.1f / %.1f sub-stepped %dx / %dx without (medians)\n",
+               layouts[l].name, m_spin_off, m_spin_on, m_spin_a, m_spin_b, reference_substeps[0], reference_substeps[1]);
         printf("cp_overhead %-6s: %d bodies + %d CCD swords, %d steps x %d reps: %.1f us/step without CCD, %.1f with "
                "(x%.2f); CCD share of the step %.1f %%; %.1f TOIs/step, %.0f stops; out of the arena %.0f without CCD, %.0f with "
                "(medians)\n",
@@ -184,9 +231,10 @@ int main(int argc, char **argv)
             snprintf(over, sizeof over, "%.1f %%", 100.0 * c.ccd / (c.on - c.ccd));
         }
         if (md != NULL)
-            fprintf(md, "| %s | %.1f | %.1f | %.2f | %.1f %% | %.1f | %s / %s | %s | %s | %s | %.0f / %.0f |\n", layouts[l].name, m_off,
-                    m_on, m_on / m_off, 100.0 * m_share, m_tois, sccd_bench_mega(m1, sizeof m1, c.off), sccd_bench_mega(m2, sizeof m2, c.on),
-                    ratio, sccd_bench_mega(m3, sizeof m3, c.ccd), over, m_out_off, m_out_on);
+            fprintf(md, "| %s | %.1f | %.1f | %.2f | %.1f %% | %.1f | %s / %s | %s | %s | %s | %.0f / %.0f | %.1f / %.1f | %.1f / %.1f |\n",
+                    layouts[l].name, m_off, m_on, m_on / m_off, 100.0 * m_share, m_tois, sccd_bench_mega(m1, sizeof m1, c.off),
+                    sccd_bench_mega(m2, sizeof m2, c.on), ratio, sccd_bench_mega(m3, sizeof m3, c.ccd), over, m_out_off, m_out_on,
+                    m_spin_off, m_spin_on, m_spin_a, m_spin_b);
     }
     if (csv != NULL)
         fclose(csv);
