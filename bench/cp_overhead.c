@@ -171,8 +171,9 @@ int main(int argc, char **argv)
                     "last two thirds of the steps (rad/s, from their poses, medians of the repetitions), without / with "
                     "CCD; without it they cut through what they meet. *Sub-stepped*: the same rain without CCD, each step "
                     "taken as %d and as %d steps of Chipmunk's (a sword's tip then moves under 2 units a sub-step at 30 rad/s; "
-                    "the sword is 4 thick, the pile's bodies 6 to 12): how fast the physics says a sword turns in the pile. Where the CCD's swords turn slower, its fallback held them "
-                    "(a body a sword pressed met it again in the step: the two stop dead).\n\n"
+                    "the sword is 4 thick, the pile's bodies 6 to 12): how fast the physics says a sword turns in the pile. "
+                    "Where the CCD's swords turn slower, its fallback held them (a body a sword pressed met it again in the "
+                    "step: the two stop dead).\n\n"
                     "| layout | step without CCD (µs) | step with CCD (µs) | ratio | CCD share of the step | TOIs/step "
                     "| instructions/step without / with CCD (M) | ratio | CCD's (M) | CCD over Chipmunk | out of the arena "
                     "| sword spin without / with CCD (rad/s) | sub-stepped %d× / %d× (rad/s) |\n"
@@ -231,7 +232,8 @@ int main(int argc, char **argv)
             snprintf(over, sizeof over, "%.1f %%", 100.0 * c.ccd / (c.on - c.ccd));
         }
         if (md != NULL)
-            fprintf(md, "| %s | %.1f | %.1f | %.2f | %.1f %% | %.1f | %s / %s | %s | %s | %s | %.0f / %.0f | %.1f / %.1f | %.1f / %.1f |\n",
+            fprintf(md, "| %s | %.1f | %.1f | %.2f | %.1f %% | %.1f | %s / %s | %s | %s | %s | %.0f / %.0f | %.1f / %.1f "
+                        "| %.1f / %.1f |\n",
                     layouts[l].name, m_off, m_on, m_on / m_off, 100.0 * m_share, m_tois, sccd_bench_mega(m1, sizeof m1, c.off),
                     sccd_bench_mega(m2, sizeof m2, c.on), ratio, sccd_bench_mega(m3, sizeof m3, c.ccd), over, m_out_off, m_out_on,
                     m_spin_off, m_spin_on, m_spin_a, m_spin_b);
