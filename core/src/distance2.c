@@ -134,8 +134,18 @@ static int gjk(const sccd_proxy2 *a, const sccd_proxy2 *b, sccd_real tiny, const
                simplex2 *best)
 {
     simplex2 s = {{make_vertex(a, b, 0, 0)}, 1};
+    /* Cold: from each core's point farthest towards the other's middle
+     * (the midpoint of its first and middle points: a box's centre, a
+     * segment's), not from the first points: a box and a capsule resting
+     * in a pile then took 4 iterations in 15 % of their cold queries, not
+     * in 42 %. A cache's indices past a proxy's points (another shape's
+     * simplex) read its first point instead. */
+    if (cache->n == 0) {
+        sccd_v2 d = sccd_v2_sub(sccd_v2_add(b->v[0], b->v[b->n / 2]), sccd_v2_add(a->v[0], a->v[a->n / 2]));
+        s.v[0] = make_vertex(a, b, sccd_proxy2_support_inline(a, d), sccd_proxy2_support_inline(b, sccd_v2_neg(d)));
+    }
     for (int i = 0; i < cache->n; ++i)
-        s.v[i] = make_vertex(a, b, cache->ia[i], cache->ib[i]);
+        s.v[i] = make_vertex(a, b, cache->ia[i] < a->n ? cache->ia[i] : 0, cache->ib[i] < b->n ? cache->ib[i] : 0);
     s.n = cache->n > 0 ? cache->n : 1;
     *best = s;
     sccd_real best_vv = INFINITY;
@@ -335,7 +345,8 @@ static sccd_distance2 circle_distance(const sccd_shape2 *s, sccd_xf2 xs, const s
     return (sccd_distance2){overlap ? 0.0 : d, flip ? po : ps, flip ? ps : po, normal, overlap, 0};
 }
 
-sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
+sccd_distance2 sccd_shape2_distance_cached(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb,
+                                           sccd_simplex_cache *cache)
 {
     if (a->type == SCCD_SHAPE_CIRCLE)
         return circle_distance(a, xa, b, xb, false);
@@ -344,9 +355,15 @@ sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa,
     /* In a's body frame the coordinates stay as small as the shapes. */
     sccd_proxy2 pa = sccd_proxy2_make_unchecked(a, sccd_xf2_identity());
     sccd_proxy2 pb = sccd_proxy2_make_unchecked(b, sccd_xf2_inv_mul(xa, xb));
-    sccd_distance2 d = sccd_proxy2_distance_unchecked(&pa, &pb);
+    sccd_distance2 d = sccd_proxy2_distance_cached(&pa, &pb, cache);
     d.pa = sccd_xf2_apply(xa, d.pa);
     d.pb = sccd_xf2_apply(xa, d.pb);
     d.normal = sccd_rot2_apply(xa.q, d.normal);
     return d;
+}
+
+sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb)
+{
+    sccd_simplex_cache cold = {0};
+    return sccd_shape2_distance_cached(a, xa, b, xb, &cold);
 }

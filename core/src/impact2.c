@@ -686,13 +686,16 @@ typedef struct start_pair {
     sccd_real skin;
     bool cores_apart;         /* the shapes overlapped with their cores apart, ... */
     sccd_distance2 measured; /* ... as this query found them */
+    sccd_simplex_cache *simplex; /* the pair's GJK simplex (sccd_pair): each query of the two shapes (the
+                                  * start distance, the shrink's, the TOI's) starts from the last one's */
 } start_pair;
 
 /* Distance of shapes a and b placed by xa, xb (0 when they overlap), and
  * where it was measured (at, when not NULL). */
-static sccd_real gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb, sccd_witness *at)
+static sccd_real gap(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb, sccd_witness *at,
+                     sccd_simplex_cache *simplex)
 {
-    sccd_distance2 d = sccd_shape2_distance_unchecked(a, xa, b, xb);
+    sccd_distance2 d = sccd_shape2_distance_cached(a, xa, b, xb, simplex);
     if (at != NULL)
         *at = (sccd_witness){v3_of(sccd_v2_lerp(d.pa, d.pb, 0.5)), v3_of(d.normal)};
     return d.overlap ? 0.0 : d.distance;
@@ -732,7 +735,7 @@ static bool doubling_exact(const start_pair *p, sccd_real o)
  * shrink would find the same (doubling_exact), else 0. */
 static sccd_real signed_gap(start_pair *p)
 {
-    sccd_distance2 d = sccd_shape2_distance_unchecked(p->a, p->xa, p->b, p->xb);
+    sccd_distance2 d = sccd_shape2_distance_cached(p->a, p->xa, p->b, p->xb, p->simplex);
     if (!d.overlap)
         return d.distance;
     sccd_real o = sccd_v2_dot(sccd_v2_sub(d.pa, d.pb), d.normal);
@@ -778,7 +781,7 @@ static sccd_real shrink_start(void *pair, sccd_real s, sccd_real *distance, sccd
     const shape_cache *ka = shape_shrinks(p->sv, p->sa, p->skin), *kb = shape_shrinks(p->sv, p->sb, p->skin);
     sccd_real shrunk = shrink_pair(&ca, &cb, s, ka, kb);
     if (distance != NULL && !radii_gap(p, &ca, &cb, distance, at))
-        *distance = gap(&ca, p->xa, &cb, p->xb, at);
+        *distance = gap(&ca, p->xa, &cb, p->xb, at, p->simplex);
     return shrunk;
 }
 
@@ -875,7 +878,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     if (paths_apart(ma, mb, fa + fb, tol))
         return none;
     sccd_real depth, apart;
-    start_pair start = {&sv->shapes[sa].geom, &sv->shapes[sb].geom, ma.start, mb.start, sv, sa, sb, skin};
+    start_pair start = {&sv->shapes[sa].geom, &sv->shapes[sb].geom, ma.start, mb.start, sv, sa, sb, skin, .simplex = &pr->simplex};
     sccd_pair_start_depth(pr, sa, sb, tc, shrink_start, &start, skin, &depth, &apart);
     sccd_pair_keep_reach(pr, tc, rate);
     until = sccd_reach_time(apart, rate, tc, tol);
@@ -898,7 +901,7 @@ static shape_event shape_pair_event(solver *sv, sccd_pair *pr, int sa, int sb, s
     for (int round = 0; round < sv->opt.toi_max_iterations && u0 < 1.0; ++round) {
         sccd_toi2 r = {SCCD_TOI_HIT, 0.0, v2_of(pr->gap_at.point), v2_of(pr->gap_at.normal), 0};
         if (round > 0 || !sccd_touches_at_start(depth, now, pol.target, tol)) {
-            r = sccd_toi2_compute_unchecked(&ca, motion_rest(ma, u0), &cb, motion_rest(mb, u0), pol.target, tol);
+            r = sccd_toi2_compute_cached(&ca, motion_rest(ma, u0), &cb, motion_rest(mb, u0), pol.target, tol, &pr->simplex);
             ++sv->stats->tois;
         }
         if (r.state == SCCD_TOI_SEPARATED)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "sectorccd/impact.h"
+#include "unchecked.h"
 
 /* What a body pair's next event is. */
 typedef enum impact_event {
@@ -77,6 +78,7 @@ typedef struct sccd_pair {
     sccd_real apart;       /* the shapes' distance then (a lower bound; 0: they overlap) */
     sccd_real gap_s, gap;  /* the cores' distance at depth_t once shrunk by gap_s (sccd_pair_start_gap; -1: none) */
     sccd_witness gap_at;   /* where that distance was measured */
+    sccd_simplex_cache simplex; /* GJK's last simplex of shapes depth_sa, depth_sb (2D), the next distance's start */
     sccd_real closing;     /* how fast (per unit of step time) the motions the search at depth_t saw could close `apart` ... */
     int depth_search;      /* ... and which of its searches that was (sccd_pair_keep_reach) */
     int searches;          /* how many times it was searched */
@@ -313,6 +315,8 @@ static inline void sccd_pair_start_depth(sccd_pair *pr, int sa, int sb, sccd_rea
         *apart = pr->apart;
         return;
     }
+    if (pr->depth_sa != sa || pr->depth_sb != sb)
+        pr->simplex.n = 0;
     *depth = sccd_start_depth(shrink, pair, skin, apart);
     pr->apart = *apart;
     pr->gap_s = -1.0;

@@ -380,6 +380,13 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
 sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
                                       sccd_real target, sccd_real tolerance)
 {
+    sccd_simplex_cache cold = {0};
+    return sccd_toi2_compute_cached(a, ma, b, mb, target, tolerance, &cold);
+}
+
+sccd_toi2 sccd_toi2_compute_cached(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
+                                   sccd_real target, sccd_real tolerance, sccd_simplex_cache *cache)
+{
     sccd_toi2 out = {SCCD_TOI_FAILED, 0.0, {0.0, 0.0}, SCCD_FALLBACK_V2, 0};
     sccd_real wa = fabs(ma.dtheta), wb = fabs(mb.dtheta);
     sccd_v2 dp = sccd_v2_sub(ma.dp, mb.dp);
@@ -388,14 +395,13 @@ sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, con
     sccd_real rho_a = sccd_proxy2_reach(&core_a), rho_b = sccd_proxy2_reach(&core_b); /* the cores' (see the top) */
     sccd_v2 ca0 = sccd_xf2_apply(ma.start, ma.center), cb0 = sccd_v2_sub(sccd_xf2_apply(mb.start, mb.center), ca0);
     sccd_proxy2 pa, pb;
-    sccd_simplex_cache cache = {0};
     sccd_real t = 0.0;
     while (out.iterations < SCCD_TOI_MAX_ITERATIONS) {
         ++out.iterations;
         sccd_v2 o = sccd_v2_mad(ca0, t, ma.dp), cb = sccd_v2_mad(cb0, -t, dp);
         place2(&pa, &core_a, turn2_at(t, ma.dtheta), (sccd_v2){0.0, 0.0});
         place2(&pb, &core_b, turn2_at(t, mb.dtheta), cb);
-        sccd_distance2 d = sccd_proxy2_distance_cached(&pa, &pb, &cache);
+        sccd_distance2 d = sccd_proxy2_distance_cached(&pa, &pb, cache);
         out.t = t;
         out.point = sccd_v2_add(o, sccd_v2_lerp(d.pa, d.pb, 0.5));
         out.normal = d.normal;

@@ -159,6 +159,10 @@ sccd_distance3 sccd_proxy3_distance_box_point(const sccd_proxy3 *a, const sccd_p
 /* sccd_shape2_distance / sccd_shape3_distance. */
 sccd_distance2 sccd_shape2_distance_unchecked(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb);
 sccd_distance3 sccd_shape3_distance_unchecked(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb);
+/* sccd_shape2_distance_unchecked started from *cache (sccd_proxy2_distance_cached; a circle's closed form
+ * leaves it be): the same two shapes, their sizes changed (a shrink keeps the proxies' vertex order), or moved. */
+sccd_distance2 sccd_shape2_distance_cached(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb,
+                                           sccd_simplex_cache *cache);
 /* sccd_shape3_distance_unchecked started from *cache (sccd_proxy3_distance_cached; a sphere's closed form
  * leaves it be): the same two shapes, their sizes changed (a shrink keeps the proxies' vertex order), or moved. */
 sccd_distance3 sccd_shape3_distance_cached(const sccd_shape3 *a, sccd_xf3 xa, const sccd_shape3 *b, sccd_xf3 xb,
@@ -175,6 +179,10 @@ sccd_aabb3 sccd_shape3_motion_box_unchecked(const sccd_shape3 *s, sccd_motion3 m
 /* sccd_toi2_compute / sccd_toi3_compute. */
 sccd_toi2 sccd_toi2_compute_unchecked(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
                                       sccd_real target, sccd_real tolerance);
+/* sccd_toi2_compute_unchecked whose distances start from *cache (the same two shapes' simplex at some
+ * nearby pose, their sizes maybe changed; n = 0: none), which then holds its last distance's. */
+sccd_toi2 sccd_toi2_compute_cached(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
+                                   sccd_real target, sccd_real tolerance, sccd_simplex_cache *cache);
 sccd_toi3 sccd_toi3_compute_unchecked(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
                                       sccd_real target, sccd_real tolerance);
 /* sccd_toi3_compute_unchecked against b still, the box of the half-space
