@@ -32,7 +32,6 @@ static sccd_poly2 octagon_around(const cpShape *shape, int n)
 
 void sccd_cp_shape_of(sccd_shape2 *s, const cpShape *shape)
 {
-    memset(s, 0, sizeof *s);
     switch (shape->klass->type) {
     case CP_CIRCLE_SHAPE:
         s->type = SCCD_SHAPE_CIRCLE;

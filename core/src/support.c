@@ -41,7 +41,7 @@ static const sccd_v3 *round3_points(const sccd_shape3 *s, sccd_v3 ends[2], int *
 
 sccd_proxy2 sccd_proxy2_make_unchecked(const sccd_shape2 *s, sccd_xf2 xf)
 {
-    sccd_proxy2 p = {.n = 0}; /* the points past n zero, as every proxy's */
+    sccd_proxy2 p; /* the points past n not written: every reader stops at n */
     sccd_v2 corners[4];
     const sccd_v2 *v = core2_points(s, corners, &p.n, &p.r);
     for (int i = 0; i < p.n; ++i)
@@ -69,7 +69,7 @@ sccd_proxy3 sccd_proxy3_make_unchecked(const sccd_shape3 *s, sccd_xf3 xf)
         sccd_box3_corners(placed_box(s->box, xf), b.v);
         return b;
     }
-    sccd_proxy3 p = {.n = 0}; /* the points past n zero, as every proxy's */
+    sccd_proxy3 p; /* the points past n not written: every reader stops at n */
     sccd_v3 ends[2];
     const sccd_v3 *v = round3_points(s, ends, &p.n, &p.r);
     for (int i = 0; i < p.n; ++i)
