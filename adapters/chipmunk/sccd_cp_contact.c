@@ -1,8 +1,6 @@
 /* Chipmunk's side of an impact (sccd_cp_internal.h): its shapes as the
  * core's, its rules for which pairs collide, and its collision handlers
  * called for each impact the core resolves, with an arbiter made for it. */
-#include <string.h>
-
 #include "sccd_cp_internal.h"
 
 /* ---- shapes ---- */
