@@ -3,7 +3,9 @@
  * against the brute-force oracles of tests/oracles/shape_oracle.h: from a
  * cold cache, from the cache the same pair left at a nearby pose (as in the
  * TOI), and from random caches (any vertex indices, repeats and flat
- * simplices included). Each answer must match the oracle's distance as
+ * simplices included, and indices past a proxy's points), and the shape
+ * queries of shapes shrunk step by step, each from the last one's simplex.
+ * Each answer must match the oracle's distance as
  * closely as a cold start must (tests/test_distance.c), with a unit normal,
  * witnesses on their shapes, and a cache left holding valid indices. */
 #include <stdarg.h>
@@ -46,12 +48,10 @@ static double point_to_shape2(sccd_v2 p, const sccd_shape2 *s, sccd_xf2 xf)
     return sccd_oracle_distance2(&pt, sccd_xf2_identity(), s, xf);
 }
 
-/* One query from *cache on the pair placed by xa, xb, checked against the oracle. */
-static void check2(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb, double s,
-                   sccd_simplex_cache *cache)
+/* Answer d for shapes a, b placed by xa, xb against the oracle's distance
+ * (check_answer3's twin). */
+static void check_answer2(sccd_distance2 d, const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb, double s)
 {
-    sccd_proxy2 pa = sccd_proxy2_make(a, xa), pb = sccd_proxy2_make(b, xb);
-    sccd_distance2 d = sccd_proxy2_distance_cached(&pa, &pb, cache);
     double ref = sccd_oracle_distance2(a, xa, b, xb), tol = 1e-9 * s;
     if (fabs(d.distance - ref) > tol)
         fprintf(stderr, "2D: gjk %.17g ref %.17g (types %d %d, s %g)\n", d.distance, ref, a->type, b->type, s);
@@ -63,6 +63,14 @@ static void check2(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd
         assert_true(point_to_shape2(d.pa, a, xa) <= tol && point_to_shape2(d.pb, b, xb) <= tol);
         assert_true(fabs(sccd_v2_dot(sccd_v2_sub(d.pb, d.pa), d.normal) - d.distance) <= tol);
     }
+}
+
+/* One query from *cache on the pair placed by xa, xb, checked against the oracle. */
+static void check2(const sccd_shape2 *a, sccd_xf2 xa, const sccd_shape2 *b, sccd_xf2 xb, double s,
+                   sccd_simplex_cache *cache)
+{
+    sccd_proxy2 pa = sccd_proxy2_make(a, xa), pb = sccd_proxy2_make(b, xb);
+    check_answer2(sccd_proxy2_distance_cached(&pa, &pb, cache), a, xa, b, xb, s);
     check_cache(cache, 3, pa.n, pb.n);
 }
 
@@ -226,6 +234,48 @@ static void test_shape3_cached_shrinking(void **state)
     }
 }
 
+/* Shape s shrunk by `by`: a radius, or both half sizes of a box, none below 0. */
+static sccd_shape2 shrunk2(sccd_shape2 s, double by)
+{
+    if (s.type == SCCD_SHAPE_BOX)
+        s.box.h = (sccd_v2){fmax(s.box.h.x - by, 0.0), fmax(s.box.h.y - by, 0.0)};
+    else if (s.type == SCCD_SHAPE_CAPSULE)
+        s.capsule.r = fmax(s.capsule.r - by, 0.0);
+    else if (s.type == SCCD_SHAPE_POLY)
+        s.poly.r = fmax(s.poly.r - by, 0.0);
+    else
+        s.circle.r = fmax(s.circle.r - by, 0.0);
+    return s;
+}
+
+/* test_shape3_cached_shrinking's twin (sccd_shape2_distance_cached, the
+ * 2D solver's start distances, whose simplex a pair keeps from one search
+ * to the next), each pair also queried once from another pair's simplex
+ * (indices past its proxies' points read their first: a stale cache gives
+ * the cold answer's distance). */
+static void test_shape2_cached_shrinking(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(1405);
+    sccd_simplex_cache stale = {3, {7, 5, 3}, {6, 2, 7}};
+    for (int i = 0; i < N_PAIRS / 10; ++i) {
+        double s = log_scale(&g);
+        sccd_shape2 a = sccd_rng_shape2(&g, (sccd_shape_type)sccd_rng_int(&g, 4), s);
+        sccd_shape2 b = sccd_rng_shape2(&g, (sccd_shape_type)sccd_rng_int(&g, 4), s);
+        sccd_xf2 xa = {sccd_rng_v2(&g, 0.5 * s), sccd_rot2_make(sccd_rng_uniform(&g, -4, 4))};
+        sccd_xf2 xb = {sccd_rng_v2(&g, 0.5 * s), sccd_rot2_make(sccd_rng_uniform(&g, -4, 4))};
+        sccd_simplex_cache other = stale;
+        check_answer2(sccd_shape2_distance_cached(&a, xa, &b, xb, &other), &a, xa, &b, xb, s);
+        sccd_simplex_cache cache = {0};
+        for (double shrink = 0.0; shrink < 4.0 * s; shrink = shrink > 0.0 ? 2.0 * shrink : 0.01 * s) {
+            sccd_shape2 sa = shrunk2(a, shrink), sb = shrunk2(b, shrink);
+            check_answer2(sccd_shape2_distance_cached(&sa, xa, &sb, xb, &cache), &sa, xa, &sb, xb, s);
+            if (sa.type != SCCD_SHAPE_CIRCLE && sb.type != SCCD_SHAPE_CIRCLE) /* a circle's closed form leaves it be */
+                check_cache(&cache, 3, sccd_proxy2_make(&sa, xa).n, sccd_proxy2_make(&sb, xb).n);
+        }
+    }
+}
+
 /* Degenerate starts: every cached vertex the same pair, and a point pair
  * (one core point each) from a cache naming it three times. */
 static void test_cached_degenerate(void **state)
@@ -252,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_cached2_random),
         cmocka_unit_test(test_cached3_random),
         cmocka_unit_test(test_box_point3_random),
+        cmocka_unit_test(test_shape2_cached_shrinking),
         cmocka_unit_test(test_shape3_cached_shrinking),
         cmocka_unit_test(test_cached_degenerate),
     };
