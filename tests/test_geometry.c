@@ -517,6 +517,70 @@ static double boundary_distance(const sccd_v2 c[4], sccd_v2 p)
     return d;
 }
 
+/* Whether the box's corners are the polygon's vertices, as sets, bit for bit. */
+static bool same_corners(sccd_box2 b, const sccd_poly2 *p)
+{
+    sccd_v2 c[4];
+    sccd_box2_corners(b, c);
+    for (int i = 0; i < 4; ++i) {
+        bool found = false;
+        for (int k = 0; k < 4; ++k)
+            found |= c[i].x == p->v[k].x && c[i].y == p->v[k].y;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* sccd_poly2_as_box: a rectangle along the axes, its vertices in any
+ * counter-clockwise start, becomes the box whose corners are exactly its
+ * vertices (always when it is centred on the origin, where c ± h is exact;
+ * off it, only then); anything else stays a polygon: turned, rounded, other
+ * counts, a corner repeated, flat, NaN, NULL. */
+static void test_poly2_as_box(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(211);
+    int converted_off = 0;
+    for (int i = 0; i < N; ++i) {
+        double hx = sccd_rng_uniform(&g, 1e-3, 10.0), hy = sccd_rng_uniform(&g, 1e-3, 10.0);
+        sccd_v2 off = i % 2 ? sccd_rng_v2(&g, 100.0) : (sccd_v2){0.0, 0.0};
+        const sccd_v2 ccw[4] = {{-hx, -hy}, {hx, -hy}, {hx, hy}, {-hx, hy}};
+        sccd_poly2 p = {4, {{0.0, 0.0}}, 0.0};
+        int start = sccd_rng_int(&g, 4);
+        for (int k = 0; k < 4; ++k)
+            p.v[k] = sccd_v2_add(ccw[(start + k) % 4], off);
+        sccd_box2 b = {{NAN, NAN}, {NAN, NAN}, {NAN, NAN}};
+        bool as_box = sccd_poly2_as_box(&p, &b);
+        assert_true(as_box || i % 2 == 1);
+        if (as_box) {
+            assert_true(same_corners(b, &p) && sccd_is_valid_box2(b));
+            converted_off += i % 2;
+        }
+        sccd_poly2 turned = p, rounded = p, repeated = p, flat = p;
+        sccd_rot2 q = sccd_rot2_make(sccd_rng_uniform(&g, 0.01, 1.5));
+        for (int k = 0; k < 4; ++k)
+            turned.v[k] = sccd_rot2_apply(q, p.v[k]);
+        rounded.r = sccd_rng_uniform(&g, 1e-6, 1.0);
+        repeated.v[3] = repeated.v[2]; /* a triangle with a corner twice */
+        flat.v[1] = flat.v[0];
+        flat.v[2] = flat.v[3]; /* a segment: a corner per end, twice */
+        assert_false(sccd_poly2_as_box(&turned, &b) && !same_corners(b, &turned));
+        assert_false(sccd_poly2_as_box(&rounded, &b));
+        assert_false(sccd_poly2_as_box(&repeated, &b));
+        assert_false(sccd_poly2_as_box(&flat, &b));
+        sccd_poly2 three = p;
+        three.n = 3;
+        assert_false(sccd_poly2_as_box(&three, &b));
+    }
+    assert_true(converted_off > N / 4); /* most offsets are exact as well */
+    sccd_poly2 nan = {4, {{0.0, 0.0}, {1.0, 0.0}, {1.0, NAN}, {0.0, 1.0}}, 0.0};
+    sccd_box2 b;
+    assert_false(sccd_poly2_as_box(&nan, &b));
+    assert_false(sccd_poly2_as_box(NULL, &b));
+    assert_false(sccd_poly2_as_box(&nan, NULL));
+}
+
 static void test_point_in_rectangle(void **state)
 {
     (void)state;
@@ -638,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_segment_circle_touching),
         cmocka_unit_test(test_intersect_circles),
         cmocka_unit_test(test_circles_touching),
+        cmocka_unit_test(test_poly2_as_box),
         cmocka_unit_test(test_point_in_rectangle),
         cmocka_unit_test(test_point_in_quad),
         cmocka_unit_test(test_bad_input),

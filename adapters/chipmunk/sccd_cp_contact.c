@@ -28,34 +28,6 @@ static sccd_poly2 octagon_around(const cpShape *shape, int n)
     return out;
 }
 
-/* Whether polygon p is an unrounded rectangle along its body's axes whose
- * corners are exactly c ± h (cpBoxShapeNew's; a rectangle off the body's
- * origin whose midpoint rounds stays a polygon): then *b, the same shape as
- * the core's box, which shrinks by its half sizes and meets a circle by a
- * clamp, where a polygon's inset and nearest edge take loops (the debris
- * rain of 1,000 + 100: 3 % of the CCD's instructions). */
-static bool axis_box(const sccd_poly2 *p, sccd_box2 *b)
-{
-    if (p->n != 4 || p->r != 0.0)
-        return false;
-    sccd_v2 lo = p->v[0], hi = p->v[0];
-    for (int i = 1; i < 4; ++i) {
-        lo = sccd_v2_min(lo, p->v[i]);
-        hi = sccd_v2_max(hi, p->v[i]);
-    }
-    sccd_v2 c = sccd_v2_scale(sccd_v2_add(lo, hi), 0.5), h = sccd_v2_sub(hi, c);
-    if (!(h.x > 0.0 && h.y > 0.0) || c.x - h.x != lo.x || c.y - h.y != lo.y || c.x + h.x != hi.x || c.y + h.y != hi.y)
-        return false;
-    for (int i = 0; i < 4; ++i) { /* every vertex a corner, each edge along one axis, opposite corners apart */
-        sccd_v2 v = p->v[i], next = p->v[(i + 1) % 4], across = p->v[(i + 2) % 4];
-        if ((v.x != lo.x && v.x != hi.x) || (v.y != lo.y && v.y != hi.y) || (v.x == next.x) == (v.y == next.y) ||
-            v.x == across.x || v.y == across.y)
-            return false;
-    }
-    *b = (sccd_box2){c, {1.0, 0.0}, h};
-    return true;
-}
-
 void sccd_cp_shape_of(sccd_shape2 *s, const cpShape *shape)
 {
     switch (shape->klass->type) {
@@ -83,8 +55,12 @@ void sccd_cp_shape_of(sccd_shape2 *s, const cpShape *shape)
          * every solve and question come through here */
         for (int i = 0; i < n; ++i)
             s->poly.v[i] = v2_of(poly->planes[n + i].v0);
+        /* cpBoxShapeNew's rectangle as the core's box, the same shape: a box
+         * shrinks by its half sizes and meets a circle by a clamp, where a
+         * polygon's inset and nearest edge take loops (the debris rain of
+         * 1,000 + 100: 3 % of the CCD's instructions) */
         sccd_box2 b;
-        if (axis_box(&s->poly, &b)) {
+        if (sccd_poly2_as_box(&s->poly, &b)) {
             s->type = SCCD_SHAPE_BOX;
             s->box = b;
         }

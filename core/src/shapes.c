@@ -95,6 +95,32 @@ void sccd_box2_corners(sccd_box2 b, sccd_v2 out[4])
         out[i] = sccd_v2_add(b.c, sccd_rot2_apply(b.q, (sccd_v2){sx[i] * b.h.x, sy[i] * b.h.y}));
 }
 
+/* A rectangle whose midpoint rounds (c ± h off its corners by an ulp) is
+ * refused: the box must be the same point set, not nearly. NaN fails every
+ * comparison, so the bounds' test refuses it too. */
+bool sccd_poly2_as_box(const sccd_poly2 *p, sccd_box2 *out)
+{
+    if (p == NULL || out == NULL || p->n != 4 || p->r != 0.0)
+        return false;
+    sccd_v2 lo = p->v[0], hi = p->v[0];
+    for (int i = 1; i < 4; ++i) {
+        lo = sccd_v2_min(lo, p->v[i]);
+        hi = sccd_v2_max(hi, p->v[i]);
+    }
+    sccd_v2 c = sccd_v2_scale(sccd_v2_add(lo, hi), 0.5), h = sccd_v2_sub(hi, c);
+    if (!(h.x > 0.0 && h.y > 0.0 && h.x < INFINITY && h.y < INFINITY) || c.x - h.x != lo.x || c.y - h.y != lo.y ||
+        c.x + h.x != hi.x || c.y + h.y != hi.y)
+        return false;
+    for (int i = 0; i < 4; ++i) { /* every vertex a corner, each edge along one axis, opposite corners apart */
+        sccd_v2 v = p->v[i], next = p->v[(i + 1) % 4], across = p->v[(i + 2) % 4];
+        if ((v.x != lo.x && v.x != hi.x) || (v.y != lo.y && v.y != hi.y) || (v.x == next.x) == (v.y == next.y) ||
+            v.x == across.x || v.y == across.y)
+            return false;
+    }
+    *out = (sccd_box2){c, {1.0, 0.0}, h};
+    return true;
+}
+
 void sccd_box3_corners(sccd_box3 b, sccd_v3 out[8])
 {
     /* The three half axes turned once, then summed with their signs: three

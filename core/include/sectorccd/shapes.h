@@ -92,6 +92,8 @@ bool sccd_is_valid_shape3(const sccd_shape3 *s);
 
 /// The corners of box b, counter-clockwise from (−h.x, −h.y) in box coordinates.
 void sccd_box2_corners(sccd_box2 b, sccd_v2 out[4]);
+/// Whether p is an unrounded rectangle along the axes whose corners are exactly c ± h: then *out is that box (identity rotation). NULL or other polygons: false.
+bool sccd_poly2_as_box(const sccd_poly2 *p, sccd_box2 *out);
 /// The corners of box b; corner i has local signs (bit0: x, bit1: y, bit2: z; set = +h).
 void sccd_box3_corners(sccd_box3 b, sccd_v3 out[8]);
 /// The smallest AABB holding box b.
