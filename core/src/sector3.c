@@ -296,26 +296,37 @@ static sccd_real rect_distance(const sect *S, sccd_real x, sccd_real z)
  * angle π is the same). */
 static bool in_wedge(const sect *S, sccd_real x, sccd_real y) { return in_half_angle(x, y, S->c, S->s); }
 
-/* Fact 1 of the file comment, squared, rho = ρ = |(q.x, q.y)|. Folded onto
- * y ≥ 0 (the sector is symmetric about +x), at angle φ. Outside the wedge,
- * ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y) turned by −θ (*out2); inside,
- * δ = 0 (*in2). Both are made, without a branch. Returns w = ρ·sin δ,
- * which picks one: q is inside the wedge when w < 0. With φ and θ in
- * [0, π], sin δ < 0 exactly when φ < θ, but at δ = ±π (φ = 0 and θ = π,
- * inside; φ = π and θ = 0, outside), where the prepared sine, 2.8e-17 and
- * not 0 at θ = 0 and π, makes w = −x·s of the right sign. The rounded
- * w = y·c − x·s has the sign of the difference of its rounded products,
- * so w < 0 is in_half_angle but where w is 0 (its guard x ≥ 0 is implied:
- * x·s > y·c ≥ 0 for c ≥ 0): q on a side's plane within rounding (there u
- * is ρ within rounding, u² + w² = ρ²) or on the axis (u = ρ = 0), where
- * *out2 is the distance's square too. Inside the wedge *in2 ≤ *out2 (the
- * side rectangle is part of the full annulus). */
-static inline sccd_real local_dist2_parts(const sect *S, sccd_v3 q, sccd_real rho, sccd_real *in2, sccd_real *out2)
+/* Fact 1 of the file comment, in parts, rho = ρ = |(q.x, q.y)|. Folded
+ * onto y ≥ 0 (the sector is symmetric about +x), at angle φ. Outside the
+ * wedge, ρ·cos δ and ρ·sin δ (δ = φ − θ) are (x, y) turned by −θ: the
+ * distance's square is w² + eo² + dz², with eo the gap of u = ρ·cos δ to
+ * [r, R]; inside, δ = 0: ei² + dz², with ei the gap of ρ. All are made,
+ * without a branch (the gaps as t less t clamped, by min and max). Returns
+ * w = ρ·sin δ, which picks one: q is inside the wedge when w < 0. With φ
+ * and θ in [0, π], sin δ < 0 exactly when φ < θ, but at δ = ±π (φ = 0 and
+ * θ = π, inside; φ = π and θ = 0, outside), where the prepared sine,
+ * 2.8e-17 and not 0 at θ = 0 and π, makes w = −x·s of the right sign. The
+ * rounded w = y·c − x·s has the sign of the difference of its rounded
+ * products, so w < 0 is in_half_angle but where w is 0 (its guard x ≥ 0
+ * is implied: x·s > y·c ≥ 0 for c ≥ 0): q on a side's plane within
+ * rounding (there u is ρ within rounding, u² + w² = ρ²) or on the axis
+ * (u = ρ = 0), where the outside square is the distance's too. Inside the
+ * wedge the inside square is at most the outside one (the side rectangle
+ * is part of the full annulus). */
+static inline sccd_real local_gaps(const sect *S, sccd_v3 q, sccd_real rho, sccd_real *ei, sccd_real *eo,
+                                   sccd_real *dz)
 {
     sccd_real x = q.x, y = fabs(q.y), u = x * S->c + y * S->s, w = y * S->c - x * S->s;
-    /* dist(t, [lo, hi]) as t less t clamped, by min and max: no branch */
-    sccd_real ei = rho - sccd_min(sccd_max(rho, S->r), S->R), eo = u - sccd_min(sccd_max(u, S->r), S->R);
-    sccd_real dz = q.z - sccd_min(sccd_max(q.z, S->zlo), S->zhi);
+    *ei = rho - sccd_min(sccd_max(rho, S->r), S->R);
+    *eo = u - sccd_min(sccd_max(u, S->r), S->R);
+    *dz = q.z - sccd_min(sccd_max(q.z, S->zlo), S->zhi);
+    return w;
+}
+
+/* local_gaps as the two squares: *in2 inside the wedge, *out2 outside. */
+static inline sccd_real local_dist2_parts(const sect *S, sccd_v3 q, sccd_real rho, sccd_real *in2, sccd_real *out2)
+{
+    sccd_real ei, eo, dz, w = local_gaps(S, q, rho, &ei, &eo, &dz);
     *in2 = ei * ei + dz * dz;
     *out2 = w * w + eo * eo + dz * dz;
     return w;
@@ -361,28 +372,35 @@ static inline bool local_ball_meets(const sect *S, sccd_v3 q, sccd_real rad, scc
 }
 
 /* The ball about the canonical-frame point q of radius rad meets the
- * sector, with the tolerance of its scene (seed 000 §2.5: eq 2.11's slab
- * test, then eq 2.12's slice and circle test, which is the distance of
- * fact 1; a point is the ball of radius 0). In one straight line, without
- * ball_beyond's early-outs: over a mix of spheres that branch mispredicts
- * often, and each miss waits for the chain of products before it
- * resolves; with it the prepared sphere test took 1.90 times the AABB test
- * (speed), without 1.70. The distance is √in2 inside the wedge, √out2
- * outside, and never more than √out2 (local_dist2_parts), so it is within
- * reach when out2 is, or inside when in2 is: one comparison fewer than
- * picking a part (the prepared sphere test took 147 instructions a call,
- * with the checks below 133). *finite: in2 is finite, which a centre that
- * is not finite cannot give (its q.z, a sum of products with infinite or
- * NaN terms, is NaN or infinite; so then is dz, the clamp keeping NaN and
- * ±∞ off the slab) — the prepared tests' check of the centre, one
- * comparison; in2 overflows too for coordinates beyond 1e154, which the
- * prepared tests then check apart. */
+ * sector, with the tolerance of its scene, the sector's size and the
+ * radius (seed 000 §2.5: eq 2.11's slab test, then eq 2.12's slice and
+ * circle test, which is the distance of fact 1; a point is the ball of
+ * radius 0). Not the point's coordinates too: a ball within reach lies
+ * within scale + 2·rad of the pivot on every axis, where the distance's
+ * rounding is some 1e-16 of that, and a farther one is far outside. In
+ * one straight line, without ball_beyond's early-outs: over a mix of
+ * spheres that branch mispredicts often, and each miss waits for the chain
+ * of products before it resolves; with it the prepared sphere test took
+ * 1.90 times the AABB test (speed), without 1.70. The distance's square is the inside one inside the wedge, the
+ * outside one outside, and never more than the outside one (local_gaps),
+ * so it is within reach when the outside one is, or inside when the
+ * inside one is: one comparison fewer than picking a part (the prepared
+ * sphere test took 147 instructions a call, with the checks below 133).
+ * Each against room = reach² − dz², not as a sum with dz², which waited on
+ * the root (with the sums, and |q|∞ in the tolerance, the prepared sphere
+ * and point tests took 1.58 and 1.51 times the AABB test, 1.39 and 1.32
+ * so). *finite: room is finite, which a centre that is not finite
+ * cannot give (its q.z, a sum of products with infinite or NaN terms, is
+ * NaN or infinite; so then is dz, the clamp keeping NaN and ±∞ off the
+ * slab) — the prepared tests' check of the centre, one comparison; dz²
+ * overflows too for coordinates beyond 1e154, which the prepared tests
+ * then check apart. */
 static inline bool local_ball_within(const sect *S, sccd_v3 q, sccd_real rad, bool *finite)
 {
-    sccd_real reach = rad + SCCD_EPS * sccd_max(S->scale, v3_maxabs(q) + rad), reach2 = reach * reach, in2, out2;
-    sccd_real w = local_dist2_parts(S, q, len2d(q.x, q.y), &in2, &out2); /* both parts compared: no branch */
-    *finite = in2 <= DBL_MAX;
-    return (out2 <= reach2) | ((w < 0.0) & (in2 <= reach2));
+    sccd_real reach = rad + SCCD_EPS * sccd_max(S->scale, rad), ei, eo, dz;
+    sccd_real w = local_gaps(S, q, len2d(q.x, q.y), &ei, &eo, &dz), room = reach * reach - dz * dz;
+    *finite = room >= -DBL_MAX;
+    return (w * w + eo * eo <= room) | ((w < 0.0) & (ei * ei <= room));
 }
 
 /* local_ball_within of the world point c. */
@@ -405,8 +423,7 @@ static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
  * 1e-12·(scale + out) bounds that and the rounding of these comparisons
  * against the exact test's (both by squares). The exact test's reach (the
  * radius with its tolerance) is at least in + EPS·max(scale, in) and at
- * most reach = out + EPS·max(scale, 2·|d| + out) (its scene holds
- * |q|∞ ≤ |d|). */
+ * most reach = out + EPS·max(scale, out). */
 
 /* The first early-outs: the ball beyond the slab or the cylinders R and r
  * (as ball_beyond's), without k or the trigonometry, by one margin M =
@@ -527,7 +544,7 @@ static inline bool raw_ball_decides(const sccd_sector3 *s, sccd_v3 c, sccd_real 
  * check firing, or it repaired), then the shape (shape_ok, its check
  * firing as the prepared route's would); then the prepared test's exact
  * part. Out of line: rare. */
-static bool one_shot_ball_exact(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool shape_ok)
+SCCD_NOINLINE static bool one_shot_ball_exact(const sccd_sector3 *s, sccd_v3 c, sccd_real rad, bool shape_ok)
 {
     sect S;
     bool sector_ok = prepare(s, &S);

@@ -11,7 +11,8 @@
  *
  * Exact: a test is true when the two sets touch or overlap, up to a relative
  * tolerance SCCD_EPS (1e-9) of the scene size (the largest coordinate, radius
- * or height involved).
+ * or height involved; for a point or a sphere, the sector's R and heights and
+ * its radius: one that near lies within them and its diameter).
  *
  * Bad input: the check fires (SCCD_ASSERT); a sector with a non-finite number,
  * r > R or zlo > zhi, and a non-finite or negative-size shape give false (no
