@@ -215,6 +215,33 @@ static void skew_axes(sccd_sector3 *s, sccd_rng *g)
     s->a = sccd_v3_mad(sccd_v3_scale(s->a, sqrt(1.0 + da)), lean, u);
 }
 
+/* The prepared frame is exact for axes unit and ⟂ only within 1e-6
+ * (skew_axes): u, a and k unit and ⟂ within 2e-15 (some ulps), k = u × a,
+ * u along the given axis and a in the plane of the given u and a, on the
+ * given a's side. 1/|v| taken to first order only is 3.8e-13 off here,
+ * not taken at all 5e-7. */
+static void test_frame_exact_at_axes_limits(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(312);
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        skew_axes(&s, &g);
+        assert_true(sccd_is_valid_sector3(&s));
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        const sccd_v3 f[3] = {p.u, p.a, p.k};
+        for (int j = 0; j < 3; ++j) {
+            assert_true(fabs(sccd_v3_len2(f[j]) - 1.0) <= 2e-15);
+            assert_true(fabs(sccd_v3_dot(f[j], f[(j + 1) % 3])) <= 2e-15);
+        }
+        assert_true(sccd_v3_dot(sccd_v3_cross(p.u, p.a), p.k) >= 1.0 - 2e-15);
+        assert_true(sccd_v3_len(sccd_v3_cross(p.u, s.u)) <= 2e-15 && sccd_v3_dot(p.u, s.u) > 0.0);
+        assert_true(fabs(sccd_v3_dot(p.a, sccd_v3_normalize(sccd_v3_cross(s.u, s.a)))) <= 2e-15);
+        assert_true(sccd_v3_dot(p.a, s.a) > 0.0);
+    }
+}
+
 /* A point of s's wedge (away from its sides) off one of its slab faces or
  * cylinders by off along the outward normal. */
 static sccd_v3 off_surface(const sccd_sector3 *s, sccd_rng *g, sccd_real off)
@@ -503,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_point_beside_thin_wedge),
         cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite),
         cmocka_unit_test(test_ray_opposite_zero_wedge), cmocka_unit_test(test_one_shot_axes_at_their_limits),
+        cmocka_unit_test(test_frame_exact_at_axes_limits),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }

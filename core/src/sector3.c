@@ -124,8 +124,16 @@ static int wedge_parts(const sect *S, wedge w[2])
 /* v / |v| for v unit within 3e-6: no scaling against underflow and no
  * check (sccd_v3_normalize's: its four divisions in a chain, twice, made
  * the one-shot box and triangle tests past their early-outs wait on
- * them). */
-static sccd_v3 near_unit_normalize(sccd_v3 v) { return sccd_v3_scale(v, 1.0 / sqrt(sccd_v3_len2(v))); }
+ * them), and no root or division either: 1/|v| by the series of
+ * 1/√(1 + e), e = |v|² − 1, to e², whose rest (under 5|e|³/16, 8.4e-18)
+ * is far below the rounding (with the root and the division, the one-shot
+ * box, triangle and capsule tests took 1.54, 1.52 and 1.40 times their
+ * prepared tests' time, 1.47, 1.42 and 1.34 so). */
+static sccd_v3 near_unit_normalize(sccd_v3 v)
+{
+    sccd_real e = sccd_v3_len2(v) - 1.0;
+    return sccd_v3_scale(v, 1.0 + e * (-0.5 + 0.375 * e));
+}
 
 /* The canonical form of s (checked, valid: valid_sector3 passed; or
  * flawed but repairable) but the half angle's cosine and sine. */
