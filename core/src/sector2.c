@@ -517,13 +517,15 @@ static inline bool local_disc_meets(const prepared *p, sccd_v2 q, sccd_real d, s
  * disc with its own scene's tolerance. Returns whether one decides, *hit
  * the answer then. They exclude each other (out ≥ in, so the outer reach
  * is at least the inner, rounding being monotone): one branch on whether
- * they differ, not one for each. One distance for both, with its root:
- * the shapes' tests branch on the answer, mostly predicted, and a root
- * takes fewer instructions than the annulus twice by squares. */
+ * they differ, not one for each. Each by squares (local_within), not one
+ * distance for both by its root, which takes fewer instructions but ended
+ * the chain to the shapes' branch on the answer (with it the prepared
+ * sector–prepared polygon test took 9.3 ns a call, the rectangle 14.6;
+ * 8.3 and 14.4 so, speed, AMD EPYC). */
 static inline bool disc_decides(const prepared *p, sccd_v2 q, sccd_real in, sccd_real out, bool *hit)
 {
-    *hit = local_disc_meets(p, q, sccd_v2_len(q), in);
-    return !local_disc_meets(p, q, sccd_v2_len(q), out) != *hit;
+    *hit = local_disc_meets_squared(p, q, in);
+    return !local_disc_meets_squared(p, q, out) != *hit;
 }
 
 /* The world point c within rho of S (false when p is not ready). */
