@@ -865,6 +865,39 @@ static void test_sweep_band_by_hand(void **state)
     }
 }
 
+/* Shapes just beyond the outer arc of a sector (r 1, R 10, half angle 1:
+ * tolerance SCCD_EPS·R), on a ray within the wedge: a point, a circle, and
+ * a square with a corner pointing at the pivot, their nearest points g
+ * past R (the square's bounding disc reaches the arc only g past its
+ * radius). g of half the tolerance is met, three times it is not, by the
+ * prepared and the one-shot tests. Fails with the discs' reach cut to
+ * their radius or grown tenfold. */
+static void test_tolerance_band(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(213);
+    const sccd_real tol = SCCD_EPS * 10.0, h = 0.5;
+    for (int i = 0; i < 2000; ++i) {
+        sccd_real phi = sccd_rng_uniform(&g, -SCCD_PI, SCCD_PI), off = sccd_rng_uniform(&g, -0.8, 0.8);
+        sccd_v2 o = {sccd_rng_uniform(&g, -5.0, 5.0), sccd_rng_uniform(&g, -5.0, 5.0)}, a = {cos(phi), sin(phi)};
+        sccd_sector2 s = {o, a, 1.0, 1.0, 10.0};
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        sccd_v2 dir = {cos(phi + off), sin(phi + off)};
+        for (int k = 0; k < 2; ++k) {
+            sccd_real d = 10.0 + (k == 0 ? 0.5 * tol : 3.0 * tol);
+            bool met = k == 0;
+            sccd_v2 pt = sccd_v2_mad(o, d, dir);
+            sccd_circle c = {sccd_v2_mad(o, d + 0.4, dir), 0.4};
+            sccd_box2 b = {sccd_v2_mad(o, d + h * sqrt(2.0), dir), {cos(phi + off + 0.25 * SCCD_PI), sin(phi + off + 0.25 * SCCD_PI)},
+                           {h, h}};
+            assert_true(sccd_sector2_prepared_vs_point(&p, pt) == met && sccd_sector2_vs_point(&s, pt) == met);
+            assert_true(sccd_sector2_prepared_vs_circle(&p, c) == met && sccd_sector2_vs_circle(&s, c) == met);
+            assert_true(sccd_sector2_prepared_vs_box(&p, b) == met && sccd_sector2_vs_box(&s, b) == met);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -872,7 +905,7 @@ int main(void)
         cmocka_unit_test(test_capsule), cmocka_unit_test(test_poly),      cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_sweep_band_by_hand), cmocka_unit_test(test_cos_sin),
         cmocka_unit_test(test_near_edges), cmocka_unit_test(test_rough_band), cmocka_unit_test(test_one_shot_margins),
-        cmocka_unit_test(test_poly_validity),
+        cmocka_unit_test(test_poly_validity), cmocka_unit_test(test_tolerance_band),
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_poly_flush),
         cmocka_unit_test(test_prepared_poly_degenerate), cmocka_unit_test(test_placed_poly),
         cmocka_unit_test(test_placed_poly_flush), cmocka_unit_test(test_prepared_poly_bad_input),

@@ -242,6 +242,48 @@ static void test_frame_exact_at_axes_limits(void **state)
     }
 }
 
+/* Shapes just above the top face of a sector turned by a random rotation
+ * Q (r 1, R 10, slab ±1, half angle 1: tolerance SCCD_EPS·R, the shapes'
+ * coordinates below R): a sphere, a flat triangle and a flat box with
+ * their lowest points g above the face, and a thin triangle apex down and
+ * a cube corner down, their centres straight above that point (so their
+ * bounding balls reach the face only g past their radii). g of half the
+ * tolerance is met, three times it is not, by the prepared and the one-shot
+ * tests. Fails with the ball early-out's outer reach cut to its radius or
+ * its inner one grown a hundredfold. */
+static void test_tolerance_band(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(313);
+    const sccd_real tol = SCCD_EPS * 10.0, corner = 1.7320508075688772 * 0.5;
+    const sccd_quat down = sccd_quat_axis_angle(sccd_v3_normalize((sccd_v3){-1.0, 1.0, 0.0}), acos(-1.0 / sqrt(3.0)));
+    for (int i = 0; i < 2000; ++i) {
+        sccd_quat Q = sccd_rng_quat(&g);
+        sccd_v3 o = sccd_rng_v3(&g, 5.0);
+        sccd_sector3 s = {o, sccd_quat_apply(Q, (sccd_v3){0.0, 0.0, 1.0}), sccd_quat_apply(Q, (sccd_v3){1.0, 0.0, 0.0}),
+                          1.0, 1.0, 10.0, -1.0, 1.0};
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_real x = sccd_rng_uniform(&g, 3.0, 7.0), y = sccd_rng_uniform(&g, -1.0, 1.0);
+        for (int k = 0; k < 2; ++k) {
+            sccd_real gap = k == 0 ? 0.5 * tol : 3.0 * tol, z = 1.0 + gap;
+            bool met = k == 0;
+#define AT(lx, ly, lz) sccd_v3_add(o, sccd_quat_apply(Q, (sccd_v3){(lx), (ly), (lz)}))
+            sccd_sphere sph = {AT(x, y, z + 0.4), 0.4};
+            sccd_triangle flat = {AT(x, y, z), AT(x + 1.0, y + 0.2, z), AT(x + 0.5, y - 0.3, z)};
+            sccd_triangle apex = {AT(x, y, z), AT(x - 0.2, y, z + 2.0), AT(x + 0.2, y, z + 2.0)};
+            sccd_box3 slab = {AT(x, y, z + 0.3), Q, {0.5, 0.4, 0.3}};
+            sccd_box3 cube = {AT(x, y, z + corner), sccd_quat_mul(Q, down), {0.5, 0.5, 0.5}};
+#undef AT
+            assert_true(sccd_sector3_prepared_vs_sphere(&p, sph) == met && sccd_sector3_vs_sphere(&s, sph) == met);
+            assert_true(sccd_sector3_prepared_vs_triangle(&p, flat) == met && sccd_sector3_vs_triangle(&s, flat) == met);
+            assert_true(sccd_sector3_prepared_vs_triangle(&p, apex) == met && sccd_sector3_vs_triangle(&s, apex) == met);
+            assert_true(sccd_sector3_prepared_vs_box(&p, slab) == met && sccd_sector3_vs_box(&s, slab) == met);
+            assert_true(sccd_sector3_prepared_vs_box(&p, cube) == met && sccd_sector3_vs_box(&s, cube) == met);
+        }
+    }
+}
+
 /* A point of s's wedge (away from its sides) off one of its slab faces or
  * cylinders by off along the outward normal. */
 static sccd_v3 off_surface(const sccd_sector3 *s, sccd_rng *g, sccd_real off)
@@ -530,7 +572,7 @@ int main(void)
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_point_beside_thin_wedge),
         cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite),
         cmocka_unit_test(test_ray_opposite_zero_wedge), cmocka_unit_test(test_one_shot_axes_at_their_limits),
-        cmocka_unit_test(test_frame_exact_at_axes_limits),
+        cmocka_unit_test(test_frame_exact_at_axes_limits), cmocka_unit_test(test_tolerance_band),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }
