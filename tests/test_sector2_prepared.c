@@ -889,8 +889,8 @@ static void test_tolerance_band(void **state)
             bool met = k == 0;
             sccd_v2 pt = sccd_v2_mad(o, d, dir);
             sccd_circle c = {sccd_v2_mad(o, d + 0.4, dir), 0.4};
-            sccd_box2 b = {sccd_v2_mad(o, d + h * sqrt(2.0), dir), {cos(phi + off + 0.25 * SCCD_PI), sin(phi + off + 0.25 * SCCD_PI)},
-                           {h, h}};
+            sccd_real turn = phi + off + 0.25 * SCCD_PI; /* a corner toward the pivot */
+            sccd_box2 b = {sccd_v2_mad(o, d + h * sqrt(2.0), dir), {cos(turn), sin(turn)}, {h, h}};
             assert_true(sccd_sector2_prepared_vs_point(&p, pt) == met && sccd_sector2_vs_point(&s, pt) == met);
             assert_true(sccd_sector2_prepared_vs_circle(&p, c) == met && sccd_sector2_vs_circle(&s, c) == met);
             assert_true(sccd_sector2_prepared_vs_box(&p, b) == met && sccd_sector2_vs_box(&s, b) == met);

@@ -492,7 +492,10 @@ static bool valid_points(const sccd_v2 *v, int n)
  * rounding is some 1e-16 of that, and a farther one is far outside (with
  * |q|∞, the prepared circle and point tests took 1.56 and 1.32 times the
  * AABB test, 1.50 and 1.21 so). */
-static inline sccd_real disc_reach(const sccd_sector2 *s, sccd_real rho) { return rho + SCCD_EPS * sccd_max(s->R, rho); }
+static inline sccd_real disc_reach(const sccd_sector2 *s, sccd_real rho)
+{
+    return rho + SCCD_EPS * sccd_max(s->R, rho);
+}
 
 /* The canonical-frame point q within rho of S, as the thesis' circle test
  * (§2.4): in the angle range (eq 2.7) the widened radial test (eq 2.8,

@@ -389,11 +389,12 @@ static inline bool local_ball_meets(const sect *S, sccd_v3 q, sccd_real rad, scc
  * one straight line, without ball_beyond's early-outs: over a mix of
  * spheres that branch mispredicts often, and each miss waits for the chain
  * of products before it resolves; with it the prepared sphere test took
- * 1.90 times the AABB test (speed), without 1.70. The distance's square is the inside one inside the wedge, the
- * outside one outside, and never more than the outside one (local_gaps),
- * so it is within reach when the outside one is, or inside when the
- * inside one is: one comparison fewer than picking a part (the prepared
- * sphere test took 147 instructions a call, with the checks below 133).
+ * 1.90 times the AABB test (speed), without 1.70. The distance's square
+ * is the inside one inside the wedge, the outside one outside, and never
+ * more than the outside one (local_gaps), so it is within reach when the
+ * outside one is, or inside when the inside one is: one comparison fewer
+ * than picking a part (the prepared sphere test took 147 instructions a
+ * call, with the checks below 133).
  * Each against room = reach² − dz², not as a sum with dz², which waited on
  * the root (with the sums, and |q|∞ in the tolerance, the prepared sphere
  * and point tests took 1.58 and 1.51 times the AABB test, 1.39 and 1.32
