@@ -14,8 +14,8 @@
  * point, its radius (for a point or a circle, R and its radius: one that
  * near lies within R + 2·radius of o). An invalid sector or shape (NaN,
  * infinity, a not unit, half_angle outside [0, π], r > R, negative sizes)
- * fires SCCD_ASSERT and the test returns false; a constructor returns the sector {o, +x, 0, 0, 0} (the
- * point o, or the origin when o is not finite).
+ * fires SCCD_ASSERT and the test returns false; a constructor returns the
+ * sector {o, +x, 0, 0, 0} (the point o, or the origin when o is not finite).
  *
  * Prepared sectors: many tests against one sector should prepare it once
  * (sccd_sector2_prepare checks it and keeps its cosine and sine) and call
