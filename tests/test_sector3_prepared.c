@@ -510,6 +510,31 @@ static void test_bad_input(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* Balls whose squares overflow (radius or centre beyond 1e154), over and
+ * beside random sectors: radius 1e200 about a point 1e160 off holds the
+ * sector, radius 1e150 about it is 1e160 away; a point there is not met
+ * either. Closed form: the distance is the offset less the sector's size,
+ * give or take it. The prepared and one-shot tests agree, no check firing. */
+static void test_huge_balls(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(314);
+    for (int i = 0; i < 300; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 dir = i % 2 ? s.u : s.a, c = sccd_v3_mad(s.o, 1e160, dir);
+        const sccd_sphere big = {c, 1e200}, small = {c, 1e150};
+        assert_true(sccd_sector3_prepared_vs_sphere(&p, big) && sccd_sector3_vs_sphere(&s, big));
+        assert_false(sccd_sector3_prepared_vs_sphere(&p, small) || sccd_sector3_vs_sphere(&s, small));
+        assert_false(sccd_sector3_prepared_vs_point(&p, c) || sccd_sector3_vs_point(&s, c));
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
 /* A centre with an infinite or NaN coordinate, put in place of one of a
  * point's inside the sector (on the world axes half the time, where u·d
  * meets ∞·0): the prepared point and sphere tests refuse it, their check
@@ -572,7 +597,7 @@ int main(void)
         cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle), cmocka_unit_test(test_near_boundary),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_sweep_band_by_hand),
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_point_beside_thin_wedge),
-        cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite),
+        cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite), cmocka_unit_test(test_huge_balls),
         cmocka_unit_test(test_ray_opposite_zero_wedge), cmocka_unit_test(test_one_shot_axes_at_their_limits),
         cmocka_unit_test(test_frame_exact_at_axes_limits), cmocka_unit_test(test_tolerance_band),
     };

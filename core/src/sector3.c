@@ -412,11 +412,20 @@ static inline bool local_ball_within(const sect *S, sccd_v3 q, sccd_real rad, bo
     return (w * w + eo * eo <= room) | ((w < 0.0) & (ei * ei <= room));
 }
 
-/* local_ball_within of the world point c. */
-static inline bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
+/* local_ball_within of the world point c, which is finite (its callers
+ * checked it). Where that is not finite either, the squares overflowed
+ * (coordinates or a radius beyond 1e154): room may be ∞ − ∞, a NaN that
+ * would miss a ball of radius 1e200 about a point 1e160 off; the distance's
+ * square as a sum then, which is ∞ only against a reach whose square is too. */
+static bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
 {
     bool finite;
-    return local_ball_within(S, to_local(S, c), rad, &finite);
+    sccd_v3 q = to_local(S, c);
+    bool hit = local_ball_within(S, q, rad, &finite);
+    if (finite)
+        return hit;
+    sccd_real reach = rad + SCCD_EPS * sccd_max(S->scale, rad);
+    return local_dist2(S, q, len2d(q.x, q.y)) <= reach * reach;
 }
 
 /* ---- the one-shot tests' early-outs ---- */
