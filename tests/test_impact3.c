@@ -1498,6 +1498,7 @@ static bool ew_free(const void *w, int i) { return (void)w, (void)i, true; }
 static int ew_carrier(const void *w, int i) { return (void)w, (void)i, -1; }
 static void ew_hold(void *w, int i, sccd_real t, const sccd_pair *against) { (void)i, (void)against; ((event_world *)w)->last_t = t; }
 static void ew_halt(void *w, int i, sccd_real t) { (void)i; ((event_world *)w)->last_t = t; }
+static bool ew_settle(void *w, const sccd_pair *pr) { return (void)w, (void)pr, false; }
 static void ew_carry(void *w, int i, int k, sccd_real t) { (void)w, (void)i, (void)k, (void)t; }
 static bool ew_join(void *w, int light, int heavy, sccd_real t) { return (void)w, (void)light, (void)heavy, (void)t, false; }
 
@@ -1532,7 +1533,7 @@ static void test_events_pair_after_changes(void **state)
 {
     (void)state;
     static const sccd_event_ops ops = {ew_search, ew_resolve, box_possible, ew_box, ew_kind, ew_ccd, ew_inv_mass,
-                                       ew_free, ew_carrier, ew_hold, ew_halt, ew_carry, ew_join, ew_gather};
+                                       ew_free, ew_carrier, ew_hold, ew_halt, ew_settle, ew_carry, ew_join, ew_gather};
     static event_world w;
     long checks = 0, events = 0, gathered = 0, same = 0;
     for (int trial = 0; trial < 300; ++trial) {
@@ -1690,6 +1691,8 @@ static bool cw_free(const void *w, int i) { return cw_kind(w, i) == SCCD_BODY_DY
 static int cw_carrier(const void *w, int i) { return ((const churn_world *)w)->carrier[i]; }
 static void cw_hold(void *w, int i, sccd_real t, const sccd_pair *against) { (void)against, cw_halt(w, i, t); }
 static bool cw_gather(void *w, int i) { return (void)w, (void)i, true; }
+/* Some jams settled first (then held), the rest halted: each stops both. */
+static bool cw_settle(void *w, const sccd_pair *pr) { return (void)w, pr->a % 7 == 0; }
 
 /* Worlds of 2 to 48 bodies, all meeting, of random kinds: the loop ends
  * (sccd_events_run true), within its bound (nothing counted failed), with
@@ -1704,7 +1707,7 @@ static void test_events_end_when_never_settled(void **state)
 {
     (void)state;
     static const sccd_event_ops ops = {cw_search, cw_resolve, cw_possible, cw_box, cw_kind, cw_ccd, cw_inv_mass,
-                                       cw_free, cw_carrier, cw_hold, cw_halt, cw_carry, cw_join, cw_gather};
+                                       cw_free, cw_carrier, cw_hold, cw_halt, cw_settle, cw_carry, cw_join, cw_gather};
     sccd_rng g = sccd_rng_make(6060);
     long events = 0, stops = 0, left = 0;
     for (int trial = 0; trial < 300; ++trial) {

@@ -1602,11 +1602,30 @@ static void op_halt(void *sv, int i, sccd_real t)
     s->st[i].out_v = (sccd_v3){0.0, 0.0, 0.0};
     s->st[i].out_w = (sccd_v3){0.0, 0.0, 0.0};
 }
+/* A jam's impulse (sccd_event_ops.settle; impact_events.c's stop_pair). */
+static bool op_settle(void *sv, const sccd_pair *pr)
+{
+    solver *s = sv;
+    if (!(s->st[pr->a].joint != SCCD_JOINT_NONE || s->st[pr->b].joint != SCCD_JOINT_NONE))
+        return false;
+    sccd_v3 p = pr->point, n = pr->normal;
+    sccd_real u = approach(s, pr->a, pr->b, pr->t, p, n);
+    sccd_real k = inv_mass_along(s, pr->a, pr->t, p, n) + inv_mass_along(s, pr->b, pr->t, p, n);
+    if (u > 0.0 && k > 0.0)
+        push(s, pr->a, pr->b, pr->t, p, sccd_v3_scale(n, u / k));
+    int ends[2] = {pr->a, pr->b};
+    for (int m = 0; m < 2; ++m)
+        if (moves_freely(s, ends[m])) {
+            s->st[ends[m]].out_v = s->st[ends[m]].v;
+            s->st[ends[m]].out_w = s->st[ends[m]].w;
+        }
+    return true;
+}
 static void op_carry(void *sv, int i, int k, sccd_real t) { carry(sv, i, k, t); }
 static bool op_join(void *sv, int light, int heavy, sccd_real t) { return join(sv, light, heavy, t); }
 static bool op_gather(void *sv, int i);
 static const sccd_event_ops event_ops = {op_search, op_resolve, op_possible, op_box,    op_kind,   op_ccd, op_inv_mass, op_moves_freely,
-                                         op_carrier, op_hold, op_halt, op_carry, op_join, op_gather};
+                                         op_carrier, op_hold, op_halt, op_settle, op_carry, op_join, op_gather};
 
 /* ---- set-up and results ---- */
 

@@ -167,6 +167,7 @@ typedef struct sccd_event_ops {
     int (*carrier)(const void *solver, int i);                    /* the body it rides along with, -1: none */
     void (*hold)(void *solver, int i, sccd_real t, const sccd_pair *against); /* stop body i at t for the rest of the step (what of its velocity runs into against's contact, if any, dropped) */
     void (*halt)(void *solver, int i, sccd_real t);               /* stop body i at t, at rest (it reports no velocity) */
+    bool (*settle)(void *solver, const sccd_pair *pair);          /* a jammed pair with a body on a joint: the perfectly inelastic, frictionless impulse at its contact, which its bodies then report; false (nothing done) for two free bodies */
     void (*carry)(void *solver, int i, int k, sccd_real t);       /* body i rides along with k from t */
     bool (*join)(void *solver, int light, int heavy, sccd_real t);/* light rides along with heavy after an inelastic impulse; false: it cannot */
     bool (*gather)(void *solver, int i);                          /* body i's segment changed (asked once an instant is over, about its last segment): take in the bodies the caller's hook appends for what it may reach (sccd_events_grow); false: the solve fails */
