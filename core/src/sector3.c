@@ -867,7 +867,11 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
 /* Exact early-outs for a convex set that holds the ball of radius in about
  * the canonical-frame point q and lies in the one of radius out: the outer
  * ball misses the sector, or the inner one meets it; one distance for both,
- * in one straight line (as local_ball_within). Returns 0 (miss), 1 (hit)
+ * in one straight line, its parts against room = reach² − dz² as in
+ * local_ball_within (no comparison waits on the sum after the root, nor
+ * on picking a part: with them, the prepared box and triangle tests took
+ * 3 % and 2 % longer, speed, AMD EPYC; where room is ∞ − ∞, reach and dz
+ * beyond 1e154, a NaN that decides nothing). Returns 0 (miss), 1 (hit)
  * or −1 (undecided). Inline: called, it cost the prepared box test 11 of
  * its 493 instructions (the call and the spills around it), the triangle
  * test 16 of 320. The set's own tolerance is EPS·max(scale, M), M its
@@ -883,10 +887,14 @@ void sccd_polytope_sweep(sccd_polytope *p, sccd_v3 d)
  * and 5.62 so). */
 static inline int ball_early_out(const sect *S, sccd_v3 q, sccd_real in, sccd_real out)
 {
-    sccd_real d2 = local_dist2(S, q, len2d(q.x, q.y));
+    sccd_real ei, eo, dz, w = local_gaps(S, q, len2d(q.x, q.y), &ei, &eo, &dz);
     sccd_real reach_out = out + 4.0 * SCCD_EPS * sccd_max(S->scale, out);
     sccd_real reach_in = in + SCCD_EPS * sccd_max(S->scale, in);
-    bool hit = d2 <= reach_in * reach_in, miss = d2 > reach_out * reach_out; /* exclusive: in ≤ out */
+    sccd_real side = w * w + eo * eo, inner = ei * ei, dz2 = dz * dz;
+    sccd_real room_in = reach_in * reach_in - dz2, room_out = reach_out * reach_out - dz2;
+    bool inside = w < 0.0;
+    bool hit = (side <= room_in) | (inside & (inner <= room_in));
+    bool miss = (side > room_out) & !(inside & (inner <= room_out));
     return (int)hit - (int)(!hit & !miss);
 }
 
