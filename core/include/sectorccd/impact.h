@@ -53,8 +53,11 @@
  * When the caps are reached, or a pair gives no impulse (two infinite
  * masses), the fallback never lets the bodies pass: a dynamic body stops
  * where it is (held), rides along with the kinematic body it met, or, the
- * lighter of two, joins the heavier by an inelastic impulse. Past a guard
- * on the events a step takes, what is left stops or rides along for good.
+ * lighter of two, joins the heavier by an inelastic impulse. Two that stop
+ * a second time (jammed) both stop where they are: at rest, or, with a body
+ * on a joint among them, as the inelastic impulse at their contact leaves
+ * them. Past a guard on the events a step takes, what is left stops or
+ * rides along for good.
  *
  * 3D: the same in sccd_impact3_solve (impact3.c), the twin of impact2.c. */
 #ifndef SECTORCCD_IMPACT_H
