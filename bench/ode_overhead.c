@@ -67,8 +67,8 @@ static void add_crowd(ode_world *w, sccd_rng *g, dBodyID *out)
 }
 
 /* Spinners in the crowd: kinematic rotors and motor-driven blades (hinged at
- * the middle; their hinges into hinges), all CCD bodies when the world has
- * CCD. */
+ * the middle, their hinge joints written to hinges), all CCD bodies when the
+ * world has CCD. */
 static void add_spinners(ode_world *w, double height, dJointID hinges[BLADES])
 {
     for (int i = 0; i < ROTORS + BLADES; ++i) {
