@@ -535,6 +535,35 @@ static void test_huge_balls(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* Boxes whose squares overflow (half sizes 1e155, 1e160 off random
+ * sectors, along the axis u or the centre direction a, turned at random):
+ * beyond the sector by about the offset less the box's half diagonal, they
+ * are not met; grown along the offset to 2e160 they reach over it and are.
+ * Closed form, as for the balls above. Both wrong answers this used to
+ * give fail it: a hit of the ball early-out, which took an overflowing
+ * distance within an overflowing reach, and a miss of the turned boxes
+ * over the sector, whose squares and determinant overflowed past the
+ * balls (box_meets_scaled). */
+static void test_huge_boxes(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(2718);
+    for (int i = 0; i < 300; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 dir = i % 2 ? s.u : s.a, c = sccd_v3_mad(s.o, 1e160, dir);
+        sccd_quat q = sccd_rng_quat(&g);
+        sccd_box3 beyond = {c, q, {1e155, 1e155, 1e155}}, over = {c, q, {2e160, 2e160, 2e160}};
+        assert_false(sccd_sector3_prepared_vs_box(&p, beyond) || sccd_sector3_vs_box(&s, beyond));
+        assert_true(sccd_sector3_prepared_vs_box(&p, over) && sccd_sector3_vs_box(&s, over));
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
 /* A centre with an infinite or NaN coordinate, put in place of one of a
  * point's inside the sector (on the world axes half the time, where u·d
  * meets ∞·0): the prepared point and sphere tests refuse it, their check
@@ -597,7 +626,7 @@ int main(void)
         cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle), cmocka_unit_test(test_near_boundary),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_sweep_band_by_hand),
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_point_beside_thin_wedge),
-        cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite), cmocka_unit_test(test_huge_balls),
+        cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite), cmocka_unit_test(test_huge_balls), cmocka_unit_test(test_huge_boxes),
         cmocka_unit_test(test_ray_opposite_zero_wedge), cmocka_unit_test(test_one_shot_axes_at_their_limits),
         cmocka_unit_test(test_frame_exact_at_axes_limits), cmocka_unit_test(test_tolerance_band),
     };
