@@ -560,6 +560,12 @@ static void test_huge_boxes(void **state)
         assert_false(sccd_sector3_prepared_vs_box(&p, beyond) || sccd_sector3_vs_box(&s, beyond));
         assert_true(sccd_sector3_prepared_vs_box(&p, over) && sccd_sector3_vs_box(&s, over));
     }
+    /* A centre whose offset from the pivot is no double (o and c near ∓1e308): met before (its canonical coordinates NaN). */
+    sccd_sector3 s = {{-1e308, 0, 0}, {0, 0, 1}, {1, 0, 0}, 0.5, 0.0, 1.0, -0.1, 0.1};
+    sccd_sector3_prepared p;
+    assert_true(sccd_sector3_prepare(&p, &s));
+    sccd_box3 off = {{1e308, 0, 0}, sccd_quat_identity(), {1e150, 1e150, 1e150}};
+    assert_false(sccd_sector3_prepared_vs_box(&p, off) || sccd_sector3_vs_box(&s, off));
     assert_int_equal(sccd_test_assert_count(), 0);
     sccd_set_assert_handler(NULL);
 }

@@ -1145,7 +1145,7 @@ static bool box_meets_scaled(const sect *S, sccd_box3 b, sccd_v3 c, sccd_real la
 static bool box_meets_past_balls(const sect *S, sccd_box3 b, sccd_v3 c)
 {
     sccd_real largest = sccd_max(sccd_max(v3_maxabs(c), v3_maxabs(b.h)), S->scale);
-    if (largest > 1e100)
+    if ((largest > 1e100) | !sccd_is_valid_v3(c))
         return box_meets_scaled(S, b, c, largest);
     sccd_v3 ax[3];
     box_half_axes(S, b, ax);
@@ -1181,10 +1181,13 @@ static bool box_meets_past_balls(const sect *S, sccd_box3 b, sccd_v3 c)
  * brings it near 1e50. The test is the same at any scale, and a power of 2
  * scales exactly (only numbers below 1e-150 of the largest may lose bits,
  * far below the tolerance); unscaled, a box of half sizes 2e160 turned
- * about a point 1e160 off a sector was missed (test_huge_boxes). Out of
- * line: rare. */
+ * about a point 1e160 off a sector was missed (test_huge_boxes). A centre
+ * not finite here (its offset overflowed) is beyond the box's reach; taken
+ * as it came, a box 2e308 off was met. Out of line: rare. */
 SCCD_NOINLINE static bool box_meets_scaled(const sect *S, sccd_box3 b, sccd_v3 c, sccd_real largest)
 {
+    if (!sccd_is_valid_v3(c)) /* its offset from the pivot beyond every double (o and c near ∓1e308): far past its reach */
+        return false;
     sccd_real f = ldexp(1.0, 166 - ilogb(largest));
     sect T = *S;
     T.r *= f;
