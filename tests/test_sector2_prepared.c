@@ -321,7 +321,8 @@ static void test_one_shot_margins(void **state)
         n++;
     }
     assert_true(hits > n / 5 && hits < 4 * n / 5);
-    const sccd_sector2 huge = {{1.0, 2.0}, {1.0, 0.0}, 1.0, 0.0, 1e308};
+    /* At the range's limit, points, circles and boxes as large as 1e300 anywhere within 1e300: both routes agree. */
+    const sccd_sector2 huge = {{1.0, 2.0}, {1.0, 0.0}, 1.0, 0.0, SCCD_RANGE_MAX};
     sccd_sector2_prepared p;
     assert_true(sccd_sector2_prepare(&p, &huge));
     for (int i = 0; i < 100; ++i) {
@@ -345,14 +346,15 @@ static void test_one_shot_margins(void **state)
         assert_true(sccd_sector2_vs_circle(&tiny, c) == sccd_sector2_prepared_vs_circle(&p, c));
     }
     /* Points near the pivot of a vast hole and circles about them. */
-    const sccd_sector2 vast = {{1.0, 2.0}, {0.6, 0.8}, 1.0, 1e200, 2e200};
+    const sccd_sector2 vast = {{1.0, 2.0}, {0.6, 0.8}, 1.0, 0.5 * SCCD_RANGE_MAX, SCCD_RANGE_MAX};
     assert_true(sccd_sector2_prepare(&p, &vast));
     for (int i = 0; i < 1000; ++i) {
-        sccd_v2 pt = sccd_rng_v2(&g, pow(10.0, sccd_rng_uniform(&g, 0.0, 150.0)));
-        sccd_circle c = {pt, sccd_rng_uniform(&g, 0.0, 4e200)};
+        sccd_v2 pt = sccd_rng_v2(&g, pow(10.0, sccd_rng_uniform(&g, 0.0, 50.0)));
+        sccd_circle c = {pt, sccd_rng_uniform(&g, 0.0, 2.0 * SCCD_RANGE_MAX)};
         assert_true(sccd_sector2_vs_point(&vast, c.c) == sccd_sector2_prepared_vs_point(&p, c.c));
         assert_true(sccd_sector2_vs_circle(&vast, c) == sccd_sector2_prepared_vs_circle(&p, c));
-        sccd_box2 b = {pt, sccd_rot2_make(sccd_rng_uniform(&g, 0.0, 6.3)), {sccd_rng_uniform(&g, 0.0, 3e200), sccd_rng_uniform(&g, 0.0, 3e200)}};
+        sccd_box2 b = {pt, sccd_rot2_make(sccd_rng_uniform(&g, 0.0, 6.3)), {sccd_rng_uniform(&g, 0.0, 1.5 * SCCD_RANGE_MAX),
+                                                                             sccd_rng_uniform(&g, 0.0, 1.5 * SCCD_RANGE_MAX)}};
         assert_true(sccd_sector2_vs_box(&vast, b) == sccd_sector2_prepared_vs_box(&p, b));
     }
     assert_int_equal(sccd_test_assert_count(), 0);
@@ -898,6 +900,69 @@ static void test_tolerance_band(void **state)
     }
 }
 
+/* Every route of the shape tests against one closed-form answer. */
+static void expect_shapes(const sccd_sector2 *s, const sccd_sector2_prepared *p, sccd_v2 c, sccd_real size,
+                          sccd_rot2 q, bool want)
+{
+    sccd_circle ci = {c, size};
+    sccd_box2 b = {c, q, {size, 1.3 * size}};
+    sccd_v2 e = sccd_rot2_apply(q, (sccd_v2){size, 0.0});
+    sccd_capsule2 cap = {sccd_v2_add(c, e), sccd_v2_sub(c, e), size};
+    sccd_poly2 tri = {3, {{c.x + 3.0 * size, c.y}, {c.x - 1.5 * size, c.y + 2.6 * size}, {c.x - 1.5 * size, c.y - 2.6 * size}},
+                      0.0};
+    sccd_poly2_prepared pp;
+    assert_true(sccd_poly2_prepare(&pp, &tri));
+    assert_true(sccd_sector2_prepared_vs_circle(p, ci) == want && sccd_sector2_vs_circle(s, ci) == want);
+    assert_true(sccd_sector2_prepared_vs_box(p, b) == want && sccd_sector2_vs_box(s, b) == want);
+    assert_true(sccd_sector2_prepared_vs_capsule(p, cap) == want && sccd_sector2_vs_capsule(s, cap) == want);
+    assert_true(sccd_sector2_prepared_vs_poly(p, &tri) == want && sccd_sector2_vs_poly(s, &tri) == want);
+    assert_true(sccd_sector2_prepared_vs_prepared_poly(p, &pp) == want);
+    assert_true(sccd_sector2_prepared_vs_convex(p, tri.v, 3, 0.0) == want);
+    assert_true(sccd_sector2_vs_convex(s, tri.v, 3, 0.0) == want);
+}
+
+/* Shapes beyond the range (SCCD_RANGE_MAX) about random sectors, every
+ * route, closed forms: sizes 1e155 1e300 off are not met (their squares
+ * overflowed to ∞ on both sides of a comparison, which read as a hit);
+ * grown to 2e160 about a point 1e160 off they hold the sector and are
+ * met; shapes near +1e308 and a pivot near −1e308 (their offset beyond
+ * the doubles) are not met. A point 1e200 off lies 1e200 away give or take
+ * R (it was ∞ away), and sectors 1e155 apart do not meet (they did). A
+ * sector beyond the range is refused, its check firing. */
+static void test_beyond_range(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(4242);
+    for (int i = 0; i < 300; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        sccd_v2 dir = sccd_rng_unit2(&g);
+        sccd_rot2 q = sccd_rot2_make(sccd_rng_uniform(&g, 0.0, 6.3));
+        expect_shapes(&s, &p, sccd_v2_mad(s.o, 1e300, dir), 1e155, q, false);
+        expect_shapes(&s, &p, sccd_v2_mad(s.o, 1e160, dir), 2e160, q, true);
+        sccd_real d = sccd_sector2_distance(&s, sccd_v2_mad(s.o, 1e200, dir));
+        assert_true(fabs(d - 1e200) <= 1e190);
+        sccd_sector2 t = random_sector(&g);
+        t.o = sccd_v2_mad(s.o, 1e155, dir);
+        assert_false(sccd_sector2_vs_sector2(&s, &t) || sccd_sector2_vs_sector2(&t, &s));
+        sccd_sector2 w = s;
+        w.o = (sccd_v2){-1e308, 1e308 * sccd_rng_uniform(&g, -1.0, 1.0)};
+        assert_true(sccd_sector2_prepare(&p, &w));
+        sccd_v2 far = {1e308, 1e308 * sccd_rng_uniform(&g, -1.0, 1.0)};
+        expect_shapes(&w, &p, far, sccd_rng_uniform(&g, 0.0, 1e150), q, false);
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    const sccd_sector2 vast = {{0.0, 0.0}, {1.0, 0.0}, 1.0, 0.0, 2.0 * SCCD_RANGE_MAX};
+    sccd_sector2_prepared p;
+    assert_false(sccd_sector2_prepare(&p, &vast));
+    assert_false(sccd_sector2_vs_point(&vast, (sccd_v2){1.0, 0.0}));
+    assert_int_equal(sccd_test_assert_count(), 2);
+    sccd_set_assert_handler(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -906,6 +971,7 @@ int main(void)
         cmocka_unit_test(test_sweep_band_by_hand), cmocka_unit_test(test_cos_sin),
         cmocka_unit_test(test_near_edges), cmocka_unit_test(test_rough_band), cmocka_unit_test(test_one_shot_margins),
         cmocka_unit_test(test_poly_validity), cmocka_unit_test(test_tolerance_band),
+        cmocka_unit_test(test_beyond_range),
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_poly_flush),
         cmocka_unit_test(test_prepared_poly_degenerate), cmocka_unit_test(test_placed_poly),
         cmocka_unit_test(test_placed_poly_flush), cmocka_unit_test(test_prepared_poly_bad_input),

@@ -348,7 +348,9 @@ static void test_one_shot_margins(void **state)
         }
     }
     assert_true(hit > n / 5 && hit < 4 * n / 5);
-    const sccd_sector3 huge = {{1.0, 2.0, 3.0}, {0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}, 1.0, 0.0, 1e308, -1e308, 1e308};
+    /* At the range's limit, points and spheres as large as 1e300 anywhere within 1e300: both routes agree. */
+    const sccd_sector3 huge = {{1.0, 2.0, 3.0}, {0.0, 0.0, 1.0}, {1.0, 0.0, 0.0}, 1.0, 0.0, SCCD_RANGE_MAX,
+                               -SCCD_RANGE_MAX, SCCD_RANGE_MAX};
     sccd_sector3_prepared p;
     assert_true(sccd_sector3_prepare(&p, &huge));
     for (int i = 0; i < 100; ++i) {
@@ -625,6 +627,66 @@ static void test_sweep_band_by_hand(void **state)
     }
 }
 
+/* Every route of the shape tests against one closed-form answer: a ball,
+ * a capsule along e, a box turned by q and a triangle in the plane of e
+ * and f (unit, ⟂), each of size (radius, half size, inscribed radius)
+ * about c. */
+static void expect_shapes(const sccd_sector3 *s, const sccd_sector3_prepared *p, sccd_v3 c, sccd_real size, sccd_v3 e,
+                          sccd_v3 f, sccd_quat q, bool want)
+{
+    sccd_sphere sph = {c, size};
+    sccd_capsule3 cap = {sccd_v3_mad(c, size, e), sccd_v3_mad(c, -size, e), size};
+    sccd_box3 b = {c, q, {size, 1.2 * size, 0.9 * size}};
+    sccd_triangle t = {sccd_v3_mad(c, 2.0 * size, e), sccd_v3_mad(sccd_v3_mad(c, -size, e), 1.7321 * size, f),
+                       sccd_v3_mad(sccd_v3_mad(c, -size, e), -1.7321 * size, f)};
+    assert_true(sccd_sector3_prepared_vs_sphere(p, sph) == want && sccd_sector3_vs_sphere(s, sph) == want);
+    assert_true(sccd_sector3_prepared_vs_capsule(p, cap) == want && sccd_sector3_vs_capsule(s, cap) == want);
+    assert_true(sccd_sector3_prepared_vs_box(p, b) == want && sccd_sector3_vs_box(s, b) == want);
+    assert_true(sccd_sector3_prepared_vs_triangle(p, t) == want && sccd_sector3_vs_triangle(s, t) == want);
+}
+
+/* Shapes beyond the range (SCCD_RANGE_MAX) about random sectors, every
+ * route, closed forms: sizes 1e155 1e300 off are not met (the ball and
+ * capsule tests' squares overflowed to ∞ on both sides of a comparison,
+ * which read as a hit); grown to 2e160 about a point 1e160 off along the
+ * centre direction (the triangle in the sector's plane z = 0) they hold
+ * the sector and are met (the triangle was missed); shapes near +1e308
+ * and a pivot near −1e308 (their offset beyond the doubles) are not met.
+ * A point 1e200 off lies 1e200 away give or take the sector's size (it
+ * was ∞ away). A sector beyond the range is refused, its check firing. */
+static void test_beyond_range(void **state)
+{
+    (void)state;
+    sccd_test_count_asserts();
+    sccd_test_assert_reset();
+    sccd_rng g = sccd_rng_make(4243);
+    for (int i = 0; i < 300; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 dir = sccd_rng_unit3(&g), k = sccd_v3_cross(p.u, p.a);
+        sccd_quat q = sccd_rng_quat(&g);
+        sccd_v3 e, f;
+        sccd_v3_basis(dir, &e, &f);
+        expect_shapes(&s, &p, sccd_v3_mad(s.o, 1e300, dir), 1e155, e, f, q, false);
+        expect_shapes(&s, &p, sccd_v3_mad(s.o, 1e160, p.a), 2e160, p.a, k, q, true);
+        sccd_real d = sccd_sector3_distance(&s, sccd_v3_mad(s.o, 1e200, dir));
+        assert_true(fabs(d - 1e200) <= 1e190);
+        sccd_sector3 w = s;
+        w.o = (sccd_v3){-1e308, 1e308 * sccd_rng_uniform(&g, -1.0, 1.0), 0.0};
+        assert_true(sccd_sector3_prepare(&p, &w));
+        sccd_v3 far = {1e308, 1e308 * sccd_rng_uniform(&g, -1.0, 1.0), 1e308 * sccd_rng_uniform(&g, -1.0, 1.0)};
+        expect_shapes(&w, &p, far, sccd_rng_uniform(&g, 0.0, 1e150), e, f, q, false);
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    const sccd_sector3 vast = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, 1.0, 0.0, 1.0, -2.0 * SCCD_RANGE_MAX, 0.0};
+    sccd_sector3_prepared p;
+    assert_false(sccd_sector3_prepare(&p, &vast));
+    assert_false(sccd_sector3_vs_point(&vast, (sccd_v3){0.5, 0.0, -0.5}));
+    assert_int_equal(sccd_test_assert_count(), 2);
+    sccd_set_assert_handler(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -635,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite), cmocka_unit_test(test_huge_balls), cmocka_unit_test(test_huge_boxes),
         cmocka_unit_test(test_ray_opposite_zero_wedge), cmocka_unit_test(test_one_shot_axes_at_their_limits),
         cmocka_unit_test(test_frame_exact_at_axes_limits), cmocka_unit_test(test_tolerance_band),
+        cmocka_unit_test(test_beyond_range),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }

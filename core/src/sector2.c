@@ -38,6 +38,8 @@
 #include "sectorccd/geometry.h"
 #include "convex2.h"
 #include "inline.h"
+#include "range.h"
+#include "tolerance.h"
 #include "shapes_valid.h"
 #include "trig.h"
 #include "sector2_internal.h"
@@ -55,16 +57,17 @@ static sccd_sector2 point_sector(sccd_v2 o)
 }
 
 /* sccd_is_valid_sector2, inline for the one-shot tests. The unit and range
- * checks fail for a NaN or infinite a, half angle or r: only o and R need
- * a finiteness check of their own, one sum (x − x is 0 for every finite x,
- * NaN otherwise; as sccd_is_valid_v2). Bitwise: one branch, not nine. */
+ * checks fail for a NaN or infinite a, half angle, r or R (R at most
+ * SCCD_RANGE_MAX: range.h): only o needs a finiteness check of its own,
+ * one sum (x − x is 0 for every finite x, NaN otherwise; as
+ * sccd_is_valid_v2). Bitwise: one branch, not nine. */
 static inline bool valid_sector2(const sccd_sector2 *s)
 {
     if (!s)
         return false;
-    sccd_real zero = (s->o.x - s->o.x) + (s->o.y - s->o.y) + (s->R - s->R);
+    sccd_real zero = (s->o.x - s->o.x) + (s->o.y - s->o.y);
     return (zero == 0.0) & (fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6) & (s->half_angle >= 0.0) &
-           (s->half_angle <= SCCD_PI) & (s->r >= 0.0) & (s->r <= s->R);
+           (s->half_angle <= SCCD_PI) & (s->r >= 0.0) & (s->r <= s->R) & (s->R <= SCCD_RANGE_MAX);
 }
 
 bool sccd_is_valid_sector2(const sccd_sector2 *s) { return valid_sector2(s); }
@@ -233,6 +236,23 @@ static inline bool local_within(const prepared *p, sccd_v2 q, sccd_real d2, sccd
 /* The distance from q to S. */
 static sccd_real local_distance(const prepared *p, sccd_v2 q) { return sqrt(local_dist2(p, q, sccd_v2_len(q))); }
 
+/* p with its pivot and radii scaled by f, a power of 2. */
+static prepared scaled_sector(const prepared *p, sccd_real f)
+{
+    prepared q = *p;
+    q.s.o = sccd_v2_scale(p->s.o, f);
+    q.s.r *= f;
+    q.s.R *= f;
+    return q;
+}
+
+/* The factor that scales p and a shape whose largest coordinate or size
+ * is m into the range. */
+static sccd_real scene_factor(const prepared *p, sccd_real m)
+{
+    return sccd_range_factor(sccd_max(sccd_max(m, p->s.R), sccd_mag2(p->s.o)));
+}
+
 sccd_real sccd_sector2_distance(const sccd_sector2 *s, sccd_v2 p)
 {
     prepared pr;
@@ -240,7 +260,17 @@ sccd_real sccd_sector2_distance(const sccd_sector2 *s, sccd_v2 p)
         SCCD_ASSERT(sccd_is_valid_v2(p));
         return INFINITY;
     }
-    return local_distance(&pr, to_local(s, p));
+    sccd_v2 q = to_local(s, p);
+    sccd_real m = sccd_mag2(q);
+    if (m <= SCCD_RANGE_MAX)
+        return local_distance(&pr, q);
+    if (!(m <= DBL_MAX)) /* p's offset from the pivot beyond the doubles: its distance too */
+        return INFINITY;
+    /* Beyond the range its squares overflow (a point 1e200 off was ∞
+     * away): the scene scaled, the distance scaled back. */
+    sccd_real f = sccd_range_factor(sccd_max(m, pr.s.R));
+    prepared t = scaled_sector(&pr, f);
+    return local_distance(&t, sccd_v2_scale(q, f)) / f;
 }
 
 sccd_aabb2 sccd_sector2_aabb(const sccd_sector2 *s)
@@ -621,20 +651,19 @@ static inline uint64_t real_bits(sccd_real x)
     return b;
 }
 
-#define INF_BITS 0x7ff0000000000000u  /* +∞ */
-#define BIG_BITS 0x5f138d352e5096afu  /* 1e150 */
-#define PI_BITS 0x400921fb54442d18u   /* SCCD_PI */
+#define RANGE_BITS 0x54b249ad2594c37du /* SCCD_RANGE_MAX, 1e100 */
+#define PI_BITS 0x400921fb54442d18u    /* SCCD_PI */
 
-/* Is x finite and at least +0 (−0 not: stricter than valid_radius)? */
-static inline bool finite_nonneg(sccd_real x) { return real_bits(x) < INF_BITS; }
+/* Is x from +0 (−0 not: stricter than valid_radius) up to SCCD_RANGE_MAX? */
+static inline bool in_range(sccd_real x) { return real_bits(x) <= RANGE_BITS; }
 
 /* sccd_is_valid_sector2 for the one-shot point and circle tests (s not
  * null), stricter: their early-outs decide only what it passes, the exact
  * path checks again (its checks firing; a −0 radius or half angle, a scene
- * beyond 1e150 passing). The ranges by integer compares of the bits, which
+ * beyond SCCD_RANGE_MAX passing). The ranges by integer compares of the bits, which
  * run beside the floating-point work that bounds these tests' time (by
  * sector2's own checks, o's finiteness by a sum, the one-shot circle test
- * took 1.54 times the prepared one's time, 1.44 so): R from +0 below 1e150,
+ * took 1.54 times the prepared one's time, 1.44 so): R from +0 up to SCCD_RANGE_MAX,
  * r from +0 up to R, the half angle from +0 up to π. The finiteness of o
  * and the tested point c by d2 < 1e300, d2 = |c − o|² or |q|² (q = c's
  * canonical coordinates: a being unit, each coordinate of c − o is in q's
@@ -644,7 +673,7 @@ static inline bool finite_nonneg(sccd_real x) { return real_bits(x) < INF_BITS; 
 static inline bool one_shot_checked(const sccd_sector2 *s, sccd_real d2)
 {
     uint64_t r = real_bits(s->r), R = real_bits(s->R);
-    return (r <= R) & (R < BIG_BITS) & (real_bits(s->half_angle) <= PI_BITS) &
+    return (r <= R) & (R <= RANGE_BITS) & (real_bits(s->half_angle) <= PI_BITS) &
            (fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6) & (d2 < 1e300);
 }
 
@@ -683,6 +712,8 @@ static bool one_shot_exact(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool
     if (!one_shot_valid(s, shape_ok))
         return false;
     prepared p = {*s, edge_of(s->half_angle), true};
+    if (!(rho <= SCCD_RANGE_MAX)) /* a circle beyond the range: scaled */
+        return sccd_sector2_prepared_vs_circle(&p, (sccd_circle){c, rho});
     return local_disc_meets_squared(&p, to_local(s, c), rho);
 }
 
@@ -697,12 +728,31 @@ bool sccd_sector2_prepared_vs_point(const sccd_sector2_prepared *p, sccd_v2 q)
     return disc_meets(p, q, 0.0);
 }
 
-bool sccd_sector2_prepared_vs_circle(const sccd_sector2_prepared *p, sccd_circle c)
+/* ---- shapes beyond the range (range.h): the scene scaled ---- */
+
+/* A circle's check and range: finite, radius from 0 to SCCD_RANGE_MAX. */
+static inline bool circle_in_range(sccd_circle c)
+{
+    return sccd_is_valid_v2(c.c) & sccd_radius_in_range(c.r);
+}
+
+/* The circle test where circle_in_range fails: the check (firing), or the
+ * scene scaled. Out of line: rare. */
+SCCD_NOINLINE static bool circle_out_of_range(const prepared *p, sccd_circle c)
 {
     if (!p || !valid_circle(c)) {
         SCCD_ASSERT(p != NULL && valid_circle(c));
         return false;
     }
+    sccd_real f = scene_factor(p, sccd_max(sccd_mag2(c.c), c.r));
+    prepared q = scaled_sector(p, f);
+    return disc_meets(&q, sccd_v2_scale(c.c, f), c.r * f);
+}
+
+bool sccd_sector2_prepared_vs_circle(const sccd_sector2_prepared *p, sccd_circle c)
+{
+    if (!p || !circle_in_range(c))
+        return circle_out_of_range(p, c);
     return disc_meets(p, c.c, c.r);
 }
 
@@ -759,11 +809,29 @@ static bool box_meets(const prepared *p, sccd_box2 b)
     return convex_meets(p, v, 4, 0.0, tol, 2.0 * rout);
 }
 
+/* A box's half sizes from 0 to SCCD_RANGE_MAX. */
+static inline bool box_in_range(sccd_box2 b)
+{
+    return (b.h.x >= 0.0) & (b.h.x <= SCCD_RANGE_MAX) & (b.h.y >= 0.0) & (b.h.y <= SCCD_RANGE_MAX);
+}
+
+/* box_meets for a box beyond the range (valid), the scene scaled. Out of
+ * line: rare. */
+SCCD_NOINLINE static bool box_meets_scaled(const prepared *p, sccd_box2 b)
+{
+    sccd_real f = scene_factor(p, sccd_max(sccd_mag2(b.c), sccd_mag2(b.h)));
+    prepared q = scaled_sector(p, f);
+    return box_meets(&q, (sccd_box2){sccd_v2_scale(b.c, f), b.q, sccd_v2_scale(b.h, f)});
+}
+
 bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
 {
-    if (!p || !valid_box2(b)) {
-        SCCD_ASSERT(p != NULL && valid_box2(b));
-        return false;
+    if (!p || !sccd_is_valid_v2(b.c) || !sccd_is_valid_rot2(b.q) || !box_in_range(b)) {
+        if (!p || !valid_box2(b)) {
+            SCCD_ASSERT(p != NULL && valid_box2(b));
+            return false;
+        }
+        return p->ready && box_meets_scaled(p, b);
     }
     return p->ready && box_meets(p, b);
 }
@@ -802,11 +870,31 @@ static bool capsule_meets(const prepared *p, sccd_capsule2 c)
     return convex_meets(p, v, 2, c.r, tol, sqrt(l2));
 }
 
+/* A capsule's check and range: its span |b − a|∞ and radius from 0 to
+ * SCCD_RANGE_MAX. A finite span needs finite ends (a NaN or infinite
+ * coordinate makes it NaN or infinite): no check of its own. */
+static inline bool capsule_in_range(sccd_capsule2 c)
+{
+    return (sccd_mag2(sccd_v2_sub(c.b, c.a)) <= SCCD_RANGE_MAX) & sccd_radius_in_range(c.r);
+}
+
+/* capsule_meets for a capsule beyond the range (valid), the scene scaled.
+ * Out of line: rare. */
+SCCD_NOINLINE static bool capsule_meets_scaled(const prepared *p, sccd_capsule2 c)
+{
+    sccd_real f = scene_factor(p, sccd_max(sccd_max(sccd_mag2(c.a), sccd_mag2(c.b)), c.r));
+    prepared q = scaled_sector(p, f);
+    return capsule_meets(&q, (sccd_capsule2){sccd_v2_scale(c.a, f), sccd_v2_scale(c.b, f), c.r * f});
+}
+
 bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsule2 c)
 {
-    if (!p || !valid_capsule2(c)) {
-        SCCD_ASSERT(p != NULL && valid_capsule2(c));
-        return false;
+    if (!p || !capsule_in_range(c)) {
+        if (!p || !valid_capsule2(c)) {
+            SCCD_ASSERT(p != NULL && valid_capsule2(c));
+            return false;
+        }
+        return p->ready && capsule_meets_scaled(p, c);
     }
     return p->ready && capsule_meets(p, c);
 }
@@ -926,6 +1014,23 @@ bool sccd_poly2_prepared_transform(sccd_poly2_prepared *out, const sccd_poly2_pr
     return true;
 }
 
+/* The polygon tests for a polygon beyond the range (valid: its extent
+ * about its mean or its rounding beyond SCCD_RANGE_MAX, or its mean beyond
+ * the doubles), the scene scaled. Out of line: rare. */
+SCCD_NOINLINE static bool poly_scaled(const prepared *p, const sccd_poly2 *poly)
+{
+    sccd_real m = poly->r;
+    for (int i = 0; i < poly->n; ++i)
+        m = sccd_max(m, sccd_mag2(poly->v[i]));
+    sccd_real f = scene_factor(p, m);
+    prepared q = scaled_sector(p, f);
+    sccd_poly2 scaled = *poly;
+    for (int i = 0; i < poly->n; ++i)
+        scaled.v[i] = sccd_v2_scale(poly->v[i], f);
+    scaled.r *= f;
+    return sccd_sector2_prepared_vs_poly(&q, &scaled);
+}
+
 bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_poly2 *poly)
 {
     sccd_v2 mw;
@@ -936,6 +1041,8 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
     }
     if (!p->ready)
         return false;
+    if (!(sccd_max(rad, poly->r) <= SCCD_RANGE_MAX))
+        return poly_scaled(p, poly);
     /* Exact early-outs: the polygon lies in the disc about its vertices'
      * mean reaching the farthest one (rad, from the check), grown by its
      * rounding, and holds the disc of its rounding about that mean (a
@@ -969,6 +1076,8 @@ bool sccd_sector2_prepared_vs_prepared_poly(const sccd_sector2_prepared *p, cons
     }
     if (!(p->ready & q->ready))
         return false;
+    if (!(q->outer <= SCCD_RANGE_MAX))
+        return poly_scaled(p, &q->poly);
     sccd_v2 m = to_local(&p->s, q->mean);
     bool hit;
     if (disc_decides(p, m, q->inner, q->outer, &hit))
@@ -982,7 +1091,21 @@ bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_
         SCCD_ASSERT(p != NULL && valid_points(v, n) && sccd_is_valid_real(radius) && radius >= 0.0);
         return false;
     }
-    return sccd_sector2_meets_points(p, v, n, radius, false);
+    /* Within the range (the points' spread and radius, their offset from
+     * the pivot) as they are, else the scene scaled. */
+    sccd_real spread = sccd_max(radius, sccd_mag2(sccd_v2_sub(v[0], p->s.o))), m = radius;
+    for (int i = 0; i < n; ++i) {
+        spread = sccd_max(spread, sccd_mag2(sccd_v2_sub(v[i], v[0])));
+        m = sccd_max(m, sccd_mag2(v[i]));
+    }
+    if (spread <= SCCD_RANGE_MAX)
+        return sccd_sector2_meets_points(p, v, n, radius, false);
+    sccd_real f = scene_factor(p, m);
+    prepared q = scaled_sector(p, f);
+    sccd_v2 scaled[SCCD_SECTOR2_CONVEX_MAX];
+    for (int i = 0; i < n; ++i)
+        scaled[i] = sccd_v2_scale(v[i], f);
+    return sccd_sector2_meets_points(&q, scaled, n, radius * f, false);
 }
 
 /* The one-shot tests: checked once (one_shot_valid), then prepared; points
@@ -1005,7 +1128,7 @@ bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
     bool hit;
     if (s) {
         sccd_v2 q = to_local(s, c.c);
-        if (one_shot_checked(s, sccd_v2_len2(q)) & finite_nonneg(c.r) & coarse_disc_decides(s, q, c.r, &hit))
+        if (one_shot_checked(s, sccd_v2_len2(q)) & in_range(c.r) & coarse_disc_decides(s, q, c.r, &hit))
             return hit;
     }
     return one_shot_exact(s, c.c, c.r, valid_circle(c));
@@ -1019,7 +1142,7 @@ bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
         return false;
     prepared pr;
     sccd_sector2_prepare_unchecked(&pr, s);
-    return box_meets(&pr, b);
+    return box_in_range(b) ? box_meets(&pr, b) : box_meets_scaled(&pr, b);
 }
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
@@ -1028,7 +1151,7 @@ bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
         return false;
     prepared pr;
     sccd_sector2_prepare_unchecked(&pr, s);
-    return capsule_meets(&pr, c);
+    return capsule_in_range(c) ? capsule_meets(&pr, c) : capsule_meets_scaled(&pr, c);
 }
 
 bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)
@@ -1110,7 +1233,13 @@ bool sccd_sector2_vs_sector2(const sccd_sector2 *s, const sccd_sector2 *t)
      * an edge of t meets s, or an arc of t does without lying inside s (its
      * ends are edge ends), so it crosses s's boundary: an edge of s (which
      * then meets t) or an arc of s. Both orders, so the answer is symmetric. */
-    sccd_real tol = SCCD_EPS * (sccd_v2_dist(s->o, t->o) + sccd_max(s->R, t->R)); /* symmetric in s, t */
+    sccd_real d = sccd_v2_dist(s->o, t->o), tol = SCCD_EPS * (d + sccd_max(s->R, t->R)); /* symmetric in s, t */
+    /* Each lies within its R of its pivot, so they meet only with
+     * d ≤ Rs + Rt + tol, which (tol ≤ EPS·(d + Rs + Rt)) needs d below
+     * twice Rs + Rt: pivots farther apart do not meet (nor do pivots 1e155
+     * apart, whose squares overflowed in the tests below and met). */
+    if (!(d <= 2.0 * (s->R + t->R)))
+        return false;
     return edges_meet(&ps, &pt, tol) || edges_meet(&pt, &ps, tol) || point_of_inside(&ps, &pt, tol) ||
            point_of_inside(&pt, &ps, tol) || arcs_meet(s, t, tol);
 }

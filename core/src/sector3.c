@@ -38,6 +38,7 @@
 #include "sector3_internal.h"
 #include "shapes_valid.h"
 #include "inline.h"
+#include "range.h"
 #include "trig.h"
 #include "unchecked.h"
 
@@ -77,7 +78,8 @@ static inline bool sector3_checks(const sccd_sector3 *s, sccd_real zero)
     sccd_real axes = sccd_max(sccd_max(fabs(sccd_v3_len2(s->u) - 1.0), fabs(sccd_v3_len2(s->a) - 1.0)),
                               fabs(sccd_v3_dot(s->u, s->a)));
     sccd_real ranges = sccd_min(sccd_min(s->zhi - s->zlo, s->r), s->R - s->r);
-    return (axes + zero < 1e-6) & (ranges >= 0.0) & (s->half_angle * (SCCD_PI - s->half_angle) >= 0.0);
+    sccd_real room = sccd_min(SCCD_RANGE_MAX - s->R, sccd_min(SCCD_RANGE_MAX - s->zhi, SCCD_RANGE_MAX + s->zlo));
+    return (axes + zero < 1e-6) & (ranges >= 0.0) & (room >= 0.0) & (s->half_angle * (SCCD_PI - s->half_angle) >= 0.0);
 }
 
 /* sccd_is_valid_sector3, inline: sector3_checks, with the finiteness of o,
@@ -167,14 +169,16 @@ static void frame_of(sect *out, const sccd_sector3 *s, bool valid)
 
 /* Checks s and fills the canonical form but the half angle's cosine and
  * sine (out is not ready yet). False (after the check fired) when no
- * defined set exists: non-finite numbers, r > R, zlo > zhi. Fixable flaws
+ * defined set exists (non-finite numbers, r > R, zlo > zhi) or it is
+ * beyond the range (R, |zlo| or |zhi| above SCCD_RANGE_MAX). Fixable flaws
  * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
 static bool prepare_frame(sect *out, const sccd_sector3 *s)
 {
     out->ready = false;
     bool valid = valid_sector3(s);
     SCCD_ASSERT(valid);
-    if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi))
+    if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi || s->R > SCCD_RANGE_MAX ||
+                   s->zhi > SCCD_RANGE_MAX || s->zlo < -SCCD_RANGE_MAX))
         return false;
     frame_of(out, s, valid);
     return true;
@@ -348,6 +352,26 @@ static inline sccd_real local_dist2(const sect *S, sccd_v3 q, sccd_real rho)
 
 static sccd_real local_distance(const sect *S, sccd_v3 q) { return sqrt(local_dist2(S, q, len2d(q.x, q.y))); }
 
+/* S with its pivot, radii, slab and scale scaled by f, a power of 2. */
+static sect scaled_sect(const sect *S, sccd_real f)
+{
+    sect T = *S;
+    T.o = sccd_v3_scale(S->o, f);
+    T.r *= f;
+    T.R *= f;
+    T.zlo *= f;
+    T.zhi *= f;
+    T.scale *= f;
+    return T;
+}
+
+/* The factor that scales S and a shape whose largest coordinate or size
+ * is m into the range. */
+static sccd_real scene_factor(const sect *S, sccd_real m)
+{
+    return sccd_range_factor(sccd_max(sccd_max(m, S->scale), v3_maxabs(S->o)));
+}
+
 sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
 {
     sect S;
@@ -355,7 +379,17 @@ sccd_real sccd_sector3_distance(const sccd_sector3 *s, sccd_v3 p)
         SCCD_ASSERT(sccd_is_valid_v3(p));
         return INFINITY;
     }
-    return local_distance(&S, to_local(&S, p));
+    sccd_v3 q = to_local(&S, p);
+    sccd_real m = v3_maxabs(q);
+    if (m <= SCCD_RANGE_MAX)
+        return local_distance(&S, q);
+    if (!(m <= DBL_MAX)) /* p's offset from the pivot beyond the doubles: its distance too */
+        return INFINITY;
+    /* Beyond the range its squares overflow (a point 1e200 off was ∞
+     * away): the scene scaled, the distance scaled back. */
+    sccd_real f = sccd_range_factor(sccd_max(m, S.scale));
+    sect T = scaled_sect(&S, f);
+    return local_distance(&T, sccd_v3_scale(q, f)) / f;
 }
 
 /* Is the canonical-frame point q beyond the slab, farther from the axis
@@ -413,10 +447,10 @@ static inline bool local_ball_within(const sect *S, sccd_v3 q, sccd_real rad, bo
 }
 
 /* local_ball_within of the world point c, which is finite (its callers
- * checked it). Where that is not finite either, the squares overflowed
- * (coordinates or a radius beyond 1e154): room may be ∞ − ∞, a NaN that
- * would miss a ball of radius 1e200 about a point 1e160 off; the distance's
- * square as a sum then, which is ∞ only against a reach whose square is too. */
+ * checked it), for a radius within the range (range.h). Where that is not
+ * finite either, the squares overflowed (coordinates beyond 1e154): room
+ * may be ∞ − ∞, a NaN; the distance's square as a sum then, ∞ beyond the
+ * reach, whose square is finite. */
 static bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
 {
     bool finite;
@@ -557,6 +591,22 @@ static inline bool raw_ball_decides(const sccd_sector3 *s, sccd_v3 c, sccd_real 
     return beyond || raw_ball_near(s, &b, in, centre, hit);
 }
 
+/* ---- shapes beyond the range (range.h): the scene scaled ---- */
+
+/* ball_meets at any radius: beyond the range, the scene scaled (out of
+ * line: rare). */
+SCCD_NOINLINE static bool ball_meets_scaled(const sect *S, sccd_v3 c, sccd_real rad)
+{
+    sccd_real f = scene_factor(S, sccd_max(v3_maxabs(c), rad));
+    sect T = scaled_sect(S, f);
+    return ball_meets(&T, sccd_v3_scale(c, f), rad * f);
+}
+
+static bool ball_meets_any(const sect *S, sccd_v3 c, sccd_real rad)
+{
+    return rad <= SCCD_RANGE_MAX ? ball_meets(S, c, rad) : ball_meets_scaled(S, c, rad);
+}
+
 /* The one-shot point (rad 0) and sphere tests where the raw early-outs
  * did not decide, or could not (flawed input): the sector checked (its
  * check firing, or it repaired), then the shape (shape_ok, its check
@@ -572,7 +622,7 @@ SCCD_NOINLINE static bool one_shot_ball_exact(const sccd_sector3 *s, sccd_v3 c, 
     }
     if (!sector_ok)
         return false;
-    return ball_meets(&S, c, rad);
+    return ball_meets_any(&S, c, rad);
 }
 
 /* The prepared point (radius 0) and sphere tests where their one check
@@ -590,7 +640,7 @@ static bool prepared_ball_refused(const sect *p, sccd_sphere sphere)
         SCCD_ASSERT(ok);
         return false;
     }
-    return ball_meets(p, sphere.c, sphere.r);
+    return ball_meets_any(p, sphere.c, sphere.r);
 }
 
 bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q)
@@ -612,7 +662,7 @@ bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere
         return false;
     }
     bool finite, hit = local_ball_within(p, to_local(p, sphere.c), sphere.r, &finite);
-    if (finite & valid_radius(sphere.r) & p->ready)
+    if (finite & sccd_radius_in_range(sphere.r) & p->ready)
         return hit;
     return prepared_ball_refused(p, sphere);
 }
@@ -655,7 +705,7 @@ bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
 {
     bool beyond;
     raw_ball b;
-    if (!(raw_ball_beyond(s, sphere.c, sphere.r, &beyond, &b) & valid_radius(sphere.r)))
+    if (!(raw_ball_beyond(s, sphere.c, sphere.r, &beyond, &b) & sccd_radius_in_range(sphere.r)))
         return one_shot_ball_exact(s, sphere.c, sphere.r, valid_sphere(sphere));
     if (beyond)
         return false;
@@ -1145,7 +1195,7 @@ static bool box_meets_scaled(const sect *S, sccd_box3 b, sccd_v3 c, sccd_real la
 static bool box_meets_past_balls(const sect *S, sccd_box3 b, sccd_v3 c)
 {
     sccd_real largest = sccd_max(sccd_max(v3_maxabs(c), v3_maxabs(b.h)), S->scale);
-    if ((largest > 1e100) | !sccd_is_valid_v3(c))
+    if ((largest > SCCD_RANGE_MAX) | !sccd_is_valid_v3(c))
         return box_meets_scaled(S, b, c, largest);
     sccd_v3 ax[3];
     box_half_axes(S, b, ax);
@@ -1188,13 +1238,8 @@ SCCD_NOINLINE static bool box_meets_scaled(const sect *S, sccd_box3 b, sccd_v3 c
 {
     if (!sccd_is_valid_v3(c)) /* its offset from the pivot beyond every double (o and c near ∓1e308): far past its reach */
         return false;
-    sccd_real f = ldexp(1.0, 166 - ilogb(largest));
-    sect T = *S;
-    T.r *= f;
-    T.R *= f;
-    T.zlo *= f;
-    T.zhi *= f;
-    T.scale *= f;
+    sccd_real f = sccd_range_factor(largest);
+    sect T = scaled_sect(S, f);
     b.h = sccd_v3_scale(b.h, f);
     return box_meets_past_balls(&T, b, sccd_v3_scale(c, f));
 }
@@ -1253,13 +1298,30 @@ static bool triangle_meets_past_ball(const sect *S, sccd_triangle t, sccd_v3 ml)
     return local_polytope_meets(S, v, &p);
 }
 
+static bool triangle_meets_scaled(const sect *S, sccd_triangle t);
+
 /* Exact early-outs by the ball about t's centroid m (of radius rad)
- * holding it, and by m itself, a point of it; then the rest. */
+ * holding it, and by m itself, a point of it; then the rest. A triangle
+ * beyond the range (rad above it, or not finite: its centroid's sum
+ * overflowed) is tested scaled. */
 static bool triangle_meets(const sect *S, sccd_triangle t, sccd_v3 m, sccd_real rad)
 {
+    if (!(rad <= SCCD_RANGE_MAX))
+        return triangle_meets_scaled(S, t);
     sccd_v3 ml = to_local(S, m);
     int early = ball_early_out(S, ml, 0.0, rad);
     return early >= 0 ? early == 1 : triangle_meets_past_ball(S, t, ml);
+}
+
+/* triangle_meets beyond the range, the scene scaled. Out of line: rare. */
+SCCD_NOINLINE static bool triangle_meets_scaled(const sect *S, sccd_triangle t)
+{
+    sccd_real f = scene_factor(S, sccd_max(v3_maxabs(t.a), sccd_max(v3_maxabs(t.b), v3_maxabs(t.c))));
+    sect T = scaled_sect(S, f);
+    sccd_triangle u = {sccd_v3_scale(t.a, f), sccd_v3_scale(t.b, f), sccd_v3_scale(t.c, f)};
+    sccd_v3 m;
+    sccd_real rad;
+    return triangle_ball(u, &m, &rad) && triangle_meets(&T, u, m, rad);
 }
 
 bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
@@ -1284,11 +1346,13 @@ bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
      * 2.3e-3 of the distance): the rest of the prepared test, which is exact
      * on its own (with the prepared test's entry, its checks and balls
      * again, this test took 643 instructions a call, 613 without). */
+    sect S;
+    if (v3_maxabs(b.h) > SCCD_RANGE_MAX) /* beyond the range: the prepared test, which scales it */
+        return prepare(s, &S) && box_meets_past_balls(&S, b, to_local(&S, b.c));
     bool hit, checked;
     if (raw_ball_decides(s, b.c, box_inner_radius(sccd_min(b.h.x, sccd_min(b.h.y, b.h.z))),
                          box_outer_radius(sccd_v3_len(b.h)), true, true, &hit, &checked))
         return hit;
-    sect S;
     return prepare_checked(s, &S, checked) && box_meets_past_balls(&S, b, to_local(&S, b.c));
 }
 
@@ -1305,7 +1369,7 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
      * frame's exact ball does (with it, the test took 1.53 times the
      * prepared test's time, 1.43 without). */
     raw_ball b;
-    bool beyond, checked = raw_ball_beyond(s, m, rad, &beyond, &b);
+    bool beyond, checked = raw_ball_beyond(s, m, rad, &beyond, &b) & (rad <= SCCD_RANGE_MAX);
     if (checked && beyond)
         return false;
     sect S;
@@ -1511,10 +1575,28 @@ static bool capsule_meets_past_ball(const sect *S, sccd_v3 a, sccd_v3 b, sccd_v3
     return capsule_local(S, a, b, r);
 }
 
+/* A capsule's span |b − a|∞ and radius within the range. */
+static inline bool capsule_in_range(sccd_capsule3 c)
+{
+    return (v3_maxabs(sccd_v3_sub(c.b, c.a)) <= SCCD_RANGE_MAX) & sccd_radius_in_range(c.r);
+}
+
+/* The capsule test for a (valid) capsule beyond the range, the scene
+ * scaled. Out of line: rare. */
+SCCD_NOINLINE static bool capsule_meets_scaled(const sect *S, sccd_capsule3 c)
+{
+    sccd_real f = scene_factor(S, sccd_max(sccd_max(v3_maxabs(c.a), v3_maxabs(c.b)), c.r));
+    sect T = scaled_sect(S, f);
+    sccd_capsule3 scaled = {sccd_v3_scale(c.a, f), sccd_v3_scale(c.b, f), c.r * f};
+    return sccd_sector3_prepared_meets_capsule(&T, scaled);
+}
+
 bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
 {
     if (!S->ready)
         return false;
+    if (!capsule_in_range(c))
+        return capsule_meets_scaled(S, c);
     /* In the canonical frame once. Exact early-out: the capsule lies in the
      * ball about its middle reaching its end balls. */
     sccd_v3 a = to_local(S, c.a), b = to_local(S, c.b), m = sccd_v3_lerp(a, b, 0.5);
@@ -1537,6 +1619,9 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
         SCCD_ASSERT(sccd_is_valid_capsule3(c));
         return false;
     }
+    sect S;
+    if (!capsule_in_range(c))
+        return prepare(s, &S) && capsule_meets_scaled(&S, c);
     /* The prepared test's bounding ball first, without the frame; its
      * radius, there from the canonical frame's ends, is within rounding of
      * this one grown by 1e-12. Undecided, the frame's ball test would
@@ -1545,7 +1630,6 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
     if (raw_ball_decides(s, sccd_v3_lerp(c.a, c.b, 0.5), c.r, 0.5 * sccd_v3_dist(c.a, c.b) * (1.0 + 1e-12) + c.r,
                          true, true, &hit, &checked))
         return hit;
-    sect S;
     if (!prepare_checked(s, &S, checked))
         return false;
     sccd_v3 a = to_local(&S, c.a), b = to_local(&S, c.b);

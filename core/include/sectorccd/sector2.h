@@ -64,7 +64,7 @@ typedef struct sccd_poly2_prepared {
     sccd_poly2 poly;  /* the polygon as given, or as placed */
 } sccd_poly2_prepared;
 
-/// Finite o, unit a (within 1e-6), half_angle in [0, π], finite 0 ≤ r ≤ R.
+/// Finite o, unit a (within 1e-6), half_angle in [0, π], 0 ≤ r ≤ R ≤ SCCD_RANGE_MAX.
 bool sccd_is_valid_sector2(const sccd_sector2 *s);
 
 /// Checks s (sccd_is_valid_sector2) and prepares it into out; bad input fires SCCD_ASSERT, returns false and leaves out meeting nothing (every prepared test false).

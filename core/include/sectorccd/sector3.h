@@ -49,7 +49,7 @@ typedef struct sccd_sector3_prepared {
     sccd_sector3 source;            /* the sector as given */
 } sccd_sector3_prepared;
 
-/// True when all numbers are finite, u and a unit (1e-6) and ⟂ (1e-6), 0 ≤ half_angle ≤ π, 0 ≤ r ≤ R, zlo ≤ zhi.
+/// True when all numbers are finite, u and a unit (1e-6) and ⟂ (1e-6), 0 ≤ half_angle ≤ π, 0 ≤ r ≤ R, zlo ≤ zhi, and R, |zlo|, |zhi| ≤ SCCD_RANGE_MAX.
 bool sccd_is_valid_sector3(const sccd_sector3 *s);
 
 /// Checks s and prepares it into out (fixable flaws repaired as the one-shot tests do, the check firing); false (out meets nothing) when no set is defined: non-finite numbers, r > R, zlo > zhi, or a null pointer.
