@@ -1147,11 +1147,12 @@ bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
 {
-    if (!one_shot_valid(s, valid_capsule2(c)))
+    bool in_range = capsule_in_range(c); /* which only a valid capsule is */
+    if (!one_shot_valid(s, in_range || valid_capsule2(c)))
         return false;
     prepared pr;
     sccd_sector2_prepare_unchecked(&pr, s);
-    return capsule_in_range(c) ? capsule_meets(&pr, c) : capsule_meets_scaled(&pr, c);
+    return in_range ? capsule_meets(&pr, c) : capsule_meets_scaled(&pr, c);
 }
 
 bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)
