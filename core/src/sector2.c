@@ -809,10 +809,15 @@ static bool box_meets(const prepared *p, sccd_box2 b)
     return convex_meets(p, v, 4, 0.0, tol, 2.0 * rout);
 }
 
-/* A box's half sizes from 0 to SCCD_RANGE_MAX. */
+/* A box's check and range, bitwise (one branch, where valid_box2 takes one
+ * a check): its centre finite (x − x is 0), its rotation unit within 1e-6
+ * (which a NaN or infinite part fails: no finiteness test of its own),
+ * its half sizes from 0 to SCCD_RANGE_MAX. In range, it is valid. */
 static inline bool box_in_range(sccd_box2 b)
 {
-    return (b.h.x >= 0.0) & (b.h.x <= SCCD_RANGE_MAX) & (b.h.y >= 0.0) & (b.h.y <= SCCD_RANGE_MAX);
+    sccd_real zero = (b.c.x - b.c.x) + (b.c.y - b.c.y);
+    return (zero == 0.0) & (fabs(b.q.c * b.q.c + b.q.s * b.q.s - 1.0) < 1e-6) & (b.h.x >= 0.0) &
+           (b.h.x <= SCCD_RANGE_MAX) & (b.h.y >= 0.0) & (b.h.y <= SCCD_RANGE_MAX);
 }
 
 /* box_meets for a box beyond the range (valid), the scene scaled. Out of
@@ -826,7 +831,7 @@ SCCD_NOINLINE static bool box_meets_scaled(const prepared *p, sccd_box2 b)
 
 bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
 {
-    if (!p || !sccd_is_valid_v2(b.c) || !sccd_is_valid_rot2(b.q) || !box_in_range(b)) {
+    if (!p || !box_in_range(b)) {
         if (!p || !valid_box2(b)) {
             SCCD_ASSERT(p != NULL && valid_box2(b));
             return false;
@@ -1136,13 +1141,14 @@ bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
 
 bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {
-    if (!one_shot_valid(s, valid_box2(b)))
+    bool in_range = box_in_range(b); /* which only a valid box is */
+    if (!one_shot_valid(s, in_range || valid_box2(b)))
         return false;
     if (disc_beyond(s, b.c, box_outer_radius(sccd_v2_len(b.h)))) /* no trigonometry for most boxes off the annulus */
         return false;
     prepared pr;
     sccd_sector2_prepare_unchecked(&pr, s);
-    return box_in_range(b) ? box_meets(&pr, b) : box_meets_scaled(&pr, b);
+    return in_range ? box_meets(&pr, b) : box_meets_scaled(&pr, b);
 }
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
