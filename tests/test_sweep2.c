@@ -225,6 +225,36 @@ static void test_shape_tests_consistent(void **state)
     assert_true(hits > 600 && hits < 2400);
 }
 
+/* Targets beyond the range (SCCD_RANGE_MAX) against random sweeps, closed
+ * forms: of size 1e155 1e300 off the body they are not met (the band
+ * tests' squares overflowed to ∞ on both sides, which read as a hit); of
+ * size 2e160 about a point 1e160 off they hold the sweep and are met. */
+static void test_targets_beyond_range(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(207);
+    for (int i = 0; i < 1000; ++i) {
+        config c = random_config(&g, true);
+        sccd_sweep2 w;
+        build(&w, &c);
+        sccd_v2 dir = sccd_rng_unit2(&g), p = c.m.start.p;
+        for (int over = 0; over < 2; ++over) {
+            sccd_real off = over ? 1e160 : 1e300, size = over ? 2e160 : 1e155;
+            sccd_v2 q = sccd_v2_mad(p, off, dir), e = sccd_v2_scale(sccd_rng_unit2(&g), size);
+            sccd_circle ci = {q, size};
+            sccd_box2 b = {q, sccd_rot2_make(sccd_rng_uniform(&g, 0.0, 6.3)), {size, 1.3 * size}};
+            sccd_capsule2 cap = {sccd_v2_add(q, e), sccd_v2_sub(q, e), size};
+            sccd_poly2 tri = {3, {{q.x + 3.0 * size, q.y}, {q.x - 1.5 * size, q.y + 2.6 * size},
+                                  {q.x - 1.5 * size, q.y - 2.6 * size}}, 0.0};
+            bool want = over;
+            assert_true(sccd_sweep2_vs_circle(&w, ci) == want);
+            assert_true(sccd_sweep2_vs_box(&w, b) == want);
+            assert_true(sccd_sweep2_vs_capsule(&w, cap) == want);
+            assert_true(sccd_sweep2_vs_poly(&w, &tri) == want);
+        }
+    }
+}
+
 /* More bands are tighter on average (area of the bound by Monte Carlo). */
 static void test_bands_tighten(void **state)
 {
@@ -421,7 +451,7 @@ int main(void)
         cmocka_unit_test(test_truth_vs_dense),    cmocka_unit_test(test_shape_tests_consistent),
         cmocka_unit_test(test_bands_tighten),     cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_silhouette_vertex),
-        cmocka_unit_test(test_gap_direction),
+        cmocka_unit_test(test_gap_direction),     cmocka_unit_test(test_targets_beyond_range),
     };
     return cmocka_run_group_tests_name("sweep2", tests, NULL, NULL);
 }

@@ -481,25 +481,54 @@ int sccd_hull2(sccd_v2 *pts, int n, sccd_v2 *out)
     return k > 1 ? k - 1 : k;
 }
 
-/* The tolerance: SCCD_EPS times the scene size (R, rho, the farthest point). */
+/* The tolerance: SCCD_EPS times the scene size (R, rho, the farthest point, far2 its squared distance). */
+static sccd_real tol_of(const prepared *p, sccd_real far2, sccd_real rho)
+{
+    return SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), sqrt(far2));
+}
+
+/* The same of the points v, far2 the largest |v|². */
 static sccd_real scene_tol(const prepared *p, const sccd_v2 *v, int n, sccd_real rho)
 {
     sccd_real s2 = 0.0;
     for (int i = 0; i < n; ++i)
         s2 = sccd_max(s2, sccd_v2_len2(v[i]));
-    return SCCD_EPS * sccd_max(sccd_max(p->s.R, rho), sqrt(s2));
+    return tol_of(p, s2, rho);
 }
 
 /* World points → canonical frame → (hull, unless v is known convex and
  * counter-clockwise) → test. n is within bounds. */
+/* sccd_sector2_meets_points beyond the range, the scene scaled. Out of
+ * line: rare. */
+SCCD_NOINLINE static bool meets_points_scaled(const prepared *p, const sccd_v2 *v, int n, sccd_real rho, bool convex)
+{
+    sccd_real m = rho;
+    for (int i = 0; i < n; ++i)
+        m = sccd_max(m, sccd_mag2(v[i]));
+    sccd_real f = scene_factor(p, m);
+    prepared q = scaled_sector(p, f);
+    sccd_v2 scaled[SCCD_SECTOR2_CONVEX_MAX];
+    for (int i = 0; i < n; ++i)
+        scaled[i] = sccd_v2_scale(v[i], f);
+    return sccd_sector2_meets_points(&q, scaled, n, rho * f, convex);
+}
+
+/* Within the range (rho, and every point within SCCD_RANGE_MAX of the
+ * pivot; a sweep's target 1e300 off its band with a radius of 1e155 was
+ * met), as they are; else scaled. */
 bool sccd_sector2_meets_points(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real rho, bool convex)
 {
     if (!p->ready)
         return false;
     sccd_v2 loc[SCCD_SECTOR2_CONVEX_MAX], hull[2 * SCCD_SECTOR2_CONVEX_MAX];
-    for (int i = 0; i < n; ++i)
+    sccd_real far2 = 0.0;
+    for (int i = 0; i < n; ++i) {
         loc[i] = to_local(&p->s, v[i]);
-    sccd_real tol = scene_tol(p, loc, n, rho);
+        far2 = sccd_max(far2, sccd_v2_len2(loc[i]));
+    }
+    if (!((far2 <= SCCD_RANGE_MAX * SCCD_RANGE_MAX) & (rho <= SCCD_RANGE_MAX)))
+        return meets_points_scaled(p, v, n, rho, convex);
+    sccd_real tol = tol_of(p, far2, rho);
     if (convex)
         return local_vs_convex(p, loc, n, rho, tol);
     int m = sccd_hull2(loc, n, hull);
@@ -1096,21 +1125,7 @@ bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_
         SCCD_ASSERT(p != NULL && valid_points(v, n) && sccd_is_valid_real(radius) && radius >= 0.0);
         return false;
     }
-    /* Within the range (the points' spread and radius, their offset from
-     * the pivot) as they are, else the scene scaled. */
-    sccd_real spread = sccd_max(radius, sccd_mag2(sccd_v2_sub(v[0], p->s.o))), m = radius;
-    for (int i = 0; i < n; ++i) {
-        spread = sccd_max(spread, sccd_mag2(sccd_v2_sub(v[i], v[0])));
-        m = sccd_max(m, sccd_mag2(v[i]));
-    }
-    if (spread <= SCCD_RANGE_MAX)
-        return sccd_sector2_meets_points(p, v, n, radius, false);
-    sccd_real f = scene_factor(p, m);
-    prepared q = scaled_sector(p, f);
-    sccd_v2 scaled[SCCD_SECTOR2_CONVEX_MAX];
-    for (int i = 0; i < n; ++i)
-        scaled[i] = sccd_v2_scale(v[i], f);
-    return sccd_sector2_meets_points(&q, scaled, n, radius * f, false);
+    return sccd_sector2_meets_points(p, v, n, radius, false);
 }
 
 /* The one-shot tests: checked once (one_shot_valid), then prepared; points

@@ -67,6 +67,9 @@
 #include <string.h>
 
 #include "convex2.h"
+#include "inline.h"
+#include "range.h"
+#include "tolerance.h"
 #include "sector2_internal.h"
 #include "trig.h"
 
@@ -606,11 +609,15 @@ static const sccd_sector2_prepared *band_prepared(const sccd_sweep2 *w, int k, s
     return scratch;
 }
 
+static bool sweep_vs_core_scaled(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho);
+
 /* The sweep against the convex polygon v (counter-clockwise; or one or two
  * points) grown by rho, swept by −dp: the hull of v and v − dp, built once
  * (without a translation, as a hinged body's turn about a fixed point, v
- * itself). Each band is first tested against a circle around the set. */
-static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
+ * itself). Each band is first tested against a circle around the set. A
+ * set beyond the range (range.h: that circle's radius above
+ * SCCD_RANGE_MAX, or not finite) is scaled first. */
+static SCCD_ALWAYS_INLINE bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
 {
     /* No rejection by w->aabb here: callers may change dp after building
      * (a target's own motion, by the relative-motion trick), which leaves the
@@ -622,6 +629,15 @@ static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_re
         pts[i] = v[i];
         pts[n + i] = sccd_v2_sub(v[i], w->dp);
     }
+    for (int i = 0; i < m; ++i)
+        c = sccd_v2_add(c, pts[i]);
+    c = sccd_v2_scale(c, 1.0 / m);
+    sccd_real rad2 = 0.0;
+    for (int i = 0; i < m; ++i)
+        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(pts[i], c)));
+    sccd_real rad = sqrt(rad2) + rho;
+    if (!(rad <= SCCD_RANGE_MAX)) /* the hull's cross products could overflow, and drop points */
+        return sweep_vs_core_scaled(w, v, n, rho);
     const sccd_v2 *set = pts;
     int count = m;
     if (!still) { /* the swept set's hull, once for every band */
@@ -631,19 +647,40 @@ static bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_re
         count = sccd_hull2(sorted, m, hull);
         set = hull;
     }
-    for (int i = 0; i < m; ++i)
-        c = sccd_v2_add(c, pts[i]);
-    c = sccd_v2_scale(c, 1.0 / m);
-    sccd_real rad2 = 0.0;
-    for (int i = 0; i < m; ++i)
-        rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(pts[i], c)));
-    sccd_real rad = sqrt(rad2) + rho;
     sccd_sector2_prepared scratch;
     for (int k = 0; k < w->count; ++k)
         if (!disc_misses_band(&w->band[k], c, rad) &&
             sccd_sector2_meets_points(band_prepared(w, k, &scratch), set, count, rho, true))
             return true;
     return false;
+}
+
+/* sweep_vs_core with the sweep (its bands, prepared or not, and its
+ * translation) and the target scaled by a power of 2 into the range: the
+ * same test (range.h), where the hull's cross products of a target 2e160
+ * wide overflowed and dropped points. Out of line: rare. */
+SCCD_NOINLINE static bool sweep_vs_core_scaled(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
+{
+    sccd_real largest = sccd_max(rho, sccd_mag2(w->dp));
+    for (int i = 0; i < n; ++i)
+        largest = sccd_max(largest, sccd_mag2(v[i]));
+    for (int k = 0; k < w->count; ++k)
+        largest = sccd_max(largest, sccd_max(sccd_mag2(w->band[k].o), w->band[k].R));
+    sccd_real f = sccd_range_factor(largest);
+    sccd_sweep2 s = *w;
+    for (int k = 0; k < w->count; ++k) {
+        sccd_sector2 *b[2] = {&s.band[k], &s.prepared[k].s}; /* both alike: a band changed by hand stays so */
+        for (int j = 0; j < 2; ++j) {
+            b[j]->o = sccd_v2_scale(b[j]->o, f);
+            b[j]->r *= f;
+            b[j]->R *= f;
+        }
+    }
+    s.dp = sccd_v2_scale(w->dp, f);
+    sccd_v2 scaled[SCCD_POLY_MAX];
+    for (int i = 0; i < n; ++i)
+        scaled[i] = sccd_v2_scale(v[i], f);
+    return sweep_vs_core(&s, scaled, n, rho * f);
 }
 
 bool sccd_sweep2_vs_point(const sccd_sweep2 *w, sccd_v2 p)
