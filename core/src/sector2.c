@@ -688,17 +688,18 @@ static inline bool in_range(sccd_real x) { return real_bits(x) <= RANGE_BITS; }
 
 /* sccd_is_valid_sector2 for the one-shot point and circle tests (s not
  * null), stricter: their early-outs decide only what it passes, the exact
- * path checks again (its checks firing; a −0 radius or half angle, a scene
- * beyond SCCD_RANGE_MAX passing). The ranges by integer compares of the bits, which
- * run beside the floating-point work that bounds these tests' time (by
- * sector2's own checks, o's finiteness by a sum, the one-shot circle test
- * took 1.54 times the prepared one's time, 1.44 so): R from +0 up to SCCD_RANGE_MAX,
- * r from +0 up to R, the half angle from +0 up to π. The finiteness of o
- * and the tested point c by d2 < 1e300, d2 = |c − o|² or |q|² (q = c's
- * canonical coordinates: a being unit, each coordinate of c − o is in q's
- * with a factor not 0, so q is finite only when c − o is, and that only
- * when o and c are). Those bounds keep the squares of the early-outs
- * finite (|q| and R below 1e150). */
+ * path checks again (its checks firing; a −0 radius or half angle, a
+ * centre beyond 1e150 or a circle beyond SCCD_RANGE_MAX passing). The
+ * ranges by integer compares of the bits, which run beside the
+ * floating-point work that bounds these tests' time (by sector2's own
+ * checks, o's finiteness by a sum, the one-shot circle test took 1.54
+ * times the prepared one's time, 1.44 so): R from +0 up to
+ * SCCD_RANGE_MAX, r from +0 up to R, the half angle from +0 up to π. The
+ * finiteness of o and the tested point c by d2 < 1e300, d2 = |c − o|² or
+ * |q|² (q = c's canonical coordinates: a being unit, each coordinate of
+ * c − o is in q's with a factor not 0, so q is finite only when c − o is,
+ * and that only when o and c are). Those bounds keep the squares of the
+ * early-outs finite (|q| below 1e150, R and the radius below 1e100). */
 static inline bool one_shot_checked(const sccd_sector2 *s, sccd_real d2)
 {
     uint64_t r = real_bits(s->r), R = real_bits(s->R);
