@@ -653,7 +653,8 @@ static void expect_shapes(const sccd_sector3 *s, const sccd_sector3_prepared *p,
  * the sector and are met (the triangle was missed); shapes near +1e308
  * and a pivot near −1e308 (their offset beyond the doubles) are not met.
  * A point 1e200 off lies 1e200 away give or take the sector's size (it
- * was ∞ away). A sector beyond the range is refused, its check firing. */
+ * was ∞ away), and sectors 1e155 apart do not meet. A sector beyond the
+ * range is refused, its check firing. */
 static void test_beyond_range(void **state)
 {
     (void)state;
@@ -672,6 +673,9 @@ static void test_beyond_range(void **state)
         expect_shapes(&s, &p, sccd_v3_mad(s.o, 1e160, p.a), 2e160, p.a, k, q, true);
         sccd_real d = sccd_sector3_distance(&s, sccd_v3_mad(s.o, 1e200, dir));
         assert_true(fabs(d - 1e200) <= 1e190);
+        sccd_sector3 t = random_sector(&g);
+        t.o = sccd_v3_mad(s.o, 1e155, dir);
+        assert_false(sccd_sector3_vs_sector3(&s, &t) || sccd_sector3_vs_sector3(&t, &s));
         sccd_sector3 w = s;
         w.o = (sccd_v3){-1e308, 1e308 * sccd_rng_uniform(&g, -1.0, 1.0), 0.0};
         assert_true(sccd_sector3_prepare(&p, &w));
