@@ -850,7 +850,7 @@ static void build(sccd_sweep3 *out, outline *o, const mframe *f, sccd_motion3 m,
     for (int i = 0; i < nc; ++i)
         emit(out, f, &cells[i], tol);
     for (int i = 0; i < out->count; ++i) {
-        if (!out->prepared[i].ready) { /* cannot happen (cells are valid sets): hold everything */
+        if (!out->prepared[i].ready) { /* a cell beyond the range (SCCD_RANGE_MAX; its check fired): hold everything */
             sweep_invalid(out);
             return;
         }
