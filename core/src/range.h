@@ -8,11 +8,10 @@
  * times SCCD_RANGE_MAX of the pivot, where those products stay finite
  * (SCCD_RANGE_MAX is public, in base.h). A sector larger is refused (its
  * check fails). A shape larger is tested in a copy of the scene, sector
- * and shape, scaled by a power of 2
- * (sccd_range_factor): exactly, as a power of 2 scales every number
- * exactly (only those below 1e-150 of the largest may lose bits, far
- * below the tolerance, EPS times the scene), and the tests are the same at
- * any scale. Unscaled, the squares of a ball of radius 1e155 1e300 off a
+ * and shape, scaled by a power of 2 (sccd_range_factor): exactly, as a
+ * power of 2 scales every number exactly (only those below 1e-150 of the
+ * largest may lose bits, far below the tolerance, EPS times the scene),
+ * and the tests are the same at any scale. Unscaled, the squares of a ball of radius 1e155 1e300 off a
  * sector overflowed to ∞ on both sides, which read as a hit. */
 #ifndef SCCD_RANGE_H
 #define SCCD_RANGE_H

@@ -23,7 +23,7 @@ typedef double sccd_real;
 /// scene size counts as overlap (docs/DESIGN.md "Sectors").
 #define SCCD_EPS 1e-9
 
-/// Largest sector size the sector tests take (R, |zlo|, |zhi|; a larger sector is refused): shapes of any size and place are tested exactly, those beyond it scaled first (docs/DESIGN.md "Sectors").
+/// Largest sector size the sector tests take (R, |zlo|, |zhi|; a larger sector is refused): shapes of any size and place are tested exactly, those beyond it scaled first (docs/DESIGN.md "Validation and error reporting").
 #define SCCD_RANGE_MAX 1e100
 
 /// Most radial bands a sweep may hold (docs/DESIGN.md "Sweeps").

@@ -52,7 +52,7 @@ typedef struct sccd_sector3_prepared {
 /// True when all numbers are finite, u and a unit (1e-6) and ⟂ (1e-6), 0 ≤ half_angle ≤ π, 0 ≤ r ≤ R, zlo ≤ zhi, and R, |zlo|, |zhi| ≤ SCCD_RANGE_MAX.
 bool sccd_is_valid_sector3(const sccd_sector3 *s);
 
-/// Checks s and prepares it into out (fixable flaws repaired as the one-shot tests do, the check firing); false (out meets nothing) when no set is defined: non-finite numbers, r > R, zlo > zhi, or a null pointer.
+/// Checks s and prepares it into out (fixable flaws repaired as the one-shot tests do, the check firing); false (out meets nothing) when no set is defined: non-finite numbers, r > R, zlo > zhi, or a null pointer; or when it is beyond SCCD_RANGE_MAX.
 bool sccd_sector3_prepare(sccd_sector3_prepared *out, const sccd_sector3 *s);
 /// sccd_sector3_vs_point on a prepared sector.
 bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q);
