@@ -387,6 +387,60 @@ static bool separated_along(const prepared *p, const sccd_v2 *v, int n, sccd_rea
     return low - rho * len > annular_sector_support(p->edge.c, p->edge.s, p->s.r, p->s.R, d.x, d.y) + 4.0 * tol * len;
 }
 
+/* range_meets for the segment from p to q: its distance to the pivot runs
+ * from its nearest point's to its farther end's. */
+static bool span_meets(sccd_v2 p, sccd_v2 q, sccd_real lo, sccd_real hi)
+{
+    sccd_real far2 = sccd_max(sccd_v2_len2(p), sccd_v2_len2(q));
+    return (lo <= 0.0 || far2 >= lo * lo) && sccd_point_segment2_dist2_unchecked((sccd_v2){0.0, 0.0}, p, q) <= hi * hi;
+}
+
+/* span_meets for the segment from a to b clipped to the convex wedge of the
+ * three normals nrm (wedge_normals): the parameter interval where every
+ * n·(a + t·(b − a)) ≥ 0, as clip_halfplane would cut it. A piece that
+ * rounding empties where the segment grazes an edge's line lies within
+ * rounding of that edge, which the caller tests apart. */
+static bool clipped_span_meets(const sccd_v2 nrm[3], sccd_v2 a, sccd_v2 b, sccd_real lo, sccd_real hi)
+{
+    sccd_real t0 = 0.0, t1 = 1.0;
+    for (int j = 0; j < 3; ++j) {
+        sccd_real fa = sccd_v2_dot(nrm[j], a), fb = sccd_v2_dot(nrm[j], b);
+        if (fa < 0.0) {
+            if (fb < 0.0)
+                return false;
+            t0 = sccd_max(t0, fa / (fa - fb));
+        } else if (fb < 0.0) {
+            t1 = sccd_min(t1, fa / (fa - fb));
+        }
+    }
+    return t0 <= t1 && span_meets(sccd_v2_lerp(a, b, t0), sccd_v2_lerp(a, b, t1), lo, hi);
+}
+
+/* convex_meets for the segment from a to b rounded by rho (a capsule's
+ * core), by its parameter instead of clipped polygons: some point of it
+ * inside W within [r − reach, R + reach] of the pivot (there its distance to
+ * S is the radial one), or within reach of a radial edge (outside W the
+ * nearer edge holds its nearest point of S). Its ends need no test of their
+ * own: each is in a piece or beside an edge. */
+SCCD_NOINLINE static bool segment_meets(const prepared *p, sccd_v2 a, sccd_v2 b, sccd_real rho, sccd_real tol)
+{
+    sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach;
+    sccd_v2 nrm[2][3];
+    int pieces = wedge_normals(p, nrm);
+    if (pieces == 0)
+        return span_meets(a, b, lo, hi);
+    for (int k = 0; k < pieces; ++k)
+        if (clipped_span_meets(nrm[k], a, b, lo, hi))
+            return true;
+    for (sccd_real side = -1.0; side <= 1.0; side += 2.0) {
+        sccd_v2 e0, e1;
+        local_edge(p, side, &e0, &e1);
+        if (sccd_segment_segment2_dist2_unchecked(a, b, e0, e1) <= reach * reach)
+            return true;
+    }
+    return false;
+}
+
 /* The exact part of local_vs_convex, after its early-outs (or a caller's
  * own): a vertex within reach of S hits; then W's convex pieces clip v, and
  * the distance range of each piece meets the widened annulus or not; last,
@@ -902,7 +956,7 @@ static bool capsule_meets(const prepared *p, sccd_capsule2 c)
         return true;
     if (separated_along(p, v, 2, c.r, tol, m, near))
         return false;
-    return convex_meets(p, v, 2, c.r, tol, sqrt(l2));
+    return segment_meets(p, a, b, c.r, tol);
 }
 
 /* A capsule's check and range: its span |b − a|∞ and radius from 0 to
