@@ -103,6 +103,36 @@ static void test_box_random(void **state) { (void)state; random_vs_shape(SCCD_SH
 static void test_capsule_random(void **state) { (void)state; random_vs_shape(SCCD_SHAPE_CAPSULE, 103); }
 static void test_poly_random(void **state) { (void)state; random_vs_shape(SCCD_SHAPE_POLY, 104); }
 
+/* Capsules past the test's first early-outs: the disc about the middle that
+ * holds the capsule meets the sector and neither end disc does, so its
+ * exact path decides (the segment against the wedge's pieces and the
+ * radial edges), with bare segments, long ones and every special angle. */
+static void test_capsule_exact_path(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(107);
+    int cases = 0, hits = 0, ambiguous = 0;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        sccd_v2 a = random_centre_near(&g, &s);
+        sccd_real len = sccd_rng_uniform(&g, 0.1, 12.0);
+        sccd_real rad = sccd_rng_int(&g, 4) ? sccd_rng_uniform(&g, 0.0, 1.0) : 0.0;
+        sccd_capsule2 c = {a, sccd_v2_mad(a, len, sccd_rng_unit2(&g)), rad};
+        bool ends = sccd_sector2_vs_circle(&s, (sccd_circle){c.a, c.r}) ||
+                    sccd_sector2_vs_circle(&s, (sccd_circle){c.b, c.r});
+        if (ends || !sccd_sector2_vs_circle(&s, (sccd_circle){sccd_v2_lerp(c.a, c.b, 0.5), 0.5 * len + c.r}))
+            continue;
+        sccd_shape2 x = {.type = SCCD_SHAPE_CAPSULE, .capsule = c};
+        bool got = sccd_sector2_vs_capsule(&s, c);
+        cases++;
+        hits += got;
+        ambiguous += check_against_oracle(&s, shape_distance, &x, scene(&s, &x), got) == SCCD_TRUTH2_AMBIGUOUS;
+    }
+    assert_true(cases > N_RANDOM / 5);
+    assert_true(hits > cases / 5 && hits < cases * 4 / 5);
+    assert_true(ambiguous < cases / 1000);
+}
+
 static sccd_real point_distance(const void *ctx, sccd_v2 p) { return sccd_v2_dist(*(const sccd_v2 *)ctx, p); }
 
 static void test_point_random(void **state)
@@ -441,12 +471,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_point_random),        cmocka_unit_test(test_circle_random),
         cmocka_unit_test(test_box_random),          cmocka_unit_test(test_capsule_random),
-        cmocka_unit_test(test_poly_random),         cmocka_unit_test(test_sector_random),
-        cmocka_unit_test(test_touching),            cmocka_unit_test(test_touching_edge),
-        cmocka_unit_test(test_thesis_construction), cmocka_unit_test(test_from_edges),
-        cmocka_unit_test(test_to_local),            cmocka_unit_test(test_aabb),
-        cmocka_unit_test(test_thesis_tests),        cmocka_unit_test(test_degenerate),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_poly_random),         cmocka_unit_test(test_capsule_exact_path),
+        cmocka_unit_test(test_sector_random),       cmocka_unit_test(test_touching),
+        cmocka_unit_test(test_touching_edge),       cmocka_unit_test(test_thesis_construction),
+        cmocka_unit_test(test_from_edges),          cmocka_unit_test(test_to_local),
+        cmocka_unit_test(test_aabb),                cmocka_unit_test(test_thesis_tests),
+        cmocka_unit_test(test_degenerate),          cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests_name("sector2", tests, NULL, NULL);
 }
