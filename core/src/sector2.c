@@ -417,11 +417,13 @@ static bool clipped_span_meets(const sccd_v2 nrm[3], sccd_v2 a, sccd_v2 b, sccd_
 }
 
 /* convex_meets for the segment from a to b rounded by rho (a capsule's
- * core), by its parameter instead of clipped polygons: some point of it
- * inside W within [r − reach, R + reach] of the pivot (there its distance to
- * S is the radial one), or within reach of a radial edge (outside W the
- * nearer edge holds its nearest point of S). Its ends need no test of their
- * own: each is in a piece or beside an edge. */
+ * core), by its parameter instead of clipped polygons (the thesis'
+ * t-interval, §2.6, above): some point of it inside W within
+ * [r − reach, R + reach] of the pivot (there its distance to S is the
+ * radial one), or within reach of a radial edge (outside W the nearer edge
+ * holds its nearest point of S). Its ends need no test of their own: each
+ * is in a piece or beside an edge. Out of line: rare, and inlined it made
+ * the capsule test save more registers on every call. */
 SCCD_NOINLINE static bool segment_meets(const prepared *p, sccd_v2 a, sccd_v2 b, sccd_real rho, sccd_real tol)
 {
     sccd_real reach = rho + tol, lo = p->s.r - reach, hi = p->s.R + reach;
