@@ -281,6 +281,37 @@ static void test_touching(void **state)
     }
 }
 
+/* A triangle grazing the top slab plane with one vertex, a rounding or
+ * nothing inside the slab, its other two above the slab by the axis (so
+ * its supports do not reject it): its part in the slab is that vertex, a
+ * polygon of points a rounding apart. At a radius beyond R it lies far
+ * from the sector; within [r, R] and the wedge it meets it. A polygon whose
+ * edges were all short had counted the axis inside it: every grazing
+ * triangle met the sector. */
+static void test_triangle_grazing_slab(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(108);
+    static const sccd_real inside[] = {0.0, 1e-15, 1e-13, 1e-12};
+    for (int i = 0; i < cases() / 10; ++i) {
+        sccd_sector3 s = roomy_sector(&g);
+        sccd_v3 k = sccd_v3_cross(s.u, s.a), top = sccd_v3_mad(s.o, s.zhi, s.u);
+        sccd_real phi = sccd_rng_uniform(&g, -s.half_angle, s.half_angle), dz = inside[sccd_rng_int(&g, 4)];
+        sccd_v3 dir = sccd_v3_add(sccd_v3_scale(s.a, cos(phi)), sccd_v3_scale(k, sin(phi)));
+        sccd_v3 b = sccd_v3_mad(top, sccd_rng_uniform(&g, 0.5, 2.0), s.u), c = sccd_v3_mad(b, 0.5, k);
+        sccd_real far = s.R + sccd_rng_uniform(&g, 0.1, 1.0), mid = 0.5 * (s.r + s.R);
+        sccd_v3 lift = sccd_v3_scale(s.u, -dz * sccd_max(1.0, fabs(s.zhi)));
+        sccd_triangle off = {sccd_v3_add(sccd_v3_mad(top, far, dir), lift), b, c};
+        sccd_triangle on = {sccd_v3_add(sccd_v3_mad(top, mid, dir), lift), b, c};
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        assert_false(sccd_sector3_vs_triangle(&s, off));
+        assert_false(sccd_sector3_prepared_vs_triangle(&p, off));
+        assert_true(sccd_sector3_vs_triangle(&s, on));
+        assert_true(sccd_sector3_prepared_vs_triangle(&p, on));
+    }
+}
+
 static sccd_v3 turn(sccd_v3 v, sccd_v3 axis, sccd_real ang)
 {
     return sccd_quat_apply(sccd_quat_axis_angle(axis, ang), v);
@@ -545,7 +576,7 @@ int main(void)
         cmocka_unit_test(test_touching),            cmocka_unit_test(test_sector_touching),
         cmocka_unit_test(test_thesis_construction), cmocka_unit_test(test_capsule_thesis_rates),
         cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_degenerate_sectors),
-        cmocka_unit_test(test_aabb),
+        cmocka_unit_test(test_aabb),                cmocka_unit_test(test_triangle_grazing_slab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -760,17 +760,27 @@ static sccd_real origin_segment_distance(sccd_v2 a, sccd_v2 b)
  * tolerance; and a polygon on a line through the origin stays "outside". */
 static void polygon_rho_range(const sccd_v2 *p, int n, sccd_real tol, sccd_real *lo, sccd_real *hi)
 {
-    sccd_real mx = 0.0, mn = INFINITY, l0 = sccd_v2_len(p[0]), la = l0; /* |a|: one root a vertex, not three */
+    sccd_real mx = 0.0, mn = INFINITY, perimeter = 0.0, l0 = sccd_v2_len(p[0]), la = l0; /* |a|: one root a vertex */
     bool inside = n >= 3;
     for (int i = 0; i < n; ++i) {
         bool last = i + 1 == n;
         sccd_v2 a = p[i], b = p[last ? 0 : i + 1], e = sccd_v2_sub(b, a);
         sccd_real lb = last ? l0 : sccd_v2_len(b), s = la + lb, c = sccd_v2_cross(e, sccd_v2_neg(a));
+        sccd_real le = sccd_v2_len(e);
         mx = sccd_max(mx, la);
         mn = sccd_min(mn, origin_segment_distance(a, b));
-        inside = inside && (c > 0.0 || (sccd_v2_len(e) < 1e-4 * s && c >= -1e-4 * tol * s));
+        perimeter += le;
+        inside = inside && (c > 0.0 || (le < 1e-4 * s && c >= -1e-4 * tol * s));
         la = lb;
     }
+    /* A convex set is no wider than half its perimeter, so the origin inside
+     * lies within that of every vertex. Without this, a polygon whose edges
+     * are all short (a triangle grazing a slab plane at one vertex leaves
+     * three points a rounding apart) passed every edge's test wherever it
+     * lay, and one on a line through the axis could pass every edge's by
+     * rounding alone: lo = 0, a hit from 0.55 away. Where the origin is
+     * inside, the test holds (up to rounding, far below tol). */
+    inside = inside && mx <= 0.5 * perimeter + tol;
     *lo = inside ? 0.0 : mn;
     *hi = mx;
 }
@@ -826,6 +836,33 @@ void sccd_slab_heights(const sccd_v3 *v, const sccd_polytope *p, sccd_v3 dir, sc
     slab_scan(v, p, dir, lo, hi, tol, NULL, z);
 }
 
+/* Fact 2 for the convex polygon hull[0..n) (counter-clockwise, may be
+ * degenerate, n ≥ 1): a set's part in the slab projected along u, with
+ * the tolerance tol of its scene. Inline in the polytope and triangle
+ * tests: called, it cost the sweep's box test 9 instructions a call in
+ * 2,550, the prepared box test 1. */
+static inline bool local_polygon_meets(const sect *S, const sccd_v2 *hull, int n, sccd_real tol)
+{
+    wedge w[2];
+    int pieces = wedge_parts(S, w);
+    for (int k = 0; k < pieces; ++k) {
+        sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
+        const sccd_v2 *cur = hull; /* the first clip reads the hull itself, not a copy */
+        int m = n;
+        for (int j = 0; j < w[k].n && m > 0; ++j) {
+            m = clip_polygon(cur, m, w[k].nrm[j], tol, buf[j & 1]);
+            cur = buf[j & 1];
+        }
+        if (m == 0)
+            continue;
+        sccd_real lo, hi;
+        polygon_rho_range(cur, m, tol, &lo, &hi);
+        if (lo <= S->R + tol && hi >= S->r - tol)
+            return true;
+    }
+    return false;
+}
+
 /* Fact 2 for the polytope p whose vertices, in S's canonical frame, are v. */
 static bool local_polytope_meets(const sect *S, const sccd_v3 *v, const sccd_polytope *p)
 {
@@ -842,25 +879,7 @@ static bool local_polytope_meets(const sect *S, const sccd_v3 *v, const sccd_pol
     for (int i = 0; i < n; ++i)
         pts[i] = (sccd_v2){cut[i].x, cut[i].y};
     n = sccd_hull2(pts, n, hull);
-    wedge w[2];
-    int pieces = wedge_parts(S, w);
-    for (int k = 0; k < pieces; ++k) {
-        sccd_v2 buf[2][SCCD_SLAB_POINTS + 3];
-        int m = n;
-        memcpy(buf[0], hull, (size_t)n * sizeof(sccd_v2));
-        int cur = 0;
-        for (int j = 0; j < w[k].n && m > 0; ++j) {
-            m = clip_polygon(buf[cur], m, w[k].nrm[j], tol, buf[1 - cur]);
-            cur = 1 - cur;
-        }
-        if (m == 0)
-            continue;
-        sccd_real lo, hi;
-        polygon_rho_range(buf[cur], m, tol, &lo, &hi);
-        if (lo <= S->R + tol && hi >= S->r - tol)
-            return true;
-    }
-    return false;
+    return local_polygon_meets(S, hull, n, tol);
 }
 
 static bool polytope_vs_sect(const sect *S, const sccd_polytope *p)
@@ -1003,7 +1022,8 @@ static supports box_supports(const sect *S, sccd_v3 c, const sccd_v3 ax[3])
 }
 
 /* The supports of the points v[0..n) (canonical frame), seen along n from
- * the axis. */
+ * the axis. The farthest by its square, one root (the same number: the
+ * root is correctly rounded and monotone). */
 static supports point_supports(const sect *S, const sccd_v3 *v, int n, sccd_v2 dir)
 {
     supports h = {INFINITY, -INFINITY, INFINITY, 0.0, -INFINITY, -INFINITY, -INFINITY};
@@ -1012,11 +1032,12 @@ static supports point_supports(const sect *S, const sccd_v3 *v, int n, sccd_v2 d
         h.zlo = sccd_min(h.zlo, p.z);
         h.zhi = sccd_max(h.zhi, p.z);
         h.near = sccd_min(h.near, dir.x * p.x + dir.y * p.y);
-        h.far = sccd_max(h.far, len2d(p.x, p.y));
+        h.far = sccd_max(h.far, p.x * p.x + p.y * p.y);
         h.lower = sccd_max(h.lower, S->s * p.x + S->c * p.y);
         h.upper = sccd_max(h.upper, S->s * p.x - S->c * p.y);
         h.ahead = sccd_max(h.ahead, p.x);
     }
+    h.far = sqrt(h.far);
     return h;
 }
 
@@ -1267,41 +1288,123 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
  * a NaN or infinite coordinate makes it non-finite, so a finite sum proves
  * all nine finite; a sum overflowing from finite ones is settled by the
  * full check. */
-static bool triangle_ball(sccd_triangle t, sccd_v3 *m, sccd_real *rad)
+static bool triangle_ball(const sccd_triangle *t, sccd_v3 *m, sccd_real *rad)
 {
-    sccd_v3 sum = sccd_v3_add(t.a, sccd_v3_add(t.b, t.c));
-    if (!sccd_is_valid_real(sum.x + sum.y + sum.z) && !sccd_is_valid_triangle(t)) {
-        SCCD_ASSERT(sccd_is_valid_triangle(t));
+    sccd_v3 sum = sccd_v3_add(t->a, sccd_v3_add(t->b, t->c));
+    if (!sccd_is_valid_real(sum.x + sum.y + sum.z) && !sccd_is_valid_triangle(*t)) {
+        SCCD_ASSERT(sccd_is_valid_triangle(*t));
         return false;
     }
     *m = sccd_v3_scale(sum, 1.0 / 3.0);
-    *rad = sqrt(sccd_max(sccd_v3_len2(sccd_v3_sub(t.a, *m)),
-                         sccd_max(sccd_v3_len2(sccd_v3_sub(t.b, *m)), sccd_v3_len2(sccd_v3_sub(t.c, *m)))));
+    *rad = sqrt(sccd_max(sccd_v3_len2(sccd_v3_sub(t->a, *m)),
+                         sccd_max(sccd_v3_len2(sccd_v3_sub(t->b, *m)), sccd_v3_len2(sccd_v3_sub(t->c, *m)))));
     return true;
+}
+
+/* The points sccd_slab_points cuts from the triangle v (canonical frame),
+ * projected along u, in the order of its boundary: edge by edge, a vertex
+ * within tol of the slab, then the edge's crossings of the slab's planes
+ * in their order along it. The same points, each computed as there (the
+ * edges 0–1, 1–2, 2–0 in that direction), so in convex position in the
+ * order of the triangle's projection. Returns the count (at most 9). */
+static int triangle_slab_points(const sect *S, const sccd_v3 v[3], sccd_real tol, sccd_v2 *out)
+{
+    int n = 0;
+    for (int i = 0; i < 3; ++i) {
+        sccd_v3 a = v[i], b = v[i == 2 ? 0 : i + 1];
+        if (a.z >= S->zlo - tol && a.z <= S->zhi + tol)
+            out[n++] = (sccd_v2){a.x, a.y};
+        sccd_real da[2] = {a.z - S->zlo, a.z - S->zhi}, db[2] = {b.z - S->zlo, b.z - S->zhi};
+        for (int k = 0; k < 2; ++k) {
+            int j = b.z > a.z ? k : 1 - k; /* rising: the lower plane first */
+            if ((da[j] < 0.0 && db[j] > 0.0) || (da[j] > 0.0 && db[j] < 0.0))
+                out[n++] = sccd_v2_lerp((sccd_v2){a.x, a.y}, (sccd_v2){b.x, b.y}, da[j] / (da[j] - db[j]));
+        }
+    }
+    return n;
+}
+
+/* The turn of the closed polygon p[0..n), n ≥ 3: 1 where every corner
+ * turns left (strictly convex, counter-clockwise), −1 where every one
+ * turns right, else 0 (collinear or repeated points: a triangle seen edge
+ * on, a slab of no thickness, rounding). */
+static int polygon_turn(const sccd_v2 *p, int n)
+{
+    bool left = true, right = true;
+    sccd_v2 e = sccd_v2_sub(p[0], p[n - 1]);
+    for (int i = 0; i < n; ++i) {
+        sccd_v2 f = sccd_v2_sub(p[i + 1 == n ? 0 : i + 1], p[i]);
+        sccd_real c = sccd_v2_cross(e, f);
+        left = left && c > 0.0;
+        right = right && c < 0.0;
+        e = f;
+    }
+    return (int)left - (int)right;
+}
+
+/* local_polytope_meets for the triangle v (canonical frame) without the
+ * 2D hull's sort: its slab points come in the order of its boundary
+ * (triangle_slab_points), which, where they turn strictly one way, is the
+ * hull's (reversed where they turn right); else (seen edge on, a slab of
+ * no thickness, points a rounding apart) the hull is made of them. The
+ * polygon then has the hull's points in the hull's cyclic order, so the
+ * wedge's clips and the range of ρ are the same. First the whole
+ * polygon's range of ρ, which holds its parts' in the wedge: half the
+ * speed triangles that reach here lie beyond R or inside r there, where
+ * the supports of the whole triangle did not tell. As the polytope test,
+ * this part took 1,270 instructions a call over the speed inputs that
+ * reach it; 865 so. */
+static bool triangle_polygon_meets(const sect *S, const sccd_v3 v[3], sccd_real tol)
+{
+    sccd_v2 pts[9], hull[18];
+    const sccd_v2 *poly = pts;
+    int n = triangle_slab_points(S, v, tol, pts);
+    if (n == 0)
+        return false;
+    int turn = n < 3 ? 1 : polygon_turn(pts, n);
+    if (turn == 0) {
+        n = sccd_hull2(pts, n, hull);
+        poly = hull;
+    } else if (turn < 0) {
+        for (int i = 0, j = n - 1; i < j; ++i, --j) {
+            sccd_v2 x = pts[i];
+            pts[i] = pts[j];
+            pts[j] = x;
+        }
+    }
+    sccd_real lo, hi;
+    polygon_rho_range(poly, n, tol, &lo, &hi);
+    return lo <= S->R + tol && hi >= S->r - tol && local_polygon_meets(S, poly, n, tol);
 }
 
 /* The exact test past the early-outs of the ball about t's centroid, ml
  * in the canonical frame: the supports, then a corner in the sector, then
- * the polytope (ml only aims the supports). */
-static bool triangle_meets_past_ball(const sect *S, sccd_triangle t, sccd_v3 ml)
+ * the polygon of its part in the slab (ml only aims the supports). Out of
+ * line: inline in triangle_meets, with the polygon's arrays, its prologue
+ * and spills ran on every call (the prepared test took 331 instructions a
+ * call, 268 so). */
+SCCD_NOINLINE static bool triangle_meets_past_ball(const sect *S, const sccd_triangle *t, sccd_v3 ml)
 {
-    sccd_v3 v[3] = {to_local(S, t.a), to_local(S, t.b), to_local(S, t.c)};
+    sccd_v3 v[3] = {to_local(S, t->a), to_local(S, t->b), to_local(S, t->c)};
     sccd_real scale = S->scale;
     for (int i = 0; i < 3; ++i)
         scale = sccd_max(scale, v3_maxabs(v[i]));
+    sccd_real tol = SCCD_EPS * scale;
     supports h = point_supports(S, v, 3, plane_direction(ml));
-    if (supports_miss(S, &h, SCCD_EPS * scale))
+    if (supports_miss(S, &h, tol))
         return false;
-    if (any_point_in(S, v, 3, SCCD_EPS * scale))
+    if (any_point_in(S, v, 3, tol))
         return true;
-    sccd_polytope p;
-    sccd_polytope_triangle(&p, t);
-    return local_polytope_meets(S, v, &p);
+    return triangle_polygon_meets(S, v, tol);
 }
 
 /* Exact early-outs by the ball about t's centroid m (of radius rad)
- * holding it, and by m itself, a point of it; then the rest. */
-static bool triangle_meets(const sect *S, sccd_triangle t, sccd_v3 m, sccd_real rad)
+ * holding it, and by m itself, a point of it; then the rest. The triangle
+ * by its address here and below: by value, its 72 bytes were copied on
+ * every call for the rare calls that take it (the shape's check and the
+ * path past the ball; the prepared test took 299 instructions a call, 278
+ * so). */
+static bool triangle_meets(const sect *S, const sccd_triangle *t, sccd_v3 m, sccd_real rad)
 {
     sccd_v3 ml = to_local(S, m);
     int early = ball_early_out(S, ml, 0.0, rad);
@@ -1312,14 +1415,14 @@ static bool triangle_meets(const sect *S, sccd_triangle t, sccd_v3 m, sccd_real 
  * or not finite: its centroid's sum overflowed) in the scene scaled, out
  * of line (rare; in triangle_meets, which it calls, the prepared test took
  * 16 % longer). */
-SCCD_NOINLINE static bool triangle_meets_scaled(const sect *S, sccd_triangle t)
+SCCD_NOINLINE static bool triangle_meets_scaled(const sect *S, const sccd_triangle *t)
 {
-    sccd_real f = scene_factor(S, sccd_max(v3_maxabs(t.a), sccd_max(v3_maxabs(t.b), v3_maxabs(t.c))));
+    sccd_real f = scene_factor(S, sccd_max(v3_maxabs(t->a), sccd_max(v3_maxabs(t->b), v3_maxabs(t->c))));
     sect T = scaled_sect(S, f);
-    sccd_triangle u = {sccd_v3_scale(t.a, f), sccd_v3_scale(t.b, f), sccd_v3_scale(t.c, f)};
+    sccd_triangle u = {sccd_v3_scale(t->a, f), sccd_v3_scale(t->b, f), sccd_v3_scale(t->c, f)};
     sccd_v3 m;
     sccd_real rad;
-    return triangle_ball(u, &m, &rad) && triangle_meets(&T, u, m, rad);
+    return triangle_ball(&u, &m, &rad) && triangle_meets(&T, &u, m, rad);
 }
 
 bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
@@ -1330,9 +1433,9 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
         SCCD_ASSERT(S != NULL);
         return false;
     }
-    if (!triangle_ball(t, &m, &rad) || !S->ready)
+    if (!triangle_ball(&t, &m, &rad) || !S->ready)
         return false;
-    return rad <= SCCD_RANGE_MAX ? triangle_meets(S, t, m, rad) : triangle_meets_scaled(S, t);
+    return rad <= SCCD_RANGE_MAX ? triangle_meets(S, &t, m, rad) : triangle_meets_scaled(S, &t);
 }
 
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
@@ -1361,7 +1464,7 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
 {
     sccd_v3 m;
     sccd_real rad;
-    if (!triangle_ball(t, &m, &rad)) /* the shape first, as before preparing */
+    if (!triangle_ball(&t, &m, &rad)) /* the shape first, as before preparing */
         return false;
     /* The ball's slab and cylinder early-outs first, without the frame;
      * then the prepared test, ball and all. Not the rough distance
@@ -1376,7 +1479,7 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
     sect S;
     if (!prepare_checked(s, &S, checked))
         return false;
-    return rad <= SCCD_RANGE_MAX ? triangle_meets(&S, t, m, rad) : triangle_meets_scaled(&S, t);
+    return rad <= SCCD_RANGE_MAX ? triangle_meets(&S, &t, m, rad) : triangle_meets_scaled(&S, &t);
 }
 
 /* ---- capsules (fact 3) ---- */
