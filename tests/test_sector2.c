@@ -133,6 +133,96 @@ static void test_capsule_exact_path(void **state)
     assert_true(ambiguous < cases / 1000);
 }
 
+/* A box half size: often empty, a hair or thin, else up to 3. */
+static sccd_real box_half_size(sccd_rng *g)
+{
+    switch (sccd_rng_int(g, 10)) {
+    case 0: return 0.0;
+    case 1: return sccd_rng_uniform(g, 0.0, 1e-9);
+    case 2: return sccd_rng_uniform(g, 0.0, 1e-5);
+    default: return sccd_rng_uniform(g, 0.0, 3.0);
+    }
+}
+
+/* A point of S's boundary: on a radial edge (side), on an arc, at a corner
+ * or the pivot; moved off it by nothing, by a fraction or a few of the
+ * tolerance, by 1e-6 or by up to 0.5. */
+static sccd_v2 boundary_point(sccd_rng *g, const sccd_sector2 *s, sccd_v2 edge)
+{
+    sccd_v2 p;
+    sccd_real th = s->half_angle, tol = SCCD_EPS * (s->R + 10.0);
+    switch (sccd_rng_int(g, 6)) {
+    case 0: p = sccd_v2_mad(s->o, sccd_rng_uniform(g, s->r, s->R), edge); break;
+    case 1: p = sccd_v2_mad(s->o, s->R, sccd_rot2_apply(sccd_rot2_make(sccd_rng_uniform(g, -th, th)), s->a)); break;
+    case 2: p = sccd_v2_mad(s->o, s->r, sccd_rot2_apply(sccd_rot2_make(sccd_rng_uniform(g, -th, th)), s->a)); break;
+    case 3: p = sccd_v2_mad(s->o, s->R, edge); break;
+    case 4: p = sccd_v2_mad(s->o, s->r, edge); break;
+    default: p = s->o; break;
+    }
+    static const sccd_real offsets[] = {0.0, 0.3, 3.0};
+    int k = sccd_rng_int(g, 5);
+    sccd_real off = k < 3 ? offsets[k] * tol : (k == 3 ? 1e-6 : sccd_rng_uniform(g, 0.0, 0.5));
+    return sccd_v2_mad(p, off, sccd_rng_unit2(g));
+}
+
+/* Boxes past the test's discs (the disc about the centre that holds the
+ * box meets the sector, the one it holds does not), so its exact path
+ * decides: the radial edges against the grown box, the box's part in each
+ * convex piece of the wedge. Built where that path is hard: a corner or a
+ * side's point on S's boundary or a tolerance off it, aligned with an edge
+ * or turned from it by up to 1e-6, long boxes lying along an edge's line,
+ * the pivot at a corner, empty and thin boxes, every special angle. Many
+ * lie within the band where either answer is right. */
+static void test_box_exact_path(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(108);
+    int cases = 0, hits = 0, ambiguous = 0;
+    while (cases < N_TOUCH) {
+        sccd_sector2 s = random_sector(&g);
+        sccd_real side = sccd_rng_int(&g, 2) ? 1.0 : -1.0, ang = sccd_rng_uniform(&g, 0.0, 2.0 * SCCD_PI);
+        sccd_v2 edge = sccd_rot2_apply(sccd_rot2_make(side * s.half_angle), s.a), h = {box_half_size(&g), 0.0};
+        sccd_real edge_ang = atan2(edge.y, edge.x), sa = sccd_rng_int(&g, 2) ? 1.0 : -1.0;
+        h.y = box_half_size(&g);
+        sccd_v2 at, off; /* a point of the box, and its offset from the centre in the box's axes */
+        switch (sccd_rng_int(&g, 4)) {
+        case 0: /* anywhere near */
+            at = random_centre_near(&g, &s);
+            off = (sccd_v2){0.0, 0.0};
+            break;
+        case 1: /* long, along an edge's line from a point of it, turned a little */
+            at = sccd_v2_mad(s.o, sccd_rng_int(&g, 3) ? sccd_rng_uniform(&g, 0.0, 1.2 * s.R) : 0.0, edge);
+            ang = edge_ang + sccd_rng_uniform(&g, -1.0, 1.0) * (sccd_rng_int(&g, 2) ? 0.3 : 1e-6);
+            h.x = sccd_rng_uniform(&g, 0.0, s.R);
+            off = (sccd_v2){-h.x, -sa * h.y};
+            break;
+        default: /* a corner or a side's point on S's boundary, aligned with the edge or at quarter turns */
+            at = boundary_point(&g, &s, edge);
+            if (sccd_rng_int(&g, 2))
+                ang = (sccd_rng_int(&g, 2) ? edge_ang : 0.0) + sccd_rng_int(&g, 4) * 0.5 * SCCD_PI;
+            off = (sccd_v2){(sccd_rng_int(&g, 3) ? sa : sccd_rng_uniform(&g, -1.0, 1.0)) * h.x,
+                            (sccd_rng_int(&g, 2) ? 1.0 : -1.0) * h.y};
+            break;
+        }
+        sccd_rot2 q = sccd_rot2_make(ang);
+        sccd_box2 b = {sccd_v2_sub(at, sccd_rot2_apply(q, off)), q, h};
+        bool inner = sccd_sector2_vs_circle(&s, (sccd_circle){b.c, 0.999 * sccd_min(h.x, h.y)});
+        sccd_real outer = 1.001 * sccd_v2_len(h) + SCCD_EPS * (s.R + sccd_v2_len(h) + 10.0);
+        if (inner || !sccd_sector2_vs_circle(&s, (sccd_circle){b.c, outer}))
+            continue;
+        sccd_shape2 x = {.type = SCCD_SHAPE_BOX, .box = b};
+        sccd_sector2_prepared p;
+        assert_true(sccd_sector2_prepare(&p, &s));
+        bool got = sccd_sector2_vs_box(&s, b);
+        assert_int_equal(got, sccd_sector2_prepared_vs_box(&p, b));
+        cases++;
+        hits += got;
+        ambiguous += check_against_oracle(&s, shape_distance, &x, scene(&s, &x), got) == SCCD_TRUTH2_AMBIGUOUS;
+    }
+    assert_true(hits > cases / 5 && hits < cases * 4 / 5);
+    assert_true(ambiguous < cases / 5);
+}
+
 static sccd_real point_distance(const void *ctx, sccd_v2 p) { return sccd_v2_dist(*(const sccd_v2 *)ctx, p); }
 
 static void test_point_random(void **state)
@@ -472,11 +562,12 @@ int main(void)
         cmocka_unit_test(test_point_random),        cmocka_unit_test(test_circle_random),
         cmocka_unit_test(test_box_random),          cmocka_unit_test(test_capsule_random),
         cmocka_unit_test(test_poly_random),         cmocka_unit_test(test_capsule_exact_path),
-        cmocka_unit_test(test_sector_random),       cmocka_unit_test(test_touching),
-        cmocka_unit_test(test_touching_edge),       cmocka_unit_test(test_thesis_construction),
-        cmocka_unit_test(test_from_edges),          cmocka_unit_test(test_to_local),
-        cmocka_unit_test(test_aabb),                cmocka_unit_test(test_thesis_tests),
-        cmocka_unit_test(test_degenerate),          cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_box_exact_path),      cmocka_unit_test(test_sector_random),
+        cmocka_unit_test(test_touching),            cmocka_unit_test(test_touching_edge),
+        cmocka_unit_test(test_thesis_construction), cmocka_unit_test(test_from_edges),
+        cmocka_unit_test(test_to_local),            cmocka_unit_test(test_aabb),
+        cmocka_unit_test(test_thesis_tests),        cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests_name("sector2", tests, NULL, NULL);
 }

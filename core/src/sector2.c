@@ -849,12 +849,123 @@ static sccd_real box_support(sccd_v2 n, sccd_v2 u, sccd_v2 w, sccd_v2 h)
     return h.x * fabs(sccd_v2_dot(n, u)) + h.y * fabs(sccd_v2_dot(n, w));
 }
 
+/* A box in the canonical frame: centre c, axes u and w = perp(u), |u|² =
+ * u2 (|q|², 1 within 1e-6), half sizes h. A point q is in it when its
+ * coordinates (q − c)·u and (q − c)·w are within ±e = ±h·u2 (the corners
+ * c ± h.x·u ± h.y·w); the pivot's are o = (−c·u, −c·w). */
+typedef struct local_box {
+    sccd_v2 c, u, w, h, e, o;
+    sccd_real u2;
+} local_box;
+
+static local_box box_in_frame(const prepared *p, const sccd_box2 *b)
+{
+    sccd_v2 c = to_local(&p->s, b->c), ax = {b->q.c, b->q.s};
+    sccd_v2 u = {sccd_v2_dot(p->s.a, ax), sccd_v2_cross(p->s.a, ax)}, w = sccd_v2_perp(u);
+    sccd_real u2 = sccd_v2_len2(u);
+    return (local_box){c, u, w, b->h, sccd_v2_scale(b->h, u2), {-sccd_v2_dot(c, u), -sccd_v2_dot(c, w)}, u2};
+}
+
+/* Narrows [*t0, *t1] to the t where |k·t + o| ≤ e (empty: *t0 > *t1). */
+static inline void slab_clip(sccd_real k, sccd_real o, sccd_real e, sccd_real *t0, sccd_real *t1)
+{
+    if (k == 0.0) {
+        if (fabs(o) > e)
+            *t1 = -INFINITY;
+        return;
+    }
+    sccd_real a = (-e - o) / k, b = (e - o) / k;
+    *t0 = sccd_max(*t0, sccd_min(a, b));
+    *t1 = sccd_min(*t1, sccd_max(a, b));
+}
+
+/* The span [*t0, *t1] of the t ≥ 0 where t·d lies in the box grown by g
+ * (empty: *t0 > *t1). */
+static inline void ray_span(const local_box *b, sccd_v2 d, sccd_real g, sccd_real *t0, sccd_real *t1)
+{
+    *t0 = 0.0;
+    *t1 = INFINITY;
+    slab_clip(sccd_v2_dot(d, b->u), b->o.x, b->e.x + g, t0, t1);
+    slab_clip(sccd_v2_dot(d, b->w), b->o.y, b->e.y + g, t0, t1);
+}
+
+/* Adds bits (the pieces of W that a ray bounds) to *low when the span
+ * [t0, t1] of the ray holds a t within hi, to *high when one beyond lo. */
+static inline void span_bits(sccd_real t0, sccd_real t1, sccd_real lo, sccd_real hi, unsigned bits, unsigned *low,
+                             unsigned *high)
+{
+    if (t0 <= t1) {
+        *low |= t0 <= hi ? bits : 0u;
+        *high |= t1 >= lo ? bits : 0u;
+    }
+}
+
+/* The convex pieces of W that hold q, as bits: up to π/2 W itself (both
+ * bits), else the lower half [−θ, 0] (bit 0) and the upper [0, θ] (bit 1). */
+static inline unsigned pieces_of(const prepared *p, sccd_v2 q)
+{
+    unsigned sides = p->edge.c >= 0.0 ? 3u : (unsigned)(q.y <= 0.0) | (unsigned)(q.y >= 0.0) << 1;
+    return in_half_angle(q.x, fabs(q.y), p->edge.c, p->edge.s) ? sides : 0u;
+}
+
+/* convex_meets for the box (world coordinates; its frame found again, which
+ * costs less than box_meets passing it), by its own coordinates instead of
+ * clipped polygons. Within tol of S, it comes within tol of a radial edge,
+ * or it meets a convex piece K of W within [lo, hi] = [r − tol, R + tol]
+ * of the pivot. The first: the edge meets the box grown by tol along its axes,
+ * which holds every point within tol of the box and none beyond √2·tol
+ * (as convex_meets). The second: over B ∩ K (convex) the distance to the
+ * pivot takes every value between its least, at B's point nearest the pivot
+ * when that is in K, else on a ray bounding K, and its largest, at a
+ * corner in K or on such a ray; so B ∩ K meets the ring when one of those
+ * least points lies within hi and one of those largest beyond lo. The
+ * rays' spans there are of the box grown by tol/4: a point within rounding
+ * of a ray, the apex too, may fall on either side of it, and the span then
+ * holds it (the box met up to 1.36·tol away). */
+SCCD_NOINLINE static bool rect_meets(const prepared *p, const sccd_box2 *world, sccd_real tol)
+{
+    local_box b = box_in_frame(p, world);
+    sccd_real c = p->edge.c, sn = p->edge.s, lo = p->s.r - tol, hi = p->s.R + tol, lo0 = sccd_max(lo, 0.0);
+    sccd_real nx = sccd_clamp(b.o.x, -b.e.x, b.e.x), ny = sccd_clamp(b.o.y, -b.e.y, b.e.y);
+    sccd_v2 du = sccd_v2_scale(b.u, b.h.x), dw = sccd_v2_scale(b.w, b.h.y);
+    sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(b.c, du), dw), sccd_v2_sub(sccd_v2_add(b.c, du), dw),
+                    sccd_v2_add(sccd_v2_add(b.c, du), dw), sccd_v2_add(sccd_v2_sub(b.c, du), dw)};
+    sccd_v2 nearest = sccd_v2_mad(b.c, 1.0 / b.u2, sccd_v2_add(sccd_v2_scale(b.u, nx), sccd_v2_scale(b.w, ny)));
+    /* The pieces with a least point within hi (the nearest point is:
+     * box_meets rejects the rest), with a largest beyond lo. */
+    unsigned low = pieces_of(p, nearest), high = 0u;
+    for (int i = 0; i < 4; ++i)
+        high |= sccd_v2_len2(v[i]) >= lo0 * lo0 ? pieces_of(p, v[i]) : 0u;
+    if (low & high)
+        return true;
+    /* The rays: the edges (up to π/2 both bound W, else each its half;
+     * off the box grown by tol, off the one grown by tol/4 too), then,
+     * above π/2, the +x axis between the halves. */
+    sccd_real t0, t1;
+    for (sccd_real side = -1.0; side <= 1.0; side += 2.0) {
+        sccd_v2 d = {c, side * sn};
+        ray_span(&b, d, tol, &t0, &t1);
+        if (t0 > t1)
+            continue;
+        if (t0 <= p->s.R && t1 >= p->s.r)
+            return true;
+        ray_span(&b, d, 0.25 * tol, &t0, &t1);
+        span_bits(t0, t1, lo, hi, c >= 0.0 ? 3u : side < 0.0 ? 1u : 2u, &low, &high);
+    }
+    if (c < 0.0) {
+        ray_span(&b, (sccd_v2){1.0, 0.0}, 0.25 * tol, &t0, &t1);
+        span_bits(t0, t1, lo, hi, 3u, &low, &high);
+    }
+    return (low & high) != 0u;
+}
+
 /* In the canonical frame the box is centred at c with axes u, w = perp(u).
  * Exact early-outs, the most telling first: the disc of radius |h| about c
  * (which holds it) missing S, the one of radius min(h) (which it holds)
  * meeting S (both as box_outer_radius and box_inner_radius widen them for
  * a rotation unit within 1e-6); its nearest point to the pivot beyond R, its farthest inside
- * r, all of it beyond W (its supports). Then its corners. */
+ * r; the point of S nearest c in it (before the next, which decides a
+ * quarter as often); all of it beyond W (its supports). Then rect_meets. */
 static bool box_meets(const prepared *p, sccd_box2 b)
 {
     const sccd_sector2 *s = &p->s;
@@ -875,24 +986,18 @@ static bool box_meets(const prepared *p, sccd_box2 b)
     sccd_real tol = SCCD_EPS * sccd_max(s->R, sqrt(far2)), lo = s->r - tol, hi = s->R + tol;
     if (nx * nx + ny * ny > hi * hi * u2 || (lo > 0.0 && far2 < lo * lo))
         return false;
+    /* The point of S nearest the centre in the box (by its coordinates
+     * along u and w, as the pivot's) hits. */
+    sccd_v2 near = local_nearest(p, c, sqrt(d2)), off = sccd_v2_sub(near, c);
+    if (fabs(sccd_v2_dot(off, u)) <= ex && fabs(sccd_v2_dot(off, w)) <= ey)
+        return true;
     sccd_v2 lower, upper;
     edge_normals(p, &lower, &upper);
     if (misses_wedge(p, sccd_v2_dot(lower, c) + box_support(lower, u, w, h),
                      sccd_v2_dot(upper, c) + box_support(upper, u, w, h),
                      c.x + box_support((sccd_v2){1.0, 0.0}, u, w, h), tol))
         return false;
-    /* The point of S nearest the centre in the box (of the corners below,
-     * by its coordinates along u and w as above) hits; a line ⟂ their
-     * offset may separate them. Then its corners. */
-    sccd_v2 near = local_nearest(p, c, sqrt(d2)), off = sccd_v2_sub(near, c);
-    if (fabs(sccd_v2_dot(off, u)) <= ex && fabs(sccd_v2_dot(off, w)) <= ey)
-        return true;
-    sccd_v2 du = sccd_v2_scale(u, h.x), dw = sccd_v2_scale(w, h.y);
-    sccd_v2 v[4] = {sccd_v2_sub(sccd_v2_sub(c, du), dw), sccd_v2_sub(sccd_v2_add(c, du), dw),
-                    sccd_v2_add(sccd_v2_add(c, du), dw), sccd_v2_add(sccd_v2_sub(c, du), dw)};
-    if (separated_along(p, v, 4, 0.0, tol, c, near))
-        return false;
-    return convex_meets(p, v, 4, 0.0, tol, 2.0 * rout);
+    return rect_meets(p, &b, tol);
 }
 
 /* A box's check and range, bitwise (one branch, where valid_box2 takes one
