@@ -359,6 +359,24 @@ static void test_one_shot_margins(void **state)
         assert_true(sccd_sector3_vs_point(&huge, pt) == sccd_sector3_prepared_vs_point(&p, pt));
         assert_true(sccd_sector3_vs_sphere(&huge, sph) == sccd_sector3_prepared_vs_sphere(&p, sph));
     }
+    /* Scenes some 1e-190 across, whose squares are subnormal: both routes
+     * agree (the one-shot tests had missed points and spheres the prepared
+     * ones met, their early-outs' squares rounding apart). */
+    const sccd_real tiny = 0x1p-630;
+    for (int i = 0; i < N_RANDOM / 10; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_v3 q = i % 2 ? near_boundary(&s, &g, i) : sccd_oracle_near(&s, &g);
+        s.o = sccd_v3_scale(s.o, tiny);
+        s.r *= tiny;
+        s.R *= tiny;
+        s.zlo *= tiny;
+        s.zhi *= tiny;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 pt = sccd_v3_scale(q, tiny);
+        sccd_sphere sph = {pt, tiny * maybe_zero(&g, 1.0)};
+        assert_true(sccd_sector3_vs_point(&s, pt) == sccd_sector3_prepared_vs_point(&p, pt));
+        assert_true(sccd_sector3_vs_sphere(&s, sph) == sccd_sector3_prepared_vs_sphere(&p, sph));
+    }
     assert_int_equal(sccd_test_assert_count(), 0);
     sccd_set_assert_handler(NULL);
 }
@@ -509,7 +527,51 @@ static void test_bad_input(void **state)
     assert_false(sccd_sector3_prepared_vs_point(NULL, (sccd_v3){0, 0, 0}));
     expected += 6;
     assert_int_equal(sccd_test_assert_count(), expected);
+    /* A flawed sector and a flawed shape: the one-shot tests fire both
+     * checks, as preparing and then the prepared test do. */
+    const sccd_sphere bad_ball = {{1, 0, 0}, -1};
+    const sccd_capsule3 bad_cap = {{1, 0, 0}, {INFINITY, 0, 0}, 0};
+    const sccd_box3 bad_box = {{1, 0, 0}, {0, 0, 0, 1}, {-1, 1, 1}};
+    const sccd_triangle bad_tri = {{NAN, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    assert_false(sccd_sector3_vs_point(&bad[1], (sccd_v3){NAN, 0, 0}));
+    assert_false(sccd_sector3_vs_sphere(&bad[1], bad_ball));
+    assert_false(sccd_sector3_vs_capsule(&bad[1], bad_cap));
+    assert_false(sccd_sector3_vs_box(&bad[1], bad_box));
+    assert_false(sccd_sector3_vs_triangle(&bad[1], bad_tri));
+    expected += 10;
+    assert_int_equal(sccd_test_assert_count(), expected);
     sccd_set_assert_handler(NULL);
+}
+
+/* Boxes thinner than the doubles' squares (a half size 1e-300 or the least
+ * subnormal) are met wherever the same box of no thickness is: the
+ * separating planes along their axes had lost the outer arc's support (its
+ * length's square underflowed) and missed 17 % of the flat boxes crossing
+ * a sector. */
+static void test_thin_boxes(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(311);
+    static const sccd_real thin[] = {1e-300, 0x1p-1074, 1e-200};
+    int hits = 0;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_box3 flat = {sccd_oracle_near(&s, &g), sccd_rng_quat(&g), {0.0, sccd_rng_uniform(&g, 0.1, 3.0),
+                                                                        sccd_rng_uniform(&g, 0.1, 3.0)}};
+        if (i % 2)
+            flat.h.z = 0.0; /* a stick */
+        sccd_box3 b = flat;
+        b.h.x = thin[sccd_rng_int(&g, 3)];
+        if (i % 2)
+            b.h.z = b.h.x;
+        bool want = sccd_sector3_prepared_vs_box(&p, flat);
+        hits += want;
+        if (want && !(sccd_sector3_prepared_vs_box(&p, b) && sccd_sector3_vs_box(&s, b)))
+            fail_msg("case %d: a box %g thin missed where it is flat", i, b.h.x);
+    }
+    assert_true(hits > N_RANDOM / 10);
 }
 
 /* Balls whose squares overflow (radius or centre beyond 1e154), over and
@@ -698,10 +760,11 @@ int main(void)
         cmocka_unit_test(test_box),     cmocka_unit_test(test_triangle), cmocka_unit_test(test_near_boundary),
         cmocka_unit_test(test_bad_input), cmocka_unit_test(test_sweep_band_by_hand),
         cmocka_unit_test(test_box_rotation_not_quite_unit), cmocka_unit_test(test_point_beside_thin_wedge),
-        cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite), cmocka_unit_test(test_huge_balls), cmocka_unit_test(test_huge_boxes),
+        cmocka_unit_test(test_one_shot_margins), cmocka_unit_test(test_centre_not_finite),
+        cmocka_unit_test(test_huge_balls), cmocka_unit_test(test_huge_boxes),
         cmocka_unit_test(test_ray_opposite_zero_wedge), cmocka_unit_test(test_one_shot_axes_at_their_limits),
         cmocka_unit_test(test_frame_exact_at_axes_limits), cmocka_unit_test(test_tolerance_band),
-        cmocka_unit_test(test_beyond_range),
+        cmocka_unit_test(test_beyond_range),        cmocka_unit_test(test_thin_boxes),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }

@@ -83,6 +83,24 @@ static inline bool sector3_checks(const sccd_sector3 *s, sccd_real zero, sccd_re
            (s->half_angle * (SCCD_PI - s->half_angle) >= 0.0);
 }
 
+/* sector3_checks as one comparison, for a zero that is NaN also when the
+ * half angle is not finite: the largest of scale − RANGE_MAX, axes + zero
+ * less the double below 1e-6 and −min(ranges, h) not above 0 (a
+ * difference has the exact sign; sccd_max and sccd_min pass a NaN second
+ * operand on, and the first operands are NaN only where zero is: r, R,
+ * the slab or the half angle not finite). zz = zhi − zlo, Rr = R − r, as
+ * the one-shot tests have them. Four comparisons and their ands cost the
+ * one-shot point, sphere and box tests 4, 0 and 4 instructions a call. */
+static inline bool sector3_checks_one(const sccd_sector3 *s, sccd_real zero, sccd_real scale, sccd_real zz,
+                                      sccd_real Rr)
+{
+    sccd_real axes = sccd_max(sccd_max(fabs(sccd_v3_len2(s->u) - 1.0), fabs(sccd_v3_len2(s->a) - 1.0)),
+                              fabs(sccd_v3_dot(s->u, s->a)));
+    sccd_real ranges = sccd_min(sccd_min(zz, s->r), Rr), h = s->half_angle * (SCCD_PI - s->half_angle);
+    sccd_real bad = sccd_max(scale - SCCD_RANGE_MAX, (axes + zero) - 0x1.0c6f7a0b5ed8cp-20);
+    return sccd_max(-sccd_min(ranges, h), bad) <= 0.0;
+}
+
 /* sccd_is_valid_sector3, inline: sector3_checks, with the finiteness of o,
  * R and the slab as one sum (x − x is 0 for every finite x and NaN
  * otherwise, as in shapes.h's checks of boxes). */
@@ -478,8 +496,19 @@ static bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
  * radius with its tolerance) is at least in + EPS·max(scale, in) and at
  * most reach = out + EPS·max(scale, out). */
 
-/* The first early-outs: the ball beyond the slab or the cylinders R and r
- * (as ball_beyond's), without k or the trigonometry, by one margin M =
+/* Underflow: M holds 1e-150 more, so that far² and A² (raw_ball_near)
+ * are normal, and raw_ball_near's sure hit wants B ≥ 1e-140, B² normal:
+ * with squares of subnormal size both ways (a sector and a point or ball
+ * some 1e-190 across), the prepared test's room and these comparisons
+ * rounded apart, and the one-shot test missed points and balls that the
+ * prepared one met (9 points and a ball in 200,000 probe cases).
+ *
+ * The first early-outs: the ball beyond the slab or the cylinder R (as
+ * ball_beyond's, but the hole: it alone rejected 1 % of the speed spheres,
+ * which raw_ball_near's annulus rejects; with it the one-shot point,
+ * sphere, box, capsule and triangle tests took 187, 220, 562, 432 and 391
+ * instructions a call, 174, 209, 552, 417 and 382 without, the registers
+ * it held spilled), without k or the trigonometry, by one margin M =
  * 2e-9·scale + 1.1e-5·|d|₁ + (1 + 2e-9)·out, at least reach + m (with its
  * own rounding; |d|₁ ≥ |d| is a sum, not a root, on the path to the branch
  * on these early-outs, which a mix of shapes mispredicts often: by the root
@@ -487,17 +516,12 @@ static bool ball_meets(const sect *S, sccd_v3 c, sccd_real rad)
  * prepared tests' time, 1.64 and 1.23 so); ρ² = |d|² − z² is within
  * 1e-5·|d|² of the exact one (the height's error), so 3e-5·|d|² with
  * rounding. *beyond: they reject, by the largest of the excesses beyond
- * the four surfaces (one comparison, not four). The hole's excess by
- * near = r − M signed, near·|near|, not max(near, 0)²: no hole to be in
- * when near ≤ 0, and then the excess is not positive, as ρ² + slack ≥ 0
- * (|u|² ≤ 1 + 1e-6, so z² ≤ (1 + 1.1e-6)·|d|²); the compiler made the
- * square of the max a branch on r > M, a coin toss over mixed spheres
- * (the one-shot sphere test took 240 instructions a call and 2.46 times
- * the AABB test, 230 and 2.32 so).
- * Returns whether s passes sector3_checks with a finiteness check that is
- * part of theirs: (R − r) + (zhi − zlo) + |d|² is finite (so are R, r, the
- * slab and d, hence o and c: c's check too) for all valid input but that
- * too large for the sum (false for it: the exact path takes it). With
+ * the three surfaces (one comparison, not three).
+ * Returns whether s passes sector3_checks (as sector3_checks_one) with a
+ * finiteness check that is part of theirs: (R − r) + (zhi − zlo) + |d|² +
+ * half_angle is finite (so are R, r, the slab, the half angle and d, hence
+ * o and c: c's check too) for all valid input but that too large for the
+ * sum (false for it: the exact path takes it). With
  * valid_sector3, its own sum of o, R and the slab, the one-shot sphere test
  * took 276 instructions a call, 256 so. Small and inline: for most points
  * the whole one-shot test. */
@@ -512,13 +536,12 @@ static inline bool raw_ball_beyond(const sccd_sector3 *s, sccd_v3 c, sccd_real o
     sccd_v3 d = sccd_v3_sub(c, s->o);
     sccd_real d2 = sccd_v3_len2(d), z = sccd_v3_dot(s->u, d), rho2 = d2 - z * z, slack = 3e-5 * d2;
     sccd_real scale = sccd_max(s->R, sccd_max(fabs(s->zlo), fabs(s->zhi)));
-    sccd_real M = (1.0 + 2e-9) * out + 2e-9 * scale + 1.1e-5 * (fabs(d.x) + fabs(d.y) + fabs(d.z));
-    sccd_real far = s->R + M, near = s->r - M;
-    sccd_real sum = (s->R - s->r) + (s->zhi - s->zlo) + d2;
-    *beyond = sccd_max(sccd_max(z - M - s->zhi, s->zlo - M - z),
-                       sccd_max(rho2 - slack - far * far, near * fabs(near) - rho2 - slack)) > 0.0;
+    sccd_real M = ((1.0 + 2e-9) * out + 2e-9 * scale + 1e-150) + 1.1e-5 * (fabs(d.x) + fabs(d.y) + fabs(d.z));
+    sccd_real far = s->R + M;
+    sccd_real zz = s->zhi - s->zlo, Rr = s->R - s->r, sum = ((Rr + zz) + d2) + s->half_angle;
+    *beyond = sccd_max(sccd_max(z - M - s->zhi, s->zlo - M - z), rho2 - slack - far * far) > 0.0;
     *b = (raw_ball){d, z, rho2, M};
-    return sector3_checks(s, sum - sum, scale);
+    return sector3_checks_one(s, sum - sum, scale, zz, Rr);
 }
 
 /* Past raw_ball_beyond (b): the distance by the raw coordinates q and the
@@ -569,7 +592,7 @@ static inline bool raw_ball_near(const sccd_sector3 *s, const raw_ball *b, sccd_
     sccd_real A = b->M + 2.3e-3 * l, B = (1.0 - 1e-12) * in - 2.3e-3 * l;
     bool inside = w < -side;
     bool miss = (in2 > A * A) | ((w > side) & (out2 > A * A));
-    *hit = (B >= 0.0) & ((inside & (in2 <= B * B)) | (out2 <= B * B));
+    *hit = (B >= 1e-140) & ((inside & (in2 <= B * B)) | (out2 <= B * B));
     if (centre) /* the same at every call of a test: predicted */
         *hit |= inside & (q.z - A >= S.zlo) & (q.z + A <= S.zhi) & (rho - A >= S.r) & (rho + A <= S.R);
     return *hit | miss;
@@ -624,6 +647,18 @@ SCCD_NOINLINE static bool one_shot_ball_exact(const sccd_sector3 *s, sccd_v3 c, 
     if (!sector_ok)
         return false;
     return ball_meets_any(&S, c, rad);
+}
+
+/* one_shot_ball_exact for a sphere (a point: radius 0) given by address:
+ * by value, the public tests kept a copy of it on every call. */
+SCCD_NOINLINE static bool one_shot_sphere_exact(const sccd_sector3 *s, const sccd_sphere *sphere)
+{
+    return one_shot_ball_exact(s, sphere->c, sphere->r, valid_sphere(*sphere));
+}
+
+SCCD_NOINLINE static bool one_shot_point_exact(const sccd_sector3 *s, const sccd_v3 *p)
+{
+    return one_shot_ball_exact(s, *p, 0.0, sccd_is_valid_v3(*p));
 }
 
 /* The prepared point (radius 0) and sphere tests where their one check
@@ -696,7 +731,7 @@ bool sccd_sector3_vs_point(const sccd_sector3 *s, sccd_v3 p)
     bool beyond;
     raw_ball b;
     if (!raw_ball_beyond(s, p, 0.0, &beyond, &b))
-        return one_shot_ball_exact(s, p, 0.0, sccd_is_valid_v3(p));
+        return one_shot_point_exact(s, &p);
     if (beyond)
         return false;
     return one_shot_ball_near(s, &p, 0.0, true, b.d.x, b.d.y, b.d.z, b.z, b.rho2, b.M);
@@ -707,7 +742,7 @@ bool sccd_sector3_vs_sphere(const sccd_sector3 *s, sccd_sphere sphere)
     bool beyond;
     raw_ball b;
     if (!(raw_ball_beyond(s, sphere.c, sphere.r, &beyond, &b) & sccd_radius_in_range(sphere.r)))
-        return one_shot_ball_exact(s, sphere.c, sphere.r, valid_sphere(sphere));
+        return one_shot_sphere_exact(s, &sphere);
     if (beyond)
         return false;
     return one_shot_ball_near(s, &sphere.c, sphere.r, false, b.d.x, b.d.y, b.d.z, b.z, b.rho2, b.M);
@@ -1078,6 +1113,16 @@ static bool box_holds(const sccd_v3 ax[3], sccd_v3 d)
     return true;
 }
 
+/* n scaled to |n|∞ = 1 (0 kept): a test along n is the same for every
+ * positive multiple of it, and a short n's squares underflow (the outer
+ * arc's support R·|n| came out 0 along the axis of a box 1e-300 thin,
+ * which then seemed to lie beyond the sector: a miss). */
+static inline sccd_v3 v3_direction(sccd_v3 n)
+{
+    sccd_real m = v3_maxabs(n);
+    return m > 0.0 ? sccd_v3_scale(n, 1.0 / m) : n;
+}
+
 /* Does a plane ⟂ n separate the box about c with half axes ax (canonical
  * frame) from the sector by more than margin·|n|? The box's extent along n
  * against the sector's: its annular sector's support (the outer arc's where
@@ -1085,6 +1130,7 @@ static bool box_holds(const sccd_v3 ax[3], sccd_v3 d)
  * called, it cost the prepared box test 7 instructions a call in 416. */
 static inline bool box_separated_along(const sect *S, sccd_v3 c, const sccd_v3 ax[3], sccd_v3 n, sccd_real margin)
 {
+    n = v3_direction(n);
     sccd_real mid = sccd_v3_dot(n, c), ext = 0.0;
     for (int j = 0; j < 3; ++j)
         ext += fabs(sccd_v3_dot(n, ax[j]));
@@ -1438,12 +1484,27 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
     return rad <= SCCD_RANGE_MAX ? triangle_meets(S, &t, m, rad) : triangle_meets_scaled(S, &t);
 }
 
+/* A one-shot test's shape refused (its check fired): the sector's check
+ * too, as the prepared route's prepare makes it before the prepared test
+ * checks the shape (a flawed sector and shape fired once, not twice).
+ * Out of line: rare. */
+SCCD_NOINLINE static bool one_shot_shape_refused(const sccd_sector3 *s)
+{
+    sect S;
+    prepare(s, &S);
+    return false;
+}
+
+SCCD_NOINLINE static bool one_shot_box_refused(const sccd_sector3 *s, const sccd_box3 *b)
+{
+    SCCD_ASSERT(valid_box3(*b));
+    return one_shot_shape_refused(s);
+}
+
 bool sccd_sector3_vs_box(const sccd_sector3 *s, sccd_box3 b)
 {
-    if (!valid_box3(b)) { /* the shape first, as before preparing */
-        SCCD_ASSERT(valid_box3(b));
-        return false;
-    }
+    if (!valid_box3(b)) /* the shape first, as before preparing */
+        return one_shot_box_refused(s, &b);
     /* The prepared test's balls first, without the frame; undecided, the
      * frame's balls would rarely decide more (the raw ones' margins are
      * 2.3e-3 of the distance): the rest of the prepared test, which is exact
@@ -1465,7 +1526,7 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
     sccd_v3 m;
     sccd_real rad;
     if (!triangle_ball(&t, &m, &rad)) /* the shape first, as before preparing */
-        return false;
+        return one_shot_shape_refused(s);
     /* The ball's slab and cylinder early-outs first, without the frame;
      * then the prepared test, ball and all. Not the rough distance
      * (raw_ball_near) between: a triangle holds no ball, so that says only
@@ -1727,7 +1788,7 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
 {
     if (!sccd_is_valid_capsule3(c)) {
         SCCD_ASSERT(sccd_is_valid_capsule3(c));
-        return false;
+        return one_shot_shape_refused(s);
     }
     /* The prepared test's bounding ball first, without the frame; its
      * radius, there from the canonical frame's ends, is within rounding of
