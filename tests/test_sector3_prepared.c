@@ -286,6 +286,38 @@ static void test_tolerance_band(void **state)
     }
 }
 
+/* A flat box (a rectangle, no thickness) leaning 20° off the slab's top
+ * plane, its point nearest the top end E of a sector that is a segment on
+ * its axis (r = R = 0, the slab 20 high) 0.5 tolerances above E along its
+ * normal, its centre 0.2 aside (no ball of it decides): its part in the
+ * slab lies 1.5 tolerances from the axis, but the box is within half a
+ * tolerance of E. Met by both routes; 3 tolerances above, by neither. The
+ * polytope test had cut the box at the slab's planes themselves (the
+ * wedge's and the radii widened by the tolerance, not the slab): missed. */
+static void test_slab_rim(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(314);
+    const sccd_real tol = SCCD_EPS * 10.0, alpha = 20.0 * SCCD_PI / 180.0;
+    const sccd_quat lean = sccd_quat_axis_angle((sccd_v3){0.0, 1.0, 0.0}, alpha);
+    const sccd_v3 n = {sin(alpha), 0.0, cos(alpha)}, top = {0.0, 0.0, 10.0};
+    for (int i = 0; i < 2000; ++i) {
+        sccd_quat Q = sccd_rng_quat(&g);
+        sccd_v3 o = sccd_rng_v3(&g, 5.0);
+        sccd_sector3 s = {o, sccd_quat_apply(Q, (sccd_v3){0.0, 0.0, 1.0}), sccd_quat_apply(Q, (sccd_v3){1.0, 0.0, 0.0}),
+                          sccd_rng_uniform(&g, 0.0, SCCD_PI), 0.0, 0.0, -10.0, 10.0};
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        for (int k = 0; k < 2; ++k) {
+            sccd_real gap = k == 0 ? 0.5 * tol : 3.0 * tol;
+            sccd_v3 c = sccd_v3_add(sccd_v3_mad(top, gap, n), (sccd_v3){0.0, 0.2, 0.0});
+            sccd_box3 b = {sccd_v3_add(o, sccd_quat_apply(Q, c)), sccd_quat_mul(Q, lean), {0.3, 0.3, 0.0}};
+            assert_true(sccd_sector3_prepared_vs_box(&p, b) == (k == 0));
+            assert_true(sccd_sector3_vs_box(&s, b) == (k == 0));
+        }
+    }
+}
+
 /* A point of s's wedge (away from its sides) off one of its slab faces or
  * cylinders by off along the outward normal. */
 static sccd_v3 off_surface(const sccd_sector3 *s, sccd_rng *g, sccd_real off)
@@ -765,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_ray_opposite_zero_wedge), cmocka_unit_test(test_one_shot_axes_at_their_limits),
         cmocka_unit_test(test_frame_exact_at_axes_limits), cmocka_unit_test(test_tolerance_band),
         cmocka_unit_test(test_beyond_range),        cmocka_unit_test(test_thin_boxes),
+        cmocka_unit_test(test_slab_rim),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }

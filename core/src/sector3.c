@@ -905,10 +905,16 @@ static bool local_polytope_meets(const sect *S, const sccd_v3 *v, const sccd_pol
     for (int i = 0; i < p->nv; ++i)
         scale = sccd_max(scale, v3_maxabs(v[i]));
     sccd_real tol = SCCD_EPS * scale;
-    /* the vertices of (polytope ∩ slab), projected along u */
+    /* The vertices of (polytope ∩ slab widened by tol), projected along u:
+     * the slab's planes moved out by tol, as the wedge's and the radii are.
+     * Cut at the planes themselves (only vertices within tol of them
+     * kept), a flat box crossing the top plane 2.6e-9 from a sector that
+     * is a segment on the axis (tol 4.1e-9) was missed: its part in the
+     * slab lay 4.6e-9 from the axis, its point nearest the segment's end
+     * just above the plane. */
     sccd_v3 cut[SCCD_SLAB_POINTS];
     sccd_v2 pts[SCCD_SLAB_POINTS], hull[2 * SCCD_SLAB_POINTS];
-    int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S->zlo, S->zhi, tol, cut);
+    int n = sccd_slab_points(v, p, (sccd_v3){0.0, 0.0, 1.0}, S->zlo - tol, S->zhi + tol, 0.0, cut);
     if (n == 0)
         return false;
     for (int i = 0; i < n; ++i)
@@ -1347,20 +1353,21 @@ static bool triangle_ball(const sccd_triangle *t, sccd_v3 *m, sccd_real *rad)
     return true;
 }
 
-/* The points sccd_slab_points cuts from the triangle v (canonical frame),
- * projected along u, in the order of its boundary: edge by edge, a vertex
- * within tol of the slab, then the edge's crossings of the slab's planes
- * in their order along it. The same points, each computed as there (the
+/* The points sccd_slab_points cuts from the triangle v (canonical frame)
+ * in the slab widened by tol (as local_polytope_meets), projected along u,
+ * in the order of its boundary: edge by edge, a vertex in it, then the
+ * edge's crossings of its planes in their order along it. The same points, each computed as there (the
  * edges 0–1, 1–2, 2–0 in that direction), so in convex position in the
  * order of the triangle's projection. Returns the count (at most 9). */
 static int triangle_slab_points(const sect *S, const sccd_v3 v[3], sccd_real tol, sccd_v2 *out)
 {
     int n = 0;
+    sccd_real lo = S->zlo - tol, hi = S->zhi + tol;
     for (int i = 0; i < 3; ++i) {
         sccd_v3 a = v[i], b = v[i == 2 ? 0 : i + 1];
-        if (a.z >= S->zlo - tol && a.z <= S->zhi + tol)
+        if (a.z >= lo && a.z <= hi)
             out[n++] = (sccd_v2){a.x, a.y};
-        sccd_real da[2] = {a.z - S->zlo, a.z - S->zhi}, db[2] = {b.z - S->zlo, b.z - S->zhi};
+        sccd_real da[2] = {a.z - lo, a.z - hi}, db[2] = {b.z - lo, b.z - hi};
         for (int k = 0; k < 2; ++k) {
             int j = b.z > a.z ? k : 1 - k; /* rising: the lower plane first */
             if ((da[j] < 0.0 && db[j] > 0.0) || (da[j] > 0.0 && db[j] < 0.0))
