@@ -834,6 +834,8 @@ static void test_bad_input(void **state)
     assert_false(sccd_sector2_prepared_vs_circle(&p, (sccd_circle){{1, 0}, -1}));
     assert_false(sccd_sector2_prepared_vs_box(&p, (sccd_box2){{1, 0}, {1, 0}, {NAN, 1}}));
     assert_false(sccd_sector2_prepared_vs_capsule(&p, (sccd_capsule2){{1, 0}, {INFINITY, 0}, 0}));
+    /* A NaN in the span's first coordinate: its |b − a|∞ by sccd_max dropped the NaN and passed. */
+    assert_false(sccd_sector2_prepared_vs_capsule(&p, (sccd_capsule2){{NAN, 0.5}, {1, 0}, 0}));
     sccd_poly2 concave = {4, {{0, 0}, {1, 0}, {0.2, 0.2}, {0, 1}}, 0.0};
     assert_false(sccd_sector2_prepared_vs_poly(&p, &concave));
     sccd_poly2 unbounded = {3, {{1, 0}, {2, 0}, {1, INFINITY}}, 0.0};
@@ -841,7 +843,7 @@ static void test_bad_input(void **state)
     assert_false(sccd_sector2_prepared_vs_convex(&p, NULL, 1, 0.0));
     assert_false(sccd_sector2_prepared_vs_convex(&p, tri.v, 3, -1.0));
     assert_false(sccd_sector2_prepared_vs_point(NULL, (sccd_v2){1, 0}));
-    expected += 9;
+    expected += 10;
     assert_int_equal(sccd_test_assert_count(), expected);
     sccd_set_assert_handler(NULL);
 }
