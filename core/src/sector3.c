@@ -1119,14 +1119,16 @@ static bool box_holds(const sccd_v3 ax[3], sccd_v3 d)
     return true;
 }
 
-/* n scaled to |n|∞ = 1 (0 kept): a test along n is the same for every
- * positive multiple of it, and a short n's squares underflow (the outer
- * arc's support R·|n| came out 0 along the axis of a box 1e-300 thin,
- * which then seemed to lie beyond the sector: a miss). */
+/* n, scaled by 2^600 (exactly) where its squares would underflow: a test
+ * along n is the same for every positive multiple of it, and along the
+ * axis of a box 1e-300 thin the outer arc's support R·|n| came out 0, so
+ * the box seemed to lie beyond the sector (a miss). A branch not taken
+ * but there: scaled to |n|∞ = 1 on every call (a division), the prepared
+ * box test took 410 instructions a call and 6.0 times the AABB test,
+ * against 403 and 5.6. */
 static inline sccd_v3 v3_direction(sccd_v3 n)
 {
-    sccd_real m = v3_maxabs(n);
-    return m > 0.0 ? sccd_v3_scale(n, 1.0 / m) : n;
+    return v3_maxabs(n) < 0x1p-400 ? sccd_v3_scale(n, 0x1p600) : n;
 }
 
 /* Does a plane ⟂ n separate the box about c with half axes ax (canonical
