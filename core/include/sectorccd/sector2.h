@@ -24,8 +24,7 @@
  * tests try the prepared tests' first early-outs before the trigonometry,
  * then prepare and call them (points and circles first decide by a coarse
  * cosine and sine of the half angle, within 6.1e-4, with margins above that
- * error, points before that by their distance to the pivot: the exact ones
- * only near an edge; the same answers).
+ * error: the exact ones only near an edge; the same answers).
  *
  * Prepared polygons: a polygon tested many times is checked once too
  * (sccd_poly2_prepare keeps the discs about its vertices' mean that it
