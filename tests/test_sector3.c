@@ -58,13 +58,7 @@ static void make_box(sccd_rng *g, pair_case *c)
                          {maybe_zero(g, 3.0), maybe_zero(g, 3.0), maybe_zero(g, 3.0)}};
 }
 
-static void make_triangle(sccd_rng *g, pair_case *c)
-{
-    sccd_v3 a = sccd_oracle_near(&c->s, g);
-    sccd_v3 b = sccd_v3_add(a, sccd_rng_v3(g, 5.0));
-    sccd_v3 d = sccd_rng_int(g, 10) ? sccd_v3_add(a, sccd_rng_v3(g, 5.0)) : b;
-    c->tri = (sccd_triangle){a, b, d};
-}
+static void make_triangle(sccd_rng *g, pair_case *c) { c->tri = sccd_oracle_random_triangle(g, sccd_oracle_near(&c->s, g), 5.0); }
 
 static void make_sector(sccd_rng *g, pair_case *c)
 {

@@ -76,8 +76,7 @@ static void random_kind_at(kind k, uint64_t seed, bool near)
             pre = sccd_sector3_prepared_vs_box(&p, x);
             v = sccd_oracle_sector3(&s, sccd_oracle_dist_box, &x, 20.0);
         } else {
-            sccd_v3 b = sccd_v3_add(a, sccd_rng_v3(&g, 5.0));
-            sccd_triangle x = {a, b, sccd_rng_int(&g, 10) ? sccd_v3_add(a, sccd_rng_v3(&g, 5.0)) : b};
+            sccd_triangle x = sccd_oracle_random_triangle(&g, a, 5.0);
             one = sccd_sector3_vs_triangle(&s, x);
             pre = sccd_sector3_prepared_vs_triangle(&p, x);
             v = sccd_oracle_sector3(&s, sccd_oracle_dist_triangle, &x, 20.0);

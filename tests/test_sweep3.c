@@ -181,7 +181,7 @@ static void test_queries_exact_against_bound(void **state)
         check_query(sccd_sweep3_vs_capsule(&w, c), oracle_sweep(&w, sccd_oracle_dist_capsule, &c), &agree);
         sccd_box3 b = {p, sccd_rng_quat(&g), {sccd_rng_uniform(&g, 0, 1.5), sccd_rng_uniform(&g, 0, 1.5), sccd_rng_uniform(&g, 0, 1.5)}};
         check_query(sccd_sweep3_vs_box(&w, b), oracle_sweep(&w, sccd_oracle_dist_box, &b), &agree);
-        sccd_triangle t = {p, sccd_v3_add(p, sccd_rng_v3(&g, 3)), sccd_v3_add(p, sccd_rng_v3(&g, 3))};
+        sccd_triangle t = sccd_oracle_random_triangle(&g, p, 3.0);
         check_query(sccd_sweep3_vs_triangle(&w, t), oracle_sweep(&w, sccd_oracle_dist_triangle, &t), &agree);
     }
     printf("  queries against the bound: %d of %d decided by the oracle agree (%d sphere hits)\n", agree, 4 * n, hits);

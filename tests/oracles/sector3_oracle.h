@@ -31,4 +31,7 @@ sccd_sector3 sccd_oracle_random_sector(sccd_rng *g);
 /// A random point near sector s (pivot region half the time).
 sccd_v3 sccd_oracle_near(const sccd_sector3 *s, sccd_rng *g);
 
+/// A random triangle with corner a, the others within size of it on each axis: one in ten a segment (two corners the same), one in five a sliver (its third corner 1e-3 to 1e-9 of its edge a–b off that edge's line, as a mesh's thin faces).
+sccd_triangle sccd_oracle_random_triangle(sccd_rng *g, sccd_v3 a, sccd_real size);
+
 #endif
