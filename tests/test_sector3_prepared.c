@@ -3,7 +3,8 @@
  * prepared answer equals the one-shot answer and the branch-and-bound oracle
  * (tests/oracles/sector3_oracle.c); points on and next to the wedge's sides
  * agree with the oracle's closed-form distance, and shapes placed just across
- * its boundary surfaces with the branch-and-bound oracle; unusable sectors
+ * its boundary surfaces, and slivers whose thin part alone crosses them,
+ * with the branch-and-bound oracle; unusable sectors
  * are refused when prepared and meet nothing; sweep bands set by hand are
  * still tested. */
 #include <stdarg.h>
@@ -114,6 +115,81 @@ static void test_near_boundary(void **state)
     (void)state;
     for (kind k = K_SPHERE; k <= K_TRIANGLE; ++k)
         random_kind_at(k, 306 + (uint64_t)k, true);
+}
+
+/* A point q on one of S's boundary surfaces (canonical frame), its
+ * outward normal n and a direction t along the surface there: a side
+ * plane (when the wedge has sides), the outer arc's cylinder or a slab
+ * face. */
+static void boundary_point(const sccd_sector3 *s, sccd_rng *g, sccd_v3 *q, sccd_v3 *n, sccd_v3 *t)
+{
+    int k = s->half_angle < SCCD_PI ? sccd_rng_int(g, 3) : 1 + sccd_rng_int(g, 2);
+    sccd_real side = sccd_rng_int(g, 2) ? 1.0 : -1.0, rho = sccd_rng_uniform(g, s->r, s->R);
+    sccd_real phi = k == 0 ? side * s->half_angle : sccd_rng_uniform(g, -s->half_angle, s->half_angle);
+    sccd_real z = sccd_rng_uniform(g, s->zlo, s->zhi), w = sccd_rng_uniform(g, -1.0, 1.0);
+    sccd_v3 radial = {cos(phi), sin(phi), 0.0}, around = {-sin(phi), cos(phi), 0.0}, up = {0.0, 0.0, 1.0};
+    if (k == 0) { /* a side: outward across it, along it radially or along u */
+        *q = (sccd_v3){rho * radial.x, rho * radial.y, z};
+        *n = sccd_v3_scale(around, side);
+        *t = sccd_v3_normalize(sccd_v3_add(sccd_v3_scale(radial, w), sccd_v3_scale(up, 1.0 - fabs(w))));
+    } else if (k == 1) { /* the outer cylinder: outward radially, along it around or along u */
+        *q = (sccd_v3){s->R * radial.x, s->R * radial.y, z};
+        *n = radial;
+        *t = sccd_v3_normalize(sccd_v3_add(sccd_v3_scale(around, w), sccd_v3_scale(up, 1.0 - fabs(w))));
+    } else { /* a slab face: outward along ±u, along it radially or around */
+        *q = (sccd_v3){rho * radial.x, rho * radial.y, side > 0.0 ? s->zhi : s->zlo};
+        *n = sccd_v3_scale(up, side);
+        *t = sccd_v3_normalize(sccd_v3_add(sccd_v3_scale(radial, w), sccd_v3_scale(around, 1.0 - fabs(w))));
+    }
+}
+
+/* Slivers across the boundary: the long edge of a triangle 1e-5 to 1e-3
+ * of its length thin along S's surface, just outside it, its third
+ * corner across the surface by 0.4 to 0.9 of the thickness, or short of
+ * it by as much (half the cases each): whether they meet is decided by the
+ * sliver's thin part alone (a test that took a sliver for its longest
+ * edge, or lost its third corner, misses it). One-shot, prepared and the
+ * branch-and-bound oracle agree; both answers occur. The oracle leaves
+ * a third undecided within its budget (a sector point within 2e-10 of a
+ * strip some 1e-6 wide), each taking its whole budget: fewer cases than
+ * the other random tests. */
+#define N_SLIVERS 2000
+
+static void test_sliver_across_boundary(void **state)
+{
+    (void)state;
+    sccd_rng g = sccd_rng_make(318);
+    sccd_test_count_asserts(); /* usable input: no check may fire */
+    sccd_test_assert_reset();
+    int hit = 0, sep = 0, unsure = 0;
+    for (int i = 0; i < N_SLIVERS; ++i) {
+        sccd_sector3 s = random_sector(&g);
+        sccd_sector3_prepared p;
+        assert_true(sccd_sector3_prepare(&p, &s));
+        sccd_v3 q, n, t;
+        boundary_point(&s, &g, &q, &n, &t);
+        sccd_real len = sccd_rng_uniform(&g, 0.2, 2.0), wide = len * pow(10.0, -sccd_rng_uniform(&g, 3.0, 5.0));
+        sccd_real out = wide * (sccd_rng_int(&g, 2) ? sccd_rng_uniform(&g, 0.1, 0.6) : sccd_rng_uniform(&g, 1.4, 1.9));
+        sccd_real at = sccd_rng_uniform(&g, -0.5, 1.5);
+        sccd_v3 a = sccd_v3_mad(sccd_v3_mad(q, out, n), -0.5 * len, t), b = sccd_v3_mad(a, len, t);
+        sccd_v3 c = sccd_v3_mad(sccd_v3_mad(a, at * len, t), -wide, n);
+        sccd_triangle x = {sccd_sector3_from_local(&s, a), sccd_sector3_from_local(&s, b), sccd_sector3_from_local(&s, c)};
+        bool one = sccd_sector3_vs_triangle(&s, x), pre = sccd_sector3_prepared_vs_triangle(&p, x);
+        assert_true(one == pre);
+        sccd_oracle_verdict v = sccd_oracle_sector3(&s, sccd_oracle_dist_triangle, &x, 20.0);
+        if (v == SCCD_ORACLE_UNSURE) {
+            unsure++;
+            continue;
+        }
+        if (pre != (v == SCCD_ORACLE_HIT))
+            fail_msg("case %d: got %d, oracle %d (out %.3g of %.3g)", i, pre, v == SCCD_ORACLE_HIT, out, wide);
+        hit += pre;
+        sep += !pre;
+    }
+    printf("  slivers across the boundary: %d met, %d apart, %d undecided by the oracle\n", hit, sep, unsure);
+    assert_true(hit > N_SLIVERS / 10 && sep > N_SLIVERS / 10 && unsure <= N_SLIVERS / 3);
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
 }
 
 /* Points near the sector, on a side (angle ±θ), on the ray opposite a, and
@@ -796,7 +872,7 @@ int main(void)
         cmocka_unit_test(test_ray_opposite_zero_wedge), cmocka_unit_test(test_one_shot_axes_at_their_limits),
         cmocka_unit_test(test_frame_exact_at_axes_limits), cmocka_unit_test(test_tolerance_band),
         cmocka_unit_test(test_beyond_range),        cmocka_unit_test(test_thin_boxes),
-        cmocka_unit_test(test_slab_rim),
+        cmocka_unit_test(test_slab_rim),          cmocka_unit_test(test_sliver_across_boundary),
     };
     return cmocka_run_group_tests_name("sector3_prepared", tests, NULL, NULL);
 }
