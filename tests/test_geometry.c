@@ -154,6 +154,36 @@ static void test_segment_segment3(void **state)
     assert_true(fabs(d2 - 4.0) < 1e-15);
 }
 
+/* Segment pairs scaled by powers of 2 from 2^-400 to 2^400 (exactly): the
+ * same parameters and the distance scaled, nearly parallel and short
+ * pairs among them. The determinant and its numerator are fourth powers
+ * of the lengths, which overflowed or underflowed beyond 2^±60 (the
+ * parameters then came out 0 or NaN), and a segment under 1e-15 long was
+ * a point whatever the scene's size. */
+static void test_segment_segment_scaled(void **state)
+{
+    (void)state;
+    static const int powers[] = {-400, -200, -60, 60, 200, 400};
+    sccd_rng g = sccd_rng_make(204);
+    for (int i = 0; i < N; ++i) {
+        sccd_v3 p1, q1, p2, q2;
+        random_pair3(&g, i, &p1, &q1, &p2, &q2);
+        double s, t, d2 = sccd_closest_segment_segment3(p1, q1, p2, q2, &s, &t, NULL, NULL);
+        sccd_v2 a1 = {p1.x, p1.y}, b1 = {q1.x, q1.y}, a2 = {p2.x, p2.y}, b2 = {q2.x, q2.y};
+        double s2, t2, e2 = sccd_closest_segment_segment2(a1, b1, a2, b2, &s2, &t2, NULL, NULL);
+        for (int k = 0; k < 6; ++k) {
+            double f = ldexp(1.0, powers[k]), u, v, x, y;
+            double d2f = sccd_closest_segment_segment3(sccd_v3_scale(p1, f), sccd_v3_scale(q1, f), sccd_v3_scale(p2, f),
+                                                       sccd_v3_scale(q2, f), &u, &v, NULL, NULL);
+            double e2f = sccd_closest_segment_segment2(sccd_v2_scale(a1, f), sccd_v2_scale(b1, f), sccd_v2_scale(a2, f),
+                                                       sccd_v2_scale(b2, f), &x, &y, NULL, NULL);
+            assert_true(u == s && v == t && x == s2 && y == t2);
+            assert_true(fabs(sqrt(d2f) / f - sqrt(d2)) <= 1e-15 * (1.0 + sqrt(d2)));
+            assert_true(fabs(sqrt(e2f) / f - sqrt(e2)) <= 1e-15 * (1.0 + sqrt(e2)));
+        }
+    }
+}
+
 /* ---- segment–segment intersection ---- */
 
 static double dist_to_segment(sccd_v2 p, sccd_v2 a, sccd_v2 b) { return sccd_oracle_point_segment_distance2(p, a, b); }
@@ -695,6 +725,7 @@ int main(void)
         cmocka_unit_test(test_point_segment),
         cmocka_unit_test(test_segment_segment2),
         cmocka_unit_test(test_segment_segment3),
+        cmocka_unit_test(test_segment_segment_scaled),
         cmocka_unit_test(test_intersect_segments_random),
         cmocka_unit_test(test_intersect_segments_collinear),
         cmocka_unit_test(test_intersect_segments_degenerate),

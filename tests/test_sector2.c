@@ -103,6 +103,55 @@ static void test_box_random(void **state) { (void)state; random_vs_shape(SCCD_SH
 static void test_capsule_random(void **state) { (void)state; random_vs_shape(SCCD_SHAPE_CAPSULE, 103); }
 static void test_poly_random(void **state) { (void)state; random_vs_shape(SCCD_SHAPE_POLY, 104); }
 
+/* The shape x scaled by f, a power of 2 (exactly). */
+static sccd_shape2 scaled_shape(sccd_shape2 x, sccd_real f)
+{
+    switch (x.type) {
+    case SCCD_SHAPE_CIRCLE: x.circle = (sccd_circle){sccd_v2_scale(x.circle.c, f), f * x.circle.r}; break;
+    case SCCD_SHAPE_CAPSULE:
+        x.capsule = (sccd_capsule2){sccd_v2_scale(x.capsule.a, f), sccd_v2_scale(x.capsule.b, f), f * x.capsule.r};
+        break;
+    case SCCD_SHAPE_BOX: x.box = (sccd_box2){sccd_v2_scale(x.box.c, f), x.box.q, sccd_v2_scale(x.box.h, f)}; break;
+    case SCCD_SHAPE_POLY:
+        for (int k = 0; k < x.poly.n; ++k)
+            x.poly.v[k] = sccd_v2_scale(x.poly.v[k], f);
+        x.poly.r *= f;
+        break;
+    }
+    return x;
+}
+
+/* Scenes scaled by powers of 2 from 2^-300 to 2^300 (exactly, and within
+ * the range): every shape gets the answer it gets at unit scale. The
+ * segments' closest points (capsules', polygons' edges) took a segment
+ * under 1e-15 long for a point whatever the scene's size, and their
+ * determinant, a fourth power of the lengths, over- or underflowed: at
+ * 2^-60 and 2^300 0.1–0.6 % of capsules and polygons got other answers,
+ * misses among them. */
+static void test_scaled_scenes(void **state)
+{
+    (void)state;
+    static const int powers[] = {-300, -60, 60, 300};
+    static const sccd_shape_type types[] = {SCCD_SHAPE_CIRCLE, SCCD_SHAPE_BOX, SCCD_SHAPE_CAPSULE, SCCD_SHAPE_POLY};
+    sccd_rng g = sccd_rng_make(109);
+    int hits = 0;
+    for (int i = 0; i < N_RANDOM; ++i) {
+        sccd_sector2 s = random_sector(&g);
+        sccd_shape2 x = sccd_truth2_random_shape(&g, types[i % 4], random_centre_near(&g, &s), 3.0);
+        sccd_v2 p = random_centre_near(&g, &s);
+        bool want = exact_test(&s, &x), want_point = sccd_sector2_vs_point(&s, p);
+        hits += want;
+        for (int k = 0; k < 4; ++k) {
+            sccd_real f = ldexp(1.0, powers[k]);
+            sccd_sector2 t = {sccd_v2_scale(s.o, f), s.a, s.half_angle, f * s.r, f * s.R};
+            sccd_shape2 y = scaled_shape(x, f);
+            if (exact_test(&t, &y) != want || sccd_sector2_vs_point(&t, sccd_v2_scale(p, f)) != want_point)
+                fail_msg("case %d at 2^%d: shape %d (unit scale %d)", i, powers[k], (int)x.type, want);
+        }
+    }
+    assert_true(hits > N_RANDOM / 5 && hits < N_RANDOM * 4 / 5);
+}
+
 /* Capsules past the test's first early-outs: the disc about the middle that
  * holds the capsule meets the sector and neither end disc does, so its
  * exact path decides (the segment against the wedge's pieces and the
@@ -567,7 +616,7 @@ int main(void)
         cmocka_unit_test(test_thesis_construction), cmocka_unit_test(test_from_edges),
         cmocka_unit_test(test_to_local),            cmocka_unit_test(test_aabb),
         cmocka_unit_test(test_thesis_tests),        cmocka_unit_test(test_degenerate),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_scaled_scenes),
     };
     return cmocka_run_group_tests_name("sector2", tests, NULL, NULL);
 }

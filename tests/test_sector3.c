@@ -138,6 +138,68 @@ static void test_sector_random(void **state)
     run_pairs("sector", 105, cases(), make_sector, prod_sector, sccd_oracle_dist_sector);
 }
 
+/* Sector s scaled by f, a power of 2 (exactly). */
+static sccd_sector3 scaled_sector(sccd_sector3 s, sccd_real f)
+{
+    s.o = sccd_v3_scale(s.o, f);
+    s.r *= f;
+    s.R *= f;
+    s.zlo *= f;
+    s.zhi *= f;
+    return s;
+}
+
+/* Case c of kind k (the make_* functions' order) scaled by f. */
+static pair_case scaled_case(pair_case c, int k, sccd_real f)
+{
+    pair_case d = c;
+    d.s = scaled_sector(c.s, f);
+    if (k == 0)
+        d.sphere = (sccd_sphere){sccd_v3_scale(c.sphere.c, f), f * c.sphere.r};
+    else if (k == 1)
+        d.capsule = (sccd_capsule3){sccd_v3_scale(c.capsule.a, f), sccd_v3_scale(c.capsule.b, f), f * c.capsule.r};
+    else if (k == 2)
+        d.box = (sccd_box3){sccd_v3_scale(c.box.c, f), c.box.q, sccd_v3_scale(c.box.h, f)};
+    else if (k == 3)
+        d.tri = (sccd_triangle){sccd_v3_scale(c.tri.a, f), sccd_v3_scale(c.tri.b, f), sccd_v3_scale(c.tri.c, f)};
+    else
+        d.other = scaled_sector(c.other, f);
+    return d;
+}
+
+/* Scenes scaled by powers of 2 from 2^-300 to 2^300 (exactly, and within
+ * the range): every shape gets the answer it gets at unit scale. The
+ * capsule's segment took one under 1e-15 long for a point whatever the
+ * scene's size, and fourth and fifth powers of its lengths (its closest
+ * points to the side rectangles' edges, the width of its distance's
+ * concave part) over- or underflowed: from 2^-55 and 2^250 on, 0.2–0.8 %
+ * of the capsules were missed. */
+static void test_scaled_scenes(void **state)
+{
+    (void)state;
+    static const int powers[] = {-300, -60, 60, 300};
+    static make_fn *const make[] = {make_sphere, make_capsule, make_box, make_triangle, make_sector};
+    static prod_fn *const prod[] = {prod_sphere, prod_capsule, prod_box, prod_triangle, prod_sector};
+    sccd_rng g = sccd_rng_make(110);
+    int hits = 0, n = cases() / 5;
+    for (int i = 0; i < n; ++i) {
+        pair_case c;
+        int k = i % 5;
+        c.s = sccd_oracle_random_sector(&g);
+        make[k](&g, &c);
+        sccd_v3 p = sccd_oracle_near(&c.s, &g);
+        bool want = prod[k](&c), want_point = sccd_sector3_vs_point(&c.s, p);
+        hits += want;
+        for (int j = 0; j < 4; ++j) {
+            sccd_real f = ldexp(1.0, powers[j]);
+            pair_case d = scaled_case(c, k, f);
+            if (prod[k](&d) != want || sccd_sector3_vs_point(&d.s, sccd_v3_scale(p, f)) != want_point)
+                fail_msg("case %d at 2^%d: kind %d (unit scale %d)", i, powers[j], k, want);
+        }
+    }
+    assert_true(hits > n / 20 && hits < n * 4 / 5);
+}
+
 /* Points: eqs 2.4–2.7 and the closed-form distance against the oracle's
  * distance (written as wedge/side-rectangle cases). */
 static void test_point_and_distance(void **state)
@@ -571,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_thesis_construction), cmocka_unit_test(test_capsule_thesis_rates),
         cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_degenerate_sectors),
         cmocka_unit_test(test_aabb),                cmocka_unit_test(test_triangle_grazing_slab),
+        cmocka_unit_test(test_scaled_scenes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,11 +4,15 @@
  * |p1 + s·d1 − p2 − t·d2|² over [0,1]², clamping one parameter and then
  * re-solving the other, with the degenerate (point) cases handled first. */
 #include "sectorccd/geometry.h"
+#include "tolerance.h"
 #include "unchecked.h"
 
 /* Below this squared length (relative to the squared coordinates involved)
- * a segment counts as a point: the division by its length is not safe. */
-static sccd_real degenerate_len2(sccd_real scale2) { return 1e-30 * (1.0 + scale2); }
+ * a segment counts as a point: the division by its length is not safe.
+ * Relative only: with 1e-30·(1 + scale2) every segment under 1e-15 long
+ * was a point, and in a scene 1e-16 across the 3D sector test missed
+ * capsules it met in the same scene at unit scale. */
+static sccd_real degenerate_len2(sccd_real scale2) { return 1e-30 * scale2; }
 
 static sccd_real segment_param(sccd_real num, sccd_real len2, sccd_real scale2)
 {
@@ -125,15 +129,25 @@ static void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_r
     *t_out = t;
 }
 
+/* The power of 2 that scales offsets whose largest coordinate is m near
+ * 1 for the parameters, 1 where m is within 1e±60 already (the common
+ * case): the determinant and its numerator are fourth powers of the
+ * offsets, and beyond that they overflowed or underflowed (in scenes
+ * some 1e90 or 1e-90 across the 3D sector test missed capsules that it
+ * met at unit scale). The parameters do not change with the scale, and
+ * scaling by a power of 2 is exact. */
+static sccd_real params_factor(sccd_real m) { return m > 1e60 || (m < 1e-60 && m > 0.0) ? ldexp(1.0, -ilogb(m)) : 1.0; }
+
 /* The closest points of two valid segments: parameters, points, squared distance. */
 static sccd_real segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real *s, sccd_real *t,
                                   sccd_v2 *x1, sccd_v2 *x2)
 {
     sccd_v2 d1 = sccd_v2_sub(q1, p1), dd = sccd_v2_sub(q2, p2), r = sccd_v2_sub(p1, p2);
-    sccd_real scale2 = sccd_max(sccd_v2_len2(p1), sccd_v2_len2(p2));
-    sccd_real cross = sccd_v2_cross(d1, dd);
-    segment_segment_params(sccd_v2_len2(d1), sccd_v2_len2(dd), sccd_v2_dot(d1, dd), sccd_v2_dot(d1, r),
-                           sccd_v2_dot(dd, r), cross * cross, cross * sccd_v2_cross(dd, r), scale2, s, t);
+    sccd_real k = params_factor(sccd_max(sccd_mag2(d1), sccd_max(sccd_mag2(dd), sccd_mag2(r))));
+    sccd_v2 e1 = sccd_v2_scale(d1, k), e2 = sccd_v2_scale(dd, k), w = sccd_v2_scale(r, k);
+    sccd_real m = k * sccd_max(sccd_mag2(p1), sccd_mag2(p2)), cross = sccd_v2_cross(e1, e2);
+    segment_segment_params(sccd_v2_len2(e1), sccd_v2_len2(e2), sccd_v2_dot(e1, e2), sccd_v2_dot(e1, w),
+                           sccd_v2_dot(e2, w), cross * cross, cross * sccd_v2_cross(e2, w), m * m, s, t);
     *x1 = sccd_v2_mad(p1, *s, d1);
     *x2 = sccd_v2_mad(p2, *t, dd);
     return sccd_v2_len2(sccd_v2_sub(*x1, *x2));
@@ -143,10 +157,12 @@ static sccd_real segment_segment3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2
                                   sccd_v3 *x1, sccd_v3 *x2)
 {
     sccd_v3 d1 = sccd_v3_sub(q1, p1), dd = sccd_v3_sub(q2, p2), r = sccd_v3_sub(p1, p2);
-    sccd_real scale2 = sccd_max(sccd_v3_len2(p1), sccd_v3_len2(p2));
-    sccd_v3 cross = sccd_v3_cross(d1, dd);
-    segment_segment_params(sccd_v3_len2(d1), sccd_v3_len2(dd), sccd_v3_dot(d1, dd), sccd_v3_dot(d1, r),
-                           sccd_v3_dot(dd, r), sccd_v3_len2(cross), sccd_v3_dot(cross, sccd_v3_cross(dd, r)), scale2,
+    sccd_real k = params_factor(sccd_max(sccd_mag3(d1), sccd_max(sccd_mag3(dd), sccd_mag3(r))));
+    sccd_v3 e1 = sccd_v3_scale(d1, k), e2 = sccd_v3_scale(dd, k), w = sccd_v3_scale(r, k);
+    sccd_real m = k * sccd_max(sccd_mag3(p1), sccd_mag3(p2));
+    sccd_v3 cross = sccd_v3_cross(e1, e2);
+    segment_segment_params(sccd_v3_len2(e1), sccd_v3_len2(e2), sccd_v3_dot(e1, e2), sccd_v3_dot(e1, w),
+                           sccd_v3_dot(e2, w), sccd_v3_len2(cross), sccd_v3_dot(cross, sccd_v3_cross(e2, w)), m * m,
                            s, t);
     *x1 = sccd_v3_mad(p1, *s, d1);
     *x2 = sccd_v3_mad(p2, *t, dd);

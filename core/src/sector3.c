@@ -1633,12 +1633,15 @@ static bool convex_piece_reaches(const sect *S, const seg_local *g, sccd_real lo
 
 /* Half-width of the concave part about tm of (ρ − c)² + (α·t + β)²: its
  * second derivative is 2(A + α²) − 2c·A·b²/ρ³, negative only for ρ below
- * ρ* = (c·A·b² / (A + α²))^(1/3). */
+ * ρ* = (c·b²·A / (A + α²))^(1/3). A / (A + α²) first, a ratio in [0, 1]:
+ * c·A·b², a fifth power of the scene's size, overflowed in scenes some
+ * 1e62 across (the concave part then took the whole piece, which was
+ * tested at its ends alone, and capsules the sector met were missed). */
 static sccd_real concave_halfwidth(const seg_local *g, sccd_real c, sccd_real alpha)
 {
     if (g->A <= 0.0 || g->b <= 0.0 || c <= 0.0)
         return 0.0;
-    sccd_real rs = cbrt(c * g->A * g->b * g->b / (g->A + alpha * alpha));
+    sccd_real rs = cbrt(c * g->b * g->b * (g->A / (g->A + alpha * alpha)));
     return rs > g->b ? sqrt((rs * rs - g->b * g->b) / g->A) : 0.0;
 }
 
