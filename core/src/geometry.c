@@ -4,6 +4,7 @@
  * |p1 + s·d1 − p2 − t·d2|² over [0,1]², clamping one parameter and then
  * re-solving the other, with the degenerate (point) cases handled first. */
 #include "sectorccd/geometry.h"
+#include "inline.h"
 #include "tolerance.h"
 #include "unchecked.h"
 
@@ -96,7 +97,7 @@ sccd_real sccd_distance_point_segment3(sccd_v3 p, sccd_v3 a, sccd_v3 b)
  * they cancel catastrophically for nearly parallel segments (relative error
  * ~1e-16 / sin²θ), which put the distance off by up to ~1e-7 of the length.
  * scale2 sets the degeneracy threshold. */
-static void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_real c, sccd_real f,
+static SCCD_ALWAYS_INLINE void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_real c, sccd_real f,
                                    sccd_real denom, sccd_real num, sccd_real scale2, sccd_real *s_out,
                                    sccd_real *t_out)
 {
@@ -129,44 +130,97 @@ static void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_r
     *t_out = t;
 }
 
-/* The power of 2 that scales offsets whose largest coordinate is m near
- * 1 for the parameters, 1 where m is within 1e±60 already (the common
- * case): the determinant and its numerator are fourth powers of the
- * offsets, and beyond that they overflowed or underflowed (in scenes
- * some 1e90 or 1e-90 across the 3D sector test missed capsules that it
- * met at unit scale). The parameters do not change with the scale, and
- * scaling by a power of 2 is exact. */
-static sccd_real params_factor(sccd_real m) { return m > 1e60 || (m < 1e-60 && m > 0.0) ? ldexp(1.0, -ilogb(m)) : 1.0; }
+/* The parameters of segments with directions d1, dd and offset r = p1 − p2
+ * (segment_segment_params), scale2 the squared size of their places. */
+static SCCD_ALWAYS_INLINE void params2(sccd_v2 d1, sccd_v2 dd, sccd_v2 r, sccd_real scale2, sccd_real *s, sccd_real *t)
+{
+    sccd_real cross = sccd_v2_cross(d1, dd);
+    segment_segment_params(sccd_v2_len2(d1), sccd_v2_len2(dd), sccd_v2_dot(d1, dd), sccd_v2_dot(d1, r),
+                           sccd_v2_dot(dd, r), cross * cross, cross * sccd_v2_cross(dd, r), scale2, s, t);
+}
 
-/* The closest points of two valid segments: parameters, points, squared distance. */
-static sccd_real segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real *s, sccd_real *t,
-                                  sccd_v2 *x1, sccd_v2 *x2)
+static SCCD_ALWAYS_INLINE void params3(sccd_v3 d1, sccd_v3 dd, sccd_v3 r, sccd_real scale2, sccd_real *s, sccd_real *t)
+{
+    sccd_v3 cross = sccd_v3_cross(d1, dd);
+    segment_segment_params(sccd_v3_len2(d1), sccd_v3_len2(dd), sccd_v3_dot(d1, dd), sccd_v3_dot(d1, r),
+                           sccd_v3_dot(dd, r), sccd_v3_len2(cross), sccd_v3_dot(cross, sccd_v3_cross(dd, r)), scale2, s,
+                           t);
+}
+
+/* Whether the determinant of segments of squared lengths a, e, at most
+ * a·e (a fourth power of the lengths), and its numerator are safe from
+ * overflow and underflow: a·e within 1e±280, or a segment a point. Beyond
+ * that (lengths past about 1e±70) they over- or underflowed, the
+ * parameters came out 0 or NaN, and in scenes some 1e90 or 1e-90 across
+ * the 3D sector test missed capsules that it met at unit scale. */
+static bool params_tame(sccd_real a, sccd_real e)
+{
+    sccd_real ae = a * e;
+    return (ae >= 1e-280 && ae <= 1e280) || a == 0.0 || e == 0.0;
+}
+
+/* The power of 2 that brings m, the offsets' largest coordinate, near 1:
+ * the parameters do not change with the scale, and scaling by a power of
+ * 2 is exact. */
+static sccd_real params_factor(sccd_real m) { return m > 0.0 ? ldexp(1.0, -ilogb(m)) : 1.0; }
+
+/* The closest points of two valid segments: parameters, points, squared
+ * distance; the parameters found with the offsets scaled by k (1: as
+ * they are). */
+static SCCD_ALWAYS_INLINE sccd_real closest2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real k, sccd_real *s,
+                                             sccd_real *t, sccd_v2 *x1, sccd_v2 *x2)
 {
     sccd_v2 d1 = sccd_v2_sub(q1, p1), dd = sccd_v2_sub(q2, p2), r = sccd_v2_sub(p1, p2);
-    sccd_real k = params_factor(sccd_max(sccd_mag2(d1), sccd_max(sccd_mag2(dd), sccd_mag2(r))));
-    sccd_v2 e1 = sccd_v2_scale(d1, k), e2 = sccd_v2_scale(dd, k), w = sccd_v2_scale(r, k);
-    sccd_real m = k * sccd_max(sccd_mag2(p1), sccd_mag2(p2)), cross = sccd_v2_cross(e1, e2);
-    segment_segment_params(sccd_v2_len2(e1), sccd_v2_len2(e2), sccd_v2_dot(e1, e2), sccd_v2_dot(e1, w),
-                           sccd_v2_dot(e2, w), cross * cross, cross * sccd_v2_cross(e2, w), m * m, s, t);
+    sccd_real scale2 = sccd_max(sccd_v2_len2(p1), sccd_v2_len2(p2));
+    params2(sccd_v2_scale(d1, k), sccd_v2_scale(dd, k), sccd_v2_scale(r, k), k * k * scale2, s, t);
     *x1 = sccd_v2_mad(p1, *s, d1);
     *x2 = sccd_v2_mad(p2, *t, dd);
     return sccd_v2_len2(sccd_v2_sub(*x1, *x2));
 }
 
-static sccd_real segment_segment3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2, sccd_real *s, sccd_real *t,
-                                  sccd_v3 *x1, sccd_v3 *x2)
+static SCCD_ALWAYS_INLINE sccd_real closest3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2, sccd_real k, sccd_real *s,
+                                             sccd_real *t, sccd_v3 *x1, sccd_v3 *x2)
 {
     sccd_v3 d1 = sccd_v3_sub(q1, p1), dd = sccd_v3_sub(q2, p2), r = sccd_v3_sub(p1, p2);
-    sccd_real k = params_factor(sccd_max(sccd_mag3(d1), sccd_max(sccd_mag3(dd), sccd_mag3(r))));
-    sccd_v3 e1 = sccd_v3_scale(d1, k), e2 = sccd_v3_scale(dd, k), w = sccd_v3_scale(r, k);
-    sccd_real m = k * sccd_max(sccd_mag3(p1), sccd_mag3(p2));
-    sccd_v3 cross = sccd_v3_cross(e1, e2);
-    segment_segment_params(sccd_v3_len2(e1), sccd_v3_len2(e2), sccd_v3_dot(e1, e2), sccd_v3_dot(e1, w),
-                           sccd_v3_dot(e2, w), sccd_v3_len2(cross), sccd_v3_dot(cross, sccd_v3_cross(e2, w)), m * m,
-                           s, t);
+    sccd_real scale2 = sccd_max(sccd_v3_len2(p1), sccd_v3_len2(p2));
+    params3(sccd_v3_scale(d1, k), sccd_v3_scale(dd, k), sccd_v3_scale(r, k), k * k * scale2, s, t);
     *x1 = sccd_v3_mad(p1, *s, d1);
     *x2 = sccd_v3_mad(p2, *t, dd);
     return sccd_v3_len2(sccd_v3_sub(*x1, *x2));
+}
+
+/* closest2 and closest3 in units of a power of 2 near the offsets (out of
+ * line: rare; the common path keeps nothing across a call). */
+SCCD_NOINLINE static sccd_real closest2_scaled(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real *s,
+                                               sccd_real *t, sccd_v2 *x1, sccd_v2 *x2)
+{
+    sccd_v2 d1 = sccd_v2_sub(q1, p1), dd = sccd_v2_sub(q2, p2), r = sccd_v2_sub(p1, p2);
+    sccd_real k = params_factor(sccd_max(sccd_mag2(d1), sccd_max(sccd_mag2(dd), sccd_mag2(r))));
+    return closest2(p1, q1, p2, q2, k, s, t, x1, x2);
+}
+
+SCCD_NOINLINE static sccd_real closest3_scaled(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2, sccd_real *s,
+                                               sccd_real *t, sccd_v3 *x1, sccd_v3 *x2)
+{
+    sccd_v3 d1 = sccd_v3_sub(q1, p1), dd = sccd_v3_sub(q2, p2), r = sccd_v3_sub(p1, p2);
+    sccd_real k = params_factor(sccd_max(sccd_mag3(d1), sccd_max(sccd_mag3(dd), sccd_mag3(r))));
+    return closest3(p1, q1, p2, q2, k, s, t, x1, x2);
+}
+
+static sccd_real segment_segment2(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real *s, sccd_real *t,
+                                  sccd_v2 *x1, sccd_v2 *x2)
+{
+    if (!params_tame(sccd_v2_len2(sccd_v2_sub(q1, p1)), sccd_v2_len2(sccd_v2_sub(q2, p2))))
+        return closest2_scaled(p1, q1, p2, q2, s, t, x1, x2);
+    return closest2(p1, q1, p2, q2, 1.0, s, t, x1, x2);
+}
+
+static sccd_real segment_segment3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2, sccd_real *s, sccd_real *t,
+                                  sccd_v3 *x1, sccd_v3 *x2)
+{
+    if (!params_tame(sccd_v3_len2(sccd_v3_sub(q1, p1)), sccd_v3_len2(sccd_v3_sub(q2, p2))))
+        return closest3_scaled(p1, q1, p2, q2, s, t, x1, x2);
+    return closest3(p1, q1, p2, q2, 1.0, s, t, x1, x2);
 }
 
 sccd_real sccd_segment_segment2_closest_unchecked(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_v2 *x1, sccd_v2 *x2)
