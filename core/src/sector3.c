@@ -193,7 +193,7 @@ static void frame_of(sect *out, const sccd_sector3 *s, bool valid)
  * (axes not unit or not ⟂, half angle out of range, r < 0) are repaired. */
 static bool prepare_frame(sect *out, const sccd_sector3 *s)
 {
-    out->ready = false;
+    out->ready = out->fast = false;
     bool valid = valid_sector3(s);
     SCCD_ASSERT(valid);
     if (!valid && (!s || !finite_sector(s) || s->R < 0.0 || s->r > s->R || s->zlo > s->zhi || s->R > SCCD_RANGE_MAX ||
@@ -203,13 +203,17 @@ static bool prepare_frame(sect *out, const sccd_sector3 *s)
     return true;
 }
 
-/* The half angle's cosine and sine, after prepare_frame: ready. */
+/* The half angle's cosine and sine, after prepare_frame: ready; fast
+ * unless smaller than SCCD_RANGE_MIN (a tiny scene's squares underflow:
+ * its tests scale it up first; a sector that is a point, at the pivot of
+ * a scene of any size, takes that path too). */
 static void prepare_cos_sin(sect *out)
 {
     sccd_rot2 v = sccd_cos_sin_half_turn(out->th);
     out->c = v.c;
     out->s = v.s;
     out->ready = true;
+    out->fast = out->scale >= SCCD_RANGE_MIN;
 }
 
 /* The prepared form without its copy of the sector as given (which only
@@ -628,7 +632,7 @@ SCCD_NOINLINE static bool ball_meets_scaled(const sect *S, sccd_v3 c, sccd_real 
 
 static bool ball_meets_any(const sect *S, sccd_v3 c, sccd_real rad)
 {
-    return rad <= SCCD_RANGE_MAX ? ball_meets(S, c, rad) : ball_meets_scaled(S, c, rad);
+    return rad <= SCCD_RANGE_MAX && S->fast ? ball_meets(S, c, rad) : ball_meets_scaled(S, c, rad);
 }
 
 /* The one-shot point (rad 0) and sphere tests where the raw early-outs
@@ -686,7 +690,7 @@ bool sccd_sector3_prepared_vs_point(const sccd_sector3_prepared *p, sccd_v3 q)
         return false;
     }
     bool finite, hit = local_ball_within(p, to_local(p, q), 0.0, &finite);
-    if (finite & p->ready)
+    if (finite & p->fast)
         return hit;
     return prepared_ball_refused(p, (sccd_sphere){q, 0.0});
 }
@@ -698,7 +702,7 @@ bool sccd_sector3_prepared_vs_sphere(const sccd_sector3_prepared *p, sccd_sphere
         return false;
     }
     bool finite, hit = local_ball_within(p, to_local(p, sphere.c), sphere.r, &finite);
-    if (finite & sccd_radius_in_range(sphere.r) & p->ready)
+    if (finite & sccd_radius_in_range(sphere.r) & p->fast)
         return hit;
     return prepared_ball_refused(p, sphere);
 }
@@ -1271,7 +1275,7 @@ static bool box_meets_scaled(const sect *S, sccd_box3 b, sccd_v3 c, sccd_real la
 static bool box_meets_past_balls(const sect *S, sccd_box3 b, sccd_v3 c)
 {
     sccd_real largest = sccd_max(sccd_max(v3_maxabs(c), v3_maxabs(b.h)), S->scale);
-    if ((largest > SCCD_RANGE_MAX) | !sccd_is_valid_v3(c))
+    if ((largest > SCCD_RANGE_MAX) | !sccd_is_valid_v3(c) | sccd_scene_tiny(largest))
         return box_meets_scaled(S, b, c, largest);
     sccd_v3 ax[3];
     box_half_axes(S, b, ax);
@@ -1302,9 +1306,9 @@ static bool box_meets_past_balls(const sect *S, sccd_box3 b, sccd_v3 c)
 
 /* box_meets_past_balls for a scene whose largest number (the centre's
  * coordinates, the half sizes, the sector's size) passes 1e100, where its
- * squares and the box's determinant could overflow: the centre, the half
- * sizes and the sector's radii and heights scaled by the power of 2 that
- * brings it near 1e50. The test is the same at any scale, and a power of 2
+ * squares and the box's determinant could overflow, or lies below 1e-100,
+ * where they could underflow: the centre, the half sizes and the sector's
+ * radii and heights scaled by the power of 2 that brings it near 1e50. The test is the same at any scale, and a power of 2
  * scales exactly (only numbers below 1e-150 of the largest may lose bits,
  * far below the tolerance); unscaled, a box of half sizes 2e160 turned
  * about a point 1e160 off a sector was missed (test_huge_boxes). A centre
@@ -1329,8 +1333,8 @@ bool sccd_sector3_prepared_vs_box(const sccd_sector3_prepared *S, sccd_box3 b)
         SCCD_ASSERT(S != NULL && valid_box3(b));
         return false;
     }
-    if (!S->ready)
-        return false;
+    if (!S->fast) /* not ready: meets nothing; small: past the balls, which scales a tiny scene up */
+        return S->ready && box_meets_past_balls(S, b, to_local(S, b.c));
     sccd_v3 c = to_local(S, b.c);
     int early = ball_early_out(S, c, box_inner_radius(sccd_min(b.h.x, sccd_min(b.h.y, b.h.z))),
                                box_outer_radius(sccd_v3_len(b.h)));
@@ -1480,6 +1484,13 @@ SCCD_NOINLINE static bool triangle_meets_scaled(const sect *S, const sccd_triang
     return triangle_ball(&u, &m, &rad) && triangle_meets(&T, &u, m, rad);
 }
 
+/* triangle_meets within the range and for a sector not smaller than
+ * SCCD_RANGE_MIN, else triangle_meets_scaled. */
+static bool triangle_meets_any(const sect *S, const sccd_triangle *t, sccd_v3 m, sccd_real rad)
+{
+    return rad <= SCCD_RANGE_MAX && S->fast ? triangle_meets(S, t, m, rad) : triangle_meets_scaled(S, t);
+}
+
 bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_triangle t)
 {
     sccd_v3 m;
@@ -1490,7 +1501,7 @@ bool sccd_sector3_prepared_vs_triangle(const sccd_sector3_prepared *S, sccd_tria
     }
     if (!triangle_ball(&t, &m, &rad) || !S->ready)
         return false;
-    return rad <= SCCD_RANGE_MAX ? triangle_meets(S, &t, m, rad) : triangle_meets_scaled(S, &t);
+    return triangle_meets_any(S, &t, m, rad);
 }
 
 /* A one-shot test's shape refused (its check fired): the sector's check
@@ -1549,7 +1560,7 @@ bool sccd_sector3_vs_triangle(const sccd_sector3 *s, sccd_triangle t)
     sect S;
     if (!prepare_checked(s, &S, checked))
         return false;
-    return rad <= SCCD_RANGE_MAX ? triangle_meets(&S, &t, m, rad) : triangle_meets_scaled(&S, &t);
+    return triangle_meets_any(&S, &t, m, rad);
 }
 
 /* ---- capsules (fact 3) ---- */
@@ -1775,14 +1786,17 @@ SCCD_NOINLINE static bool capsule_meets_scaled(const sect *S, sccd_capsule3 c)
 }
 
 /* The capsule test (valid capsule): in the canonical frame once, within
- * the range as it is, else scaled. */
+ * the range as it is, else scaled: a capsule beyond it, or any capsule
+ * against a sector below SCCD_RANGE_MIN (not fast: a scene that may be
+ * tiny; the scaling is by the whole scene's largest number, so it brings
+ * a tiny one up and another near 1e50, exactly). */
 bool sccd_sector3_prepared_meets_capsule(const sccd_sector3_prepared *S, sccd_capsule3 c)
 {
     if (!S->ready)
         return false;
     sccd_v3 a = to_local(S, c.a), b = to_local(S, c.b);
     sccd_real rm = 0.5 * sccd_v3_dist(a, b) + c.r;
-    if (!(rm <= SCCD_RANGE_MAX))
+    if (!(rm <= SCCD_RANGE_MAX) | !S->fast)
         return capsule_meets_scaled(S, c);
     return capsule_local_meets(S, a, b, c.r, rm);
 }
@@ -1809,7 +1823,7 @@ bool sccd_sector3_vs_capsule(const sccd_sector3 *s, sccd_capsule3 c)
      * Beyond the range, the prepared test, which scales it. */
     sect S;
     sccd_real out = 0.5 * sccd_v3_dist(c.a, c.b) * (1.0 + 1e-12) + c.r;
-    if (!(out <= SCCD_RANGE_MAX))
+    if (!(out <= SCCD_RANGE_MAX) | (s && !(sccd_max(s->R, sccd_max(fabs(s->zlo), fabs(s->zhi))) >= SCCD_RANGE_MIN)))
         return prepare(s, &S) && capsule_meets_scaled(&S, c);
     bool hit, checked;
     if (raw_ball_decides(s, sccd_v3_lerp(c.a, c.b, 0.5), c.r, out, true, true, &hit, &checked))
@@ -1977,6 +1991,13 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
     bool okA = prepare(s, &A), okB = prepare(other, &B);
     if (!okA || !okB)
         return false;
+    sccd_real scale = sccd_max(sccd_max(A.scale, B.scale), sccd_max(v3_maxabs(A.o), v3_maxabs(B.o)));
+    if (sccd_scene_tiny(scale)) { /* its squares underflow (tiny sectors met at 27 % of the pairs they should not): scaled up */
+        sccd_real f = sccd_range_factor(scale);
+        A = scaled_sect(&A, f);
+        B = scaled_sect(&B, f);
+        scale *= f;
+    }
     /* Subdivide the sector of smaller diameter (fewer pieces); a fixed order
      * keeps the answer symmetric. */
     sccd_real da = sector_diameter(&A), db = sector_diameter(&B);
@@ -1985,10 +2006,8 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
         A = B;
         B = t;
     }
-    sccd_real scale = sccd_max(sccd_max(A.scale, B.scale),
-                               sccd_max(v3_maxabs(A.o), v3_maxabs(B.o)));
     sccd_real tol = SCCD_EPS * scale;
-    sccd_aabb3 ba = sccd_sector3_aabb(s), bb = sccd_sector3_aabb(other);
+    sccd_aabb3 ba = sccd_sector3_prepared_aabb(&A), bb = sccd_sector3_prepared_aabb(&B);
     if (ba.lo.x > bb.hi.x + tol || bb.lo.x > ba.hi.x + tol || ba.lo.y > bb.hi.y + tol || bb.lo.y > ba.hi.y + tol ||
         ba.lo.z > bb.hi.z + tol || bb.lo.z > ba.hi.z + tol)
         return false;

@@ -45,6 +45,7 @@ typedef struct sccd_sector3_prepared {
     sccd_real c, s, r, R, zlo, zhi; /* cosine and sine of the half angle, radii, slab (cleaned) */
     sccd_real scale;                /* the sector's size for the tolerance: max(R, |zlo|, |zhi|) */
     bool ready;                     /* prepared from a usable sector (false, as zeroed: meets nothing) */
+    bool fast;                      /* ready, and scale at least 1e-100: the tests' common path (else scaled up) */
     sccd_real th;                   /* the half angle (cleaned) */
     sccd_sector3 source;            /* the sector as given */
 } sccd_sector3_prepared;
