@@ -121,17 +121,31 @@ static sccd_shape2 scaled_shape(sccd_shape2 x, sccd_real f)
     return x;
 }
 
-/* Scenes scaled by powers of 2 from 2^-300 to 2^300 (exactly, and within
- * the range): every shape gets the answer it gets at unit scale. The
- * segments' closest points (capsules', polygons' edges) took a segment
- * under 1e-15 long for a point whatever the scene's size, and their
- * determinant, a fourth power of the lengths, over- or underflowed: at
- * 2^-60 and 2^300 0.1–0.6 % of capsules and polygons got other answers,
- * misses among them. */
+/* The prepared test of shape x. */
+static bool prepared_test(const sccd_sector2_prepared *p, const sccd_shape2 *x)
+{
+    switch (x->type) {
+    case SCCD_SHAPE_CIRCLE: return sccd_sector2_prepared_vs_circle(p, x->circle);
+    case SCCD_SHAPE_CAPSULE: return sccd_sector2_prepared_vs_capsule(p, x->capsule);
+    case SCCD_SHAPE_BOX: return sccd_sector2_prepared_vs_box(p, x->box);
+    case SCCD_SHAPE_POLY: return sccd_sector2_prepared_vs_poly(p, &x->poly);
+    }
+    return false;
+}
+
+/* Scenes scaled by powers of 2 from 2^-900 to 2^300 (exactly: no number
+ * becomes subnormal): every shape gets the answer it gets at unit scale,
+ * one-shot and prepared, and so does a second sector. The segments'
+ * closest points (capsules', polygons' edges) took a segment under 1e-15
+ * long for a point whatever the scene's size, and their determinant, a
+ * fourth power of the lengths, over- or underflowed: at 2^-60 and 2^300
+ * 0.1–0.6 % of capsules and polygons got other answers, misses among
+ * them. Scenes below 1e-160 were not scaled up: their squares underflowed,
+ * and nearly every shape met the sector. */
 static void test_scaled_scenes(void **state)
 {
     (void)state;
-    static const int powers[] = {-300, -60, 60, 300};
+    static const int powers[] = {-900, -550, -300, -60, 60, 300};
     static const sccd_shape_type types[] = {SCCD_SHAPE_CIRCLE, SCCD_SHAPE_BOX, SCCD_SHAPE_CAPSULE, SCCD_SHAPE_POLY};
     sccd_rng g = sccd_rng_make(109);
     int hits = 0;
@@ -139,14 +153,24 @@ static void test_scaled_scenes(void **state)
         sccd_sector2 s = random_sector(&g);
         sccd_shape2 x = sccd_truth2_random_shape(&g, types[i % 4], random_centre_near(&g, &s), 3.0);
         sccd_v2 p = random_centre_near(&g, &s);
-        bool want = exact_test(&s, &x), want_point = sccd_sector2_vs_point(&s, p);
+        sccd_sector2 o = random_sector(&g);
+        o.o = random_centre_near(&g, &s);
+        bool want = exact_test(&s, &x), want_point = sccd_sector2_vs_point(&s, p), want_sector = sccd_sector2_vs_sector2(&s, &o);
         hits += want;
-        for (int k = 0; k < 4; ++k) {
+        for (int k = 0; k < 6; ++k) {
             sccd_real f = ldexp(1.0, powers[k]);
             sccd_sector2 t = {sccd_v2_scale(s.o, f), s.a, s.half_angle, f * s.r, f * s.R};
+            sccd_sector2 u = {sccd_v2_scale(o.o, f), o.a, o.half_angle, f * o.r, f * o.R};
             sccd_shape2 y = scaled_shape(x, f);
-            if (exact_test(&t, &y) != want || sccd_sector2_vs_point(&t, sccd_v2_scale(p, f)) != want_point)
+            sccd_sector2_prepared tp;
+            assert_true(sccd_sector2_prepare(&tp, &t));
+            if (exact_test(&t, &y) != want || prepared_test(&tp, &y) != want)
                 fail_msg("case %d at 2^%d: shape %d (unit scale %d)", i, powers[k], (int)x.type, want);
+            if (sccd_sector2_vs_point(&t, sccd_v2_scale(p, f)) != want_point ||
+                sccd_sector2_prepared_vs_point(&tp, sccd_v2_scale(p, f)) != want_point)
+                fail_msg("case %d at 2^%d: point (unit scale %d)", i, powers[k], want_point);
+            if (sccd_sector2_vs_sector2(&t, &u) != want_sector)
+                fail_msg("case %d at 2^%d: sector (unit scale %d)", i, powers[k], want_sector);
         }
     }
     assert_true(hits > N_RANDOM / 5 && hits < N_RANDOM * 4 / 5);

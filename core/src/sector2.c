@@ -118,11 +118,16 @@ bool sccd_sector2_prepare(sccd_sector2_prepared *out, const sccd_sector2 *s)
  * product test): the wedge is then the whole plane with no special case. */
 static sccd_rot2 edge_of(sccd_real half) { return half >= SCCD_PI ? (sccd_rot2){-1.0, 0.0} : sccd_cos_sin_half_turn(half); }
 
+/* Fast unless R is below SCCD_RANGE_MIN: a scene that may be tiny, whose
+ * squares underflow (below about 1e-160 across nearly every shape was
+ * met), tested scaled up; a sector that is a point, at the pivot of a
+ * scene of any size, takes those paths too (they leave it near 1e50). */
 void sccd_sector2_prepare_unchecked(sccd_sector2_prepared *out, const sccd_sector2 *s)
 {
     out->s = *s;
     out->edge = edge_of(s->half_angle);
     out->ready = true;
+    out->fast = s->R >= SCCD_RANGE_MIN;
 }
 
 sccd_sector2 sccd_sector2_thesis(sccd_box2 box, sccd_v2 pivot, sccd_real alpha)
@@ -236,13 +241,15 @@ static inline bool local_within(const prepared *p, sccd_v2 q, sccd_real d2, sccd
 /* The distance from q to S. */
 static sccd_real local_distance(const prepared *p, sccd_v2 q) { return sqrt(local_dist2(p, q, sccd_v2_len(q))); }
 
-/* p with its pivot and radii scaled by f, a power of 2. */
+/* p with its pivot and radii scaled by f, a power of 2: fast if ready
+ * (f brings the scene into the range). */
 static prepared scaled_sector(const prepared *p, sccd_real f)
 {
     prepared q = *p;
     q.s.o = sccd_v2_scale(p->s.o, f);
     q.s.r *= f;
     q.s.R *= f;
+    q.fast = q.ready;
     return q;
 }
 
@@ -574,8 +581,8 @@ SCCD_NOINLINE static bool meets_points_scaled(const prepared *p, const sccd_v2 *
  * met), as they are; else scaled. */
 bool sccd_sector2_meets_points(const sccd_sector2_prepared *p, const sccd_v2 *v, int n, sccd_real rho, bool convex)
 {
-    if (!p->ready)
-        return false;
+    if (!p->fast)
+        return p->ready && meets_points_scaled(p, v, n, rho, convex);
     sccd_v2 loc[SCCD_SECTOR2_CONVEX_MAX], hull[2 * SCCD_SECTOR2_CONVEX_MAX];
     sccd_real far2 = 0.0;
     for (int i = 0; i < n; ++i) {
@@ -648,10 +655,25 @@ static inline bool disc_decides(const prepared *p, sccd_v2 q, sccd_real in, sccd
     return !local_disc_meets_squared(p, q, out) != *hit;
 }
 
+/* disc_meets for a sector not fast: not ready, meets nothing; else the
+ * scene scaled (out of line: rare). The centre by its coordinates: as a
+ * vector the compiler packed it through memory on the common path (two
+ * stores read back as one, which stalled: the prepared point test took
+ * 4.4 times the AABB test, not 1.2). */
+SCCD_NOINLINE static bool disc_meets_small(const prepared *p, sccd_real cx, sccd_real cy, sccd_real rho)
+{
+    if (!p->ready)
+        return false;
+    sccd_v2 c = {cx, cy};
+    sccd_real f = scene_factor(p, sccd_max(sccd_mag2(c), rho));
+    prepared q = scaled_sector(p, f);
+    return local_disc_meets_squared(&q, to_local(&q.s, sccd_v2_scale(c, f)), rho * f);
+}
+
 /* The world point c within rho of S (false when p is not ready). */
 static inline bool disc_meets(const prepared *p, sccd_v2 c, sccd_real rho)
 {
-    return p->ready && local_disc_meets_squared(p, to_local(&p->s, c), rho);
+    return p->fast ? local_disc_meets_squared(p, to_local(&p->s, c), rho) : disc_meets_small(p, c.x, c.y, rho);
 }
 
 /* The one-shot tests' check: the sector, then the shape (shape_ok), each
@@ -799,10 +821,11 @@ static bool one_shot_exact(const sccd_sector2 *s, sccd_v2 c, sccd_real rho, bool
 {
     if (!one_shot_valid(s, shape_ok))
         return false;
-    prepared p = {*s, edge_of(s->half_angle), true};
+    prepared p;
+    sccd_sector2_prepare_unchecked(&p, s);
     if (!(rho <= SCCD_RANGE_MAX)) /* a circle beyond the range: scaled */
         return sccd_sector2_prepared_vs_circle(&p, (sccd_circle){c, rho});
-    return local_disc_meets_squared(&p, to_local(s, c), rho);
+    return disc_meets(&p, c, rho);
 }
 
 /* ---- public pair tests: prepared, then one-shot ---- */
@@ -1057,7 +1080,7 @@ bool sccd_sector2_prepared_vs_box(const sccd_sector2_prepared *p, sccd_box2 b)
         }
         return p->ready && box_meets_scaled(p, b);
     }
-    return p->ready && box_meets(p, b);
+    return p->fast ? box_meets(p, b) : p->ready && box_meets_scaled(p, b);
 }
 
 /* capsule_meets past its middle discs, the capsule's core found again in
@@ -1152,7 +1175,7 @@ bool sccd_sector2_prepared_vs_capsule(const sccd_sector2_prepared *p, sccd_capsu
         }
         return p->ready && capsule_meets_scaled(p, c);
     }
-    return p->ready && capsule_meets(p, c);
+    return p->fast ? capsule_meets(p, c) : p->ready && capsule_meets_scaled(p, c);
 }
 
 /* The radius of a disc about m (world coordinates, within rad of every
@@ -1295,8 +1318,8 @@ bool sccd_sector2_prepared_vs_poly(const sccd_sector2_prepared *p, const sccd_po
         SCCD_ASSERT(p != NULL && valid_poly2(poly));
         return false;
     }
-    if (!p->ready)
-        return false;
+    if (!p->fast)
+        return p->ready && poly_scaled(p, poly);
     if (!(sccd_max(rad, poly->r) <= SCCD_RANGE_MAX))
         return poly_scaled(p, poly);
     /* Exact early-outs: the polygon lies in the disc about its vertices'
@@ -1330,8 +1353,8 @@ bool sccd_sector2_prepared_vs_prepared_poly(const sccd_sector2_prepared *p, cons
         SCCD_ASSERT(p != NULL && q != NULL);
         return false;
     }
-    if (!(p->ready & q->ready))
-        return false;
+    if (!(p->fast & q->ready))
+        return p->ready && q->ready && poly_scaled(p, &q->poly);
     if (!(q->outer <= SCCD_RANGE_MAX))
         return poly_scaled(p, &q->poly);
     sccd_v2 m = to_local(&p->s, q->mean);
@@ -1392,7 +1415,7 @@ bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
         return false;
     prepared pr;
     sccd_sector2_prepare_unchecked(&pr, s);
-    return in_range ? box_meets(&pr, b) : box_meets_scaled(&pr, b);
+    return in_range & pr.fast ? box_meets(&pr, b) : box_meets_scaled(&pr, b);
 }
 
 bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
@@ -1402,7 +1425,7 @@ bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
         return false;
     prepared pr;
     sccd_sector2_prepare_unchecked(&pr, s);
-    return in_range ? capsule_meets(&pr, c) : capsule_meets_scaled(&pr, c);
+    return in_range & pr.fast ? capsule_meets(&pr, c) : capsule_meets_scaled(&pr, c);
 }
 
 bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)
@@ -1480,6 +1503,14 @@ bool sccd_sector2_vs_sector2(const sccd_sector2 *s, const sccd_sector2 *t)
     bool ok_s = sccd_sector2_prepare(&ps, s), ok_t = sccd_sector2_prepare(&pt, t);
     if (!ok_s || !ok_t)
         return false;
+    sccd_real largest = sccd_max(sccd_max(s->R, t->R), sccd_max(sccd_mag2(s->o), sccd_mag2(t->o)));
+    if (sccd_scene_tiny(largest)) { /* its squares underflow: scaled up (SCCD_RANGE_MIN) */
+        sccd_real f = sccd_range_factor(largest);
+        ps = scaled_sector(&ps, f);
+        pt = scaled_sector(&pt, f);
+        s = &ps.s;
+        t = &pt.s;
+    }
     /* If the sets meet, then one holds the other, or t's boundary meets s:
      * an edge of t meets s, or an arc of t does without lying inside s (its
      * ends are edge ends), so it crosses s's boundary: an edge of s (which

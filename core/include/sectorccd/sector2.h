@@ -52,6 +52,7 @@ typedef struct sccd_sector2_prepared {
     sccd_sector2 s; /* the sector as given */
     sccd_rot2 edge; /* cos, sin of the half angle: the upper radial edge's direction in the canonical frame ((−1, 0) exactly at π) */
     bool ready;     /* prepared from a valid sector (false, as zeroed: meets nothing) */
+    bool fast;      /* ready, and R at least 1e-100: the tests' common path (else the scene scaled up) */
 } sccd_sector2_prepared;
 
 /// A convex polygon checked once and ready for many sector tests (as Box2D's b2Polygon, made once with its centroid and radius): the discs about its vertices' mean that it holds and lies in, so its tests skip the polygon's check (the discs first: most tests read only its first 33 bytes). Made by sccd_poly2_prepare, placed by sccd_poly2_prepared_transform; read it, do not change it.
