@@ -103,24 +103,6 @@ static void test_box_random(void **state) { (void)state; random_vs_shape(SCCD_SH
 static void test_capsule_random(void **state) { (void)state; random_vs_shape(SCCD_SHAPE_CAPSULE, 103); }
 static void test_poly_random(void **state) { (void)state; random_vs_shape(SCCD_SHAPE_POLY, 104); }
 
-/* The shape x scaled by f, a power of 2 (exactly). */
-static sccd_shape2 scaled_shape(sccd_shape2 x, sccd_real f)
-{
-    switch (x.type) {
-    case SCCD_SHAPE_CIRCLE: x.circle = (sccd_circle){sccd_v2_scale(x.circle.c, f), f * x.circle.r}; break;
-    case SCCD_SHAPE_CAPSULE:
-        x.capsule = (sccd_capsule2){sccd_v2_scale(x.capsule.a, f), sccd_v2_scale(x.capsule.b, f), f * x.capsule.r};
-        break;
-    case SCCD_SHAPE_BOX: x.box = (sccd_box2){sccd_v2_scale(x.box.c, f), x.box.q, sccd_v2_scale(x.box.h, f)}; break;
-    case SCCD_SHAPE_POLY:
-        for (int k = 0; k < x.poly.n; ++k)
-            x.poly.v[k] = sccd_v2_scale(x.poly.v[k], f);
-        x.poly.r *= f;
-        break;
-    }
-    return x;
-}
-
 /* The prepared test of shape x. */
 static bool prepared_test(const sccd_sector2_prepared *p, const sccd_shape2 *x)
 {
@@ -161,7 +143,7 @@ static void test_scaled_scenes(void **state)
             sccd_real f = ldexp(1.0, powers[k]);
             sccd_sector2 t = {sccd_v2_scale(s.o, f), s.a, s.half_angle, f * s.r, f * s.R};
             sccd_sector2 u = {sccd_v2_scale(o.o, f), o.a, o.half_angle, f * o.r, f * o.R};
-            sccd_shape2 y = scaled_shape(x, f);
+            sccd_shape2 y = sccd_truth2_scaled_shape(x, f);
             sccd_sector2_prepared tp;
             assert_true(sccd_sector2_prepare(&tp, &t));
             if (exact_test(&t, &y) != want || prepared_test(&tp, &y) != want)

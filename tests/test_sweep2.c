@@ -118,6 +118,51 @@ static void test_never_misses(void **state)
     assert_int_equal(shape_misses, 0);
 }
 
+/* Sweeps scaled by powers of 2 from 2^-900 to 2^300 (the body, the
+ * motion's place, centre and translation, and the targets: exactly):
+ * every point of the true sweep is met at every scale, and a target near
+ * it gets the answer it gets at unit scale. The plan's areas and
+ * crossings took products of up to five lengths, which over- or
+ * underflowed (the band layout changed in a tenth of the builds some
+ * 1e90 or 1e-90 across, and 0.1–0.2 % of the points such a sweep meets
+ * at unit scale were missed; 14 % at 1e-160, where the target's circle
+ * and hull underflowed too). */
+static void test_scaled_sweeps(void **state)
+{
+    (void)state;
+    static const int powers[] = {-900, -550, -300, -60, 60, 300};
+    sccd_rng g = sccd_rng_make(212);
+    int hits = 0, n = 0;
+    for (int i = 0; i < N_CONFIGS / 5; ++i) {
+        config c = random_config(&g, true);
+        sccd_sweep2 w;
+        build(&w, &c);
+        sccd_v2 on = sccd_truth2_sample_sweep(&g, &c.shape, c.m), near = sccd_v2_add(on, sccd_rng_v2(&g, 1.0));
+        sccd_circle disc = {sccd_v2_add(on, sccd_rng_v2(&g, 2.0)), sccd_rng_uniform(&g, 0.0, 0.5)};
+        bool want_near = sccd_sweep2_vs_point(&w, near), want_disc = sccd_sweep2_vs_circle(&w, disc);
+        hits += want_near;
+        ++n;
+        for (int k = 0; k < 6; ++k) {
+            sccd_real f = ldexp(1.0, powers[k]);
+            config d = c;
+            d.shape = sccd_truth2_scaled_shape(c.shape, f);
+            d.m.start.p = sccd_v2_scale(c.m.start.p, f);
+            d.m.center = sccd_v2_scale(c.m.center, f);
+            d.m.dp = sccd_v2_scale(c.m.dp, f);
+            sccd_sweep2 v;
+            build(&v, &d);
+            sccd_circle e = {sccd_v2_scale(disc.c, f), disc.r * f};
+            if (!sccd_sweep2_vs_point(&v, sccd_v2_scale(on, f)) || sccd_sweep2_vs_point(&v, sccd_v2_scale(near, f)) != want_near ||
+                sccd_sweep2_vs_circle(&v, e) != want_disc)
+                fail_msg("config %d at 2^%d: type %d, bands %d (on %d, near %d of %d, disc %d of %d)", i, powers[k],
+                         (int)c.shape.type, c.bands, sccd_sweep2_vs_point(&v, sccd_v2_scale(on, f)),
+                         sccd_sweep2_vs_point(&v, sccd_v2_scale(near, f)), want_near, sccd_sweep2_vs_circle(&v, e),
+                         want_disc);
+        }
+    }
+    assert_true(hits > n / 10 && hits < n * 9 / 10);
+}
+
 /* A pivot exactly on a box's corner or edge (a sword held at its end), placed
  * through rotated frames so that rounding puts it a hair inside or outside:
  * the case where the direction of the nearest part of the box is least stable. */
@@ -452,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_bands_tighten),     cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_silhouette_vertex),
         cmocka_unit_test(test_gap_direction),     cmocka_unit_test(test_targets_beyond_range),
+        cmocka_unit_test(test_scaled_sweeps),
     };
     return cmocka_run_group_tests_name("sweep2", tests, NULL, NULL);
 }

@@ -507,14 +507,32 @@ static plan make_plan(const plan_input *in, int bands)
  * rounded by rho. When two-arc bands had to be joined to fit the sector
  * budget, half as many bands with both arcs may enclose less: the smaller
  * of the two layouts is kept (both are conservative). */
+/* The power of 2 that brings a body's extent about its centre near 1
+ * where it lies beyond 1e±30, else 1: the plan's areas and crossings take
+ * products of up to five lengths, which over- or underflowed (the band
+ * layout changed in a tenth of the builds of bodies some 1e90 or 1e-90
+ * across, and the sweep missed 0.1–0.2 % of the points it meets at unit
+ * scale; 14 % at 1e-160). The plan is in the body's frame about its
+ * centre, so it scales exactly; the world position only places it. */
+static sccd_real plan_factor(sccd_real extent)
+{
+    return extent > 1e30 || (extent < 1e-30 && extent > 0.0) ? ldexp(1.0, -ilogb(extent)) : 1.0;
+}
+
 static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real rho, sccd_motion2 m, int bands)
 {
     sccd_v2 c0 = sccd_xf2_apply(m.start, m.center), q[SCCD_POLY_MAX];
-    sccd_real dmax = 0.0;
+    sccd_real extent = rho, dmax = 0.0;
     for (int i = 0; i < n; ++i) {
         q[i] = sccd_rot2_apply(m.start.q, sccd_v2_sub(body[i], m.center));
+        extent = sccd_max(extent, sccd_mag2(q[i])); /* no square yet: it could underflow */
+    }
+    sccd_real f = plan_factor(extent), unit = 1.0 / f; /* the plan in units of 1/f */
+    for (int i = 0; i < n; ++i) {
+        q[i] = sccd_v2_scale(q[i], f);
         dmax = sccd_max(dmax, sccd_v2_len(q[i]));
     }
+    rho *= f;
     sccd_real dmin = convex_point_distance(q, n, (sccd_v2){0.0, 0.0});
     core K;
     make_core(&K, q, n);
@@ -528,12 +546,18 @@ static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real 
     /* A world point carries rounding of about 1e-16 of the world coordinates;
      * with an outer radius of at least 1e-6 of them the tests' 1e-9
      * tolerance (relative to that radius) absorbs it, whatever its direction. */
-    sccd_real pad = BAND_PAD * (dmax + rho), min_outer = WORLD_PAD * (sccd_v2_len(c0) + sccd_v2_len(m.dp));
+    /* The world's lengths in units of 1/wk too (their squares underflowed
+     * for a body some 1e-270 off the origin: a point turning about itself
+     * was swept to the point alone, and missed itself a rounding away). */
+    sccd_real wk = plan_factor(sccd_max(sccd_mag2(c0), sccd_mag2(m.dp)));
+    sccd_real world = (sccd_v2_len(sccd_v2_scale(c0, wk)) + sccd_v2_len(sccd_v2_scale(m.dp, wk))) / wk;
+    sccd_real pad = BAND_PAD * (dmax + rho) * unit, min_outer = WORLD_PAD * world;
     out->count = 0;
     out->dp = m.dp;
     for (int k = 0; k < p.bands; ++k) {
+        sccd_real lo = p.lo[k] * unit, hi = p.hi[k] * unit;
         for (int i = 0; i < p.c[k].n; ++i) {
-            sccd_sector2 s = arc_sector(c0, p.c[k].a[i], sccd_max(0.0, p.lo[k] - pad), sccd_max(p.hi[k] + pad, min_outer));
+            sccd_sector2 s = arc_sector(c0, p.c[k].a[i], sccd_max(0.0, lo - pad), sccd_max(hi + pad, min_outer));
             sccd_sector2_prepare_unchecked(&out->prepared[out->count], &s); /* valid by construction */
             sccd_aabb2 box = sccd_sector2_prepared_aabb(&out->prepared[out->count]);
             out->aabb = out->count == 0 ? box : (sccd_aabb2){sccd_v2_min(out->aabb.lo, box.lo),
@@ -616,8 +640,13 @@ static bool sweep_vs_core_scaled(const sccd_sweep2 *w, const sccd_v2 *v, int n, 
  * (without a translation, as a hinged body's turn about a fixed point, v
  * itself). Each band is first tested against a circle around the set. A
  * set beyond the range (range.h: that circle's radius above
- * SCCD_RANGE_MAX, or not finite) is scaled first. */
-static SCCD_ALWAYS_INLINE bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
+ * SCCD_RANGE_MAX, or not finite), or one that with that circle's centre
+ * lies within SCCD_RANGE_MIN of the origin (a scene that may be tiny:
+ * the circle's distances and the hull's cross products underflowed in
+ * one some 1e-160 across, and 14 % of the points such a sweep met at unit
+ * scale were missed), is scaled first (unless it was: may_scale). */
+static SCCD_ALWAYS_INLINE bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho,
+                                            bool may_scale)
 {
     /* No rejection by w->aabb here: callers may change dp after building
      * (a target's own motion, by the relative-motion trick), which leaves the
@@ -636,8 +665,8 @@ static SCCD_ALWAYS_INLINE bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2
     for (int i = 0; i < m; ++i)
         rad2 = sccd_max(rad2, sccd_v2_len2(sccd_v2_sub(pts[i], c)));
     sccd_real rad = sqrt(rad2) + rho;
-    if (!(rad <= SCCD_RANGE_MAX)) /* the hull's cross products could overflow, and drop points */
-        return sweep_vs_core_scaled(w, v, n, rho);
+    if (may_scale & (!(rad <= SCCD_RANGE_MAX) | !(sccd_max(rad, sccd_mag2(c)) >= SCCD_RANGE_MIN)))
+        return sweep_vs_core_scaled(w, v, n, rho); /* the hull's cross products could overflow or underflow */
     const sccd_v2 *set = pts;
     int count = m;
     if (!still) { /* the swept set's hull, once for every band */
@@ -658,7 +687,8 @@ static SCCD_ALWAYS_INLINE bool sweep_vs_core(const sccd_sweep2 *w, const sccd_v2
 /* sweep_vs_core with the sweep (its bands, prepared or not, and its
  * translation) and the target scaled by a power of 2 into the range: the
  * same test (range.h), where the hull's cross products of a target 2e160
- * wide overflowed and dropped points. Out of line: rare. */
+ * wide overflowed and dropped points (and those of a tiny one
+ * underflowed). Out of line: rare. */
 SCCD_NOINLINE static bool sweep_vs_core_scaled(const sccd_sweep2 *w, const sccd_v2 *v, int n, sccd_real rho)
 {
     sccd_real largest = sccd_max(rho, sccd_mag2(w->dp));
@@ -680,7 +710,7 @@ SCCD_NOINLINE static bool sweep_vs_core_scaled(const sccd_sweep2 *w, const sccd_
     sccd_v2 scaled[SCCD_POLY_MAX];
     for (int i = 0; i < n; ++i)
         scaled[i] = sccd_v2_scale(v[i], f);
-    return sweep_vs_core(&s, scaled, n, rho * f);
+    return sweep_vs_core(&s, scaled, n, rho * f, false);
 }
 
 bool sccd_sweep2_vs_point(const sccd_sweep2 *w, sccd_v2 p)
@@ -689,7 +719,7 @@ bool sccd_sweep2_vs_point(const sccd_sweep2 *w, sccd_v2 p)
         SCCD_ASSERT(valid_sweep(w) && sccd_is_valid_v2(p));
         return false;
     }
-    return sweep_vs_core(w, &p, 1, 0.0);
+    return sweep_vs_core(w, &p, 1, 0.0, true);
 }
 
 bool sccd_sweep2_vs_circle(const sccd_sweep2 *w, sccd_circle c)
@@ -698,7 +728,7 @@ bool sccd_sweep2_vs_circle(const sccd_sweep2 *w, sccd_circle c)
         SCCD_ASSERT(valid_sweep(w) && sccd_is_valid_circle(c));
         return false;
     }
-    return sweep_vs_core(w, &c.c, 1, c.r);
+    return sweep_vs_core(w, &c.c, 1, c.r, true);
 }
 
 bool sccd_sweep2_vs_box(const sccd_sweep2 *w, sccd_box2 b)
@@ -709,7 +739,7 @@ bool sccd_sweep2_vs_box(const sccd_sweep2 *w, sccd_box2 b)
     }
     sccd_v2 v[4];
     sccd_box2_corners(b, v);
-    return sweep_vs_core(w, v, 4, 0.0);
+    return sweep_vs_core(w, v, 4, 0.0, true);
 }
 
 bool sccd_sweep2_vs_capsule(const sccd_sweep2 *w, sccd_capsule2 c)
@@ -719,7 +749,7 @@ bool sccd_sweep2_vs_capsule(const sccd_sweep2 *w, sccd_capsule2 c)
         return false;
     }
     sccd_v2 v[2] = {c.a, c.b};
-    return sweep_vs_core(w, v, 2, c.r);
+    return sweep_vs_core(w, v, 2, c.r, true);
 }
 
 bool sccd_sweep2_vs_poly(const sccd_sweep2 *w, const sccd_poly2 *p)
@@ -728,5 +758,5 @@ bool sccd_sweep2_vs_poly(const sccd_sweep2 *w, const sccd_poly2 *p)
         SCCD_ASSERT(valid_sweep(w) && sccd_is_valid_poly2(p));
         return false;
     }
-    return sweep_vs_core(w, p->v, p->n, p->r);
+    return sweep_vs_core(w, p->v, p->n, p->r, true);
 }
