@@ -95,6 +95,60 @@ static void test_property_points(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* Shape s scaled by f about the body origin (a power of 2: exactly). */
+static sccd_shape3 scaled_shape3(sccd_shape3 s, sccd_real f)
+{
+    if (s.type == SCCD_SHAPE_BOX)
+        s.box.h = sccd_v3_scale(s.box.h, f);
+    else if (s.type == SCCD_SHAPE_CIRCLE)
+        s.sphere = (sccd_sphere){sccd_v3_scale(s.sphere.c, f), s.sphere.r * f};
+    else
+        s.capsule = (sccd_capsule3){sccd_v3_scale(s.capsule.a, f), sccd_v3_scale(s.capsule.b, f), s.capsule.r * f};
+    return s;
+}
+
+/* Sweeps scaled by powers of 2 from 2^-900 to 2^300 (the body and the
+ * motion's places: exactly): every sampled point of the true sweep is met
+ * at every scale, and a point near it gets the answer it gets at unit
+ * scale. The build padded by 1e-9 of 1 plus the sizes, an absolute part,
+ * and took products of several lengths: a body some 1e-18 across was
+ * swept to a set that met nearly every point near it, and one some 1e90
+ * across missed 5 in 100,000 points of its true sweep. */
+static void test_scaled_sweeps(void **state)
+{
+    (void)state;
+    static const int powers[] = {-900, -550, -300, -60, 60, 300};
+    sccd_rng g = sccd_rng_make(312);
+    sccd_test_count_asserts(); /* valid input: no check may fire */
+    sccd_test_assert_reset();
+    int hits = 0, n = 2000;
+    for (int i = 0; i < n; ++i) {
+        sccd_shape3 s = random_shape(&g);
+        sccd_motion3 m = random_motion(&g);
+        int bands = 1 + sccd_rng_int(&g, SCCD_MAX_BANDS);
+        sccd_sweep3 w;
+        build_sweep(&w, &s, m, bands);
+        sccd_v3 on = sccd_truth3_sample(&s, m, &g), near = sccd_v3_add(on, sccd_rng_v3(&g, 1.0));
+        bool want = sccd_sweep3_vs_point(&w, near);
+        hits += want;
+        for (int k = 0; k < 6; ++k) {
+            sccd_real f = ldexp(1.0, powers[k]);
+            sccd_motion3 mk = m;
+            mk.start.p = sccd_v3_scale(m.start.p, f);
+            mk.center = sccd_v3_scale(m.center, f);
+            mk.dp = sccd_v3_scale(m.dp, f);
+            sccd_shape3 sk = scaled_shape3(s, f);
+            sccd_sweep3 v;
+            build_sweep(&v, &sk, mk, bands);
+            if (!sccd_sweep3_vs_point(&v, sccd_v3_scale(on, f)) || sccd_sweep3_vs_point(&v, sccd_v3_scale(near, f)) != want)
+                fail_msg("case %d at 2^%d: shape %d, bands %d (near: unit %d)", i, powers[k], (int)s.type, bands, want);
+        }
+    }
+    assert_true(hits > n / 10 && hits < n * 9 / 10);
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
 /* Small boxes, triangles and capsules through a swept point are hit. */
 static void test_property_shapes(void **state)
 {
@@ -692,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_slab_heights),
+        cmocka_unit_test(test_scaled_sweeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
