@@ -137,7 +137,8 @@ static void test_scaled_scenes(void **state)
         sccd_v2 p = random_centre_near(&g, &s);
         sccd_sector2 o = random_sector(&g);
         o.o = random_centre_near(&g, &s);
-        bool want = exact_test(&s, &x), want_point = sccd_sector2_vs_point(&s, p), want_sector = sccd_sector2_vs_sector2(&s, &o);
+        bool want = exact_test(&s, &x), want_point = sccd_sector2_vs_point(&s, p);
+        bool want_sector = sccd_sector2_vs_sector2(&s, &o);
         hits += want;
         for (int k = 0; k < 6; ++k) {
             sccd_real f = ldexp(1.0, powers[k]);

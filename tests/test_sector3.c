@@ -58,7 +58,10 @@ static void make_box(sccd_rng *g, pair_case *c)
                          {maybe_zero(g, 3.0), maybe_zero(g, 3.0), maybe_zero(g, 3.0)}};
 }
 
-static void make_triangle(sccd_rng *g, pair_case *c) { c->tri = sccd_oracle_random_triangle(g, sccd_oracle_near(&c->s, g), 5.0); }
+static void make_triangle(sccd_rng *g, pair_case *c)
+{
+    c->tri = sccd_oracle_random_triangle(g, sccd_oracle_near(&c->s, g), 5.0);
+}
 
 static void make_sector(sccd_rng *g, pair_case *c)
 {

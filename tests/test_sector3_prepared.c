@@ -173,7 +173,8 @@ static void test_sliver_across_boundary(void **state)
         sccd_real at = sccd_rng_uniform(&g, -0.5, 1.5);
         sccd_v3 a = sccd_v3_mad(sccd_v3_mad(q, out, n), -0.5 * len, t), b = sccd_v3_mad(a, len, t);
         sccd_v3 c = sccd_v3_mad(sccd_v3_mad(a, at * len, t), -wide, n);
-        sccd_triangle x = {sccd_sector3_from_local(&s, a), sccd_sector3_from_local(&s, b), sccd_sector3_from_local(&s, c)};
+        sccd_triangle x = {sccd_sector3_from_local(&s, a), sccd_sector3_from_local(&s, b),
+                           sccd_sector3_from_local(&s, c)};
         bool one = sccd_sector3_vs_triangle(&s, x), pre = sccd_sector3_prepared_vs_triangle(&p, x);
         assert_true(one == pre);
         sccd_oracle_verdict v = sccd_oracle_sector3(&s, sccd_oracle_dist_triangle, &x, 20.0);

@@ -152,7 +152,8 @@ static void test_scaled_sweeps(void **state)
             sccd_sweep2 v;
             build(&v, &d);
             sccd_circle e = {sccd_v2_scale(disc.c, f), disc.r * f};
-            if (!sccd_sweep2_vs_point(&v, sccd_v2_scale(on, f)) || sccd_sweep2_vs_point(&v, sccd_v2_scale(near, f)) != want_near ||
+            bool got_near = sccd_sweep2_vs_point(&v, sccd_v2_scale(near, f));
+            if (!sccd_sweep2_vs_point(&v, sccd_v2_scale(on, f)) || got_near != want_near ||
                 sccd_sweep2_vs_circle(&v, e) != want_disc)
                 fail_msg("config %d at 2^%d: type %d, bands %d (on %d, near %d of %d, disc %d of %d)", i, powers[k],
                          (int)c.shape.type, c.bands, sccd_sweep2_vs_point(&v, sccd_v2_scale(on, f)),

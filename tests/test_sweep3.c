@@ -140,7 +140,8 @@ static void test_scaled_sweeps(void **state)
             sccd_shape3 sk = scaled_shape3(s, f);
             sccd_sweep3 v;
             build_sweep(&v, &sk, mk, bands);
-            if (!sccd_sweep3_vs_point(&v, sccd_v3_scale(on, f)) || sccd_sweep3_vs_point(&v, sccd_v3_scale(near, f)) != want)
+            if (!sccd_sweep3_vs_point(&v, sccd_v3_scale(on, f)) ||
+                sccd_sweep3_vs_point(&v, sccd_v3_scale(near, f)) != want)
                 fail_msg("case %d at 2^%d: shape %d, bands %d (near: unit %d)", i, powers[k], (int)s.type, bands, want);
         }
     }

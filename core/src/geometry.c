@@ -97,9 +97,9 @@ sccd_real sccd_distance_point_segment3(sccd_v3 p, sccd_v3 a, sccd_v3 b)
  * they cancel catastrophically for nearly parallel segments (relative error
  * ~1e-16 / sin²θ), which put the distance off by up to ~1e-7 of the length.
  * scale2 sets the degeneracy threshold. */
-static SCCD_ALWAYS_INLINE void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_real c, sccd_real f,
-                                   sccd_real denom, sccd_real num, sccd_real scale2, sccd_real *s_out,
-                                   sccd_real *t_out)
+static SCCD_ALWAYS_INLINE void segment_segment_params(sccd_real a, sccd_real e, sccd_real b, sccd_real c,
+                                                      sccd_real f, sccd_real denom, sccd_real num, sccd_real scale2,
+                                                      sccd_real *s_out, sccd_real *t_out)
 {
     /* a = d1·d1, e = d2·d2, b = d1·d2, c = d1·r, f = d2·r */
     sccd_real eps = degenerate_len2(scale2);

@@ -1308,7 +1308,8 @@ static bool box_meets_past_balls(const sect *S, sccd_box3 b, sccd_v3 c)
  * coordinates, the half sizes, the sector's size) passes 1e100, where its
  * squares and the box's determinant could overflow, or lies below 1e-100,
  * where they could underflow: the centre, the half sizes and the sector's
- * radii and heights scaled by the power of 2 that brings it near 1e50. The test is the same at any scale, and a power of 2
+ * radii and heights scaled by the power of 2 that brings it near 1e50.
+ * The test is the same at any scale, and a power of 2
  * scales exactly (only numbers below 1e-150 of the largest may lose bits,
  * far below the tolerance); unscaled, a box of half sizes 2e160 turned
  * about a point 1e160 off a sector was missed (test_huge_boxes). A centre
@@ -1992,7 +1993,7 @@ bool sccd_sector3_vs_sector3(const sccd_sector3 *s, const sccd_sector3 *other)
     if (!okA || !okB)
         return false;
     sccd_real scale = sccd_max(sccd_max(A.scale, B.scale), sccd_max(v3_maxabs(A.o), v3_maxabs(B.o)));
-    if (sccd_scene_tiny(scale)) { /* its squares underflow (tiny sectors met at 27 % of the pairs they should not): scaled up */
+    if (sccd_scene_tiny(scale)) { /* squares underflow (tiny sectors met at 27 % of pairs apart): scaled up */
         sccd_real f = sccd_range_factor(scale);
         A = scaled_sect(&A, f);
         B = scaled_sect(&B, f);

@@ -141,7 +141,7 @@ sccd_real sccd_oracle_dist_triangle(const void *tri, sccd_v3 p)
     sccd_v3 a = t->a, b = t->b, c = t->c;
     sccd_v3 ab = sccd_v3_sub(b, a), ac = sccd_v3_sub(c, a), n = sccd_v3_cross(ab, ac);
     sccd_real n2 = sccd_v3_len2(n), d2;
-    if (n2 < 1e-10 * sccd_v3_len2(ab) * sccd_v3_len2(ac)) { /* a sliver (an angle's sine below 1e-5): off by 1e-11 in doubles */
+    if (n2 < 1e-10 * sccd_v3_len2(ab) * sccd_v3_len2(ac)) { /* a sliver (a sine below 1e-5): 1e-11 off in doubles */
         if (wide_face_dist2(t, p, &d2))
             return sqrt(d2);
     } else {
