@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "toi_cases.h"
+#include "../core/src/unchecked.h"
 
 #define N_CASES 100000
 #define N_GRID_CASES 100
@@ -170,10 +171,42 @@ static void test_toi3_degenerate(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* Queries scaled by powers of 2 from 2^-900 to 2^300 (shapes, motions'
+ * places, target and tolerance: exactly) give the unit-scale answer, state
+ * and time, bit for bit, and the contact point scaled. Unscaled, squares
+ * and products of the scene's lengths over- and underflowed: some 1e90
+ * across 5 % of the 3D queries failed and 2 in 4,000 hit later than at
+ * unit scale (a pass-through); below 1e-160 nearly every query came out
+ * otherwise. */
+static void test_toi3_scaled(void **state)
+{
+    (void)state;
+    static const int powers[] = {-900, -550, -300, -60, 60, 300};
+    sccd_rng g = sccd_rng_make(432);
+    int hits = 0;
+    for (int i = 0; i < 2000; ++i) {
+        toi_case3 c = sccd_rng_toi_case3(&g);
+        sccd_toi3 r = sccd_toi3_compute(&c.a, c.ma, &c.b, c.mb, c.target, c.tol);
+        hits += r.state == SCCD_TOI_HIT;
+        for (int k = 0; k < 6; ++k) {
+            sccd_real f = ldexp(1.0, powers[k]);
+            sccd_shape3 a = sccd_shape3_scaled(c.a, f), b = sccd_shape3_scaled(c.b, f);
+            sccd_motion3 ma = sccd_motion3_scaled(c.ma, f), mb = sccd_motion3_scaled(c.mb, f);
+            sccd_toi3 s = sccd_toi3_compute(&a, ma, &b, mb, c.target * f, c.tol * f);
+            if (s.state != r.state || s.t != r.t ||
+                sccd_v3_dist(s.point, sccd_v3_scale(r.point, f)) > 1e-12 * f * (1.0 + sccd_v3_len(r.point)))
+                fail_msg("case %d at 2^%d: state %d t %.17g, at unit scale %d %.17g", i, powers[k], s.state, s.t,
+                         r.state, r.t);
+        }
+    }
+    assert_true(hits > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_toi3_random),
+        cmocka_unit_test(test_toi3_scaled),
         cmocka_unit_test(test_toi3_grid),
         cmocka_unit_test(test_toi3_thin_wall),
         cmocka_unit_test(test_toi3_degenerate),

@@ -295,3 +295,33 @@ sccd_aabb3 sccd_shape3_aabb_unchecked(const sccd_shape3 *s, sccd_xf3 xf)
     sccd_v3 r = {rad, rad, rad};
     return (sccd_aabb3){sccd_v3_sub(box.lo, r), sccd_v3_add(box.hi, r)};
 }
+
+sccd_shape2 sccd_shape2_scaled(sccd_shape2 s, sccd_real f)
+{
+    switch (s.type) {
+    case SCCD_SHAPE_CIRCLE: s.circle = (sccd_circle){sccd_v2_scale(s.circle.c, f), s.circle.r * f}; break;
+    case SCCD_SHAPE_CAPSULE:
+        s.capsule = (sccd_capsule2){sccd_v2_scale(s.capsule.a, f), sccd_v2_scale(s.capsule.b, f), s.capsule.r * f};
+        break;
+    case SCCD_SHAPE_BOX: s.box = (sccd_box2){sccd_v2_scale(s.box.c, f), s.box.q, sccd_v2_scale(s.box.h, f)}; break;
+    case SCCD_SHAPE_POLY:
+        for (int i = 0; i < s.poly.n; ++i)
+            s.poly.v[i] = sccd_v2_scale(s.poly.v[i], f);
+        s.poly.r *= f;
+        break;
+    }
+    return s;
+}
+
+sccd_shape3 sccd_shape3_scaled(sccd_shape3 s, sccd_real f)
+{
+    switch (s.type) {
+    case SCCD_SHAPE_CIRCLE: s.sphere = (sccd_sphere){sccd_v3_scale(s.sphere.c, f), s.sphere.r * f}; break;
+    case SCCD_SHAPE_CAPSULE:
+        s.capsule = (sccd_capsule3){sccd_v3_scale(s.capsule.a, f), sccd_v3_scale(s.capsule.b, f), s.capsule.r * f};
+        break;
+    case SCCD_SHAPE_BOX: s.box = (sccd_box3){sccd_v3_scale(s.box.c, f), s.box.q, sccd_v3_scale(s.box.h, f)}; break;
+    case SCCD_SHAPE_POLY: break; /* no 3D polygon */
+    }
+    return s;
+}

@@ -901,14 +901,6 @@ static sccd_real body_factor(sccd_real extent)
     return extent > 0x1p20 || (extent < 0x1p-20 && extent > 0.0) ? ldexp(1.0, -ilogb(extent)) : 1.0;
 }
 
-static sccd_motion3 scaled_motion3(sccd_motion3 m, sccd_real f)
-{
-    m.start.p = sccd_v3_scale(m.start.p, f);
-    m.center = sccd_v3_scale(m.center, f);
-    m.dp = sccd_v3_scale(m.dp, f);
-    return m;
-}
-
 /* A sweep built in units of 1/f back in world units: its cells (prepared
  * again), translation and box. */
 static void unscale_sweep(sccd_sweep3 *out, sccd_real f)
@@ -929,7 +921,7 @@ void sccd_sweep3_box(sccd_sweep3 *out, sccd_v3 half, sccd_motion3 m, int bands)
     if (!sweep_input_ok(out, sccd_is_valid_box3((sccd_box3){{0.0, 0.0, 0.0}, m.start.q, half}), m))
         return;
     sccd_real k = body_factor(sccd_max(sccd_mag3(half), sccd_mag3(m.center)));
-    sccd_motion3 mk = scaled_motion3(m, k);
+    sccd_motion3 mk = sccd_motion3_scaled(m, k);
     mframe f = motion_frame(mk);
     outline o;
     outline_box(&o, &f, mk.start, sccd_v3_scale(half, k));
@@ -949,8 +941,8 @@ void sccd_sweep3_capsule(sccd_sweep3 *out, sccd_capsule3 c, sccd_motion3 m, int 
         return;
     sccd_real k =
         body_factor(sccd_max(sccd_max(sccd_mag3(c.a), sccd_mag3(c.b)), sccd_max(c.r, sccd_mag3(m.center))));
-    sccd_motion3 mk = scaled_motion3(m, k);
-    sccd_capsule3 ck = {sccd_v3_scale(c.a, k), sccd_v3_scale(c.b, k), c.r * k};
+    sccd_motion3 mk = sccd_motion3_scaled(m, k);
+    sccd_capsule3 ck = sccd_shape3_scaled((sccd_shape3){.type = SCCD_SHAPE_CAPSULE, .capsule = c}, k).capsule;
     mframe f = motion_frame(mk);
     outline o;
     /* a = b: a sphere, whose band heights are exact */

@@ -26,6 +26,29 @@ sccd_real sccd_segment_segment3_dist2_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 
 sccd_real sccd_segment_segment2_closest_unchecked(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_v2 *x1, sccd_v2 *x2);
 sccd_real sccd_segment_segment3_closest_unchecked(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2, sccd_v3 q2, sccd_v3 *x1, sccd_v3 *x2);
 
+/* Motion m with its places (start, centre, translation) scaled by f, a
+ * power of 2 (exactly), its turn as it is: the same motion in units of
+ * 1/f. */
+static inline sccd_motion2 sccd_motion2_scaled(sccd_motion2 m, sccd_real f)
+{
+    m.start.p = sccd_v2_scale(m.start.p, f);
+    m.center = sccd_v2_scale(m.center, f);
+    m.dp = sccd_v2_scale(m.dp, f);
+    return m;
+}
+
+static inline sccd_motion3 sccd_motion3_scaled(sccd_motion3 m, sccd_real f)
+{
+    m.start.p = sccd_v3_scale(m.start.p, f);
+    m.center = sccd_v3_scale(m.center, f);
+    m.dp = sccd_v3_scale(m.dp, f);
+    return m;
+}
+
+/* Shape s with every length scaled by f, a power of 2 (exactly). */
+sccd_shape2 sccd_shape2_scaled(sccd_shape2 s, sccd_real f);
+sccd_shape3 sccd_shape3_scaled(sccd_shape3 s, sccd_real f);
+
 /* sccd_motion2_center_at / sccd_motion3_center_at, inline: the exported
  * functions take the motion by value and, built position independent, are
  * called (not inlined) even from motion.c, the motion copied at each call
