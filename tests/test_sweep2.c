@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "truth2.h"
+#include "../core/src/unchecked.h"
 #include "../core/src/convex2.h"
 #include "../core/src/trig.h"
 
@@ -145,7 +146,7 @@ static void test_scaled_sweeps(void **state)
         for (int k = 0; k < 6; ++k) {
             sccd_real f = ldexp(1.0, powers[k]);
             config d = c;
-            d.shape = sccd_truth2_scaled_shape(c.shape, f);
+            d.shape = sccd_shape2_scaled(c.shape, f);
             d.m.start.p = sccd_v2_scale(c.m.start.p, f);
             d.m.center = sccd_v2_scale(c.m.center, f);
             d.m.dp = sccd_v2_scale(c.m.dp, f);

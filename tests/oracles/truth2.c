@@ -396,20 +396,3 @@ int sccd_truth2_core(const sccd_shape2 *shape, sccd_v2 *v, sccd_real *radius)
     *radius = k.r;
     return k.n;
 }
-
-sccd_shape2 sccd_truth2_scaled_shape(sccd_shape2 x, sccd_real f)
-{
-    switch (x.type) {
-    case SCCD_SHAPE_CIRCLE: x.circle = (sccd_circle){sccd_v2_scale(x.circle.c, f), f * x.circle.r}; break;
-    case SCCD_SHAPE_CAPSULE:
-        x.capsule = (sccd_capsule2){sccd_v2_scale(x.capsule.a, f), sccd_v2_scale(x.capsule.b, f), f * x.capsule.r};
-        break;
-    case SCCD_SHAPE_BOX: x.box = (sccd_box2){sccd_v2_scale(x.box.c, f), x.box.q, sccd_v2_scale(x.box.h, f)}; break;
-    case SCCD_SHAPE_POLY:
-        for (int k = 0; k < x.poly.n; ++k)
-            x.poly.v[k] = sccd_v2_scale(x.poly.v[k], f);
-        x.poly.r *= f;
-        break;
-    }
-    return x;
-}

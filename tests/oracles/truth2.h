@@ -42,8 +42,6 @@ sccd_v2 sccd_truth2_sample_sweep(sccd_rng *g, const sccd_shape2 *shape, sccd_mot
 
 /// A random shape of the given type about centre (own coordinates), size up to size: zero sizes, thin shapes and rounded polygons (3–8 vertices, hull of random points) included.
 sccd_shape2 sccd_truth2_random_shape(sccd_rng *g, sccd_shape_type type, sccd_v2 centre, sccd_real size);
-/// Shape x scaled by f about the origin (a power of 2: exactly).
-sccd_shape2 sccd_truth2_scaled_shape(sccd_shape2 x, sccd_real f);
 
 /// The shape's core points (circle: centre; capsule: ends; box: corners; polygon: vertices) into v (≥ SCCD_POLY_MAX), its rounding radius into *radius; returns the count.
 int sccd_truth2_core(const sccd_shape2 *shape, sccd_v2 *v, sccd_real *radius);
