@@ -5,6 +5,7 @@
  * re-solving the other, with the degenerate (point) cases handled first. */
 #include "sectorccd/geometry.h"
 #include "inline.h"
+#include "range.h"
 #include "tolerance.h"
 #include "unchecked.h"
 
@@ -159,11 +160,6 @@ static bool params_tame(sccd_real a, sccd_real e)
     return (ae >= 1e-280 && ae <= 1e280) || a == 0.0 || e == 0.0;
 }
 
-/* The power of 2 that brings m, the offsets' largest coordinate, near 1:
- * the parameters do not change with the scale, and scaling by a power of
- * 2 is exact. */
-static sccd_real params_factor(sccd_real m) { return m > 0.0 ? ldexp(1.0, -ilogb(m)) : 1.0; }
-
 /* The closest points of two valid segments: parameters, points, squared
  * distance; the parameters found with the offsets scaled by k (1: as
  * they are). */
@@ -189,13 +185,14 @@ static SCCD_ALWAYS_INLINE sccd_real closest3(sccd_v3 p1, sccd_v3 q1, sccd_v3 p2,
     return sccd_v3_len2(sccd_v3_sub(*x1, *x2));
 }
 
-/* closest2 and closest3 in units of a power of 2 near the offsets (out of
- * line: rare; the common path keeps nothing across a call). */
+/* closest2 and closest3 in units of a power of 2 near the offsets'
+ * largest coordinate (the parameters do not change with the scale; out
+ * of line: rare, and the common path keeps nothing across a call). */
 SCCD_NOINLINE static sccd_real closest2_scaled(sccd_v2 p1, sccd_v2 q1, sccd_v2 p2, sccd_v2 q2, sccd_real *s,
                                                sccd_real *t, sccd_v2 *x1, sccd_v2 *x2)
 {
     sccd_v2 d1 = sccd_v2_sub(q1, p1), dd = sccd_v2_sub(q2, p2), r = sccd_v2_sub(p1, p2);
-    sccd_real k = params_factor(sccd_max(sccd_mag2(d1), sccd_max(sccd_mag2(dd), sccd_mag2(r))));
+    sccd_real k = sccd_unit_factor(sccd_max(sccd_mag2(d1), sccd_max(sccd_mag2(dd), sccd_mag2(r))), 1.0, 1.0);
     return closest2(p1, q1, p2, q2, k, s, t, x1, x2);
 }
 
@@ -203,7 +200,7 @@ SCCD_NOINLINE static sccd_real closest3_scaled(sccd_v3 p1, sccd_v3 q1, sccd_v3 p
                                                sccd_real *t, sccd_v3 *x1, sccd_v3 *x2)
 {
     sccd_v3 d1 = sccd_v3_sub(q1, p1), dd = sccd_v3_sub(q2, p2), r = sccd_v3_sub(p1, p2);
-    sccd_real k = params_factor(sccd_max(sccd_mag3(d1), sccd_max(sccd_mag3(dd), sccd_mag3(r))));
+    sccd_real k = sccd_unit_factor(sccd_max(sccd_mag3(d1), sccd_max(sccd_mag3(dd), sccd_mag3(r))), 1.0, 1.0);
     return closest3(p1, q1, p2, q2, k, s, t, x1, x2);
 }
 

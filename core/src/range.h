@@ -39,6 +39,14 @@ static inline sccd_real sccd_range_factor(sccd_real largest)
     return largest > 0.0 ? ldexp(1.0, e < 1000 ? e : 1000) : 1.0;
 }
 
+/* The power of 2 that brings m (a scene's largest number) into [1, 2)
+ * where it lies outside [lo, hi], else 1 (also for 0, ∞ and NaN):
+ * working in units of 1/f is exact, and ordinary scenes keep their bits. */
+static inline sccd_real sccd_unit_factor(sccd_real m, sccd_real lo, sccd_real hi)
+{
+    return (m > hi || m < lo) && m > 0.0 && m < INFINITY ? ldexp(1.0, -ilogb(m)) : 1.0;
+}
+
 /* Is a scene whose largest number is largest below SCCD_RANGE_MIN (and
  * not a single point)? */
 static inline bool sccd_scene_tiny(sccd_real largest) { return (largest < SCCD_RANGE_MIN) & (largest > 0.0); }

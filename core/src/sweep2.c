@@ -514,10 +514,7 @@ static plan make_plan(const plan_input *in, int bands)
  * across, and the sweep missed 0.1–0.2 % of the points it meets at unit
  * scale; 14 % at 1e-160). The plan is in the body's frame about its
  * centre, so it scales exactly; the world position only places it. */
-static sccd_real plan_factor(sccd_real extent)
-{
-    return extent > 1e30 || (extent < 1e-30 && extent > 0.0) ? ldexp(1.0, -ilogb(extent)) : 1.0;
-}
+static sccd_real plan_factor(sccd_real extent) { return sccd_unit_factor(extent, 1e-30, 1e30); }
 
 static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real rho, sccd_motion2 m, int bands)
 {

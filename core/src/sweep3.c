@@ -66,6 +66,7 @@
 
 #include "sectorccd/geometry.h"
 #include "convex2.h"
+#include "range.h"
 #include "sector3_internal.h"
 #include "tolerance.h"
 #include "trig.h"
@@ -896,10 +897,7 @@ static bool sweep_input_ok(sccd_sweep3 *out, bool shape_ok, sccd_motion3 m)
  * nearly every point near it, and one some 1e90 across missed 5 in
  * 100,000 points of its true sweep. The sweep is built in units of 1/f
  * (the motion's places scaled, its turn not) and scaled back, exactly. */
-static sccd_real body_factor(sccd_real extent)
-{
-    return extent > 0x1p20 || (extent < 0x1p-20 && extent > 0.0) ? ldexp(1.0, -ilogb(extent)) : 1.0;
-}
+static sccd_real body_factor(sccd_real extent) { return sccd_unit_factor(extent, 0x1p-20, 0x1p20); }
 
 /* A sweep built in units of 1/f back in world units: its cells (prepared
  * again), translation and box. */

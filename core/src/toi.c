@@ -99,6 +99,7 @@
  * a point where it is ≥ 0 stay left of its crossing, each evaluated ≥ 0
  * before it is accepted. */
 #include "sectorccd/toi.h"
+#include "range.h"
 #include "tolerance.h"
 #include "trig.h"
 #include "unchecked.h"
@@ -373,10 +374,7 @@ static sccd_v2 n_cross_w2(sccd_v2 n, sccd_real theta) { return (sccd_v2){theta *
  * underflowed: in scenes some 1e90 across 5 % of the 3D queries failed
  * and 2 in 4,000 hit later than at unit scale (a pass-through), and
  * below 1e-160 nearly every query came out otherwise. */
-static sccd_real toi_factor(sccd_real m)
-{
-    return m > 0x1p60 || (m < 0x1p-60 && m > 0.0) ? ldexp(1.0, -ilogb(m)) : 1.0;
-}
+static sccd_real toi_factor(sccd_real m) { return sccd_unit_factor(m, 0x1p-60, 0x1p60); }
 
 static sccd_real aabb2_mag(sccd_aabb2 b) { return sccd_max(sccd_mag2(b.lo), sccd_mag2(b.hi)); }
 static sccd_real aabb3_mag(sccd_aabb3 b) { return sccd_max(sccd_mag3(b.lo), sccd_mag3(b.hi)); }
