@@ -503,10 +503,6 @@ static plan make_plan(const plan_input *in, int bands)
     return p;
 }
 
-/* The sweep of the core body[0..n) (body coordinates, counter-clockwise)
- * rounded by rho. When two-arc bands had to be joined to fit the sector
- * budget, half as many bands with both arcs may enclose less: the smaller
- * of the two layouts is kept (both are conservative). */
 /* The power of 2 that brings a body's extent about its centre near 1
  * where it lies beyond 1e±30, else 1: the plan's areas and crossings take
  * products of up to five lengths, which over- or underflowed (the band
@@ -516,6 +512,10 @@ static plan make_plan(const plan_input *in, int bands)
  * centre, so it scales exactly; the world position only places it. */
 static sccd_real plan_factor(sccd_real extent) { return sccd_unit_factor(extent, 1e-30, 1e30); }
 
+/* The sweep of the core body[0..n) (body coordinates, counter-clockwise)
+ * rounded by rho. When two-arc bands had to be joined to fit the sector
+ * budget, half as many bands with both arcs may enclose less: the smaller
+ * of the two layouts is kept (both are conservative). */
 static void sweep_build(sccd_sweep2 *out, const sccd_v2 *body, int n, sccd_real rho, sccd_motion2 m, int bands)
 {
     sccd_v2 c0 = sccd_xf2_apply(m.start, m.center), q[SCCD_POLY_MAX];
