@@ -197,11 +197,29 @@ static bool valid_input2(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape
            sccd_is_valid_real(tolerance) && tolerance > 0.0;
 }
 
+/* sccd_ccd2 of a query solved in units of 1/k (sccd_toi2_query_factor):
+ * its sweeps' pre-filter took a pair's extents by roots of squares, which
+ * underflowed below 1e-160 and rejected a tenth of the pairs that touch. */
+static sccd_toi2 ccd2_scaled(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
+                             sccd_real target, sccd_real tolerance, int bands, sccd_ccd_stats *stats, sccd_real k)
+{
+    sccd_shape2 ak = sccd_shape2_scaled(*a, k), bk = sccd_shape2_scaled(*b, k);
+    sccd_toi2 r = sccd_ccd2(&ak, sccd_motion2_scaled(ma, k), &bk, sccd_motion2_scaled(mb, k), target * k, tolerance * k,
+                            bands, stats);
+    r.point = sccd_v2_scale(r.point, 1.0 / k);
+    return r;
+}
+
 sccd_toi2 sccd_ccd2(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb, sccd_real target,
                     sccd_real tolerance, int bands, sccd_ccd_stats *stats)
 {
     sccd_ccd_stats local = {0};
     stats = stats ? stats : &local;
+    if (valid_input2(a, ma, b, mb, target, tolerance)) {
+        sccd_real k = sccd_toi2_query_factor(a, ma, b, mb, target, tolerance);
+        if (k != 1.0)
+            return ccd2_scaled(a, ma, b, mb, target, tolerance, bands, stats, k);
+    }
     ++stats->pairs;
     if (!valid_input2(a, ma, b, mb, target, tolerance)) {
         SCCD_ASSERT(valid_input2(a, ma, b, mb, target, tolerance));
@@ -274,11 +292,27 @@ static bool valid_input3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape
            sccd_is_valid_real(tolerance) && tolerance > 0.0;
 }
 
+/* sccd_ccd3 of a query solved in units of 1/k (as ccd2_scaled). */
+static sccd_toi3 ccd3_scaled(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
+                             sccd_real target, sccd_real tolerance, int bands, sccd_ccd_stats *stats, sccd_real k)
+{
+    sccd_shape3 ak = sccd_shape3_scaled(*a, k), bk = sccd_shape3_scaled(*b, k);
+    sccd_toi3 r = sccd_ccd3(&ak, sccd_motion3_scaled(ma, k), &bk, sccd_motion3_scaled(mb, k), target * k, tolerance * k,
+                            bands, stats);
+    r.point = sccd_v3_scale(r.point, 1.0 / k);
+    return r;
+}
+
 sccd_toi3 sccd_ccd3(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb, sccd_real target,
                     sccd_real tolerance, int bands, sccd_ccd_stats *stats)
 {
     sccd_ccd_stats local = {0};
     stats = stats ? stats : &local;
+    if (valid_input3(a, ma, b, mb, target, tolerance)) {
+        sccd_real k = sccd_toi3_query_factor(a, ma, b, mb, target, tolerance);
+        if (k != 1.0)
+            return ccd3_scaled(a, ma, b, mb, target, tolerance, bands, stats, k);
+    }
     ++stats->pairs;
     if (!valid_input3(a, ma, b, mb, target, tolerance)) {
         SCCD_ASSERT(valid_input3(a, ma, b, mb, target, tolerance));

@@ -366,16 +366,6 @@ static sccd_rot2 turn2_at(sccd_real t, sccd_real theta)
 /* n × ω for ω = θ·ẑ: a vector in the plane. */
 static sccd_v2 n_cross_w2(sccd_v2 n, sccd_real theta) { return (sccd_v2){theta * n.y, -theta * n.x}; }
 
-/* The power of 2 that brings a TOI's scene near 1 where its largest
- * number m (the shapes' extents, the motions' places, the target and
- * tolerance) lies outside 2^±60, else 1 (ordinary scenes as they are):
- * the TOI is the same in units of 1/f, and scaling by a power of 2 is
- * exact. Unscaled, squares and products of the scene's lengths over- and
- * underflowed: in scenes some 1e90 across 5 % of the 3D queries failed
- * and 2 in 4,000 hit later than at unit scale (a pass-through), and
- * below 1e-160 nearly every query came out otherwise. */
-static sccd_real toi_factor(sccd_real m) { return sccd_unit_factor(m, 0x1p-60, 0x1p60); }
-
 static sccd_real aabb2_mag(sccd_aabb2 b) { return sccd_max(sccd_mag2(b.lo), sccd_mag2(b.hi)); }
 static sccd_real aabb3_mag(sccd_aabb3 b) { return sccd_max(sccd_mag3(b.lo), sccd_mag3(b.hi)); }
 
@@ -389,6 +379,35 @@ static sccd_real motion3_mag(sccd_motion3 m)
     return sccd_max(sccd_mag3(m.start.p), sccd_max(sccd_mag3(m.center), sccd_mag3(m.dp)));
 }
 
+/* The query's largest number m (the shapes' extents, the motions' places,
+ * the target and tolerance) decides: the power of 2 that brings it near 1
+ * where it lies outside 2^±60, else 1 (ordinary queries as they are). The
+ * TOI is the same in units of 1/f, and scaling by a power of 2 is exact.
+ * Unscaled, squares and products of the scene's lengths over- and
+ * underflowed: in scenes some 1e90 across 5 % of the 3D queries failed
+ * and 2 in 4,000 hit later than at unit scale (a pass-through); below
+ * 1e-160 nearly every query came out otherwise, and the pipeline's
+ * pre-filter rejected a tenth of the pairs that touch. */
+sccd_real sccd_toi2_query_factor(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
+                                 sccd_real target, sccd_real tolerance)
+{
+    sccd_xf2 id = sccd_xf2_identity();
+    sccd_real shapes =
+        sccd_max(aabb2_mag(sccd_shape2_aabb_unchecked(a, id)), aabb2_mag(sccd_shape2_aabb_unchecked(b, id)));
+    sccd_real m = sccd_max(shapes, sccd_max(sccd_max(motion2_mag(ma), motion2_mag(mb)), sccd_max(target, tolerance)));
+    return sccd_unit_factor(m, 0x1p-60, 0x1p60);
+}
+
+sccd_real sccd_toi3_query_factor(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
+                                 sccd_real target, sccd_real tolerance)
+{
+    sccd_xf3 id = sccd_xf3_identity();
+    sccd_real shapes =
+        sccd_max(aabb3_mag(sccd_shape3_aabb_unchecked(a, id)), aabb3_mag(sccd_shape3_aabb_unchecked(b, id)));
+    sccd_real m = sccd_max(shapes, sccd_max(sccd_max(motion3_mag(ma), motion3_mag(mb)), sccd_max(target, tolerance)));
+    return sccd_unit_factor(m, 0x1p-60, 0x1p60);
+}
+
 sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
                             sccd_real target, sccd_real tolerance)
 {
@@ -399,11 +418,7 @@ sccd_toi2 sccd_toi2_compute(const sccd_shape2 *a, sccd_motion2 ma, const sccd_sh
         SCCD_ASSERT(ok);
         return out;
     }
-    sccd_xf2 id = sccd_xf2_identity();
-    sccd_real shapes =
-        sccd_max(aabb2_mag(sccd_shape2_aabb_unchecked(a, id)), aabb2_mag(sccd_shape2_aabb_unchecked(b, id)));
-    sccd_real m = sccd_max(shapes, sccd_max(sccd_max(motion2_mag(ma), motion2_mag(mb)), sccd_max(target, tolerance)));
-    sccd_real k = toi_factor(m);
+    sccd_real k = sccd_toi2_query_factor(a, ma, b, mb, target, tolerance);
     if (k == 1.0)
         return sccd_toi2_compute_unchecked(a, ma, b, mb, target, tolerance);
     sccd_shape2 ak = sccd_shape2_scaled(*a, k), bk = sccd_shape2_scaled(*b, k);
@@ -545,11 +560,7 @@ sccd_toi3 sccd_toi3_compute(const sccd_shape3 *a, sccd_motion3 ma, const sccd_sh
         SCCD_ASSERT(ok);
         return out;
     }
-    sccd_xf3 id = sccd_xf3_identity();
-    sccd_real shapes =
-        sccd_max(aabb3_mag(sccd_shape3_aabb_unchecked(a, id)), aabb3_mag(sccd_shape3_aabb_unchecked(b, id)));
-    sccd_real m = sccd_max(shapes, sccd_max(sccd_max(motion3_mag(ma), motion3_mag(mb)), sccd_max(target, tolerance)));
-    sccd_real k = toi_factor(m);
+    sccd_real k = sccd_toi3_query_factor(a, ma, b, mb, target, tolerance);
     if (k == 1.0)
         return sccd_toi3_compute_unchecked(a, ma, b, mb, target, tolerance);
     sccd_shape3 ak = sccd_shape3_scaled(*a, k), bk = sccd_shape3_scaled(*b, k);

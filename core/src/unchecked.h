@@ -45,6 +45,13 @@ static inline sccd_motion3 sccd_motion3_scaled(sccd_motion3 m, sccd_real f)
     return m;
 }
 
+/* The power of 2 a TOI query is solved in units of (1: as it is; toi.c):
+ * the public TOI's and the CCD pipeline's. */
+sccd_real sccd_toi2_query_factor(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
+                                 sccd_real target, sccd_real tolerance);
+sccd_real sccd_toi3_query_factor(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
+                                 sccd_real target, sccd_real tolerance);
+
 /* Shape s with every length scaled by f, a power of 2 (exactly). */
 sccd_shape2 sccd_shape2_scaled(sccd_shape2 s, sccd_real f);
 sccd_shape3 sccd_shape3_scaled(sccd_shape3 s, sccd_real f);
