@@ -105,8 +105,8 @@ static void test_ccd3_never_rejects_contact(void **state)
  * (shapes, motions' places, target and tolerance: exactly) gives the
  * unit-scale answer, state and time bit for bit, and counts each pair
  * once. Below 1e-160 its pre-filter took the pair's extents by roots of
- * squares, which underflowed, and rejected a tenth of the pairs that
- * touch. */
+ * squares, which underflowed, and rejected about half of the pairs
+ * that touch. */
 static void test_ccd_scaled(void **state)
 {
     (void)state;

@@ -199,7 +199,7 @@ static bool valid_input2(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape
 
 /* sccd_ccd2 of a query solved in units of 1/k (sccd_toi2_query_factor):
  * its sweeps' pre-filter took a pair's extents by roots of squares, which
- * underflowed below 1e-160 and rejected a tenth of the pairs that touch. */
+ * underflowed below 1e-160 and rejected about half of the pairs that touch. */
 static sccd_toi2 ccd2_scaled(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
                              sccd_real target, sccd_real tolerance, int bands, sccd_ccd_stats *stats, sccd_real k)
 {

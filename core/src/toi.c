@@ -387,7 +387,7 @@ static sccd_real motion3_mag(sccd_motion3 m)
  * underflowed: in scenes some 1e90 across 5 % of the 3D queries failed
  * and 2 in 4,000 hit later than at unit scale (a pass-through); below
  * 1e-160 nearly every query came out otherwise, and the pipeline's
- * pre-filter rejected a tenth of the pairs that touch. */
+ * pre-filter rejected about half of the pairs that touch. */
 sccd_real sccd_toi2_query_factor(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
                                  sccd_real target, sccd_real tolerance)
 {
