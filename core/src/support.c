@@ -2,6 +2,7 @@
  * through the shape's core points and rounding radius (support.h). */
 #include "sectorccd/support.h"
 #include "convex2.h"
+#include "tolerance.h"
 #include "unchecked.h"
 
 /* A 2D shape's core points, in place (a box's corners, a capsule's ends
@@ -324,4 +325,29 @@ sccd_shape3 sccd_shape3_scaled(sccd_shape3 s, sccd_real f)
     case SCCD_SHAPE_POLY: break; /* no 3D polygon */
     }
     return s;
+}
+
+sccd_real sccd_shape2_magnitude(const sccd_shape2 *s)
+{
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: return sccd_mag2(s->circle.c) + s->circle.r;
+    case SCCD_SHAPE_CAPSULE: return sccd_max(sccd_mag2(s->capsule.a), sccd_mag2(s->capsule.b)) + s->capsule.r;
+    case SCCD_SHAPE_BOX: return sccd_mag2(s->box.c) + s->box.h.x + s->box.h.y;
+    case SCCD_SHAPE_POLY: break;
+    }
+    sccd_real m = 0.0;
+    for (int i = 0; i < s->poly.n; ++i)
+        m = sccd_max(m, sccd_mag2(s->poly.v[i]));
+    return m + s->poly.r;
+}
+
+sccd_real sccd_shape3_magnitude(const sccd_shape3 *s)
+{
+    switch (s->type) {
+    case SCCD_SHAPE_CIRCLE: return sccd_mag3(s->sphere.c) + s->sphere.r;
+    case SCCD_SHAPE_CAPSULE: return sccd_max(sccd_mag3(s->capsule.a), sccd_mag3(s->capsule.b)) + s->capsule.r;
+    case SCCD_SHAPE_BOX: return sccd_mag3(s->box.c) + s->box.h.x + s->box.h.y + s->box.h.z;
+    case SCCD_SHAPE_POLY: break; /* no 3D polygon */
+    }
+    return 0.0;
 }

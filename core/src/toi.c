@@ -366,9 +366,6 @@ static sccd_rot2 turn2_at(sccd_real t, sccd_real theta)
 /* n × ω for ω = θ·ẑ: a vector in the plane. */
 static sccd_v2 n_cross_w2(sccd_v2 n, sccd_real theta) { return (sccd_v2){theta * n.y, -theta * n.x}; }
 
-static sccd_real aabb2_mag(sccd_aabb2 b) { return sccd_max(sccd_mag2(b.lo), sccd_mag2(b.hi)); }
-static sccd_real aabb3_mag(sccd_aabb3 b) { return sccd_max(sccd_mag3(b.lo), sccd_mag3(b.hi)); }
-
 static sccd_real motion2_mag(sccd_motion2 m)
 {
     return sccd_max(sccd_mag2(m.start.p), sccd_max(sccd_mag2(m.center), sccd_mag2(m.dp)));
@@ -391,9 +388,7 @@ static sccd_real motion3_mag(sccd_motion3 m)
 sccd_real sccd_toi2_query_factor(const sccd_shape2 *a, sccd_motion2 ma, const sccd_shape2 *b, sccd_motion2 mb,
                                  sccd_real target, sccd_real tolerance)
 {
-    sccd_xf2 id = sccd_xf2_identity();
-    sccd_real shapes =
-        sccd_max(aabb2_mag(sccd_shape2_aabb_unchecked(a, id)), aabb2_mag(sccd_shape2_aabb_unchecked(b, id)));
+    sccd_real shapes = sccd_max(sccd_shape2_magnitude(a), sccd_shape2_magnitude(b));
     sccd_real m = sccd_max(shapes, sccd_max(sccd_max(motion2_mag(ma), motion2_mag(mb)), sccd_max(target, tolerance)));
     return sccd_unit_factor(m, 0x1p-60, 0x1p60);
 }
@@ -401,9 +396,7 @@ sccd_real sccd_toi2_query_factor(const sccd_shape2 *a, sccd_motion2 ma, const sc
 sccd_real sccd_toi3_query_factor(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
                                  sccd_real target, sccd_real tolerance)
 {
-    sccd_xf3 id = sccd_xf3_identity();
-    sccd_real shapes =
-        sccd_max(aabb3_mag(sccd_shape3_aabb_unchecked(a, id)), aabb3_mag(sccd_shape3_aabb_unchecked(b, id)));
+    sccd_real shapes = sccd_max(sccd_shape3_magnitude(a), sccd_shape3_magnitude(b));
     sccd_real m = sccd_max(shapes, sccd_max(sccd_max(motion3_mag(ma), motion3_mag(mb)), sccd_max(target, tolerance)));
     return sccd_unit_factor(m, 0x1p-60, 0x1p60);
 }

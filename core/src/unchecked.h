@@ -52,6 +52,12 @@ sccd_real sccd_toi2_query_factor(const sccd_shape2 *a, sccd_motion2 ma, const sc
 sccd_real sccd_toi3_query_factor(const sccd_shape3 *a, sccd_motion3 ma, const sccd_shape3 *b, sccd_motion3 mb,
                                  sccd_real target, sccd_real tolerance);
 
+/* A bound on the largest coordinate of shape s's points (body
+ * coordinates, within a factor of 3 of it): a scene's size for the choice
+ * of its units, in a few instructions (its box took 340 a TOI query). */
+sccd_real sccd_shape2_magnitude(const sccd_shape2 *s);
+sccd_real sccd_shape3_magnitude(const sccd_shape3 *s);
+
 /* Shape s with every length scaled by f, a power of 2 (exactly). */
 sccd_shape2 sccd_shape2_scaled(sccd_shape2 s, sccd_real f);
 sccd_shape3 sccd_shape3_scaled(sccd_shape3 s, sccd_real f);
