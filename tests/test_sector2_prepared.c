@@ -220,13 +220,14 @@ static void test_near_edges(void **state)
     assert_true(hits > N_RANDOM / 5 && hits < N_RANDOM * 4 / 5);
 }
 
-/* The one-shot point and circle tests decide most inputs by a coarse
- * cosine and sine of the half angle, with margins (1e-3 of the distance)
- * above its error: points at angles 1e-7 to 3e-2 off an edge, either side,
- * and discs whose radius misses their true distance to the sector (the
- * closed-form polar one of truth2) by 1e-7 to 1e-2 of it, either way, so
- * every such margin is crossed: the answer is the prepared test's, and the
- * true one outside the tolerance's band. */
+/* The one-shot point, circle, box and capsule tests decide most inputs by
+ * a coarse cosine and sine of the half angle, with margins (1e-3 of the
+ * distance) above its error: points at angles 1e-7 to 3e-2 off an edge,
+ * either side, and discs whose radius misses their true distance to the
+ * sector (the closed-form polar one of truth2) by 1e-7 to 1e-2 of it,
+ * either way, so every such margin is crossed: the answer is the prepared
+ * test's, and the true one outside the tolerance's band. Boxes and
+ * capsules whose discs are those discs: the prepared test's answer. */
 static void test_rough_band(void **state)
 {
     (void)state;
@@ -254,6 +255,20 @@ static void test_rough_band(void **state)
         if (fabs(rho - d) > 2.0 * SCCD_EPS * L) /* beyond the tolerance's band */
             assert_true(got == (rho > d));
         hits += got;
+        /* Boxes and capsules about q whose inner or outer disc (the ones
+         * the one-shot tests decide by) has that radius: the prepared answers. */
+        sccd_rot2 turn = sccd_rot2_make(sccd_rng_uniform(&g, 0.0, 6.3));
+        sccd_real f = sccd_rng_uniform(&g, 0.05, 0.95);
+        sccd_box2 boxes[2] = {{q, turn, {rho, rho * sccd_rng_uniform(&g, 1.0, 3.0)}},
+                              {q, turn, {rho * f, rho * sqrt(1.0 - f * f)}}};
+        sccd_v2 u = sccd_rot2_apply(turn, (sccd_v2){1.0, 0.0});
+        sccd_real half = rho * sccd_rng_uniform(&g, 0.1, 3.0);
+        sccd_capsule2 caps[2] = {{sccd_v2_mad(q, -half, u), sccd_v2_mad(q, half, u), rho},
+                                 {sccd_v2_mad(q, -(1.0 - f) * rho, u), sccd_v2_mad(q, (1.0 - f) * rho, u), f * rho}};
+        for (int k = 0; k < 2; ++k) {
+            assert_true(sccd_sector2_vs_box(&s, boxes[k]) == sccd_sector2_prepared_vs_box(&p, boxes[k]));
+            assert_true(sccd_sector2_vs_capsule(&s, caps[k]) == sccd_sector2_prepared_vs_capsule(&p, caps[k]));
+        }
     }
     assert_true(hits > N_RANDOM / 2 && hits < 2 * N_RANDOM);
 }

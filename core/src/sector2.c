@@ -738,6 +738,24 @@ static inline bool coarse_disc_decides(const sccd_sector2 *s, sccd_v2 q, sccd_re
     return (fabs(w) > err) & ((w < 0.0) | (e2 > hi * hi) | ((lo > 0.0) & (e2 < lo * lo)));
 }
 
+/* A shape that holds the disc of radius `inner` about q and lies in the
+ * one of radius `outer` (a box: box_meets' discs), known by the coarse
+ * side as coarse_disc_decides knows a disc: a hit where the inner disc
+ * surely meets S, a miss where the outer one surely misses it. Those are
+ * box_meets' answers from its discs (the inner disc meeting S, the outer
+ * one too), so the one-shot box test answers as the prepared one. */
+static inline bool coarse_discs_decide(const sccd_sector2 *s, sccd_v2 q, sccd_real inner, sccd_real outer, bool *hit)
+{
+    sccd_real d2 = sccd_v2_len2(q), m = sccd_max(fabs(q.x), fabs(q.y));
+    sccd_real in_reach = disc_reach(s, inner), out_reach = disc_reach(s, outer), err = coarse_err(s, m);
+    prepared p = {*s, {1.0, 0.0}, true};
+    bool in;
+    sccd_real w = coarse_side(s, q, &p.edge), e2 = local_edge_dist2(&p, q, &in), lo = in_reach - err, hi = out_reach + err;
+    bool inside = w < 0.0, miss = pick(inside, !annulus_within(s, d2, out_reach), e2 > hi * hi);
+    *hit = pick(inside, annulus_within(s, d2, in_reach), (lo > 0.0) & (e2 < lo * lo));
+    return (fabs(w) > err) & (*hit | miss);
+}
+
 /* coarse_disc_decides for a point, cheaper: surely outside W it is more
  * than err − 8.7e-4·m from the edge's line, beyond its reach: a miss
  * without the edge part. */
@@ -785,32 +803,6 @@ static inline bool one_shot_checked(const sccd_sector2 *s, sccd_real d2)
     uint64_t r = real_bits(s->r), R = real_bits(s->R);
     return (r <= R) & (R <= RANGE_BITS) & (real_bits(s->half_angle) <= PI_BITS) &
            (fabs(sccd_v2_len2(s->a) - 1.0) < 1e-6) & (d2 < 1e300);
-}
-
-/* The one-shot box test's first early-out, without any trigonometry: the
- * disc of radius rho about p (its outer disc) beyond the circle R or
- * inside the circle r by the margin M = 2e-9·R + 1.1e-6·|d|₁ + 1e-150
- * (d = p − o), by its world offset d.
- * Valid, a is unit within 1e-6, so |q| is within 5.1e-7·|d| of |d| (with
- * rounding), and the exact test's reach for the disc, SCCD_EPS·max(R,
- * rho) past rho, is at most 1e-9·R + 1e-9·|d| where the early-out fires
- * (beyond R + rho, rho < |d|; inside r − rho, rho < r ≤ R: no term in
- * rho): when |d| > R + rho + M, q is more than rho, that and the
- * exact test's rounding (some 1e-15·|q|) beyond every point of S (all
- * within R of the pivot); when |d| < r − rho − M, inside every one. So the
- * prepared test's outer disc misses S too (disc_decides): its answer, a
- * miss. By squares, one comparison of the larger excess, which the 1e-150
- * keeps to squares that do not underflow (where a point 1e-161 from a
- * sector that is a point was beyond by |d|² but met by the exact test's
- * |q|², 0). A square that overflows decides only where it is right:
- * |d|² alone, d beyond; near² alone, d inside; both, a NaN, no early-out.
- * By d, not q: the branch on it waits on fewer products. */
-static inline bool disc_beyond(const sccd_sector2 *s, sccd_v2 p, sccd_real rho)
-{
-    sccd_v2 d = sccd_v2_sub(p, s->o);
-    sccd_real d2 = sccd_v2_len2(d), M = 2e-9 * s->R + 1.1e-6 * (fabs(d.x) + fabs(d.y)) + 1e-150;
-    sccd_real far = s->R + rho + M, near = sccd_max(s->r - rho - M, 0.0);
-    return sccd_max(d2 - far * far, near * near - d2) > 0.0;
 }
 
 /* The one-shot point and circle tests where their early-outs did not
@@ -1373,17 +1365,21 @@ bool sccd_sector2_prepared_vs_convex(const sccd_sector2_prepared *p, const sccd_
     return sccd_sector2_meets_points(p, v, n, radius, false);
 }
 
-/* The one-shot tests: checked once (one_shot_valid), then prepared; points
- * and circles decided first without the exact trigonometry (the same
- * answers), else by one_shot_exact. Points and circles straight on to the
- * coarse side, which decides those beyond the annulus too: no branch on
- * the data but the one on whether it decides, nearly always taken. A
- * branch first on a point beyond the annulus (disc_beyond; 70 % of the
- * speed bench's points) mispredicted on a third of the calls (callgrind's
- * branch simulation: 0.33 a call, the prepared test's none) for a few
- * instructions spared: the one-shot point test took 1.6 times the prepared
- * one's time with it, 1.2 so; for the circles (48 % beyond) it was a coin
- * toss. */
+/* The one-shot tests: checked once (one_shot_valid), then prepared; points,
+ * circles, boxes and capsules decided first without the exact
+ * trigonometry (the same answers), else by their exact paths, out of line.
+ * Points and circles straight on to the coarse side, which decides those
+ * beyond the annulus too: no branch on the data but the one on whether it
+ * decides, nearly always taken. A branch first on a point beyond the
+ * annulus (by its world offset; 70 % of the speed bench's points)
+ * mispredicted on a third of the calls (callgrind's branch simulation:
+ * 0.33 a call, the prepared test's none) for a few instructions spared:
+ * the one-shot point test took 1.6 times the prepared one's time with it,
+ * 1.2 so; for the circles (48 % beyond) it was a coin toss. Boxes and
+ * capsules by the discs their prepared tests take first (coarse_discs_
+ * decide): with that world-offset early-out for boxes off the annulus and
+ * the exact path inline, the one-shot box and capsule tests took 1.63 and
+ * 1.53 times their prepared tests' time, 1.39 and 1.37 so. */
 bool sccd_sector2_vs_point(const sccd_sector2 *s, sccd_v2 p)
 {
     bool hit = false;
@@ -1406,26 +1402,53 @@ bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
     return one_shot_exact(s, c.c, c.r, valid_circle(c));
 }
 
-bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
+/* The one-shot box test where its discs did not decide, or could not
+ * (flawed input): checked (one_shot_valid, its checks firing), prepared,
+ * then the prepared test's path. Out of line: rare, and inline its frame
+ * and trigonometry crowded the common path. */
+SCCD_NOINLINE static bool one_shot_box_exact(const sccd_sector2 *s, const sccd_box2 *b, bool in_range)
 {
-    bool in_range = box_in_range(b); /* which only a valid box is */
-    if (!one_shot_valid(s, in_range || valid_box2(b)))
-        return false;
-    if (disc_beyond(s, b.c, box_outer_radius(sccd_v2_len(b.h)))) /* no trigonometry for most boxes off the annulus */
+    if (!one_shot_valid(s, in_range || valid_box2(*b)))
         return false;
     prepared pr;
     sccd_sector2_prepare_unchecked(&pr, s);
-    return in_range & pr.fast ? box_meets(&pr, b) : box_meets_scaled(&pr, b);
+    return in_range & pr.fast ? box_meets(&pr, *b) : box_meets_scaled(&pr, *b);
 }
 
-bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
+bool sccd_sector2_vs_box(const sccd_sector2 *s, sccd_box2 b)
 {
-    bool in_range = capsule_in_range(c); /* which only a valid capsule is */
-    if (!one_shot_valid(s, in_range || valid_capsule2(c)))
+    bool in_range = box_in_range(b), hit; /* which only a valid box is */
+    if (s) { /* most boxes decided by their discs without the exact trigonometry */
+        sccd_v2 q = to_local(s, b.c);
+        sccd_real inner = box_inner_radius(sccd_min(b.h.x, b.h.y)), outer = box_outer_radius(sccd_v2_len(b.h));
+        if (one_shot_checked(s, sccd_v2_len2(q)) & in_range & coarse_discs_decide(s, q, inner, outer, &hit))
+            return hit;
+    }
+    return one_shot_box_exact(s, &b, in_range);
+}
+
+/* The one-shot capsule test past its discs, as one_shot_box_exact. */
+SCCD_NOINLINE static bool one_shot_capsule_exact(const sccd_sector2 *s, const sccd_capsule2 *c, bool in_range)
+{
+    if (!one_shot_valid(s, in_range || valid_capsule2(*c)))
         return false;
     prepared pr;
     sccd_sector2_prepare_unchecked(&pr, s);
-    return in_range & pr.fast ? capsule_meets(&pr, c) : capsule_meets_scaled(&pr, c);
+    return in_range & pr.fast ? capsule_meets(&pr, *c) : capsule_meets_scaled(&pr, *c);
+}
+
+/* The one-shot capsule test: its discs about its middle (capsule_meets')
+ * by the coarse side, else the exact path. */
+bool sccd_sector2_vs_capsule(const sccd_sector2 *s, sccd_capsule2 c)
+{
+    bool in_range = capsule_in_range(c), hit; /* which only a valid capsule is */
+    if (s) {
+        sccd_v2 e = sccd_v2_sub(c.b, c.a), q = to_local(s, sccd_v2_mad(c.a, 0.5, e));
+        if (one_shot_checked(s, sccd_v2_len2(q)) & in_range &
+            coarse_discs_decide(s, q, c.r, CAPSULE_HALF_SLACK * sccd_v2_len(e) + c.r, &hit))
+            return hit;
+    }
+    return one_shot_capsule_exact(s, &c, in_range);
 }
 
 bool sccd_sector2_vs_poly(const sccd_sector2 *s, const sccd_poly2 *p)
