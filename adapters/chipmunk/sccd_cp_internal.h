@@ -13,6 +13,13 @@
 #include "sectorccd_chipmunk.h"
 #include "../adapter_internal.h"
 
+/* A gathered shape with the ids it is grouped by (sccd_cp_group_shapes):
+ * its body's first shape's and its own. */
+typedef struct cp_shape_key {
+    cpHashValue body, id;
+    cpShape *shape;
+} cp_shape_key;
+
 /* A non-CCD body that may move farther than the query margin this step:
  * the box of its shapes' start boxes grown by its reach, made once a step. */
 typedef struct cp_fast_body {
@@ -65,6 +72,8 @@ struct sccd_cp_world {
     cpBodyPositionFunc trigger_own; /* ... and its own position function */
     cpShape **cands; /* gathered shapes, grouped by body before the solve */
     int ncands, capcands;
+    cp_shape_key *keys; /* their sort's keys and its other buffer (sccd_cp_group_shapes) */
+    int capkeys;
     sccd_adapter_map gathered; /* the shapes in cands */
     sccd_adapter_keep keeping; /* what gather keeps now (keeps_shape) */
     bool gather_ok; /* no allocation failed in the current query */

@@ -346,6 +346,7 @@ void sccd_cp_detach(sccd_cp_world *w)
     sccd_adapter_map_free(&w->moved);
     sccd_adapter_flying_free(&w->flying);
     sccd_free(w->cands);
+    sccd_free(w->keys);
     sccd_adapter_map_free(&w->gathered);
     sccd_free(w->fast);
     sccd_adapter_queries_free(&w->queries);
