@@ -716,34 +716,22 @@ static inline sccd_real coarse_side(const sccd_sector2 *s, sccd_v2 q, sccd_rot2 
 /* The margin err of coarse_side. */
 static inline sccd_real coarse_err(const sccd_sector2 *s, sccd_real m) { return 1e-3 * m + 1e-8 * s->R + 1e-150; }
 
-/* Does the disc of radius rho about the canonical-frame point q meet S
- * (as local_disc_meets_squared), known by the coarse side (coarse_side)?
- * Returns whether it is, *hit the answer then. The edge part by squares
- * against reach ± err (its root err clear of reach), not by its root: the
- * root was the end of the chain to the caller's branch (the one-shot
- * circle test took 1.62 times the prepared one's time by it, 1.42 so; by
- * squares it had taken 1.60, by the root 1.54, when the reach still took
- * |q|∞, a chain of its own); it is finite and its squares too (|q| and R
- * below 1e150: one_shot_checked; reach − err's square may underflow to 0,
- * which leaves the disc undecided). No branch: the caller's one on the
- * answer is mostly taken (discs near an edge are rare). */
-static inline bool coarse_disc_decides(const sccd_sector2 *s, sccd_v2 q, sccd_real rho, bool *hit)
-{
-    sccd_real d2 = sccd_v2_len2(q), m = sccd_max(fabs(q.x), fabs(q.y)), reach = disc_reach(s, rho);
-    sccd_real err = coarse_err(s, m);
-    prepared p = {*s, {1.0, 0.0}, true};
-    bool in;
-    sccd_real w = coarse_side(s, q, &p.edge), e2 = local_edge_dist2(&p, q, &in), lo = reach - err, hi = reach + err;
-    *hit = pick(w < 0.0, annulus_within(s, d2, reach), e2 < reach * reach);
-    return (fabs(w) > err) & ((w < 0.0) | (e2 > hi * hi) | ((lo > 0.0) & (e2 < lo * lo)));
-}
-
-/* A shape that holds the disc of radius `inner` about q and lies in the
- * one of radius `outer` (a box: box_meets' discs), known by the coarse
- * side as coarse_disc_decides knows a disc: a hit where the inner disc
- * surely meets S, a miss where the outer one surely misses it. Those are
- * box_meets' answers from its discs (the inner disc meeting S, the outer
- * one too), so the one-shot box test answers as the prepared one. */
+/* Does a shape that holds the disc of radius `inner` about the
+ * canonical-frame point q and lies in the one of radius `outer` meet S,
+ * known by the coarse side (coarse_side)? A hit where the inner disc
+ * surely meets S, a miss where the outer one surely misses it (as
+ * local_disc_meets_squared would say of each): the answers box_meets and
+ * capsule_meets take from those discs, so the one-shot tests answer as the
+ * prepared ones; for a disc, inner = outer = its radius. Returns whether
+ * it is known, *hit the answer then. The edge part by squares against
+ * reach ± err (its root err clear of reach), not by its root: the root was
+ * the end of the chain to the caller's branch (the one-shot circle test
+ * took 1.62 times the prepared one's time by it, 1.42 so; by squares it
+ * had taken 1.60, by the root 1.54, when the reach still took |q|∞, a
+ * chain of its own); it is finite and its squares too (|q| and R below
+ * 1e150: one_shot_checked; reach − err's square may underflow to 0, which
+ * leaves the shape undecided). No branch: the caller's one on the answer
+ * is mostly taken (shapes near an edge are rare). */
 static inline bool coarse_discs_decide(const sccd_sector2 *s, sccd_v2 q, sccd_real inner, sccd_real outer, bool *hit)
 {
     sccd_real d2 = sccd_v2_len2(q), m = sccd_max(fabs(q.x), fabs(q.y));
@@ -756,7 +744,7 @@ static inline bool coarse_discs_decide(const sccd_sector2 *s, sccd_v2 q, sccd_re
     return (fabs(w) > err) & (*hit | miss);
 }
 
-/* coarse_disc_decides for a point, cheaper: surely outside W it is more
+/* coarse_discs_decide for a point, cheaper: surely outside W it is more
  * than err − 8.7e-4·m from the edge's line, beyond its reach: a miss
  * without the edge part. */
 static inline bool coarse_point_decides(const sccd_sector2 *s, sccd_v2 q, bool *hit)
@@ -1396,7 +1384,7 @@ bool sccd_sector2_vs_circle(const sccd_sector2 *s, sccd_circle c)
     bool hit;
     if (s) {
         sccd_v2 q = to_local(s, c.c);
-        if (one_shot_checked(s, sccd_v2_len2(q)) & in_range(c.r) & coarse_disc_decides(s, q, c.r, &hit))
+        if (one_shot_checked(s, sccd_v2_len2(q)) & in_range(c.r) & coarse_discs_decide(s, q, c.r, c.r, &hit))
             return hit;
     }
     return one_shot_exact(s, c.c, c.r, valid_circle(c));
