@@ -657,6 +657,32 @@ static void write_pairs(const sccd_eval_args *a, const pair_result *res, FILE *m
     }
 }
 
+/* Each one-shot sector test beside its prepared form ("sector_X" and
+ * "psector_X"): what a caller pays for not preparing the sector, as times
+ * and instructions of the same run. */
+static void write_one_shot(const pair_result *res, FILE *md)
+{
+    fprintf(md, "\n**One-shot ÷ prepared**: each one-shot sector test (the sector checked and taken to its frame on "
+                "every call) over its prepared form, from the tables above:\n\n"
+                "| dim | test | one-shot (ns) | prepared (ns) | time ratio | instructions ratio |\n"
+                "|---|---|---:|---:|---:|---:|\n");
+    for (int k = 0; k < NTESTS; ++k) {
+        char key[64];
+        snprintf(key, sizeof key, "p%s", tests[k].key);
+        int p = strncmp(tests[k].key, "sector_", 7) == 0 ? find_test(key) : -1;
+        if (p < 0)
+            continue;
+        char iratio[32] = "—";
+        if (res[k].instr > 0 && res[p].instr > 0)
+            snprintf(iratio, sizeof iratio, "%.2f", res[k].instr / res[p].instr);
+        const char *label = tests[p].label, *was = "prepared ";
+        if (strncmp(label, was, strlen(was)) == 0)
+            label += strlen(was);
+        fprintf(md, "| %dD | %s | %.2f | %.2f | %.2f | %s |\n", tests[k].dim, label, res[k].ns, res[p].ns,
+                res[k].ns / res[p].ns, iratio);
+    }
+}
+
 static void write_ccd(const sccd_eval_args *a, const ccd_result *res, long ours_missed, long sccd_missed, long touched,
                       FILE *md, int ns)
 {
@@ -742,6 +768,7 @@ int main(int argc, char **argv)
                 "prepared forms. Run time %.0f s (`build/bin/speed%s`).\n",
             calls, (calls + SPEED_INPUTS - 1) / SPEED_INPUTS, SPEED_INPUTS, secs, a.quick ? " --quick" : "");
     write_pairs(&a, res, md);
+    write_one_shot(res, md);
     write_ccd(&a, cres, ours_missed, sccd_missed, touched, md, a.quick ? QUICK_SPHERES : SPHERES);
     fprintf(md, "\n![cost ratios to AABB–AABB](img/speed_ratios.png)\n\n![CCD cost](img/speed_ccd.png)\n");
     fclose(md);
