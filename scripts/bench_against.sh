@@ -26,6 +26,8 @@ if [ ! -d "$dir/src/.git" ]; then
     rm -rf "$dir/src"
     mkdir -p "$dir"
     git clone -q . "$dir/src"
+else
+    git -C "$dir/src" fetch -q origin # a clone made before COMMIT was
 fi
 git -C "$dir/src" checkout -q "$commit"
 make --no-print-directory -s -C "$dir/src" all >/dev/null
