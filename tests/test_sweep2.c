@@ -165,6 +165,36 @@ static void test_scaled_sweeps(void **state)
     assert_true(hits > n / 10 && hits < n * 9 / 10);
 }
 
+/* Sweeps far from the origin, as in a large world: the body's start place
+ * moved 2^13, 2^20 and 2^24 units out (about 1e4 to 1.7e7; the shapes are
+ * some units across) along a random direction. Every point sampled on the
+ * true sweep at the origin, moved out the same way, is met (the moved
+ * point and start place each rounded: beyond about 2^24 that rounding
+ * exceeds the build's padding, and the test would measure the doubles). */
+static void test_translated_sweeps(void **state)
+{
+    (void)state;
+    static const int powers[] = {13, 20, 24};
+    sccd_rng g = sccd_rng_make(213);
+    for (int i = 0; i < N_CONFIGS / 5; ++i) {
+        config c = random_config(&g, true);
+        sccd_real a = sccd_rng_uniform(&g, -SCCD_PI, SCCD_PI);
+        for (int k = 0; k < 3; ++k) {
+            sccd_v2 t = sccd_v2_scale((sccd_v2){cos(a), sin(a)}, ldexp(1.0, powers[k]));
+            config d = c; /* the centre is in body coordinates: it moves with the body */
+            d.m.start.p = sccd_v2_add(c.m.start.p, t);
+            sccd_sweep2 w;
+            build(&w, &d);
+            for (int j = 0; j < 20; ++j) {
+                sccd_v2 on = sccd_v2_add(sccd_truth2_sample_sweep(&g, &c.shape, c.m), t);
+                if (!sccd_sweep2_vs_point(&w, on))
+                    fail_msg("config %d at 2^%d: type %d, bands %d, sample %d missed", i, powers[k], (int)c.shape.type,
+                             c.bands, j);
+            }
+        }
+    }
+}
+
 /* A pivot exactly on a box's corner or edge (a sword held at its end), placed
  * through rotated frames so that rounding puts it a hair inside or outside:
  * the case where the direction of the nearest part of the box is least stable. */
@@ -499,7 +529,7 @@ int main(void)
         cmocka_unit_test(test_bands_tighten),     cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_silhouette_vertex),
         cmocka_unit_test(test_gap_direction),     cmocka_unit_test(test_targets_beyond_range),
-        cmocka_unit_test(test_scaled_sweeps),
+        cmocka_unit_test(test_scaled_sweeps), cmocka_unit_test(test_translated_sweeps),
     };
     return cmocka_run_group_tests_name("sweep2", tests, NULL, NULL);
 }

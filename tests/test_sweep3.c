@@ -150,6 +150,43 @@ static void test_scaled_sweeps(void **state)
     sccd_set_assert_handler(NULL);
 }
 
+/* Sweeps far from the origin, as in a large world: the body's start place
+ * moved 2^13, 2^20 and 2^24 units out (about 1e4 to 1.7e7; the shapes are
+ * some units across) along a random direction. Every point sampled on the
+ * true sweep at the origin, moved out the same way, is met. The oracle's
+ * limit: the moved point and the moved start place are each rounded to
+ * half a unit in the last place of their size, which at 2^30 (1e9) is
+ * 6e-8, more than the build's padding: there the third case's sweep
+ * missed a sample by 4e-9 (the test measures the doubles, not the build). */
+static void test_translated_sweeps(void **state)
+{
+    (void)state;
+    static const int powers[] = {13, 20, 24};
+    sccd_rng g = sccd_rng_make(313);
+    sccd_test_count_asserts(); /* valid input: no check may fire */
+    sccd_test_assert_reset();
+    for (int i = 0; i < 2000; ++i) {
+        sccd_shape3 s = random_shape(&g);
+        sccd_motion3 m = random_motion(&g);
+        int bands = 1 + sccd_rng_int(&g, SCCD_MAX_BANDS);
+        sccd_v3 dir = sccd_rng_unit3(&g);
+        for (int k = 0; k < 3; ++k) {
+            sccd_v3 t = sccd_v3_scale(dir, ldexp(1.0, powers[k]));
+            sccd_motion3 mk = m; /* the centre is in body coordinates: it moves with the body */
+            mk.start.p = sccd_v3_add(m.start.p, t);
+            sccd_sweep3 w;
+            build_sweep(&w, &s, mk, bands);
+            for (int j = 0; j < 20; ++j) {
+                sccd_v3 on = sccd_v3_add(sccd_truth3_sample(&s, m, &g), t);
+                if (!sccd_sweep3_vs_point(&w, on))
+                    fail_msg("case %d at 2^%d: shape %d, bands %d, sample %d missed", i, powers[k], (int)s.type, bands, j);
+            }
+        }
+    }
+    assert_int_equal(sccd_test_assert_count(), 0);
+    sccd_set_assert_handler(NULL);
+}
+
 /* Small boxes, triangles and capsules through a swept point are hit. */
 static void test_property_shapes(void **state)
 {
@@ -739,7 +776,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_property_points),   cmocka_unit_test(test_property_shapes),
-        cmocka_unit_test(test_queries_exact_against_bound), cmocka_unit_test(test_far_shapes_missed), cmocka_unit_test(test_truth_vs_sampling),
+        cmocka_unit_test(test_queries_exact_against_bound), cmocka_unit_test(test_far_shapes_missed), cmocka_unit_test(test_translated_sweeps), cmocka_unit_test(test_truth_vs_sampling),
         cmocka_unit_test(test_truth_points_inside), cmocka_unit_test(test_tightness_floor),
         cmocka_unit_test(test_axis_not_quite_unit), cmocka_unit_test(test_reproducer_aligned_axis),
         cmocka_unit_test(test_aligned_axis_points), cmocka_unit_test(test_aligned_axis_grid),

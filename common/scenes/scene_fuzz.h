@@ -14,7 +14,9 @@
  * the core.
  *
  * A scene description is one line; `sccd_fz_run` with the same arguments
- * rebuilds the same scene (the fuzzer's --replay). */
+ * rebuilds the same scene (the fuzzer's --replay). The same scene can be
+ * built far from the world's origin (a large world: the engines' and the
+ * library's doubles then hold fewer digits of each body's place). */
 #ifndef SCCD_SCENE_FUZZ_H
 #define SCCD_SCENE_FUZZ_H
 
@@ -81,11 +83,13 @@ const char *sccd_fz_engine_name(sccd_fz_engine e);
 const char *sccd_fz_kind_name(sccd_fz_kind k);
 const char *sccd_fz_judge_name(sccd_fz_judge_kind k);
 
-/// Build scene `index` of `seed` for engine e, run it in the given mode (trace: NULL or a line per step).
-sccd_fz_result sccd_fz_run(sccd_fz_engine e, uint64_t seed, int index, sccd_fz_mode mode, sccd_fz_trace *trace, void *user);
+/// Build scene `index` of `seed` for engine e about the point (origin, origin[, origin]) (0: the world's origin; the
+/// scene is the same at any), run it in the given mode (trace: NULL or a line per step).
+sccd_fz_result sccd_fz_run(sccd_fz_engine e, uint64_t seed, int index, double origin, sccd_fz_mode mode,
+                           sccd_fz_trace *trace, void *user);
 /// The Chipmunk2D and ODE halves of sccd_fz_run (scene_fuzz_cp.c, scene_fuzz_ode.c).
-sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, sccd_fz_mode mode, sccd_fz_trace *trace, void *user);
-sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, sccd_fz_mode mode, sccd_fz_trace *trace, void *user);
+sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, double origin, sccd_fz_mode mode, sccd_fz_trace *trace, void *user);
+sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, double origin, sccd_fz_mode mode, sccd_fz_trace *trace, void *user);
 
 /* ---- shared scene helpers (scene_fuzz.c) ---- */
 

@@ -404,7 +404,8 @@ static void fill_flyer(sccd_rng *g, fz_scene *sc)
         sc->b[sc->nb - 1].vel = cpvmult(b->vel, -sccd_rng_uniform(g, 0.2, 1.0));
 }
 
-static void generate(sccd_rng *g, fz_scene *sc)
+/* Scene generation: everything is placed about the first CCD body, at (origin, origin). */
+static void generate(sccd_rng *g, fz_scene *sc, double origin)
 {
     static const int hz[] = {30, 60, 120};
     static const double slops[] = {0.1, 0.05, 0.02, 0.005};
@@ -419,7 +420,7 @@ static void generate(sccd_rng *g, fz_scene *sc)
     sc->gravity = sccd_rng_int(g, 2) ? 0.0 : -sccd_rng_uniform(g, 50.0, 1000.0);
     sc->motor_force = sccd_fz_log_uniform(g, 1e3, 1e6);
     sccd_fz_kind kind = (sccd_fz_kind)sccd_rng_int(g, SCCD_FZ_KINDS);
-    add_body(g, sc, kind, cpvzero, sccd_rng_uniform(g, 30.0, 150.0));
+    add_body(g, sc, kind, cpv(origin, origin), sccd_rng_uniform(g, 30.0, 150.0));
     if (kind == SCCD_FZ_FLYER)
         fill_flyer(g, sc);
     else
@@ -649,11 +650,11 @@ static cpSpace *build_space(fz_scene *sc, bool ccd, sccd_cp_world **cw)
     return space;
 }
 
-sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, sccd_fz_mode mode, sccd_fz_trace *trace, void *user)
+sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, double origin, sccd_fz_mode mode, sccd_fz_trace *trace, void *user)
 {
     static fz_scene sc; /* large (the angle sets); one scene at a time */
     sccd_rng g = sccd_fz_rng(SCCD_FZ_CP, seed, index);
-    generate(&g, &sc);
+    generate(&g, &sc, origin);
     sccd_fz_result out = {.kind = sc.b[0].kind, .step = -1, .steps = sc.steps};
     describe(&sc, index, out.scene);
     for (int i = 0; i < sc.nb; ++i)

@@ -373,7 +373,8 @@ static void fill_flyer(sccd_rng *g, fz_scene *sc)
         sc->b[sc->nb - 1].vel = scale3(b->vel, -sccd_rng_uniform(g, 0.2, 1.0));
 }
 
-static void generate(sccd_rng *g, fz_scene *sc)
+/* Scene generation: everything is placed about the first CCD body, at (origin, origin, origin). */
+static void generate(sccd_rng *g, fz_scene *sc, double origin)
 {
     static const int hz[] = {30, 60, 120};
     static const int iterations[] = {10, 20, 40};
@@ -387,7 +388,7 @@ static void generate(sccd_rng *g, fz_scene *sc)
     sc->gravity = sccd_rng_int(g, 2) ? 0.0 : -9.81;
     sc->motor_force = sccd_fz_log_uniform(g, 1.0, 500.0);
     sccd_fz_kind kind = (sccd_fz_kind)sccd_rng_int(g, SCCD_FZ_KINDS);
-    add_body(g, sc, kind, v3(0, 0, 0), sccd_rng_uniform(g, 0.3, 1.5));
+    add_body(g, sc, kind, v3(origin, origin, origin), sccd_rng_uniform(g, 0.3, 1.5));
     if (kind == SCCD_FZ_FLYER)
         fill_flyer(g, sc);
     else
@@ -881,11 +882,11 @@ static int substeps(const fz_scene *sc)
     return sccd_fz_substeps(travel, feature);
 }
 
-sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, sccd_fz_mode mode, sccd_fz_trace *trace, void *user)
+sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, double origin, sccd_fz_mode mode, sccd_fz_trace *trace, void *user)
 {
     static fz_scene sc; /* large (the angle sets); one scene at a time */
     sccd_rng g = sccd_fz_rng(SCCD_FZ_ODE, seed, index);
-    generate(&g, &sc);
+    generate(&g, &sc, origin);
     sccd_fz_result out = {.kind = sc.b[0].kind, .step = -1, .steps = sc.steps};
     describe(&sc, index, out.scene);
     for (int i = 0; i < sc.nb; ++i)

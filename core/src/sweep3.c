@@ -107,11 +107,14 @@ typedef struct arc { sccd_real lo, hi, zlo, zhi; } arc;
 
 typedef struct mframe { sccd_v3 c0, e1, e2, u; } mframe;
 
-static sccd_v3 frame_local(const mframe *f, sccd_v3 p)
+/* A direction d in the motion frame (turned only). */
+static sccd_v3 frame_turned(const mframe *f, sccd_v3 d)
 {
-    sccd_v3 d = sccd_v3_sub(p, f->c0);
     return (sccd_v3){sccd_v3_dot(f->e1, d), sccd_v3_dot(f->e2, d), sccd_v3_dot(f->u, d)};
 }
+
+/* A point p in the motion frame (from c0). */
+static sccd_v3 frame_local(const mframe *f, sccd_v3 p) { return frame_turned(f, sccd_v3_sub(p, f->c0)); }
 
 /* Inward normals, and per edge its half-plane in·p ≥ off moved out to hold
  * all npts points the hull came from (off the least in·p over the edge's
@@ -166,7 +169,7 @@ static void outline_box(outline *o, const mframe *f, sccd_xf3 start, sccd_v3 hal
     o->dir[o->ndir++] = (sccd_v3){0.0, 1.0, 0.0};
     for (int k = 0; k < 3; ++k) {
         sccd_v3 e = {k == 0, k == 1, k == 2};
-        sccd_v3 ax = frame_local(f, sccd_v3_add(f->c0, sccd_quat_apply(start.q, e)));
+        sccd_v3 ax = frame_turned(f, sccd_quat_apply(start.q, e)); /* not as a point about c0: far out, that lost digits */
         sccd_real l = sqrt(ax.x * ax.x + ax.y * ax.y);
         o->prism = o->prism || l < 1e-9; /* a box axis along the turn axis */
         if (l > 1e-3)
