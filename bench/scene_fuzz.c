@@ -1,16 +1,18 @@
 /* scene_fuzz: random scenes on the real engines, with the CCD and without,
  * judged for pass-throughs on poses only (common/scenes/scene_fuzz.h).
  *
- *   scene_fuzz [--quick] [--out DIR] [--scenes N] [--seed S] [--engine cp|ode] [--origin X] [--replay I] [--check]
+ *   scene_fuzz [--quick] [--out DIR] [--scenes N] [--seed S] [--engine cp|ode] [--origin X] [--unit K] [--replay I] [--check]
  *
  * Runs N scenes per engine (100,000; --quick 5,000), each with the CCD and
  * without, prints the pass-throughs per engine and scene kind and the first
  * scenes that pass through with the CCD, and writes DIR/scene_fuzz.md (the
  * section of docs/RESULTS.md) and DIR/scene_fuzz.csv. Then the first tenth
- * of those scenes again, built far from the world's origin (FAR_ORIGIN: a
- * large world, where the doubles hold fewer digits of each place), their
- * rows marked with that origin. --origin X builds every scene about
- * (X, X[, X]) instead (and skips the far run). --replay I prints
+ * of those scenes again at each of the engine's other PLACES: built far
+ * from the world's origin (a large world, where the doubles hold fewer
+ * digits of each place) and in other units (every length the engine sees
+ * scaled, the slop or contact skin with it, as a game in those units would
+ * set it). --origin X and --unit K build every scene about (X, X[, X]) in
+ * units K instead (and skip the other places). --replay I prints
  * scene I's description and its poses step by step, with and without CCD.
  * Exit code: 0 when it ran; with --check, 1 when any scene passed through
  * with the CCD; with --quick (CI), 1 when an engine's pass-throughs with the
@@ -39,25 +41,30 @@
 static const double QUICK_CEILING[SCCD_FZ_ENGINES] = {0.0, 0.04};
 /* Least share of scenes that must pass through without the CCD, %. */
 #define MIN_HARD 20.0
-/* Where the far run builds its scenes, per engine: 1e6 units out in
- * Chipmunk's scenes (about 10 km in their centimetres, or a level a million
- * pixels wide), 1e5 m in ODE's (a 100 km world). Ulp there: 1.2e-10 and
- * 1.5e-11, against walls 0.3 and 0.003 thick. */
-static const double FAR_ORIGIN[SCCD_FZ_ENGINES] = {1e6, 1e5};
-/* The far run's scenes: a tenth of the main run's. */
-#define FAR_SHARE 10
+/* The other places each engine's scenes are built at (sccd_fz_place):
+ * far out — Chipmunk's 1e6 units (about 10 km in the fuzzer's centimetres,
+ * or a level a million pixels wide), ODE's 1e5 m (a 100 km world); ulp
+ * there 1.2e-10 and 1.5e-11, against walls 0.3 and 0.003 thick — and in
+ * other units: Chipmunk's scenes in metres (× 0.01) and millimetres
+ * (× 10), ODE's in centimetres (× 100, as some game engines count) and
+ * millimetres (× 1000). */
+#define PLACE_COUNT 3
+static const sccd_fz_place PLACES[SCCD_FZ_ENGINES][PLACE_COUNT] = {{{1e6, 1.0}, {0.0, 0.01}, {0.0, 10.0}},
+                                                                   {{1e5, 1.0}, {0.0, 100.0}, {0.0, 1000.0}}};
+/* The other places' scenes: a tenth of the main run's. */
+#define PLACE_SHARE 10
 
 typedef struct options {
     bool quick, check, engine_given, calibrate;
     const char *out;
     long scenes, seed, replay;
-    double origin; /* the main run's (--origin; 0 the world's) */
+    sccd_fz_place place; /* the main run's (--origin, --unit; SCCD_FZ_HOME) */
     sccd_fz_engine engine;
 } options;
 
-/* Counts of one engine's run about one origin: scenes and pass-throughs with and without CCD, per kind. */
+/* Counts of one engine's run at one place: scenes and pass-throughs with and without CCD, per kind. */
 typedef struct tally {
-    double origin;
+    sccd_fz_place place;
     long scenes[SCCD_FZ_KINDS], with[SCCD_FZ_KINDS], without[SCCD_FZ_KINDS];
     long first[SCCD_FZ_KINDS]; /* first scene index failing with CCD, -1 */
     long judged[SCCD_FZ_JUDGE_KINDS]; /* failures with CCD by the judge that saw them */
@@ -88,7 +95,7 @@ static bool real_number(const char *s, double lo, double hi, double *out)
 
 static bool parse(int argc, char **argv, options *o)
 {
-    *o = (options){.out = "build/bench", .scenes = -1, .seed = 1, .replay = -1};
+    *o = (options){.out = "build/bench", .scenes = -1, .seed = 1, .replay = -1, .place = SCCD_FZ_HOME};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
@@ -107,7 +114,9 @@ static bool parse(int argc, char **argv, options *o)
         else if (strcmp(a, "--seed") == 0)
             ok = whole_number(argv[++i], 0, 2147483647, &o->seed);
         else if (strcmp(a, "--origin") == 0)
-            ok = real_number(argv[++i], -1e9, 1e9, &o->origin);
+            ok = real_number(argv[++i], -1e9, 1e9, &o->place.origin);
+        else if (strcmp(a, "--unit") == 0)
+            ok = real_number(argv[++i], 1e-6, 1e6, &o->place.unit);
         else if (strcmp(a, "--replay") == 0)
             ok = whole_number(argv[++i], 0, 2147483647, &o->replay);
         else if (strcmp(a, "--engine") == 0) {
@@ -116,7 +125,7 @@ static bool parse(int argc, char **argv, options *o)
         } else
             ok = false;
         if (!ok) {
-            fprintf(stderr, "usage: scene_fuzz [--quick] [--out DIR] [--scenes N] [--seed S] [--engine cp|ode] [--origin X] [--replay I] [--check] [--calibrate]\n");
+            fprintf(stderr, "usage: scene_fuzz [--quick] [--out DIR] [--scenes N] [--seed S] [--engine cp|ode] [--origin X] [--unit K] [--replay I] [--check] [--calibrate]\n");
             return false;
         }
     }
@@ -135,7 +144,7 @@ static void replay(const options *o, sccd_fz_engine e)
 {
     for (int ccd = 1; ccd >= 0; --ccd) {
         printf("%s scene %ld, %s CCD:\n", sccd_fz_engine_name(e), o->replay, ccd ? "with" : "without");
-        sccd_fz_result r = sccd_fz_run(e, (uint64_t)o->seed, (int)o->replay, o->origin, ccd ? SCCD_FZ_CCD : SCCD_FZ_OFF,
+        sccd_fz_result r = sccd_fz_run(e, (uint64_t)o->seed, (int)o->replay, o->place, ccd ? SCCD_FZ_CCD : SCCD_FZ_OFF,
                                        print_line, NULL);
         printf("  scene: %s\n", r.scene);
         if (r.passed)
@@ -147,18 +156,18 @@ static void replay(const options *o, sccd_fz_engine e)
     }
 }
 
-/* Scenes 0 to scenes − 1 of engine e built about `origin`, into t. */
-static void run_engine(const options *o, sccd_fz_engine e, double origin, long scenes, tally *t)
+/* Scenes 0 to scenes − 1 of engine e built at `place`, into t. */
+static void run_engine(const options *o, sccd_fz_engine e, sccd_fz_place place, long scenes, tally *t)
 {
     memset(t, 0, sizeof *t);
-    t->origin = origin;
+    t->place = place;
     for (int k = 0; k < SCCD_FZ_KINDS; ++k)
         t->first[k] = -1;
     clock_t start = clock();
     for (long i = 0; i < scenes; ++i) {
         sccd_fz_mode mode = o->calibrate ? SCCD_FZ_SUBSTEP : SCCD_FZ_CCD;
-        sccd_fz_result on = sccd_fz_run(e, (uint64_t)o->seed, (int)i, origin, mode, NULL, NULL);
-        sccd_fz_result off = sccd_fz_run(e, (uint64_t)o->seed, (int)i, origin, SCCD_FZ_OFF, NULL, NULL);
+        sccd_fz_result on = sccd_fz_run(e, (uint64_t)o->seed, (int)i, place, mode, NULL, NULL);
+        sccd_fz_result off = sccd_fz_run(e, (uint64_t)o->seed, (int)i, place, SCCD_FZ_OFF, NULL, NULL);
         ++t->scenes[on.kind];
         t->without[on.kind] += off.passed;
         t->ambiguous += on.ambiguous;
@@ -169,8 +178,8 @@ static void run_engine(const options *o, sccd_fz_engine e, double origin, long s
         if (t->with[on.kind]++ == 0)
             t->first[on.kind] = i;
         if (t->shown++ < SHOWN)
-            printf("  %s scene %ld (origin %g, step %d): %s\n      judge: %s\n", sccd_fz_engine_name(e), i, origin, on.step,
-                   on.scene, on.judge);
+            printf("  %s scene %ld (origin %g, unit %g, step %d): %s\n      judge: %s\n", sccd_fz_engine_name(e), i,
+                   place.origin, place.unit, on.step, on.scene, on.judge);
     }
     t->seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
 }
@@ -194,11 +203,15 @@ static const char *by_judge(const tally *t, char *buf, size_t n)
     return buf;
 }
 
-/* "cp", or "cp@1e+06" for a run about another origin, into buf. */
+/* "cp", "cp@1e+06" (about another origin), "cp*0.01" (in other units), into buf. */
 static const char *run_name(sccd_fz_engine e, const tally *t, char *buf, size_t n)
 {
     buf[0] = '\0';
-    sccd_fz_append(buf, n, t->origin == 0.0 ? "%s" : "%s@%g", sccd_fz_engine_name(e), t->origin);
+    sccd_fz_append(buf, n, "%s", sccd_fz_engine_name(e));
+    if (t->place.origin != 0.0)
+        sccd_fz_append(buf, n, "@%g", t->place.origin);
+    if (t->place.unit != 1.0)
+        sccd_fz_append(buf, n, "*%g", t->place.unit);
     return buf;
 }
 
@@ -217,14 +230,17 @@ static void print_tally(sccd_fz_engine e, const tally *t)
            name, by_judge(t, judged, sizeof judged), t->ambiguous, t->ambiguous_scenes);
 }
 
-/* The runs made: the main run and the far run of each engine (ran[e], far). */
-typedef struct runs { tally main[SCCD_FZ_ENGINES], far[SCCD_FZ_ENGINES]; bool ran[SCCD_FZ_ENGINES], ran_far[SCCD_FZ_ENGINES]; } runs;
+/* The runs made: each engine's main run (ran[e]) and its runs at the other PLACES (placed[e]). */
+typedef struct runs {
+    tally main[SCCD_FZ_ENGINES], other[SCCD_FZ_ENGINES][PLACE_COUNT];
+    bool ran[SCCD_FZ_ENGINES], placed[SCCD_FZ_ENGINES];
+} runs;
 
 static void csv_rows(FILE *f, const options *o, sccd_fz_engine e, const tally *t)
 {
     for (int k = 0; k < SCCD_FZ_KINDS; ++k)
-        fprintf(f, "%s,%s,%ld,%ld,%ld,%ld,%ld,%.1f,%g\n", sccd_fz_engine_name(e), sccd_fz_kind_name((sccd_fz_kind)k),
-                t->scenes[k], t->with[k], t->without[k], t->first[k], o->seed, t->seconds, t->origin);
+        fprintf(f, "%s,%s,%ld,%ld,%ld,%ld,%ld,%.1f,%g,%g\n", sccd_fz_engine_name(e), sccd_fz_kind_name((sccd_fz_kind)k),
+                t->scenes[k], t->with[k], t->without[k], t->first[k], o->seed, t->seconds, t->place.origin, t->place.unit);
 }
 
 static void write_csv(const options *o, const runs *r)
@@ -232,36 +248,39 @@ static void write_csv(const options *o, const runs *r)
     FILE *f = sccd_bench_open(o->out, "scene_fuzz", "csv");
     if (f == NULL)
         return;
-    fprintf(f, "engine,kind,scenes,passes_with_ccd,passes_without_ccd,first_failing_scene_with_ccd,seed,seconds,origin\n");
+    fprintf(f, "engine,kind,scenes,passes_with_ccd,passes_without_ccd,first_failing_scene_with_ccd,seed,seconds,origin,unit\n");
     for (int e = 0; e < SCCD_FZ_ENGINES; ++e) {
         if (r->ran[e])
             csv_rows(f, o, (sccd_fz_engine)e, &r->main[e]);
-        if (r->ran_far[e])
-            csv_rows(f, o, (sccd_fz_engine)e, &r->far[e]);
+        for (int p = 0; r->placed[e] && p < PLACE_COUNT; ++p)
+            csv_rows(f, o, (sccd_fz_engine)e, &r->other[e][p]);
     }
     fclose(f);
 }
 
-/* The far runs' table, when any ran. */
-static void write_far_md(FILE *f, const runs *r)
+/* The other places' table, when any ran. */
+static void write_places_md(FILE *f, const runs *r)
 {
     bool any = false;
     for (int e = 0; e < SCCD_FZ_ENGINES; ++e)
-        any |= r->ran_far[e];
+        any |= r->placed[e];
     if (!any)
         return;
-    fprintf(f, "\n**Far from the origin** (a large world): the first tenth of the same scenes, each built about a point "
-               "far out along the diagonal, where the doubles hold fewer digits of every place — Chipmunk's 1e6 units out "
-               "(their units are centimetres: 10 km, or a level a million pixels wide), ODE's 1e5 m. "
-               "`scene_fuzz --engine E --origin X --replay I` replays one.\n\n"
-               "| engine | origin | scenes | pass-throughs with CCD | without CCD |\n|---|---|---|---|---|\n");
-    for (int e = 0; e < SCCD_FZ_ENGINES; ++e) {
-        const tally *t = &r->far[e];
-        if (r->ran_far[e])
-            fprintf(f, "| %s | %g | %ld | %ld (%.2f %%) | %ld (%.1f %%) |\n", sccd_fz_engine_name((sccd_fz_engine)e),
-                    t->origin, sum(t->scenes), sum(t->with), percent(sum(t->with), sum(t->scenes)), sum(t->without),
-                    percent(sum(t->without), sum(t->scenes)));
-    }
+    fprintf(f, "\n**Far from the origin and in other units**: the first tenth of the same scenes built about a point "
+               "far out along the diagonal (a large world, where the doubles hold fewer digits of every place: "
+               "Chipmunk's 1e6 units out, 10 km in the fuzzer's centimetres or a level a million pixels wide; ODE's "
+               "1e5 m), and with every length the engine sees scaled by the unit, the slop (Chipmunk) or contact "
+               "skin (ODE) with it, as a game in those units would set them (Chipmunk's scenes in metres and "
+               "millimetres, ODE's in centimetres and millimetres). "
+               "`scene_fuzz --engine E --origin X --unit K --replay I` replays one.\n\n"
+               "| engine | origin | unit | scenes | pass-throughs with CCD | without CCD |\n|---|---|---|---|---|---|\n");
+    for (int e = 0; e < SCCD_FZ_ENGINES; ++e)
+        for (int p = 0; r->placed[e] && p < PLACE_COUNT; ++p) {
+            const tally *t = &r->other[e][p];
+            fprintf(f, "| %s | %g | %g | %ld | %ld (%.2f %%) | %ld (%.1f %%) |\n", sccd_fz_engine_name((sccd_fz_engine)e),
+                    t->place.origin, t->place.unit, sum(t->scenes), sum(t->with), percent(sum(t->with), sum(t->scenes)),
+                    sum(t->without), percent(sum(t->without), sum(t->scenes)));
+        }
 }
 
 static void write_md(const options *o, const runs *r)
@@ -292,16 +311,16 @@ static void write_md(const options *o, const runs *r)
             fprintf(f, "| %s | %s | %ld | %ld (%.2f %%) | %ld (%.1f %%) |\n", sccd_fz_engine_name((sccd_fz_engine)e),
                     sccd_fz_kind_name((sccd_fz_kind)k), t->scenes[k], t->with[k], percent(t->with[k], t->scenes[k]),
                     t->without[k], percent(t->without[k], t->scenes[k]));
-        for (int far = 0; far < 2; ++far) {
-            const tally *u = far ? &r->far[e] : t;
-            if (far ? r->ran_far[e] : r->ran[e]) {
+        for (int p = -1; p < PLACE_COUNT; ++p) {
+            const tally *u = p < 0 ? t : &r->other[e][p];
+            if (p < 0 ? r->ran[e] : r->placed[e]) {
                 with += sum(u->with);
                 without += sum(u->without);
                 scenes += sum(u->scenes);
             }
         }
     }
-    write_far_md(f, r);
+    write_places_md(f, r);
     fprintf(f, "\nWith CCD, by the judge that saw them:");
     for (int e = 0; e < SCCD_FZ_ENGINES; ++e)
         if (r->ran[e])
@@ -345,26 +364,27 @@ int main(int argc, char **argv)
         return 0;
     }
     static runs r; /* zeroed: nothing ran yet */
-    bool far = o.origin == 0.0 && !o.calibrate;
+    bool elsewhere = o.place.origin == 0.0 && o.place.unit == 1.0 && !o.calibrate;
     long with = 0;
     for (int e = 0; e < SCCD_FZ_ENGINES; ++e) {
         if (o.engine_given && o.engine != (sccd_fz_engine)e)
             continue;
-        printf("scene_fuzz %s: %ld scenes (seed %ld, origin %g), each with and without CCD; first failures with CCD:\n",
-               sccd_fz_engine_name((sccd_fz_engine)e), o.scenes, o.seed, o.origin);
-        run_engine(&o, (sccd_fz_engine)e, o.origin, o.scenes, &r.main[e]);
+        printf("scene_fuzz %s: %ld scenes (seed %ld, origin %g, unit %g), each with and without CCD; first failures with CCD:\n",
+               sccd_fz_engine_name((sccd_fz_engine)e), o.scenes, o.seed, o.place.origin, o.place.unit);
+        run_engine(&o, (sccd_fz_engine)e, o.place, o.scenes, &r.main[e]);
         print_tally((sccd_fz_engine)e, &r.main[e]);
         r.ran[e] = true;
         with += sum(r.main[e].with);
-        if (!far)
-            continue;
-        long n = (o.scenes + FAR_SHARE - 1) / FAR_SHARE;
-        printf("scene_fuzz %s: %ld scenes far from the origin (%g); first failures with CCD:\n", sccd_fz_engine_name((sccd_fz_engine)e),
-               n, FAR_ORIGIN[e]);
-        run_engine(&o, (sccd_fz_engine)e, FAR_ORIGIN[e], n, &r.far[e]);
-        print_tally((sccd_fz_engine)e, &r.far[e]);
-        r.ran_far[e] = true;
-        with += sum(r.far[e].with);
+        for (int p = 0; elsewhere && p < PLACE_COUNT; ++p) {
+            sccd_fz_place at = PLACES[e][p];
+            long n = (o.scenes + PLACE_SHARE - 1) / PLACE_SHARE;
+            printf("scene_fuzz %s: %ld scenes at origin %g, unit %g; first failures with CCD:\n",
+                   sccd_fz_engine_name((sccd_fz_engine)e), n, at.origin, at.unit);
+            run_engine(&o, (sccd_fz_engine)e, at, n, &r.other[e][p]);
+            print_tally((sccd_fz_engine)e, &r.other[e][p]);
+            with += sum(r.other[e][p].with);
+        }
+        r.placed[e] = elsewhere;
     }
     if (o.calibrate) {
         printf("scene_fuzz: --calibrate: the \"with CCD\" counts above are plain runs in %d-%d sub-steps per step\n",
@@ -377,8 +397,8 @@ int main(int argc, char **argv)
     for (int e = 0; o.quick && e < SCCD_FZ_ENGINES; ++e) {
         if (r.ran[e])
             guard_ok &= quick_guard((sccd_fz_engine)e, &r.main[e]);
-        if (r.ran_far[e])
-            guard_ok &= quick_guard((sccd_fz_engine)e, &r.far[e]);
+        for (int p = 0; r.placed[e] && p < PLACE_COUNT; ++p)
+            guard_ok &= quick_guard((sccd_fz_engine)e, &r.other[e][p]);
     }
     if (!guard_ok)
         return 1;

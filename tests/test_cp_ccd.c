@@ -1629,8 +1629,8 @@ static void test_fuzzer_scenes(void **state)
                                                                              {3, 18104, false}, {5, 64864, true}, {11, 78911, true},
                                                                              {99, 88248, false}, {31, 74993, true}};
     for (size_t i = 0; i < sizeof found / sizeof found[0]; ++i) {
-        sccd_fz_result with = sccd_fz_run_cp(found[i].seed, found[i].index, 0.0, SCCD_FZ_CCD, NULL, NULL);
-        sccd_fz_result without = sccd_fz_run_cp(found[i].seed, found[i].index, 0.0, SCCD_FZ_OFF, NULL, NULL);
+        sccd_fz_result with = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_HOME, SCCD_FZ_CCD, NULL, NULL);
+        sccd_fz_result without = sccd_fz_run_cp(found[i].seed, found[i].index, SCCD_FZ_HOME, SCCD_FZ_OFF, NULL, NULL);
         if (with.passed)
             printf("cp: fuzzer scene %d of seed %llu passes: %s\n", found[i].index, (unsigned long long)found[i].seed, with.judge);
         assert_false(with.passed);

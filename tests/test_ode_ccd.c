@@ -1266,8 +1266,8 @@ static void test_fuzzer_scenes(void **state)
                                                                              {1, 72826, true},  {1, 53474, true}, {71, 27552, true},
                                                                              {81, 89741, false}};
     for (size_t i = 0; i < sizeof found / sizeof found[0]; ++i) {
-        sccd_fz_result with = sccd_fz_run_ode(found[i].seed, found[i].index, 0.0, SCCD_FZ_CCD, NULL, NULL);
-        sccd_fz_result without = sccd_fz_run_ode(found[i].seed, found[i].index, 0.0, SCCD_FZ_OFF, NULL, NULL);
+        sccd_fz_result with = sccd_fz_run_ode(found[i].seed, found[i].index, SCCD_FZ_HOME, SCCD_FZ_CCD, NULL, NULL);
+        sccd_fz_result without = sccd_fz_run_ode(found[i].seed, found[i].index, SCCD_FZ_HOME, SCCD_FZ_OFF, NULL, NULL);
         if (with.passed)
             printf("ode: fuzzer scene %d of seed %llu passes: %s\n", found[i].index, (unsigned long long)found[i].seed, with.judge);
         assert_false(with.passed);

@@ -16,7 +16,9 @@
  * A scene description is one line; `sccd_fz_run` with the same arguments
  * rebuilds the same scene (the fuzzer's --replay). The same scene can be
  * built far from the world's origin (a large world: the engines' and the
- * library's doubles then hold fewer digits of each body's place). */
+ * library's doubles then hold fewer digits of each body's place) and in
+ * other units (every length the engine sees scaled: a game in metres or
+ * in millimetres, with its slop and forces to match). */
 #ifndef SCCD_SCENE_FUZZ_H
 #define SCCD_SCENE_FUZZ_H
 
@@ -83,13 +85,20 @@ const char *sccd_fz_engine_name(sccd_fz_engine e);
 const char *sccd_fz_kind_name(sccd_fz_kind k);
 const char *sccd_fz_judge_name(sccd_fz_judge_kind k);
 
-/// Build scene `index` of `seed` for engine e about the point (origin, origin[, origin]) (0: the world's origin; the
-/// scene is the same at any), run it in the given mode (trace: NULL or a line per step).
-sccd_fz_result sccd_fz_run(sccd_fz_engine e, uint64_t seed, int index, double origin, sccd_fz_mode mode,
+/// Where and in what units a scene is built: about the point (origin, origin[, origin]) of its own units, and every
+/// length the engine sees × unit (its poses read back ÷ unit; masses as generated: moments and torques × unit²).
+typedef struct sccd_fz_place { double origin, unit; } sccd_fz_place;
+/// The scenes as generated: about the world's origin, in the fuzzer's units (Chipmunk's centimetres, ODE's metres).
+#define SCCD_FZ_HOME ((sccd_fz_place){0.0, 1.0})
+/// Build scene `index` of `seed` for engine e at `place` (the same scene at any), run it in the given mode (trace:
+/// NULL or a line per step).
+sccd_fz_result sccd_fz_run(sccd_fz_engine e, uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode,
                            sccd_fz_trace *trace, void *user);
 /// The Chipmunk2D and ODE halves of sccd_fz_run (scene_fuzz_cp.c, scene_fuzz_ode.c).
-sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, double origin, sccd_fz_mode mode, sccd_fz_trace *trace, void *user);
-sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, double origin, sccd_fz_mode mode, sccd_fz_trace *trace, void *user);
+sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode, sccd_fz_trace *trace,
+                              void *user);
+sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode, sccd_fz_trace *trace,
+                               void *user);
 
 /* ---- shared scene helpers (scene_fuzz.c) ---- */
 

@@ -60,6 +60,7 @@ typedef struct fz_static { sccd_fz_poly shape, core; bool wall, box; double half
 typedef struct fz_ball { double r, mass; cpVect pos, vel; cpBody *body; } fz_ball;
 
 typedef struct fz_scene {
+    double unit; /* Chipmunk's length per scene unit (sccd_fz_place; only build_space and read_poses see it) */
     int hz, steps, iterations;
     double slop, elasticity, friction, gravity, motor_force;
     int nb, ns, nballs;
@@ -71,6 +72,8 @@ typedef struct fz_scene {
 
 static sccd_fz_v2 fv(cpVect v) { return (sccd_fz_v2){v.x, v.y}; }
 static cpVect cv(sccd_fz_v2 v) { return cpv(v.x, v.y); }
+/* A place or velocity of the scene in Chipmunk's units (× unit). */
+static cpVect in_cp(const fz_scene *sc, cpVect v) { return cpvmult(v, sc->unit); }
 
 /* ---- the CCD bodies' shapes ---- */
 
@@ -171,22 +174,26 @@ static cpVect shape_centroid(const sccd_fz_poly *p)
     return cpCentroidForPoly(p->n, v);
 }
 
-/* The shape on body, its moment of inertia about c (the centre of gravity). */
-static cpShape *add_poly_shape(cpSpace *space, cpBody *body, const sccd_fz_poly *p, double mass, cpVect c, double *moment)
+/* The shape on body, its moment of inertia about c (the centre of gravity;
+ * the shape and c in scene units, the moment in Chipmunk's). */
+static cpShape *add_poly_shape(cpSpace *space, const fz_scene *sc, cpBody *body, const sccd_fz_poly *p, double mass,
+                               cpVect c, double *moment)
 {
     cpVect v[SCCD_FZ_POLY_MAX];
     for (int i = 0; i < p->n; ++i)
-        v[i] = cv(p->v[i]);
+        v[i] = in_cp(sc, cv(p->v[i]));
+    double r = p->r * sc->unit;
+    c = in_cp(sc, c);
     if (p->n == 1) {
-        *moment = cpMomentForCircle(mass, 0.0, p->r, cpvsub(v[0], c));
-        return cpSpaceAddShape(space, cpCircleShapeNew(body, p->r, v[0]));
+        *moment = cpMomentForCircle(mass, 0.0, r, cpvsub(v[0], c));
+        return cpSpaceAddShape(space, cpCircleShapeNew(body, r, v[0]));
     }
     if (p->n == 2) {
-        *moment = cpMomentForSegment(mass, cpvsub(v[0], c), cpvsub(v[1], c), p->r);
-        return cpSpaceAddShape(space, cpSegmentShapeNew(body, v[0], v[1], p->r));
+        *moment = cpMomentForSegment(mass, cpvsub(v[0], c), cpvsub(v[1], c), r);
+        return cpSpaceAddShape(space, cpSegmentShapeNew(body, v[0], v[1], r));
     }
-    *moment = cpMomentForPoly(mass, p->n, v, cpvneg(c), p->r);
-    return cpSpaceAddShape(space, cpPolyShapeNew(body, p->n, v, cpTransformIdentity, p->r));
+    *moment = cpMomentForPoly(mass, p->n, v, cpvneg(c), r);
+    return cpSpaceAddShape(space, cpPolyShapeNew(body, p->n, v, cpTransformIdentity, r));
 }
 
 /* A kinematic body turns about its origin, the pivot (a handle); a dynamic
@@ -198,25 +205,25 @@ static void build_body(cpSpace *space, const fz_scene *sc, fz_body *b)
     cpVect c = b->kind == SCCD_FZ_KINEMATIC ? cpvzero : shape_centroid(&b->local);
     if (b->kind == SCCD_FZ_KINEMATIC) {
         b->body = cpSpaceAddBody(space, cpBodyNewKinematic());
-        set_material(add_poly_shape(space, b->body, &b->local, 1.0, c, &moment), sc);
+        set_material(add_poly_shape(space, sc, b->body, &b->local, 1.0, c, &moment), sc);
     } else {
         b->body = cpSpaceAddBody(space, cpBodyNew(1.0, 1.0));
-        set_material(add_poly_shape(space, b->body, &b->local, 1.0, c, &moment), sc);
+        set_material(add_poly_shape(space, sc, b->body, &b->local, 1.0, c, &moment), sc);
         cpBodySetMoment(b->body, moment);
-        cpBodySetCenterOfGravity(b->body, c);
+        cpBodySetCenterOfGravity(b->body, in_cp(sc, c));
     }
     cpBodySetAngle(b->body, b->angle); /* first: Chipmunk turns a body about its centre of gravity */
-    cpBodySetPosition(b->body, b->pos);
+    cpBodySetPosition(b->body, in_cp(sc, b->pos));
     cpBodySetAngularVelocity(b->body, b->speed);
     cpVect arm = cpvrotate(c, cpvforangle(b->angle)); /* from the origin (the pivot) to the centre of gravity */
     bool hinged = b->kind == SCCD_FZ_HINGED_FREE || b->kind == SCCD_FZ_HINGED_MOTOR;
-    cpBodySetVelocity(b->body, hinged ? cpvmult(cpvperp(arm), b->speed) : b->vel);
+    cpBodySetVelocity(b->body, in_cp(sc, hinged ? cpvmult(cpvperp(arm), b->speed) : b->vel));
     if (hinged) {
         cpBody *ground = cpSpaceGetStaticBody(space);
-        cpSpaceAddConstraint(space, cpPivotJointNew(ground, b->body, b->pos));
-        if (b->kind == SCCD_FZ_HINGED_MOTOR) /* Chipmunk's motor rate is the first body's spin minus the second's */
+        cpSpaceAddConstraint(space, cpPivotJointNew(ground, b->body, in_cp(sc, b->pos)));
+        if (b->kind == SCCD_FZ_HINGED_MOTOR) /* Chipmunk's motor rate is the first body's spin minus the second's; a torque: × unit² */
             cpConstraintSetMaxForce(cpSpaceAddConstraint(space, cpSimpleMotorNew(ground, b->body, -b->speed)),
-                                    sc->motor_force);
+                                    sc->motor_force * sc->unit * sc->unit);
     }
 }
 
@@ -224,15 +231,16 @@ static void build_static(cpSpace *space, const fz_scene *sc, const fz_static *s)
 {
     cpBody *ground = cpSpaceGetStaticBody(space);
     double unused;
-    set_material(add_poly_shape(space, ground, &s->shape, 1.0, cpvzero, &unused), sc);
+    set_material(add_poly_shape(space, sc, ground, &s->shape, 1.0, cpvzero, &unused), sc);
 }
 
 static void build_ball(cpSpace *space, const fz_scene *sc, fz_ball *b)
 {
-    b->body = cpSpaceAddBody(space, cpBodyNew(b->mass, cpMomentForCircle(b->mass, 0.0, b->r, cpvzero)));
-    cpBodySetPosition(b->body, b->pos);
-    cpBodySetVelocity(b->body, b->vel);
-    set_material(cpSpaceAddShape(space, cpCircleShapeNew(b->body, b->r, cpvzero)), sc);
+    double r = b->r * sc->unit;
+    b->body = cpSpaceAddBody(space, cpBodyNew(b->mass, cpMomentForCircle(b->mass, 0.0, r, cpvzero)));
+    cpBodySetPosition(b->body, in_cp(sc, b->pos));
+    cpBodySetVelocity(b->body, in_cp(sc, b->vel));
+    set_material(cpSpaceAddShape(space, cpCircleShapeNew(b->body, r, cpvzero)), sc);
 }
 
 /* ---- generating a scene ---- */
@@ -489,18 +497,20 @@ static void sample_arcs(const fz_body *b, const fz_static *s, sccd_fz_arcs *arcs
  * origin may lie outside it), velocity and angle; the balls' centres. */
 typedef struct poses { cpVect p[MAX_BODIES], c[MAX_BODIES], v[MAX_BODIES]; double a[MAX_BODIES], w[MAX_BODIES]; cpVect ball[MAX_BALLS]; } poses;
 
+/* The poses in scene units (Chipmunk's ÷ unit). */
 static poses read_poses(const fz_scene *sc)
 {
     poses q;
+    double k = 1.0 / sc->unit;
     for (int i = 0; i < sc->nb; ++i) {
-        q.p[i] = cpBodyGetPosition(sc->b[i].body);
-        q.c[i] = cpBodyLocalToWorld(sc->b[i].body, cpBodyGetCenterOfGravity(sc->b[i].body));
-        q.v[i] = cpBodyGetVelocity(sc->b[i].body);
+        q.p[i] = cpvmult(cpBodyGetPosition(sc->b[i].body), k);
+        q.c[i] = cpvmult(cpBodyLocalToWorld(sc->b[i].body, cpBodyGetCenterOfGravity(sc->b[i].body)), k);
+        q.v[i] = cpvmult(cpBodyGetVelocity(sc->b[i].body), k);
         q.w[i] = cpBodyGetAngularVelocity(sc->b[i].body);
         q.a[i] = cpBodyGetAngle(sc->b[i].body);
     }
     for (int i = 0; i < sc->nballs; ++i)
-        q.ball[i] = cpBodyGetPosition(sc->balls[i].body);
+        q.ball[i] = cpvmult(cpBodyGetPosition(sc->balls[i].body), k);
     return q;
 }
 
@@ -634,8 +644,8 @@ static cpSpace *build_space(fz_scene *sc, bool ccd, sccd_cp_world **cw)
 {
     cpSpace *space = cpSpaceNew();
     cpSpaceSetIterations(space, sc->iterations);
-    cpSpaceSetCollisionSlop(space, sc->slop); /* before attach: the adapter's overlap follows it */
-    cpSpaceSetGravity(space, cpv(0.0, sc->gravity));
+    cpSpaceSetCollisionSlop(space, sc->slop * sc->unit); /* before attach: the adapter's overlap follows it */
+    cpSpaceSetGravity(space, cpv(0.0, sc->gravity * sc->unit));
     for (int i = 0; i < sc->ns; ++i)
         build_static(space, sc, &sc->s[i]);
     for (int i = 0; i < sc->nb; ++i)
@@ -650,11 +660,13 @@ static cpSpace *build_space(fz_scene *sc, bool ccd, sccd_cp_world **cw)
     return space;
 }
 
-sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, double origin, sccd_fz_mode mode, sccd_fz_trace *trace, void *user)
+sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode, sccd_fz_trace *trace,
+                              void *user)
 {
     static fz_scene sc; /* large (the angle sets); one scene at a time */
     sccd_rng g = sccd_fz_rng(SCCD_FZ_CP, seed, index);
-    generate(&g, &sc, origin);
+    generate(&g, &sc, place.origin);
+    sc.unit = place.unit;
     sccd_fz_result out = {.kind = sc.b[0].kind, .step = -1, .steps = sc.steps};
     describe(&sc, index, out.scene);
     for (int i = 0; i < sc.nb; ++i)

@@ -75,6 +75,7 @@ typedef struct fz_static {
 typedef struct fz_ball { double r, mass; sccd_fz_v3 pos, vel; dBodyID body; } fz_ball;
 
 typedef struct fz_scene {
+    double unit; /* ODE's length per scene unit (sccd_fz_place; only the world's building and reading see it) */
     int hz, steps, iterations;
     bool quick;
     double elasticity, friction, gravity, motor_force;
@@ -107,10 +108,11 @@ static pose pose_z(sccd_fz_v3 p, double angle)
     return (pose){p, {{c, -s, 0.0}, {s, c, 0.0}, {0.0, 0.0, 1.0}}};
 }
 
-static pose body_pose(dBodyID b)
+/* Body b's pose, its place in scene units (ODE's ÷ unit). */
+static pose body_pose(dBodyID b, double unit)
 {
     const dReal *p = dBodyGetPosition(b), *r = dBodyGetRotation(b);
-    pose q = {v3(p[0], p[1], p[2]), {{0}}};
+    pose q = {v3(p[0] / unit, p[1] / unit, p[2] / unit), {{0}}};
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             q.m[i][j] = r[4 * i + j];
@@ -449,17 +451,18 @@ static void near_callback(void *data, dGeomID g1, dGeomID g2)
         c[i].surface.mode = dContactBounce;
         c[i].surface.mu = sc->friction;
         c[i].surface.bounce = sc->elasticity;
-        c[i].surface.bounce_vel = 0.05;
+        c[i].surface.bounce_vel = 0.05 * sc->unit;
         dJointAttach(dJointCreateContact(sc->world, sc->contacts, &c[i]), b1, b2);
     }
 }
 
-static void set_pose(dBodyID body, sccd_fz_v3 p, double angle)
+/* Body's pose: p in scene units (ODE's × unit), turned by angle about z. */
+static void set_pose(dBodyID body, sccd_fz_v3 p, double unit, double angle)
 {
     dMatrix3 r;
     dRFromAxisAndAngle(r, 0.0, 0.0, 1.0, angle);
     dBodySetRotation(body, r);
-    dBodySetPosition(body, p.x, p.y, p.z);
+    dBodySetPosition(body, p.x * unit, p.y * unit, p.z * unit);
 }
 
 /* Where body b's centre of mass sits in its pivot frame (the frame its
@@ -469,10 +472,10 @@ static void set_pose(dBodyID body, sccd_fz_v3 p, double angle)
  * a kinematic body turns about its pivot (a handle). */
 static sccd_fz_v3 mass_centre(const fz_body *b) { return b->kind == SCCD_FZ_KINEMATIC ? v3(0.0, 0.0, 0.0) : b->local.c; }
 
-/* Body b's pivot frame from ODE's body (its origin is the centre of mass). */
-static pose pivot_frame(const fz_body *b)
+/* Body b's pivot frame from ODE's body (its origin is the centre of mass), in scene units. */
+static pose pivot_frame(const fz_body *b, double unit)
 {
-    pose q = body_pose(b->body);
+    pose q = body_pose(b->body, unit);
     sccd_fz_v3 c = rotate(&q, mass_centre(b));
     q.p = v3(q.p.x - c.x, q.p.y - c.y, q.p.z - c.z);
     return q;
@@ -481,23 +484,24 @@ static pose pivot_frame(const fz_body *b)
 static void build_body(fz_scene *sc, dSpaceID space, fz_body *b)
 {
     const sccd_fz_solid *s = &b->local;
+    double k = sc->unit, r = s->r * k, h[3] = {2.0 * s->h[0] * k, 2.0 * s->h[1] * k, 2.0 * s->h[2] * k};
     b->body = dBodyCreate(sc->world);
     dMass m;
     dGeomID g;
     if (b->shape == SHAPE_SPHERE) {
-        g = dCreateSphere(space, s->r);
-        dMassSetSphereTotal(&m, 1.0, s->r);
+        g = dCreateSphere(space, r);
+        dMassSetSphereTotal(&m, 1.0, r);
     } else if (b->shape == SHAPE_CAPSULE) {
-        g = dCreateCapsule(space, s->r, 2.0 * s->h[0]);
-        dMassSetCapsuleTotal(&m, 1.0, 1, s->r, 2.0 * s->h[0]);
+        g = dCreateCapsule(space, r, h[0]);
+        dMassSetCapsuleTotal(&m, 1.0, 1, r, h[0]);
     } else {
-        g = dCreateBox(space, 2.0 * s->h[0], 2.0 * s->h[1], 2.0 * s->h[2]);
-        dMassSetBoxTotal(&m, 1.0, 2.0 * s->h[0], 2.0 * s->h[1], 2.0 * s->h[2]);
+        g = dCreateBox(space, h[0], h[1], h[2]);
+        dMassSetBoxTotal(&m, 1.0, h[0], h[1], h[2]);
     }
     dBodySetMass(b->body, &m); /* centred on the body's origin: the centre of mass */
     sccd_fz_v3 c = mass_centre(b);
     dGeomSetBody(g, b->body);
-    dGeomSetOffsetPosition(g, s->c.x - c.x, s->c.y - c.y, s->c.z - c.z);
+    dGeomSetOffsetPosition(g, (s->c.x - c.x) * k, (s->c.y - c.y) * k, (s->c.z - c.z) * k);
     if (b->shape == SHAPE_CAPSULE) { /* ODE's capsule lies along z: turn it onto x */
         dMatrix3 off;
         dRFromAxisAndAngle(off, 0.0, 1.0, 0.0, 0.5 * SCCD_PI);
@@ -506,50 +510,52 @@ static void build_body(fz_scene *sc, dSpaceID space, fz_body *b)
     if (b->kind == SCCD_FZ_KINEMATIC)
         dBodySetKinematic(b->body);
     pose frame = pose_z(b->pos, b->angle);
-    set_pose(b->body, add3(b->pos, rotate(&frame, c)), b->angle);
+    set_pose(b->body, add3(b->pos, rotate(&frame, c)), k, b->angle);
     sccd_fz_v3 w = scale3(b->spin_axis, b->speed), v = add3(b->vel, cross3(w, rotate(&frame, c))); /* the pivot frame's origin moves at vel */
-    dBodySetLinearVel(b->body, v.x, v.y, v.z);
+    dBodySetLinearVel(b->body, v.x * k, v.y * k, v.z * k);
     dBodySetAngularVel(b->body, w.x, w.y, w.z);
     dBodySetFiniteRotationMode(b->body, b->finite);
     dBodySetGravityMode(b->body, b->kind == SCCD_FZ_FLYER);
     if (b->kind == SCCD_FZ_HINGED_FREE || b->kind == SCCD_FZ_HINGED_MOTOR) {
         dJointID j = dJointCreateHinge(sc->world, 0);
         dJointAttach(j, b->body, 0);
-        dJointSetHingeAnchor(j, b->pos.x, b->pos.y, b->pos.z);
+        dJointSetHingeAnchor(j, b->pos.x * k, b->pos.y * k, b->pos.z * k);
         dJointSetHingeAxis(j, 0.0, 0.0, 1.0);
         if (b->kind == SCCD_FZ_HINGED_MOTOR) {
             dJointSetHingeParam(j, dParamVel, b->speed);
-            dJointSetHingeParam(j, dParamFMax, sc->motor_force);
+            dJointSetHingeParam(j, dParamFMax, sc->motor_force * k * k); /* a torque */
         }
     }
 }
 
-static void build_static(dSpaceID space, const fz_static *s)
+static void build_static(dSpaceID space, const fz_static *s, double k)
 {
     if (s->kind == STATIC_PLANE) {
-        dCreatePlane(space, s->n.x, s->n.y, s->n.z, s->d);
+        dCreatePlane(space, s->n.x, s->n.y, s->n.z, s->d * k);
         return;
     }
+    sccd_fz_v3 c = scale3(s->shape.c, k);
     if (s->kind == STATIC_BALL) {
-        dGeomSetPosition(dCreateSphere(space, s->shape.r), s->shape.c.x, s->shape.c.y, s->shape.c.z);
+        dGeomSetPosition(dCreateSphere(space, s->shape.r * k), c.x, c.y, c.z);
         return;
     }
-    dGeomID g = dCreateBox(space, 2.0 * s->shape.h[0], 2.0 * s->shape.h[1], 2.0 * s->shape.h[2]);
+    dGeomID g = dCreateBox(space, 2.0 * s->shape.h[0] * k, 2.0 * s->shape.h[1] * k, 2.0 * s->shape.h[2] * k);
     dMatrix3 r;
     dRFromAxisAndAngle(r, 0.0, 0.0, 1.0, atan2(s->shape.a[0].y, s->shape.a[0].x));
     dGeomSetRotation(g, r);
-    dGeomSetPosition(g, s->shape.c.x, s->shape.c.y, s->shape.c.z);
+    dGeomSetPosition(g, c.x, c.y, c.z);
 }
 
 static void build_ball(fz_scene *sc, dSpaceID space, fz_ball *b)
 {
+    double k = sc->unit;
     b->body = dBodyCreate(sc->world);
     dMass m;
-    dMassSetSphereTotal(&m, b->mass, b->r);
+    dMassSetSphereTotal(&m, b->mass, b->r * k);
     dBodySetMass(b->body, &m);
-    dGeomSetBody(dCreateSphere(space, b->r), b->body);
-    dBodySetPosition(b->body, b->pos.x, b->pos.y, b->pos.z);
-    dBodySetLinearVel(b->body, b->vel.x, b->vel.y, b->vel.z);
+    dGeomSetBody(dCreateSphere(space, b->r * k), b->body);
+    dBodySetPosition(b->body, b->pos.x * k, b->pos.y * k, b->pos.z * k);
+    dBodySetLinearVel(b->body, b->vel.x * k, b->vel.y * k, b->vel.z * k);
 }
 
 /* ODE's messages (e.g. LCP warnings of redundant contact systems) are the engine's business here. */
@@ -572,15 +578,21 @@ static dSpaceID build_world(fz_scene *sc, bool ccd, sccd_ode_world **cw)
     sc->world = dWorldCreate();
     dSpaceID space = dHashSpaceCreate(0);
     sc->contacts = dJointGroupCreate(0);
-    dWorldSetGravity(sc->world, 0.0, sc->gravity, 0.0);
+    dWorldSetGravity(sc->world, 0.0, sc->gravity * sc->unit, 0.0);
     dWorldSetQuickStepNumIterations(sc->world, sc->iterations);
     for (int i = 0; i < sc->ns; ++i)
-        build_static(space, &sc->s[i]);
+        build_static(space, &sc->s[i], sc->unit);
     for (int i = 0; i < sc->nb; ++i)
         build_body(sc, space, &sc->b[i]);
     for (int i = 0; i < sc->nballs; ++i)
         build_ball(sc, space, &sc->balls[i]);
     *cw = ccd ? sccd_ode_attach(sc->world, space) : NULL;
+    if (ccd && sc->unit != 1.0) { /* the default contact skin, a millimetre, in the scene's units: as a game would set it */
+        sccd_ccd_options o = sccd_ode_get_options(*cw);
+        o.overlap *= sc->unit;
+        o.toi_tolerance *= sc->unit;
+        sccd_ode_set_options(*cw, o);
+    }
     for (int i = 0; ccd && i < sc->nb; ++i) {
         sccd_ode_body_enable(*cw, sc->b[i].body);
         sccd_ode_body_set_pivot(*cw, sc->b[i].body, (dReal[3]){0.0, 0.0, 0.0});
@@ -638,8 +650,8 @@ typedef struct poses {
 } poses;
 
 /* Body b's kinetic energy as ODE has it now (its inertia about its centre
- * of mass, ω taken into the body's frame). */
-static double kinetic_energy(dBodyID b)
+ * of mass, ω taken into the body's frame), in scene units (ODE's ÷ unit²). */
+static double kinetic_energy(dBodyID b, double unit)
 {
     dMass m;
     dBodyGetMass(b, &m);
@@ -650,12 +662,12 @@ static double kinetic_energy(dBodyID b)
     for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 3; ++col)
             spin += wb[row] * m.I[4 * row + col] * wb[col];
-    return 0.5 * m.mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * spin;
+    return (0.5 * m.mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * spin) / (unit * unit);
 }
 
 /* Hinged body b's moment of inertia about its hinge (the z axis through its
- * pivot), as ODE has it now. */
-static double hinge_inertia(const fz_body *b)
+ * pivot), as ODE has it now, in scene units (ODE's ÷ unit²). */
+static double hinge_inertia(const fz_body *b, double unit)
 {
     dMass m;
     dBodyGetMass(b->body, &m);
@@ -664,7 +676,8 @@ static double hinge_inertia(const fz_body *b)
     for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 3; ++col)
             spin += a[row] * m.I[4 * row + col] * a[col];
-    return spin + m.mass * ((p[0] - b->pos.x) * (p[0] - b->pos.x) + (p[1] - b->pos.y) * (p[1] - b->pos.y));
+    double dx = p[0] / unit - b->pos.x, dy = p[1] / unit - b->pos.y;
+    return spin / (unit * unit) + m.mass * (dx * dx + dy * dy);
 }
 
 /* Poses after a step; hinged angles unwrapped from the last ones (ODE turns less than π a step). */
@@ -672,21 +685,21 @@ static poses read_poses(const fz_scene *sc, const poses *last)
 {
     poses out;
     for (int i = 0; i < sc->nb; ++i) {
-        out.q[i] = pivot_frame(&sc->b[i]);
+        out.q[i] = pivot_frame(&sc->b[i], sc->unit);
         const dReal *v = dBodyGetLinearVel(sc->b[i].body), *w = dBodyGetAngularVel(sc->b[i].body);
         sccd_fz_v3 om = v3(w[0], w[1], w[2]), arm = rotate(&out.q[i], mass_centre(&sc->b[i]));
         sccd_fz_v3 at = cross3(om, arm); /* the pivot frame's origin moves at v − ω × arm */
-        out.v[i] = v3(v[0] - at.x, v[1] - at.y, v[2] - at.z);
+        out.v[i] = v3(v[0] / sc->unit - at.x, v[1] / sc->unit - at.y, v[2] / sc->unit - at.z);
         out.w[i] = norm3(om);
-        out.e[i] = sc->b[i].kind == SCCD_FZ_KINEMATIC ? 0.0 : kinetic_energy(sc->b[i].body);
+        out.e[i] = sc->b[i].kind == SCCD_FZ_KINEMATIC ? 0.0 : kinetic_energy(sc->b[i].body, sc->unit);
         double a = angle_z(&out.q[i]);
         out.a[i] = last == NULL ? a : last->a[i] + sccd_fz_wrap(a - angle_z(&last->q[i]));
     }
     out.balls_energy = 0.0;
     for (int i = 0; i < sc->nballs; ++i) {
         const dReal *p = dBodyGetPosition(sc->balls[i].body);
-        out.ball[i] = v3(p[0], p[1], p[2]);
-        out.balls_energy += kinetic_energy(sc->balls[i].body);
+        out.ball[i] = v3(p[0] / sc->unit, p[1] / sc->unit, p[2] / sc->unit);
+        out.balls_energy += kinetic_energy(sc->balls[i].body, sc->unit);
     }
     return out;
 }
@@ -760,11 +773,11 @@ static double turn_rate_bound(const fz_scene *sc, int i, const poses *q0, const 
             continue;
         if (b->kind == SCCD_FZ_KINEMATIC)
             return INFINITY;
-        double driven = b->kind == SCCD_FZ_HINGED_MOTOR ? 0.5 * hinge_inertia(b) * b->speed * b->speed : 0.0;
+        double driven = b->kind == SCCD_FZ_HINGED_MOTOR ? 0.5 * hinge_inertia(b, sc->unit) * b->speed * b->speed : 0.0;
         energy += fmax(fmax(q0->e[j], q1->e[j]), driven);
     }
     double own = fmax(fmax(q0->w[i], q1->w[i]), sc->b[i].kind == SCCD_FZ_HINGED_MOTOR ? fabs(sc->b[i].speed) : 0.0);
-    return fmax(own, sqrt(2.0 * energy / hinge_inertia(&sc->b[i])));
+    return fmax(own, sqrt(2.0 * energy / hinge_inertia(&sc->b[i], sc->unit)));
 }
 
 /* Whether hinged body i's turn in the step is too large to tell its way:
@@ -882,11 +895,13 @@ static int substeps(const fz_scene *sc)
     return sccd_fz_substeps(travel, feature);
 }
 
-sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, double origin, sccd_fz_mode mode, sccd_fz_trace *trace, void *user)
+sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode, sccd_fz_trace *trace,
+                               void *user)
 {
     static fz_scene sc; /* large (the angle sets); one scene at a time */
     sccd_rng g = sccd_fz_rng(SCCD_FZ_ODE, seed, index);
-    generate(&g, &sc, origin);
+    generate(&g, &sc, place.origin);
+    sc.unit = place.unit;
     sccd_fz_result out = {.kind = sc.b[0].kind, .step = -1, .steps = sc.steps};
     describe(&sc, index, out.scene);
     for (int i = 0; i < sc.nb; ++i)
