@@ -36,6 +36,7 @@
 #include "sectorccd/sectorccd.h"
 #include "test_util.h"
 #include "push_oracle.h"
+#include "../core/src/unchecked.h"
 
 #define DT (1.0 / 60.0)
 
@@ -310,6 +311,36 @@ static bool holds(sccd_aabb2 a, sccd_aabb2 b)
 /* Random dynamic bodies (free and hinged) and static walls, packed close:
  * energy (dynamic bodies only: nothing kinematic feeds it) never grows, and
  * each body's `swept` box holds its shape at the start and the end pose. */
+/* 2 to 6 random bodies within a unit of the origin, free or hinged,
+ * spinning at 0.5–600 rad/s, a static wall now and then. */
+static scene random_scene(sccd_rng *g)
+{
+    scene s = {0};
+    int n = 2 + sccd_rng_int(g, 5);
+    for (int i = 0; i < n; ++i) {
+        bool wall = i > 0 && sccd_rng_int(g, 4) == 0;
+        double size = sccd_rng_uniform(g, 0.05, 0.6), m = sccd_rng_uniform(g, 0.2, 5.0);
+        int b = add(&s, wall ? SCCD_BODY_STATIC : SCCD_BODY_DYNAMIC, random_shape(g, size), sccd_rng_v2(g, 1.0),
+                    sccd_rng_uniform(g, -3, 3), m, m * size * size * sccd_rng_uniform(g, 0.1, 0.5));
+        s.shape[b].elasticity = sccd_rng_uniform(g, 0.0, 1.0);
+        s.shape[b].friction = sccd_rng_uniform(g, 0.0, 1.0);
+        if (wall)
+            continue;
+        s.body[b].w = (sccd_rng_int(g, 2) ? 1 : -1) * log_uniform(g, 0.5, 600.0);
+        s.body[b].cog = sccd_rng_v2(g, 0.5 * size);
+        s.body[b].pivot = s.body[b].cog;
+        if (sccd_rng_int(g, 2)) { /* hinged somewhere in or around it, velocity consistent */
+            s.body[b].hinged = true;
+            s.body[b].hinge = sccd_rng_v2(g, 1.5 * size);
+            sccd_v2 arm = sccd_rot2_apply(s.body[b].pose.q, sccd_v2_sub(s.body[b].cog, s.body[b].hinge));
+            s.body[b].v = sccd_v2_scale(sccd_v2_perp(arm), s.body[b].w);
+        } else {
+            s.body[b].v = sccd_v2_scale(sccd_rng_unit2(g), log_uniform(g, 0.01, 50.0));
+        }
+    }
+    return s;
+}
+
 static void test_energy_never_grows(void **state)
 {
     (void)state;
@@ -317,29 +348,7 @@ static void test_energy_never_grows(void **state)
     int impacts = 0;
     double worst = 0.0;
     for (int trial = 0; trial < 3000; ++trial) {
-        scene s = {0};
-        int n = 2 + sccd_rng_int(&g, 5);
-        for (int i = 0; i < n; ++i) {
-            bool wall = i > 0 && sccd_rng_int(&g, 4) == 0;
-            double size = sccd_rng_uniform(&g, 0.05, 0.6), m = sccd_rng_uniform(&g, 0.2, 5.0);
-            int b = add(&s, wall ? SCCD_BODY_STATIC : SCCD_BODY_DYNAMIC, random_shape(&g, size), sccd_rng_v2(&g, 1.0),
-                        sccd_rng_uniform(&g, -3, 3), m, m * size * size * sccd_rng_uniform(&g, 0.1, 0.5));
-            s.shape[b].elasticity = sccd_rng_uniform(&g, 0.0, 1.0);
-            s.shape[b].friction = sccd_rng_uniform(&g, 0.0, 1.0);
-            if (wall)
-                continue;
-            s.body[b].w = (sccd_rng_int(&g, 2) ? 1 : -1) * log_uniform(&g, 0.5, 600.0);
-            s.body[b].cog = sccd_rng_v2(&g, 0.5 * size);
-            s.body[b].pivot = s.body[b].cog;
-            if (sccd_rng_int(&g, 2)) { /* hinged somewhere in or around it, velocity consistent */
-                s.body[b].hinged = true;
-                s.body[b].hinge = sccd_rng_v2(&g, 1.5 * size);
-                sccd_v2 arm = sccd_rot2_apply(s.body[b].pose.q, sccd_v2_sub(s.body[b].cog, s.body[b].hinge));
-                s.body[b].v = sccd_v2_scale(sccd_v2_perp(arm), s.body[b].w);
-            } else {
-                s.body[b].v = sccd_v2_scale(sccd_rng_unit2(&g), log_uniform(&g, 0.01, 50.0));
-            }
-        }
+        scene s = random_scene(&g);
         double before = kinetic_start(&s);
         solve(&s, 1e-3, NULL);
         double after = kinetic(&s);
@@ -353,6 +362,60 @@ static void test_energy_never_grows(void **state)
     printf("impact2: 3000 random scenes, %d body impacts: largest energy change %+.2e\n", impacts, worst);
     assert_true(impacts > 1000);
     assert_true(worst < 1e-9);
+}
+
+/* Whether v·k is w, bit for bit. */
+static bool same_scaled(sccd_v2 v, double k, sccd_v2 w)
+{
+    sccd_v2 x = sccd_v2_scale(v, k);
+    return memcmp(&x, &w, sizeof x) == 0;
+}
+
+/* The same random scenes (test_energy_never_grows') in other units of
+ * length, 2^-6, 2 and 2^10 times the scene (every place, size, velocity
+ * and the contact skin; inertia × k²): every body ends at the places and
+ * velocities of the scene at unit scale times k, bit for bit, spins alike
+ * (powers of 2 scale without rounding: any part of the solver that was not
+ * in units of the scene would show). */
+static void test_units_of_length(void **state)
+{
+    (void)state;
+    static const int powers[] = {-6, 1, 10};
+    sccd_rng g = sccd_rng_make(1314);
+    int impacts = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        scene s = random_scene(&g);
+        solve(&s, 1e-3, NULL);
+        for (int i = 0; i < s.n; ++i)
+            impacts += s.body[i].impacts;
+        for (int p = 0; p < 3; ++p) {
+            double k = ldexp(1.0, powers[p]);
+            scene t = s;
+            for (int i = 0; i < t.n; ++i) {
+                sccd_impact_body2 *b = &t.body[i];
+                b->pose.p = sccd_v2_scale(b->pose.p, k);
+                b->cog = sccd_v2_scale(b->cog, k);
+                b->pivot = sccd_v2_scale(b->pivot, k);
+                b->hinge = sccd_v2_scale(b->hinge, k);
+                b->v = sccd_v2_scale(b->v, k);
+                b->inv_inertia /= k * k;
+                t.shape[i].geom = sccd_shape2_scaled(t.shape[i].geom, k);
+            }
+            sccd_ccd_options o = options(1e-3);
+            o.overlap *= k;
+            o.toi_tolerance *= k;
+            assert_true(sccd_impact2_solve(t.body, t.n, t.shape, t.n, DT, &o, NULL, &scratch, NULL));
+            for (int i = 0; i < s.n; ++i) {
+                const sccd_impact_body2 *a = &s.body[i], *b = &t.body[i];
+                if (!same_scaled(a->end_pose.p, k, b->end_pose.p) || !same_scaled(a->end_v, k, b->end_v) ||
+                    memcmp(&a->end_w, &b->end_w, sizeof a->end_w) != 0 || memcmp(&a->end_pose.q, &b->end_pose.q, sizeof a->end_pose.q) != 0)
+                    fail_msg("scene %d at 2^%d: body %d ends at x %.17g, not %.17g (w %.17g, not %.17g)", trial, powers[p], i,
+                             b->end_pose.p.x / k, a->end_pose.p.x, b->end_w, a->end_w);
+            }
+        }
+    }
+    printf("impact2: 3000 random scenes (%d body impacts) in units 2^-6, 2 and 2^10 of length: the same motion\n", impacts);
+    assert_true(impacts > 1000);
 }
 
 /* The angles in [lo, hi) at which a rod (capsule rod, hinged at the origin
@@ -1646,7 +1709,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bat_exit_velocity),   cmocka_unit_test(test_pushed_ball_slides_off),
         cmocka_unit_test(test_hinged_rod_rebound),
-        cmocka_unit_test(test_energy_never_grows),  cmocka_unit_test(test_hinged_rods_never_pass),
+        cmocka_unit_test(test_energy_never_grows),  cmocka_unit_test(test_units_of_length),
+        cmocka_unit_test(test_hinged_rods_never_pass),
         cmocka_unit_test(test_flyers_never_pass),   cmocka_unit_test(test_blade_bats_ball),
         cmocka_unit_test(test_blade_pushes_pile),   cmocka_unit_test(test_blade_sweeps_ring), cmocka_unit_test(test_jam_at_one_instant), cmocka_unit_test(test_rider_leaves_as_carried),
         cmocka_unit_test(test_parted_and_met),

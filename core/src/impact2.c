@@ -1177,7 +1177,8 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
         m[k] = ml[k] + mh[k];
     sccd_v2 dv = sccd_v2_sub(velocity_at(sv, heavy, t, p), velocity_at(sv, light, t, p));
     sccd_real u[3] = {dv.x, dv.y, sv->st[heavy].w - sv->st[light].w};
-    if (!sccd_solve_linear(3, m, u, x))
+    const sccd_impact_body2 *bl = &sv->bodies[light];
+    if (!sccd_solve_response(3, 2, sccd_gyration_unit(bl->inv_mass, bl->inv_inertia), m, u, x))
         return false;
     sccd_v2 zero = {0.0, 0.0};
     sccd_real before = energy(sv, heavy, t, zero) + energy(sv, light, t, zero);

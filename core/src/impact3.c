@@ -1464,7 +1464,8 @@ static bool join(solver *sv, int light, int heavy, sccd_real t)
     sccd_v3 dv = sccd_v3_sub(velocity_at(sv, heavy, t, p), velocity_at(sv, light, t, p));
     sccd_v3 dw = sccd_v3_sub(sv->st[heavy].w, sv->st[light].w);
     sccd_real u[6] = {dv.x, dv.y, dv.z, dw.x, dw.y, dw.z};
-    if (!sccd_solve_linear(6, m, u, x))
+    sccd_real ell = sccd_gyration_unit(bl->inv_mass, (bl->inv_inertia[0] + bl->inv_inertia[4] + bl->inv_inertia[8]) / 3.0);
+    if (!sccd_solve_response(6, 3, ell, m, u, x))
         return false;
     sccd_v3 zero = {0.0, 0.0, 0.0};
     sccd_real before = energy(sv, heavy, t, zero) + energy(sv, light, t, zero);

@@ -786,4 +786,43 @@ static inline bool sccd_solve_linear(int n, const sccd_real *m, const sccd_real 
     return true;
 }
 
+/* A power of 2 within a factor 2 of a body's radius of gyration, √(inv_mass
+ * / inv_inertia) (1 where that is not a positive finite number): scaled
+ * with the scene by a power of 2, it scales by the same power exactly. */
+static inline sccd_real sccd_gyration_unit(sccd_real inv_mass, sccd_real inv_inertia)
+{
+    sccd_real g2 = inv_mass / inv_inertia;
+    if (!(g2 > 0.0 && g2 < INFINITY))
+        return 1.0;
+    int e = ilogb(g2);
+    return ldexp(1.0, e >= 0 ? e / 2 : -((1 - e) / 2)); /* 2^⌊e/2⌋ */
+}
+
+/* sccd_solve_linear for a body response m·(J, L) = (Δv, Δω): the first lin
+ * rows and columns linear (impulse, velocity), the rest angular (angular
+ * impulse, spin), solved with the angular ones in units of the length ell
+ * (L = ell·L', Δω' = ell·Δω: every entry of m then has the one unit of an
+ * inverse mass). Mixed, the pivots and the singular test compared entries
+ * of different units, and a scene in other units of length pivoted
+ * otherwise (a result apart in its last digits; in units far enough off,
+ * a join refused as singular). */
+static inline bool sccd_solve_response(int n, int lin, sccd_real ell, const sccd_real *m, const sccd_real *u, sccd_real *x)
+{
+    sccd_real mm[36], uu[6], d[6];
+    if (n < 1 || n > 6)
+        return false;
+    for (int r = 0; r < n; ++r)
+        d[r] = r < lin ? 1.0 : ell;
+    for (int r = 0; r < n; ++r) {
+        uu[r] = u[r] * d[r];
+        for (int c = 0; c < n; ++c)
+            mm[n * r + c] = m[n * r + c] * d[r] * d[c];
+    }
+    if (!sccd_solve_linear(n, mm, uu, x))
+        return false;
+    for (int r = 0; r < n; ++r)
+        x[r] *= d[r];
+    return true;
+}
+
 #endif
