@@ -372,15 +372,16 @@ static bool same_scaled(sccd_v2 v, double k, sccd_v2 w)
 }
 
 /* The same random scenes (test_energy_never_grows') in other units of
- * length, 2^-20 to 2^20 times the scene (every place, size, velocity
+ * length, 2^-100 to 2^100 times the scene (every place, size, velocity
  * and the contact skin; inertia × k²): every body ends at the places and
  * velocities of the scene at unit scale times k, bit for bit, spins alike
  * (powers of 2 scale without rounding: any part of the solver that was not
- * in units of the scene would show). */
+ * in units of the scene would show; beyond the range, at 2^±300, scenes
+ * end otherwise: squares of lengths near the doubles' limits). */
 static void test_units_of_length(void **state)
 {
     (void)state;
-    static const int powers[] = {-20, -6, 1, 10, 20};
+    static const int powers[] = {-100, -20, -6, 1, 10, 20, 100};
     sccd_rng g = sccd_rng_make(1314);
     int impacts = 0;
     for (int trial = 0; trial < 3000; ++trial) {
@@ -388,7 +389,7 @@ static void test_units_of_length(void **state)
         solve(&s, 1e-3, NULL);
         for (int i = 0; i < s.n; ++i)
             impacts += s.body[i].impacts;
-        for (int p = 0; p < 5; ++p) {
+        for (int p = 0; p < 7; ++p) {
             double k = ldexp(1.0, powers[p]);
             scene t = s;
             for (int i = 0; i < t.n; ++i) {
@@ -414,7 +415,7 @@ static void test_units_of_length(void **state)
             }
         }
     }
-    printf("impact2: 3000 random scenes (%d body impacts) in units 2^-20, 2^-6, 2, 2^10 and 2^20 of length: the same motion\n", impacts);
+    printf("impact2: 3000 random scenes (%d body impacts) in units 2^-100, 2^-20, 2^-6, 2, 2^10, 2^20 and 2^100 of length: the same motion\n", impacts);
     assert_true(impacts > 1000);
 }
 
