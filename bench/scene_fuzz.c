@@ -1,7 +1,8 @@
 /* scene_fuzz: random scenes on the real engines, with the CCD and without,
  * judged for pass-throughs on poses only (common/scenes/scene_fuzz.h).
  *
- *   scene_fuzz [--quick] [--out DIR] [--scenes N] [--seed S] [--engine cp|ode] [--origin X] [--unit K] [--replay I] [--check]
+ *   scene_fuzz [--quick] [--out DIR] [--scenes N] [--seed S] [--engine cp|ode] [--origin X] [--unit K] [--heavy]
+ *              [--replay I] [--check]
  *
  * Runs N scenes per engine (100,000; --quick 5,000), each with the CCD and
  * without, prints the pass-throughs per engine and scene kind and the first
@@ -12,7 +13,8 @@
  * digits of each place) and in other units (every length the engine sees
  * scaled, the slop or contact skin with it, as a game in those units would
  * set it). --origin X and --unit K build every scene about (X, X[, X]) in
- * units K instead (and skip the other places). --replay I prints
+ * units K instead, and --heavy with its balls' masses over 1e-3 to 1e3
+ * times a CCD body's (each skips the other places). --replay I prints
  * scene I's description and its poses step by step, with and without CCD.
  * Exit code: 0 when it ran; with --check, 1 when any scene passed through
  * with the CCD; with --quick (CI), 1 when an engine's pass-throughs with the
@@ -41,7 +43,7 @@
 static const double QUICK_CEILING[SCCD_FZ_ENGINES] = {0.0, 0.04};
 /* Least share of scenes that must pass through without the CCD, %. */
 #define MIN_HARD 20.0
-/* The other places each engine's scenes are built at (sccd_fz_place):
+/* The other places each engine's scenes are built at (sccd_fz_setup):
  * far out — Chipmunk's 1e6 units (about 10 km in the fuzzer's centimetres,
  * or a level a million pixels wide), ODE's 1e5 m (a 100 km world); ulp
  * there 1.2e-10 and 1.5e-11, against walls 0.3 and 0.003 thick — and in
@@ -49,7 +51,7 @@ static const double QUICK_CEILING[SCCD_FZ_ENGINES] = {0.0, 0.04};
  * (× 10), ODE's in centimetres (× 100, as some game engines count) and
  * millimetres (× 1000). */
 #define PLACE_COUNT 3
-static const sccd_fz_place PLACES[SCCD_FZ_ENGINES][PLACE_COUNT] = {{{1e6, 1.0}, {0.0, 0.01}, {0.0, 10.0}},
+static const sccd_fz_setup PLACES[SCCD_FZ_ENGINES][PLACE_COUNT] = {{{1e6, 1.0}, {0.0, 0.01}, {0.0, 10.0}},
                                                                    {{1e5, 1.0}, {0.0, 100.0}, {0.0, 1000.0}}};
 /* The other places' scenes: a tenth of the main run's. */
 #define PLACE_SHARE 10
@@ -58,13 +60,13 @@ typedef struct options {
     bool quick, check, engine_given, calibrate;
     const char *out;
     long scenes, seed, replay;
-    sccd_fz_place place; /* the main run's (--origin, --unit; SCCD_FZ_HOME) */
+    sccd_fz_setup setup; /* the main run's (--origin, --unit, --heavy; SCCD_FZ_HOME) */
     sccd_fz_engine engine;
 } options;
 
 /* Counts of one engine's run at one place: scenes and pass-throughs with and without CCD, per kind. */
 typedef struct tally {
-    sccd_fz_place place;
+    sccd_fz_setup setup;
     long scenes[SCCD_FZ_KINDS], with[SCCD_FZ_KINDS], without[SCCD_FZ_KINDS];
     long first[SCCD_FZ_KINDS]; /* first scene index failing with CCD, -1 */
     long judged[SCCD_FZ_JUDGE_KINDS]; /* failures with CCD by the judge that saw them */
@@ -95,7 +97,7 @@ static bool real_number(const char *s, double lo, double hi, double *out)
 
 static bool parse(int argc, char **argv, options *o)
 {
-    *o = (options){.out = "build/bench", .scenes = -1, .seed = 1, .replay = -1, .place = SCCD_FZ_HOME};
+    *o = (options){.out = "build/bench", .scenes = -1, .seed = 1, .replay = -1, .setup = SCCD_FZ_HOME};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = true;
@@ -105,6 +107,8 @@ static bool parse(int argc, char **argv, options *o)
             o->check = true;
         else if (strcmp(a, "--calibrate") == 0)
             o->calibrate = true;
+        else if (strcmp(a, "--heavy") == 0)
+            o->setup.heavy = true;
         else if (v == NULL)
             ok = false;
         else if (strcmp(a, "--out") == 0)
@@ -114,9 +118,9 @@ static bool parse(int argc, char **argv, options *o)
         else if (strcmp(a, "--seed") == 0)
             ok = whole_number(argv[++i], 0, 2147483647, &o->seed);
         else if (strcmp(a, "--origin") == 0)
-            ok = real_number(argv[++i], -1e9, 1e9, &o->place.origin);
+            ok = real_number(argv[++i], -1e9, 1e9, &o->setup.origin);
         else if (strcmp(a, "--unit") == 0)
-            ok = real_number(argv[++i], 1e-6, 1e6, &o->place.unit);
+            ok = real_number(argv[++i], 1e-6, 1e6, &o->setup.unit);
         else if (strcmp(a, "--replay") == 0)
             ok = whole_number(argv[++i], 0, 2147483647, &o->replay);
         else if (strcmp(a, "--engine") == 0) {
@@ -125,7 +129,7 @@ static bool parse(int argc, char **argv, options *o)
         } else
             ok = false;
         if (!ok) {
-            fprintf(stderr, "usage: scene_fuzz [--quick] [--out DIR] [--scenes N] [--seed S] [--engine cp|ode] [--origin X] [--unit K] [--replay I] [--check] [--calibrate]\n");
+            fprintf(stderr, "usage: scene_fuzz [--quick] [--out DIR] [--scenes N] [--seed S] [--engine cp|ode] [--origin X] [--unit K] [--heavy] [--replay I] [--check] [--calibrate]\n");
             return false;
         }
     }
@@ -144,7 +148,7 @@ static void replay(const options *o, sccd_fz_engine e)
 {
     for (int ccd = 1; ccd >= 0; --ccd) {
         printf("%s scene %ld, %s CCD:\n", sccd_fz_engine_name(e), o->replay, ccd ? "with" : "without");
-        sccd_fz_result r = sccd_fz_run(e, (uint64_t)o->seed, (int)o->replay, o->place, ccd ? SCCD_FZ_CCD : SCCD_FZ_OFF,
+        sccd_fz_result r = sccd_fz_run(e, (uint64_t)o->seed, (int)o->replay, o->setup, ccd ? SCCD_FZ_CCD : SCCD_FZ_OFF,
                                        print_line, NULL);
         printf("  scene: %s\n", r.scene);
         if (r.passed)
@@ -156,18 +160,18 @@ static void replay(const options *o, sccd_fz_engine e)
     }
 }
 
-/* Scenes 0 to scenes − 1 of engine e built at `place`, into t. */
-static void run_engine(const options *o, sccd_fz_engine e, sccd_fz_place place, long scenes, tally *t)
+/* Scenes 0 to scenes − 1 of engine e built with `setup`, into t. */
+static void run_engine(const options *o, sccd_fz_engine e, sccd_fz_setup setup, long scenes, tally *t)
 {
     memset(t, 0, sizeof *t);
-    t->place = place;
+    t->setup = setup;
     for (int k = 0; k < SCCD_FZ_KINDS; ++k)
         t->first[k] = -1;
     clock_t start = clock();
     for (long i = 0; i < scenes; ++i) {
         sccd_fz_mode mode = o->calibrate ? SCCD_FZ_SUBSTEP : SCCD_FZ_CCD;
-        sccd_fz_result on = sccd_fz_run(e, (uint64_t)o->seed, (int)i, place, mode, NULL, NULL);
-        sccd_fz_result off = sccd_fz_run(e, (uint64_t)o->seed, (int)i, place, SCCD_FZ_OFF, NULL, NULL);
+        sccd_fz_result on = sccd_fz_run(e, (uint64_t)o->seed, (int)i, setup, mode, NULL, NULL);
+        sccd_fz_result off = sccd_fz_run(e, (uint64_t)o->seed, (int)i, setup, SCCD_FZ_OFF, NULL, NULL);
         ++t->scenes[on.kind];
         t->without[on.kind] += off.passed;
         t->ambiguous += on.ambiguous;
@@ -179,7 +183,7 @@ static void run_engine(const options *o, sccd_fz_engine e, sccd_fz_place place, 
             t->first[on.kind] = i;
         if (t->shown++ < SHOWN)
             printf("  %s scene %ld (origin %g, unit %g, step %d): %s\n      judge: %s\n", sccd_fz_engine_name(e), i,
-                   place.origin, place.unit, on.step, on.scene, on.judge);
+                   setup.origin, setup.unit, on.step, on.scene, on.judge);
     }
     t->seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
 }
@@ -203,15 +207,17 @@ static const char *by_judge(const tally *t, char *buf, size_t n)
     return buf;
 }
 
-/* "cp", "cp@1e+06" (about another origin), "cp*0.01" (in other units), into buf. */
+/* "cp", "cp@1e+06" (about another origin), "cp*0.01" (in other units), "cp+heavy", into buf. */
 static const char *run_name(sccd_fz_engine e, const tally *t, char *buf, size_t n)
 {
     buf[0] = '\0';
     sccd_fz_append(buf, n, "%s", sccd_fz_engine_name(e));
-    if (t->place.origin != 0.0)
-        sccd_fz_append(buf, n, "@%g", t->place.origin);
-    if (t->place.unit != 1.0)
-        sccd_fz_append(buf, n, "*%g", t->place.unit);
+    if (t->setup.origin != 0.0)
+        sccd_fz_append(buf, n, "@%g", t->setup.origin);
+    if (t->setup.unit != 1.0)
+        sccd_fz_append(buf, n, "*%g", t->setup.unit);
+    if (t->setup.heavy)
+        sccd_fz_append(buf, n, "+heavy");
     return buf;
 }
 
@@ -239,8 +245,9 @@ typedef struct runs {
 static void csv_rows(FILE *f, const options *o, sccd_fz_engine e, const tally *t)
 {
     for (int k = 0; k < SCCD_FZ_KINDS; ++k)
-        fprintf(f, "%s,%s,%ld,%ld,%ld,%ld,%ld,%.1f,%g,%g\n", sccd_fz_engine_name(e), sccd_fz_kind_name((sccd_fz_kind)k),
-                t->scenes[k], t->with[k], t->without[k], t->first[k], o->seed, t->seconds, t->place.origin, t->place.unit);
+        fprintf(f, "%s,%s,%ld,%ld,%ld,%ld,%ld,%.1f,%g,%g,%d\n", sccd_fz_engine_name(e), sccd_fz_kind_name((sccd_fz_kind)k),
+                t->scenes[k], t->with[k], t->without[k], t->first[k], o->seed, t->seconds, t->setup.origin, t->setup.unit,
+                (int)t->setup.heavy);
 }
 
 static void write_csv(const options *o, const runs *r)
@@ -248,7 +255,7 @@ static void write_csv(const options *o, const runs *r)
     FILE *f = sccd_bench_open(o->out, "scene_fuzz", "csv");
     if (f == NULL)
         return;
-    fprintf(f, "engine,kind,scenes,passes_with_ccd,passes_without_ccd,first_failing_scene_with_ccd,seed,seconds,origin,unit\n");
+    fprintf(f, "engine,kind,scenes,passes_with_ccd,passes_without_ccd,first_failing_scene_with_ccd,seed,seconds,origin,unit,heavy\n");
     for (int e = 0; e < SCCD_FZ_ENGINES; ++e) {
         if (r->ran[e])
             csv_rows(f, o, (sccd_fz_engine)e, &r->main[e]);
@@ -278,7 +285,7 @@ static void write_places_md(FILE *f, const runs *r)
         for (int p = 0; r->placed[e] && p < PLACE_COUNT; ++p) {
             const tally *t = &r->other[e][p];
             fprintf(f, "| %s | %g | %g | %ld | %ld (%.2f %%) | %ld (%.1f %%) |\n", sccd_fz_engine_name((sccd_fz_engine)e),
-                    t->place.origin, t->place.unit, sum(t->scenes), sum(t->with), percent(sum(t->with), sum(t->scenes)),
+                    t->setup.origin, t->setup.unit, sum(t->scenes), sum(t->with), percent(sum(t->with), sum(t->scenes)),
                     sum(t->without), percent(sum(t->without), sum(t->scenes)));
         }
 }
@@ -364,19 +371,21 @@ int main(int argc, char **argv)
         return 0;
     }
     static runs r; /* zeroed: nothing ran yet */
-    bool elsewhere = o.place.origin == 0.0 && o.place.unit == 1.0 && !o.calibrate;
+    bool elsewhere = o.setup.origin == 0.0 && o.setup.unit == 1.0 && !o.setup.heavy && !o.calibrate;
     long with = 0;
     for (int e = 0; e < SCCD_FZ_ENGINES; ++e) {
         if (o.engine_given && o.engine != (sccd_fz_engine)e)
             continue;
         printf("scene_fuzz %s: %ld scenes (seed %ld, origin %g, unit %g), each with and without CCD; first failures with CCD:\n",
-               sccd_fz_engine_name((sccd_fz_engine)e), o.scenes, o.seed, o.place.origin, o.place.unit);
-        run_engine(&o, (sccd_fz_engine)e, o.place, o.scenes, &r.main[e]);
+               sccd_fz_engine_name((sccd_fz_engine)e), o.scenes, o.seed, o.setup.origin, o.setup.unit);
+        if (o.setup.heavy)
+            printf("scene_fuzz %s: heavy balls (1e-3 to 1e3 times a CCD body's mass)\n", sccd_fz_engine_name((sccd_fz_engine)e));
+        run_engine(&o, (sccd_fz_engine)e, o.setup, o.scenes, &r.main[e]);
         print_tally((sccd_fz_engine)e, &r.main[e]);
         r.ran[e] = true;
         with += sum(r.main[e].with);
         for (int p = 0; elsewhere && p < PLACE_COUNT; ++p) {
-            sccd_fz_place at = PLACES[e][p];
+            sccd_fz_setup at = PLACES[e][p];
             long n = (o.scenes + PLACE_SHARE - 1) / PLACE_SHARE;
             printf("scene_fuzz %s: %ld scenes at origin %g, unit %g; first failures with CCD:\n",
                    sccd_fz_engine_name((sccd_fz_engine)e), n, at.origin, at.unit);

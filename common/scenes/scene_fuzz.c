@@ -22,11 +22,11 @@ const char *sccd_fz_judge_name(sccd_fz_judge_kind k)
     return k < SCCD_FZ_JUDGE_KINDS ? names[k] : "?";
 }
 
-sccd_fz_result sccd_fz_run(sccd_fz_engine e, uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode,
+sccd_fz_result sccd_fz_run(sccd_fz_engine e, uint64_t seed, int index, sccd_fz_setup setup, sccd_fz_mode mode,
                            sccd_fz_trace *trace, void *user)
 {
-    return e == SCCD_FZ_CP ? sccd_fz_run_cp(seed, index, place, mode, trace, user)
-                           : sccd_fz_run_ode(seed, index, place, mode, trace, user);
+    return e == SCCD_FZ_CP ? sccd_fz_run_cp(seed, index, setup, mode, trace, user)
+                           : sccd_fz_run_ode(seed, index, setup, mode, trace, user);
 }
 
 /* ---- shared scene helpers ---- */

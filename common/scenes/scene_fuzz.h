@@ -85,19 +85,20 @@ const char *sccd_fz_engine_name(sccd_fz_engine e);
 const char *sccd_fz_kind_name(sccd_fz_kind k);
 const char *sccd_fz_judge_name(sccd_fz_judge_kind k);
 
-/// Where and in what units a scene is built: about the point (origin, origin[, origin]) of its own units, and every
-/// length the engine sees × unit (its poses read back ÷ unit; masses as generated: moments and torques × unit²).
-typedef struct sccd_fz_place { double origin, unit; } sccd_fz_place;
+/// How a scene is set up beyond its seed: about the point (origin, origin[, origin]) of its own units, every length the
+/// engine sees × unit (its poses read back ÷ unit; masses as generated: moments and torques × unit²), and with heavy,
+/// its balls' masses drawn over 1e-3 to 1e3 times a CCD body's (log-uniform; else Chipmunk's 0.05–2, ODE's 0.01–1).
+typedef struct sccd_fz_setup { double origin, unit; bool heavy; } sccd_fz_setup;
 /// The scenes as generated: about the world's origin, in the fuzzer's units (Chipmunk's centimetres, ODE's metres).
-#define SCCD_FZ_HOME ((sccd_fz_place){0.0, 1.0})
-/// Build scene `index` of `seed` for engine e at `place` (the same scene at any), run it in the given mode (trace:
-/// NULL or a line per step).
-sccd_fz_result sccd_fz_run(sccd_fz_engine e, uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode,
+#define SCCD_FZ_HOME ((sccd_fz_setup){0.0, 1.0, false})
+/// Build scene `index` of `seed` for engine e as `setup` says (the same scene at any place and unit), run it in the
+/// given mode (trace: NULL or a line per step).
+sccd_fz_result sccd_fz_run(sccd_fz_engine e, uint64_t seed, int index, sccd_fz_setup setup, sccd_fz_mode mode,
                            sccd_fz_trace *trace, void *user);
 /// The Chipmunk2D and ODE halves of sccd_fz_run (scene_fuzz_cp.c, scene_fuzz_ode.c).
-sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode, sccd_fz_trace *trace,
+sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, sccd_fz_setup setup, sccd_fz_mode mode, sccd_fz_trace *trace,
                               void *user);
-sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode, sccd_fz_trace *trace,
+sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, sccd_fz_setup setup, sccd_fz_mode mode, sccd_fz_trace *trace,
                                void *user);
 
 /* ---- shared scene helpers (scene_fuzz.c) ---- */

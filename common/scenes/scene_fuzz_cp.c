@@ -60,7 +60,8 @@ typedef struct fz_static { sccd_fz_poly shape, core; bool wall, box; double half
 typedef struct fz_ball { double r, mass; cpVect pos, vel; cpBody *body; } fz_ball;
 
 typedef struct fz_scene {
-    double unit; /* Chipmunk's length per scene unit (sccd_fz_place; only build_space and read_poses see it) */
+    double unit; /* Chipmunk's length per scene unit (sccd_fz_setup; only build_space and read_poses see it) */
+    bool heavy;  /* balls over 1e-3 to 1e3 times a CCD body's mass (sccd_fz_setup) */
     int hz, steps, iterations;
     double slop, elasticity, friction, gravity, motor_force;
     int nb, ns, nballs;
@@ -324,7 +325,8 @@ static void add_target_in_reach(sccd_rng *g, fz_scene *sc, const fz_body *b)
 
 static void add_ball(sccd_rng *g, fz_scene *sc, sccd_fz_v2 c, cpVect vel)
 {
-    fz_ball ball = {sccd_rng_uniform(g, 2.0, 8.0), sccd_fz_log_uniform(g, 0.05, 2.0), cv(c), vel, NULL};
+    fz_ball ball = {sccd_rng_uniform(g, 2.0, 8.0), sc->heavy ? sccd_fz_log_uniform(g, 1e-3, 1e3) : sccd_fz_log_uniform(g, 0.05, 2.0),
+                    cv(c), vel, NULL};
     sccd_fz_poly p = {1, {c}, ball.r};
     if (sc->nballs < MAX_BALLS && clear_of_all(sc, &p, 0.5))
         sc->balls[sc->nballs++] = ball;
@@ -413,12 +415,13 @@ static void fill_flyer(sccd_rng *g, fz_scene *sc)
 }
 
 /* Scene generation: everything is placed about the first CCD body, at (origin, origin). */
-static void generate(sccd_rng *g, fz_scene *sc, double origin)
+static void generate(sccd_rng *g, fz_scene *sc, sccd_fz_setup setup)
 {
     static const int hz[] = {30, 60, 120};
     static const double slops[] = {0.1, 0.05, 0.02, 0.005};
     static const int iterations[] = {5, 10, 20, 40};
     memset(sc, 0, sizeof *sc);
+    sc->heavy = setup.heavy;
     sc->hz = hz[sccd_fz_pick(g, 3, 2) == 0 ? 1 : sccd_rng_int(g, 3)];
     sc->steps = sc->hz; /* one simulated second */
     sc->slop = slops[sccd_fz_pick(g, 4, 2)];
@@ -428,7 +431,7 @@ static void generate(sccd_rng *g, fz_scene *sc, double origin)
     sc->gravity = sccd_rng_int(g, 2) ? 0.0 : -sccd_rng_uniform(g, 50.0, 1000.0);
     sc->motor_force = sccd_fz_log_uniform(g, 1e3, 1e6);
     sccd_fz_kind kind = (sccd_fz_kind)sccd_rng_int(g, SCCD_FZ_KINDS);
-    add_body(g, sc, kind, cpv(origin, origin), sccd_rng_uniform(g, 30.0, 150.0));
+    add_body(g, sc, kind, cpv(setup.origin, setup.origin), sccd_rng_uniform(g, 30.0, 150.0));
     if (kind == SCCD_FZ_FLYER)
         fill_flyer(g, sc);
     else
@@ -660,13 +663,13 @@ static cpSpace *build_space(fz_scene *sc, bool ccd, sccd_cp_world **cw)
     return space;
 }
 
-sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode, sccd_fz_trace *trace,
+sccd_fz_result sccd_fz_run_cp(uint64_t seed, int index, sccd_fz_setup setup, sccd_fz_mode mode, sccd_fz_trace *trace,
                               void *user)
 {
     static fz_scene sc; /* large (the angle sets); one scene at a time */
     sccd_rng g = sccd_fz_rng(SCCD_FZ_CP, seed, index);
-    generate(&g, &sc, place.origin);
-    sc.unit = place.unit;
+    generate(&g, &sc, setup);
+    sc.unit = setup.unit;
     sccd_fz_result out = {.kind = sc.b[0].kind, .step = -1, .steps = sc.steps};
     describe(&sc, index, out.scene);
     for (int i = 0; i < sc.nb; ++i)

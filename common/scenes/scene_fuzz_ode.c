@@ -75,7 +75,8 @@ typedef struct fz_static {
 typedef struct fz_ball { double r, mass; sccd_fz_v3 pos, vel; dBodyID body; } fz_ball;
 
 typedef struct fz_scene {
-    double unit; /* ODE's length per scene unit (sccd_fz_place; only the world's building and reading see it) */
+    double unit; /* ODE's length per scene unit (sccd_fz_setup; only the world's building and reading see it) */
+    bool heavy;  /* balls over 1e-3 to 1e3 times a CCD body's mass (sccd_fz_setup) */
     int hz, steps, iterations;
     bool quick;
     double elasticity, friction, gravity, motor_force;
@@ -289,7 +290,8 @@ static void add_target_in_reach(sccd_rng *g, fz_scene *sc, const fz_body *b)
 
 static void add_ball(sccd_rng *g, fz_scene *sc, sccd_fz_v3 c, sccd_fz_v3 vel)
 {
-    fz_ball ball = {sccd_rng_uniform(g, 0.01, 0.06), sccd_fz_log_uniform(g, 0.01, 1.0), c, vel, NULL};
+    fz_ball ball = {sccd_rng_uniform(g, 0.01, 0.06), sc->heavy ? sccd_fz_log_uniform(g, 1e-3, 1e3) : sccd_fz_log_uniform(g, 0.01, 1.0),
+                    c, vel, NULL};
     sccd_fz_solid p = solid(c, 0, 0, 0, ball.r);
     if (sc->nballs < MAX_BALLS && clear_of_all(sc, &p, 0.005))
         sc->balls[sc->nballs++] = ball;
@@ -376,11 +378,12 @@ static void fill_flyer(sccd_rng *g, fz_scene *sc)
 }
 
 /* Scene generation: everything is placed about the first CCD body, at (origin, origin, origin). */
-static void generate(sccd_rng *g, fz_scene *sc, double origin)
+static void generate(sccd_rng *g, fz_scene *sc, sccd_fz_setup setup)
 {
     static const int hz[] = {30, 60, 120};
     static const int iterations[] = {10, 20, 40};
     memset(sc, 0, sizeof *sc);
+    sc->heavy = setup.heavy;
     sc->hz = hz[sccd_fz_pick(g, 3, 2) == 0 ? 1 : sccd_rng_int(g, 3)];
     sc->steps = sc->hz;
     sc->quick = sccd_rng_int(g, 3) != 0;
@@ -390,7 +393,7 @@ static void generate(sccd_rng *g, fz_scene *sc, double origin)
     sc->gravity = sccd_rng_int(g, 2) ? 0.0 : -9.81;
     sc->motor_force = sccd_fz_log_uniform(g, 1.0, 500.0);
     sccd_fz_kind kind = (sccd_fz_kind)sccd_rng_int(g, SCCD_FZ_KINDS);
-    add_body(g, sc, kind, v3(origin, origin, origin), sccd_rng_uniform(g, 0.3, 1.5));
+    add_body(g, sc, kind, v3(setup.origin, setup.origin, setup.origin), sccd_rng_uniform(g, 0.3, 1.5));
     if (kind == SCCD_FZ_FLYER)
         fill_flyer(g, sc);
     else
@@ -895,13 +898,13 @@ static int substeps(const fz_scene *sc)
     return sccd_fz_substeps(travel, feature);
 }
 
-sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, sccd_fz_place place, sccd_fz_mode mode, sccd_fz_trace *trace,
+sccd_fz_result sccd_fz_run_ode(uint64_t seed, int index, sccd_fz_setup setup, sccd_fz_mode mode, sccd_fz_trace *trace,
                                void *user)
 {
     static fz_scene sc; /* large (the angle sets); one scene at a time */
     sccd_rng g = sccd_fz_rng(SCCD_FZ_ODE, seed, index);
-    generate(&g, &sc, place.origin);
-    sc.unit = place.unit;
+    generate(&g, &sc, setup);
+    sc.unit = setup.unit;
     sccd_fz_result out = {.kind = sc.b[0].kind, .step = -1, .steps = sc.steps};
     describe(&sc, index, out.scene);
     for (int i = 0; i < sc.nb; ++i)
