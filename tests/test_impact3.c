@@ -36,6 +36,7 @@
 #include "sectorccd/sectorccd.h"
 #include "test_util.h"
 #include "push_oracle.h"
+#include "../core/src/unchecked.h"
 #include "../core/src/impact_internal.h"
 
 #define DT (1.0 / 60.0)
@@ -391,17 +392,6 @@ static void test_energy_never_grows(void **state)
     assert_true(worst < 1e-9);
 }
 
-static sccd_shape3 scaled_shape(sccd_shape3 g, double k)
-{
-    if (g.type == SCCD_SHAPE_CIRCLE)
-        g.sphere = (sccd_sphere){sccd_v3_scale(g.sphere.c, k), g.sphere.r * k};
-    else if (g.type == SCCD_SHAPE_CAPSULE)
-        g.capsule = (sccd_capsule3){sccd_v3_scale(g.capsule.a, k), sccd_v3_scale(g.capsule.b, k), g.capsule.r * k};
-    else
-        g.box = (sccd_box3){sccd_v3_scale(g.box.c, k), g.box.q, sccd_v3_scale(g.box.h, k)};
-    return g;
-}
-
 /* Whether v·k is w, bit for bit. */
 static bool same_scaled(sccd_v3 v, double k, sccd_v3 w)
 {
@@ -445,7 +435,7 @@ static void test_units_of_length(void **state)
                 b->v = sccd_v3_scale(b->v, k);
                 for (int c = 0; c < 9; ++c)
                     b->inv_inertia[c] /= k * k;
-                t.shape[i].bound[0] = scaled_shape(t.shape[i].bound[0], k);
+                t.shape[i].bound[0] = sccd_shape3_scaled(t.shape[i].bound[0], k);
             }
             sccd_ccd_options ok = o;
             ok.overlap *= k;
